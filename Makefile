@@ -1,0 +1,36 @@
+# Quire — the two set-up commands are `make run` and `make test`.
+SWIFT ?= swift
+RUN_DIR := $(shell mktemp -u /tmp/quire-sample-XXXXXX)
+
+.PHONY: run test deps build release bench clean
+
+deps:
+	@scripts/install-deps.sh
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release --product quire
+
+# Opens a scratch copy of SampleVault/ so the repository stays clean.
+run: release
+	@cp -R SampleVault $(RUN_DIR)
+	@echo "Sample vault copied to $(RUN_DIR)"
+	@echo
+	@$$($(SWIFT) build -c release --show-bin-path)/quire -C $(RUN_DIR) decks
+	@echo
+	@echo "Due now:"
+	@$$($(SWIFT) build -c release --show-bin-path)/quire -C $(RUN_DIR) list is:due
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+bench:
+	@QUIRE_BENCH_DEPS=1 scripts/install-deps.sh
+	$(SWIFT) build -c release --product QuireBench --product quire
+	$$($(SWIFT) build -c release --show-bin-path)/QuireBench
+
+clean:
+	rm -rf .build

@@ -1,0 +1,56 @@
+/// One flashcard found in a note's body.
+public struct Card: Sendable {
+    /// The card's ID (explicit, stored, or derived — FORMAT.md §3.5).
+    public var id: CardID
+    public var kind: CardKind
+    public var variant: CardVariant
+    /// The question side as Markdown source. Cloze deletions of this card are shown as `[...]` or
+    /// `[hint]`; other deletions of the group show their answer.
+    public var front: String
+    /// The answer side as Markdown source (for a cloze card, the whole text with every answer shown).
+    public var back: String
+    /// First and last line of the card in the file (1-based, front matter counted).
+    public var lines: ClosedRange<Int>
+    /// Column (1-based, bytes) where the card starts on its first line.
+    public var column: Int
+    /// Text of the headings above the card, outermost first.
+    public var headingPath: [String]
+    /// The normalized text the ID and fingerprint are computed from.
+    public var identityText: String
+    /// Whether the ID was written by the user (`^id`).
+    public var hasExplicitID: Bool
+    /// The stored scheduling line, or nil for a card never reviewed.
+    public var schedule: SchedulingState?
+
+    /// Creates a card.
+    public init(id: CardID, kind: CardKind, variant: CardVariant, front: String, back: String,
+                lines: ClosedRange<Int>, column: Int, headingPath: [String], identityText: String,
+                hasExplicitID: Bool, schedule: SchedulingState? = nil) {
+        self.id = id
+        self.kind = kind
+        self.variant = variant
+        self.front = front
+        self.back = back
+        self.lines = lines
+        self.column = column
+        self.headingPath = headingPath
+        self.identityText = identityText
+        self.hasExplicitID = hasExplicitID
+        self.schedule = schedule
+    }
+
+    /// The card's state (`new` when it has no stored line).
+    public var state: CardState { schedule?.state ?? .new }
+
+    /// The fingerprint of the card's current text.
+    public var fingerprint: Fingerprint { Fingerprint(text: identityText, shape: variant.shape(kind)) }
+
+    /// Whether the card is due at `now`: reviewed before, available and its due time reached.
+    /// New cards are not due; they are `is:new`.
+    public func isDue(at now: Timestamp) -> Bool {
+        guard let schedule, schedule.state != .new, schedule.isAvailable(at: now) else { return false }
+        if schedule.flow == .inactive { return false }
+        guard let due = schedule.due else { return true }
+        return due <= now
+    }
+}

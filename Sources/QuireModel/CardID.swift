@@ -1,0 +1,85 @@
+import Foundation
+
+/// A card's identity: 1–64 characters from `A–Z a–z 0–9 _ -` (FORMAT.md §3.5).
+public struct CardID: Hashable, Comparable, Sendable, CustomStringConvertible, Codable {
+    /// The ID text.
+    public let rawValue: String
+
+    /// Validates an ID; returns nil when it is empty, too long or has other characters.
+    public init?(_ text: some StringProtocol) {
+        guard Self.isValid(text) else { return nil }
+        rawValue = String(text)
+    }
+
+    private init(unchecked: String) { rawValue = unchecked }
+
+    /// Whether `text` is a well-formed card ID.
+    public static func isValid(_ text: some StringProtocol) -> Bool {
+        let utf8 = text.utf8
+        guard !utf8.isEmpty, utf8.count <= 64 else { return false }
+        return utf8.allSatisfy(isIDByte)
+    }
+
+    /// Whether a byte may appear in a card ID.
+    @inline(__always) public static func isIDByte(_ b: UInt8) -> Bool {
+        (b >= 48 && b <= 57) || (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || b == 45 || b == 95
+    }
+
+    public var description: String { rawValue }
+    public static func < (lhs: CardID, rhs: CardID) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let id = CardID(text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
+                                                    debugDescription: "invalid card ID '\(text)'"))
+        }
+        self = id
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(rawValue)
+    }
+
+    /// The ID derived from a card's content, the same on every machine (FORMAT.md §3.5).
+    ///
+    /// - Parameters:
+    ///   - path: the note's path relative to the vault root, `/`-separated.
+    ///   - kind: the card's kind.
+    ///   - variant: `forward`/`backward`, the cloze number, or empty.
+    ///   - identityText: the card's text, already normalized with ``normalizeIdentityText(_:)``.
+    ///   - occurrence: how many earlier cards in the note share kind, variant and text.
+    public static func derive(path: String, kind: CardKind, variant: String, identityText: String,
+                              occurrence: Int) -> CardID {
+        var h = SipHash24()
+        h.combine("quire-card-v1")
+        for part in [path, kind.rawValue, variant, identityText, String(occurrence)] {
+            h.combine(CollectionOfOne(0))
+            h.combine(part)
+        }
+        return CardID(unchecked: Base32.encodeTopBits(h.finalize(), count: 12))
+    }
+
+    /// Collapses runs of white space to one space, trims, and applies Unicode NFC.
+    public static func normalizeIdentityText(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        var pendingSpace = false
+        for ch in text.unicodeScalars {
+            if ch.properties.isWhitespace {
+                pendingSpace = !out.isEmpty
+            } else {
+                if pendingSpace { out.unicodeScalars.append(" "); pendingSpace = false }
+                out.unicodeScalars.append(ch)
+            }
+        }
+        if out.utf8.allSatisfy({ $0 < 0x80 }) { return out }
+        return out.precomposedStringWithCanonicalMapping
+    }
+
+    /// The ID of a sibling made from an explicit base ID (`ID-r`, `ID-c2`).
+    public func suffixed(_ suffix: String) -> CardID {
+        CardID(unchecked: String((rawValue + "-" + suffix).prefix(64)))
+    }
+}

@@ -1,0 +1,47 @@
+/// How often a note itself comes up for curation.
+public enum NoteCycle: String, CaseIterable, Sendable, Codable {
+    case daily, weekly, monthly, yearly
+}
+
+/// One Markdown file of the vault, with what Quire read from it.
+public struct Note: Sendable {
+    /// Path relative to the vault root, `/`-separated.
+    public var path: String
+    public var title: String
+    public var deck: DeckPath
+    /// Front-matter tags first, then inline `#tags`, without duplicates (compared case-insensitively).
+    public var tags: [Tag]
+    public var created: Timestamp?
+    public var cycle: NoteCycle?
+    public var archived: Bool
+    public var category: String?
+    public var source: String?
+    public var sourceType: String?
+    public var reviewed: Timestamp?
+    public var cards: [Card]
+    /// Size of the file in bytes when it was read.
+    public var byteCount: Int
+
+    /// Creates a note.
+    public init(path: String, title: String, deck: DeckPath, tags: [Tag] = [], created: Timestamp? = nil,
+                cycle: NoteCycle? = nil, archived: Bool = false, category: String? = nil,
+                source: String? = nil, sourceType: String? = nil, reviewed: Timestamp? = nil,
+                cards: [Card] = [], byteCount: Int = 0) {
+        self.path = path
+        self.title = title
+        self.deck = deck
+        self.tags = tags
+        self.created = created
+        self.cycle = cycle
+        self.archived = archived
+        self.category = category
+        self.source = source
+        self.sourceType = sourceType
+        self.reviewed = reviewed
+        self.cards = cards
+        self.byteCount = byteCount
+    }
+
+    /// Whether the note has a tag equal to `tag` or below it (`a` matches `a` and `a/b`).
+    public func hasTag(_ tag: Tag) -> Bool { tags.contains { $0.isSame(as: tag) || $0.isDescendant(of: tag) } }
+}

@@ -1,0 +1,106 @@
+/// FSRS/Anki learning state of a card.
+public enum CardState: String, CaseIterable, Sendable, Codable {
+    case new, learning, review, relearning
+}
+
+/// StudyFlow state of a card.
+public enum FlowState: String, CaseIterable, Sendable, Codable {
+    case learning, reviewing, mastered, inactive
+}
+
+/// Everything Quire stores about one card's scheduling: one flow-style line under the note's
+/// `quire:` key (FORMAT.md §5).
+public struct SchedulingState: Hashable, Sendable {
+    /// Fingerprint of the card's text when the line was last written.
+    public var fingerprint: Fingerprint?
+    public var state: CardState = .new
+    /// Index of the current learning or relearning step.
+    public var step: Int?
+    public var due: Timestamp?
+    public var lastReview: Timestamp?
+    public var stability: Double?
+    public var difficulty: Double?
+    public var ease: Double?
+    /// Current interval in days.
+    public var interval: Int?
+    public var reps: Int = 0
+    public var lapses: Int = 0
+    public var flow: FlowState?
+    public var streak: Int?
+    public var attempts: Int?
+    public var suspended = false
+    /// Not due before this time.
+    public var buriedUntil: Timestamp?
+    /// Fields Quire does not know, kept in order when the line is rewritten: (key, YAML source text).
+    public var unknownFields: [(key: String, value: String)] = []
+
+    /// A state for a card that has never been reviewed.
+    public init() {}
+
+    public static func == (a: SchedulingState, b: SchedulingState) -> Bool {
+        a.fingerprint == b.fingerprint && a.state == b.state && a.step == b.step && a.due == b.due
+            && a.lastReview == b.lastReview && a.stability == b.stability && a.difficulty == b.difficulty
+            && a.ease == b.ease && a.interval == b.interval && a.reps == b.reps && a.lapses == b.lapses
+            && a.flow == b.flow && a.streak == b.streak && a.attempts == b.attempts
+            && a.suspended == b.suspended && a.buriedUntil == b.buriedUntil
+            && a.unknownFields.elementsEqual(b.unknownFields, by: { $0.key == $1.key && $0.value == $1.value })
+    }
+
+    public func hash(into h: inout Hasher) {
+        h.combine(fingerprint); h.combine(state); h.combine(due); h.combine(reps); h.combine(stability)
+    }
+
+    /// The field names, in the order they are written.
+    public static let fieldOrder = ["fp", "state", "step", "due", "last", "stability", "difficulty", "ease",
+                                    "interval", "reps", "lapses", "flow", "streak", "attempts", "suspended",
+                                    "buried"]
+
+    /// The fields to write, in order, as (key, YAML plain-scalar text); fields that do not apply are
+    /// left out.
+    public var fields: [(key: String, value: String)] {
+        var out: [(String, String)] = []
+        if let fingerprint { out.append(("fp", fingerprint.description)) }
+        out.append(("state", state.rawValue))
+        if let step { out.append(("step", String(step))) }
+        if let due { out.append(("due", due.description)) }
+        if let lastReview { out.append(("last", lastReview.description)) }
+        if let stability { out.append(("stability", Self.format(stability))) }
+        if let difficulty { out.append(("difficulty", Self.format(difficulty))) }
+        if let ease { out.append(("ease", Self.format(ease))) }
+        if let interval { out.append(("interval", String(interval))) }
+        out.append(("reps", String(reps)))
+        out.append(("lapses", String(lapses)))
+        if let flow { out.append(("flow", flow.rawValue)) }
+        if let streak { out.append(("streak", String(streak))) }
+        if let attempts { out.append(("attempts", String(attempts))) }
+        if suspended { out.append(("suspended", "true")) }
+        if let buriedUntil { out.append(("buried", buriedUntil.description)) }
+        out.append(contentsOf: unknownFields.map { ($0.key, $0.value) })
+        return out
+    }
+
+    /// Numbers are written with up to four decimals and no trailing zeros (`12.4`, `5.1733`, `2.5`).
+    public static func format(_ value: Double) -> String {
+        guard value.isFinite else { return "0" }
+        let scaled = (value * 10_000).rounded()
+        var intPart = Int64(scaled) / 10_000
+        let frac = abs(Int64(scaled) % 10_000)
+        let negative = scaled < 0
+        if negative { intPart = -intPart }
+        var s = (negative ? "-" : "") + String(intPart)
+        if frac != 0 {
+            var digits = String(frac)
+            digits = String(repeating: "0", count: 4 - digits.count) + digits
+            while digits.hasSuffix("0") { digits.removeLast() }
+            s += "." + digits
+        }
+        return s
+    }
+
+    /// Whether the card can come up at `now` (not suspended, not buried).
+    public func isAvailable(at now: Timestamp) -> Bool {
+        if suspended { return false }
+        if let buriedUntil, buriedUntil > now { return false }
+        return true
+    }
+}

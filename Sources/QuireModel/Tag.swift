@@ -1,0 +1,41 @@
+/// A tag, as the user wrote it, compared case-insensitively; `a/b` is a child of `a`.
+public struct Tag: Hashable, Comparable, Sendable, CustomStringConvertible, Codable {
+    /// The tag as written, without a leading `#`.
+    public let name: String
+    /// The lower-cased name used for comparison.
+    public let key: String
+
+    /// Creates a tag, dropping a leading `#` and surrounding spaces; nil when nothing is left or the
+    /// name contains white space or a comma.
+    public init?(_ text: some StringProtocol) {
+        var t = text.trimmingSpaces()
+        if t.hasPrefix("#") { t.removeFirst() }
+        guard !t.isEmpty, !t.contains(where: { $0.isWhitespace || $0 == "," }) else { return nil }
+        name = t
+        key = t.lowercased()
+    }
+
+    public var description: String { name }
+    public static func == (a: Tag, b: Tag) -> Bool { a.key == b.key }
+    public func hash(into h: inout Hasher) { h.combine(key) }
+    public static func < (a: Tag, b: Tag) -> Bool { a.key < b.key }
+
+    /// Same tag ignoring case.
+    public func isSame(as other: Tag) -> Bool { key == other.key }
+
+    /// Whether this tag lies below `other` (`a/b/c` below `a` and `a/b`).
+    public func isDescendant(of other: Tag) -> Bool { key.hasPrefix(other.key + "/") }
+
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let t = Tag(text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "bad tag"))
+        }
+        self = t
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(name)
+    }
+}

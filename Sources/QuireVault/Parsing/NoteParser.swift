@@ -1,0 +1,191 @@
+import QuireMarkdown
+import QuireModel
+import QuireYAML
+
+/// Reads one note file: front matter, cards, tags and stored scheduling state (FORMAT.md §2–§5).
+///
+/// Pure: bytes and the note's relative path in, a ``Note`` (or nothing) and diagnostics out.
+public enum NoteParser {
+    /// How many leading bytes are checked for a NUL to tell binary files apart.
+    static let binaryProbeLength = 8192
+
+    /// Parses a note.
+    ///
+    /// - Parameters:
+    ///   - bytes: the whole file.
+    ///   - path: the note's path relative to the vault root, `/`-separated.
+    /// - Returns: the note, or nil when the file cannot be read as a note (binary, invalid UTF-8,
+    ///   broken front matter); the diagnostics say why.
+    public static func parse(_ bytes: [UInt8], path: String) -> (note: Note?, diagnostics: [Diagnostic]) {
+        var diagnostics: [Diagnostic] = []
+        if bytes.prefix(binaryProbeLength).contains(0) {
+            return (nil, [Diagnostic(.error, path: path, message: "binary file (contains NUL bytes); skipped")])
+        }
+        if let bad = firstInvalidUTF8(bytes) {
+            let loc = SourceText(bytes).location(ofOffset: bad)
+            return (nil, [Diagnostic(.error, path: path, line: loc.line, column: loc.column,
+                                     message: "invalid UTF-8; file skipped")])
+        }
+        let frontMatter: FrontMatter
+        do {
+            frontMatter = try FrontMatter(file: bytes)
+        } catch {
+            return (nil, [Diagnostic(.error, path: path, line: error.mark.line, column: error.mark.column,
+                                     message: error.message + "; file skipped")])
+        }
+        let source = SourceText(bytes)
+        let root = frontMatter.root
+        func warn(_ node: YAMLNode, _ message: String) {
+            diagnostics.append(Diagnostic(.warning, path: path, line: node.start.line, column: node.start.column,
+                                          message: message))
+        }
+        func string(_ key: String) -> String? {
+            guard let node = root?[key] else { return nil }
+            guard let s = node.scalar, !s.isNull else {
+                warn(node, "'\(key)' should be a single value; ignored")
+                return nil
+            }
+            return s.value
+        }
+        func timestamp(_ key: String) -> Timestamp? {
+            guard let text = string(key), let node = root?[key] else { return nil }
+            guard let t = Timestamp(iso8601: text.trimmingSpaces()) else {
+                warn(node, "'\(key)' should be a date like 2026-11-22; ignored")
+                return nil
+            }
+            return t
+        }
+
+        // Body.
+        let document = bytes.withUnsafeBufferPointer { buf in
+            MarkdownDocument(parsing: UnsafeBufferPointer(rebasing: buf[frontMatter.bodyRange]),
+                             options: .indexing, lineOffset: frontMatter.bodyStartLine - 1)
+        }
+        let body = CardExtractor.scan(document, source: source, path: path)
+        diagnostics += body.diagnostics
+
+        // Title and deck.
+        let title = string("title") ?? body.firstTitle ?? fileStem(path)
+        var deck = folderDeck(path)
+        if let text = string("deck") {
+            if let d = DeckPath(text) { deck = d } else if let node = root?["deck"] { warn(node, "'deck' is empty; ignored") }
+        }
+
+        // Tags: front matter, then inline.
+        var tags: [Tag] = []
+        var seen = Set<String>()
+        func addTag(_ text: String, node: YAMLNode?) {
+            guard let tag = Tag(text) else {
+                if let node { warn(node, "'\(text)' is not a valid tag; ignored") }
+                return
+            }
+            if seen.insert(tag.key).inserted { tags.append(tag) }
+        }
+        if let node = root?["tags"] {
+            switch node {
+            case .scalar(let s) where s.isNull: break
+            case .scalar(let s):
+                for part in s.value.split(separator: ",") where !part.trimmingSpaces().isEmpty {
+                    addTag(String(part), node: node)
+                }
+            case .sequence(let seq):
+                for item in seq.items {
+                    if let s = item.scalar { addTag(s.value, node: item) } else { warn(item, "a tag must be a single word; ignored") }
+                }
+            case .mapping:
+                warn(node, "'tags' should be a list or a comma-separated string; ignored")
+            }
+        }
+        for t in body.inlineTags { addTag(t, node: nil) }
+
+        var cycle: NoteCycle?
+        if let text = string("cycle") {
+            cycle = NoteCycle(rawValue: text.lowercased())
+            if cycle == nil, let node = root?["cycle"] { warn(node, "'cycle' must be daily, weekly, monthly or yearly; ignored") }
+        }
+        var archived = false
+        if let node = root?["archived"], let s = node.scalar, !s.isNull {
+            if let b = s.bool { archived = b } else { warn(node, "'archived' must be true or false; ignored") }
+        }
+
+        // Stored scheduling lines.
+        var stored: [StoredLine] = []
+        if let node = root?[SchedulingLine.key] {
+            if let map = node.mapping {
+                for (key, value) in map.entries {
+                    guard let id = CardID(key.value) else {
+                        diagnostics.append(Diagnostic(.warning, path: path, line: key.start.line, column: key.start.column,
+                                                      message: "'\(key.value)' is not a valid card ID; line ignored"))
+                        continue
+                    }
+                    let decoded = SchedulingLine.decode(value)
+                    for (mark, message) in decoded.problems {
+                        diagnostics.append(Diagnostic(.warning, path: path, line: mark.line, column: mark.column,
+                                                      message: message))
+                    }
+                    if let state = decoded.state {
+                        stored.append(StoredLine(id: id, state: state, line: key.start.line, column: key.start.column))
+                    }
+                }
+            } else if !(node.scalar?.isNull ?? false) {
+                warn(node, "'\(SchedulingLine.key)' must be a mapping of card IDs to scheduling lines; ignored")
+            }
+        }
+        let matched = CardMatcher.assign(body.cards, stored: stored, path: path)
+        diagnostics += matched.diagnostics
+
+        let note = Note(path: path, title: title, deck: deck, tags: tags, created: timestamp("created"),
+                        cycle: cycle, archived: archived, category: string("category"), source: string("source"),
+                        sourceType: string("source_type"), reviewed: timestamp("reviewed"), cards: matched.cards,
+                        byteCount: bytes.count)
+        return (note, diagnostics)
+    }
+
+    /// The deck named by a note's folder (`Default` at the root).
+    static func folderDeck(_ path: String) -> DeckPath {
+        let parts = path.split(separator: "/").dropLast().map(String.init)
+        return DeckPath(components: parts) ?? .defaultDeck
+    }
+
+    /// The file name without folder and `.md`.
+    static func fileStem(_ path: String) -> String {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        return name.utf8.count > 3 ? String(name.dropLast(3)) : name
+    }
+
+    /// Offset of the first byte that is not valid UTF-8, or nil.
+    static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
+        bytes.withUnsafeBufferPointer { buf -> Int? in
+            guard let base = buf.baseAddress else { return nil }
+            var i = 0
+            let n = buf.count
+            while i < n {
+                // Fast path: 8 ASCII bytes at a time.
+                if i + 8 <= n {
+                    let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+                    if word & 0x8080_8080_8080_8080 == 0 { i += 8; continue }
+                }
+                let b = buf[i]
+                if b < 0x80 { i += 1; continue }
+                let len: Int
+                let minValue: UInt32
+                var value: UInt32
+                switch b {
+                case 0xC2...0xDF: len = 2; value = UInt32(b & 0x1F); minValue = 0x80
+                case 0xE0...0xEF: len = 3; value = UInt32(b & 0x0F); minValue = 0x800
+                case 0xF0...0xF4: len = 4; value = UInt32(b & 0x07); minValue = 0x10000
+                default: return i
+                }
+                guard i + len <= n else { return i }
+                for k in 1..<len {
+                    let c = buf[i + k]
+                    guard c & 0xC0 == 0x80 else { return i }
+                    value = value << 6 | UInt32(c & 0x3F)
+                }
+                if value < minValue || value > 0x10FFFF || (0xD800...0xDFFF).contains(value) { return i }
+                i += len
+            }
+            return nil
+        }
+    }
+}

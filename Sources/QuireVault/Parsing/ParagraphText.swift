@@ -1,0 +1,116 @@
+/// The text of one paragraph as card recognition sees it: the source lines with container prefixes
+/// (`> `, list indentation) removed, joined with `\n`, plus a masked copy in which inline code and
+/// inline HTML are blanked out so that nothing inside them is taken for card syntax.
+struct ParagraphText {
+    /// The content bytes, lines joined with `\n`.
+    var raw: [UInt8]
+    /// Same length as `raw`; bytes inside inline code or HTML replaced by ``maskByte``.
+    var masked: [UInt8]
+    /// Offset in `raw` where each line starts.
+    var lineStarts: [Int]
+    /// The file line of each line.
+    var fileLines: [Int]
+    /// The file column (1-based, bytes) where each line's content starts.
+    var fileColumns: [Int]
+
+    /// Stands for a masked byte: not white space, not punctuation Quire looks for.
+    static let maskByte: UInt8 = 0x1A
+
+    var lineCount: Int { lineStarts.count }
+
+    /// Byte range of line `i` in `raw` (without the joining `\n`).
+    func lineRange(_ i: Int) -> Range<Int> {
+        let start = lineStarts[i]
+        let end = i + 1 < lineStarts.count ? lineStarts[i + 1] - 1 : raw.count
+        return start..<end
+    }
+
+    /// The file (line, column) of an offset in `raw`.
+    func fileLocation(of offset: Int) -> (line: Int, column: Int) {
+        var i = lineStarts.count - 1
+        while i > 0 && lineStarts[i] > offset { i -= 1 }
+        return (fileLines[i], fileColumns[i] + offset - lineStarts[i])
+    }
+
+    /// Builds the paragraph text from the file lines `first...last`.
+    ///
+    /// - Parameters:
+    ///   - startColumn: the paragraph's start column on its first line; continuation lines drop up to
+    ///     as many bytes of indentation and `>` markers.
+    ///   - masks: inclusive byte-offset ranges in the file to blank out.
+    init(source: SourceText, first: Int, last: Int, startColumn: Int, masks: [ClosedRange<Int>]) {
+        raw = []
+        masked = []
+        lineStarts = []
+        fileLines = []
+        fileColumns = []
+        let bytes = source.bytes
+        let masks = masks.sorted { $0.lowerBound < $1.lowerBound }
+        var maskCursor = 0
+        for line in first...max(first, last) {
+            let range = source.lineRange(line)
+            var start = range.lowerBound
+            if line == first {
+                start = min(range.upperBound, start + max(0, startColumn - 1))
+            } else {
+                var dropped = 0
+                while start < range.upperBound, dropped < startColumn - 1,
+                      bytes[start] == 32 || bytes[start] == 9 || bytes[start] == 62 {
+                    start += 1
+                    dropped += 1
+                }
+            }
+            if !lineStarts.isEmpty {
+                raw.append(10)
+                masked.append(10)
+            }
+            lineStarts.append(raw.count)
+            fileLines.append(line)
+            fileColumns.append(start - source.lineStarts[line - 1] + 1)
+            let rawStart = raw.count
+            raw.append(contentsOf: bytes[start..<range.upperBound])
+            masked.append(contentsOf: bytes[start..<range.upperBound])
+            // Masks come in document order; skip those that end before this line.
+            while maskCursor < masks.count, masks[maskCursor].upperBound < start { maskCursor += 1 }
+            var k = maskCursor
+            while k < masks.count, masks[k].lowerBound < range.upperBound {
+                let lo = max(masks[k].lowerBound, start), hi = min(masks[k].upperBound + 1, range.upperBound)
+                if lo < hi {
+                    for offset in lo..<hi { masked[rawStart + offset - start] = Self.maskByte }
+                }
+                k += 1
+            }
+        }
+    }
+
+    /// Decodes a byte range of `raw` as a string.
+    func string(_ range: Range<Int>) -> String { String(decoding: raw[range], as: UTF8.self) }
+}
+
+// MARK: - Byte helpers
+
+@inline(__always) func isSpace(_ b: UInt8) -> Bool { b == 32 || b == 9 }
+
+/// The range without leading and trailing spaces, tabs and line feeds.
+func trimmed(_ bytes: [UInt8], _ range: Range<Int>) -> Range<Int> {
+    var lo = range.lowerBound, hi = range.upperBound
+    while lo < hi, isSpace(bytes[lo]) || bytes[lo] == 10 { lo += 1 }
+    while hi > lo, isSpace(bytes[hi - 1]) || bytes[hi - 1] == 10 { hi -= 1 }
+    return lo..<hi
+}
+
+/// Whether `bytes[range]` starts with `marker` (ASCII letters compared case-insensitively) after
+/// optional spaces; returns the offset just after the marker and following spaces.
+func afterMarker(_ bytes: [UInt8], _ range: Range<Int>, _ marker: String) -> Int? {
+    var i = range.lowerBound
+    while i < range.upperBound, isSpace(bytes[i]) { i += 1 }
+    for m in marker.utf8 {
+        guard i < range.upperBound else { return nil }
+        let b = bytes[i]
+        let folded = (b >= 97 && b <= 122) ? b - 32 : b
+        guard folded == m else { return nil }
+        i += 1
+    }
+    while i < range.upperBound, isSpace(bytes[i]) { i += 1 }
+    return i
+}

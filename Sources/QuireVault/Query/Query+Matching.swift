@@ -1,0 +1,107 @@
+import QuireModel
+
+extension Query {
+    /// Whether a card of a note matches.
+    ///
+    /// - Parameter now: the time `is:due` and `is:buried` are judged at.
+    public func matches(card: Card, in note: Note, now: Timestamp) -> Bool {
+        switch self {
+        case .all: true
+        case .term(let t): t.matches(card: card, in: note, now: now)
+        case .not(let q): !q.matches(card: card, in: note, now: now)
+        case .and(let qs): qs.allSatisfy { $0.matches(card: card, in: note, now: now) }
+        case .or(let qs): qs.contains { $0.matches(card: card, in: note, now: now) }
+        }
+    }
+
+    /// Whether a note matches. Note-level terms (deck, tag, path, cycle, category) look at the note;
+    /// card-level terms (`is:`, `type:`, `id:`) match when any card of the note does; words match
+    /// the title, the path or any card's text.
+    public func matches(note: Note, now: Timestamp) -> Bool {
+        switch self {
+        case .all: true
+        case .term(let t): t.matches(note: note, now: now)
+        case .not(let q): !q.matches(note: note, now: now)
+        case .and(let qs): qs.allSatisfy { $0.matches(note: note, now: now) }
+        case .or(let qs): qs.contains { $0.matches(note: note, now: now) }
+        }
+    }
+}
+
+extension QueryTerm {
+    func matches(card: Card, in note: Note, now: Timestamp) -> Bool {
+        switch self {
+        case .status(let s): s.matches(card: card, in: note, now: now)
+        case .kind(let k): card.kind == k
+        case .id(let id): card.id == id
+        case .text(let word):
+            containsCaseInsensitive(card.front, word) || containsCaseInsensitive(card.back, word)
+                || containsCaseInsensitive(note.title, word) || containsCaseInsensitive(note.path, word)
+        default: matchesNoteField(note)
+        }
+    }
+
+    func matches(note: Note, now: Timestamp) -> Bool {
+        switch self {
+        case .status(.archived): note.archived
+        case .status, .kind, .id: note.cards.contains { matches(card: $0, in: note, now: now) }
+        case .text(let word):
+            containsCaseInsensitive(note.title, word) || containsCaseInsensitive(note.path, word)
+                || note.cards.contains { containsCaseInsensitive($0.front, word) || containsCaseInsensitive($0.back, word) }
+        default: matchesNoteField(note)
+        }
+    }
+
+    private func matchesNoteField(_ note: Note) -> Bool {
+        switch self {
+        case .deck(let d): note.deck.isWithin(d)
+        case .tag(let t): note.hasTag(t)
+        case .path(let g): g.matches(note.path)
+        case .cycle(let c): note.cycle == c
+        case .category(let c): note.category?.lowercased() == c
+        default: false
+        }
+    }
+}
+
+extension CardStatus {
+    func matches(card: Card, in note: Note, now: Timestamp) -> Bool {
+        switch self {
+        case .due: !note.archived && card.isDue(at: now)
+        case .new: card.state == .new && !(card.schedule?.suspended ?? false)
+        case .learning: card.state == .learning || card.state == .relearning
+        case .review: card.state == .review
+        case .suspended: card.schedule?.suspended ?? false
+        case .buried: card.schedule?.buriedUntil.map { $0 > now } ?? false
+        case .archived: note.archived
+        }
+    }
+}
+
+/// Case-insensitive substring search; ASCII needles take a fast path without allocating.
+func containsCaseInsensitive(_ haystack: String, _ needle: String) -> Bool {
+    if needle.isEmpty { return true }
+    let n = Array(needle.utf8)
+    if n.allSatisfy({ $0 < 0x80 }) {
+        let lowered = n.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }
+        var h = haystack
+        return h.withUTF8 { buf -> Bool in
+            let count = buf.count, m = lowered.count
+            guard count >= m else { return false }
+            var i = 0
+            while i <= count - m {
+                var j = 0
+                while j < m {
+                    var b = buf[i + j]
+                    if b >= 65 && b <= 90 { b += 32 }
+                    if b != lowered[j] { break }
+                    j += 1
+                }
+                if j == m { return true }
+                i += 1
+            }
+            return false
+        }
+    }
+    return haystack.lowercased().contains(needle.lowercased())
+}

@@ -1,0 +1,178 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Errors from reading and writing vault files.
+public enum FileIOError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A system call failed.
+    case system(path: String, operation: String, code: Int32)
+    /// The file changed on disk since Quire read it; nothing was written.
+    case changedOnDisk(path: String)
+    /// The file is larger than Quire reads.
+    case tooLarge(path: String, size: Int64)
+
+    public var description: String {
+        switch self {
+        case .system(let path, let op, let code): "\(path): \(op) failed: \(errnoMessage(code))"
+        case .changedOnDisk(let path):
+            "\(path): the file changed on disk since it was read; not overwritten (run the command again)"
+        case .tooLarge(let path, let size): "\(path): file too large (\(size) bytes)"
+        }
+    }
+}
+
+/// Reading whole files and replacing them atomically, through ``SystemCalls``.
+public struct FileIO: Sendable {
+    /// The system calls used.
+    public var sys: SystemCalls
+
+    /// Files above this size are refused (a note this large is almost surely not a note).
+    public var maximumFileSize: Int64 = 512 << 20
+
+    /// Creates a file layer over the given system calls.
+    public init(sys: SystemCalls = .live) { self.sys = sys }
+
+    /// Reads a whole file and the stamp of the version read.
+    public func read(_ path: String) throws(FileIOError) -> (bytes: [UInt8], stamp: FileStamp) {
+        let fd = sys.open(path, O_RDONLY, 0)
+        guard fd >= 0 else { throw .system(path: path, operation: "open", code: currentErrno) }
+        defer { _ = sys.close(fd) }
+        var st = stat()
+        guard sys.fstat(fd, &st) == 0 else { throw .system(path: path, operation: "stat", code: currentErrno) }
+        let stamp = FileStamp(st)
+        guard stamp.size <= maximumFileSize else { throw .tooLarge(path: path, size: stamp.size) }
+        var bytes = [UInt8](repeating: 0, count: Int(stamp.size))
+        var filled = 0
+        while true {
+            if filled == bytes.count {
+                // The file may have grown since fstat; keep reading until EOF.
+                bytes.append(contentsOf: repeatElement(0, count: max(4096, bytes.count / 2)))
+            }
+            let n = bytes.withUnsafeMutableBytes { buf in
+                sys.read(fd, buf.baseAddress.map { $0 + filled }, buf.count - filled)
+            }
+            if n < 0 {
+                if currentErrno == EINTR { continue }
+                throw .system(path: path, operation: "read", code: currentErrno)
+            }
+            if n == 0 { break }
+            filled += n
+        }
+        bytes.removeLast(bytes.count - filled)
+        return (bytes, stamp)
+    }
+
+    /// The stamp of a path (following symbolic links), or nil when it does not exist.
+    public func stamp(_ path: String) -> FileStamp? {
+        var st = stat()
+        return sys.stat(path, &st) == 0 ? FileStamp(st) : nil
+    }
+
+    /// The stamp of a path itself (not following a final symbolic link).
+    public func linkStamp(_ path: String) -> FileStamp? {
+        var st = stat()
+        return sys.lstat(path, &st) == 0 ? FileStamp(st) : nil
+    }
+
+    /// Replaces a file's content atomically: writes a temporary file beside it, fsyncs it, keeps the
+    /// original's permission bits, and renames it over the original, then fsyncs the folder.
+    ///
+    /// - Parameters:
+    ///   - path: the file to replace (or create, when `expected` is nil and it does not exist).
+    ///   - bytes: the new content.
+    ///   - expected: the bytes the caller read and edited; when the file on disk no longer holds
+    ///     exactly these, nothing is written and ``FileIOError/changedOnDisk(path:)`` is thrown.
+    /// - Throws: ``FileIOError``; on any failure the original file is untouched and the temporary
+    ///   file is removed.
+    public func replace(_ path: String, with bytes: [UInt8], expected: [UInt8]?) throws(FileIOError) {
+        var mode: mode_t = 0o644
+        if let expected {
+            let current: [UInt8]
+            let stamp: FileStamp
+            do { (current, stamp) = try read(path) } catch { throw .changedOnDisk(path: path) }
+            guard current == expected else { throw .changedOnDisk(path: path) }
+            mode = mode_t(stamp.mode & 0o7777)
+        } else if stamp(path) != nil {
+            throw .changedOnDisk(path: path)
+        }
+        let dir = Self.directory(of: path)
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        let temp = dir + "/." + name + ".quire-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
+        let fd = sys.open(temp, O_WRONLY | O_CREAT | O_EXCL, mode)
+        guard fd >= 0 else { throw .system(path: path, operation: "create temporary file", code: currentErrno) }
+        var closed = false
+        func fail(_ op: String, _ code: Int32) -> FileIOError {
+            if !closed { _ = sys.close(fd) }
+            _ = sys.unlink(temp)
+            return .system(path: path, operation: op, code: code)
+        }
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { buf in
+                sys.write(fd, buf.baseAddress.map { $0 + written }, buf.count - written)
+            }
+            if n < 0 {
+                if currentErrno == EINTR { continue }
+                throw fail("write", currentErrno)
+            }
+            if n == 0 { throw fail("write", EIO) }
+            written += n
+        }
+        guard sys.fchmod(fd, mode) == 0 else { throw fail("chmod", currentErrno) }
+        guard sys.fsync(fd) == 0 else { throw fail("fsync", currentErrno) }
+        let closeResult = sys.close(fd)
+        closed = true
+        guard closeResult == 0 else { throw fail("close", currentErrno) }
+        // Last check right before the rename, to narrow the window for a concurrent editor.
+        if let expected {
+            let now = try? read(path).bytes
+            guard now == expected else {
+                _ = sys.unlink(temp)
+                throw .changedOnDisk(path: path)
+            }
+        }
+        guard sys.rename(temp, path) == 0 else { throw fail("rename", currentErrno) }
+        let dfd = sys.open(dir, O_RDONLY | O_DIRECTORY, 0)
+        if dfd >= 0 {
+            _ = sys.fsync(dfd)
+            _ = sys.close(dfd)
+        }
+    }
+
+    /// Appends bytes to a file (creating it), then fsyncs it.
+    public func append(_ path: String, _ bytes: [UInt8]) throws(FileIOError) {
+        let fd = sys.open(path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        guard fd >= 0 else { throw .system(path: path, operation: "open", code: currentErrno) }
+        defer { _ = sys.close(fd) }
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { buf in
+                sys.write(fd, buf.baseAddress.map { $0 + written }, buf.count - written)
+            }
+            if n < 0 {
+                if currentErrno == EINTR { continue }
+                throw .system(path: path, operation: "write", code: currentErrno)
+            }
+            written += n
+        }
+        guard sys.fsync(fd) == 0 else { throw .system(path: path, operation: "fsync", code: currentErrno) }
+    }
+
+    /// Creates a directory and its missing parents.
+    public func makeDirectories(_ path: String) throws(FileIOError) {
+        var current = path.hasPrefix("/") ? "" : "."
+        for part in path.split(separator: "/") {
+            current += "/" + part
+            if let s = stamp(current), s.isDirectory { continue }
+            if sys.mkdir(current, 0o755) != 0 && currentErrno != EEXIST {
+                throw .system(path: current, operation: "mkdir", code: currentErrno)
+            }
+        }
+    }
+
+    /// The folder part of a path (`.` for a bare name).
+    static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+}

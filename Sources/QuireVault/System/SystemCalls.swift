@@ -1,0 +1,59 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The system calls Quire's file code goes through, so tests can inject failures (disk full, a
+/// failing rename, a file changed underneath) and prove that nothing is lost.
+///
+/// Each member has the shape of the C call it stands for and returns -1 with `errno` set on failure.
+public struct SystemCalls: Sendable {
+    public var open: @Sendable (_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32
+    public var read: @Sendable (_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int
+    public var write: @Sendable (_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int
+    public var fsync: @Sendable (_ fd: Int32) -> Int32
+    public var close: @Sendable (_ fd: Int32) -> Int32
+    public var rename: @Sendable (_ from: String, _ to: String) -> Int32
+    public var unlink: @Sendable (_ path: String) -> Int32
+    public var fchmod: @Sendable (_ fd: Int32, _ mode: mode_t) -> Int32
+    public var fstat: @Sendable (_ fd: Int32, _ buf: UnsafeMutablePointer<stat>) -> Int32
+    public var stat: @Sendable (_ path: String, _ buf: UnsafeMutablePointer<stat>) -> Int32
+    public var lstat: @Sendable (_ path: String, _ buf: UnsafeMutablePointer<stat>) -> Int32
+    public var mkdir: @Sendable (_ path: String, _ mode: mode_t) -> Int32
+
+    /// The real system calls.
+    public static let live = SystemCalls(
+        open: { path, flags, mode in Glibc.open(path, flags | O_CLOEXEC, mode) },
+        read: { fd, buf, n in Glibc.read(fd, buf, n) },
+        write: { fd, buf, n in Glibc.write(fd, buf, n) },
+        fsync: { fd in Glibc.fsync(fd) },
+        close: { fd in Glibc.close(fd) },
+        rename: { a, b in Glibc.rename(a, b) },
+        unlink: { p in Glibc.unlink(p) },
+        fchmod: { fd, m in Glibc.fchmod(fd, m) },
+        fstat: { fd, b in Glibc.fstat(fd, b) },
+        stat: { p, b in systemStat(p, b) },
+        lstat: { p, b in systemLstat(p, b) },
+        mkdir: { p, m in Glibc.mkdir(p, m) }
+    )
+}
+
+private func systemStat(_ path: String, _ buf: UnsafeMutablePointer<stat>) -> Int32 {
+    let result: Int32 = stat(path, buf)
+    return result
+}
+
+private func systemLstat(_ path: String, _ buf: UnsafeMutablePointer<stat>) -> Int32 {
+    let result: Int32 = lstat(path, buf)
+    return result
+}
+
+/// The current thread's `errno`.
+var currentErrno: Int32 { errno }
+
+/// A readable message for an `errno` value.
+func errnoMessage(_ code: Int32) -> String {
+    guard let cString = strerror(code) else { return "error \(code)" }
+    return String(cString: cString)
+}

@@ -1,0 +1,99 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import QuireModel
+
+/// One note file found by ``VaultScanner``.
+public struct ScannedFile: Hashable, Sendable {
+    /// Path relative to the vault root, `/`-separated.
+    public var relativePath: String
+    /// Path to open (the root joined with the relative path).
+    public var fullPath: String
+}
+
+/// Finds the note files of a vault: every `*.md` below the root, skipping folders whose name starts
+/// with `.`, following symbolic links only inside the vault and reading each folder once.
+public struct VaultScanner: Sendable {
+    /// The file layer used for `stat` calls.
+    public var io: FileIO
+
+    /// Creates a scanner.
+    public init(io: FileIO = FileIO()) { self.io = io }
+
+    /// Lists the note files under `root`, sorted by relative path, plus diagnostics for links that
+    /// leave the vault and folders that cannot be read.
+    public func scan(root: String) -> (files: [ScannedFile], diagnostics: [Diagnostic]) {
+        var files: [ScannedFile] = []
+        var diagnostics: [Diagnostic] = []
+        let realRoot = Self.realPath(root) ?? root
+        var visited = Set<[UInt64]>()
+        if let s = io.stamp(root) { visited.insert([s.device, s.inode]) }
+        // Depth-first with an explicit stack: deep trees cannot overflow the call stack.
+        var stack: [String] = [""]
+        while let relDir = stack.popLast() {
+            let fullDir = relDir.isEmpty ? root : root + "/" + relDir
+            guard let dir = opendir(fullDir) else {
+                diagnostics.append(Diagnostic(.error, path: relDir.isEmpty ? "." : relDir,
+                                              message: "cannot read folder: \(errnoMessage(currentErrno))"))
+                continue
+            }
+            var subdirs: [String] = []
+            while let entry = readdir(dir) {
+                let name = withUnsafePointer(to: entry.pointee.d_name) { ptr in
+                    ptr.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+                }
+                if name.hasPrefix(".") { continue }  // ., .., hidden files and folders
+                let rel = relDir.isEmpty ? name : relDir + "/" + name
+                let full = fullDir + "/" + name
+                var type = entry.pointee.d_type
+                if type == UInt8(DT_UNKNOWN) {
+                    guard let s = io.linkStamp(full) else { continue }
+                    type = s.isDirectory ? UInt8(DT_DIR) : s.isSymbolicLink ? UInt8(DT_LNK)
+                        : s.isRegularFile ? UInt8(DT_REG) : UInt8(DT_UNKNOWN)
+                }
+                if type == UInt8(DT_LNK) {
+                    guard let target = Self.realPath(full), let s = io.stamp(full) else {
+                        diagnostics.append(Diagnostic(.warning, path: rel, message: "broken symbolic link; skipped"))
+                        continue
+                    }
+                    guard target == realRoot || target.hasPrefix(realRoot + "/") else {
+                        if s.isDirectory || Self.isNoteName(name) {
+                            diagnostics.append(Diagnostic(.warning, path: rel,
+                                message: "symbolic link points outside the vault; skipped"))
+                        }
+                        continue
+                    }
+                    if s.isDirectory {
+                        if visited.insert([s.device, s.inode]).inserted { subdirs.append(rel) }
+                    } else if s.isRegularFile, Self.isNoteName(name) {
+                        files.append(ScannedFile(relativePath: rel, fullPath: full))
+                    }
+                } else if type == UInt8(DT_DIR) {
+                    if let s = io.stamp(full), visited.insert([s.device, s.inode]).inserted {
+                        subdirs.append(rel)
+                    }
+                } else if type == UInt8(DT_REG), Self.isNoteName(name) {
+                    files.append(ScannedFile(relativePath: rel, fullPath: full))
+                }
+            }
+            closedir(dir)
+            stack.append(contentsOf: subdirs.sorted(by: >))
+        }
+        files.sort { $0.relativePath.utf8.lexicographicallyPrecedes($1.relativePath.utf8) }
+        return (files, diagnostics)
+    }
+
+    /// Whether a file name is a note's (`*.md`, case-insensitive).
+    public static func isNoteName(_ name: String) -> Bool {
+        let u = Array(name.utf8.suffix(3))
+        guard u.count == 3, name.utf8.count > 3 else { return false }
+        return u[0] == UInt8(ascii: ".") && (u[1] | 0x20) == UInt8(ascii: "m") && (u[2] | 0x20) == UInt8(ascii: "d")
+    }
+
+    /// The canonical absolute path, resolving every link.
+    public static func realPath(_ path: String) -> String? {
+        guard let p = realpath(path, nil) else { return nil }
+        defer { free(p) }
+        return String(cString: p)
+    }
+}

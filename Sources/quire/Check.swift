@@ -1,0 +1,37 @@
+import ArgumentParser
+import QuireModel
+import QuireVault
+
+extension Quire {
+    /// `quire check`.
+    struct Check: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Report every problem in the vault as path:line:column: error|warning: message.",
+            discussion: "Also reports each card that was re-matched to its history after an edit. Exit status 1 when there are errors.")
+
+        @OptionGroup var options: VaultOptions
+        @Flag(help: "Print JSON: an array of {path, line, column, severity, message}.")
+        var json = false
+        @Flag(help: "Leave out notes (re-matched cards) and warnings.")
+        var errorsOnly = false
+
+        func run() throws {
+            let loaded = try LoadedVault(options, reportErrors: false)
+            var all = loaded.vault.config().diagnostics + loaded.index.diagnostics
+            all += loaded.vault.reviewLogDiagnostics()
+            if errorsOnly { all = all.filter { $0.severity == .error } }
+            if json {
+                Output.line(JSONValue.array(all.map(JSONRepresentation.diagnostic)).serialized(pretty: true))
+            } else {
+                Output.diagnostics(all, root: loaded.vault.root, toStandardError: false, color: Output.useColor)
+                let errors = all.filter { $0.severity == .error }.count
+                let warnings = all.filter { $0.severity == .warning }.count
+                let notes = loaded.index.notes.count
+                Output.error("checked \(notes) note\(notes == 1 ? "" : "s"), \(loaded.index.cardCount) cards: "
+                             + "\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")")
+            }
+            Output.flush()
+            if all.contains(where: { $0.severity == .error }) { throw ExitCode(1) }
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import ArgumentParser
+import QuireModel
+import QuireVault
+
+/// Shared by the bulk front-matter commands (`tag`, `set`, `unset`).
+struct EditOptions: ParsableArguments {
+    @Flag(help: "Show the changes as a unified diff and write nothing.")
+    var dryRun = false
+}
+
+extension LoadedVault {
+    /// Applies a front-matter change to every note matching `queryWords` (all notes when empty):
+    /// plans it, prints a diff (dry run) or writes each file atomically, reports failures per file
+    /// and exits 1 at the end if any file failed.
+    func edit(_ change: FrontMatterChange, queryWords: [String], options: VaultOptions, edit: EditOptions,
+              verb: String) throws {
+        do { try change.validate() } catch { throw CLIError(error.description) }
+        let query = try Self.query(queryWords)
+        let paths = index.notes(matching: query, now: options.now).map { index.notes[$0].path }
+        let plan = vault.plan(change, paths: paths)
+        Output.diagnostics(plan.diagnostics, root: vault.root, toStandardError: true, color: false)
+        var failed = !plan.diagnostics.isEmpty
+        if edit.dryRun {
+            for e in plan.edits { Output.write(e.diff) }
+            Output.error("would change \(plan.edits.count) of \(paths.count) matching note\(paths.count == 1 ? "" : "s") (dry run)")
+        } else {
+            let result = vault.apply(plan.edits)
+            Output.diagnostics(result.diagnostics, root: vault.root, toStandardError: true, color: false)
+            failed = failed || !result.diagnostics.isEmpty
+            for p in result.written { Output.line("\(verb) \(p)") }
+            Output.error("changed \(result.written.count) of \(paths.count) matching note\(paths.count == 1 ? "" : "s")")
+        }
+        Output.flush()
+        if failed || index.hasErrors { throw ExitCode(1) }
+    }
+}

@@ -1,0 +1,23 @@
+import ArgumentParser
+import QuireVault
+
+extension Quire {
+    /// `quire init [DIR]`.
+    struct Init: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Make a folder a Quire vault (.quire/ with settings, log and cache).")
+
+        @Argument(help: "The folder (default: the working directory).")
+        var directory: String?
+
+        func run() throws {
+            let dir = directory ?? Clock.currentDirectory()
+            do {
+                let vault = try Vault.initialize(dir)
+                Output.line("Initialized Quire vault in \(vault.root)/\(Vault.folderName)/")
+            } catch {
+                throw CLIError(error.description)
+            }
+        }
+    }
+}

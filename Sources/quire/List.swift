@@ -1,0 +1,63 @@
+import ArgumentParser
+import QuireModel
+import QuireVault
+
+extension Quire {
+    /// `quire list [QUERY]`.
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List the cards (or notes) matching a query.",
+            discussion: """
+                Plain output has one card per line: ID, state, due, location, front — separated by tabs \
+                when piped, aligned on a terminal. See docs/QUERIES.md for queries and docs/JSON.md for --json.
+                """)
+
+        @OptionGroup var options: VaultOptions
+        @OptionGroup var listing: ListingOptions
+        @Flag(help: "List notes instead of cards.")
+        var notes = false
+        @Flag(help: "Print only the number of matches.")
+        var count = false
+        @Argument(parsing: .allUnrecognized, help: "A query, e.g. deck:Biology tag:exam is:due.")
+        var query: [String] = []
+
+        func run() throws {
+            let q = try LoadedVault.query(query)
+            let loaded = try LoadedVault(options)
+            let index = loaded.index
+            let now = options.now
+            if notes {
+                let found = index.notes(matching: q, now: now)
+                if count {
+                    Output.line(String(found.count))
+                } else if listing.json {
+                    Output.line(JSONValue.array(found.map { JSONRepresentation.note(index.notes[$0]) }).serialized(pretty: true))
+                } else {
+                    let rows = found.map { i -> [String] in
+                        let n = index.notes[i]
+                        return [n.path, n.deck.description, String(n.cards.count), n.title]
+                    }
+                    Table.print(rows, tabs: !Output.isTerminal)
+                }
+                return try loaded.finish()
+            }
+            let found = index.cards(matching: q, now: now)
+            if count {
+                Output.line(String(found.count))
+            } else if listing.json {
+                Output.line(JSONValue.array(found.map { loc in
+                    JSONRepresentation.card(index.card(at: loc), in: index.notes[loc.note])
+                }).serialized(pretty: true))
+            } else {
+                let rows = found.map { loc -> [String] in
+                    let note = index.notes[loc.note]
+                    let card = index.card(at: loc)
+                    return [card.id.rawValue, card.state.rawValue, card.schedule?.due?.description ?? "-",
+                            "\(note.path):\(card.lines.lowerBound)", Table.oneLine(card.front)]
+                }
+                Table.print(rows, tabs: !Output.isTerminal, width: Output.isTerminal ? Output.width : nil)
+            }
+            try loaded.finish()
+        }
+    }
+}

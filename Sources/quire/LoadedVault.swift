@@ -1,0 +1,30 @@
+import ArgumentParser
+import QuireModel
+import QuireVault
+
+/// A vault opened and indexed for a command. Files with errors were reported on standard error and
+/// skipped; ``finish()`` turns that into exit status 1 once the command has done its work.
+struct LoadedVault {
+    let vault: Vault
+    let index: VaultIndex
+
+    init(_ options: VaultOptions, reportErrors: Bool = true) throws {
+        vault = try options.open()
+        index = vault.index()
+        if reportErrors {
+            let errors = index.diagnostics.filter { $0.severity == .error }
+            Output.diagnostics(errors, root: vault.root, toStandardError: true, color: false)
+        }
+    }
+
+    /// Throws exit status 1 when some file could not be read.
+    func finish() throws {
+        Output.flush()
+        if index.hasErrors { throw ExitCode(1) }
+    }
+
+    /// Parses a query from command-line words.
+    static func query(_ words: [String]) throws -> Query {
+        do { return try Query(arguments: words) } catch { throw CLIError(error.description) }
+    }
+}

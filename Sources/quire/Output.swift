@@ -1,0 +1,106 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import QuireModel
+import QuireVault
+
+/// Buffered writing to standard output and error. A closed pipe (`quire list | head`) ends the
+/// program quietly with status 0.
+enum Output {
+    nonisolated(unsafe) private static var buffer: [UInt8] = []
+
+    static func ignoreBrokenPipeSignal() { signal(SIGPIPE, SIG_IGN) }
+
+    /// Writes a line to standard output.
+    static func line(_ text: String = "") {
+        buffer.append(contentsOf: text.utf8)
+        buffer.append(10)
+        if buffer.count > 1 << 16 { flush() }
+    }
+
+    /// Writes text as is to standard output.
+    static func write(_ text: String) {
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count > 1 << 16 { flush() }
+    }
+
+    static func flush() {
+        var offset = 0
+        while offset < buffer.count {
+            let n = buffer.withUnsafeBytes { Glibc.write(1, $0.baseAddress.map { $0 + offset }, $0.count - offset) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                if errno == EPIPE { Glibc.exit(0) }
+                break
+            }
+            offset += n
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes a line to standard error (after flushing standard output, to keep order on a shared
+    /// terminal).
+    static func error(_ text: String) {
+        flush()
+        var bytes = Array(text.utf8)
+        bytes.append(10)
+        _ = bytes.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+    }
+
+    /// Whether standard output is a terminal.
+    static var isTerminal: Bool { isatty(1) == 1 }
+
+    /// Whether to use colour on standard output: a terminal, `NO_COLOR` unset, `TERM` not `dumb`.
+    static var useColor: Bool {
+        let env = ProcessInfo.processInfo.environment
+        return isTerminal && env["NO_COLOR"].map(\.isEmpty) ?? true && env["TERM"] != "dumb"
+    }
+
+    /// Terminal width, or 80.
+    static var width: Int {
+        var ws = winsize()
+        if ioctl(1, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_col > 0 { return Int(ws.ws_col) }
+        return 80
+    }
+
+    /// Prints diagnostics in compiler style with the offending line and a caret, to standard
+    /// output or error.
+    static func diagnostics(_ list: [Diagnostic], root: String, toStandardError: Bool, color: Bool) {
+        var sources: [String: SourceText] = [:]
+        for d in list {
+            var text = d.description
+            if color {
+                let sev = d.severity.rawValue + ":"
+                let colored = d.severity == .error ? "\u{1B}[1;31m" + sev : d.severity == .warning ? "\u{1B}[1;33m" + sev : "\u{1B}[1;36m" + sev
+                text = text.replacingOccurrences(of: ": " + sev + " ", with: ": " + colored + "\u{1B}[0m ")
+            }
+            if let line = d.line {
+                if sources[d.path] == nil, let bytes = try? FileIO().read(root + "/" + d.path).bytes {
+                    sources[d.path] = SourceText(bytes)
+                }
+                if let source = sources[d.path], line <= source.lineCount {
+                    let lineText = source.line(line).replacingOccurrences(of: "\t", with: " ")
+                    text += "\n" + lineText
+                    if let column = d.column {
+                        let prefixBytes = Array(lineText.utf8.prefix(max(0, column - 1)))
+                        let width = String(decoding: prefixBytes, as: UTF8.self).count
+                        text += "\n" + String(repeating: " ", count: width) + "^"
+                    }
+                }
+            }
+            if toStandardError { error(text) } else { self.line(text) }
+        }
+    }
+}
+
+/// The only place the CLI reads the clock and the working directory.
+enum Clock {
+    static func now() -> Timestamp {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return Timestamp(milliseconds: Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000)
+    }
+
+    static func currentDirectory() -> String { FileManager.default.currentDirectoryPath }
+}

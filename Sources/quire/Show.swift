@@ -1,0 +1,76 @@
+import ArgumentParser
+import QuireMarkdown
+import QuireModel
+import QuireVault
+
+extension Quire {
+    /// `quire show CARD`.
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show a card: its front and back rendered, its source location and its scheduling state.")
+
+        @OptionGroup var options: VaultOptions
+        @OptionGroup var listing: ListingOptions
+        @Argument(help: "The card's ID (or a unique prefix of at least 4 characters).")
+        var card: String
+
+        func run() throws {
+            let loaded = try LoadedVault(options)
+            let index = loaded.index
+            guard let loc = index.location(of: card) else {
+                throw CLIError("no card '\(card)' (an ID or a unique prefix of at least 4 characters)")
+            }
+            let note = index.notes[loc.note]
+            let c = index.card(at: loc)
+            if listing.json {
+                Output.line(JSONRepresentation.card(c, in: note).serialized(pretty: true))
+                return try loaded.finish()
+            }
+            let color = Output.useColor
+            let width = min(Output.isTerminal ? Output.width : 80, 100)
+            func dim(_ s: String) -> String { color ? "\u{1B}[2m" + s + "\u{1B}[0m" : s }
+            func bold(_ s: String) -> String { color ? "\u{1B}[1m" + s + "\u{1B}[0m" : s }
+            var kind = c.kind.rawValue
+            switch c.variant {
+            case .single: break
+            case .forward, .backward: kind += " (\(c.variant.identityText))"
+            case .cloze(let n): kind += " c\(n)"
+            }
+            Output.line(bold(c.id.rawValue) + "  " + kind + "  " + note.deck.description)
+            Output.line(dim("\(note.path):\(c.lines.lowerBound)" + (c.lines.count > 1 ? "-\(c.lines.upperBound)" : "")))
+            if !c.headingPath.isEmpty { Output.line(dim(c.headingPath.joined(separator: " › "))) }
+            Output.line()
+            Output.line(bold("Front"))
+            Output.write(render(c.front, color: color, width: width))
+            Output.line()
+            Output.line(bold("Back"))
+            Output.write(render(c.back, color: color, width: width))
+            Output.line()
+            Output.line(dim(Self.stateLine(c)))
+            try loaded.finish()
+        }
+
+        private func render(_ markdown: String, color: Bool, width: Int) -> String {
+            var s = color ? MarkdownRenderer.ansi(markdown, color: true, width: width) : MarkdownRenderer.plain(markdown, width: width)
+            if !s.hasSuffix("\n") { s += "\n" }
+            return s
+        }
+
+        static func stateLine(_ c: Card) -> String {
+            guard let s = c.schedule else { return "state: new (never reviewed)" }
+            var parts = ["state: \(s.state.rawValue)"]
+            if let due = s.due { parts.append("due: \(due)") }
+            if let last = s.lastReview { parts.append("last: \(last)") }
+            if let v = s.stability { parts.append("stability: \(SchedulingState.format(v))") }
+            if let v = s.difficulty { parts.append("difficulty: \(SchedulingState.format(v))") }
+            if let v = s.ease { parts.append("ease: \(SchedulingState.format(v))") }
+            if let v = s.interval { parts.append("interval: \(v)d") }
+            parts.append("reps: \(s.reps)")
+            parts.append("lapses: \(s.lapses)")
+            if let f = s.flow { parts.append("flow: \(f.rawValue)") }
+            if s.suspended { parts.append("suspended") }
+            if let b = s.buriedUntil { parts.append("buried until \(b)") }
+            return parts.joined(separator: "  ")
+        }
+    }
+}

@@ -1,0 +1,65 @@
+/// Plain-text tables: tab-separated for pipes, aligned columns for people.
+enum Table {
+    /// Prints rows. With `tabs`, columns are separated by one tab; otherwise padded to align, and the
+    /// last column is cut to `width` when given.
+    static func print(_ rows: [[String]], header: [String]? = nil, tabs: Bool, width: Int? = nil,
+                      rightAligned: Set<Int> = []) {
+        if tabs {
+            for row in rows { Output.line(row.joined(separator: "\t")) }
+            return
+        }
+        let all = (header.map { [$0] } ?? []) + rows
+        guard let columns = all.map(\.count).max() else { return }
+        var widths = [Int](repeating: 0, count: columns)
+        for row in all {
+            for (i, cell) in row.enumerated() where i < columns - 1 { widths[i] = max(widths[i], displayWidth(cell)) }
+        }
+        for row in all {
+            var line = ""
+            for (i, cell) in row.enumerated() {
+                if i == row.count - 1 {
+                    var last = cell
+                    if let width {
+                        let room = max(10, width - displayWidth(line))
+                        if displayWidth(last) > room { last = String(last.prefix(room - 1)) + "…" }
+                    }
+                    line += rightAligned.contains(i) ? pad(last, widths[i], right: true) : last
+                } else {
+                    line += pad(cell, widths[i], right: rightAligned.contains(i)) + "  "
+                }
+            }
+            var trimmed = Substring(line)
+            while trimmed.last == " " { trimmed.removeLast() }
+            Output.line(String(trimmed))
+        }
+    }
+
+    private static func pad(_ s: String, _ width: Int, right: Bool) -> String {
+        let fill = String(repeating: " ", count: max(0, width - displayWidth(s)))
+        return right ? fill + s : s + fill
+    }
+
+    /// Columns a string takes on a terminal (wide East Asian characters count two).
+    static func displayWidth(_ s: String) -> Int {
+        s.unicodeScalars.reduce(0) { acc, u in
+            if u.properties.generalCategory == .nonspacingMark { return acc }
+            let v = u.value
+            let wide = (0x1100...0x115F).contains(v) || (0x2E80...0xA4CF).contains(v) || (0xAC00...0xD7A3).contains(v)
+                || (0xF900...0xFAFF).contains(v) || (0xFE30...0xFE4F).contains(v) || (0xFF00...0xFF60).contains(v)
+                || (0xFFE0...0xFFE6).contains(v) || (0x1F300...0x1FAFF).contains(v) || (0x20000...0x3FFFD).contains(v)
+            return acc + (wide ? 2 : 1)
+        }
+    }
+
+    /// The text on one line: line breaks and tabs become spaces, runs of spaces collapse.
+    static func oneLine(_ s: String) -> String {
+        var out = ""
+        var space = false
+        for ch in s {
+            if ch.isWhitespace { space = !out.isEmpty; continue }
+            if space { out.append(" "); space = false }
+            out.append(ch)
+        }
+        return out
+    }
+}

@@ -1,0 +1,21 @@
+import ArgumentParser
+import QuireVault
+
+extension Quire {
+    /// `quire unset KEY [QUERY]`.
+    struct Unset: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Remove a front-matter key from every note matching a query (default: every note).")
+
+        @OptionGroup var options: VaultOptions
+        @OptionGroup var edit: EditOptions
+        @Argument(help: "The key.") var key: String
+        @Argument(parsing: .allUnrecognized, help: "A query selecting notes.")
+        var query: [String] = []
+
+        func run() throws {
+            try LoadedVault(options).edit(.unset(key: key), queryWords: query, options: options, edit: edit,
+                                          verb: "unset \(key) in")
+        }
+    }
+}

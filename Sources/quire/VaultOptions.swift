@@ -1,0 +1,46 @@
+import ArgumentParser
+import QuireModel
+import QuireVault
+
+/// Options every vault command shares.
+struct VaultOptions: ParsableArguments {
+    @Option(name: [.customShort("C"), .customLong("vault")], help: "The vault folder (default: found from the working directory).")
+    var vault: String?
+
+    @Option(name: .customLong("now"), help: .hidden)
+    var nowText: String?
+
+    mutating func validate() throws {
+        if let nowText, Timestamp(iso8601: nowText) == nil {
+            throw ValidationError("--now must be a time like 2026-11-22T09:00:00Z")
+        }
+    }
+
+    /// The time this command runs at (read once).
+    var now: Timestamp {
+        if let nowText, let t = Timestamp(iso8601: nowText) { return t }
+        return Clock.now()
+    }
+
+    /// Opens the vault.
+    func open() throws -> Vault {
+        do {
+            if let vault { return try Vault(root: vault) }
+            return try Vault.discover(from: Clock.currentDirectory())
+        } catch {
+            throw CLIError(error.description)
+        }
+    }
+}
+
+/// Options of commands that print listings.
+struct ListingOptions: ParsableArguments {
+    @Flag(help: "Print JSON (fields documented in docs/JSON.md).")
+    var json = false
+}
+
+/// An error message for the user; printed as `quire: error: …`, exit status 1.
+struct CLIError: Error, CustomStringConvertible {
+    var description: String
+    init(_ message: String) { description = message }
+}
