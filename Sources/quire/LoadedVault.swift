@@ -25,6 +25,8 @@ struct LoadedVault {
 
     /// Parses a query from command-line words.
     static func query(_ words: [String]) throws -> Query {
+        // `--` only separates options from the query; it is not a query word.
+        let words = words.filter { $0 != "--" }
         do { return try Query(arguments: words) } catch { throw CLIError(error.description) }
     }
 }

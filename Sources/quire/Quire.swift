@@ -15,10 +15,37 @@ struct Quire: ParsableCommand {
                       SetCommand.self, Unset.self]
     )
 
+    /// Lets `-C DIR` / `--vault DIR` stand before the subcommand, as with git: moves such options
+    /// to just after the subcommand's name(s), where the subcommand reads them.
+    static func movingGlobalOptions(_ args: [String]) -> [String] {
+        var globals: [String] = []
+        var rest = args
+        while let first = rest.first {
+            if first == "-C" || first == "--vault", rest.count >= 2 {
+                globals += rest.prefix(2)
+                rest.removeFirst(2)
+            } else if first.hasPrefix("--vault=") || (first.hasPrefix("-C") && first.count > 2) {
+                globals.append(first)
+                rest.removeFirst()
+            } else {
+                break
+            }
+        }
+        guard !globals.isEmpty else { return args }
+        var names = 0
+        var command: any ParsableCommand.Type = Quire.self
+        while names < rest.count,
+              let sub = command.configuration.subcommands.first(where: { $0._commandName == rest[names] }) {
+            command = sub
+            names += 1
+        }
+        return Array(rest.prefix(names)) + globals + rest.dropFirst(names)
+    }
+
     static func main() {
         Output.ignoreBrokenPipeSignal()
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(Self.movingGlobalOptions(Array(CommandLine.arguments.dropFirst())))
             try command.run()
             Output.flush()
         } catch {

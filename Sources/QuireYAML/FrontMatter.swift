@@ -1,0 +1,118 @@
+/// The line break a file uses.
+public enum LineEnding: Sendable, Hashable {
+    /// `\n`.
+    case lf
+    /// `\r\n`.
+    case crlf
+
+    /// The bytes of one line break.
+    public var bytes: [UInt8] { self == .lf ? [0x0A] : [0x0D, 0x0A] }
+}
+
+/// A Markdown file split into its YAML front matter and its body, with the front matter parsed.
+///
+/// Front matter opens with a `---` line on the very first line (after an optional UTF-8 BOM;
+/// trailing spaces allowed) and closes with the next `---` or `...` line. A `---` later in the
+/// body is a thematic break, never front matter.
+public struct FrontMatter: Sendable {
+    /// Whether the file starts with a UTF-8 BOM (kept by editors, skipped by parsing).
+    public var hasBOM: Bool
+    /// The file's line ending: that of the opening fence, else of the body's first line.
+    public var lineEnding: LineEnding
+    /// Bytes of the YAML text between the fences; nil when the file has no front matter.
+    public var yamlRange: Range<Int>?
+    /// Bytes of the opening fence line including its line break; nil without front matter.
+    public var openingFenceRange: Range<Int>?
+    /// Bytes of the closing fence line including its line break (if any); nil without front matter.
+    public var closingFenceRange: Range<Int>?
+    /// Bytes of the Markdown body: after the closing fence line, or after the BOM when none.
+    public var bodyRange: Range<Int>
+    /// The 1-based file line where the body starts.
+    public var bodyStartLine: Int
+    /// The parsed front matter; nil when there is none or it is empty (or only comments / `null`).
+    public var root: YAMLMapping?
+
+    /// Splits and parses a whole file.
+    /// - Parameter file: The file's bytes.
+    /// - Throws: ``YAMLError/unclosedFrontMatter(at:)`` when the opening fence is never closed,
+    ///   ``YAMLError/rootNotMapping(found:at:)`` when the YAML is a scalar or list, or any parse error.
+    public init(file: [UInt8]) throws(YAMLError) {
+        hasBOM = file.count >= 3 && file[0] == 0xEF && file[1] == 0xBB && file[2] == 0xBF
+        let start = hasBOM ? 3 : 0
+        yamlRange = nil
+        openingFenceRange = nil
+        closingFenceRange = nil
+        root = nil
+        bodyRange = start..<file.count
+        bodyStartLine = 1
+        lineEnding = Self.firstLineEnding(in: file, from: start) ?? .lf
+
+        let first = Self.line(in: file, from: start)
+        guard Self.isFence(file[start..<first.contentEnd], allowDots: false) else { return }
+        let fenceMark = YAMLMark(offset: start, line: 1, column: start + 1)
+        guard first.next > first.contentEnd else { throw .unclosedFrontMatter(at: fenceMark) }
+        lineEnding = first.breakIsCRLF ? .crlf : .lf
+
+        var position = first.next
+        var lineNumber = 2
+        while position < file.count {
+            let line = Self.line(in: file, from: position)
+            if Self.isFence(file[position..<line.contentEnd], allowDots: true) {
+                let yaml = first.next..<position
+                yamlRange = yaml
+                openingFenceRange = start..<first.next
+                closingFenceRange = position..<line.next
+                bodyRange = line.next..<file.count
+                bodyStartLine = lineNumber + (line.next > line.contentEnd ? 1 : 0)
+                root = try Self.parseRoot(file[yaml], base: YAMLMark(offset: yaml.lowerBound, line: 2, column: 1))
+                return
+            }
+            position = line.next
+            lineNumber += 1
+        }
+        throw .unclosedFrontMatter(at: fenceMark)
+    }
+
+    /// The front matter's top-level value for a key.
+    /// - Parameter key: The key's decoded text.
+    /// - Returns: The value, or nil when absent or there is no front matter.
+    public subscript(key: String) -> YAMLNode? { root?[key] }
+
+    // MARK: - Helpers
+
+    private static func parseRoot(_ yaml: ArraySlice<UInt8>, base: YAMLMark) throws(YAMLError) -> YAMLMapping? {
+        guard let node = try YAMLParser.parse(yaml, baseMark: base) else { return nil }
+        switch node {
+        case .mapping(let mapping):
+            return mapping
+        case .scalar(let scalar) where scalar.isNull && scalar.anchor == nil:
+            return nil
+        default:
+            throw .rootNotMapping(found: node.kindName, at: node.start)
+        }
+    }
+
+    /// One line: where its content ends (before `\r\n` or `\n`) and where the next line starts.
+    static func line(in file: [UInt8], from start: Int) -> (contentEnd: Int, next: Int, breakIsCRLF: Bool) {
+        var i = start
+        while i < file.count, file[i] != 0x0A { i += 1 }
+        guard i < file.count else { return (file.count, file.count, false) }
+        let crlf = i > start && file[i - 1] == 0x0D
+        return (crlf ? i - 1 : i, i + 1, crlf)
+    }
+
+    private static func firstLineEnding(in file: [UInt8], from start: Int) -> LineEnding? {
+        guard let newline = file[start...].firstIndex(of: 0x0A) else { return nil }
+        return newline > start && file[newline - 1] == 0x0D ? .crlf : .lf
+    }
+
+    /// `---` (or `...` when allowed) followed only by spaces or tabs.
+    private static func isFence(_ line: ArraySlice<UInt8>, allowDots: Bool) -> Bool {
+        guard line.count >= 3 else { return false }
+        let first = line[line.startIndex]
+        guard first == UInt8(ascii: "-") || (allowDots && first == UInt8(ascii: ".")) else { return false }
+        let fence = line.prefix(3)
+        guard fence.allSatisfy({ $0 == first }) else { return false }
+        return line.dropFirst(3).allSatisfy { $0 == 0x20 || $0 == 0x09 }
+    }
+}
