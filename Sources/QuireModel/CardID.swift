@@ -63,19 +63,41 @@ public struct CardID: Hashable, Comparable, Sendable, CustomStringConvertible, C
 
     /// Collapses runs of white space to one space, trims, and applies Unicode NFC.
     public static func normalizeIdentityText(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        var pendingSpace = false
-        for ch in text.unicodeScalars {
-            if ch.properties.isWhitespace {
-                pendingSpace = !out.isEmpty
-            } else {
-                if pendingSpace { out.unicodeScalars.append(" "); pendingSpace = false }
-                out.unicodeScalars.append(ch)
+        var text = text
+        return text.withUTF8 { utf8 -> String in
+            var out = [UInt8]()
+            out.reserveCapacity(utf8.count)
+            var pendingSpace = false
+            var ascii = true
+            var i = 0
+            while i < utf8.count {
+                let b = utf8[i]
+                if b < 0x80 {
+                    if b == 32 || (b >= 9 && b <= 13) {
+                        pendingSpace = !out.isEmpty
+                    } else {
+                        if pendingSpace { out.append(32); pendingSpace = false }
+                        out.append(b)
+                    }
+                    i += 1
+                    continue
+                }
+                // A multi-byte scalar: decode it only to ask whether it is white space.
+                ascii = false
+                let length = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2
+                let end = min(utf8.count, i + length)
+                let scalarText = String(decoding: UnsafeBufferPointer(rebasing: utf8[i..<end]), as: UTF8.self)
+                if let scalar = scalarText.unicodeScalars.first, scalar.properties.isWhitespace {
+                    pendingSpace = !out.isEmpty
+                } else {
+                    if pendingSpace { out.append(32); pendingSpace = false }
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[i..<end]))
+                }
+                i = end
             }
+            let result = String(decoding: out, as: UTF8.self)
+            return ascii ? result : result.precomposedStringWithCanonicalMapping
         }
-        if out.utf8.allSatisfy({ $0 < 0x80 }) { return out }
-        return out.precomposedStringWithCanonicalMapping
     }
 
     /// The ID of a sibling made from an explicit base ID (`ID-r`, `ID-c2`).

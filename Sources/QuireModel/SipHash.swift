@@ -44,7 +44,32 @@ public struct SipHash24: Sendable {
     }
 
     /// Feeds the UTF-8 bytes of a string.
-    public mutating func combine(_ string: String) { combine(string.utf8) }
+    public mutating func combine(_ string: String) {
+        var string = string
+        string.withUTF8 { combine(buffer: $0) }
+    }
+
+    /// Feeds contiguous bytes, eight at a time where possible.
+    public mutating func combine(buffer: UnsafeBufferPointer<UInt8>) {
+        var i = 0
+        let n = buffer.count
+        // Finish a partial word first.
+        while tailCount != 0, i < n {
+            combine(CollectionOfOne(buffer[i]))
+            i += 1
+        }
+        while i + 8 <= n {
+            var m: UInt64 = 0
+            for k in 0..<8 { m |= UInt64(buffer[i + k]) << (8 * UInt64(k)) }
+            compress(m)
+            length &+= 8
+            i += 8
+        }
+        while i < n {
+            combine(CollectionOfOne(buffer[i]))
+            i += 1
+        }
+    }
 
     /// Finishes and returns the 64-bit hash.
     public consuming func finalize() -> UInt64 {

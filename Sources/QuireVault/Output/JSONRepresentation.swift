@@ -41,6 +41,7 @@ public enum JSONRepresentation {
             ("suspended", .bool(s?.suspended ?? false)),
             ("buried_until", .optional(s?.buriedUntil?.description)),
             ("explicit_id", .bool(card.hasExplicitID)),
+            ("fingerprint", .string(card.fingerprint.description)),
         ])
     }
 

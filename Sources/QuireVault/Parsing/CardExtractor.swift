@@ -35,6 +35,8 @@ struct CardExtractor: MarkdownWalker {
     let path: String
     private(set) var scan = BodyScan()
     private var headings: [(level: Int, text: String)] = []
+    /// `headings` texts, kept ready because every card copies it.
+    private var headingPath: [String] = []
     private var frames: [Frame] = []
 
     /// State of one container (document, block quote, list item…) whose children are being walked.
@@ -90,6 +92,7 @@ struct CardExtractor: MarkdownWalker {
             let text = document.plainText(of: index).trimmingSpaces()
             while let last = headings.last, last.level >= node.headingLevel { headings.removeLast() }
             headings.append((node.headingLevel, text))
+            headingPath = headings.map(\.text)
             if node.headingLevel == 1, scan.firstTitle == nil, !text.isEmpty { scan.firstTitle = text }
             return .skipChildren
         case .paragraph:
@@ -152,6 +155,8 @@ struct CardExtractor: MarkdownWalker {
     // MARK: - Paragraphs
 
     private mutating func paragraph(_ node: MarkdownNode, at index: Int, in document: MarkdownDocument) {
+        // Most prose holds none of the bytes any card syntax or tag needs: skip it cheaply.
+        if frames.last?.pendingQuestion == nil, !mayHoldCardSyntax(node) { return }
         let masks = inlineMasks(of: index, in: document)
         let text = ParagraphText(source: source, first: node.range.start.line, last: node.range.end.line,
                                  startColumn: node.range.start.column, masks: masks)
@@ -175,6 +180,23 @@ struct CardExtractor: MarkdownWalker {
         if questionAnswer(text) { return }
         if multiLineCard(text) { return }
         for i in 0..<text.lineCount { oneLineCard(text, line: i) }
+    }
+
+    /// Whether the paragraph's source has any of `:` `?` `=` `{` `#` (every card syntax and every
+    /// tag needs one).
+    private func mayHoldCardSyntax(_ node: MarkdownNode) -> Bool {
+        let start = source.lineRange(node.range.start.line).lowerBound
+        let end = source.lineRange(max(node.range.end.line, node.range.start.line)).upperBound
+        return source.bytes.withUnsafeBufferPointer { buf in
+            var i = start
+            while i < end {
+                switch buf[i] {
+                case 58, 63, 61, 123, 35: return true
+                default: i += 1
+                }
+            }
+            return false
+        }
     }
 
     /// Byte ranges (in the file) of inline code and inline HTML inside a paragraph.
@@ -440,8 +462,6 @@ struct CardExtractor: MarkdownWalker {
     }
 
     // MARK: - Emitting
-
-    private var headingPath: [String] { headings.map(\.text) }
 
     private func identity(_ front: String, _ back: String) -> String {
         CardID.normalizeIdentityText(front) + "\u{1F}" + CardID.normalizeIdentityText(back)

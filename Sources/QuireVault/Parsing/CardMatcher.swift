@@ -17,7 +17,8 @@ enum CardMatcher {
     static func assign(_ extracted: [ExtractedCard], stored: [StoredLine], path: String)
         -> (cards: [Card], diagnostics: [Diagnostic]) {
         var diagnostics: [Diagnostic] = []
-        var occurrences: [String: Int] = [:]
+        // Derived IDs already given; an identical earlier card pushes the occurrence number up.
+        var derived = Set<CardID>()
         var cards: [Card] = []
         cards.reserveCapacity(extracted.count)
         var seenExplicit: [CardID: Int] = [:]
@@ -33,10 +34,15 @@ enum CardMatcher {
                 }
             } else {
                 let variant = e.variant.identityText
-                let key = e.kind.rawValue + "\u{0}" + variant + "\u{0}" + e.identityText
-                let n = occurrences[key, default: 0]
-                occurrences[key] = n + 1
-                id = CardID.derive(path: path, kind: e.kind, variant: variant, identityText: e.identityText, occurrence: n)
+                var occurrence = 0
+                var candidate = CardID.derive(path: path, kind: e.kind, variant: variant, identityText: e.identityText,
+                                              occurrence: 0)
+                while !derived.insert(candidate).inserted {
+                    occurrence += 1
+                    candidate = CardID.derive(path: path, kind: e.kind, variant: variant, identityText: e.identityText,
+                                              occurrence: occurrence)
+                }
+                id = candidate
             }
             cards.append(Card(id: id, kind: e.kind, variant: e.variant, front: e.front, back: e.back, lines: e.lines,
                               column: e.column, headingPath: e.headingPath, identityText: e.identityText,

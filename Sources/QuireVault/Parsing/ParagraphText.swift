@@ -47,6 +47,7 @@ struct ParagraphText {
         let bytes = source.bytes
         let masks = masks.sorted { $0.lowerBound < $1.lowerBound }
         var maskCursor = 0
+        var maskedSpans: [Range<Int>] = []
         for line in first...max(first, last) {
             let range = source.lineRange(line)
             var start = range.lowerBound
@@ -60,26 +61,25 @@ struct ParagraphText {
                     dropped += 1
                 }
             }
-            if !lineStarts.isEmpty {
-                raw.append(10)
-                masked.append(10)
-            }
+            if !lineStarts.isEmpty { raw.append(10) }
             lineStarts.append(raw.count)
             fileLines.append(line)
             fileColumns.append(start - source.lineStarts[line - 1] + 1)
             let rawStart = raw.count
             raw.append(contentsOf: bytes[start..<range.upperBound])
-            masked.append(contentsOf: bytes[start..<range.upperBound])
             // Masks come in document order; skip those that end before this line.
             while maskCursor < masks.count, masks[maskCursor].upperBound < start { maskCursor += 1 }
             var k = maskCursor
             while k < masks.count, masks[k].lowerBound < range.upperBound {
                 let lo = max(masks[k].lowerBound, start), hi = min(masks[k].upperBound + 1, range.upperBound)
-                if lo < hi {
-                    for offset in lo..<hi { masked[rawStart + offset - start] = Self.maskByte }
-                }
+                if lo < hi { maskedSpans.append((rawStart + lo - start)..<(rawStart + hi - start)) }
                 k += 1
             }
+        }
+        // Most paragraphs have no inline code or HTML: then the masked text shares the raw bytes.
+        masked = raw
+        for span in maskedSpans {
+            for offset in span { masked[offset] = Self.maskByte }
         }
     }
 

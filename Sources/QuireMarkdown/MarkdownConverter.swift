@@ -1,0 +1,677 @@
+internal import CCmarkGFM
+
+/// Registers cmark-gfm's core extensions exactly once.
+///
+/// Swift runs a `static let` initializer once, even when several threads reach it at the same time,
+/// so concurrent first parses are safe.
+enum CmarkRuntime {
+    /// The registered extensions, looked up once. They are global, immutable once registered and
+    /// never freed, so sharing the pointers between threads is safe.
+    struct Extensions: @unchecked Sendable {
+        let table: OpaquePointer?
+        let strikethrough: OpaquePointer?
+        let autolink: OpaquePointer?
+        let tasklist: OpaquePointer?
+        let tagfilter: OpaquePointer?
+    }
+
+    static let extensions: Extensions = {
+        cmark_gfm_core_extensions_ensure_registered()
+        return Extensions(
+            table: cmark_find_syntax_extension("table"),
+            strikethrough: cmark_find_syntax_extension("strikethrough"),
+            autolink: cmark_find_syntax_extension("autolink"),
+            tasklist: cmark_find_syntax_extension("tasklist"),
+            tagfilter: cmark_find_syntax_extension("tagfilter")
+        )
+    }()
+}
+
+/// Parses a buffer with cmark-gfm and copies the tree into ``MarkdownNode`` values.
+///
+/// The C parser and tree never leave ``convert(_:options:)``. The traversal is iterative (child,
+/// next-sibling and parent pointers), so deeply nested input cannot overflow the stack.
+struct MarkdownConverter {
+    private let source: UnsafeBufferPointer<UInt8>
+    private let lines: LineTable
+    private(set) var nodes: [MarkdownNode] = []
+
+    // Scratch buffers for recomputing inline positions, reused across blocks.
+    private var raw: [SourceRange] = []
+    private var startOffsets: [Int] = []
+    private var endOffsets: [Int] = []
+    private var segments: [Segment] = []
+    private var bases: [Int] = []
+
+    /// One source line's share of a paragraph's content string.
+    private struct Segment {
+        var line: Int
+        /// Offset in the source of the first content byte on this line.
+        var source: Int
+        /// Offset of that byte in cmark's concatenated paragraph content.
+        var content: Int
+    }
+
+    /// The cmark node type values of the GFM extensions (known only at run time).
+    private struct ExtensionTypes {
+        var table: UInt32
+        var tableRow: UInt32
+        var tableCell: UInt32
+        var strikethrough: UInt32
+    }
+
+    private init(source: UnsafeBufferPointer<UInt8>) {
+        self.source = source
+        self.lines = LineTable(source)
+    }
+
+    // MARK: - Entry point
+
+    /// Parses `input` (already without BOM and NUL bytes) and returns the flat node list.
+    static func convert(_ input: UnsafeBufferPointer<UInt8>, options: MarkdownParseOptions) -> [MarkdownNode] {
+        let extensions = CmarkRuntime.extensions
+        var cmarkOptions: Int32 = 0
+        if options.contains(.footnotes) { cmarkOptions |= Int32(CMARK_OPT_FOOTNOTES) }
+        if options.contains(.smartPunctuation) { cmarkOptions |= Int32(CMARK_OPT_SMART) }
+        guard let parser = cmark_parser_new(cmarkOptions) else { return [emptyDocument()] }
+        defer { cmark_parser_free(parser) }
+
+        func attach(_ option: MarkdownParseOptions, _ ext: OpaquePointer?) {
+            if options.contains(option), let ext { cmark_parser_attach_syntax_extension(parser, ext) }
+        }
+        attach(.tables, extensions.table)
+        attach(.strikethrough, extensions.strikethrough)
+        attach(.autolinks, extensions.autolink)
+        attach(.taskLists, extensions.tasklist)
+        attach(.tagFilter, extensions.tagfilter)
+        let tasklist = options.contains(.taskLists) ? extensions.tasklist : nil
+        if let base = input.baseAddress, input.count > 0 {
+            base.withMemoryRebound(to: CChar.self, capacity: input.count) { chars in
+                cmark_parser_feed(parser, chars, input.count)
+            }
+        }
+        guard let root = cmark_parser_finish(parser) else { return [emptyDocument()] }
+        defer { cmark_node_free(root) }
+
+        var converter = MarkdownConverter(source: input)
+        converter.nodes.reserveCapacity(input.count / 28 + 8)
+        let types = ExtensionTypes(
+            table: quire_node_type_table().rawValue,
+            tableRow: quire_node_type_table_row().rawValue,
+            tableCell: quire_node_type_table_cell().rawValue,
+            strikethrough: quire_node_type_strikethrough().rawValue
+        )
+        converter.traverse(root: root, types: types, tasklist: tasklist)
+        return converter.nodes
+    }
+
+    private static func emptyDocument() -> MarkdownNode {
+        var node = MarkdownNode(kind: .document, range: SourceRange(1, 1, 1, 0))
+        node.subtreeEnd = 1
+        return node
+    }
+
+    // MARK: - Traversal
+
+    private mutating func traverse(root: OpaquePointer, types: ExtensionTypes, tasklist: OpaquePointer?) {
+        // Open nodes: their index and the index of their last child so far (-1: none).
+        var open: [(index: Int, lastChild: Int)] = []
+        open.reserveCapacity(32)
+        var quoteDepth = 0
+        var node = root
+
+        descend: while true {
+            let index = enter(node, types: types, tasklist: tasklist)
+            if let index {
+                if let top = open.last {
+                    nodes[index].parent = top.index
+                    if top.lastChild >= 0 {
+                        nodes[top.lastChild].nextSibling = index
+                    } else {
+                        nodes[top.index].firstChild = index
+                    }
+                    open[open.count - 1].lastChild = index
+                }
+                if nodes[index].kind == .blockQuote { quoteDepth += 1 }
+                if let child = cmark_node_first_child(node) {
+                    open.append((index, -1))
+                    node = child
+                    continue descend
+                }
+                finish(index, quoteDepth: &quoteDepth)
+            }
+            // Climb until a node has a next sibling.
+            while true {
+                if node == root { break descend }
+                if let next = cmark_node_next(node) {
+                    node = next
+                    continue descend
+                }
+                guard let parent = cmark_node_parent(node) else { break descend }
+                node = parent
+                if let closed = open.popLast() {
+                    finish(closed.index, quoteDepth: &quoteDepth)
+                }
+            }
+        }
+        while let closed = open.popLast() {
+            finish(closed.index, quoteDepth: &quoteDepth)
+        }
+    }
+
+    /// Appends the node for `node` and returns its index, or `nil` for a node that is left out
+    /// (the empty text nodes the autolink extension leaves behind).
+    private mutating func enter(_ node: OpaquePointer, types: ExtensionTypes, tasklist: OpaquePointer?) -> Int? {
+        let type = cmark_node_get_type(node).rawValue
+        let kind = Self.kind(of: type, types: types)
+        let range = SourceRange(
+            Int(cmark_node_get_start_line(node)), Int(cmark_node_get_start_column(node)),
+            Int(cmark_node_get_end_line(node)), Int(cmark_node_get_end_column(node))
+        )
+        var value = MarkdownNode(kind: kind, range: range)
+        switch kind {
+        case .text:
+            guard let literal = cmark_node_get_literal(node), literal.pointee != 0 else { return nil }
+            value.literal = String(cString: literal)
+        case .code, .htmlInline, .htmlBlock, .footnoteReference, .footnoteDefinition:
+            value.literal = Self.string(cmark_node_get_literal(node))
+        case .codeBlock:
+            value.literal = Self.string(cmark_node_get_literal(node)) ?? ""
+            value.fenceInfo = Self.string(cmark_node_get_fence_info(node))
+        case .heading:
+            value.headingLevel = Int(cmark_node_get_heading_level(node))
+        case .list:
+            value.isOrderedList = cmark_node_get_list_type(node) == CMARK_ORDERED_LIST
+            value.listStart = value.isOrderedList ? Int(cmark_node_get_list_start(node)) : 0
+            value.isTightList = cmark_node_get_list_tight(node) != 0
+        case .item:
+            if let tasklist, cmark_node_get_syntax_extension(node) == tasklist {
+                value.taskState = cmark_gfm_extensions_get_tasklist_item_checked(node)
+            }
+        case .link, .image:
+            value.setLink(url: Self.string(cmark_node_get_url(node)) ?? "", title: Self.string(cmark_node_get_title(node)))
+        case .table:
+            let columns = Int(cmark_gfm_extensions_get_table_columns(node))
+            var alignments: [MarkdownTableAlignment] = []
+            alignments.reserveCapacity(columns)
+            if let raw = cmark_gfm_extensions_get_table_alignments(node) {
+                for column in 0..<columns {
+                    switch raw[column] {
+                    case UInt8(ascii: "l"): alignments.append(.left)
+                    case UInt8(ascii: "c"): alignments.append(.center)
+                    case UInt8(ascii: "r"): alignments.append(.right)
+                    default: alignments.append(.none)
+                    }
+                }
+            } else {
+                alignments = Array(repeating: .none, count: columns)
+            }
+            value.tableAlignments = alignments
+        case .tableRow:
+            value.isTableHeader = cmark_gfm_extensions_get_table_row_is_header(node) != 0
+        default:
+            break
+        }
+        nodes.append(value)
+        return nodes.count - 1
+    }
+
+    /// Called once all of a node's descendants are in `nodes`.
+    private mutating func finish(_ index: Int, quoteDepth: inout Int) {
+        nodes[index].subtreeEnd = nodes.count
+        let kind = nodes[index].kind
+        guard kind.isBlock else { return }
+        if kind == .blockQuote { quoteDepth -= 1 }
+        normalizeBlockEnd(index)
+        if kind == .htmlBlock { extendHTMLBlockEnd(index) }
+        if (kind == .paragraph || kind == .heading || kind == .tableCell), index + 1 < nodes.count {
+            fixInlines(block: index, quoteDepth: quoteDepth)
+        }
+    }
+
+    /// cmark ends some blocks at column 0 of the line after them; move such ends back to the last
+    /// byte of the previous line.
+    private mutating func normalizeBlockEnd(_ index: Int) {
+        var range = nodes[index].range
+        while range.end.column <= 0, range.end.line > range.start.line {
+            let line = range.end.line - 1
+            range.end = SourceLocation(
+                line: line,
+                column: lines.contentEnd(of: line, in: source) - lines.start(of: line)
+            )
+        }
+        nodes[index].range = range
+    }
+
+    /// cmark-gfm ends an HTML block that closes on a later line (a multi-line `<!-- -->`) on its
+    /// first line; its literal tells how many lines it really has.
+    private mutating func extendHTMLBlockEnd(_ index: Int) {
+        guard let literal = nodes[index].literal else { return }
+        var newlines = 0
+        for byte in literal.utf8 where byte == 10 { newlines += 1 }
+        if literal.utf8.last != 10 { newlines += 1 }
+        let range = nodes[index].range
+        let lastLine = min(range.start.line + max(newlines - 1, 0), lines.lineCount)
+        guard lastLine > range.end.line else { return }
+        nodes[index].range.end = SourceLocation(
+            line: lastLine,
+            column: lines.contentEnd(of: lastLine, in: source) - lines.start(of: lastLine)
+        )
+    }
+
+    private static func string(_ pointer: UnsafePointer<CChar>?) -> String? {
+        guard let pointer, pointer.pointee != 0 else { return nil }
+        return String(cString: pointer)
+    }
+
+    private static let blockKinds: [MarkdownNodeKind] = [
+        .other, .document, .blockQuote, .list, .item, .codeBlock, .htmlBlock, .customBlock, .paragraph,
+        .heading, .thematicBreak, .footnoteDefinition,
+    ]
+    private static let inlineKinds: [MarkdownNodeKind] = [
+        .other, .text, .softBreak, .lineBreak, .code, .htmlInline, .customInline, .emphasis, .strong,
+        .link, .image, .footnoteReference,
+    ]
+
+    private static func kind(of type: UInt32, types: ExtensionTypes) -> MarkdownNodeKind {
+        if type == types.table { return .table }
+        if type == types.tableRow { return .tableRow }
+        if type == types.tableCell { return .tableCell }
+        if type == types.strikethrough { return .strikethrough }
+        let value = Int(type & 0x3fff)
+        switch type & 0xc000 {
+        case 0x8000: return value < blockKinds.count ? blockKinds[value] : .other
+        case 0xc000: return value < inlineKinds.count ? inlineKinds[value] : .other
+        default: return .other
+        }
+    }
+
+    // MARK: - Inline positions
+
+    /// Recomputes the source ranges of the inline nodes of one paragraph, heading or table cell.
+    ///
+    /// cmark-gfm positions inlines as (line of the subject, column relative to the last line ending
+    /// the inline parser itself consumed, plus the paragraph's first-line indent). That is wrong on
+    /// continuation lines whose container prefix differs from the first line's, after a code span or
+    /// HTML tag that spans lines, after reference definitions, and for autolinks. Mapping each reported
+    /// position back to an offset in cmark's paragraph content, and that offset to the source line it
+    /// came from, recovers the exact position.
+    private mutating func fixInlines(block: Int, quoteDepth: Int) {
+        if nodes[block].range.start.line == nodes[block].range.end.line, fixSingleLine(block: block) { return }
+        let first = block + 1
+        let count = nodes.count - first
+        raw.removeAll(keepingCapacity: true)
+        for index in first..<nodes.count { raw.append(nodes[index].range) }
+        startOffsets.removeAll(keepingCapacity: true)
+        startOffsets.append(contentsOf: repeatElement(-1, count: count))
+        endOffsets.removeAll(keepingCapacity: true)
+        endOffsets.append(contentsOf: repeatElement(-1, count: count))
+
+        let blockRange = nodes[block].range
+        let kind = nodes[block].kind
+        let trusted = kind == .tableCell || (kind == .heading && blockRange.start.line == blockRange.end.line)
+        let mapping: Mapping
+        if trusted {
+            mapping = .trusted
+            buildSegments(firstLine: blockRange.start.line, lastLine: blockRange.start.line,
+                          firstColumn: blockRange.start.column, quoteDepth: quoteDepth, skipped: 0)
+            mapLeaves(first: first, mapping: mapping)
+        } else {
+            let startLine = blockRange.start.line
+            let endLine = blockRange.end.line
+            mapping = .paragraph(startLine: startLine, blockOffset: blockRange.start.column - 1)
+            var breaks = 0
+            for index in first..<nodes.count where nodes[index].kind == .softBreak || nodes[index].kind == .lineBreak {
+                breaks += 1
+            }
+            let maxSkipped = kind == .paragraph ? min(endLine - startLine - breaks, 64) : 0
+            var chosen = 0
+            if maxSkipped > 0, opensWithBracket(line: startLine, column: blockRange.start.column) {
+                // Reference definitions may have been cut from the front of the content; find how
+                // many lines they took: the right guess puts text literals on their source bytes and
+                // ends the last inline on the block's last line.
+                var bestScore = Int.max
+                for skipped in 0...maxSkipped {
+                    buildSegments(firstLine: startLine, lastLine: endLine, firstColumn: blockRange.start.column,
+                                  quoteDepth: quoteDepth, skipped: skipped)
+                    let lastEnd = mapLeaves(first: first, mapping: mapping)
+                    var score = textMismatches(first: first)
+                    if lastEnd < 0 || lines.line(containing: lastEnd) != endLine { score += 1_000 }
+                    if score < bestScore {
+                        bestScore = score
+                        chosen = skipped
+                    }
+                    if score == 0 { break }
+                }
+                if chosen != maxSkipped || bestScore != 0 {
+                    buildSegments(firstLine: startLine, lastLine: endLine, firstColumn: blockRange.start.column,
+                                  quoteDepth: quoteDepth, skipped: chosen)
+                    mapLeaves(first: first, mapping: mapping)
+                }
+            } else {
+                buildSegments(firstLine: startLine, lastLine: endLine, firstColumn: blockRange.start.column,
+                              quoteDepth: quoteDepth, skipped: 0)
+                mapLeaves(first: first, mapping: mapping)
+            }
+        }
+        mapContainers(first: first, mapping: mapping)
+        repairAutolinks(block: block, first: first)
+        writeBack(first: first)
+    }
+
+    /// The common case: in a one-line block cmark's positions are exact except for code spans
+    /// (content only) and autolinks. Returns false when the general path is needed.
+    private mutating func fixSingleLine(block: Int) -> Bool {
+        let line = nodes[block].range.start.line
+        let lineStart = lines.start(of: line)
+        for index in (block + 1)..<nodes.count {
+            let range = nodes[index].range
+            switch nodes[index].kind {
+            case .code:
+                guard range.start.line == line, range.end.line == line, range.start.column > 0 else { return false }
+                var start = lineStart + range.start.column - 1
+                var end = lineStart + range.end.column - 1
+                guard start < source.count, end < source.count else { return false }
+                var fence = 0
+                while start > lineStart, source[start - 1] == UInt8(ascii: "`") {
+                    start -= 1
+                    fence += 1
+                }
+                var closing = 0
+                while closing < fence, end + 1 < source.count, source[end + 1] == UInt8(ascii: "`") {
+                    end += 1
+                    closing += 1
+                }
+                nodes[index].range = SourceRange(line, start - lineStart + 1, line, end - lineStart + 1)
+            case .link, .image:
+                guard range.start.line == line, range.start.column > 0 else { return false }
+                let start = lineStart + range.start.column - 1
+                let opener = nodes[index].kind == .link ? UInt8(ascii: "[") : UInt8(ascii: "!")
+                guard start < source.count, source[start] == opener else { return false }
+            default:
+                guard range.start.line == line, range.start.column > 0 else { return false }
+            }
+        }
+        return true
+    }
+
+    /// How many text leaves do not start with their literal's first bytes at their mapped position.
+    private func textMismatches(first: Int) -> Int {
+        var mismatches = 0
+        for slot in 0..<raw.count where nodes[first + slot].kind == .text {
+            let start = startOffsets[slot]
+            guard start >= 0, let literal = nodes[first + slot].literal else { continue }
+            var offset = start
+            for byte in literal.utf8.prefix(8) {
+                if offset >= source.count || source[offset] != byte {
+                    mismatches += 1
+                    break
+                }
+                offset += 1
+            }
+        }
+        return mismatches
+    }
+
+    private enum Mapping {
+        /// Positions are (subject line, column relative to the last consumed line ending).
+        case paragraph(startLine: Int, blockOffset: Int)
+        /// Positions are already absolute (single-line blocks: table cells, ATX headings).
+        case trusted
+    }
+
+    private func opensWithBracket(line: Int, column: Int) -> Bool {
+        let offset = lines.start(of: line) + column - 1
+        return offset < source.count && source[offset] == UInt8(ascii: "[")
+    }
+
+    /// Splits the block's lines into content segments, the way cmark built the paragraph content:
+    /// each continuation line starts at its first non-blank byte after the container prefix.
+    private mutating func buildSegments(firstLine: Int, lastLine: Int, firstColumn: Int, quoteDepth: Int, skipped: Int) {
+        segments.removeAll(keepingCapacity: true)
+        var content = 0
+        let from = firstLine + skipped
+        let to = min(max(from, lastLine), lines.lineCount)
+        guard from <= to else {
+            segments.append(Segment(line: firstLine, source: min(lines.start(of: firstLine) + firstColumn - 1, source.count), content: 0))
+            return
+        }
+        for line in from...to {
+            let next = lines.next(after: line)
+            let start: Int
+            if line == firstLine {
+                start = min(lines.start(of: line) + max(firstColumn - 1, 0), next)
+            } else {
+                start = contentStart(of: line, quoteDepth: quoteDepth)
+            }
+            segments.append(Segment(line: line, source: start, content: content))
+            content += next - start
+        }
+    }
+
+    /// The first byte of paragraph content on a continuation line: after up to `quoteDepth` `>`
+    /// markers (fewer on a lazy line) and any blanks.
+    private func contentStart(of line: Int, quoteDepth: Int) -> Int {
+        var offset = lines.start(of: line)
+        let end = lines.contentEnd(of: line, in: source)
+        var markers = quoteDepth
+        while true {
+            var probe = offset
+            while probe < end, source[probe] == 32 || source[probe] == 9 { probe += 1 }
+            if markers > 0, probe < end, source[probe] == UInt8(ascii: ">"), probe - offset <= 3 {
+                offset = probe + 1
+                markers -= 1
+                continue
+            }
+            return probe
+        }
+    }
+
+    /// The source offset of paragraph-content offset `content`.
+    private func sourceOffset(ofContent content: Int) -> (offset: Int, segment: Int) {
+        var low = 0
+        var high = segments.count - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if segments[mid].content <= content { low = mid } else { high = mid - 1 }
+        }
+        let segment = segments[low]
+        let offset = segment.source + max(content - segment.content, 0)
+        return (min(offset, max(source.count - 1, 0)), low)
+    }
+
+    /// The source offset of a position cmark reported, or -1 when it reported none.
+    private func offset(line: Int, column: Int, mapping: Mapping) -> (offset: Int, segment: Int) {
+        guard line > 0, column > 0 else { return (-1, 0) }
+        switch mapping {
+        case .trusted:
+            return (min(lines.start(of: line) + column - 1, max(source.count - 1, 0)), 0)
+        case let .paragraph(startLine, blockOffset):
+            let handled = min(max(line - startLine, 0), bases.count - 1)
+            return sourceOffset(ofContent: max(bases[handled] + column - 1 - blockOffset, 0))
+        }
+    }
+
+    /// Maps leaves and line breaks; returns the largest end offset seen.
+    @discardableResult
+    private mutating func mapLeaves(first: Int, mapping: Mapping) -> Int {
+        bases.removeAll(keepingCapacity: true)
+        bases.append(0)
+        var segment = 0
+        var lastEnd = -1
+        for slot in 0..<raw.count {
+            switch nodes[first + slot].kind {
+            case let kind where kind == .softBreak || kind == .lineBreak:
+                let line = segments[segment].line
+                let lineEnd = lines.contentEnd(of: line, in: source)
+                startOffsets[slot] = lineEnd
+                endOffsets[slot] = lineEnd
+                // cmark's inline parser counts the line ending of a soft break or a two-space break,
+                // but not the one after a backslash break: positions after it stay on the old line.
+                if kind == .lineBreak, lineEnd > 0, source[lineEnd - 1] == UInt8(ascii: "\\") { continue }
+                if segment + 1 < segments.count { segment += 1 }
+                bases.append(segments[segment].content)
+            case .emphasis, .strong, .link, .image, .strikethrough:
+                continue
+            case let kind:
+                let range = raw[slot]
+                let start = offset(line: range.start.line, column: range.start.column, mapping: mapping)
+                guard start.offset >= 0 else {
+                    startOffsets[slot] = -1
+                    continue
+                }
+                let end = offset(line: range.end.line, column: range.end.column, mapping: mapping)
+                var startOffset = start.offset
+                var endOffset = max(end.offset, startOffset)
+                if kind == .code {
+                    // cmark reports the content only; widen to the backtick fences.
+                    var fence = 0
+                    while startOffset > 0, source[startOffset - 1] == UInt8(ascii: "`") {
+                        startOffset -= 1
+                        fence += 1
+                    }
+                    var closing = 0
+                    while closing < fence, endOffset + 1 < source.count, source[endOffset + 1] == UInt8(ascii: "`") {
+                        endOffset += 1
+                        closing += 1
+                    }
+                }
+                startOffsets[slot] = startOffset
+                endOffsets[slot] = endOffset
+                if case .paragraph = mapping { segment = max(segment, end.segment) }
+                lastEnd = max(lastEnd, endOffset)
+            }
+        }
+        return lastEnd
+    }
+
+    /// Maps emphasis, strong, strikethrough, links and images; marks extension autolinks with -2.
+    private mutating func mapContainers(first: Int, mapping: Mapping) {
+        for slot in 0..<raw.count {
+            let kind = nodes[first + slot].kind
+            guard kind == .emphasis || kind == .strong || kind == .link || kind == .image || kind == .strikethrough else {
+                continue
+            }
+            let range = raw[slot]
+            if kind == .link || kind == .image {
+                guard range.start.line > 0, range.start.column > 0 else {
+                    startOffsets[slot] = -2
+                    continue
+                }
+                // cmark takes the start column from the opening bracket but the line from the closing
+                // one; the first child sits on the bracket's line.
+                var startLine = range.start.line
+                let child = nodes[first + slot].firstChild.map { $0 - first }
+                if let child, raw[child].start.line > 0 { startLine = raw[child].start.line }
+                let start = offset(line: startLine, column: range.start.column, mapping: mapping).offset
+                let end = offset(line: range.end.line, column: range.end.column, mapping: mapping).offset
+                let opener = kind == .link ? UInt8(ascii: "[") : UInt8(ascii: "!")
+                if start >= 0, start < source.count, source[start] == opener {
+                    startOffsets[slot] = start
+                    endOffsets[slot] = max(end, start)
+                } else if let child, startOffsets[child] > 0, source[startOffsets[child] - 1] == UInt8(ascii: "<") {
+                    // `<http://…>` and `<a@b.c>`: the text child is right, the link is not.
+                    startOffsets[slot] = startOffsets[child] - 1
+                    endOffsets[slot] = min(endOffsets[child] + 1, source.count - 1)
+                } else {
+                    startOffsets[slot] = -2
+                }
+            } else {
+                let start = offset(line: range.start.line, column: range.start.column, mapping: mapping).offset
+                let end = offset(line: range.end.line, column: range.end.column, mapping: mapping).offset
+                startOffsets[slot] = start
+                endOffsets[slot] = max(end, start)
+            }
+        }
+    }
+
+    /// Places the extension's autolinks (and the text the extension split off around them) by
+    /// finding their text in the source after the previous sibling.
+    private mutating func repairAutolinks(block: Int, first: Int) {
+        let blockEnd: Int = {
+            let end = nodes[block].range.end
+            return min(lines.start(of: end.line) + max(end.column, 1), source.count)
+        }()
+        let blockStart = segments.first?.source ?? lines.start(of: nodes[block].range.start.line)
+        for slot in 0..<raw.count {
+            let index = first + slot
+            let state = startOffsets[slot]
+            if state >= 0 { continue }
+            let previous = previousSibling(of: index)
+            let previousStart = previous.map { startOffsets[$0 - first] } ?? -1
+            let previousEnd = previous.map { endOffsets[$0 - first] } ?? -1
+            let parentStart: Int = {
+                guard let parent = nodes[index].parent, parent > block else { return blockStart }
+                return max(startOffsets[parent - first], blockStart)
+            }()
+            let after = previousEnd >= 0 ? previousEnd + 1 : parentStart
+            if state == -2 {
+                let text = nodes[index].firstChild.flatMap { nodes[$0].literal } ?? (nodes[index].url ?? "")
+                let searchFrom = previousStart >= 0 ? previousStart : parentStart
+                let found = find(text, from: searchFrom, before: blockEnd) ?? after
+                let end = min(found + max(text.utf8.count, 1) - 1, max(source.count - 1, 0))
+                var descendant = index
+                while descendant < nodes[index].subtreeEnd, descendant < nodes.count {
+                    startOffsets[descendant - first] = found
+                    endOffsets[descendant - first] = end
+                    descendant += 1
+                }
+            } else {
+                let length = max(nodes[index].literal?.utf8.count ?? 1, 1)
+                let start = min(after, max(source.count - 1, 0))
+                startOffsets[slot] = start
+                endOffsets[slot] = min(start + length - 1, max(source.count - 1, 0))
+            }
+        }
+        // Text the extension shortened keeps its old end; cut it at the next sibling.
+        for slot in 0..<raw.count where nodes[first + slot].kind == .text {
+            guard let next = nodes[first + slot].nextSibling else { continue }
+            let nextStart = startOffsets[next - first]
+            if nextStart >= 0, nextStart <= endOffsets[slot] {
+                endOffsets[slot] = max(nextStart - 1, startOffsets[slot])
+            }
+        }
+    }
+
+    private func previousSibling(of index: Int) -> Int? {
+        guard let parent = nodes[index].parent, var child = nodes[parent].firstChild, child != index else {
+            return nil
+        }
+        while let next = nodes[child].nextSibling {
+            if next == index { return child }
+            child = next
+        }
+        return nil
+    }
+
+    private func find(_ text: String, from: Int, before end: Int) -> Int? {
+        let needle = Array(text.utf8)
+        guard let head = needle.first, from >= 0, end - from >= needle.count else { return nil }
+        var position = from
+        while position + needle.count <= end {
+            if source[position] == head {
+                var matched = 1
+                while matched < needle.count, source[position + matched] == needle[matched] { matched += 1 }
+                if matched == needle.count { return position }
+            }
+            position += 1
+        }
+        return nil
+    }
+
+    private mutating func writeBack(first: Int) {
+        var hint = nodes[first - 1].range.start.line
+        for slot in 0..<raw.count {
+            let start = startOffsets[slot]
+            guard start >= 0 else { continue }
+            let end = max(endOffsets[slot], start)
+            let startLine = lines.line(containing: start, hint: hint)
+            let endLine = lines.line(containing: end, hint: startLine)
+            hint = startLine
+            nodes[first + slot].range = SourceRange(
+                startLine, start - lines.start(of: startLine) + 1,
+                endLine, end - lines.start(of: endLine) + 1
+            )
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+
+/// `quire check` and `quire init` on vaults with problems.
+@Suite struct CheckTests {
+    @Test func everyProblemIsReportedWithItsLocation() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        try q.write("Broken/yaml.md", Data("---\ntitle: ok\ntags: [a, b\n---\nQ: x?\nA: y\n".utf8))
+        try q.write("Broken/unclosed.md", Data("---\ntitle: Fence\n".utf8))
+        try q.write("Broken/cloze.md", Data("# Cloze\n\nThe {{c1::mitochondrion is here.\n\nEmpty {{c2::}} one.\n".utf8))
+        try q.write("Broken/binary.md", Data([0x89, 0x50, 0x4E, 0x47, 0x00, 0x01]))
+        try q.write("Broken/latin1.md", Data([0x63, 0x61, 0x66, 0xE9, 0x0A]))
+        try q.write("Broken/question.md", Data("Q: Where is the answer?\n\nJust prose.\n".utf8))
+        try q.write("Broken/types.md", Data("---\ncycle: hourly\narchived: maybe\ncreated: yesterday\n---\nx :: y\n".utf8))
+        let r = try q.run(["check"])
+        try Golden.check(r.description, "check-broken")
+        #expect(r.status == 1)
+        // The good notes are still listed, and the listing reports the errors on stderr and exits 1.
+        let list = try q.run(["list", "--count", "--now", QuireRunner.now])
+        #expect(list.status == 1)
+        #expect(Int(list.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0 > 140)
+        let json = try q.run(["check", "--json"])
+        let parsed = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
+        #expect(parsed?.contains { ($0["path"] as? String) == "Broken/yaml.md" && ($0["line"] as? Int) == 4 } == true)
+    }
+
+    @Test func initCreatesTheVaultFolder() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        let dir = q.vault.deletingLastPathComponent().appendingPathComponent("fresh")
+        let r = try q.run(["init", dir.path])
+        #expect(r.status == 0)
+        let fm = FileManager.default
+        #expect(fm.fileExists(atPath: dir.appendingPathComponent(".quire/config.yaml").path))
+        #expect(fm.fileExists(atPath: dir.appendingPathComponent(".quire/log").path))
+        #expect(fm.fileExists(atPath: dir.appendingPathComponent(".quire/cache").path))
+        let ignore = try String(contentsOf: dir.appendingPathComponent(".gitignore"), encoding: .utf8)
+        #expect(ignore == ".quire/cache/\n.quire/device\n")
+        let attributes = try String(contentsOf: dir.appendingPathComponent(".gitattributes"), encoding: .utf8)
+        #expect(attributes == ".quire/log/*.log merge=union\n")
+        let again = try q.run(["init", dir.path])
+        #expect(again.status != 0)
+        #expect(again.stderr.contains("already a Quire vault"))
+        // A folder without .quire/ works read-only with defaults.
+        try Data("Term :: definition\n".utf8).write(to: dir.appendingPathComponent("n.md"))
+        let plain = try q.run(["list", "--count"], workingDirectory: dir)
+        #expect(plain.stdout == "1\n")
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+
+/// Runs the built `quire` executable on temporary copies of fixture vaults.
+struct QuireRunner {
+    /// What one run printed and returned.
+    struct Result: Equatable, CustomStringConvertible {
+        var stdout: String
+        var stderr: String
+        var status: Int32
+
+        /// The transcript compared with golden files.
+        var description: String {
+            var s = stdout
+            if !stderr.isEmpty { s += "--- stderr\n" + stderr }
+            return s + "--- exit \(status)\n"
+        }
+    }
+
+    /// The repository root, found from this source file.
+    static let repositoryRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The `quire` binary beside the test bundle.
+    static var executable: URL {
+        let bundleDir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for candidate in [bundleDir, bundleDir.deletingLastPathComponent()] {
+            let url = candidate.appendingPathComponent("quire")
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        return repositoryRoot.appendingPathComponent(".build/debug/quire")
+    }
+
+    /// The fixed time every golden run uses.
+    static let now = "2026-11-22T12:00:00Z"
+
+    /// A fresh copy of `SampleVault/` in a temporary folder; removed by ``cleanUp()``.
+    let vault: URL
+
+    init(copying fixture: String = "SampleVault") throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("quire-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
+        vault = base.appendingPathComponent("vault")
+        try FileManager.default.copyItem(at: Self.repositoryRoot.appendingPathComponent(fixture), to: vault)
+    }
+
+    func cleanUp() { try? FileManager.default.removeItem(at: vault.deletingLastPathComponent()) }
+
+    /// Runs `quire ARGS` with the vault as working directory.
+    @discardableResult
+    func run(_ args: [String], stdin: String? = nil, environment: [String: String] = [:],
+             workingDirectory: URL? = nil) throws -> Result {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = args
+        process.currentDirectoryURL = workingDirectory ?? vault
+        var env = ProcessInfo.processInfo.environment
+        env["NO_COLOR"] = "1"
+        for (k, v) in environment { env[k] = v }
+        process.environment = env
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        let input = Pipe()
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try? input.fileHandleForWriting.close()
+        // Read both pipes concurrently so a full pipe cannot block the child.
+        nonisolated(unsafe) var errData = Data()
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async {
+            errData = err.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        let rootPath = vault.path
+        func clean(_ d: Data) -> String {
+            String(decoding: d, as: UTF8.self).replacingOccurrences(of: rootPath, with: "$VAULT")
+        }
+        return Result(stdout: clean(outData), stderr: clean(errData), status: process.terminationStatus)
+    }
+
+    /// Reads a file of the vault copy.
+    func read(_ relative: String) throws -> Data {
+        try Data(contentsOf: vault.appendingPathComponent(relative))
+    }
+
+    /// Writes a file into the vault copy.
+    func write(_ relative: String, _ data: Data) throws {
+        let url = vault.appendingPathComponent(relative)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try data.write(to: url)
+    }
+}
+
+/// Golden-file comparison: `QUIRE_RECORD=1 swift test` rewrites the files.
+enum Golden {
+    static let directory = QuireRunner.repositoryRoot.appendingPathComponent("Tests/EndToEndTests/Golden")
+
+    static func check(_ actual: String, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let url = directory.appendingPathComponent(name + ".txt")
+        if ProcessInfo.processInfo.environment["QUIRE_RECORD"] == "1" {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try Data(actual.utf8).write(to: url)
+            return
+        }
+        let expected = try? String(contentsOf: url, encoding: .utf8)
+        #expect(expected != nil, "golden file \(name).txt is missing; run with QUIRE_RECORD=1", sourceLocation: sourceLocation)
+        if let expected, expected != actual {
+            let a = expected.split(separator: "\n", omittingEmptySubsequences: false)
+            let b = actual.split(separator: "\n", omittingEmptySubsequences: false)
+            let first = zip(a, b).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(a.count, b.count)
+            Issue.record("""
+                \(name).txt differs at line \(first + 1):
+                expected: \(first < a.count ? String(a[first]) : "<end>")
+                actual:   \(first < b.count ? String(b[first]) : "<end>")
+                """, sourceLocation: sourceLocation)
+        }
+    }
+}
