@@ -12,7 +12,7 @@ enum Table {
         guard let columns = all.map(\.count).max() else { return }
         var widths = [Int](repeating: 0, count: columns)
         for row in all {
-            for (i, cell) in row.enumerated() where i < columns - 1 { widths[i] = max(widths[i], displayWidth(cell)) }
+            for (i, cell) in row.enumerated() { widths[i] = max(widths[i], displayWidth(cell)) }
         }
         for row in all {
             var line = ""

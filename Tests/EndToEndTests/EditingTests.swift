@@ -48,7 +48,7 @@ import Testing
             #expect(old.hasPrefix("\u{FEFF}") == new.hasPrefix("\u{FEFF}"))
             #expect(old.contains("\r\n") == new.contains("\r\n"))
         }
-        let tagged = try q.run(["list", "--notes", "--count", "tag:week-3"] + now)
+        let tagged = try q.run(["list", "--notes", "--count", "tag:week-3", "deck:Chemistry"] + now)
         #expect(tagged.stdout == "4\n")
         // Running it again changes nothing.
         let again = try q.run(["tag", "add", "week-3", "deck:Chemistry"] + now)
