@@ -52,18 +52,46 @@ public struct CardID: Hashable, Comparable, Sendable, CustomStringConvertible, C
     ///   - occurrence: how many earlier cards in the note share kind, variant and text.
     public static func derive(path: String, kind: CardKind, variant: String, identityText: String,
                               occurrence: Int) -> CardID {
+        CardID(derivedHash: derivedHash(path: path, kind: kind, variant: variant, identityText: identityText,
+                                        occurrence: occurrence))
+    }
+
+    /// The 64-bit hash behind ``derive(path:kind:variant:identityText:occurrence:)``.
+    public static func derivedHash(path: String, kind: CardKind, variant: String, identityText: String,
+                                   occurrence: Int) -> UInt64 {
         var h = SipHash24()
         h.combine("quire-card-v1")
         for part in [path, kind.rawValue, variant, identityText, String(occurrence)] {
             h.combine(CollectionOfOne(0))
             h.combine(part)
         }
-        return CardID(unchecked: Base32.encodeTopBits(h.finalize(), count: 12))
+        return h.finalize()
+    }
+
+    /// The ID spelled from a derived hash: its top 60 bits in 12 base32 characters.
+    public init(derivedHash: UInt64) {
+        rawValue = Base32.encodeTopBits(derivedHash, count: 12)
     }
 
     /// Collapses runs of white space to one space, trims, and applies Unicode NFC.
     public static func normalizeIdentityText(_ text: String) -> String {
         var text = text
+        // Most card text is already normal: ASCII, single spaces, nothing to trim. Keep it as is.
+        let alreadyNormal = text.withUTF8 { utf8 -> Bool in
+            guard let first = utf8.first, let last = utf8.last, first != 32, last != 32 else { return utf8.isEmpty }
+            var previousSpace = false
+            for b in utf8 {
+                if b >= 0x80 || (b >= 9 && b <= 13) { return false }
+                if b == 32 {
+                    if previousSpace { return false }
+                    previousSpace = true
+                } else {
+                    previousSpace = false
+                }
+            }
+            return true
+        }
+        if alreadyNormal { return text }
         return text.withUTF8 { utf8 -> String in
             var out = [UInt8]()
             out.reserveCapacity(utf8.count)

@@ -8,6 +8,14 @@ public struct Tag: Hashable, Comparable, Sendable, CustomStringConvertible, Coda
     /// Creates a tag, dropping a leading `#` and surrounding spaces; nil when nothing is left or the
     /// name contains white space or a comma.
     public init?(_ text: some StringProtocol) {
+        // Fast path: plain ASCII words need no trimming and lower-case cheaply.
+        let utf8 = text.utf8
+        if let first = utf8.first, first != UInt8(ascii: "#"),
+           utf8.allSatisfy({ $0 > 32 && $0 < 0x80 && $0 != UInt8(ascii: ",") }) {
+            name = String(text)
+            key = utf8.contains(where: { $0 >= 65 && $0 <= 90 }) ? name.lowercased() : name
+            return
+        }
         var t = text.trimmingSpaces()
         if t.hasPrefix("#") { t.removeFirst() }
         guard !t.isEmpty, !t.contains(where: { $0.isWhitespace || $0 == "," }) else { return nil }

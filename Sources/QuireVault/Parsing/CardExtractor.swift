@@ -38,6 +38,8 @@ struct CardExtractor: MarkdownWalker {
     /// `headings` texts, kept ready because every card copies it.
     private var headingPath: [String] = []
     private var frames: [Frame] = []
+    /// Reused paragraph buffers.
+    private var scratch = ParagraphText()
 
     /// State of one container (document, block quote, list item…) whose children are being walked.
     private struct Frame {
@@ -158,8 +160,9 @@ struct CardExtractor: MarkdownWalker {
         // Most prose holds none of the bytes any card syntax or tag needs: skip it cheaply.
         if frames.last?.pendingQuestion == nil, !mayHoldCardSyntax(node) { return }
         let masks = inlineMasks(of: index, in: document)
-        let text = ParagraphText(source: source, first: node.range.start.line, last: node.range.end.line,
-                                 startColumn: node.range.start.column, masks: masks)
+        scratch.load(source: source, first: node.range.start.line, last: node.range.end.line,
+                     startColumn: node.range.start.column, masks: masks)
+        let text = scratch
         collectTags(text)
 
         // An `A:` paragraph answering the question of the paragraph before.
@@ -199,21 +202,22 @@ struct CardExtractor: MarkdownWalker {
         }
     }
 
-    /// Byte ranges (in the file) of inline code and inline HTML inside a paragraph.
+    /// Byte ranges (in the file) of inline code and inline HTML inside a paragraph, in document
+    /// order.
     private func inlineMasks(of index: Int, in document: MarkdownDocument) -> [ClosedRange<Int>] {
         var masks: [ClosedRange<Int>] = []
-        var stack: [Int] = []
-        if let c = document.nodes[index].firstChild { stack.append(c) }
-        while let i = stack.popLast() {
-            let n = document.nodes[i]
-            if let next = n.nextSibling { stack.append(next) }
-            switch n.kind {
-            case .code, .htmlInline:
+        let nodes = document.nodes
+        var i = index + 1
+        let end = nodes[index].subtreeEnd
+        while i < end {
+            let n = nodes[i]
+            if n.kind == .code || n.kind == .htmlInline {
                 let lo = source.offset(line: n.range.start.line, column: n.range.start.column)
                 let hi = source.offset(line: n.range.end.line, column: n.range.end.column)
                 if hi >= lo { masks.append(lo...hi) }
-            default:
-                if let c = n.firstChild { stack.append(c) }
+                i = n.subtreeEnd
+            } else {
+                i += 1
             }
         }
         return masks
@@ -337,6 +341,16 @@ struct CardExtractor: MarkdownWalker {
     /// cloze group (or held a broken deletion, which was reported).
     private mutating func clozeGroup(_ text: ParagraphText) -> Bool {
         let m = text.masked
+        // Both syntaxes need a doubled `{` or `=`; most paragraphs have neither.
+        let mayHoldCloze = m.withUnsafeBufferPointer { buf -> Bool in
+            var previous: UInt8 = 0
+            for b in buf {
+                if b == previous, b == UInt8(ascii: "{") || b == UInt8(ascii: "=") { return true }
+                previous = b
+            }
+            return false
+        }
+        guard mayHoldCloze else { return false }
         var deletions: [ClozeDeletion] = []
         var broken = false
         var j = 0

@@ -18,7 +18,7 @@ enum CardMatcher {
         -> (cards: [Card], diagnostics: [Diagnostic]) {
         var diagnostics: [Diagnostic] = []
         // Derived IDs already given; an identical earlier card pushes the occurrence number up.
-        var derived = Set<CardID>()
+        var derived = Set<UInt64>()
         var cards: [Card] = []
         cards.reserveCapacity(extracted.count)
         var seenExplicit: [CardID: Int] = [:]
@@ -35,14 +35,14 @@ enum CardMatcher {
             } else {
                 let variant = e.variant.identityText
                 var occurrence = 0
-                var candidate = CardID.derive(path: path, kind: e.kind, variant: variant, identityText: e.identityText,
+                var hash = CardID.derivedHash(path: path, kind: e.kind, variant: variant, identityText: e.identityText,
                                               occurrence: 0)
-                while !derived.insert(candidate).inserted {
+                while !derived.insert(hash >> 4).inserted {
                     occurrence += 1
-                    candidate = CardID.derive(path: path, kind: e.kind, variant: variant, identityText: e.identityText,
+                    hash = CardID.derivedHash(path: path, kind: e.kind, variant: variant, identityText: e.identityText,
                                               occurrence: occurrence)
                 }
-                id = candidate
+                id = CardID(derivedHash: hash)
             }
             cards.append(Card(id: id, kind: e.kind, variant: e.variant, front: e.front, back: e.back, lines: e.lines,
                               column: e.column, headingPath: e.headingPath, identityText: e.identityText,

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import QuireMarkdown
 import QuireModel
 import QuireYAML
@@ -18,7 +21,10 @@ public enum NoteParser {
     ///   broken front matter); the diagnostics say why.
     public static func parse(_ bytes: [UInt8], path: String) -> (note: Note?, diagnostics: [Diagnostic]) {
         var diagnostics: [Diagnostic] = []
-        if bytes.prefix(binaryProbeLength).contains(0) {
+        let hasNUL = bytes.withUnsafeBytes { buf in
+            buf.baseAddress.map { memchr($0, 0, min(buf.count, binaryProbeLength)) != nil } ?? false
+        }
+        if hasNUL {
             return (nil, [Diagnostic(.error, path: path, message: "binary file (contains NUL bytes); skipped")])
         }
         if let bad = firstInvalidUTF8(bytes) {
@@ -143,8 +149,8 @@ public enum NoteParser {
 
     /// The deck named by a note's folder (`Default` at the root).
     static func folderDeck(_ path: String) -> DeckPath {
-        let parts = path.split(separator: "/").dropLast().map(String.init)
-        return DeckPath(components: parts) ?? .defaultDeck
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return .defaultDeck }
+        return DeckPath(components: path[..<slash].split(separator: "/").map(String.init)) ?? .defaultDeck
     }
 
     /// The file name without folder and `.md`.

@@ -32,20 +32,29 @@ struct ParagraphText {
         return (fileLines[i], fileColumns[i] + offset - lineStarts[i])
     }
 
-    /// Builds the paragraph text from the file lines `first...last`.
-    ///
-    /// - Parameters:
-    ///   - startColumn: the paragraph's start column on its first line; continuation lines drop up to
-    ///     as many bytes of indentation and `>` markers.
-    ///   - masks: inclusive byte-offset ranges in the file to blank out.
-    init(source: SourceText, first: Int, last: Int, startColumn: Int, masks: [ClosedRange<Int>]) {
+    /// Empty storage, to be filled by ``load(source:first:last:startColumn:masks:)`` again and
+    /// again: the walker reuses one value so that paragraphs do not each allocate their buffers.
+    init() {
         raw = []
         masked = []
         lineStarts = []
         fileLines = []
         fileColumns = []
+    }
+
+    /// Fills the paragraph text from the file lines `first...last`.
+    ///
+    /// - Parameters:
+    ///   - startColumn: the paragraph's start column on its first line; continuation lines drop up to
+    ///     as many bytes of indentation and `>` markers.
+    ///   - masks: inclusive byte-offset ranges in the file to blank out, in document order.
+    mutating func load(source: SourceText, first: Int, last: Int, startColumn: Int, masks: [ClosedRange<Int>]) {
+        raw.removeAll(keepingCapacity: true)
+        masked.removeAll(keepingCapacity: true)
+        lineStarts.removeAll(keepingCapacity: true)
+        fileLines.removeAll(keepingCapacity: true)
+        fileColumns.removeAll(keepingCapacity: true)
         let bytes = source.bytes
-        let masks = masks.sorted { $0.lowerBound < $1.lowerBound }
         var maskCursor = 0
         var maskedSpans: [Range<Int>] = []
         for line in first...max(first, last) {
@@ -76,8 +85,7 @@ struct ParagraphText {
                 k += 1
             }
         }
-        // Most paragraphs have no inline code or HTML: then the masked text shares the raw bytes.
-        masked = raw
+        masked.append(contentsOf: raw)
         for span in maskedSpans {
             for offset in span { masked[offset] = Self.maskByte }
         }
