@@ -65,30 +65,60 @@ enum CardMatcher {
         }
         guard !unmatchedStored.isEmpty else { return (cards, diagnostics) }
 
-        // 2 and 3. Equal, then similar fingerprints, among cards whose ID is not their own.
+        // 2. Equal fingerprints (a moved file, reordered cards), then 3. similar ones, among cards
+        // whose ID is not their own.
         let candidates = cards.indices.filter { !matchedCards.contains($0) && !cards[$0].hasExplicitID }
         var fingerprints: [Int: Fingerprint] = [:]
-        for ci in candidates { fingerprints[ci] = cards[ci].fingerprint }
-        var pairs: [(distance: Int, offset: Int, stored: Int, card: Int)] = []
+        var byFingerprint: [UInt64: [Int]] = [:]
+        for ci in candidates {
+            let fp = cards[ci].fingerprint
+            fingerprints[ci] = fp
+            byFingerprint[fp.bits, default: []].append(ci)
+        }
+        var usedStored = Set<Int>()
+        var sameTextMatches = 0
+        func rematch(_ si: Int, _ ci: Int, distance: Int) {
+            usedStored.insert(si)
+            matchedCards.insert(ci)
+            let s = stored[si]
+            if distance == 0 {
+                // A moved file or reordered cards: normal, and reported once per note below.
+                sameTextMatches += 1
+            } else {
+                diagnostics.append(Diagnostic(.note, path: path, line: cards[ci].lines.lowerBound, column: cards[ci].column,
+                    message: "card re-matched to its history '\(s.id)' (text edited; \(distance) of 56 fingerprint bits differ)"))
+            }
+            cards[ci].id = s.id
+            cards[ci].schedule = s.state
+        }
         for si in unmatchedStored {
-            guard let fp = stored[si].state.fingerprint else { continue }
-            for ci in candidates {
-                guard let cfp = fingerprints[ci], let d = fp.distance(to: cfp) else { continue }
-                if d <= similarityThreshold { pairs.append((d, abs(ci - si), si, ci)) }
+            guard let fp = stored[si].state.fingerprint, let same = byFingerprint[fp.bits] else { continue }
+            // Of several cards with the same fingerprint, the one nearest the line's position.
+            if let ci = same.filter({ !matchedCards.contains($0) }).min(by: { abs($0 - si) < abs($1 - si) }) {
+                rematch(si, ci, distance: 0)
             }
         }
-        pairs.sort { ($0.distance, $0.offset, $0.stored, $0.card) < ($1.distance, $1.offset, $1.stored, $1.card) }
-        var usedStored = Set<Int>()
-        for p in pairs where !usedStored.contains(p.stored) && !matchedCards.contains(p.card) {
-            usedStored.insert(p.stored)
-            matchedCards.insert(p.card)
-            let s = stored[p.stored]
-            let how = p.distance == 0 ? "same text" : "similar text, \(p.distance) of 56 fingerprint bits differ"
-            diagnostics.append(Diagnostic(.note, path: path, line: cards[p.card].lines.lowerBound,
-                                          column: cards[p.card].column,
-                                          message: "card re-matched to its history '\(s.id)' (\(how))"))
-            cards[p.card].id = s.id
-            cards[p.card].schedule = s.state
+        let leftStored = unmatchedStored.filter { !usedStored.contains($0) && stored[$0].state.fingerprint != nil }
+        let leftCards = candidates.filter { !matchedCards.contains($0) }
+        // Comparing every pair is quadratic; a note with that many orphaned lines gets exact matches only.
+        if !leftStored.isEmpty, leftStored.count * leftCards.count <= 1_000_000 {
+            var pairs: [(distance: Int, offset: Int, stored: Int, card: Int)] = []
+            for si in leftStored {
+                guard let fp = stored[si].state.fingerprint else { continue }
+                for ci in leftCards {
+                    guard let cfp = fingerprints[ci], let d = fp.distance(to: cfp), d <= similarityThreshold else { continue }
+                    pairs.append((d, abs(ci - si), si, ci))
+                }
+            }
+            pairs.sort { ($0.distance, $0.offset, $0.stored, $0.card) < ($1.distance, $1.offset, $1.stored, $1.card) }
+            for p in pairs where !usedStored.contains(p.stored) && !matchedCards.contains(p.card) {
+                rematch(p.stored, p.card, distance: p.distance)
+            }
+        }
+        if sameTextMatches > 0 {
+            diagnostics.append(Diagnostic(.note, path: path, message: sameTextMatches == 1
+                ? "1 card matched to its history by its unchanged text (the note was moved or its cards reordered)"
+                : "\(sameTextMatches) cards matched to their history by their unchanged text (the note was moved or its cards reordered)"))
         }
         for si in unmatchedStored where !usedStored.contains(si) {
             let s = stored[si]
