@@ -54,12 +54,30 @@ public enum FrontMatterChange: Equatable, Sendable {
         return .scalar(text)
     }
 
+    /// The item texts of the `tags` key as written: list items, or the parts of a comma string.
+    static func tagItems(in frontMatter: FrontMatter) -> [String] {
+        switch frontMatter.root?["tags"] {
+        case .sequence(let sequence)?:
+            return sequence.items.compactMap { $0.scalar?.value }
+        case .scalar(let scalar)? where !scalar.isNull:
+            return scalar.value.split(separator: ",").map { $0.trimmingSpaces() }.filter { !$0.isEmpty }
+        default:
+            return []
+        }
+    }
+
     /// Applies the change to one file's bytes; returns nil when the file would not change.
     func apply(to bytes: [UInt8]) throws(YAMLError) -> [UInt8]? {
         var editor = try FrontMatterEditor(file: bytes)
         switch self {
-        case .addTag(let tag): try editor.addToList("tags", tag.name)
-        case .removeTag(let tag): try editor.removeFromList("tags", tag.name)
+        case .addTag(let tag):
+            // Tags compare case-insensitively and without `#` (FORMAT.md §2.1): `Exam` is already `#exam`.
+            if Self.tagItems(in: editor.frontMatter).contains(where: { Tag($0) == tag }) { return nil }
+            try editor.addToList("tags", tag.name)
+        case .removeTag(let tag):
+            for item in Self.tagItems(in: editor.frontMatter) where Tag(item) == tag {
+                try editor.removeFromList("tags", item)
+            }
         case .set(let key, let value): try editor.set(key, to: Self.yamlValue(value))
         case .unset(let key): try editor.remove(key)
         }

@@ -78,7 +78,8 @@ public struct Vault: Sendable {
         guard !missing.isEmpty else { return }
         let eol = text.contains("\r\n") ? "\r\n" : "\n"
         var add = ""
-        if !text.isEmpty, !text.hasSuffix("\n") { add += eol }
+        // Compare bytes: a String ending in CRLF does not have the suffix "\n" ("\r\n" is one Character).
+        if let last = existing?.last, last != UInt8(ascii: "\n") { add += eol }
         add += missing.map { $0 + eol }.joined()
         try io.replace(path, with: (existing ?? []) + Array(add.utf8), expected: existing)
     }

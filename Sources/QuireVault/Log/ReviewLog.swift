@@ -32,7 +32,8 @@ public enum ReviewLog {
         var events: [ReviewEvent] = []
         var errors: [ReviewLogError] = []
         var lineNumber = 0
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // `"\r\n"` is one Character, so splitting at `"\n"` alone would glue CRLF lines together.
+        for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
             lineNumber += 1
             var line = rawLine
             if line.last == "\r" { line.removeLast() }
@@ -50,8 +51,9 @@ public enum ReviewLog {
     public static func parseLine(_ line: Substring, number: Int) throws(ReviewLogError) -> ReviewEvent {
         let fields = line.split(separator: " ", omittingEmptySubsequences: true)
         func column(_ i: Int) -> Int {
-            guard i < fields.count else { return line.count + 1 }
-            return line.distance(from: line.startIndex, to: fields[i].startIndex) + 1
+            // Columns count UTF-8 bytes, as everywhere in Quire's diagnostics.
+            guard i < fields.count else { return line.utf8.count + 1 }
+            return line.utf8.distance(from: line.startIndex, to: fields[i].startIndex) + 1
         }
         func fail(_ i: Int, _ message: String) -> ReviewLogError {
             ReviewLogError(line: number, column: column(i), message: message)

@@ -39,6 +39,11 @@ public enum NoteParser {
             return (nil, [Diagnostic(.error, path: path, line: error.mark.line, column: error.mark.column,
                                      message: error.message + "; file skipped")])
         }
+        if let root = frontMatter.root, let (duplicate, first) = firstDuplicateKey(.mapping(root)) {
+            let error = YAMLError.duplicateKey(key: duplicate.value, at: duplicate.start, firstAt: first.start)
+            return (nil, [Diagnostic(.error, path: path, line: duplicate.start.line, column: duplicate.start.column,
+                                     message: error.message + "; file skipped")])
+        }
         let source = SourceText(bytes)
         let root = frontMatter.root
         func warn(_ node: YAMLNode, _ message: String) {
@@ -145,6 +150,22 @@ public enum NoteParser {
                         sourceType: string("source_type"), reviewed: timestamp("reviewed"), cards: matched.cards,
                         byteCount: bytes.count)
         return (note, diagnostics)
+    }
+
+    /// The first key that repeats an earlier key of the same mapping, searching nested values too
+    /// (FORMAT.md §2: duplicate keys are an error).
+    static func firstDuplicateKey(_ node: YAMLNode) -> (duplicate: YAMLScalar, first: YAMLScalar)? {
+        switch node {
+        case .scalar:
+            return nil
+        case .sequence(let sequence):
+            for item in sequence.items { if let found = firstDuplicateKey(item) { return found } }
+            return nil
+        case .mapping(let mapping):
+            if let found = mapping.firstDuplicateKey() { return found }
+            for entry in mapping.entries { if let found = firstDuplicateKey(entry.value) { return found } }
+            return nil
+        }
     }
 
     /// The deck named by a note's folder (`Default` at the root).

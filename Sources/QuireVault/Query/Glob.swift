@@ -12,6 +12,8 @@ public struct Glob: Equatable, Sendable, CustomStringConvertible {
         self.pattern = pattern
         var p = pattern
         if p.hasPrefix("/") { p.removeFirst() }
+        // `Biology/Cells/` names the folder, as `Biology/Cells` does.
+        while p.count > 1, p.hasSuffix("/") { p.removeLast() }
         chars = Array(p.lowercased())
         anchored = pattern.contains("/")
     }

@@ -65,10 +65,10 @@ extension Query {
         self = try parser.parseAll()
     }
 
-    /// Parses several command-line arguments joined by spaces.
+    /// Parses command-line arguments joined by spaces, as one query. Quotes the shell removed are
+    /// not put back: a value with spaces is quoted inside the query (`'deck:"Ancient Rome"'`).
     public init(arguments: [String]) throws(QueryError) {
-        try self.init(parsing: arguments.map { $0.contains(" ") && !$0.contains("\"") && !$0.contains(":") ? "\"\($0)\"" : $0 }
-            .joined(separator: " "))
+        try self.init(parsing: arguments.joined(separator: " "))
     }
 
     /// Whether the query is the match-all query.
@@ -81,6 +81,8 @@ struct QueryToken: Equatable {
     enum Kind: Equatable { case word(String, quoted: Bool), minus, open, close }
     var kind: Kind
     var column: Int
+    /// The column just after the token.
+    var endColumn: Int
 }
 
 enum QueryLexer {
@@ -92,10 +94,10 @@ enum QueryLexer {
             let c = chars[i]
             if c.isWhitespace { i += 1; continue }
             let column = i + 1
-            if c == "(" { tokens.append(.init(kind: .open, column: column)); i += 1; continue }
-            if c == ")" { tokens.append(.init(kind: .close, column: column)); i += 1; continue }
+            if c == "(" { tokens.append(.init(kind: .open, column: column, endColumn: column + 1)); i += 1; continue }
+            if c == ")" { tokens.append(.init(kind: .close, column: column, endColumn: column + 1)); i += 1; continue }
             if c == "-" && i + 1 < chars.count && !chars[i + 1].isWhitespace {
-                tokens.append(.init(kind: .minus, column: column))
+                tokens.append(.init(kind: .minus, column: column, endColumn: column + 1))
                 i += 1
                 continue
             }
@@ -119,7 +121,7 @@ enum QueryLexer {
                     i += 1
                 }
             }
-            tokens.append(.init(kind: .word(word, quoted: quoted), column: column))
+            tokens.append(.init(kind: .word(word, quoted: quoted), column: column, endColumn: i + 1))
         }
         return tokens
     }
@@ -164,7 +166,7 @@ struct QueryParser {
             parts.append(try parseUnary())
         }
         guard !parts.isEmpty else {
-            let column = position < tokens.count ? tokens[position].column : (tokens.last.map { $0.column + 1 } ?? 1)
+            let column = position < tokens.count ? tokens[position].column : (tokens.last?.endColumn ?? 1)
             throw QueryError(column: column, message: "expected a search term")
         }
         return parts.count == 1 ? parts[0] : .and(parts)

@@ -56,18 +56,20 @@ public struct VaultScanner: Sendable {
                         diagnostics.append(Diagnostic(.warning, path: rel, message: "broken symbolic link; skipped"))
                         continue
                     }
-                    guard target == realRoot || target.hasPrefix(realRoot + "/") else {
-                        if s.isDirectory || Self.isNoteName(name) {
+                    let inside = target == realRoot || target.hasPrefix(realRoot + "/")
+                    if s.isDirectory {
+                        if !inside {
                             diagnostics.append(Diagnostic(.warning, path: rel,
                                 message: "symbolic link points outside the vault; skipped"))
+                        } else if visited.insert([s.device, s.inode]).inserted {
+                            subdirs.append(rel)
                         }
-                        continue
+                    } else if Self.isNoteName(name), !inside {
+                        diagnostics.append(Diagnostic(.warning, path: rel,
+                            message: "symbolic link points outside the vault; skipped"))
                     }
-                    if s.isDirectory {
-                        if visited.insert([s.device, s.inode]).inserted { subdirs.append(rel) }
-                    } else if s.isRegularFile, Self.isNoteName(name) {
-                        files.append(ScannedFile(relativePath: rel, fullPath: full))
-                    }
+                    // A link to a note inside the vault would read that note twice: the note is read
+                    // at its own path.
                 } else if type == UInt8(DT_DIR) {
                     if let s = io.stamp(full), visited.insert([s.device, s.inode]).inserted {
                         subdirs.append(rel)

@@ -1,0 +1,95 @@
+import Testing
+@testable import QuireModel
+
+@Suite struct CardIDTests {
+    @Test func validation() {
+        #expect(CardID("mito-def")?.rawValue == "mito-def")
+        #expect(CardID("A_z-09") != nil)
+        #expect(CardID(String(repeating: "a", count: 64)) != nil)
+        #expect(CardID(String(repeating: "a", count: 65)) == nil)
+        #expect(CardID("") == nil)
+        #expect(CardID("a b") == nil)
+        #expect(CardID("a.b") == nil)
+        #expect(CardID("é") == nil)
+        #expect(CardID("^x") == nil)
+    }
+
+    /// IDs computed independently (Python) from the recipe in FORMAT.md §3.5; a change in the
+    /// algorithm would orphan every stored scheduling line, so it must fail here.
+    @Test func derivedIDsArePinned() {
+        #expect(CardID.derive(path: "Biology/Cells/mitochondria.md", kind: .definition, variant: "",
+                              identityText: "Mitochondrion\u{1F}the powerhouse of the cell", occurrence: 0).rawValue
+            == "qb2mk8ct6gg9")
+        #expect(CardID.derive(path: "Biology/Cells/mitochondria.md", kind: .definition, variant: "",
+                              identityText: "Mitochondrion\u{1F}the powerhouse of the cell", occurrence: 1).rawValue
+            == "vyc9s1d2b8qk")
+        #expect(CardID.derive(path: "notes.md", kind: .basic, variant: "",
+                              identityText: "What does the mitochondrion produce?\u{1F}ATP", occurrence: 0).rawValue
+            == "rcmnxzvdxmfc")
+        #expect(CardID.derive(path: "notes.md", kind: .reversed, variant: "forward",
+                              identityText: "Hund's rule\u{1F}electrons fill orbitals singly", occurrence: 0).rawValue
+            == "w8nkh3bqne2a")
+        #expect(CardID.derive(path: "notes.md", kind: .reversed, variant: "backward",
+                              identityText: "Hund's rule\u{1F}electrons fill orbitals singly", occurrence: 0).rawValue
+            == "p4q055cawaek")
+        #expect(CardID.derive(path: "notes.md", kind: .cloze, variant: "2",
+                              identityText: "The {{c1::mitochondrion}} produces {{c2::ATP}}.", occurrence: 0).rawValue
+            == "je54wx78sgax")
+    }
+
+    @Test func derivedIDShape() {
+        let id = CardID.derive(path: "a.md", kind: .basic, variant: "", identityText: "q\u{1F}a", occurrence: 0)
+        #expect(id.rawValue.count == 12)
+        #expect(id.rawValue.allSatisfy { Base32.alphabet.contains($0) })
+        #expect(CardID(id.rawValue) == id)
+    }
+
+    @Test func everyInputChangesTheID() {
+        let base = CardID.derive(path: "a.md", kind: .basic, variant: "", identityText: "q\u{1F}a", occurrence: 0)
+        #expect(CardID.derive(path: "b.md", kind: .basic, variant: "", identityText: "q\u{1F}a", occurrence: 0) != base)
+        #expect(CardID.derive(path: "a.md", kind: .definition, variant: "", identityText: "q\u{1F}a", occurrence: 0) != base)
+        #expect(CardID.derive(path: "a.md", kind: .basic, variant: "1", identityText: "q\u{1F}a", occurrence: 0) != base)
+        #expect(CardID.derive(path: "a.md", kind: .basic, variant: "", identityText: "q\u{1F}b", occurrence: 0) != base)
+        #expect(CardID.derive(path: "a.md", kind: .basic, variant: "", identityText: "q\u{1F}a", occurrence: 1) != base)
+        #expect(CardID.derive(path: "a.md", kind: .basic, variant: "", identityText: "q\u{1F}a", occurrence: 0) == base)
+    }
+
+    @Test func fieldsAreSeparatedSoBoundariesMatter() {
+        // "ab" + "" and "a" + "b" must not collide: the NUL separators keep the parts apart.
+        let x = CardID.derive(path: "ab", kind: .basic, variant: "", identityText: "t", occurrence: 0)
+        let y = CardID.derive(path: "a", kind: .basic, variant: "b", identityText: "t", occurrence: 0)
+        #expect(x != y)
+    }
+
+    @Test func normalizeCollapsesWhiteSpaceAndTrims() {
+        #expect(CardID.normalizeIdentityText("  What\t is \n\n ATP?  ") == "What is ATP?")
+        #expect(CardID.normalizeIdentityText("a\u{1F}b") == "a\u{1F}b")
+        #expect(CardID.normalizeIdentityText("a \u{1F} b") == "a \u{1F} b")
+        #expect(CardID.normalizeIdentityText("") == "")
+        #expect(CardID.normalizeIdentityText(" \n\t ") == "")
+        #expect(CardID.normalizeIdentityText("a\u{00A0}\u{2003}b") == "a b")
+    }
+
+    @Test func normalizeAppliesNFC() {
+        // Compare bytes: Swift's String == already treats canonically equivalent strings as equal.
+        let decomposed = "cafe\u{301}"
+        #expect(Array(CardID.normalizeIdentityText(decomposed).utf8) == Array("caf\u{E9}".utf8))
+        #expect(Array(CardID.normalizeIdentityText("  cafe\u{301}   au lait ").utf8) == Array("caf\u{E9} au lait".utf8))
+        // And so both spellings give one ID.
+        let a = CardID.derive(path: "a.md", kind: .definition, variant: "",
+                              identityText: CardID.normalizeIdentityText("cafe\u{301}") + "\u{1F}coffee", occurrence: 0)
+        #expect(a.rawValue == "dhaj0y2mq4yb")
+    }
+
+    @Test func suffixedKeepsSixtyFourCharacters() {
+        #expect(CardID("mito")?.suffixed("r").rawValue == "mito-r")
+        #expect(CardID("mito")?.suffixed("c2").rawValue == "mito-c2")
+        let long = CardID(String(repeating: "x", count: 63))
+        #expect(long?.suffixed("c2").rawValue.count == 64)
+    }
+
+    @Test func orderingAndDescription() {
+        #expect(CardID("abc")! < CardID("abd")!)
+        #expect(CardID("abc")?.description == "abc")
+    }
+}

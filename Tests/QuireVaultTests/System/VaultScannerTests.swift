@@ -1,0 +1,91 @@
+import Testing
+import QuireModel
+@testable import QuireVault
+
+/// Which files are notes (FORMAT.md §2): hidden folders, `.md` in any case, symbolic links.
+@Suite struct VaultScannerTests {
+    private func scan(_ dir: TempDir) -> (paths: [String], diagnostics: [String]) {
+        let result = VaultScanner().scan(root: dir.path)
+        return (result.files.map(\.relativePath), printed(result.diagnostics))
+    }
+
+    @Test func hiddenFoldersAreSkippedAndMdIsCaseInsensitive() throws {
+        try withTempDir { dir in
+            for path in ["a.md", "B.MD", "c.Md", "sub/d.mD", "deep/er/e.md", ".git/x.md", ".obsidian/y.md",
+                         ".trash/z.md", "sub/.hidden/w.md", "notes.markdown", "f.mdx", "md", "g.md.bak"] {
+                try dir.write(path, "x :: y\n")
+            }
+            let (paths, diagnostics) = scan(dir)
+            #expect(paths == ["B.MD", "a.md", "c.Md", "deep/er/e.md", "sub/d.mD"])
+            #expect(diagnostics.isEmpty)
+            #expect(VaultScanner.isNoteName("x.md"))
+            #expect(!VaultScanner.isNoteName("md"))
+            #expect(!VaultScanner.isNoteName("x.mdx"))
+        }
+    }
+
+    @Test func folderNamedLikeANoteIsAFolder() throws {
+        try withTempDir { dir in
+            try dir.write("folder.md/inner.md", "x")
+            #expect(scan(dir).paths == ["folder.md/inner.md"])
+        }
+    }
+
+    @Test func symlinkLoopTerminatesAndReadsEachFolderOnce() throws {
+        try withTempDir { dir in
+            try dir.write("a/note.md", "x")
+            try dir.write("a/b/deep.md", "x")
+            try dir.link("a/b/up", to: "../..")     // back to the root
+            try dir.link("a/self", to: ".")         // to its own folder
+            try dir.link("alias", to: "a/b")        // a second way into a folder already read
+            let (paths, diagnostics) = scan(dir)
+            #expect(paths.count == 2)
+            #expect(Set(paths.map { $0.split(separator: "/").last ?? "" }) == ["note.md", "deep.md"])
+            #expect(diagnostics.isEmpty)
+        }
+    }
+
+    /// Folder links inside the vault are followed; file links are not read, since the note they
+    /// point to is read at its own path (FORMAT.md §2).
+    @Test func linkInsideTheVaultIsFollowed() throws {
+        try withTempDir { dir in
+            try dir.write("real/x.md", "x")
+            try dir.write("file.md", "y")
+            try dir.link("Shortcut", to: "real")
+            try dir.link("other.md", to: "file.md")
+            let (paths, _) = scan(dir)
+            #expect(paths.contains("file.md"))
+            #expect(!paths.contains("other.md"))
+            #expect(paths.filter { $0.hasSuffix("x.md") }.count == 1)
+        }
+    }
+
+    @Test func linksOutsideTheVaultAreWarnedAndSkipped() throws {
+        try withTempDir { outside in
+            try outside.write("secret.md", "x :: y")
+            try outside.write("folder/n.md", "x :: y")
+            try withTempDir { dir in
+                try dir.write("inside.md", "x")
+                try dir.link("ext", to: outside.full("folder"))
+                try dir.link("ext.md", to: outside.full("secret.md"))
+                try dir.link("picture.png", to: outside.full("secret.md"))
+                let (paths, diagnostics) = scan(dir)
+                #expect(paths == ["inside.md"])
+                #expect(diagnostics.sorted() == [
+                    "ext.md: warning: symbolic link points outside the vault; skipped",
+                    "ext: warning: symbolic link points outside the vault; skipped",
+                ])
+            }
+        }
+    }
+
+    @Test func brokenLinkIsWarned() throws {
+        try withTempDir { dir in
+            try dir.write("ok.md", "x")
+            try dir.link("dead.md", to: "missing.md")
+            let (paths, diagnostics) = scan(dir)
+            #expect(paths == ["ok.md"])
+            #expect(diagnostics == ["dead.md: warning: broken symbolic link; skipped"])
+        }
+    }
+}
