@@ -2,8 +2,10 @@
 import Glibc
 #endif
 import Dispatch
+import QuireMarkdown
 import QuireModel
 import QuireVault
+import QuireYAML
 
 /// Benchmarks of indexing, run in release mode against a floor measured in the same run:
 /// `swift run -c release QuireBench [--files 10000,100000] [--vaults DIR] [--runs N]`.
@@ -22,8 +24,22 @@ enum QuireBench {
             case "--files": sizes = (args.popFirst() ?? "").split(separator: ",").compactMap { Int($0) }
             case "--vaults": vaultsDir = args.popFirst() ?? vaultsDir
             case "--runs": runs = Int(args.popFirst() ?? "") ?? runs
+            case "--index-loop":
+                // For profilers: build the index of a vault over and over, on one thread.
+                let dir = args.popFirst() ?? ""
+                for _ in 0..<(Int(args.popFirst() ?? "") ?? 3) { _ = VaultIndex.build(root: dir, concurrency: 1) }
+                return
+            case "--parse-loop":
+                // For profilers: parse the vault's files in memory, over and over, on one thread.
+                let dir = args.popFirst() ?? ""
+                let files = VaultScanner().scan(root: dir).files
+                let contents = files.map { (try? FileIO().read($0.fullPath).bytes) ?? [] }
+                for _ in 0..<(Int(args.popFirst() ?? "") ?? 3) {
+                    for (i, f) in files.enumerated() { _ = NoteParser.parse(contents[i], path: f.relativePath) }
+                }
+                return
             default:
-                print("usage: QuireBench [--files N,N] [--vaults DIR] [--runs N]")
+                print("usage: QuireBench [--files N,N] [--vaults DIR] [--runs N] | --index-loop DIR N | --parse-loop DIR N")
                 exit(2)
             }
         }
@@ -83,6 +99,20 @@ enum QuireBench {
         row("index: scan + read + parse (\(cores) threads)", index, baseline: floor)
         row("index: scan + read + parse (1 thread)", index1, baseline: floor1)
         row("parse only, bytes in memory (1 thread)", parse1, baseline: nil)
+        // Where the parse time goes, one stage at a time (1 thread, bytes in memory).
+        let yaml1 = median(runs) {
+            for bytes in contents { _ = try? FrontMatter(file: bytes) }
+        }
+        let markdown1 = median(runs) {
+            for bytes in contents {
+                guard let fm = try? FrontMatter(file: bytes) else { continue }
+                _ = bytes.withUnsafeBufferPointer { buf in
+                    MarkdownDocument(parsing: UnsafeBufferPointer(rebasing: buf[fm.bodyRange]), options: .indexing)
+                }
+            }
+        }
+        row("  stage: front matter only (1 thread)", yaml1, baseline: nil)
+        row("  stage: front matter + Markdown tree (1 thread)", markdown1, baseline: nil)
         print("  cards indexed: \(cards)\n")
     }
 

@@ -124,7 +124,19 @@ public struct CardID: Hashable, Comparable, Sendable, CustomStringConvertible, C
                 i = end
             }
             let result = String(decoding: out, as: UTF8.self)
-            return ascii ? result : result.precomposedStringWithCanonicalMapping
+            return ascii || Self.isNFCStable(result) ? result : result.precomposedStringWithCanonicalMapping
+        }
+    }
+
+    /// Whether every scalar of `text` is one that NFC leaves alone whatever surrounds it: below
+    /// U+0300 (Latin-1 and Latin Extended letters come precomposed), kana (without the combining
+    /// voice marks), CJK unified ideographs and Hangul syllables. Such text skips the (slow)
+    /// Foundation normalization.
+    static func isNFCStable(_ text: String) -> Bool {
+        text.unicodeScalars.allSatisfy { s in
+            let v = s.value
+            return v < 0x300 || (0x3040...0x3098).contains(v) || (0x309B...0x30FF).contains(v)
+                || (0x4E00...0x9FFF).contains(v) || (0xAC00...0xD7A3).contains(v)
         }
     }
 

@@ -10,6 +10,27 @@ public struct DeckPath: Hashable, Comparable, Sendable, CustomStringConvertible,
 
     /// Parses `A/B/C`; empty parts and surrounding spaces are dropped. Returns nil for an empty path.
     public init?(_ text: some StringProtocol) {
+        // Fast path: no spaces or tabs to trim and no empty parts.
+        let utf8 = text.utf8
+        if let first = utf8.first, let last = utf8.reversed().first, first != 47, last != 47,
+           !utf8.contains(where: { $0 == 32 || $0 == 9 }) {
+            var parts: [String] = []
+            var previousSlash = false
+            var clean = true
+            for b in utf8 {
+                if b == 47 {
+                    if previousSlash { clean = false; break }
+                    previousSlash = true
+                } else {
+                    previousSlash = false
+                }
+            }
+            if clean {
+                for part in text.split(separator: "/") { parts.append(String(part)) }
+                components = parts
+                return
+            }
+        }
         let parts = text.split(separator: "/").map { $0.trimmingSpaces() }.filter { !$0.isEmpty }
         guard !parts.isEmpty else { return nil }
         components = parts

@@ -416,27 +416,34 @@ struct CardExtractor: MarkdownWalker {
         let ident = CardID.normalizeIdentityText(fullText)
         let lines = text.fileLines[0]...text.fileLines[text.lineCount - 1]
         let numbers = Array(Set(deletions.map(\.number))).sorted()
+        let revealed = render(deletions, text, back, hiding: nil)
         for n in numbers {
-            func render(hiding: Int?) -> String {
-                var out: [UInt8] = []
-                var cursor = back.lowerBound
-                for d in deletions where d.range.lowerBound >= back.lowerBound && d.range.upperBound <= back.upperBound {
-                    out.append(contentsOf: text.raw[cursor..<d.range.lowerBound])
-                    if d.number == hiding {
-                        out.append(contentsOf: Array(("[" + (d.hint ?? "...") + "]").utf8))
-                    } else {
-                        out.append(contentsOf: Array(d.answer.utf8))
-                    }
-                    cursor = d.range.upperBound
-                }
-                out.append(contentsOf: text.raw[cursor..<back.upperBound])
-                return String(decoding: out, as: UTF8.self).trimmingSpaces()
-            }
-            emit(ExtractedCard(kind: .cloze, variant: .cloze(n), front: render(hiding: n), back: render(hiding: nil),
-                               lines: lines, column: text.fileColumns[0], headingPath: headingPath,
+            emit(ExtractedCard(kind: .cloze, variant: .cloze(n), front: render(deletions, text, back, hiding: n),
+                               back: revealed, lines: lines, column: text.fileColumns[0], headingPath: headingPath,
                                identityText: ident, explicitID: id?.suffixed("c\(n)")))
         }
         return true
+    }
+
+    /// The cloze text with the deletions numbered `hiding` shown as `[...]` or `[hint]` and every
+    /// other deletion as its answer.
+    private func render(_ deletions: [ClozeDeletion], _ text: ParagraphText, _ back: Range<Int>, hiding: Int?) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(back.count)
+        var cursor = back.lowerBound
+        for d in deletions where d.range.lowerBound >= back.lowerBound && d.range.upperBound <= back.upperBound {
+            out.append(contentsOf: text.raw[cursor..<d.range.lowerBound])
+            if d.number == hiding {
+                out.append(UInt8(ascii: "["))
+                if let hint = d.hint { out.append(contentsOf: hint.utf8) } else { out.append(contentsOf: [46, 46, 46]) }
+                out.append(UInt8(ascii: "]"))
+            } else {
+                out.append(contentsOf: d.answer.utf8)
+            }
+            cursor = d.range.upperBound
+        }
+        out.append(contentsOf: text.raw[cursor..<back.upperBound])
+        return String(decoding: out[trimmed(out, 0..<out.count)], as: UTF8.self)
     }
 
     private struct ClozeDeletion {
