@@ -24,6 +24,9 @@ enum QuireBench {
             case "--files": sizes = (args.popFirst() ?? "").split(separator: ",").compactMap { Int($0) }
             case "--vaults": vaultsDir = args.popFirst() ?? vaultsDir
             case "--runs": runs = Int(args.popFirst() ?? "") ?? runs
+            case "--sizes":
+                print("Card \(MemoryLayout<Card>.stride) B, SchedulingState \(MemoryLayout<SchedulingState>.stride) B, Note \(MemoryLayout<Note>.stride) B")
+                return
             case "--index-loop":
                 // For profilers: build the index of a vault over and over, on one thread.
                 let dir = args.popFirst() ?? ""

@@ -20,7 +20,14 @@ public struct Card: Sendable {
     /// Whether the ID was written by the user (`^id`).
     public var hasExplicitID: Bool
     /// The stored scheduling line, or nil for a card never reviewed.
-    public var schedule: SchedulingState?
+    public var schedule: SchedulingState? {
+        get { scheduleBox?.state }
+        set { scheduleBox = newValue.map(ScheduleBox.init) }
+    }
+
+    /// Most cards in a big vault were never reviewed; keeping the (large) state out of line keeps
+    /// every card small.
+    private var scheduleBox: ScheduleBox?
 
     /// Creates a card.
     public init(id: CardID, kind: CardKind, variant: CardVariant, front: String, back: String,
@@ -36,7 +43,7 @@ public struct Card: Sendable {
         self.headingPath = headingPath
         self.identityText = identityText
         self.hasExplicitID = hasExplicitID
-        self.schedule = schedule
+        self.scheduleBox = schedule.map(ScheduleBox.init)
     }
 
     /// The card's state (`new` when it has no stored line).
@@ -53,4 +60,10 @@ public struct Card: Sendable {
         guard let due = schedule.due else { return true }
         return due <= now
     }
+}
+
+/// An immutable box for a card's scheduling state; replaced, never mutated, so sharing is safe.
+final class ScheduleBox: Sendable {
+    let state: SchedulingState
+    init(_ state: SchedulingState) { self.state = state }
 }

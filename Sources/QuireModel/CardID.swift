@@ -6,7 +6,13 @@ public struct CardID: Hashable, Comparable, Sendable, CustomStringConvertible, C
     public let rawValue: String
 
     /// Validates an ID; returns nil when it is empty, too long or has other characters.
-    public init?(_ text: some StringProtocol) {
+    public init?(_ text: String) {
+        guard Self.isValid(text[...]) else { return nil }
+        rawValue = text
+    }
+
+    /// Validates an ID given as a substring.
+    public init?(_ text: Substring) {
         guard Self.isValid(text) else { return nil }
         rawValue = String(text)
     }
@@ -14,7 +20,7 @@ public struct CardID: Hashable, Comparable, Sendable, CustomStringConvertible, C
     private init(unchecked: String) { rawValue = unchecked }
 
     /// Whether `text` is a well-formed card ID.
-    public static func isValid(_ text: some StringProtocol) -> Bool {
+    public static func isValid(_ text: Substring) -> Bool {
         let utf8 = text.utf8
         guard !utf8.isEmpty, utf8.count <= 64 else { return false }
         return utf8.allSatisfy(isIDByte)
@@ -61,10 +67,16 @@ public struct CardID: Hashable, Comparable, Sendable, CustomStringConvertible, C
                                    occurrence: Int) -> UInt64 {
         var h = SipHash24()
         h.combine("quire-card-v1")
-        for part in [path, kind.rawValue, variant, identityText, String(occurrence)] {
-            h.combine(CollectionOfOne(0))
-            h.combine(part)
-        }
+        h.combine(byte: 0)
+        h.combine(path)
+        h.combine(byte: 0)
+        h.combine(kind.rawValue)
+        h.combine(byte: 0)
+        h.combine(variant)
+        h.combine(byte: 0)
+        h.combine(identityText)
+        h.combine(byte: 0)
+        if occurrence == 0 { h.combine(byte: UInt8(ascii: "0")) } else { h.combine(String(occurrence)) }
         return h.finalize()
     }
 
@@ -128,15 +140,23 @@ public struct CardID: Hashable, Comparable, Sendable, CustomStringConvertible, C
         }
     }
 
-    /// Whether every scalar of `text` is one that NFC leaves alone whatever surrounds it: below
-    /// U+0300 (Latin-1 and Latin Extended letters come precomposed), kana (without the combining
-    /// voice marks), CJK unified ideographs and Hangul syllables. Such text skips the (slow)
-    /// Foundation normalization.
+    /// Whether every scalar of `text` has the Unicode property NFC_Quick_Check=Yes and combining
+    /// class 0, so the text is already in NFC whatever surrounds each scalar. Checked for the ranges
+    /// real notes use: below U+0300 (Latin-1 and Latin Extended letters come precomposed), Greek
+    /// (but U+0374, U+037E, U+0387), Cyrillic, general punctuation (but U+2000, U+2001), arrows and
+    /// mathematical operators, CJK punctuation, kana (but the combining voice marks), CJK unified
+    /// ideographs, Hangul syllables and emoji. Such text skips the slow Foundation normalization.
     static func isNFCStable(_ text: String) -> Bool {
         text.unicodeScalars.allSatisfy { s in
-            let v = s.value
-            return v < 0x300 || (0x3040...0x3098).contains(v) || (0x309B...0x30FF).contains(v)
-                || (0x4E00...0x9FFF).contains(v) || (0xAC00...0xD7A3).contains(v)
+            switch s.value {
+            case 0..<0x300: true
+            case 0x374, 0x37E, 0x387: false
+            case 0x370...0x3FF, 0x400...0x482, 0x48A...0x52F: true
+            case 0x2010...0x2064, 0x2190...0x22FF: true
+            case 0x3000...0x3029, 0x3030...0x303F, 0x3040...0x3098, 0x309B...0x30FF: true
+            case 0x4E00...0x9FFF, 0xAC00...0xD7A3, 0x1F300...0x1FAFF: true
+            default: false
+            }
         }
     }
 

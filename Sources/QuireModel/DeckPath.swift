@@ -9,7 +9,14 @@ public struct DeckPath: Hashable, Comparable, Sendable, CustomStringConvertible,
     private init(unchecked: [String]) { components = unchecked }
 
     /// Parses `A/B/C`; empty parts and surrounding spaces are dropped. Returns nil for an empty path.
-    public init?(_ text: some StringProtocol) {
+    public init?(_ text: String) { self.init(parts: text[...]) }
+
+    /// Parses `A/B/C` from a substring.
+    public init?(_ text: Substring) { self.init(parts: text) }
+
+    // Not generic on purpose: a generic initializer called from another module runs unspecialized,
+    // which made this ten times slower.
+    private init?(parts text: Substring) {
         // Fast path: no spaces or tabs to trim and no empty parts.
         let utf8 = text.utf8
         if let first = utf8.first, let last = utf8.reversed().first, first != 47, last != 47,
@@ -77,12 +84,22 @@ public struct DeckPath: Hashable, Comparable, Sendable, CustomStringConvertible,
     }
 }
 
-extension StringProtocol {
+extension String {
+    /// The text without leading and trailing spaces and tabs.
+    public func trimmingSpaces() -> String { self[...].trimmingSpaces() }
+}
+
+extension Substring {
     /// The text without leading and trailing spaces and tabs.
     public func trimmingSpaces() -> String {
-        var s = Substring(self)
-        while let f = s.first, f == " " || f == "\t" { s.removeFirst() }
-        while let l = s.last, l == " " || l == "\t" { s.removeLast() }
-        return String(s)
+        let utf8 = self.utf8
+        var lo = utf8.startIndex, hi = utf8.endIndex
+        while lo < hi, utf8[lo] == 32 || utf8[lo] == 9 { lo = utf8.index(after: lo) }
+        while hi > lo {
+            let before = utf8.index(before: hi)
+            guard utf8[before] == 32 || utf8[before] == 9 else { break }
+            hi = before
+        }
+        return String(self[lo..<hi])
     }
 }

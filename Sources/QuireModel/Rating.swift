@@ -13,7 +13,7 @@ public enum Rating: Int, CaseIterable, Sendable, Codable {
     }
 
     /// Parses a name (`good`) or a number (`3`).
-    public init?(name: some StringProtocol) {
+    public init?(name: String) {
         switch name.lowercased() {
         case "again", "1": self = .again
         case "hard", "2": self = .hard

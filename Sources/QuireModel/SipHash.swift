@@ -51,23 +51,41 @@ public struct SipHash24: Sendable {
 
     /// Feeds contiguous bytes, eight at a time where possible.
     public mutating func combine(buffer: UnsafeBufferPointer<UInt8>) {
-        var i = 0
+        guard let base = buffer.baseAddress else { return }
         let n = buffer.count
+        var i = 0
         // Finish a partial word first.
         while tailCount != 0, i < n {
-            combine(CollectionOfOne(buffer[i]))
+            tail |= UInt64(base[i]) << (8 * UInt64(tailCount))
+            tailCount += 1
             i += 1
+            if tailCount == 8 {
+                compress(tail)
+                tail = 0
+                tailCount = 0
+            }
         }
         while i + 8 <= n {
-            var m: UInt64 = 0
-            for k in 0..<8 { m |= UInt64(buffer[i + k]) << (8 * UInt64(k)) }
-            compress(m)
-            length &+= 8
+            compress(UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)))
             i += 8
         }
         while i < n {
-            combine(CollectionOfOne(buffer[i]))
+            tail |= UInt64(base[i]) << (8 * UInt64(tailCount))
+            tailCount += 1
             i += 1
+        }
+        length &+= UInt64(n)
+    }
+
+    /// Feeds one byte.
+    public mutating func combine(byte: UInt8) {
+        tail |= UInt64(byte) << (8 * UInt64(tailCount))
+        tailCount += 1
+        length &+= 1
+        if tailCount == 8 {
+            compress(tail)
+            tail = 0
+            tailCount = 0
         }
     }
 
@@ -99,12 +117,16 @@ public enum Base32 {
 
     /// The top `count * 5` bits of `value`, as `count` symbols (at most 12).
     public static func encodeTopBits(_ value: UInt64, count: Int) -> String {
-        var out = ""
-        out.reserveCapacity(count)
-        for i in 0..<min(count, 12) {
-            let shift = UInt64(59 - 5 * i)
-            out.append(alphabet[Int((value >> shift) & 31)])
+        let n = min(count, 12)
+        return String(unsafeUninitializedCapacity: n) { buffer in
+            for i in 0..<n {
+                let shift = UInt64(59 - 5 * i)
+                buffer[i] = symbols[Int((value >> shift) & 31)]
+            }
+            return n
         }
-        return out
     }
+
+    /// The alphabet as ASCII bytes.
+    private static let symbols: [UInt8] = Array("0123456789abcdefghjkmnpqrstvwxyz".utf8)
 }

@@ -7,7 +7,13 @@ public struct Tag: Hashable, Comparable, Sendable, CustomStringConvertible, Coda
 
     /// Creates a tag, dropping a leading `#` and surrounding spaces; nil when nothing is left or the
     /// name contains white space or a comma.
-    public init?(_ text: some StringProtocol) {
+    public init?(_ text: String) { self.init(parsing: text[...]) }
+
+    /// Creates a tag from a substring, as ``init(_:)-(String)``.
+    public init?(_ text: Substring) { self.init(parsing: text) }
+
+    // Not generic on purpose: a generic initializer called from another module runs unspecialized.
+    private init?(parsing text: Substring) {
         // Fast path: plain ASCII words need no trimming and lower-case cheaply.
         let utf8 = text.utf8
         if let first = utf8.first, first != UInt8(ascii: "#"),

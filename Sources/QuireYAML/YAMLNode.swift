@@ -160,11 +160,24 @@ public struct YAMLMapping: Sendable {
     /// The first key that repeats an earlier key of this mapping (not looking into nested values).
     /// - Returns: The repeated key and the earlier one, or nil when all keys are distinct.
     public func firstDuplicateKey() -> (duplicate: YAMLScalar, first: YAMLScalar)? {
-        var seen: [String: YAMLScalar] = [:]
+        // Front matter mappings are small: comparing pairs beats hashing every key. Each entry is
+        // copied out once (copying one retains every string in it).
+        if entries.count <= 24 {
+            var keys: [String] = []
+            keys.reserveCapacity(entries.count)
+            for entry in entries { keys.append(entry.key.value) }
+            for i in keys.indices {
+                for j in keys.indices where j > i && keys[j] == keys[i] {
+                    return (entries[j].key, entries[i].key)
+                }
+            }
+            return nil
+        }
+        var seen: [String: Int] = [:]
         seen.reserveCapacity(entries.count)
-        for (key, _) in entries {
-            if let first = seen[key.value] { return (key, first) }
-            seen[key.value] = key
+        for (index, entry) in entries.enumerated() {
+            if let first = seen[entry.key.value] { return (entry.key, entries[first].key) }
+            seen[entry.key.value] = index
         }
         return nil
     }

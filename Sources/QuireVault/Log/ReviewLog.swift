@@ -67,7 +67,7 @@ public enum ReviewLog {
         let action: ReviewAction
         switch fields[1] {
         case "grade":
-            guard let word = rest.first, let rating = Rating(name: word) else { throw fail(3, "expected a rating (again, hard, good, easy)") }
+            guard let word = rest.first, let rating = Rating(name: String(word)) else { throw fail(3, "expected a rating (again, hard, good, easy)") }
             action = .grade(rating)
             rest.removeFirst()
             restStart = 4

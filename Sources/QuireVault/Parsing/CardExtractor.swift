@@ -206,18 +206,21 @@ struct CardExtractor: MarkdownWalker {
     /// order.
     private func inlineMasks(of index: Int, in document: MarkdownDocument) -> [ClosedRange<Int>] {
         var masks: [ClosedRange<Int>] = []
-        let nodes = document.nodes
-        var i = index + 1
-        let end = nodes[index].subtreeEnd
-        while i < end {
-            let n = nodes[i]
-            if n.kind == .code || n.kind == .htmlInline {
-                let lo = source.offset(line: n.range.start.line, column: n.range.start.column)
-                let hi = source.offset(line: n.range.end.line, column: n.range.end.column)
-                if hi >= lo { masks.append(lo...hi) }
-                i = n.subtreeEnd
-            } else {
-                i += 1
+        // Read the nodes in place: copying each node out of the array would retain its fields.
+        document.nodes.withUnsafeBufferPointer { nodes in
+            var i = index + 1
+            let end = nodes[index].subtreeEnd
+            while i < end {
+                let kind = nodes[i].kind
+                if kind == .code || kind == .htmlInline {
+                    let range = nodes[i].range
+                    let lo = source.offset(line: range.start.line, column: range.start.column)
+                    let hi = source.offset(line: range.end.line, column: range.end.column)
+                    if hi >= lo { masks.append(lo...hi) }
+                    i = nodes[i].subtreeEnd
+                } else {
+                    i += 1
+                }
             }
         }
         return masks
@@ -485,7 +488,13 @@ struct CardExtractor: MarkdownWalker {
     // MARK: - Emitting
 
     private func identity(_ front: String, _ back: String) -> String {
-        CardID.normalizeIdentityText(front) + "\u{1F}" + CardID.normalizeIdentityText(back)
+        let f = CardID.normalizeIdentityText(front), b = CardID.normalizeIdentityText(back)
+        var out = ""
+        out.reserveCapacity(f.utf8.count + b.utf8.count + 1)
+        out += f
+        out += "\u{1F}"
+        out += b
+        return out
     }
 
     private mutating func emit(_ card: ExtractedCard) {

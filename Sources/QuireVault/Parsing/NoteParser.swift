@@ -155,23 +155,32 @@ public enum NoteParser {
     /// The first key that repeats an earlier key of the same mapping, searching nested values too
     /// (FORMAT.md §2: duplicate keys are an error).
     static func firstDuplicateKey(_ node: YAMLNode) -> (duplicate: YAMLScalar, first: YAMLScalar)? {
-        switch node {
-        case .scalar:
-            return nil
-        case .sequence(let sequence):
-            for item in sequence.items { if let found = firstDuplicateKey(item) { return found } }
-            return nil
-        case .mapping(let mapping):
-            if let found = mapping.firstDuplicateKey() { return found }
-            for entry in mapping.entries { if let found = firstDuplicateKey(entry.value) { return found } }
-            return nil
+        // Iterative, and scalars (nearly every value) are passed over without being copied out.
+        var pending = [node]
+        while let next = pending.popLast() {
+            switch next {
+            case .scalar:
+                continue
+            case .sequence(let sequence):
+                for item in sequence.items {
+                    if case .scalar = item { continue }
+                    pending.append(item)
+                }
+            case .mapping(let mapping):
+                if let found = mapping.firstDuplicateKey() { return found }
+                for entry in mapping.entries {
+                    if case .scalar = entry.value { continue }
+                    pending.append(entry.value)
+                }
+            }
         }
+        return nil
     }
 
     /// The deck named by a note's folder (`Default` at the root).
     static func folderDeck(_ path: String) -> DeckPath {
         guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return .defaultDeck }
-        return DeckPath(components: path[..<slash].split(separator: "/").map(String.init)) ?? .defaultDeck
+        return DeckPath(path[..<slash]) ?? .defaultDeck
     }
 
     /// The file name without folder and `.md`.

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A file's bytes with an index of where each line starts, for turning (line, column) positions into
 /// byte offsets and slicing lines without their line ending.
 public struct SourceText: Sendable {
@@ -13,8 +17,13 @@ public struct SourceText: Sendable {
         starts.reserveCapacity(bytes.count / 40 + 1)
         let bom = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
         starts.append(bom ? 3 : 0)
-        bytes.withUnsafeBufferPointer { buf in
-            for i in 0..<buf.count where buf[i] == 10 { starts.append(i + 1) }
+        bytes.withUnsafeBytes { buf in
+            guard let base = buf.baseAddress else { return }
+            var offset = 0
+            while offset < buf.count, let hit = memchr(base + offset, 10, buf.count - offset) {
+                offset = base.distance(to: UnsafeRawPointer(hit)) + 1
+                starts.append(offset)
+            }
         }
         lineStarts = starts
     }
