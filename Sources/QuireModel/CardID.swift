@@ -80,6 +80,9 @@ public struct CardID: Hashable, Comparable, Sendable, CustomStringConvertible, C
         return h.finalize()
     }
 
+    /// Stands for "no ID yet" while a note's cards are being read.
+    public static let unassigned = CardID(unchecked: "0")
+
     /// The ID spelled from a derived hash: its top 60 bits in 12 base32 characters.
     public init(derivedHash: UInt64) {
         rawValue = Base32.encodeTopBits(derivedHash, count: 12)

@@ -31,16 +31,7 @@ public struct SipHash24: Sendable {
 
     /// Feeds bytes.
     public mutating func combine(_ bytes: some Sequence<UInt8>) {
-        for byte in bytes {
-            tail |= UInt64(byte) << (8 * UInt64(tailCount))
-            tailCount += 1
-            length &+= 1
-            if tailCount == 8 {
-                compress(tail)
-                tail = 0
-                tailCount = 0
-            }
-        }
+        for byte in bytes { combine(byte: byte) }
     }
 
     /// Feeds the UTF-8 bytes of a string.

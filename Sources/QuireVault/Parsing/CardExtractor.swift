@@ -1,24 +1,11 @@
 import QuireMarkdown
 import QuireModel
 
-/// A card as found in the body, before IDs are assigned and stored state is matched.
-public struct ExtractedCard: Sendable {
-    public var kind: CardKind
-    public var variant: CardVariant
-    public var front: String
-    public var back: String
-    public var lines: ClosedRange<Int>
-    public var column: Int
-    public var headingPath: [String]
-    /// Normalized identity text (FORMAT.md §3.5).
-    public var identityText: String
-    /// The `^id` the user wrote, already suffixed for siblings.
-    public var explicitID: CardID?
-}
-
 /// What card extraction finds in a note's body.
 public struct BodyScan: Sendable {
-    public var cards: [ExtractedCard] = []
+    /// The cards in document order; those without an explicit ID carry ``CardID/unassigned``
+    /// until ``CardMatcher`` gives them theirs.
+    public var cards: [Card] = []
     /// Inline `#tags`, in order of appearance, without the `#`.
     public var inlineTags: [String] = []
     /// The text of the first level-1 heading.
@@ -330,7 +317,7 @@ struct CardExtractor: MarkdownWalker {
                 } else if left.hasSuffix("?") {
                     emitBasic(front: left, back: right, lines: lines, column: column, explicitID: id, openAnswer: false)
                 } else {
-                    emit(ExtractedCard(kind: .definition, variant: .single, front: left, back: right, lines: lines,
+                    emit(makeCard(kind: .definition, variant: .single, front: left, back: right, lines: lines,
                                        column: column, headingPath: headingPath, identityText: identity(left, right),
                                        explicitID: id))
                 }
@@ -421,7 +408,7 @@ struct CardExtractor: MarkdownWalker {
         let numbers = Array(Set(deletions.map(\.number))).sorted()
         let revealed = render(deletions, text, back, hiding: nil)
         for n in numbers {
-            emit(ExtractedCard(kind: .cloze, variant: .cloze(n), front: render(deletions, text, back, hiding: n),
+            emit(makeCard(kind: .cloze, variant: .cloze(n), front: render(deletions, text, back, hiding: n),
                                back: revealed, lines: lines, column: text.fileColumns[0], headingPath: headingPath,
                                identityText: ident, explicitID: id?.suffixed("c\(n)")))
         }
@@ -497,7 +484,13 @@ struct CardExtractor: MarkdownWalker {
         return out
     }
 
-    private mutating func emit(_ card: ExtractedCard) {
+    private func makeCard(kind: CardKind, variant: CardVariant, front: String, back: String, lines: ClosedRange<Int>,
+                          column: Int, headingPath: [String], identityText: String, explicitID: CardID?) -> Card {
+        Card(id: explicitID ?? .unassigned, kind: kind, variant: variant, front: front, back: back, lines: lines,
+             column: column, headingPath: headingPath, identityText: identityText, hasExplicitID: explicitID != nil)
+    }
+
+    private mutating func emit(_ card: Card) {
         scan.cards.append(card)
     }
 
@@ -508,7 +501,7 @@ struct CardExtractor: MarkdownWalker {
                                                message: front.isEmpty ? "card has an empty question" : "card has an empty answer"))
             return
         }
-        emit(ExtractedCard(kind: .basic, variant: .single, front: front, back: back, lines: lines, column: column,
+        emit(makeCard(kind: .basic, variant: .single, front: front, back: back, lines: lines, column: column,
                            headingPath: headingPath, identityText: identity(front, back), explicitID: explicitID))
         if openAnswer, !frames.isEmpty { frames[frames.count - 1].openAnswer = scan.cards.count - 1 }
     }
@@ -516,9 +509,9 @@ struct CardExtractor: MarkdownWalker {
     private mutating func emitReversed(left: String, right: String, lines: ClosedRange<Int>, column: Int,
                                        explicitID: CardID?) {
         let ident = identity(left, right)
-        emit(ExtractedCard(kind: .reversed, variant: .forward, front: left, back: right, lines: lines, column: column,
+        emit(makeCard(kind: .reversed, variant: .forward, front: left, back: right, lines: lines, column: column,
                            headingPath: headingPath, identityText: ident, explicitID: explicitID))
-        emit(ExtractedCard(kind: .reversed, variant: .backward, front: right, back: left, lines: lines, column: column,
+        emit(makeCard(kind: .reversed, variant: .backward, front: right, back: left, lines: lines, column: column,
                            headingPath: headingPath, identityText: ident, explicitID: explicitID?.suffixed("r")))
     }
 

@@ -14,39 +14,34 @@ enum CardMatcher {
     /// Fingerprints at most this many SimHash bits apart (of 56) count as the same card edited.
     static let similarityThreshold = 16
 
-    static func assign(_ extracted: [ExtractedCard], stored: [StoredLine], path: String)
+    static func assign(_ extracted: [Card], stored: [StoredLine], path: String)
         -> (cards: [Card], diagnostics: [Diagnostic]) {
         var diagnostics: [Diagnostic] = []
+        var cards = extracted
         // Derived IDs already given; an identical earlier card pushes the occurrence number up.
         var derived = Set<UInt64>()
-        var cards: [Card] = []
-        cards.reserveCapacity(extracted.count)
         var seenExplicit: [CardID: Int] = [:]
-        for e in extracted {
-            let id: CardID
-            if let explicit = e.explicitID {
-                id = explicit
+        for i in cards.indices {
+            if cards[i].hasExplicitID {
+                let explicit = cards[i].id
                 if let firstLine = seenExplicit[explicit] {
-                    diagnostics.append(Diagnostic(.error, path: path, line: e.lines.lowerBound, column: e.column,
+                    diagnostics.append(Diagnostic(.error, path: path, line: cards[i].lines.lowerBound, column: cards[i].column,
                         message: "card ID '\(explicit)' is already used at line \(firstLine) of this note"))
                 } else {
-                    seenExplicit[explicit] = e.lines.lowerBound
+                    seenExplicit[explicit] = cards[i].lines.lowerBound
                 }
-            } else {
-                let variant = e.variant.identityText
-                var occurrence = 0
-                var hash = CardID.derivedHash(path: path, kind: e.kind, variant: variant, identityText: e.identityText,
-                                              occurrence: 0)
-                while !derived.insert(hash >> 4).inserted {
-                    occurrence += 1
-                    hash = CardID.derivedHash(path: path, kind: e.kind, variant: variant, identityText: e.identityText,
-                                              occurrence: occurrence)
-                }
-                id = CardID(derivedHash: hash)
+                continue
             }
-            cards.append(Card(id: id, kind: e.kind, variant: e.variant, front: e.front, back: e.back, lines: e.lines,
-                              column: e.column, headingPath: e.headingPath, identityText: e.identityText,
-                              hasExplicitID: e.explicitID != nil))
+            let kind = cards[i].kind
+            let variant = cards[i].variant.identityText
+            let text = cards[i].identityText
+            var occurrence = 0
+            var hash = CardID.derivedHash(path: path, kind: kind, variant: variant, identityText: text, occurrence: 0)
+            while !derived.insert(hash >> 4).inserted {
+                occurrence += 1
+                hash = CardID.derivedHash(path: path, kind: kind, variant: variant, identityText: text, occurrence: occurrence)
+            }
+            cards[i].id = CardID(derivedHash: hash)
         }
         guard !stored.isEmpty else { return (cards, diagnostics) }
 

@@ -39,7 +39,7 @@ public enum SchedulingLine {
             case "attempts": if let n = Int(text), n >= 0 { s.attempts = n } else { bad("a whole number") }
             case "suspended": if let b = v.bool { s.suspended = b } else { bad("true or false") }
             case "buried": if let t = Timestamp(iso8601: text) { s.buriedUntil = t } else { bad("a timestamp") }
-            default: s.unknownFields.append((key, v.style == .plain ? text : quoted(text)))
+            default: s.unknownFields.append((key, v.style == .plain ? text : YAMLValue.quoted(text).yamlText(inFlow: true)))
             }
         }
         return (s, problems)
@@ -48,19 +48,5 @@ public enum SchedulingLine {
     /// The YAML value to write for a state: a flow mapping with the fields in their fixed order.
     public static func encode(_ state: SchedulingState) -> YAMLValue {
         .flowMapping(state.fields.map { ($0.key, .raw($0.value)) })
-    }
-
-    private static func quoted(_ text: String) -> String {
-        var out = "\""
-        for ch in text.unicodeScalars {
-            switch ch {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            default: out.unicodeScalars.append(ch)
-            }
-        }
-        return out + "\""
     }
 }

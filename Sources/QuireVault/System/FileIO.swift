@@ -106,18 +106,7 @@ public struct FileIO: Sendable {
             _ = sys.unlink(temp)
             return .system(path: path, operation: op, code: code)
         }
-        var written = 0
-        while written < bytes.count {
-            let n = bytes.withUnsafeBytes { buf in
-                sys.write(fd, buf.baseAddress.map { $0 + written }, buf.count - written)
-            }
-            if n < 0 {
-                if currentErrno == EINTR { continue }
-                throw fail("write", currentErrno)
-            }
-            if n == 0 { throw fail("write", EIO) }
-            written += n
-        }
+        if let code = writeAll(fd, bytes) { throw fail("write", code) }
         guard sys.fchmod(fd, mode) == 0 else { throw fail("chmod", currentErrno) }
         guard sys.fsync(fd) == 0 else { throw fail("fsync", currentErrno) }
         let closeResult = sys.close(fd)
@@ -144,6 +133,13 @@ public struct FileIO: Sendable {
         let fd = sys.open(path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
         guard fd >= 0 else { throw .system(path: path, operation: "open", code: currentErrno) }
         defer { _ = sys.close(fd) }
+        if let code = writeAll(fd, bytes) { throw .system(path: path, operation: "write", code: code) }
+        guard sys.fsync(fd) == 0 else { throw .system(path: path, operation: "fsync", code: currentErrno) }
+    }
+
+    /// Writes every byte, retrying short writes and interrupted calls; returns the `errno` of a
+    /// failure (EIO when the system wrote nothing), or nil.
+    private func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Int32? {
         var written = 0
         while written < bytes.count {
             let n = bytes.withUnsafeBytes { buf in
@@ -151,11 +147,12 @@ public struct FileIO: Sendable {
             }
             if n < 0 {
                 if currentErrno == EINTR { continue }
-                throw .system(path: path, operation: "write", code: currentErrno)
+                return currentErrno
             }
+            if n == 0 { return EIO }
             written += n
         }
-        guard sys.fsync(fd) == 0 else { throw .system(path: path, operation: "fsync", code: currentErrno) }
+        return nil
     }
 
     /// Creates a directory and its missing parents.
