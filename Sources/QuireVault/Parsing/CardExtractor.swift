@@ -144,13 +144,15 @@ struct CardExtractor: MarkdownWalker {
     // MARK: - Paragraphs
 
     private mutating func paragraph(_ node: MarkdownNode, at index: Int, in document: MarkdownDocument) {
-        // Most prose holds none of the bytes any card syntax or tag needs: skip it cheaply.
-        if frames.last?.pendingQuestion == nil, !mayHoldCardSyntax(node) { return }
+        // Most prose holds none of the bytes any card syntax or tag needs: skip it cheaply, and
+        // later skip each syntax whose marker bytes are absent.
+        let markers = syntaxMarkers(node)
+        if frames.last?.pendingQuestion == nil, markers.isEmpty { return }
         let masks = inlineMasks(of: index, in: document)
         scratch.load(source: source, first: node.range.start.line, last: node.range.end.line,
                      startColumn: node.range.start.column, masks: masks)
         let text = scratch
-        collectTags(text)
+        if markers.contains(.hash) { collectTags(text) }
 
         // An `A:` paragraph answering the question of the paragraph before.
         if let pending = frames.last?.pendingQuestion {
@@ -166,26 +168,47 @@ struct CardExtractor: MarkdownWalker {
             scan.diagnostics.append(Diagnostic(.warning, path: path, line: pending.firstLine, column: pending.column,
                                                message: "question has no answer (expected a line starting with 'A:')"))
         }
-        if clozeGroup(text) { return }
-        if questionAnswer(text) { return }
-        if multiLineCard(text) { return }
-        for i in 0..<text.lineCount { oneLineCard(text, line: i) }
+        if markers.contains(.doubled), clozeGroup(text) { return }
+        guard markers.contains(.colon) || markers.contains(.question) else { return }
+        if markers.contains(.colon), questionAnswer(text) { return }
+        if markers.contains(.question), multiLineCard(text) { return }
+        if markers.contains(.colon) {
+            for i in 0..<text.lineCount { oneLineCard(text, line: i) }
+        }
     }
 
-    /// Whether the paragraph's source has any of `:` `?` `=` `{` `#` (every card syntax and every
-    /// tag needs one).
-    private func mayHoldCardSyntax(_ node: MarkdownNode) -> Bool {
+    /// Which marker bytes a paragraph's source holds.
+    private struct SyntaxMarkers: OptionSet {
+        let rawValue: UInt8
+        /// `:` — `Q:`/`A:`, `::`, `:::`.
+        static let colon = SyntaxMarkers(rawValue: 1)
+        /// `?` — the multi-line `?`/`??` separators.
+        static let question = SyntaxMarkers(rawValue: 2)
+        /// `{{` or `==` — cloze deletions.
+        static let doubled = SyntaxMarkers(rawValue: 4)
+        /// `#` — inline tags.
+        static let hash = SyntaxMarkers(rawValue: 8)
+    }
+
+    /// One pass over the paragraph's source lines for the bytes every card syntax and tag needs.
+    private func syntaxMarkers(_ node: MarkdownNode) -> SyntaxMarkers {
         let start = source.lineRange(node.range.start.line).lowerBound
         let end = source.lineRange(max(node.range.end.line, node.range.start.line)).upperBound
         return source.bytes.withUnsafeBufferPointer { buf in
-            var i = start
-            while i < end {
-                switch buf[i] {
-                case 58, 63, 61, 123, 35: return true
-                default: i += 1
+            var found: SyntaxMarkers = []
+            var previous: UInt8 = 0
+            for i in start..<end {
+                let b = buf[i]
+                switch b {
+                case 58: found.insert(.colon)
+                case 63: found.insert(.question)
+                case 35: found.insert(.hash)
+                case 61, 123: if previous == b { found.insert(.doubled) }
+                default: break
                 }
+                previous = b
             }
-            return false
+            return found
         }
     }
 
@@ -331,16 +354,6 @@ struct CardExtractor: MarkdownWalker {
     /// cloze group (or held a broken deletion, which was reported).
     private mutating func clozeGroup(_ text: ParagraphText) -> Bool {
         let m = text.masked
-        // Both syntaxes need a doubled `{` or `=`; most paragraphs have neither.
-        let mayHoldCloze = m.withUnsafeBufferPointer { buf -> Bool in
-            var previous: UInt8 = 0
-            for b in buf {
-                if b == previous, b == UInt8(ascii: "{") || b == UInt8(ascii: "=") { return true }
-                previous = b
-            }
-            return false
-        }
-        guard mayHoldCloze else { return false }
         var deletions: [ClozeDeletion] = []
         var broken = false
         var j = 0
