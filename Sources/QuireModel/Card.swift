@@ -15,8 +15,18 @@ public struct Card: Sendable {
     public var column: Int
     /// Text of the headings above the card, outermost first.
     public var headingPath: [String]
-    /// The normalized text the ID and fingerprint are computed from.
-    public var identityText: String
+    /// The normalized text the ID and fingerprint are computed from (FORMAT.md §3.5): front and
+    /// back joined by U+001F (for the backward card of a pair, the pair's forward order), or for a
+    /// cloze card the whole paragraph with its deletions.
+    public var identityText: String {
+        if let clozeIdentity { return clozeIdentity }
+        let front = CardID.normalizeIdentityText(self.front), back = CardID.normalizeIdentityText(self.back)
+        return variant == .backward ? back + "\u{1F}" + front : front + "\u{1F}" + back
+    }
+
+    /// Only a cloze card's identity cannot be rebuilt from its sides, so only it is stored: in a big
+    /// vault most cards would otherwise carry a third copy of their text.
+    private var clozeIdentity: String?
     /// Whether the ID was written by the user (`^id`).
     public var hasExplicitID: Bool
     /// The stored scheduling line, or nil for a card never reviewed.
@@ -41,7 +51,7 @@ public struct Card: Sendable {
         self.lines = lines
         self.column = column
         self.headingPath = headingPath
-        self.identityText = identityText
+        self.clozeIdentity = kind == .cloze ? identityText : nil
         self.hasExplicitID = hasExplicitID
         self.scheduleBox = schedule.map(ScheduleBox.init)
     }

@@ -135,9 +135,6 @@ struct CardExtractor: MarkdownWalker {
         let block = text.joined(separator: "\n")
         card.back += "\n\n" + block
         card.lines = card.lines.lowerBound...max(card.lines.upperBound, last)
-        let parts = card.identityText.split(separator: "\u{1F}", maxSplits: 1)
-        let front = parts.first.map(String.init) ?? ""
-        card.identityText = front + "\u{1F}" + CardID.normalizeIdentityText(card.back)
         scan.cards[cardIndex] = card
     }
 
@@ -341,7 +338,7 @@ struct CardExtractor: MarkdownWalker {
                     emitBasic(front: left, back: right, lines: lines, column: column, explicitID: id, openAnswer: false)
                 } else {
                     emit(makeCard(kind: .definition, variant: .single, front: left, back: right, lines: lines,
-                                       column: column, headingPath: headingPath, identityText: identity(left, right),
+                                       column: column, headingPath: headingPath, identityText: "",
                                        explicitID: id))
                 }
                 return
@@ -487,15 +484,6 @@ struct CardExtractor: MarkdownWalker {
 
     // MARK: - Emitting
 
-    private func identity(_ front: String, _ back: String) -> String {
-        let f = CardID.normalizeIdentityText(front), b = CardID.normalizeIdentityText(back)
-        var out = ""
-        out.reserveCapacity(f.utf8.count + b.utf8.count + 1)
-        out += f
-        out += "\u{1F}"
-        out += b
-        return out
-    }
 
     private func makeCard(kind: CardKind, variant: CardVariant, front: String, back: String, lines: ClosedRange<Int>,
                           column: Int, headingPath: [String], identityText: String, explicitID: CardID?) -> Card {
@@ -515,13 +503,14 @@ struct CardExtractor: MarkdownWalker {
             return
         }
         emit(makeCard(kind: .basic, variant: .single, front: front, back: back, lines: lines, column: column,
-                           headingPath: headingPath, identityText: identity(front, back), explicitID: explicitID))
+                           headingPath: headingPath, identityText: "", explicitID: explicitID))
         if openAnswer, !frames.isEmpty { frames[frames.count - 1].openAnswer = scan.cards.count - 1 }
     }
 
     private mutating func emitReversed(left: String, right: String, lines: ClosedRange<Int>, column: Int,
                                        explicitID: CardID?) {
-        let ident = identity(left, right)
+        // The identity text of a pair is computed from the sides when needed (see `Card`).
+        let ident = ""
         emit(makeCard(kind: .reversed, variant: .forward, front: left, back: right, lines: lines, column: column,
                            headingPath: headingPath, identityText: ident, explicitID: explicitID))
         emit(makeCard(kind: .reversed, variant: .backward, front: right, back: left, lines: lines, column: column,
