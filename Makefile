@@ -29,7 +29,8 @@ test: deps
 
 bench:
 	@QUIRE_BENCH_DEPS=1 scripts/install-deps.sh
-	$(SWIFT) build -c release --product QuireBench --product quire
+	$(SWIFT) build -c release --product quire
+	$(SWIFT) build -c release --product QuireBench
 	$$($(SWIFT) build -c release --show-bin-path)/QuireBench
 
 clean:

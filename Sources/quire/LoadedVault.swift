@@ -11,11 +11,16 @@ struct LoadedVault {
     init(_ options: VaultOptions, reportErrors: Bool = true) throws {
         vault = try options.open()
         index = vault.index()
+        Self.keptUntilExit.append(index)
         if reportErrors {
             let errors = index.diagnostics.filter { $0.severity == .error }
             Output.diagnostics(errors, root: vault.root, toStandardError: true, color: false)
         }
     }
+
+    /// Indexes stay referenced until the process exits: freeing a million cards one by one only to
+    /// exit right after would cost a noticeable fraction of a second on a big vault.
+    nonisolated(unsafe) private static var keptUntilExit: [VaultIndex] = []
 
     /// Throws exit status 1 when some file could not be read.
     func finish() throws {
