@@ -23,7 +23,8 @@ run: release
 	@echo "Due now:"
 	@$$($(SWIFT) build -c release --show-bin-path)/quire -C $(RUN_DIR) list is:due
 
-test: deps
+test:
+	@QUIRE_TEST_DEPS=1 scripts/install-deps.sh
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 

@@ -26,6 +26,7 @@ let package = Package(
 
         // MARK: - Library modules
         .target(name: "QuireModel"),
+        .target(name: "QuireScheduling", dependencies: ["QuireModel"]),
         .target(name: "QuireYAML", dependencies: ["CLibYAML"]),
         .target(name: "QuireMarkdown", dependencies: ["CCmarkGFM"]),
         .target(
@@ -49,6 +50,7 @@ let package = Package(
 
         // MARK: - Tests
         .testTarget(name: "QuireModelTests", dependencies: ["QuireModel"]),
+        .testTarget(name: "QuireSchedulingTests", dependencies: ["QuireScheduling"], exclude: ["Oracle"]),
         .testTarget(name: "QuireYAMLTests", dependencies: ["QuireYAML"]),
         .testTarget(name: "QuireMarkdownTests", dependencies: ["QuireMarkdown"]),
         .testTarget(

@@ -5,18 +5,34 @@ set -euo pipefail
 packages=(libcmark-gfm-dev libcmark-gfm-extensions-dev libyaml-dev pkg-config python3 git)
 [ "${QUIRE_BENCH_DEPS:-0}" = 1 ] && packages+=(ripgrep)
 
+# Python packages used as test oracles (FSRS reference implementations).
+install_python_oracles() {
+    python3 -c "import fsrs, fsrs_rs_python" 2>/dev/null && return 0
+    echo "Installing Python test oracles: fsrs fsrs-rs-python"
+    if ! python3 -m pip --version >/dev/null 2>&1; then
+        $sudo apt-get install -y -qq --no-install-recommends python3-pip
+    fi
+    # A Debian-managed Python refuses plain installs (PEP 668); these two packages are test-only.
+    python3 -m pip install --quiet fsrs fsrs-rs-python 2>/dev/null \
+        || python3 -m pip install --quiet --break-system-packages fsrs fsrs-rs-python
+}
+
+# Not root: use sudo for apt-get (its absence shows as a clear "sudo: not found" when needed).
+sudo=""
+[ "$(id -u)" -ne 0 ] && sudo=sudo
+
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+if [ ${#missing[@]} -eq 0 ]; then
+    [ "${QUIRE_TEST_DEPS:-0}" = 1 ] && install_python_oracles
+    exit 0
+fi
 
 echo "Installing: ${missing[*]}"
-sudo=""
-if [ "$(id -u)" -ne 0 ]; then
-    command -v sudo >/dev/null || { echo "error: need root (or sudo) to install ${missing[*]}" >&2; exit 1; }
-    sudo=sudo
-fi
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+[ "${QUIRE_TEST_DEPS:-0}" = 1 ] && install_python_oracles
+exit 0
