@@ -31,7 +31,7 @@ let package = Package(
         .target(name: "QuireMarkdown", dependencies: ["CCmarkGFM"]),
         .target(
             name: "QuireVault",
-            dependencies: ["QuireModel", "QuireYAML", "QuireMarkdown"]
+            dependencies: ["QuireModel", "QuireScheduling", "QuireYAML", "QuireMarkdown"]
         ),
 
         // MARK: - Executables

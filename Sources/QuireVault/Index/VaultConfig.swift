@@ -1,10 +1,9 @@
 import QuireModel
+import QuireScheduling
 import QuireYAML
 
-/// Which scheduler decides when cards are due.
-public enum SchedulerKind: String, CaseIterable, Sendable {
-    case fsrs, sm2, flow
-}
+/// Which scheduler decides when cards are due (`fsrs`, `sm2`, `flow`).
+public typealias SchedulerKind = SchedulerSettings.Kind
 
 /// Settings from `.quire/config.yaml` (FORMAT.md §7).
 public struct VaultConfig: Sendable, Equatable {
