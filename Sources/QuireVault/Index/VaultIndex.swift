@@ -69,7 +69,7 @@ public struct VaultIndex: Sendable {
     /// Creates an index from parsed notes (sorted by path here).
     public init(root: String, notes: [Note], stamps: [FileStamp]? = nil, diagnostics: [Diagnostic] = []) {
         self.root = root
-        let order = notes.indices.sorted { notes[$0].path.utf8.lexicographicallyPrecedes(notes[$1].path.utf8) }
+        let order = notes.indices.sorted { utf8Precedes(notes[$0].path, notes[$1].path) }
         self.notes = order.map { notes[$0] }
         let givenStamps = stamps ?? []
         self.stamps = stamps == nil ? [] : order.map { givenStamps[$0] }
@@ -92,7 +92,7 @@ public struct VaultIndex: Sendable {
         }
         self.diagnostics += extra
         self.diagnostics.sort {
-            ($0.path.utf8.lexicographicallyPrecedes($1.path.utf8) && $0.path != $1.path)
+            (utf8Precedes($0.path, $1.path) && $0.path != $1.path)
                 || ($0.path == $1.path && ($0.line ?? 0, $0.column ?? 0) < ($1.line ?? 0, $1.column ?? 0))
         }
     }

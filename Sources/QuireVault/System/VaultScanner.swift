@@ -81,7 +81,7 @@ public struct VaultScanner: Sendable {
             closedir(dir)
             stack.append(contentsOf: subdirs.sorted(by: >))
         }
-        files.sort { $0.relativePath.utf8.lexicographicallyPrecedes($1.relativePath.utf8) }
+        files.sort { utf8Precedes($0.relativePath, $1.relativePath) }
         return (files, diagnostics)
     }
 
@@ -97,5 +97,21 @@ public struct VaultScanner: Sendable {
         guard let p = realpath(path, nil) else { return nil }
         defer { free(p) }
         return String(cString: p)
+    }
+}
+
+/// Byte-wise order of two strings' UTF-8 (what `sort` and `ls` in the C locale do), with memcmp:
+/// the generic `lexicographicallyPrecedes` over UTF-8 views costs a second on 100,000 paths.
+func utf8Precedes(_ a: String, _ b: String) -> Bool {
+    var a = a, b = b
+    return a.withUTF8 { x in
+        b.withUTF8 { y in
+            let n = min(x.count, y.count)
+            if n > 0, let xb = x.baseAddress, let yb = y.baseAddress {
+                let c = memcmp(xb, yb, n)
+                if c != 0 { return c < 0 }
+            }
+            return x.count < y.count
+        }
     }
 }
