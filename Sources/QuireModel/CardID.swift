@@ -32,6 +32,15 @@ public struct CardID: Hashable, Comparable, Sendable, CustomStringConvertible, C
     }
 
     public var description: String { rawValue }
+
+    // IDs are ASCII, so their bytes are their identity: hashing the bytes skips the Unicode
+    // normalization checks of `String` hashing, which dominate building a million-card index.
+    public func hash(into hasher: inout Hasher) {
+        var text = rawValue
+        text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
+
+    public static func == (a: CardID, b: CardID) -> Bool { a.rawValue == b.rawValue }
     public static func < (lhs: CardID, rhs: CardID) -> Bool { lhs.rawValue < rhs.rawValue }
 
     public init(from decoder: any Decoder) throws {

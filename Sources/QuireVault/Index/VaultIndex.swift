@@ -20,6 +20,8 @@ public struct VaultIndex: Sendable {
     /// The version of each note's file that was read, parallel to `notes`.
     public private(set) var stamps: [FileStamp]
     private var locations: [CardID: CardLocation]
+    /// Cards left out because an earlier note already uses their ID (normally none).
+    private var shadowed: Set<CardLocation> = []
 
     /// Builds an index by scanning and parsing every note, in parallel on all cores.
     ///
@@ -77,17 +79,22 @@ public struct VaultIndex: Sendable {
         self.diagnostics = diagnostics
         var extra: [Diagnostic] = []
         locations.reserveCapacity(self.notes.reduce(0) { $0 + $1.cards.count })
-        for (n, note) in self.notes.enumerated() {
-            for (c, card) in note.cards.enumerated() {
-                if let existing = locations[card.id] {
-                    let other = self.notes[existing.note]
+        for n in self.notes.indices {
+            // Read only the IDs: copying each card out would retain all of its strings.
+            let cards = self.notes[n].cards
+            for c in cards.indices {
+                let id = cards[c].id
+                if let existing = locations[id] {
                     if existing.note != n {
-                        extra.append(Diagnostic(.error, path: note.path, line: card.lines.lowerBound, column: card.column,
-                            message: "card ID '\(card.id)' is also used by \(other.path):\(other.cards[existing.card].lines.lowerBound) (a copied file?); this card is left out"))
+                        let other = self.notes[existing.note]
+                        let card = cards[c]
+                        extra.append(Diagnostic(.error, path: self.notes[n].path, line: card.lines.lowerBound, column: card.column,
+                            message: "card ID '\(id)' is also used by \(other.path):\(other.cards[existing.card].lines.lowerBound) (a copied file?); this card is left out"))
                     }
+                    shadowed.insert(CardLocation(note: n, card: c))
                     continue
                 }
-                locations[card.id] = CardLocation(note: n, card: c)
+                locations[id] = CardLocation(note: n, card: c)
             }
         }
         self.diagnostics += extra
@@ -122,7 +129,7 @@ public struct VaultIndex: Sendable {
     public func cards(matching query: Query, now: Timestamp) -> [CardLocation] {
         var out: [CardLocation] = []
         for (n, note) in notes.enumerated() {
-            for (c, card) in note.cards.enumerated() where locations[card.id] == CardLocation(note: n, card: c) {
+            for (c, card) in note.cards.enumerated() where shadowed.isEmpty || !shadowed.contains(CardLocation(note: n, card: c)) {
                 if query.matches(card: card, in: note, now: now) { out.append(CardLocation(note: n, card: c)) }
             }
         }

@@ -7,8 +7,11 @@ import QuireModel
 public struct ScannedFile: Hashable, Sendable {
     /// Path relative to the vault root, `/`-separated.
     public var relativePath: String
-    /// Path to open (the root joined with the relative path).
-    public var fullPath: String
+    /// The vault root the path is relative to.
+    public var root: String
+    /// Path to open (the root joined with the relative path), built when needed: a big vault has
+    /// many files, and the workers that read them build these in parallel.
+    public var fullPath: String { root + "/" + relativePath }
 }
 
 /// Finds the note files of a vault: every `*.md` below the root, skipping folders whose name starts
@@ -26,8 +29,8 @@ public struct VaultScanner: Sendable {
         var files: [ScannedFile] = []
         var diagnostics: [Diagnostic] = []
         let realRoot = Self.realPath(root) ?? root
-        var visited = Set<[UInt64]>()
-        if let s = io.stamp(root) { visited.insert([s.device, s.inode]) }
+        var visited = Set<FileIdentity>()
+        if let s = io.stamp(root) { visited.insert(FileIdentity(device: s.device, inode: s.inode)) }
         // Depth-first with an explicit stack: deep trees cannot overflow the call stack.
         var stack: [String] = [""]
         while let relDir = stack.popLast() {
@@ -43,9 +46,16 @@ public struct VaultScanner: Sendable {
                     ptr.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
                 }
                 if name.hasPrefix(".") { continue }  // ., .., hidden files and folders
+                var type = entry.pointee.d_type
+                // The common case first, building no more strings than it needs.
+                if type == UInt8(DT_REG) {
+                    if Self.isNoteName(name) {
+                        files.append(ScannedFile(relativePath: relDir.isEmpty ? name : relDir + "/" + name, root: root))
+                    }
+                    continue
+                }
                 let rel = relDir.isEmpty ? name : relDir + "/" + name
                 let full = fullDir + "/" + name
-                var type = entry.pointee.d_type
                 if type == UInt8(DT_UNKNOWN) {
                     guard let s = io.linkStamp(full) else { continue }
                     type = s.isDirectory ? UInt8(DT_DIR) : s.isSymbolicLink ? UInt8(DT_LNK)
@@ -61,7 +71,7 @@ public struct VaultScanner: Sendable {
                         if !inside {
                             diagnostics.append(Diagnostic(.warning, path: rel,
                                 message: "symbolic link points outside the vault; skipped"))
-                        } else if visited.insert([s.device, s.inode]).inserted {
+                        } else if visited.insert(FileIdentity(device: s.device, inode: s.inode)).inserted {
                             subdirs.append(rel)
                         }
                     } else if Self.isNoteName(name), !inside {
@@ -71,11 +81,11 @@ public struct VaultScanner: Sendable {
                     // A link to a note inside the vault would read that note twice: the note is read
                     // at its own path.
                 } else if type == UInt8(DT_DIR) {
-                    if let s = io.stamp(full), visited.insert([s.device, s.inode]).inserted {
+                    if let s = io.stamp(full), visited.insert(FileIdentity(device: s.device, inode: s.inode)).inserted {
                         subdirs.append(rel)
                     }
                 } else if type == UInt8(DT_REG), Self.isNoteName(name) {
-                    files.append(ScannedFile(relativePath: rel, fullPath: full))
+                    files.append(ScannedFile(relativePath: rel, root: root))
                 }
             }
             closedir(dir)
@@ -87,9 +97,14 @@ public struct VaultScanner: Sendable {
 
     /// Whether a file name is a note's (`*.md`, case-insensitive).
     public static func isNoteName(_ name: String) -> Bool {
-        let u = Array(name.utf8.suffix(3))
-        guard u.count == 3, name.utf8.count > 3 else { return false }
-        return u[0] == UInt8(ascii: ".") && (u[1] | 0x20) == UInt8(ascii: "m") && (u[2] | 0x20) == UInt8(ascii: "d")
+        let u = name.utf8
+        guard u.count > 3 else { return false }
+        var i = u.index(u.endIndex, offsetBy: -3)
+        guard u[i] == UInt8(ascii: ".") else { return false }
+        i = u.index(after: i)
+        guard u[i] | 0x20 == UInt8(ascii: "m") else { return false }
+        i = u.index(after: i)
+        return u[i] | 0x20 == UInt8(ascii: "d")
     }
 
     /// The canonical absolute path, resolving every link.
@@ -98,6 +113,12 @@ public struct VaultScanner: Sendable {
         defer { free(p) }
         return String(cString: p)
     }
+}
+
+/// A file's identity on its file system.
+struct FileIdentity: Hashable {
+    var device: UInt64
+    var inode: UInt64
 }
 
 /// Byte-wise order of two strings' UTF-8 (what `sort` and `ls` in the C locale do), with memcmp:
