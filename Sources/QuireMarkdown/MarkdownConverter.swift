@@ -35,6 +35,8 @@ struct MarkdownConverter {
     private let source: UnsafeBufferPointer<UInt8>
     private let lines: LineTable
     private(set) var nodes: [MarkdownNode] = []
+    /// Where the literals of the nodes go (replaced by a fresh one if it would outgrow `Int32`).
+    private var literals: MarkdownLiteralBuffer
 
     // Scratch buffers for recomputing inline positions, reused across blocks.
     private var raw: [SourceRange] = []
@@ -63,46 +65,66 @@ struct MarkdownConverter {
     private init(source: UnsafeBufferPointer<UInt8>) {
         self.source = source
         self.lines = LineTable(source)
+        self.literals = MarkdownLiteralBuffer(capacity: min(source.count + 64, MarkdownLiteralBuffer.maximumCount))
     }
 
     // MARK: - Entry point
 
+    /// Inputs up to this size are parsed with the per-thread arena allocator of the shim; larger
+    /// ones use cmark's default allocator, so the arena never holds more than a few megabytes.
+    static let arenaLimit = 1 << 20
+
     /// Parses `input` (already without BOM and NUL bytes) and returns the flat node list.
+    ///
+    /// The arena functions of the shim keep their state in a `static` thread-local variable of the
+    /// header, one copy per object file: every use of them must stay in this file.
     static func convert(_ input: UnsafeBufferPointer<UInt8>, options: MarkdownParseOptions) -> [MarkdownNode] {
         let extensions = CmarkRuntime.extensions
         var cmarkOptions: Int32 = 0
         if options.contains(.footnotes) { cmarkOptions |= Int32(CMARK_OPT_FOOTNOTES) }
         if options.contains(.smartPunctuation) { cmarkOptions |= Int32(CMARK_OPT_SMART) }
-        guard let parser = cmark_parser_new(cmarkOptions) else { return [emptyDocument()] }
-        defer { cmark_parser_free(parser) }
+        let useArena = input.count <= arenaLimit
+        var mem = quire_arena_mem()
+        if useArena { quire_arena_begin() }
+        defer { if useArena { quire_arena_end() } }
+        return withUnsafeMutablePointer(to: &mem) { mem -> [MarkdownNode] in
+            let created = useArena ? cmark_parser_new_with_mem(cmarkOptions, mem) : cmark_parser_new(cmarkOptions)
+            guard let parser = created else { return [emptyDocument()] }
+            // With the arena, quire_arena_end releases the parser and the tree at once.
+            defer { if !useArena { cmark_parser_free(parser) } }
 
-        func attach(_ option: MarkdownParseOptions, _ ext: OpaquePointer?) {
-            if options.contains(option), let ext { cmark_parser_attach_syntax_extension(parser, ext) }
-        }
-        attach(.tables, extensions.table)
-        attach(.strikethrough, extensions.strikethrough)
-        attach(.autolinks, extensions.autolink)
-        attach(.taskLists, extensions.tasklist)
-        attach(.tagFilter, extensions.tagfilter)
-        let tasklist = options.contains(.taskLists) ? extensions.tasklist : nil
-        if let base = input.baseAddress, input.count > 0 {
-            base.withMemoryRebound(to: CChar.self, capacity: input.count) { chars in
-                cmark_parser_feed(parser, chars, input.count)
+            func attach(_ option: MarkdownParseOptions, _ ext: OpaquePointer?) {
+                if options.contains(option), let ext { cmark_parser_attach_syntax_extension(parser, ext) }
             }
-        }
-        guard let root = cmark_parser_finish(parser) else { return [emptyDocument()] }
-        defer { cmark_node_free(root) }
+            attach(.tables, extensions.table)
+            attach(.strikethrough, extensions.strikethrough)
+            attach(.autolinks, extensions.autolink)
+            attach(.taskLists, extensions.tasklist)
+            attach(.tagFilter, extensions.tagfilter)
+            let tasklist = options.contains(.taskLists) ? extensions.tasklist : nil
+            // Feeding and finishing read and write cmark's process-wide character tables.
+            let finished = CmarkParseLock.withLock { () -> UnsafeMutablePointer<cmark_node>? in
+                if let base = input.baseAddress, input.count > 0 {
+                    base.withMemoryRebound(to: CChar.self, capacity: input.count) { chars in
+                        cmark_parser_feed(parser, chars, input.count)
+                    }
+                }
+                return cmark_parser_finish(parser)
+            }
+            guard let root = finished else { return [emptyDocument()] }
+            defer { if !useArena { cmark_node_free(root) } }
 
-        var converter = MarkdownConverter(source: input)
-        converter.nodes.reserveCapacity(input.count / 28 + 8)
-        let types = ExtensionTypes(
-            table: quire_node_type_table().rawValue,
-            tableRow: quire_node_type_table_row().rawValue,
-            tableCell: quire_node_type_table_cell().rawValue,
-            strikethrough: quire_node_type_strikethrough().rawValue
-        )
-        converter.traverse(root: root, types: types, tasklist: tasklist)
-        return converter.nodes
+            var converter = MarkdownConverter(source: input)
+            converter.nodes.reserveCapacity(input.count / 24 + 8)
+            let types = ExtensionTypes(
+                table: quire_node_type_table().rawValue,
+                tableRow: quire_node_type_table_row().rawValue,
+                tableCell: quire_node_type_table_cell().rawValue,
+                strikethrough: quire_node_type_strikethrough().rawValue
+            )
+            converter.traverse(root: root, types: types, tasklist: tasklist)
+            return converter.nodes
+        }
     }
 
     private static func emptyDocument() -> MarkdownNode {
@@ -113,7 +135,7 @@ struct MarkdownConverter {
 
     // MARK: - Traversal
 
-    private mutating func traverse(root: OpaquePointer, types: ExtensionTypes, tasklist: OpaquePointer?) {
+    private mutating func traverse(root: UnsafeMutablePointer<cmark_node>, types: ExtensionTypes, tasklist: OpaquePointer?) {
         // Open nodes: their index and the index of their last child so far (-1: none).
         var open: [(index: Int, lastChild: Int)] = []
         open.reserveCapacity(32)
@@ -121,10 +143,9 @@ struct MarkdownConverter {
         var node = root
 
         descend: while true {
-            let index = enter(node, types: types, tasklist: tasklist)
-            if let index {
+            let parent = open.last?.index ?? -1
+            if let index = enter(node, parent: parent, types: types, tasklist: tasklist) {
                 if let top = open.last {
-                    nodes[index].parent = top.index
                     if top.lastChild >= 0 {
                         nodes[top.lastChild].nextSibling = index
                     } else {
@@ -133,7 +154,7 @@ struct MarkdownConverter {
                     open[open.count - 1].lastChild = index
                 }
                 if nodes[index].kind == .blockQuote { quoteDepth += 1 }
-                if let child = cmark_node_first_child(node) {
+                if let child = quire_node_first_child(node) {
                     open.append((index, -1))
                     node = child
                     continue descend
@@ -143,11 +164,11 @@ struct MarkdownConverter {
             // Climb until a node has a next sibling.
             while true {
                 if node == root { break descend }
-                if let next = cmark_node_next(node) {
+                if let next = quire_node_next(node) {
                     node = next
                     continue descend
                 }
-                guard let parent = cmark_node_parent(node) else { break descend }
+                guard let parent = quire_node_parent(node) else { break descend }
                 node = parent
                 if let closed = open.popLast() {
                     finish(closed.index, quoteDepth: &quoteDepth)
@@ -161,35 +182,44 @@ struct MarkdownConverter {
 
     /// Appends the node for `node` and returns its index, or `nil` for a node that is left out
     /// (the empty text nodes the autolink extension leaves behind).
-    private mutating func enter(_ node: OpaquePointer, types: ExtensionTypes, tasklist: OpaquePointer?) -> Int? {
-        let type = cmark_node_get_type(node).rawValue
-        let kind = Self.kind(of: type, types: types)
+    private mutating func enter(
+        _ node: UnsafeMutablePointer<cmark_node>, parent: Int, types: ExtensionTypes, tasklist: OpaquePointer?
+    ) -> Int? {
+        let kind = Self.kind(of: UInt32(quire_node_raw_type(node)), types: types)
         let range = SourceRange(
-            Int(cmark_node_get_start_line(node)), Int(cmark_node_get_start_column(node)),
-            Int(cmark_node_get_end_line(node)), Int(cmark_node_get_end_column(node))
+            Int(quire_node_start_line(node)), Int(quire_node_start_column(node)),
+            Int(quire_node_end_line(node)), Int(quire_node_end_column(node))
         )
         var value = MarkdownNode(kind: kind, range: range)
+        if parent >= 0 { value.parent = parent }
         switch kind {
         case .text:
-            guard let literal = cmark_node_get_literal(node), literal.pointee != 0 else { return nil }
-            value.literal = String(cString: literal)
-        case .code, .htmlInline, .htmlBlock, .footnoteReference, .footnoteDefinition:
-            value.literal = Self.string(cmark_node_get_literal(node))
+            guard quire_node_literal_length(node) > 0 else { return nil }
+            storeLiteral(quire_node_literal_data(node), quire_node_literal_length(node), in: &value)
+        case .code, .htmlInline, .htmlBlock, .footnoteReference:
+            // The kinds cmark_node_get_literal answers for (not footnote definitions); an empty
+            // literal reads as `nil`, as the getter's empty C string did.
+            if quire_node_literal_length(node) > 0 {
+                storeLiteral(quire_node_literal_data(node), quire_node_literal_length(node), in: &value)
+            }
         case .codeBlock:
-            value.literal = Self.string(cmark_node_get_literal(node)) ?? ""
-            value.fenceInfo = Self.string(cmark_node_get_fence_info(node))
+            storeLiteral(quire_node_code_data(node), quire_node_code_length(node), in: &value)
+            if let info = Self.string(quire_node_info_data(node), quire_node_info_length(node)) {
+                value.fenceInfo = info
+            }
         case .heading:
-            value.headingLevel = Int(cmark_node_get_heading_level(node))
+            value.headingLevel = Int(quire_node_heading_level(node))
         case .list:
-            value.isOrderedList = cmark_node_get_list_type(node) == CMARK_ORDERED_LIST
-            value.listStart = value.isOrderedList ? Int(cmark_node_get_list_start(node)) : 0
-            value.isTightList = cmark_node_get_list_tight(node) != 0
+            value.isOrderedList = quire_node_list_is_ordered(node) != 0
+            value.listStart = value.isOrderedList ? Int(quire_node_list_start(node)) : 0
+            value.isTightList = quire_node_list_tight(node) != 0
         case .item:
-            if let tasklist, cmark_node_get_syntax_extension(node) == tasklist {
+            if let tasklist, quire_node_extension(node) == tasklist {
                 value.taskState = cmark_gfm_extensions_get_tasklist_item_checked(node)
             }
         case .link, .image:
-            value.setLink(url: Self.string(cmark_node_get_url(node)) ?? "", title: Self.string(cmark_node_get_title(node)))
+            value.setLink(url: Self.string(quire_node_url_data(node), quire_node_url_length(node)) ?? "",
+                          title: Self.string(quire_node_title_data(node), quire_node_title_length(node)))
         case .table:
             let columns = Int(cmark_gfm_extensions_get_table_columns(node))
             var alignments: [MarkdownTableAlignment] = []
@@ -212,8 +242,21 @@ struct MarkdownConverter {
         default:
             break
         }
-        nodes.append(value)
+        nodes.append(consume value)
         return nodes.count - 1
+    }
+
+    /// Copies a cmark chunk into the document's literal buffer and points `value` at it (an empty
+    /// chunk gives `""`). Chunks are not NUL-terminated. cmark's getters return the bytes up to the
+    /// first NUL; the input holds none (they are replaced before parsing) and cmark decodes `&#0;`
+    /// to U+FFFD, so the whole chunk is the same text.
+    private mutating func storeLiteral(_ data: UnsafePointer<UInt8>?, _ length: Int32, in value: inout MarkdownNode) {
+        let count = data == nil ? 0 : max(Int(length), 0)
+        if literals.count > MarkdownLiteralBuffer.maximumCount - count {
+            literals = MarkdownLiteralBuffer(capacity: count)
+        }
+        let start = literals.append(UnsafeBufferPointer(start: data, count: count))
+        value.setLiteral(literals, start: start, count: count)
     }
 
     /// Called once all of a node's descendants are in `nodes`.
@@ -246,10 +289,14 @@ struct MarkdownConverter {
     /// cmark-gfm ends an HTML block that closes on a later line (a multi-line `<!-- -->`) on its
     /// first line; its literal tells how many lines it really has.
     private mutating func extendHTMLBlockEnd(_ index: Int) {
-        guard let literal = nodes[index].literal else { return }
-        var newlines = 0
-        for byte in literal.utf8 where byte == 10 { newlines += 1 }
-        if literal.utf8.last != 10 { newlines += 1 }
+        let counted: Int? = nodes[index].withLiteralBytes { bytes in
+            guard let bytes else { return nil }
+            var newlines = 0
+            for byte in bytes where byte == 10 { newlines += 1 }
+            if bytes.last != 10 { newlines += 1 }
+            return newlines
+        }
+        guard let newlines = counted else { return }
         let range = nodes[index].range
         let lastLine = min(range.start.line + max(newlines - 1, 0), lines.lineCount)
         guard lastLine > range.end.line else { return }
@@ -259,29 +306,43 @@ struct MarkdownConverter {
         )
     }
 
-    private static func string(_ pointer: UnsafePointer<CChar>?) -> String? {
-        guard let pointer, pointer.pointee != 0 else { return nil }
-        return String(cString: pointer)
+    /// The text of a cmark chunk; `nil` when it is empty. Chunks are not NUL-terminated.
+    /// cmark's getters return the bytes up to the first NUL; the input holds none (they are
+    /// replaced before parsing) and cmark decodes `&#0;` to U+FFFD, so the whole chunk is the same.
+    private static func string(_ data: UnsafePointer<UInt8>?, _ length: Int32) -> String? {
+        guard let data, length > 0 else { return nil }
+        return String(decoding: UnsafeBufferPointer(start: data, count: Int(length)), as: UTF8.self)
     }
-
-    private static let blockKinds: [MarkdownNodeKind] = [
-        .other, .document, .blockQuote, .list, .item, .codeBlock, .htmlBlock, .customBlock, .paragraph,
-        .heading, .thematicBreak, .footnoteDefinition,
-    ]
-    private static let inlineKinds: [MarkdownNodeKind] = [
-        .other, .text, .softBreak, .lineBreak, .code, .htmlInline, .customInline, .emphasis, .strong,
-        .link, .image, .footnoteReference,
-    ]
 
     private static func kind(of type: UInt32, types: ExtensionTypes) -> MarkdownNodeKind {
         if type == types.table { return .table }
         if type == types.tableRow { return .tableRow }
         if type == types.tableCell { return .tableCell }
         if type == types.strikethrough { return .strikethrough }
-        let value = Int(type & 0x3fff)
-        switch type & 0xc000 {
-        case 0x8000: return value < blockKinds.count ? blockKinds[value] : .other
-        case 0xc000: return value < inlineKinds.count ? inlineKinds[value] : .other
+        // The values of cmark_node_type (cmark-gfm.h): blocks 0x8001…, inlines 0xc001….
+        switch type {
+        case 0x8001: return .document
+        case 0x8002: return .blockQuote
+        case 0x8003: return .list
+        case 0x8004: return .item
+        case 0x8005: return .codeBlock
+        case 0x8006: return .htmlBlock
+        case 0x8007: return .customBlock
+        case 0x8008: return .paragraph
+        case 0x8009: return .heading
+        case 0x800a: return .thematicBreak
+        case 0x800b: return .footnoteDefinition
+        case 0xc001: return .text
+        case 0xc002: return .softBreak
+        case 0xc003: return .lineBreak
+        case 0xc004: return .code
+        case 0xc005: return .htmlInline
+        case 0xc006: return .customInline
+        case 0xc007: return .emphasis
+        case 0xc008: return .strong
+        case 0xc009: return .link
+        case 0xc00a: return .image
+        case 0xc00b: return .footnoteReference
         default: return .other
         }
     }
@@ -400,15 +461,17 @@ struct MarkdownConverter {
         var mismatches = 0
         for slot in 0..<raw.count where nodes[first + slot].kind == .text {
             let start = startOffsets[slot]
-            guard start >= 0, let literal = nodes[first + slot].literal else { continue }
-            var offset = start
-            for byte in literal.utf8.prefix(8) {
-                if offset >= source.count || source[offset] != byte {
-                    mismatches += 1
-                    break
+            guard start >= 0 else { continue }
+            let mismatch = nodes[first + slot].withLiteralBytes { bytes -> Bool in
+                guard let bytes else { return false }
+                var offset = start
+                for byte in bytes.prefix(8) {
+                    if offset >= source.count || source[offset] != byte { return true }
+                    offset += 1
                 }
-                offset += 1
+                return false
             }
+            if mismatch { mismatches += 1 }
         }
         return mismatches
     }

@@ -47,9 +47,11 @@ public struct MarkdownNode: Sendable {
     public var kind: MarkdownNodeKind
     private var level: UInt8 = 0
     private var flags: UInt8 = 0
-    /// The text of `text`, `code`, `codeBlock`, `htmlBlock`, `htmlInline` and `footnoteReference`
-    /// (its label) nodes, and the label of a `footnoteDefinition`; `nil` for other kinds.
-    public var literal: String?
+    // The literal lives in a byte buffer shared by all nodes of a parsed document (one allocation
+    // per document instead of one String per node); `nil` buffer: no literal.
+    private var literalBuffer: MarkdownLiteralBuffer?
+    private var literalStart: Int32 = 0
+    private var literalCount: Int32 = 0
     private var extra: MarkdownNodeAttributes?
 
     private static let orderedFlag: UInt8 = 1
@@ -80,6 +82,41 @@ public struct MarkdownNode: Sendable {
 
     private mutating func setFlag(_ bit: UInt8, _ on: Bool) {
         if on { flags |= bit } else { flags &= ~bit }
+    }
+
+    /// The text of `text`, `code`, `codeBlock`, `htmlBlock`, `htmlInline` and `footnoteReference`
+    /// (its label) nodes, and the label of a `footnoteDefinition`; `nil` for other kinds.
+    ///
+    /// Parsed nodes keep the bytes in a buffer shared by the document and make the `String` when
+    /// it is read, so read it once per use rather than in a loop.
+    public var literal: String? {
+        get { withLiteralBytes { $0.map { String(decoding: $0, as: UTF8.self) } } }
+        set {
+            guard let newValue else {
+                literalBuffer = nil
+                literalStart = 0
+                literalCount = 0
+                return
+            }
+            let buffer = MarkdownLiteralBuffer(capacity: newValue.utf8.count)
+            var copy = newValue
+            let start = copy.withUTF8 { buffer.append($0) }
+            setLiteral(buffer, start: start, count: buffer.count - start)
+        }
+    }
+
+    /// Points the literal at `count` bytes of `buffer` from `start` (used by the converter; both
+    /// fit in `Int32`, which ``MarkdownLiteralBuffer/maximumCount`` guarantees for parsed nodes).
+    mutating func setLiteral(_ buffer: MarkdownLiteralBuffer, start: Int, count: Int) {
+        literalBuffer = buffer
+        literalStart = Int32(truncatingIfNeeded: start)
+        literalCount = Int32(truncatingIfNeeded: count)
+    }
+
+    /// Calls `body` with the literal's UTF-8 bytes, or with `nil` when the node has none.
+    func withLiteralBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>?) -> Result) -> Result {
+        guard let literalBuffer else { return body(nil) }
+        return literalBuffer.withBytes(start: Int(literalStart), count: Int(literalCount), body)
     }
 
     /// Where the node is in the source; see the type's discussion for exactness.
@@ -185,6 +222,39 @@ public struct MarkdownNode: Sendable {
     /// Sets the link attributes with one allocation (used by the converter).
     mutating func setLink(url: String?, title: String?) {
         extra = MarkdownNodeAttributes(fenceInfo: nil, url: url, title: title, tableAlignments: nil)
+    }
+}
+
+/// The literals of the nodes of one parsed document, back to back.
+///
+/// Only the converter appends, while it alone holds the buffer (before the document exists);
+/// afterwards the bytes are only read, so sharing the buffer between threads is safe.
+final class MarkdownLiteralBuffer: @unchecked Sendable {
+    /// Offsets are stored as `Int32`; the converter starts a new buffer before passing this.
+    static let maximumCount = Int(Int32.max)
+
+    @exclusivity(unchecked) private var bytes: [UInt8] = []
+
+    init(capacity: Int) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// The number of bytes stored.
+    var count: Int { bytes.count }
+
+    /// Appends `text` and returns the offset of its first byte.
+    func append(_ text: UnsafeBufferPointer<UInt8>) -> Int {
+        let start = bytes.count
+        bytes.append(contentsOf: text)
+        return start
+    }
+
+    /// Calls `body` with `count` bytes from `start`.
+    func withBytes<Result>(start: Int, count: Int, _ body: (UnsafeBufferPointer<UInt8>?) -> Result) -> Result {
+        bytes.withUnsafeBufferPointer { all in
+            guard let base = all.baseAddress else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
+            return body(UnsafeBufferPointer(start: base + start, count: count))
+        }
     }
 }
 

@@ -1,0 +1,168 @@
+import Dispatch
+import Testing
+@testable import QuireMarkdown
+
+/// The conversion reads cmark's node structs directly, parses small inputs with a per-thread arena
+/// allocator and keeps literals in a buffer shared by the document; these tests pin that every
+/// path gives the same tree.
+struct ParsePathTests {
+    static let note = """
+        # Title with `code` and *emphasis*
+
+        Text with **strong**, [a link](http://example.com "T"), ![img](a.png) and <b>html</b>.
+        A second line with `a span
+        across lines` and <!-- a
+        comment --> end; see[^1] and www.example.com.
+
+        > Quote with `q` <i>x</i>
+        lazy continuation &amp; &copy; \\* escaped
+
+        - [ ] open task
+        - [x] done task
+          1. nested `one`
+          2. nested two
+
+        ```swift
+        let x = 1
+        ```
+
+            indented code
+
+        <div>
+        raw
+        </div>
+
+        | a | b |
+        |:--|--:|
+        | `c` | d \\| e |
+
+        [ref]: /url 'Title'
+        Uses [ref] and <http://x.y/z> and a@b.co. Hard break  
+        here and ~~gone~~ here.
+
+        ---
+
+        [^1]: The footnote.
+        """
+
+    /// Each line of the outline plus the attributes the outline leaves out.
+    static func describe(_ document: MarkdownDocument) -> [String] {
+        zip(document.outline.split(separator: "\n"), document.nodes).map { line, node in
+            "\(line) p\(node.parent ?? -1) f\(node.firstChild ?? -1) n\(node.nextSibling ?? -1) e\(node.subtreeEnd)"
+                + " h\(node.headingLevel) o\(node.isOrderedList) s\(node.listStart) t\(node.isTightList)"
+                + " th\(node.isTableHeader) ts\(String(describing: node.taskState)) fi\(node.fenceInfo ?? "-")"
+                + " u\(node.url ?? "-") ti\(node.title ?? "-") a\((node.tableAlignments ?? []).map(\.rawValue))"
+        }
+    }
+
+    @Test func largeInputUsesTheDefaultAllocatorWithTheSameResult() {
+        // A fenced block of padding after the note pushes the input past the arena limit; the
+        // note's nodes must not change.
+        func padded(_ lines: Int) -> String {
+            Self.note + "\n\n```\n" + String(repeating: "padding line of the code block\n", count: lines) + "```\n"
+        }
+        let small = padded(10)
+        let large = padded(MarkdownConverter.arenaLimit / 31 + 10)
+        #expect(small.utf8.count < MarkdownConverter.arenaLimit)
+        #expect(large.utf8.count > MarkdownConverter.arenaLimit)
+        for options in [MarkdownParseOptions.default, .indexing, []] {
+            let smallLines = Self.describe(MarkdownDocument(parsing: small, options: options, lineOffset: 3))
+            let largeLines = Self.describe(MarkdownDocument(parsing: large, options: options, lineOffset: 3))
+            #expect(smallLines.count == largeLines.count)
+            // Only the document's end and the padding block itself differ.
+            for (a, b) in zip(smallLines, largeLines).dropFirst() where !a.contains("padding line") {
+                #expect(a == b)
+            }
+        }
+    }
+
+    @Test func concurrentParsesAgree() {
+        let sources = (0..<24).map { index in
+            String(repeating: "Paragraph \(index) with `code` and *em*.\n\n", count: index) + Self.note
+        }
+        let expected = sources.map { Self.describe(MarkdownDocument(parsing: $0, options: .default)) }
+        final class Results: @unchecked Sendable {
+            var values: [[String]]
+            init(count: Int) { values = Array(repeating: [], count: count) }
+        }
+        let results = Results(count: sources.count * 4)
+        let lock = DispatchQueue(label: "results")
+        DispatchQueue.concurrentPerform(iterations: sources.count * 4) { index in
+            let lines = Self.describe(MarkdownDocument(parsing: sources[index % sources.count], options: .default))
+            lock.sync { results.values[index] = lines }
+        }
+        for index in 0..<(sources.count * 4) {
+            #expect(results.values[index] == expected[index % sources.count])
+        }
+    }
+
+    @Test func literalsAreReadableAfterTheDocumentIsGone() {
+        var nodes: [MarkdownNode] = []
+        do {
+            let document = MarkdownDocument(parsing: "Some `code` and text that is longer than fifteen bytes.\n")
+            nodes = document.nodes
+        }
+        #expect(nodes.compactMap(\.literal) == ["Some ", "code", " and text that is longer than fifteen bytes."])
+    }
+
+    @Test func literalSetterRoundTrips() {
+        var document = MarkdownDocument(parsing: "Hello *world*\n\n```\n```\n")
+        let text = document.indices(of: .text)[0]
+        document.nodes[text].literal = "Grüße, a literal set by hand"
+        #expect(document.nodes[text].literal == "Grüße, a literal set by hand")
+        #expect(document.nodes[document.indices(of: .text)[1]].literal == "world")
+        document.nodes[text].literal = ""
+        #expect(document.nodes[text].literal == "")
+        document.nodes[text].literal = nil
+        #expect(document.nodes[text].literal == nil)
+        // An empty fenced block has an empty (not missing) literal.
+        #expect(document.first(.codeBlock)?.literal == "")
+        #expect(document.first(.paragraph)?.literal == nil)
+    }
+}
+
+/// cmark-gfm switches its extensions' characters in process-wide tables while it parses;
+/// parses with different extensions on many threads must still give single-threaded results.
+@Suite struct ConcurrentParseTests {
+    static let optionSets: [MarkdownParseOptions] = [
+        .default, .indexing, [], [.strikethrough], [.autolinks], [.tables, .smartPunctuation],
+    ]
+
+    static func source(_ index: Int) -> String {
+        let line = "Line \(index): ~~struck~~ and www.example.com/\(index) or me\(index)@example.org, `c` *e*.\n"
+        let repeats = index % 5 == 0 ? 1200 + index : index * 3 + 1
+        var text = ParsePathTests.note + "\n\n"
+        for row in 0..<repeats {
+            text += row % 7 == 0 ? "| x\(row) | ~~y~~ |\n|---|---|\n| www.a.b | c@d.ef |\n\n" : line
+            if row % 11 == 0 { text += "\n" }
+        }
+        return text + "\n```\n" + String(repeating: "code line\n", count: index) + "```\n"
+    }
+
+    @Test func concurrentParsesWithMixedOptionsMatchSingleThreadedResults() {
+        let sources = (0..<12).map(Self.source)
+        #expect(sources.contains { $0.utf8.count > 64 * 1024 })
+        let jobs = sources.indices.flatMap { source in Self.optionSets.indices.map { (source, $0) } }
+        let expected = jobs.map { job in
+            ParsePathTests.describe(MarkdownDocument(parsing: sources[job.0], options: Self.optionSets[job.1]))
+        }
+        final class Results: @unchecked Sendable {
+            var values: [[String]]
+            init(count: Int) { values = Array(repeating: [], count: count) }
+        }
+        let rounds = 4
+        let results = Results(count: jobs.count * rounds)
+        let lock = DispatchQueue(label: "results")
+        DispatchQueue.concurrentPerform(iterations: jobs.count * rounds) { iteration in
+            // Neighbouring iterations use different documents and options.
+            let job = jobs[(iteration * 7) % jobs.count]
+            let lines = ParsePathTests.describe(MarkdownDocument(parsing: sources[job.0], options: Self.optionSets[job.1]))
+            lock.sync { results.values[iteration] = lines }
+        }
+        var mismatches = 0
+        for iteration in 0..<(jobs.count * rounds) where results.values[iteration] != expected[(iteration * 7) % jobs.count] {
+            mismatches += 1
+        }
+        #expect(mismatches == 0)
+    }
+}
