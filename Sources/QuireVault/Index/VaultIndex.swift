@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 import QuireModel
 
 /// Where a card lives in the index.
@@ -148,29 +149,23 @@ public struct VaultIndex: Sendable {
 // MARK: - Concurrency helpers
 
 /// Fixed slots written by parallel workers, each slot by exactly one worker.
-final class ResultSlots<T>: @unchecked Sendable {
-    private var storage: [T?]
-    private let lock = Mutex()
+final class ResultSlots<T: Sendable>: Sendable {
+    private let storage: Mutex<[T?]>
 
-    init(count: Int) { storage = Array(repeating: nil, count: count) }
+    init(count: Int) { storage = Mutex(Array(repeating: nil, count: count)) }
 
     subscript(i: Int) -> T? {
-        get { lock.withLock { storage[i] } }
-        set { lock.withLock { storage[i] = newValue } }
+        get { storage.withLock { $0[i] } }
+        set { storage.withLock { $0[i] = newValue } }
     }
 }
 
 /// A counter shared by worker threads.
-final class AtomicCounter: @unchecked Sendable {
-    private var value = 0
-    private let lock = Mutex()
+final class AtomicCounter: Sendable {
+    private let value = Atomic<Int>(0)
 
     /// Returns the current value and adds one.
     func increment() -> Int {
-        lock.withLock {
-            let v = value
-            value += 1
-            return v
-        }
+        value.wrappingAdd(1, ordering: .relaxed).oldValue
     }
 }
