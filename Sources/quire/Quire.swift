@@ -48,6 +48,10 @@ struct Quire: ParsableCommand {
             var command = try parseAsRoot(Self.movingGlobalOptions(Array(CommandLine.arguments.dropFirst())))
             try command.run()
             Output.flush()
+        } catch let error as CLIError {
+            // Messages that already have a location read like a compiler's: `query:1:6: error: …`.
+            Output.error(error.description.contains(": error: ") ? error.description : "quire: error: \(error.description)")
+            exit(withError: ExitCode(1))
         } catch {
             Output.flush()
             exit(withError: error)
