@@ -41,7 +41,8 @@ public struct FileIO: Sendable {
         guard sys.fstat(fd, &st) == 0 else { throw .system(path: path, operation: "stat", code: currentErrno) }
         let stamp = FileStamp(st)
         guard stamp.size <= maximumFileSize else { throw .tooLarge(path: path, size: stamp.size) }
-        var bytes = [UInt8](repeating: 0, count: Int(stamp.size))
+        // One byte more than the file holds, so that the read seeing end-of-file needs no growth.
+        var bytes = [UInt8](repeating: 0, count: Int(stamp.size) + 1)
         var filled = 0
         while true {
             if filled == bytes.count {
