@@ -39,13 +39,8 @@ public enum IntervalFuzz {
 
     /// The deterministic factor in [0, 1) for a card's review (see the type's documentation).
     public static func factor(card: CardID, reviews: Int) -> Double {
-        var h = SipHash24(k0: 0x7175_6972_6566_7a7a)
-        h.combine("quire-fuzz-v1")
-        h.combine(byte: 0)
-        h.combine(card.rawValue)
-        h.combine(byte: 0)
-        h.combine(String(reviews))
-        return Double(h.finalize() >> 11) * 0x1p-53
+        let bits = deterministicDraw(key: 0x7175_6972_6566_7a7a, domain: "quire-fuzz-v1", card: card, count: reviews)
+        return Double(bits >> 11) * 0x1p-53
     }
 
     /// `interval` fuzzed with `factor`, within `minimum…maximum`.
@@ -54,4 +49,17 @@ public enum IntervalFuzz {
         let span = Double(range.upperBound - range.lowerBound + 1)
         return min(range.lowerBound + Int((factor * span).rounded(.down)), range.upperBound)
     }
+}
+
+/// 64 bits drawn from a card and a count, the same on every machine:
+/// SipHash-2-4 keyed with (`key`, 0) over `domain` NUL card ID NUL decimal count. Fuzz and
+/// StudyFlow's 2-or-3-day choice each use their own key and domain.
+func deterministicDraw(key: UInt64, domain: String, card: CardID, count: Int) -> UInt64 {
+    var h = SipHash24(k0: key)
+    h.combine(domain)
+    h.combine(byte: 0)
+    h.combine(card.rawValue)
+    h.combine(byte: 0)
+    h.combine(String(count))
+    return h.finalize()
 }

@@ -59,13 +59,7 @@ public struct StudyFlowScheduler: Scheduler {
 
     /// 0 or 1, from the card and its attempt count (see the type's documentation).
     static func coin(card: CardID, attempts: Int) -> Int {
-        var h = SipHash24(k0: 0x7175_6972_6566_6c77)
-        h.combine("quire-flow-v1")
-        h.combine(byte: 0)
-        h.combine(card.rawValue)
-        h.combine(byte: 0)
-        h.combine(String(attempts))
-        return Int(h.finalize() & 1)
+        Int(deterministicDraw(key: 0x7175_6972_6566_6c77, domain: "quire-flow-v1", card: card, count: attempts) & 1)
     }
 
     /// Whether a card in this state is offered promotion.
