@@ -5,20 +5,48 @@ import QuireYAML
 /// Which scheduler decides when cards are due (`fsrs`, `sm2`, `flow`).
 public typealias SchedulerKind = SchedulerSettings.Kind
 
-/// Settings from `.quire/config.yaml` (FORMAT.md §7).
+/// Settings from `.quire/config.yaml` (FORMAT.md §7): the vault's scheduler settings and the
+/// overrides for deck prefixes under `decks:`.
 public struct VaultConfig: Sendable, Equatable {
-    public var scheduler: SchedulerKind = .fsrs
-    /// Hour (0–23, local time) when a new study day begins.
-    public var dayRollover = 4
+    /// The settings for cards whose deck no override names.
+    public var settings = SchedulerSettings()
+    /// Settings for decks and their sub-decks, complete (the vault's settings with the override's
+    /// keys applied), most specific first.
+    public var deckSettings: [(deck: DeckPath, settings: SchedulerSettings)] = []
 
     /// Default settings.
     public init() {}
+
+    /// The scheduler used where no deck override applies.
+    public var scheduler: SchedulerKind { settings.kind }
+    /// Hour (0–23, local time) when a new study day begins; one for the whole vault.
+    public var dayRollover: Int { settings.dayRolloverHour }
+
+    /// The settings for a card in `deck`: the longest `decks:` prefix that contains it, else the
+    /// vault's.
+    public func settings(for deck: DeckPath) -> SchedulerSettings {
+        deckSettings.first { deck.isWithin($0.deck) }?.settings ?? settings
+    }
+
+    public static func == (a: VaultConfig, b: VaultConfig) -> Bool {
+        a.settings == b.settings
+            && a.deckSettings.elementsEqual(b.deckSettings) { $0.deck == $1.deck && $0.settings == $1.settings }
+    }
 
     /// The file `quire init` writes.
     public static let template = """
         # Quire settings. See docs/FORMAT.md in the Quire repository.
         scheduler: fsrs        # fsrs | sm2 | flow
         day_rollover: 4        # hour (local time) when a new study day begins
+        desired_retention: 0.9 # FSRS: the chance of recall intervals aim for
+        learning_steps: [1m, 10m]
+        relearning_steps: [10m]
+        maximum_interval: 36500  # days
+        fuzz: true             # spread review intervals a little
+        buttons: 4             # 4: again/hard/good/easy; 3: again/good/easy
+        # decks:               # settings for a deck and its sub-decks
+        #   Languages/Spanish:
+        #     scheduler: sm2
 
         """
 
@@ -26,7 +54,6 @@ public struct VaultConfig: Sendable, Equatable {
     /// the settings in question.
     public static func parse(_ bytes: [UInt8], path: String) -> (config: VaultConfig, diagnostics: [Diagnostic]) {
         var config = VaultConfig()
-        var diagnostics: [Diagnostic] = []
         let root: YAMLNode?
         do {
             root = try YAMLParser.parse(bytes, baseMark: .start)
@@ -35,34 +62,175 @@ public struct VaultConfig: Sendable, Equatable {
                                         message: error.message)])
         }
         guard let root else { return (config, []) }
+        var reader = SettingsReader(path: path)
         guard let map = root.mapping else {
             return (config, [Diagnostic(.error, path: path, line: root.start.line, column: root.start.column,
                                         message: "settings must be a mapping")])
         }
+        var draft = SettingsDraft(SchedulerSettings())
+        var deckNodes: [(YAMLScalar, YAMLNode)] = []
         for (key, value) in map.entries {
-            func warn(_ message: String) {
-                diagnostics.append(Diagnostic(.warning, path: path, line: value.start.line, column: value.start.column,
-                                              message: message))
-            }
-            switch key.value {
-            case "scheduler":
-                if let s = value.scalar.flatMap({ SchedulerKind(rawValue: $0.value.lowercased()) }) {
-                    config.scheduler = s
-                } else {
-                    warn("'scheduler' must be fsrs, sm2 or flow; using \(config.scheduler.rawValue)")
+            if key.value == "decks" {
+                if let decks = value.mapping {
+                    deckNodes = decks.entries
+                } else if !(value.scalar?.isNull ?? false) {
+                    reader.problem(.error, value.start, "'decks' must map deck names to settings")
                 }
-            case "day_rollover":
-                if let h = value.scalar.flatMap({ Int($0.value) }), (0...23).contains(h) {
-                    config.dayRollover = h
-                } else {
-                    warn("'day_rollover' must be an hour from 0 to 23; using \(config.dayRollover)")
-                }
-            default:
-                diagnostics.append(Diagnostic(.warning, path: path, line: key.start.line, column: key.start.column,
-                                              message: "unknown setting '\(key.value)'"))
+                continue
             }
+            reader.read(key, value, into: &draft, topLevel: true)
         }
-        return (config, diagnostics)
+        config.settings = reader.build(draft, at: root.start, fallback: SchedulerSettings())
+        for (key, value) in deckNodes {
+            guard let deck = DeckPath(key.value) else {
+                reader.problem(.error, key.start, "'\(key.value)' is not a deck name")
+                continue
+            }
+            guard let entries = value.mapping?.entries else {
+                reader.problem(.error, value.start, "the settings for deck '\(deck)' must be a mapping")
+                continue
+            }
+            var deckDraft = SettingsDraft(config.settings)
+            for (k, v) in entries { reader.read(k, v, into: &deckDraft, topLevel: false) }
+            config.deckSettings.append((deck, reader.build(deckDraft, at: value.start, fallback: config.settings)))
+        }
+        // Most specific first, so the first prefix that matches is the longest.
+        config.deckSettings.sort { $0.deck.components.count > $1.deck.components.count }
+        return (config, reader.diagnostics)
+    }
+}
+
+/// The settings being read, before validation as a whole.
+private struct SettingsDraft {
+    var kind: SchedulerKind
+    var desiredRetention: Double
+    var learningSteps: [Int]
+    var relearningSteps: [Int]
+    var maximumInterval: Int
+    var fuzz: Bool
+    var buttons: Int
+    var parameters: [Double]
+    var dayRolloverHour: Int
+    var intervalOrdering: Bool
+
+    init(_ s: SchedulerSettings) {
+        kind = s.kind
+        desiredRetention = s.desiredRetention
+        learningSteps = s.learningSteps
+        relearningSteps = s.relearningSteps
+        maximumInterval = s.maximumInterval
+        fuzz = s.fuzz
+        buttons = s.buttons
+        parameters = s.parameters.values
+        dayRolloverHour = s.dayRolloverHour
+        intervalOrdering = s.intervalOrdering
+    }
+}
+
+/// Reads setting keys into a draft, collecting diagnostics with their locations.
+private struct SettingsReader {
+    let path: String
+    var diagnostics: [Diagnostic] = []
+
+    init(path: String) { self.path = path }
+
+    mutating func problem(_ severity: Diagnostic.Severity, _ mark: YAMLMark, _ message: String) {
+        diagnostics.append(Diagnostic(severity, path: path, line: mark.line, column: mark.column, message: message))
+    }
+
+    mutating func read(_ key: YAMLScalar, _ value: YAMLNode, into d: inout SettingsDraft, topLevel: Bool) {
+        let name = key.value
+        let scalar = value.scalar
+        func warn(_ expected: String) { problem(.warning, value.start, "'\(name)' must be \(expected); setting ignored") }
+        switch name {
+        case "scheduler":
+            if let s = scalar.flatMap({ SchedulerKind(rawValue: $0.value.lowercased()) }) { d.kind = s } else { warn("fsrs, sm2 or flow") }
+        case "day_rollover":
+            guard topLevel else {
+                problem(.warning, key.start, "'day_rollover' applies to the whole vault and cannot be set per deck")
+                return
+            }
+            if let h = scalar?.int, (0...23).contains(h) { d.dayRolloverHour = h } else { warn("an hour from 0 to 23") }
+        case "desired_retention":
+            if let r = scalar?.double, r > 0, r < 1 { d.desiredRetention = r } else { warn("a number between 0 and 1, like 0.9") }
+        case "learning_steps", "relearning_steps":
+            if let steps = Self.steps(value) {
+                if name == "learning_steps" { d.learningSteps = steps } else { d.relearningSteps = steps }
+            } else {
+                warn("a list of durations like [1m, 10m] (s, m, h or d; a bare number is minutes)")
+            }
+        case "maximum_interval":
+            if let n = scalar?.int, (1...36_500).contains(n) { d.maximumInterval = n } else { warn("a number of days from 1 to 36500") }
+        case "fuzz":
+            if let b = scalar?.bool { d.fuzz = b } else { warn("true or false") }
+        case "buttons":
+            if let n = scalar?.int, n == 3 || n == 4 { d.buttons = n } else { warn("3 or 4") }
+        case "interval_ordering":
+            if let b = scalar?.bool { d.intervalOrdering = b } else { warn("true or false") }
+        case "fsrs_parameters":
+            let numbers = value.sequence?.items.map { $0.scalar?.double }
+            guard let numbers, numbers.allSatisfy({ $0 != nil }) else {
+                warn("a list of 17, 19 or 21 numbers")
+                return
+            }
+            let values = numbers.compactMap { $0 }
+            do {
+                _ = try FSRSParameters(values)
+                d.parameters = values
+            } catch {
+                problem(.warning, value.start, error.description + "; setting ignored")
+            }
+        default:
+            problem(.warning, key.start, "unknown setting '\(name)'")
+        }
+    }
+
+    /// Validates the draft as a whole; on failure reports it and returns `fallback`.
+    mutating func build(_ d: SettingsDraft, at mark: YAMLMark, fallback: SchedulerSettings) -> SchedulerSettings {
+        do {
+            return try SchedulerSettings(kind: d.kind, desiredRetention: d.desiredRetention, learningSteps: d.learningSteps,
+                                         relearningSteps: d.relearningSteps, maximumInterval: d.maximumInterval,
+                                         fuzz: d.fuzz, buttons: d.buttons, parameters: d.parameters,
+                                         dayRolloverHour: d.dayRolloverHour, intervalOrdering: d.intervalOrdering)
+        } catch {
+            problem(.warning, mark, error.description + "; using the defaults")
+            return fallback
+        }
+    }
+
+    /// Durations in seconds from a list like `[1m, 10m]` (units s, m, h, d; a bare number is minutes,
+    /// as in Anki). Nil when any item is not a positive duration.
+    static func steps(_ node: YAMLNode) -> [Int]? {
+        let items: [String]
+        if let seq = node.sequence {
+            guard let texts = Optional(seq.items.compactMap { $0.scalar?.value }), texts.count == seq.items.count else { return nil }
+            items = texts
+        } else if let s = node.scalar {
+            items = s.isNull ? [] : s.value.split(separator: " ").map(String.init)
+        } else {
+            return nil
+        }
+        var out: [Int] = []
+        for item in items {
+            guard let seconds = duration(item) else { return nil }
+            out.append(seconds)
+        }
+        return out
+    }
+
+    /// `90s`, `10m`, `1.5h`, `2d`, or minutes without a unit.
+    static func duration(_ text: String) -> Int? {
+        let t = text.trimmingSpaces()
+        let unit = t.last.flatMap { "smhd".contains($0) ? $0 : nil }
+        guard let number = Double(unit == nil ? t : String(t.dropLast())), number.isFinite, number > 0 else { return nil }
+        let scale: Double = switch unit {
+        case "s": 1
+        case "h": 3600
+        case "d": 86_400
+        default: 60
+        }
+        let seconds = (number * scale).rounded()
+        return seconds >= 1 && seconds < 1e9 ? Int(seconds) : nil
     }
 }
 
