@@ -97,6 +97,33 @@ public struct SchedulingState: Hashable, Sendable {
         return s
     }
 
+    /// This state as it reads back after being written to front matter: times to whole seconds,
+    /// numbers to four decimals. Live grading reads the stored form back before the next review, so
+    /// replaying the log must round the same way between steps to reach the same state.
+    public var stored: SchedulingState {
+        var s = self
+        func second(_ t: Timestamp?) -> Timestamp? {
+            t.map { Timestamp(milliseconds: $0.milliseconds - (($0.milliseconds % 1000) + 1000) % 1000) }
+        }
+        func number(_ d: Double?) -> Double? { d.flatMap { Double(Self.format($0)) } }
+        s.due = second(due)
+        s.lastReview = second(lastReview)
+        s.buriedUntil = second(buriedUntil)
+        s.stability = number(stability)
+        s.difficulty = number(difficulty)
+        s.ease = number(ease)
+        return s
+    }
+
+    /// Whether two states agree on every scheduling field (everything but the fingerprint and
+    /// unknown fields).
+    public func sameSchedule(as other: SchedulingState) -> Bool {
+        var a = self, b = other
+        a.fingerprint = nil; b.fingerprint = nil
+        a.unknownFields = []; b.unknownFields = []
+        return a == b
+    }
+
     /// Whether the card can come up at `now` (not suspended, not buried).
     public func isAvailable(at now: Timestamp) -> Bool {
         if suspended { return false }

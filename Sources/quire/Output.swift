@@ -103,4 +103,12 @@ enum Clock {
     }
 
     static func currentDirectory() -> String { FileManager.default.currentDirectoryPath }
+
+    /// The local time zone's offset from UTC at `time`, in seconds east (from `TZ` or the system).
+    static func utcOffset(at time: Timestamp) -> Int {
+        var t = time_t(time.milliseconds / 1000)
+        var parts = tm()
+        guard localtime_r(&t, &parts) != nil else { return 0 }
+        return parts.tm_gmtoff
+    }
 }

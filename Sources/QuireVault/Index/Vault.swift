@@ -63,7 +63,7 @@ public struct Vault: Sendable {
             try io.makeDirectories(q + "/log")
             try io.makeDirectories(q + "/cache")
             try io.replace(q + "/config.yaml", with: Array(VaultConfig.template.utf8), expected: nil)
-            try appendLines(directory + "/.gitignore", [".quire/cache/", ".quire/device"], io: io)
+            try appendLines(directory + "/.gitignore", [".quire/cache/", ".quire/device", ".quire/journal"], io: io)
             try appendLines(directory + "/.gitattributes", [".quire/log/*.log merge=union"], io: io)
         } catch { throw .io(error) }
         return try Vault(root: directory, io: io)

@@ -122,6 +122,9 @@ public struct VaultIndex: Sendable {
         return found
     }
 
+    /// Finds a card by its exact ID.
+    public func location(exactly id: CardID) -> CardLocation? { locations[id] }
+
     /// The card at a location.
     public func card(at loc: CardLocation) -> Card { notes[loc.note].cards[loc.card] }
 

@@ -1,0 +1,60 @@
+import QuireModel
+import QuireScheduling
+
+/// The review log put in order and cleaned of undone events: what ``quire replay`` folds into
+/// each card's state (FORMAT.md §6).
+///
+/// Events are ordered by time; events with the same time keep the order they were given in (the
+/// caller passes log files sorted by device, each in line order). An `undo of=T` for card C removes
+/// C's event at time T if it came before the undo; undo events themselves change nothing else.
+public struct ReviewHistory: Sendable {
+    /// Each card's remaining events, in order.
+    public private(set) var events: [CardID: [ReviewEvent]] = [:]
+    /// Undo events whose target was not found (already undone, or never logged).
+    public private(set) var danglingUndos: [ReviewEvent] = []
+
+    /// Orders and cleans events.
+    public init(_ all: [ReviewEvent]) {
+        let ordered = all.enumerated().sorted {
+            $0.element.time != $1.element.time ? $0.element.time < $1.element.time : $0.offset < $1.offset
+        }
+        for (_, event) in ordered {
+            if case .undo(let target) = event.action {
+                if var list = events[event.card],
+                   let i = list.lastIndex(where: { $0.time == target && !Self.isUndo($0) }) {
+                    list.remove(at: i)
+                    events[event.card] = list
+                } else {
+                    danglingUndos.append(event)
+                }
+                continue
+            }
+            events[event.card, default: []].append(event)
+        }
+    }
+
+    private static func isUndo(_ e: ReviewEvent) -> Bool {
+        if case .undo = e.action { return true }
+        return false
+    }
+
+    /// The state the remaining events give a card, or nil when it has no events or they leave it
+    /// without a scheduling line.
+    ///
+    /// - Parameters:
+    ///   - card: the card.
+    ///   - settings: the settings in force for each event (``SettingsSnapshot`` resolves `cfg=`).
+    public func state(of card: CardID, settings: (ReviewEvent) -> SchedulerSettings) -> SchedulingState? {
+        var state: SchedulingState?
+        for event in events[card] ?? [] {
+            state = ReviewTransition.apply(event.action, to: state, at: event.time, card: card,
+                                           settings: settings(event))
+        }
+        return state
+    }
+
+    /// The last `path=` a card's events name, for finding a card that is no longer in the vault.
+    public func lastPath(of card: CardID) -> String? {
+        events[card]?.reversed().lazy.compactMap { $0.field("path") }.first
+    }
+}

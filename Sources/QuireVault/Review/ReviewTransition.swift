@@ -1,0 +1,51 @@
+import QuireModel
+import QuireScheduling
+
+/// How one log event changes a card's scheduling state — the single function both live grading
+/// and ``ReviewHistory`` replay use, so the two cannot disagree.
+public enum ReviewTransition {
+    /// The card's state after `action` at `time`, in its stored form (``SchedulingState/stored``);
+    /// nil when the card has no scheduling line any more (a reset card that is neither suspended
+    /// nor buried).
+    ///
+    /// - Parameters:
+    ///   - action: the event; `undo` is handled by ``ReviewHistory`` and leaves the state as is.
+    ///   - state: the state before, nil for a card never reviewed.
+    ///   - time: the event time.
+    ///   - card: the card, which seeds the schedulers' deterministic choices.
+    ///   - settings: the scheduler settings in force for this event.
+    public static func apply(_ action: ReviewAction, to state: SchedulingState?, at time: Timestamp, card: CardID,
+                             settings: SchedulerSettings) -> SchedulingState? {
+        var new: SchedulingState?
+        switch action {
+        case .grade(let rating):
+            new = settings.makeScheduler().next(state, rating: rating, at: time, card: card)
+        case .undo:
+            new = state
+        case .suspend:
+            new = state ?? SchedulingState()
+            new?.suspended = true
+        case .unsuspend:
+            new = state
+            new?.suspended = false
+        case .bury(let until):
+            new = state ?? SchedulingState()
+            new?.buriedUntil = until
+        case .reset:
+            // History is forgotten; what the user set by hand stays.
+            var fresh = SchedulingState()
+            fresh.fingerprint = state?.fingerprint
+            fresh.suspended = state?.suspended ?? false
+            fresh.buriedUntil = state?.buriedUntil
+            fresh.unknownFields = state?.unknownFields ?? []
+            new = fresh.suspended || fresh.buriedUntil != nil ? fresh : nil
+        case .promote:
+            new = StudyFlowScheduler(settings: settings).promote(state, at: time, card: card)
+        case .demote:
+            new = StudyFlowScheduler(settings: settings).demote(state, at: time, card: card)
+        case .deactivate:
+            new = StudyFlowScheduler(settings: settings).deactivate(state)
+        }
+        return new?.stored
+    }
+}

@@ -1,0 +1,97 @@
+import QuireModel
+import QuireScheduling
+
+/// Content-addressed copies of the scheduler settings that graded cards, so replaying the log
+/// after the configuration changed still reproduces what live grading did (FORMAT.md §6).
+///
+/// Each `grade` line names its settings with `cfg=ID`; the settings themselves are the file
+/// `.quire/settings/ID.yaml`, written once, never changed, and kept in git. Two machines with the
+/// same settings write the same file, so syncing never conflicts.
+public enum SettingsSnapshot {
+    /// The folder of snapshots, relative to the root.
+    public static let folder = Vault.folderName + "/settings"
+
+    /// The settings as canonical YAML, readable as a configuration file. Everything that changes
+    /// what a scheduler computes is in it; the day rollover (which only decides what is due today)
+    /// is not.
+    public static func text(of s: SchedulerSettings) -> String {
+        func steps(_ v: [Int]) -> String { "[" + v.map { "\($0)s" }.joined(separator: ", ") + "]" }
+        return """
+            scheduler: \(s.kind.rawValue)
+            desired_retention: \(s.desiredRetention)
+            learning_steps: \(steps(s.learningSteps))
+            relearning_steps: \(steps(s.relearningSteps))
+            maximum_interval: \(s.maximumInterval)
+            fuzz: \(s.fuzz)
+            buttons: \(s.buttons)
+            interval_ordering: \(s.intervalOrdering)
+            fsrs_parameters: [\(s.parameters.values.map { "\($0)" }.joined(separator: ", "))]
+
+            """
+    }
+
+    /// The settings' ID: 12 base32 characters of the SipHash-2-4 of ``text(of:)``.
+    public static func id(of s: SchedulerSettings) -> String {
+        Base32.encodeTopBits(SipHash24.hash(Array(text(of: s).utf8), k0: 0x7175_6972_6563_6667), count: 12)
+    }
+
+    /// The relative path of a snapshot.
+    public static func path(id: String) -> String { folder + "/" + id + ".yaml" }
+}
+
+/// Finds the settings each logged event was graded with, reading snapshots once.
+public final class SettingsResolver: @unchecked Sendable {
+    private let vault: Vault
+    private let config: VaultConfig
+    private var cache: [String: SchedulerSettings?] = [:]
+    /// Snapshot IDs that could not be read; the current settings were used instead.
+    public private(set) var missing: Set<String> = []
+
+    /// A resolver for a vault with its current configuration.
+    public init(vault: Vault, config: VaultConfig) {
+        self.vault = vault
+        self.config = config
+    }
+
+    /// The settings for an event on a card in `deck`: its `cfg=` snapshot, else the current
+    /// settings for the deck with the event's `sched=` scheduler.
+    public func settings(for event: ReviewEvent, deck: DeckPath?) -> SchedulerSettings {
+        if let id = event.field("cfg") {
+            if let cached = cache[id] {
+                if let cached { return cached }
+            } else {
+                let loaded = load(id)
+                cache[id] = loaded
+                if let loaded { return loaded }
+                missing.insert(id)
+            }
+        }
+        var s = deck.map { config.settings(for: $0) } ?? config.settings
+        if let kind = event.field("sched").flatMap(SchedulerKind.init(rawValue:)) { s.kind = kind }
+        return s
+    }
+
+    private func load(_ id: String) -> SchedulerSettings? {
+        guard id.utf8.allSatisfy(CardID.isIDByte),
+              let (bytes, _) = try? vault.io.read(vault.fullPath(SettingsSnapshot.path(id: id))) else { return nil }
+        let parsed = VaultConfig.parse(bytes, path: "")
+        guard parsed.diagnostics.isEmpty else { return nil }
+        return parsed.config.settings
+    }
+}
+
+extension Vault {
+    /// Writes the snapshot of `settings` unless it exists, and returns its ID.
+    func storeSnapshot(of settings: SchedulerSettings) throws(FileIOError) -> String {
+        let id = SettingsSnapshot.id(of: settings)
+        let path = fullPath(SettingsSnapshot.path(id: id))
+        if io.stamp(path) != nil { return id }
+        try io.makeDirectories(fullPath(SettingsSnapshot.folder))
+        do {
+            try io.replace(path, with: Array(SettingsSnapshot.text(of: settings).utf8), expected: nil)
+        } catch .changedOnDisk {
+            // Another process wrote the same snapshot first.
+        }
+        return id
+    }
+}

@@ -1,0 +1,67 @@
+import ArgumentParser
+import QuireModel
+import QuireVault
+
+extension Quire {
+    /// `quire replay [--check]`.
+    struct Replay: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Rebuild every card's scheduling state from the review log.",
+            discussion: """
+                Replays all devices' logs in time order and rewrites the scheduling lines that differ. \
+                Cards the log does not know are left as they are. --check only reports (exit 1 when \
+                something differs).
+                """)
+
+        @OptionGroup var options: VaultOptions
+        @OptionGroup var edit: EditOptions
+        @Flag(help: "Only report the differences; write nothing.")
+        var check = false
+
+        func run() throws {
+            let loaded = try LoadedVault(options)
+            let (config, configDiagnostics) = loaded.vault.config()
+            let replay = ReviewReplay(vault: loaded.vault, index: loaded.index, config: config)
+            Output.diagnostics(configDiagnostics + replay.diagnostics, root: loaded.vault.root, toStandardError: true, color: false)
+            for d in replay.differences { Output.line(Self.describe(d)) }
+            for m in replay.missingCards {
+                Output.error("quire: warning: card \(m.card) is in the review log but not in the vault (last in \(m.lastPath ?? "?"))")
+            }
+            let summary = "\(replay.eventCount) event\(replay.eventCount == 1 ? "" : "s"), \(replay.replayedCards) card\(replay.replayedCards == 1 ? "" : "s") replayed, \(replay.differences.count) differ\(replay.differences.count == 1 ? "s" : "")"
+            var failed = replay.diagnostics.contains { $0.severity == .error }
+            if check || replay.differences.isEmpty {
+                Output.error(summary)
+                Output.flush()
+                if failed || (check && !replay.differences.isEmpty) || loaded.index.hasErrors { throw ExitCode(1) }
+                return
+            }
+            let plan = replay.plan(vault: loaded.vault)
+            Output.diagnostics(plan.diagnostics, root: loaded.vault.root, toStandardError: true, color: false)
+            failed = failed || !plan.diagnostics.isEmpty
+            if edit.dryRun {
+                for e in plan.edits { Output.write(e.diff) }
+                Output.error(summary + "; would change \(plan.edits.count) note\(plan.edits.count == 1 ? "" : "s") (dry run)")
+            } else {
+                let result = loaded.vault.apply(plan.edits)
+                Output.diagnostics(result.diagnostics, root: loaded.vault.root, toStandardError: true, color: false)
+                failed = failed || !result.diagnostics.isEmpty
+                Output.error(summary + "; rewrote \(result.written.count) note\(result.written.count == 1 ? "" : "s")")
+            }
+            Output.flush()
+            if failed || loaded.index.hasErrors { throw ExitCode(1) }
+        }
+
+        /// `path:line: CARD: due 2026-11-25T09:00:00Z → 2026-11-26T09:00:00Z, reps 3 → 4`.
+        static func describe(_ d: ReviewReplay.Difference) -> String {
+            let old = Dictionary(d.current?.fields ?? [], uniquingKeysWith: { a, _ in a })
+            let new = Dictionary(d.replayed?.fields ?? [], uniquingKeysWith: { a, _ in a })
+            var changes: [String] = []
+            for key in SchedulingState.fieldOrder where key != "fp" && old[key] != new[key] {
+                changes.append("\(key) \(old[key] ?? "-") → \(new[key] ?? "-")")
+            }
+            if d.replayed == nil { changes = ["the log leaves no scheduling line"] }
+            if d.current == nil { changes.insert("no scheduling line in the note", at: 0) }
+            return "\(d.path):\(d.line): \(d.card): " + changes.joined(separator: ", ")
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import ArgumentParser
+import QuireModel
+import QuireScheduling
+import QuireVault
+
+/// What the commands that record reviews share: the vault, its settings, this device's log writer,
+/// and finding a card without indexing the whole vault when the log already says where it is.
+struct ReviewContext {
+    let vault: Vault
+    let config: VaultConfig
+    let writer: ReviewWriter
+    private var loaded: LoadedVault?
+    private let options: VaultOptions
+
+    init(_ options: VaultOptions) throws {
+        self.options = options
+        vault = try options.open()
+        let (config, diagnostics) = vault.config()
+        Output.diagnostics(diagnostics, root: vault.root, toStandardError: true, color: false)
+        self.config = config
+        var generator = SystemRandomNumberGenerator()
+        do {
+            writer = ReviewWriter(vault: vault, config: config, device: try vault.deviceID(using: &generator))
+        } catch {
+            throw CLIError(error.description)
+        }
+    }
+
+    /// The whole vault indexed (once).
+    mutating func index() throws -> LoadedVault {
+        if let loaded { return loaded }
+        let l = try LoadedVault(options)
+        loaded = l
+        return l
+    }
+
+    /// The note holding a card given by ID or unique prefix: first the note the log last names
+    /// (one file read), else the whole index.
+    mutating func locate(_ idText: String) throws -> (card: CardID, path: String) {
+        if let id = CardID(idText), let path = ReviewHistory(vault.reviewLog().events).lastPath(of: id),
+           let bytes = try? vault.io.read(vault.fullPath(path)).bytes,
+           NoteParser.parse(bytes, path: path).note?.cards.contains(where: { $0.id == id }) == true {
+            return (id, path)
+        }
+        let index = try index().index
+        guard let loc = index.location(of: idText) else {
+            throw CLIError("no card '\(idText)' in the vault (IDs are listed by 'quire list'; a prefix must be unique)")
+        }
+        return (index.card(at: loc).id, index.notes[loc.note].path)
+    }
+
+    /// `due 2026-11-25T09:00:00Z (in 3d)`, or what keeps the card from coming up.
+    static func summary(_ s: SchedulingState?, now: Timestamp) -> String {
+        guard let s else { return "new" }
+        var parts = [s.flow.map { "\(s.state.rawValue), \($0.rawValue)" } ?? s.state.rawValue]
+        if s.suspended { parts.append("suspended") }
+        if let b = s.buriedUntil, b > now { parts.append("buried until \(b)") }
+        if let due = s.due { parts.append("due \(due) (\(relative(due, from: now)))") }
+        return parts.joined(separator: ", ")
+    }
+
+    /// `in 10m`, `in 3d`, `now`, `2d ago`.
+    static func relative(_ t: Timestamp, from now: Timestamp) -> String {
+        let seconds = (t.milliseconds - now.milliseconds) / 1000
+        let magnitude = abs(seconds)
+        let text = magnitude < 60 ? "\(magnitude)s" : magnitude < 3600 ? "\(magnitude / 60)m"
+            : magnitude < 86_400 ? "\(magnitude / 3600)h" : magnitude < 86_400 * 365 ? "\(magnitude / 86_400)d"
+            : String(format: "%.1fy", Double(magnitude) / 86_400 / 365)
+        if magnitude < 1 { return "now" }
+        return seconds > 0 ? "in " + text : text + " ago"
+    }
+
+    /// A card's JSON with a new state, as `quire list --json` prints it.
+    static func json(_ card: CardID, state: SchedulingState?, in note: Note) -> JSONValue? {
+        guard var c = note.cards.first(where: { $0.id == card }) else { return nil }
+        c.schedule = state
+        return JSONRepresentation.card(c, in: note)
+    }
+}
