@@ -7,7 +7,11 @@ extension Quire {
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Report every problem in the vault as path:line:column: error|warning: message.",
-            discussion: "Also reports each card that was re-matched to its history after an edit. Exit status 1 when there are errors.")
+            discussion: """
+                Also reports each card that was re-matched to its history after an edit, and each card whose \
+                scheduling line differs from what the review log gives (see quire replay). Exit status 1 when \
+                there are errors.
+                """)
 
         @OptionGroup var options: VaultOptions
         @Flag(help: "Print JSON: an array of {path, line, column, severity, message}.")
@@ -18,7 +22,8 @@ extension Quire {
         func run() throws {
             let loaded = try LoadedVault(options, reportErrors: false)
             var all = loaded.vault.config().diagnostics + loaded.index.diagnostics
-            all += loaded.vault.reviewLogDiagnostics()
+            let replay = ReviewReplay(vault: loaded.vault, index: loaded.index, config: loaded.vault.config().config)
+            all += replay.diagnostics + replay.checkDiagnostics
             if errorsOnly { all = all.filter { $0.severity == .error } }
             if json {
                 Output.line(JSONValue.array(all.map(JSONRepresentation.diagnostic)).serialized(pretty: true))

@@ -23,7 +23,7 @@ extension Quire {
             let (config, configDiagnostics) = loaded.vault.config()
             let replay = ReviewReplay(vault: loaded.vault, index: loaded.index, config: config)
             Output.diagnostics(configDiagnostics + replay.diagnostics, root: loaded.vault.root, toStandardError: true, color: false)
-            for d in replay.differences { Output.line(Self.describe(d)) }
+            for d in replay.differences { Output.line("\(d.path):\(d.line): \(d.card): \(d.summary)") }
             for m in replay.missingCards {
                 Output.error("quire: warning: card \(m.card) is in the review log but not in the vault (last in \(m.lastPath ?? "?"))")
             }
@@ -49,19 +49,6 @@ extension Quire {
             }
             Output.flush()
             if failed || loaded.index.hasErrors { throw ExitCode(1) }
-        }
-
-        /// `path:line: CARD: due 2026-11-25T09:00:00Z → 2026-11-26T09:00:00Z, reps 3 → 4`.
-        static func describe(_ d: ReviewReplay.Difference) -> String {
-            let old = Dictionary(d.current?.fields ?? [], uniquingKeysWith: { a, _ in a })
-            let new = Dictionary(d.replayed?.fields ?? [], uniquingKeysWith: { a, _ in a })
-            var changes: [String] = []
-            for key in SchedulingState.fieldOrder where key != "fp" && old[key] != new[key] {
-                changes.append("\(key) \(old[key] ?? "-") → \(new[key] ?? "-")")
-            }
-            if d.replayed == nil { changes = ["the log leaves no scheduling line"] }
-            if d.current == nil { changes.insert("no scheduling line in the note", at: 0) }
-            return "\(d.path):\(d.line): \(d.card): " + changes.joined(separator: ", ")
         }
     }
 }

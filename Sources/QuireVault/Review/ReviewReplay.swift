@@ -15,6 +15,30 @@ public struct ReviewReplay: Sendable {
         public var current: SchedulingState?
         /// The state the log gives (nil: no line).
         public var replayed: SchedulingState?
+
+        /// The fields that differ: `due 2026-11-25T09:00:00Z → 2026-11-26T09:00:00Z, reps 3 → 4`.
+        public var summary: String {
+            if replayed == nil { return "the log leaves no scheduling line" }
+            let old = Dictionary(current?.fields ?? [], uniquingKeysWith: { a, _ in a })
+            let new = Dictionary(replayed?.fields ?? [], uniquingKeysWith: { a, _ in a })
+            var changes: [String] = current == nil ? ["no scheduling line in the note"] : []
+            for key in SchedulingState.fieldOrder where key != "fp" && old[key] != new[key] {
+                changes.append("\(key) \(old[key] ?? "-") → \(new[key] ?? "-")")
+            }
+            return changes.joined(separator: ", ")
+        }
+    }
+
+    /// The findings as `quire check` reports them: a warning per differing card, a note per card
+    /// the log knows that is gone from the vault.
+    public var checkDiagnostics: [Diagnostic] {
+        differences.map {
+            Diagnostic(.warning, path: $0.path, line: $0.line, column: 1,
+                       message: "card \($0.card): scheduling line differs from the review log (\($0.summary)); run 'quire replay'")
+        } + missingCards.map {
+            Diagnostic(.note, path: $0.lastPath ?? Vault.logFolder,
+                       message: "card \($0.card) has reviews in the log but is no longer in the vault")
+        }
     }
 
     /// Cards that disagree, in note-path and card order.
