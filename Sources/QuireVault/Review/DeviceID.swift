@@ -15,7 +15,9 @@ extension Vault {
             if io.stamp(path) != nil {
                 let bytes: [UInt8]
                 do { bytes = try io.read(path).bytes } catch { throw .io(error) }
-                let text = String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isWhitespace).first.map(String.init) ?? ""
+                let text = String(String(decoding: bytes, as: UTF8.self).unicodeScalars
+                    .reversed().drop { $0.properties.isWhitespace }.reversed()
+                    .drop { $0.properties.isWhitespace }.map(Character.init))
                 guard !text.isEmpty, text.utf8.count <= 32, text.utf8.allSatisfy(CardID.isIDByte) else {
                     throw .invalidDevice(path: Self.deviceFile, text: text)
                 }
