@@ -24,7 +24,7 @@ extension ReviewWriter {
     /// state the log gives without the grade.
     ///
     /// - Parameters:
-    ///   - now: the time of the undo event.
+    ///   - now: the time of the undo event (moved to just after the grade if the clock is behind it).
     ///   - locate: finds the note holding a card when it is no longer in the note the log names.
     public func undoLast(at now: Timestamp, locate: (CardID) -> String? = { _ in nil }) throws(ReviewError) -> UndoOutcome {
         let all = vault.reviewLog().events
@@ -48,7 +48,9 @@ extension ReviewWriter {
         guard let note, let current = note.cards.first(where: { $0.id == card }) else {
             throw .cardNotFound(card: card, path: path)
         }
-        let undo = ReviewEvent(time: now, card: card, action: .undo(of: target.time), fields: [("path", path)])
+        // The undo must come after the grade in time order, even with a clock behind the log.
+        let undoTime = max(now, Timestamp(milliseconds: target.time.milliseconds + 1))
+        let undo = ReviewEvent(time: undoTime, card: card, action: .undo(of: target.time), fields: [("path", path)])
         let resolver = SettingsResolver(vault: vault, config: config)
         let block = Self.frontMatterBlock(bytes)
         var edited: [UInt8]

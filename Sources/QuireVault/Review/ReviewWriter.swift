@@ -82,6 +82,7 @@ public struct ReviewWriter: Sendable {
         let note = try Self.parse(bytes, path: path)
         let settings = config.settings(for: note.deck)
         var states: [CardID: SchedulingState?] = [:]
+        var order: [CardID] = []
         var changes: [(CardID, SchedulingState?, SchedulingState?)] = []
         var events: [ReviewEvent] = []
         var snapshot: String?
@@ -95,6 +96,7 @@ public struct ReviewWriter: Sendable {
             let before = states[card.id] ?? card.schedule
             var after = ReviewTransition.apply(request.action, to: before, at: now, card: card.id, settings: settings)
             after?.fingerprint = card.fingerprint
+            if states[card.id] == nil { order.append(card.id) }
             states[card.id] = after
             changes.append((card.id, before, after))
             var fields: [(String, String)] = []
@@ -111,8 +113,8 @@ public struct ReviewWriter: Sendable {
         var editor: FrontMatterEditor
         do {
             editor = try FrontMatterEditor(file: bytes)
-            for (card, after) in states {
-                if let after {
+            for card in order {
+                if let after = states[card] ?? nil {
                     try editor.setEntry(card.rawValue, in: SchedulingLine.key, to: SchedulingLine.encode(after))
                 } else {
                     try editor.removeEntry(card.rawValue, in: SchedulingLine.key)

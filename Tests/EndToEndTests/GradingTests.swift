@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+
+/// Grading, undo, replay and the card-state commands through the real binary on SampleVault.
+@Suite struct GradingTests {
+    let now = ["--now", QuireRunner.now]
+
+    @Test func gradeUndoAndReplayTranscript() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        try q.write(".quire/device", Data("e2etest1\n".utf8))
+        let original = try q.read("Biology/Cells/mitosis.md")
+        var transcript = ""
+        for args in [
+            ["grade", "y7azfa5y104q", "good", "--at", "2026-11-22T12:00:00Z"],
+            ["grade", "y7az", "again", "--at", "2026-11-22T12:05:00Z"],
+            ["grade", "y7azfa5y104q", "3", "--at", "2026-11-22T12:16:00Z", "--ms", "4200", "--json"],
+            ["undo"] + now,
+            ["replay", "--check"] + now,
+            ["grade", "y7azfa5y104q", "medium"],
+            ["grade", "x27m5m9wtd30", "hard", "--at", "2026-11-22T12:00:00Z"],
+            ["grade", "nosuchcard", "good"],
+        ] {
+            transcript += try q.run(args).description + "\n"
+        }
+        try Golden.check(transcript, "grade-undo-replay")
+        let log = String(decoding: try q.read(".quire/log/e2etest1.log"), as: UTF8.self)
+        #expect(log.split(separator: "\n").count == 5)  // header, three grades, one undo
+        #expect(try q.run(["undo"] + now).status == 0)
+        #expect(try q.run(["undo"] + now).status == 0)
+        #expect(try q.read("Biology/Cells/mitosis.md") == original)
+        let nothing = try q.run(["undo"] + now)
+        #expect(nothing.status == 1)
+    }
+
+    @Test func cardStateCommandsAndReplayRepair() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        try q.write(".quire/device", Data("e2etest2\n".utf8))
+        var transcript = ""
+        for args in [
+            ["suspend", "--dry-run", "deck:Languages/Spanish/Vocabulary"] + now,
+            ["suspend", "deck:Languages/Spanish/Vocabulary", "is:new"] + now,
+            ["unsuspend", "0nkf8bfmes1z"] + now,
+            ["bury", "tag:cells", "is:due"] + now,
+            ["reset", "y7azfa5y104q"] + now,
+            ["suspend"] + now,
+            ["replay", "--check"] + now,
+        ] {
+            transcript += try q.run(args).description + "\n"
+        }
+        try Golden.check(transcript, "card-state-commands")
+        // A hand edit of a scheduling line is found by check and repaired by replay from the log.
+        let path = "Computer-Science/Algorithms/sorting.md"
+        let text = String(decoding: try q.read(path), as: UTF8.self)
+        try q.write(path, Data(text.replacingOccurrences(of: "reps: 2,", with: "reps: 9,").utf8))
+        let check = try q.run(["check"] + now)
+        #expect(check.stdout.contains("sorting.md:34:1: warning: card 5nsb9c0xhqxp: scheduling line differs from the review log (reps 9 → 2)"))
+        #expect(try q.run(["replay"] + now).status == 0)
+        #expect(try q.read(path) == Data(text.utf8))
+        #expect(try q.run(["replay", "--check"] + now).status == 0)
+    }
+}
