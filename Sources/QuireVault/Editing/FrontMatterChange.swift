@@ -114,12 +114,19 @@ extension Vault {
     /// Plans a change for the notes at the given relative paths: reads each file fresh and edits it
     /// in memory. Files that cannot be edited are reported and skipped; the others go on.
     public func plan(_ change: FrontMatterChange, paths: [String]) -> (edits: [PlannedEdit], diagnostics: [Diagnostic]) {
+        planEdits(paths: paths) { _, bytes in try change.apply(to: bytes) }
+    }
+
+    /// Reads each file fresh and edits it in memory with `edit` (nil: no change). A file that cannot
+    /// be read or edited is reported, with the location of a YAML error, and the others go on.
+    func planEdits(paths: [String], _ edit: (String, [UInt8]) throws -> [UInt8]?)
+        -> (edits: [PlannedEdit], diagnostics: [Diagnostic]) {
         var edits: [PlannedEdit] = []
         var diagnostics: [Diagnostic] = []
         for path in paths {
             do {
                 let (bytes, _) = try io.read(fullPath(path))
-                if let edited = try change.apply(to: bytes) {
+                if let edited = try edit(path, bytes), edited != bytes {
                     edits.append(PlannedEdit(path: path, original: bytes, edited: edited))
                 }
             } catch let error as YAMLError {

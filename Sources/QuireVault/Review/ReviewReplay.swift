@@ -96,33 +96,22 @@ public struct ReviewReplay: Sendable {
 
     /// The edits that make the front matter match the log, one per note.
     public func plan(vault: Vault) -> (edits: [PlannedEdit], diagnostics: [Diagnostic]) {
-        var edits: [PlannedEdit] = []
-        var diagnostics: [Diagnostic] = []
         var byNote: [String: [Difference]] = [:]
         var order: [String] = []
         for d in differences {
             if byNote[d.path] == nil { order.append(d.path) }
             byNote[d.path, default: []].append(d)
         }
-        for path in order {
-            do {
-                let bytes = try vault.io.read(vault.fullPath(path)).bytes
-                var editor = try FrontMatterEditor(file: bytes)
-                for d in byNote[path] ?? [] {
-                    if let state = d.replayed {
-                        try editor.setEntry(d.card.rawValue, in: SchedulingLine.key, to: SchedulingLine.encode(state))
-                    } else {
-                        try editor.removeEntry(d.card.rawValue, in: SchedulingLine.key)
-                    }
+        return vault.planEdits(paths: order) { path, bytes in
+            var editor = try FrontMatterEditor(file: bytes)
+            for d in byNote[path] ?? [] {
+                if let state = d.replayed {
+                    try editor.setEntry(d.card.rawValue, in: SchedulingLine.key, to: SchedulingLine.encode(state))
+                } else {
+                    try editor.removeEntry(d.card.rawValue, in: SchedulingLine.key)
                 }
-                if editor.file != bytes { edits.append(PlannedEdit(path: path, original: bytes, edited: editor.file)) }
-            } catch let error as YAMLError {
-                diagnostics.append(Diagnostic(.error, path: path, line: error.mark.line, column: error.mark.column,
-                                              message: error.message + "; not changed"))
-            } catch {
-                diagnostics.append(Diagnostic(.error, path: path, message: "\(error)"))
             }
+            return editor.file
         }
-        return (edits, diagnostics)
     }
 }

@@ -37,6 +37,33 @@ import QuireModel
         }
     }
 
+    /// Makes `write` (or `fsync`) fail with `errno` on files whose path matches, while they are open.
+    private static func failWrites(of matches: @escaping @Sendable (String) -> Bool, in sys: inout SystemCalls,
+                                   fsync: Bool, errno code: Int32) {
+        let live = SystemCalls.live
+        let tracked = Mutex<Set<Int32>>([])
+        sys.open = { p, flags, mode in
+            let fd = live.open(p, flags, mode)
+            if matches(p) { tracked.withLock { _ = $0.insert(fd) } }
+            return fd
+        }
+        sys.close = { fd in
+            tracked.withLock { _ = $0.remove(fd) }
+            return live.close(fd)
+        }
+        if fsync {
+            sys.fsync = { fd in
+                if tracked.withLock({ $0.contains(fd) }) { errno = code; return -1 }
+                return live.fsync(fd)
+            }
+        } else {
+            sys.write = { fd, buf, n in
+                if tracked.withLock({ $0.contains(fd) }) { errno = code; return -1 }
+                return live.write(fd, buf, n)
+            }
+        }
+    }
+
     @Test func renameFails() throws {
         try expectRefused({ sys, _ in
             sys.rename = { from, to in
@@ -48,61 +75,19 @@ import QuireModel
 
     @Test func diskFullWhileWritingTheNote() throws {
         try expectRefused({ sys, _ in
-            let live = SystemCalls.live
-            let tempFD = Mutex<Int32>(-1)
-            sys.open = { p, flags, mode in
-                let fd = live.open(p, flags, mode)
-                if p.contains("/.organelles.md.quire-") { tempFD.withLock { $0 = fd } }
-                return fd
-            }
-            sys.close = { fd in
-                tempFD.withLock { if $0 == fd { $0 = -1 } }
-                return live.close(fd)
-            }
-            sys.write = { fd, buf, n in
-                if fd == tempFD.withLock({ $0 }) { errno = ENOSPC; return -1 }
-                return live.write(fd, buf, n)
-            }
+            Self.failWrites(of: { $0.contains("/.organelles.md.quire-") }, in: &sys, fsync: false, errno: ENOSPC)
         }, check: { if case .io(.system(_, "write", ENOSPC)) = $0 { true } else { false } })
     }
 
     @Test func diskFullWhileAppendingToTheLogWritesNothing() throws {
         try expectRefused({ sys, _ in
-            let live = SystemCalls.live
-            let logFD = Mutex<Int32>(-1)
-            sys.open = { p, flags, mode in
-                let fd = live.open(p, flags, mode)
-                if p.hasSuffix(".log") { logFD.withLock { $0 = fd } }
-                return fd
-            }
-            sys.close = { fd in
-                logFD.withLock { if $0 == fd { $0 = -1 } }
-                return live.close(fd)
-            }
-            sys.write = { fd, buf, n in
-                if fd == logFD.withLock({ $0 }) { errno = ENOSPC; return -1 }
-                return live.write(fd, buf, n)
-            }
+            Self.failWrites(of: { $0.hasSuffix(".log") }, in: &sys, fsync: false, errno: ENOSPC)
         }, check: { if case .io(.system(_, "write", ENOSPC)) = $0 { true } else { false } })
     }
 
     @Test func fsyncOfTheNoteFails() throws {
         try expectRefused({ sys, _ in
-            let live = SystemCalls.live
-            let tempFD = Mutex<Int32>(-1)
-            sys.open = { p, flags, mode in
-                let fd = live.open(p, flags, mode)
-                if p.contains("/.organelles.md.quire-") { tempFD.withLock { $0 = fd } }
-                return fd
-            }
-            sys.close = { fd in
-                tempFD.withLock { if $0 == fd { $0 = -1 } }
-                return live.close(fd)
-            }
-            sys.fsync = { fd in
-                if fd == tempFD.withLock({ $0 }) { errno = EIO; return -1 }
-                return live.fsync(fd)
-            }
+            Self.failWrites(of: { $0.contains("/.organelles.md.quire-") }, in: &sys, fsync: true, errno: EIO)
         }, check: { if case .io(.system(_, "fsync", EIO)) = $0 { true } else { false } })
     }
 
