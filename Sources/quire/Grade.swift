@@ -1,5 +1,6 @@
 import ArgumentParser
 import QuireModel
+import QuireScheduling
 import QuireVault
 
 extension Quire {
@@ -42,6 +43,9 @@ extension Quire {
                 if let value = ReviewContext.json(id, state: after, in: outcome.note) { Output.line(value.serialized(pretty: true)) }
             } else {
                 Output.line("\(id) \(rating.name): \(ReviewContext.summary(after, now: now))")
+                if let after, after.flow != nil, StudyFlowScheduler.offersPromotion(after) {
+                    Output.line("\(after.streak ?? 0) correct in a row: 'quire promote \(id)' moves it up")
+                }
             }
         }
     }

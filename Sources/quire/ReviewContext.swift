@@ -62,12 +62,22 @@ struct ReviewContext {
     /// `in 10m`, `in 3d`, `now`, `2d ago`.
     static func relative(_ t: Timestamp, from now: Timestamp) -> String {
         let seconds = (t.milliseconds - now.milliseconds) / 1000
-        let magnitude = abs(seconds)
-        let text = magnitude < 60 ? "\(magnitude)s" : magnitude < 3600 ? "\(magnitude / 60)m"
-            : magnitude < 86_400 ? "\(magnitude / 3600)h" : magnitude < 86_400 * 365 ? "\(magnitude / 86_400)d"
-            : String(format: "%.1fy", Double(magnitude) / 86_400 / 365)
-        if magnitude < 1 { return "now" }
-        return seconds > 0 ? "in " + text : text + " ago"
+        if seconds == 0 { return "now" }
+        return seconds > 0 ? "in " + span(from: now, to: t) : span(from: t, to: now) + " ago"
+    }
+
+    /// The length of a time span as Anki shows it on its buttons: `45s`, `10m`, `5h`, `3d`, `2.5mo`, `1.2y`.
+    static func span(from a: Timestamp, to b: Timestamp) -> String {
+        let seconds = abs(b.milliseconds - a.milliseconds) / 1000
+        let days = Double(seconds) / 86_400
+        switch seconds {
+        case ..<60: return "\(seconds)s"
+        case ..<3600: return "\(seconds / 60)m"
+        case ..<86_400: return "\(seconds / 3600)h"
+        case ..<(86_400 * 30): return "\(Int(days.rounded()))d"
+        case ..<(86_400 * 365): return String(format: "%.1fmo", days / 30.4375)
+        default: return String(format: "%.1fy", days / 365.25)
+        }
     }
 
     /// A card's JSON with a new state, as `quire list --json` prints it.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import QuireMarkdown
 import QuireModel
+import QuireScheduling
 import QuireVault
 
 extension Quire {
@@ -47,6 +48,13 @@ extension Quire {
             Output.write(render(c.back, color: color, width: width))
             Output.line()
             Output.line(dim(Self.stateLine(c)))
+            let settings = loaded.vault.config().config.settings(for: note.deck)
+            let now = options.now
+            let outcomes = settings.makeScheduler().preview(c.schedule, at: now, card: c.id)
+            let next = settings.ratings.compactMap { r in
+                outcomes[r]?.due.map { "\(r.name) \(ReviewContext.span(from: now, to: $0))" }
+            }
+            Output.line(dim("next (\(settings.kind.rawValue)): " + next.joined(separator: "  ")))
             try loaded.finish()
         }
 
