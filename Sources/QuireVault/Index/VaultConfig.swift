@@ -14,6 +14,9 @@ public struct VaultConfig: Sendable, Equatable {
     /// keys applied), most specific first.
     public var deckSettings: [(deck: DeckPath, settings: SchedulerSettings)] = []
 
+    /// Daily limits and session defaults for `quire review` and `quire today`.
+    public var study = StudySettings()
+
     /// Default settings.
     public init() {}
 
@@ -29,7 +32,7 @@ public struct VaultConfig: Sendable, Equatable {
     }
 
     public static func == (a: VaultConfig, b: VaultConfig) -> Bool {
-        a.settings == b.settings
+        a.settings == b.settings && a.study == b.study
             && a.deckSettings.elementsEqual(b.deckSettings) { $0.deck == $1.deck && $0.settings == $1.settings }
     }
 
@@ -44,6 +47,10 @@ public struct VaultConfig: Sendable, Equatable {
         maximum_interval: 36500  # days
         fuzz: true             # spread review intervals a little
         buttons: 4             # 4: again/hard/good/easy; 3: again/good/easy
+        new_per_day: 20        # new cards a day, at most
+        reviews_per_day: 200   # reviews a day, at most
+        session: mixed         # quire review's default: new (20) | review (25) | mixed (5 new + 20)
+        bury_siblings: true    # a cloze group's or reversed pair's cards not on the same day
         # decks:               # settings for a deck and its sub-decks
         #   Languages/Spanish:
         #     scheduler: sm2
@@ -68,6 +75,7 @@ public struct VaultConfig: Sendable, Equatable {
                                         message: "settings must be a mapping")])
         }
         var draft = SettingsDraft(SchedulerSettings())
+        var study = StudySettings()
         var deckNodes: [(YAMLScalar, YAMLNode)] = []
         for (key, value) in map.entries {
             if key.value == "decks" {
@@ -78,8 +86,10 @@ public struct VaultConfig: Sendable, Equatable {
                 }
                 continue
             }
+            if reader.readStudy(key, value, into: &study) { continue }
             reader.read(key, value, into: &draft, topLevel: true)
         }
+        config.study = study
         config.settings = reader.build(draft, at: root.start, fallback: SchedulerSettings())
         for (key, value) in deckNodes {
             guard let deck = DeckPath(key.value) else {
@@ -136,6 +146,25 @@ private struct SettingsReader {
 
     mutating func problem(_ severity: Diagnostic.Severity, _ mark: YAMLMark, _ message: String) {
         diagnostics.append(Diagnostic(severity, path: path, line: mark.line, column: mark.column, message: message))
+    }
+
+    /// Reads a study setting; false when `key` is not one.
+    mutating func readStudy(_ key: YAMLScalar, _ value: YAMLNode, into s: inout StudySettings) -> Bool {
+        let scalar = value.scalar
+        func warn(_ expected: String) { problem(.warning, value.start, "'\(key.value)' must be \(expected); setting ignored") }
+        switch key.value {
+        case "new_per_day":
+            if let n = scalar?.int, (0...100_000).contains(n) { s.newPerDay = n } else { warn("a number from 0 to 100000") }
+        case "reviews_per_day":
+            if let n = scalar?.int, (0...1_000_000).contains(n) { s.reviewsPerDay = n } else { warn("a number from 0 to 1000000") }
+        case "session":
+            if let m = scalar.flatMap({ StudyMode(rawValue: $0.value) }), m != .custom { s.mode = m } else { warn("new, review or mixed") }
+        case "bury_siblings":
+            if let b = scalar?.bool { s.burySiblings = b } else { warn("true or false") }
+        default:
+            return false
+        }
+        return true
     }
 
     mutating func read(_ key: YAMLScalar, _ value: YAMLNode, into d: inout SettingsDraft, topLevel: Bool) {

@@ -56,8 +56,8 @@ extension ReviewWriter {
         var edited: [UInt8]
         var exact = false
         var state: SchedulingState?
-        if let entry = vault.journalEntry(card: card, time: target.time), entry.after == block {
-            edited = Array(entry.before.utf8) + bytes[entry.after.utf8.count...]
+        if let entry = vault.journalEntry(card: card, time: target.time), entry.after == UndoJournal.digest(block) {
+            edited = Array(entry.before.utf8) + bytes[block.count...]
             state = (try? Self.parse(edited, path: path))?.cards.first { $0.id == card }?.schedule
             exact = true
         } else {

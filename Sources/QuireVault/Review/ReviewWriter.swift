@@ -111,8 +111,10 @@ public struct ReviewWriter: Sendable {
             events.append(ReviewEvent(time: now, card: card.id, action: request.action, fields: fields))
         }
         var editor: FrontMatterEditor
+        let oldBodyStart: Int
         do {
             editor = try FrontMatterEditor(file: bytes)
+            oldBodyStart = editor.frontMatter.bodyRange.lowerBound
             for card in order {
                 if let after = states[card] ?? nil {
                     try editor.setEntry(card.rawValue, in: SchedulingLine.key, to: SchedulingLine.encode(after))
@@ -143,7 +145,8 @@ public struct ReviewWriter: Sendable {
         }
         let grades = events.filter { if case .grade = $0.action { true } else { false } }
         if !grades.isEmpty {
-            let before = Self.frontMatterBlock(bytes), after = Self.frontMatterBlock(edited)
+            let before = String(decoding: bytes[..<oldBodyStart], as: UTF8.self)
+            let after = UndoJournal.digest(edited[..<editor.frontMatter.bodyRange.lowerBound])
             vault.appendToJournal(grades.map {
                 UndoJournal.Entry(time: now, card: $0.card, path: path, before: before, after: after)
             })
@@ -174,10 +177,9 @@ public struct ReviewWriter: Sendable {
         return note
     }
 
-    /// The file's bytes up to the start of its body, as text.
-    static func frontMatterBlock(_ bytes: [UInt8]) -> String {
-        let end = (try? FrontMatter(file: bytes))?.bodyRange.lowerBound ?? 0
-        return String(decoding: bytes[..<end], as: UTF8.self)
+    /// The file's bytes up to the start of its body.
+    static func frontMatterBlock(_ bytes: [UInt8]) -> ArraySlice<UInt8> {
+        bytes[..<((try? FrontMatter(file: bytes))?.bodyRange.lowerBound ?? 0)]
     }
 }
 

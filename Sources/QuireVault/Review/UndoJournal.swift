@@ -3,9 +3,11 @@ import QuireModel
 /// This machine's record of the exact front-matter bytes before and after each grade, so
 /// `quire undo` restores a note byte for byte (`.quire/journal`, kept out of git).
 ///
-/// One line per grade: `TIME CARD PATH BEFORE AFTER`, the last three percent-encoded as in the
-/// review log. The journal is only a help: when an entry is missing, or the front matter changed
-/// since, undo falls back to the state the review log gives.
+/// One line per grade: `TIME CARD PATH BEFORE AFTER`: the path and the front matter before the
+/// grade percent-encoded as in the review log, and AFTER the SipHash-2-4 of the front matter the
+/// grade wrote (16 hex digits), to tell whether it is still there. The journal is only a help: it
+/// is not fsynced, and when an entry is missing, or the front matter changed since, undo falls
+/// back to the state the review log gives.
 public struct UndoJournal: Sendable {
     /// One grade's front matter before and after.
     public struct Entry: Equatable, Sendable {
@@ -14,7 +16,7 @@ public struct UndoJournal: Sendable {
         public var path: String
         /// The bytes from the start of the file to the start of the body, before the grade.
         public var before: String
-        /// The same bytes after the grade.
+        /// ``UndoJournal/digest(_:)`` of the same bytes after the grade.
         public var after: String
     }
 
@@ -22,6 +24,13 @@ public struct UndoJournal: Sendable {
     public static let path = Vault.folderName + "/journal"
     /// Past this size, the journal is cut to its newer half on the next write.
     static let limit = 1 << 20
+
+    /// The digest that identifies a front matter block: SipHash-2-4 as 16 hex digits.
+    static func digest(_ block: ArraySlice<UInt8>) -> String {
+        let h = SipHash24.hash(block, k0: 0x7175_6972_656a_726e)
+        let hex = String(h, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
 
     /// Formats an entry as a line (without the line ending).
     static func format(_ e: Entry) -> String {
@@ -59,7 +68,7 @@ extension Vault {
             try? io.replace(path, with: Array(bytes[cut...]) + Array(text.utf8), expected: bytes)
             return
         }
-        try? io.append(path, Array(text.utf8))
+        try? io.append(path, Array(text.utf8), sync: false)
     }
 
     /// The journal entry for a card's grade at `time`, if any.

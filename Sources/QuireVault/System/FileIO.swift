@@ -129,13 +129,13 @@ public struct FileIO: Sendable {
         }
     }
 
-    /// Appends bytes to a file (creating it), then fsyncs it.
-    public func append(_ path: String, _ bytes: [UInt8]) throws(FileIOError) {
+    /// Appends bytes to a file (creating it), then fsyncs it unless `sync` is false.
+    public func append(_ path: String, _ bytes: [UInt8], sync: Bool = true) throws(FileIOError) {
         let fd = sys.open(path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
         guard fd >= 0 else { throw .system(path: path, operation: "open", code: currentErrno) }
         defer { _ = sys.close(fd) }
         if let code = writeAll(fd, bytes) { throw .system(path: path, operation: "write", code: code) }
-        guard sys.fsync(fd) == 0 else { throw .system(path: path, operation: "fsync", code: currentErrno) }
+        guard !sync || sys.fsync(fd) == 0 else { throw .system(path: path, operation: "fsync", code: currentErrno) }
     }
 
     /// Writes every byte, retrying short writes and interrupted calls; returns the `errno` of a
