@@ -206,6 +206,20 @@ enum GradingBench {
 
     /// A realistic note: front matter with title, tags and a `quire:` block holding a stored FSRS
     /// state for each of its cards, and a body of question-and-answer and one-line cards.
+    /// For profilers: the CPU part of a grade, `count` times: parse the note, edit its front matter.
+    static func gradeLoop(_ count: Int) throws {
+        let (bytes, cards) = try seededNote(path: "note.md")
+        var total = 0
+        for i in 0..<count {
+            let note = NoteParser.parse(bytes, path: "note.md").note
+            var editor = try FrontMatterEditor(file: bytes)
+            let state = note?.cards[i % cards.count].schedule ?? SchedulingState()
+            try editor.setEntry(cards[i % cards.count].rawValue, in: "quire", to: SchedulingLine.encode(state))
+            total &+= editor.file.count
+        }
+        print("checksum \(total)")
+    }
+
     static func seededNote(path: String) throws -> (bytes: [UInt8], cards: [CardID]) {
         let text = """
             ---

@@ -25,6 +25,10 @@ enum QuireBench {
             case "--files": sizes = (args.popFirst() ?? "").split(separator: ",").compactMap { Int($0) }
             case "--vaults": vaultsDir = args.popFirst() ?? vaultsDir
             case "--runs": runs = Int(args.popFirst() ?? "") ?? runs
+            case "--grade-loop":
+                // For profilers: parse and edit the grading benchmark's note over and over.
+                try GradingBench.gradeLoop(Int(args.popFirst() ?? "") ?? 1000)
+                return
             case "--grading":
                 try GradingBench.run()
                 return

@@ -80,10 +80,27 @@ public struct FrontMatter: Sendable {
 
     // MARK: - Helpers
 
-    private static func parseRoot(_ yaml: ArraySlice<UInt8>, base: YAMLMark) throws(YAMLError) -> YAMLMapping? {
-        guard let node = try YAMLParser.parse(yaml, baseMark: base) else { return nil }
+    /// Parses the YAML between the fences; blocks of one-line flow mappings (Quire's scheduling
+    /// lines) are read by ``FlowLineBlock`` unless `fastPath` is off.
+    static func parseRoot(_ yaml: ArraySlice<UInt8>, base: YAMLMark, fastPath: Bool = true) throws(YAMLError) -> YAMLMapping? {
+        let blocks = fastPath ? FlowLineBlock.find(in: yaml, base: base) : []
+        var text = yaml
+        for block in blocks {
+            for range in block.entryLines {
+                for i in range where text[i] != 0x0D { text[i] = 0x20 }
+            }
+        }
+        guard let node = try YAMLParser.parse(text, baseMark: base) else { return nil }
         switch node {
-        case .mapping(let mapping):
+        case .mapping(var mapping):
+            for block in blocks {
+                guard let i = mapping.entries.firstIndex(where: { $0.key.start.offset == block.keyOffset }),
+                      case .scalar(let placeholder) = mapping.entries[i].value, placeholder.isNull else {
+                    // libyaml read the text differently than expected: use it whole.
+                    return try parseRoot(yaml, base: base, fastPath: false)
+                }
+                mapping.entries[i].value = .mapping(block.mapping)
+            }
             return mapping
         case .scalar(let scalar) where scalar.isNull && scalar.anchor == nil:
             return nil
