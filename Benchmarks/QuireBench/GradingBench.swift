@@ -125,11 +125,15 @@ enum GradingBench {
         let start = Timestamp(year: 2027, month: 1, day: 1, hour: 9)
         var wrote = 0
         var journalLine: [UInt8] = []
-        func grade(_ round: Int) throws {
+        var known: Note?
+        /// One grade; `session` passes the note the previous grade returned, as the review screen does.
+        func grade(_ round: Int, session: Bool) throws {
             let card = cards[round % cards.count]
             let at = Timestamp(milliseconds: start.milliseconds + Int64(round) * 86_400_000)
             do {
-                if try writer.grade(card, .good, inNote: notePath, at: at).wrote { wrote += 1 }
+                let outcome = try writer.grade(card, .good, inNote: notePath, at: at, known: session ? known : nil)
+                if outcome.wrote { wrote += 1 }
+                known = outcome.noteAfter
             } catch {
                 throw BenchError("grade: \(error)")
             }
@@ -148,31 +152,37 @@ enum GradingBench {
 
         // Warm up: the settings snapshot, the log header, the page cache. The undo journal's mean
         // line length sets the size of the baseline's journal append.
-        for round in 0..<warmUpRounds { try grade(round) }
+        for round in 0..<warmUpRounds { try grade(round, session: false) }
         let journalSize = io.stamp(vault.fullPath(UndoJournal.path)).map { Int($0.size) } ?? 0
         journalLine = Array(repeating: UInt8(ascii: "x"), count: max(1, journalSize / warmUpRounds - 1)) + [10]
         for _ in 0..<warmUpRounds { try baseline(journal: true) }
 
-        var gradeTimes: [Double] = [], bareTimes: [Double] = [], journalTimes: [Double] = []
+        var gradeTimes: [Double] = [], sessionTimes: [Double] = [], bareTimes: [Double] = [], journalTimes: [Double] = []
+        var round = warmUpRounds
         for i in 0..<gradeCount {
             // Rotate the order, so that whatever one kind of write leaves behind falls on each.
-            for k in 0..<3 {
+            for k in 0..<4 {
+                let kind = (i + k) % 4
+                // A session grade follows another grade of this note, as in a review session.
+                if kind == 1 { try grade(round, session: false); round += 1 }
                 let begin = monotonicNanoseconds()
-                switch (i + k) % 3 {
-                case 0: try grade(warmUpRounds + i)
-                case 1: try baseline(journal: false)
+                switch kind {
+                case 0: try grade(round, session: false); round += 1
+                case 1: try grade(round, session: true); round += 1
+                case 2: try baseline(journal: false)
                 default: try baseline(journal: true)
                 }
                 let us = Double(monotonicNanoseconds() - begin) / 1e3
-                switch (i + k) % 3 {
+                switch kind {
                 case 0: gradeTimes.append(us)
-                case 1: bareTimes.append(us)
+                case 1: sessionTimes.append(us)
+                case 2: bareTimes.append(us)
                 default: journalTimes.append(us)
                 }
             }
         }
-        guard wrote == gradeCount + warmUpRounds else {
-            throw BenchError("only \(wrote) of \(gradeCount + warmUpRounds) grades wrote the note")
+        guard wrote == round else {
+            throw BenchError("only \(wrote) of \(round) grades wrote the note")
         }
 
         print("Grade end to end — ReviewWriter.grade(.good), N = \(gradeCount), one day apart, interleaved with the baselines")
@@ -184,7 +194,8 @@ enum GradingBench {
             print("  " + pad(name, 58) + pad(String(Int(median.rounded())) + " µs", 12)
                   + pad(String(Int(percentile(times, 0.9).rounded())) + " µs", 12) + String(format2: median / bare) + "×")
         }
-        row("grade (read, parse, log append, note replace, journal)", gradeTimes)
+        row("grade, note parsed from disk (quire grade)", gradeTimes)
+        row("grade, note known from the index (quire review)", sessionTimes)
         row("baseline: log append + note replace", bareTimes)
         row("baseline + undo-journal append (\(journalLine.count) B)", journalTimes)
         // Where the rest goes: the in-memory steps of a grade on the same note, one call each.

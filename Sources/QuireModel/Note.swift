@@ -21,6 +21,9 @@ public struct Note: Sendable {
     public var cards: [Card]
     /// Size of the file in bytes when it was read.
     public var byteCount: Int
+    /// SipHash-2-4 of the file's bytes as parsed (0 when not made from a file): the parse is a
+    /// pure function of the bytes and the path, so a file with the same digest parses the same.
+    public var contentDigest: UInt64 = 0
 
     /// Creates a note.
     public init(path: String, title: String, deck: DeckPath, tags: [Tag] = [], created: Timestamp? = nil,

@@ -29,9 +29,12 @@ public struct SipHash24: Sendable {
         v0 ^= m
     }
 
-    /// Feeds bytes.
+    /// Feeds bytes (eight at a time when they are contiguous, as in arrays and their slices).
     public mutating func combine(_ bytes: some Sequence<UInt8>) {
-        for byte in bytes { combine(byte: byte) }
+        let done: Void? = bytes.withContiguousStorageIfAvailable { combine(buffer: $0) }
+        if done == nil {
+            for byte in bytes { combine(byte: byte) }
+        }
     }
 
     /// Feeds the UTF-8 bytes of a string.

@@ -5,7 +5,7 @@ import QuireModel
 ///
 /// Build it once from the configuration with ``init(kind:desiredRetention:learningSteps:relearningSteps:maximumInterval:fuzz:buttons:parameters:dayRolloverHour:intervalOrdering:)``,
 /// which checks every value; the schedulers then never fail.
-public struct SchedulerSettings: Sendable, Equatable {
+public struct SchedulerSettings: Sendable, Hashable {
     /// Which scheduler decides when cards are due. The raw values are the names used in the
     /// configuration and the log (`sched=`).
     public enum Kind: String, CaseIterable, Sendable {

@@ -19,6 +19,15 @@ public struct FrontMatterEditor: Sendable {
         frontMatter = try FrontMatter(file: file)
     }
 
+    /// Starts editing a file whose front matter was already parsed.
+    /// - Parameters:
+    ///   - file: The whole file's bytes.
+    ///   - frontMatter: `FrontMatter(file: file)`, parsed by the caller.
+    public init(file: [UInt8], frontMatter: FrontMatter) {
+        self.file = file
+        self.frontMatter = frontMatter
+    }
+
     /// Starts editing a file given as text.
     /// - Parameter text: The whole file.
     /// - Throws: Any ``YAMLError`` from parsing its front matter.

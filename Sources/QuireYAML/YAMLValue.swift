@@ -87,7 +87,12 @@ enum YAMLEmitter {
             if second == nil || second == " " || text.hasPrefix("---") { return false }
         }
         if text.hasPrefix("...") { return false }
-        if text.contains(": ") || text.contains(" #") { return false }
+        // `: ` and ` #` end a plain scalar (a byte scan: String.contains(String) is slow here).
+        var previousByte: UInt8 = 0
+        for b in text.utf8 {
+            if (previousByte == 0x3A && b == 0x20) || (previousByte == 0x20 && b == 0x23) { return false }
+            previousByte = b
+        }
         var previous: Unicode.Scalar?
         for scalar in text.unicodeScalars {
             let v = scalar.value

@@ -102,16 +102,20 @@ public enum ReviewLog {
 
     private static func encodeBytes(_ s: String) -> [UInt8] {
         var out: [UInt8] = []
-        let hex = Array("0123456789ABCDEF".utf8)
+        out.reserveCapacity(s.utf8.count + 16)
         for b in s.utf8 {
             if b <= 0x20 || b == 0x25 || b == 0x7F {
-                out += [0x25, hex[Int(b >> 4)], hex[Int(b & 15)]]
+                out.append(0x25)
+                out.append(hexDigit(b >> 4))
+                out.append(hexDigit(b & 15))
             } else {
                 out.append(b)
             }
         }
         return out
     }
+
+    private static func hexDigit(_ v: UInt8) -> UInt8 { v < 10 ? 48 + v : 55 + v }
 
     static func percentDecode(_ s: Substring) -> String? {
         var out: [UInt8] = []

@@ -20,28 +20,40 @@ public enum NoteParser {
     /// - Returns: the note, or nil when the file cannot be read as a note (binary, invalid UTF-8,
     ///   broken front matter); the diagnostics say why.
     public static func parse(_ bytes: [UInt8], path: String) -> (note: Note?, diagnostics: [Diagnostic]) {
+        let parsed = parseForEditing(bytes, path: path)
+        return (parsed.note, parsed.diagnostics)
+    }
+
+    /// The digest stored in ``Note/contentDigest``.
+    public static func contentDigest(_ bytes: [UInt8]) -> UInt64 {
+        SipHash24.hash(bytes, k0: 0x7175_6972_6566_696c)
+    }
+
+    /// Parses a note and also returns its parsed front matter, for an editor to start from.
+    static func parseForEditing(_ bytes: [UInt8], path: String)
+        -> (note: Note?, frontMatter: FrontMatter?, diagnostics: [Diagnostic]) {
         var diagnostics: [Diagnostic] = []
         let hasNUL = bytes.withUnsafeBytes { buf in
             buf.baseAddress.map { memchr($0, 0, min(buf.count, binaryProbeLength)) != nil } ?? false
         }
         if hasNUL {
-            return (nil, [Diagnostic(.error, path: path, message: "binary file (contains NUL bytes); skipped")])
+            return (nil, nil, [Diagnostic(.error, path: path, message: "binary file (contains NUL bytes); skipped")])
         }
         if let bad = firstInvalidUTF8(bytes) {
             let loc = SourceText(bytes).location(ofOffset: bad)
-            return (nil, [Diagnostic(.error, path: path, line: loc.line, column: loc.column,
+            return (nil, nil, [Diagnostic(.error, path: path, line: loc.line, column: loc.column,
                                      message: "invalid UTF-8; file skipped")])
         }
         let frontMatter: FrontMatter
         do {
             frontMatter = try FrontMatter(file: bytes)
         } catch {
-            return (nil, [Diagnostic(.error, path: path, line: error.mark.line, column: error.mark.column,
+            return (nil, nil, [Diagnostic(.error, path: path, line: error.mark.line, column: error.mark.column,
                                      message: error.message + "; file skipped")])
         }
         if let root = frontMatter.root, let (duplicate, first) = firstDuplicateKey(.mapping(root)) {
             let error = YAMLError.duplicateKey(key: duplicate.value, at: duplicate.start, firstAt: first.start)
-            return (nil, [Diagnostic(.error, path: path, line: duplicate.start.line, column: duplicate.start.column,
+            return (nil, nil, [Diagnostic(.error, path: path, line: duplicate.start.line, column: duplicate.start.column,
                                      message: error.message + "; file skipped")])
         }
         let source = SourceText(bytes)
@@ -145,11 +157,12 @@ public enum NoteParser {
         let matched = CardMatcher.assign(body.cards, stored: stored, path: path)
         diagnostics += matched.diagnostics
 
-        let note = Note(path: path, title: title, deck: deck, tags: tags, created: timestamp("created"),
+        var note = Note(path: path, title: title, deck: deck, tags: tags, created: timestamp("created"),
                         cycle: cycle, archived: archived, category: string("category"), source: string("source"),
                         sourceType: string("source_type"), reviewed: timestamp("reviewed"), cards: matched.cards,
                         byteCount: bytes.count)
-        return (note, diagnostics)
+        note.contentDigest = contentDigest(bytes)
+        return (note, frontMatter, diagnostics)
     }
 
     /// The first key that repeats an earlier key of the same mapping, searching nested values too

@@ -1,4 +1,5 @@
 import QuireModel
+import Synchronization
 import QuireScheduling
 import QuireYAML
 
@@ -38,6 +39,9 @@ public struct ReviewWriter: Sendable {
         public var path: String
         /// The note as it was read, before the change.
         public var note: Note
+        /// The note as the written file parses (the same as `note` when nothing was written):
+        /// pass it as `known` to the next call on this note to skip parsing it again.
+        public var noteAfter: Note
         /// The events appended to the log.
         public var events: [ReviewEvent]
         /// Each requested card's state before and after (nil: no scheduling line).
@@ -55,6 +59,8 @@ public struct ReviewWriter: Sendable {
     public let config: VaultConfig
     /// This machine's device ID (names the log file).
     public let device: String
+    /// Settings snapshots already on disk, by settings.
+    private let snapshots = SnapshotCache()
 
     /// A writer for a vault, its settings and this machine's device ID.
     public init(vault: Vault, config: VaultConfig, device: String) {
@@ -63,23 +69,36 @@ public struct ReviewWriter: Sendable {
         self.device = device
     }
 
-    /// Grades one card of a note.
+    /// Grades one card of a note (see ``record(_:inNote:at:dryRun:known:)``).
     public func grade(_ card: CardID, _ rating: Rating, inNote path: String, at now: Timestamp,
-                      answerMilliseconds: Int? = nil) throws(ReviewError) -> Outcome {
+                      answerMilliseconds: Int? = nil, known: Note? = nil) throws(ReviewError) -> Outcome {
         try record([Request(card: card, action: .grade(rating), answerMilliseconds: answerMilliseconds)],
-                   inNote: path, at: now)
+                   inNote: path, at: now, known: known)
     }
 
     /// Records events on cards of one note, all at `now` (see the type's documentation).
     ///
-    /// - Parameter dryRun: compute the change and return its diff, but log and write nothing.
+    /// - Parameters:
+    ///   - dryRun: compute the change and return its diff, but log and write nothing.
+    ///   - known: the note as parsed earlier (from the index, or a previous ``Outcome/noteAfter``);
+    ///     used instead of parsing the file again when the file's bytes still have its
+    ///     ``Note/contentDigest``.
     /// - Throws: ``ReviewError``; the note is then unchanged and the log holds nothing that counts.
     public func record(_ requests: [Request], inNote path: String, at now: Timestamp,
-                       dryRun: Bool = false) throws(ReviewError) -> Outcome {
+                       dryRun: Bool = false, known: Note? = nil) throws(ReviewError) -> Outcome {
         let full = vault.fullPath(path)
         let bytes: [UInt8]
         do { bytes = try vault.io.read(full).bytes } catch { throw .io(error) }
-        let note = try Self.parse(bytes, path: path)
+        let note: Note, frontMatter: FrontMatter
+        if let known, known.path == path, known.byteCount == bytes.count,
+           known.contentDigest == NoteParser.contentDigest(bytes) {
+            note = known
+            do { frontMatter = try FrontMatter(file: bytes) } catch {
+                throw .edit(path: path, line: error.mark.line, column: error.mark.column, message: error.message)
+            }
+        } else {
+            (note, frontMatter) = try Self.parseForEditing(bytes, path: path)
+        }
         let settings = config.settings(for: note.deck)
         var states: [CardID: SchedulingState?] = [:]
         var order: [CardID] = []
@@ -101,9 +120,7 @@ public struct ReviewWriter: Sendable {
             changes.append((card.id, before, after))
             var fields: [(String, String)] = []
             if case .grade = request.action, !dryRun {
-                if snapshot == nil {
-                    do { snapshot = try vault.storeSnapshot(of: settings) } catch { throw .io(error) }
-                }
+                if snapshot == nil { snapshot = try snapshots.id(of: settings, in: vault) }
                 fields = [("sched", settings.kind.rawValue), ("cfg", snapshot ?? "")]
                 if let ms = request.answerMilliseconds { fields.append(("ms", String(ms))) }
             }
@@ -113,7 +130,7 @@ public struct ReviewWriter: Sendable {
         var editor: FrontMatterEditor
         let oldBodyStart: Int
         do {
-            editor = try FrontMatterEditor(file: bytes)
+            editor = FrontMatterEditor(file: bytes, frontMatter: frontMatter)
             oldBodyStart = editor.frontMatter.bodyRange.lowerBound
             for card in order {
                 if let after = states[card] ?? nil {
@@ -127,10 +144,12 @@ public struct ReviewWriter: Sendable {
         }
         let edited = editor.file
         guard edited != bytes else {
-            return Outcome(path: path, note: note, events: [], changes: changes.map { ($0.0, $0.1, $0.2) }, wrote: false)
+            return Outcome(path: path, note: note, noteAfter: note, events: [],
+                           changes: changes.map { ($0.0, $0.1, $0.2) }, wrote: false)
         }
         if dryRun {
-            return Outcome(path: path, note: note, events: events, changes: changes.map { ($0.0, $0.1, $0.2) },
+            return Outcome(path: path, note: note, noteAfter: note, events: events,
+                           changes: changes.map { ($0.0, $0.1, $0.2) },
                            wrote: false, diff: UnifiedDiff.make(old: bytes, new: edited, path: path))
         }
         try appendToLog(events)
@@ -151,30 +170,58 @@ public struct ReviewWriter: Sendable {
                 UndoJournal.Entry(time: now, card: $0.card, path: path, before: before, after: after)
             })
         }
-        return Outcome(path: path, note: note, events: events, changes: changes.map { ($0.0, $0.1, $0.2) }, wrote: true)
+        let after = Self.note(note, after: states, bodyShift: editor.frontMatter.bodyStartLine - frontMatter.bodyStartLine,
+                              bytes: edited)
+        return Outcome(path: path, note: note, noteAfter: after, events: events,
+                       changes: changes.map { ($0.0, $0.1, $0.2) }, wrote: true)
+    }
+
+    /// The note as `bytes` parse, derived from the note before an edit that changed only scheduling
+    /// lines: the changed cards' states, and every card's lines moved by the front matter's growth.
+    static func note(_ before: Note, after states: [CardID: SchedulingState?], bodyShift: Int, bytes: [UInt8]) -> Note {
+        var note = before
+        for i in note.cards.indices {
+            if let state = states[note.cards[i].id] { note.cards[i].schedule = state }
+            if bodyShift != 0 {
+                let lines = note.cards[i].lines
+                note.cards[i].lines = (lines.lowerBound + bodyShift)...(lines.upperBound + bodyShift)
+            }
+        }
+        note.byteCount = bytes.count
+        note.contentDigest = NoteParser.contentDigest(bytes)
+        return note
     }
 
     /// Appends events to this device's log (with the header when the file is new) and fsyncs it.
     func appendToLog(_ events: [ReviewEvent]) throws(ReviewError) {
         let path = vault.fullPath(Vault.logPath(device: device))
-        var text = vault.io.stamp(path) == nil ? ReviewLog.header + "\n" : ""
-        text += events.map { ReviewLog.format($0) + "\n" }.joined()
-        do {
-            try vault.io.makeDirectories(vault.fullPath(Vault.logFolder))
-            try vault.io.append(path, Array(text.utf8))
-        } catch {
-            throw .io(error)
+        let lines = events.map { ReviewLog.format($0) + "\n" }.joined()
+        // The folder and the header are checked once per writer, not on every grade.
+        if !snapshots.logReady(path) {
+            do {
+                try vault.io.makeDirectories(vault.fullPath(Vault.logFolder))
+                if vault.io.stamp(path) == nil { try vault.io.append(path, Array((ReviewLog.header + "\n").utf8)) }
+            } catch {
+                throw .io(error)
+            }
+            snapshots.markLogReady(path)
         }
+        do { try vault.io.append(path, Array(lines.utf8)) } catch { throw .io(error) }
     }
 
     /// Parses a note for writing; a note Quire cannot read is an error with its location.
     static func parse(_ bytes: [UInt8], path: String) throws(ReviewError) -> Note {
-        let (note, diagnostics) = NoteParser.parse(bytes, path: path)
-        guard let note else {
+        try parseForEditing(bytes, path: path).note
+    }
+
+    /// Parses a note and keeps its front matter for the editor.
+    static func parseForEditing(_ bytes: [UInt8], path: String) throws(ReviewError) -> (note: Note, frontMatter: FrontMatter) {
+        let (note, frontMatter, diagnostics) = NoteParser.parseForEditing(bytes, path: path)
+        guard let note, let frontMatter else {
             throw .unreadableNote(diagnostics.first { $0.severity == .error }
                 ?? Diagnostic(.error, path: path, message: "cannot be read as a note"))
         }
-        return note
+        return (note, frontMatter)
     }
 
     /// The file's bytes up to the start of its body.
@@ -188,5 +235,24 @@ extension ReviewError {
     var cause: FileIOError {
         if case .io(let e) = self { return e }
         return .system(path: "", operation: "append to the review log", code: 0)
+    }
+}
+
+/// What a writer has already made sure of on disk: the settings snapshots it wrote, and that the
+/// log file exists with its header.
+final class SnapshotCache: Sendable {
+    private let known = Mutex<[SchedulerSettings: String]>([:])
+    private let readyLogs = Mutex<Set<String>>([])
+
+    func logReady(_ path: String) -> Bool { readyLogs.withLock { $0.contains(path) } }
+    func markLogReady(_ path: String) { readyLogs.withLock { _ = $0.insert(path) } }
+
+    /// The snapshot ID of `settings`, writing the snapshot the first time.
+    func id(of settings: SchedulerSettings, in vault: Vault) throws(ReviewError) -> String {
+        if let id = known.withLock({ $0[settings] }) { return id }
+        let id: String
+        do { id = try vault.storeSnapshot(of: settings) } catch { throw .io(error) }
+        known.withLock { $0[settings] = id }
+        return id
     }
 }

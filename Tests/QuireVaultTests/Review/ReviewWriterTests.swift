@@ -154,4 +154,33 @@ import QuireScheduling
             #expect(v.replay().differences.isEmpty)
         }
     }
+
+    @Test func noteAfterIsWhatTheWrittenFileParsesToAndKnownNotesSkipTheParse() throws {
+        try withTempDir { dir in
+            let notes = ["plain.md": "Q: One?\nA: Two.\n\nThree :: four\n",
+                         "crlf.md": "\u{FEFF}---\r\ntitle: W\r\n---\r\nQ: One?\r\nA: Two.\r\n\r\nThe {{c1::cloze}} {{c2::two}}.\r\n"]
+            let v = try GradingVault.make(dir, notes: notes)
+            let w = try v.writer()
+            func summary(_ n: Note) -> [String] {
+                ["\(n.byteCount) \(n.contentDigest)"] + n.cards.map { "\($0.id) \($0.lines) \($0.column) \($0.fingerprint) \(String(describing: $0.schedule))" }
+            }
+            for path in notes.keys.sorted() {
+                var known: Note? = nil
+                for (i, rating) in [Rating.good, .again, .good, .easy, .hard, .good].enumerated() {
+                    let cards = try v.cards(path)
+                    let card = cards[i % cards.count]
+                    let outcome = try w.grade(card.id, rating, inNote: path, at: at(1 + i), known: known)
+                    let parsed = try #require(NoteParser.parse(try dir.read(path), path: path).note)
+                    #expect(summary(outcome.noteAfter) == summary(parsed), "\(path) after grade \(i)")
+                    known = outcome.noteAfter
+                }
+            }
+            // A stale known note (the file changed since) is not trusted.
+            let parsed = try #require(NoteParser.parse(try dir.read("plain.md"), path: "plain.md").note)
+            try dir.write("plain.md", try dir.text("plain.md") + "\nQ: Added?\nA: Yes.\n")
+            let added = try #require(try v.cards("plain.md").last)
+            let outcome = try w.grade(added.id, .good, inNote: "plain.md", at: at(20), known: parsed)
+            #expect(outcome.wrote)
+        }
+    }
 }
