@@ -3,9 +3,10 @@ enum Table {
     /// Prints rows. With `tabs`, columns are separated by one tab; otherwise padded to align, and the
     /// last column is cut to `width` when given.
     static func print(_ rows: [[String]], header: [String]? = nil, tabs: Bool, width: Int? = nil,
-                      rightAligned: Set<Int> = []) {
+                      rightAligned: Set<Int> = [], indent: Int = 0) {
+        let margin = String(repeating: " ", count: indent)
         if tabs {
-            for row in rows { Output.line(row.joined(separator: "\t")) }
+            for row in rows { Output.line(margin + row.joined(separator: "\t")) }
             return
         }
         let all = (header.map { [$0] } ?? []) + rows
@@ -15,7 +16,7 @@ enum Table {
             for (i, cell) in row.enumerated() { widths[i] = max(widths[i], displayWidth(cell)) }
         }
         for row in all {
-            var line = ""
+            var line = margin
             for (i, cell) in row.enumerated() {
                 if i == row.count - 1 {
                     var last = cell

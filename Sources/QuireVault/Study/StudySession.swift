@@ -12,6 +12,13 @@ public struct StudySession: Sendable {
         public var path: String
         /// Its plan section when the session began (new cards count as new until answered).
         public var section: StudyPlan.Section
+
+        /// An entry.
+        public init(card: CardID, path: String, section: StudyPlan.Section) {
+            self.card = card
+            self.path = path
+            self.section = section
+        }
     }
 
     /// One answer given in the session.
@@ -36,10 +43,12 @@ public struct StudySession: Sendable {
     /// The end of the study day: learning steps due later wait for another session.
     public let dayEnd: Timestamp
 
-    /// A session over `entries`, in the order given, on the study day that ends at `dayEnd`.
-    public init(entries: [Entry], dayEnd: Timestamp) {
+    /// A session over `entries`, in the order given, on the study day that ends at `dayEnd`;
+    /// `answers` carries over the answers of an earlier round (retrying failed cards).
+    public init(entries: [Entry], dayEnd: Timestamp, answers: [Answer] = []) {
         queue = entries
         self.dayEnd = dayEnd
+        self.answers = answers
     }
 
     /// The session's entries in the order a plan gives them: learning steps first, then the due

@@ -1,0 +1,131 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import QuireMarkdown
+import QuireModel
+import QuireScheduling
+import QuireVault
+
+/// `quire review --plain`: the session as plain text, driven by commands read line by line from
+/// standard input (for scripts and tests). An empty line shows the answer; `1`–`4` or a rating's
+/// name grades (showing the answer first if needed); `u` undo, `s` skip, `b` bury, `!` suspend,
+/// `p`/`P` promote/demote, `r` retry the failed cards at the end, `?` help, `q` (or end of input) quits.
+struct PlainReview {
+    var controller: ReviewController
+    let context: StudyContext
+    let clock: StudyClock
+    let estimatedSeconds: Int
+
+    static let help = "Enter: show answer · 1-4 or again/hard/good/easy: grade · u undo · s skip · b bury · ! suspend · p/P promote/demote · q quit"
+
+    mutating func run() {
+        let total = controller.session.leftCount
+        let r = controller.session.remaining
+        say("Studying \(total) card\(total == 1 ? "" : "s") (\(r.new) new, \(r.learning) learning, \(r.review) review), about \(StudyContext.duration(seconds: estimatedSeconds)).")
+        say(Self.help)
+        var shown = 0
+        session: while true {
+            let now = clock.now()
+            guard let entry = controller.next(at: now), let (card, note) = controller.card(entry) else {
+                if let due = controller.session.nextStepDue {
+                    say("Learning steps are waiting until \(due); nothing else is due now.")
+                }
+                break
+            }
+            shown += 1
+            say("")
+            say("Card \(shown) · \(entry.section.rawValue) · \(note.path):\(card.lines.lowerBound) · \(note.deck)")
+            say("Q: " + render(card.front))
+            let shownAt = now
+            var revealed = false
+            while true {
+                guard let line = readLine() else { break session }
+                let command = line.trimmingSpaces()
+                if command.isEmpty {
+                    if !revealed { reveal(card, entry, at: now) }
+                    revealed = true
+                    continue
+                }
+                if let rating = Self.rating(command, buttons: controller.settings(for: entry).ratings) {
+                    if !revealed { reveal(card, entry, at: now) }
+                    do {
+                        let state = try controller.answer(entry, rating, at: clock.now(),
+                                                          milliseconds: clock.milliseconds(since: shownAt))
+                        say("→ \(rating.name): \(ReviewContext.summary(state, now: now))")
+                        if let state, state.flow != nil, StudyFlowScheduler.offersPromotion(state) {
+                            say("  \(state.streak ?? 0) correct in a row: 'p' would promote it next time it comes up.")
+                        }
+                    } catch {
+                        say("error: \(error)")
+                    }
+                    continue session
+                }
+                if let n = Int(command) {
+                    say("grade with 1–\(controller.settings(for: entry).ratings.count) here, not \(n)")
+                    continue
+                }
+                switch command {
+                case "u":
+                    do {
+                        if let back = try controller.undo(at: clock.now()) { say("↶ undid the answer to \(back.card)") } else { say("nothing to undo in this session") }
+                    } catch { say("error: \(error)") }
+                    continue session
+                case "s":
+                    controller.skip(entry)
+                    say("skipped")
+                    continue session
+                case "b", "!", "p", "P":
+                    let action: ReviewAction = switch command {
+                    case "b": .bury(until: context.dayEnd)
+                    case "!": .suspend
+                    case "p": .promote
+                    default: .demote
+                    }
+                    do {
+                        try controller.apply(action, to: entry, at: clock.now())
+                        say("\(action.word == "bury" ? "buried until \(context.dayEnd)" : action.word + (action.word.hasSuffix("e") ? "d" : "ed"))")
+                    } catch { say("error: \(error)") }
+                    continue session
+                case "q":
+                    break session
+                case "?":
+                    say(Self.help)
+                default:
+                    say("unknown command '\(command)' (? for help)")
+                }
+            }
+        }
+        say("")
+        for line in SessionSummary.lines(controller, context: context) { say(line) }
+        if !controller.session.results.failed.isEmpty, readLine()?.trimmingSpaces() == "r" {
+            controller.retryFailed()
+            run()
+        }
+    }
+
+    /// The rating a command names: a button number (1–3 map to again, good, easy with three
+    /// buttons) or a rating's name; nil for anything else or a rating the deck does not offer.
+    static func rating(_ command: String, buttons: [Rating]) -> Rating? {
+        if let n = Int(command) { return (1...buttons.count).contains(n) ? buttons[n - 1] : nil }
+        return Rating(name: command).flatMap { buttons.contains($0) ? $0 : nil }
+    }
+
+    private func reveal(_ card: Card, _ entry: StudySession.Entry, at now: Timestamp) {
+        say("A: " + render(card.back))
+        let buttons = controller.preview(entry, at: now).enumerated().map { i, p in
+            "\(i + 1) \(p.rating.name) \(p.state.due.map { ReviewContext.span(from: now, to: $0) } ?? "-")"
+        }
+        say("   " + buttons.joined(separator: " · "))
+    }
+
+    private func render(_ markdown: String) -> String {
+        var text = MarkdownRenderer.plain(markdown, width: 78)
+        while text.hasSuffix("\n") { text.removeLast() }
+        return text.replacingOccurrences(of: "\n", with: "\n   ")
+    }
+
+    private func say(_ text: String) {
+        Output.line(text)
+        Output.flush()
+    }
+}

@@ -1,0 +1,125 @@
+import ArgumentParser
+import QuireModel
+import QuireScheduling
+import QuireVault
+
+extension Quire {
+    /// `quire review [QUERY]`.
+    struct Review: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Study: today's plan, or the due and new cards a query selects.",
+            discussion: """
+                Without a query or --mode, studies exactly today's plan (see 'quire today'). --mode new \
+                takes up to 20 new cards, review up to 25 due cards, mixed 5 new and 20 due, custom the \
+                counts of --new and --reviews; the daily limits still apply. Keys: Space or Enter shows \
+                the answer, 1-4 grade (1-3 with 3 buttons), u undo, e edit in $EDITOR, s skip, b bury until \
+                tomorrow, ! suspend, p/P promote/demote (StudyFlow), ? help, q quit. --plain reads the same \
+                commands line by line from standard input, for scripts.
+                """)
+
+        @OptionGroup var options: VaultOptions
+        @Option(help: "new, review, mixed or custom (default: today's plan, or the config's 'session' with a query).")
+        var mode: StudyMode?
+        @Option(help: "New cards in the session (custom mode).")
+        var new: Int?
+        @Option(help: "Due cards in the session (custom mode).")
+        var reviews: Int?
+        @Flag(help: "No full-screen interface: read commands line by line from standard input.")
+        var plain = false
+        @Argument(parsing: .allUnrecognized, help: "A query selecting the cards to study, e.g. deck:Biology.")
+        var query: [String] = []
+
+        func validate() throws {
+            if let new, new < 0 { throw ValidationError("--new cannot be negative") }
+            if let reviews, reviews < 0 { throw ValidationError("--reviews cannot be negative") }
+            if (new != nil || reviews != nil), let mode, mode != .custom {
+                throw ValidationError("--new and --reviews go with --mode custom")
+            }
+        }
+
+        func run() throws {
+            let context = try StudyContext(options)
+            let words = query.filter { $0 != "--" }
+            let wholePlan = words.isEmpty && mode == nil && new == nil && reviews == nil
+            let q = words.isEmpty ? nil : try LoadedVault.query(words)
+            let plan = context.plan(query: q)
+            var items = plan.items
+            if !wholePlan {
+                let chosenMode = mode ?? (new != nil || reviews != nil ? .custom : context.config.study.mode)
+                var counts = chosenMode.defaultCounts
+                if chosenMode == .custom { counts = (new ?? counts.new, reviews ?? counts.reviews) }
+                let learning = items.filter { $0.section == .learning }
+                let due = items.filter { $0.section != .learning && $0.section != .new }.prefix(counts.reviews)
+                let fresh = items.filter { $0.section == .new }.prefix(counts.new)
+                items = learning + due + fresh
+            }
+            let index = context.loaded.index
+            let entries = StudySession.order(items.map {
+                StudySession.Entry(card: $0.card, path: index.notes[$0.location.note].path, section: $0.section)
+            })
+            let review = try ReviewContext(options)
+            let controller = ReviewController(writer: review.writer, index: index, entries: entries, dayEnd: context.dayEnd)
+            let estimate = entries.count * plan.secondsPerCard
+            let clock = StudyClock(fixed: options.nowText == nil ? nil : context.now)
+            if plain || !Output.isTerminal {
+                var loop = PlainReview(controller: controller, context: context, clock: clock, estimatedSeconds: estimate)
+                loop.run()
+            } else {
+                var screen = ReviewScreen(controller: controller, context: context, clock: clock, estimatedSeconds: estimate)
+                screen.run()
+            }
+            try context.loaded.finish()
+        }
+    }
+}
+
+extension StudyMode: ExpressibleByArgument {}
+
+/// The session's clock: the real one, or — when `--now` pins the time, for tests — a clock that
+/// starts there and moves one second per reading, with every answer taking one second.
+final class StudyClock {
+    private var fixed: Timestamp?
+
+    init(fixed: Timestamp?) { self.fixed = fixed }
+
+    /// The time now.
+    func now() -> Timestamp {
+        guard let t = fixed else { return Clock.now() }
+        fixed = Timestamp(milliseconds: t.milliseconds + 1000)
+        return t
+    }
+
+    /// The time now, without moving the pinned clock (for drawing).
+    func peek() -> Timestamp { fixed ?? Clock.now() }
+
+    /// Milliseconds since `start` (1000 on the pinned clock).
+    func milliseconds(since start: Timestamp) -> Int {
+        fixed == nil ? Int(max(0, Clock.now().milliseconds - start.milliseconds)) : 1000
+    }
+}
+
+/// The lines shown when a session ends: cards, accuracy, level, time and streaks.
+enum SessionSummary {
+    static func lines(_ controller: ReviewController, context: StudyContext) -> [String] {
+        let results = controller.session.results
+        var stats = context.stats
+        for answer in controller.session.answers {
+            stats.add(answer.entry.card, rating: answer.rating, at: answer.time, day: context.today)
+        }
+        let streak = stats.streaks(today: context.today)
+        guard results.answers > 0 else {
+            return ["Nothing studied. Streak: \(streak.current) day\(streak.current == 1 ? "" : "s") (longest \(streak.longest))."]
+        }
+        let percent = Int((results.accuracy * 100).rounded())
+        var lines = [
+            "Session done: \(results.cardsStudied) card\(results.cardsStudied == 1 ? "" : "s"), \(results.answers) answer\(results.answers == 1 ? "" : "s")",
+            "Accuracy: \(percent)% — \(results.level.rawValue)",
+            "Time: \(StudyContext.duration(seconds: (results.milliseconds + 500) / 1000))",
+            "Streak: \(streak.current) day\(streak.current == 1 ? "" : "s") (longest \(streak.longest))",
+        ]
+        if !results.failed.isEmpty {
+            lines.append("\(results.failed.count) card\(results.failed.count == 1 ? "" : "s") failed: press r to go over \(results.failed.count == 1 ? "it" : "them") again")
+        }
+        return lines
+    }
+}

@@ -1,0 +1,253 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import QuireMarkdown
+import QuireModel
+import QuireScheduling
+import QuireVault
+
+/// The full-screen review: draws the card, reads keys, and hands every action to
+/// ``ReviewController``. Redraws on resize and every second (the clock); works from 80×24 up.
+struct ReviewScreen {
+    var controller: ReviewController
+    let context: StudyContext
+    let clock: StudyClock
+    let estimatedSeconds: Int
+
+    private enum Phase { case intro, front, back, help, done }
+
+    private var phase = Phase.intro
+    private var entry: StudySession.Entry?
+    private var shownAt = Timestamp(milliseconds: 0)
+    private var started = Timestamp(milliseconds: 0)
+    private var message = ""
+    private var shown = 0
+    private let color = Output.useColor
+
+    init(controller: ReviewController, context: StudyContext, clock: StudyClock, estimatedSeconds: Int) {
+        self.controller = controller
+        self.context = context
+        self.clock = clock
+        self.estimatedSeconds = estimatedSeconds
+    }
+
+    mutating func run() {
+        guard controller.session.leftCount > 0 else {
+            Output.line("Nothing to study now." + (controller.session.nextStepDue.map { " Next learning step: \($0)." } ?? ""))
+            return
+        }
+        guard Terminal.begin() else {
+            Output.error("quire: error: the review screen needs a terminal (use --plain)")
+            return
+        }
+        defer {
+            Terminal.end()
+            for line in SessionSummary.lines(controller, context: context) { Output.line(line) }
+        }
+        started = clock.now()
+        draw()
+        while true {
+            let key = Terminal.readKey(timeoutMilliseconds: 1000)
+            if Terminal.resized != 0 { Terminal.resized = 0 }
+            guard let key else {
+                draw()
+                continue
+            }
+            if !handle(key) { return }
+            draw()
+        }
+    }
+
+    /// Acts on a key; false to quit.
+    private mutating func handle(_ key: Key) -> Bool {
+        message = ""
+        if key == .interrupt || key == .endOfInput || key == .character("q") { return false }
+        switch phase {
+        case .intro:
+            if key == .space || key == .enter { advance() }
+        case .help:
+            phase = entry == nil ? .done : .front
+        case .done:
+            if key == .character("r"), !controller.session.results.failed.isEmpty {
+                controller.retryFailed()
+                advance()
+            }
+        case .front, .back:
+            guard let entry else { return true }
+            switch key {
+            case .space, .enter:
+                if phase == .front { phase = .back }
+            case .character("?"):
+                phase = .help
+            case .character("u"):
+                do {
+                    if let back = try controller.undo(at: clock.now()) {
+                        message = "Undid the answer to \(back.card)."
+                        advance()
+                    } else {
+                        message = "Nothing to undo in this session."
+                    }
+                } catch { message = "\(error)" }
+            case .character("s"):
+                controller.skip(entry)
+                message = "Skipped."
+                advance()
+            case .character("b"), .character("!"), .character("p"), .character("P"):
+                let action: ReviewAction = switch key {
+                case .character("b"): .bury(until: context.dayEnd)
+                case .character("!"): .suspend
+                case .character("p"): .promote
+                default: .demote
+                }
+                do {
+                    try controller.apply(action, to: entry, at: clock.now())
+                    message = action.word == "bury" ? "Buried until tomorrow." : "\(action.word.prefix(1).uppercased())\(action.word.dropFirst())\(action.word.hasSuffix("e") ? "d" : "ed")."
+                    advance()
+                } catch { message = "\(error)" }
+            case .character("e"):
+                edit(entry)
+            case .character(let c):
+                guard let n = c.wholeNumberValue else { break }
+                let ratings = controller.settings(for: entry).ratings
+                guard (1...ratings.count).contains(n) else { break }
+                if phase == .front {
+                    phase = .back  // grading straight from the front also works; the answer was seen in the head
+                }
+                let rating = ratings[n - 1]
+                do {
+                    let state = try controller.answer(entry, rating, at: clock.now(),
+                                                      milliseconds: clock.milliseconds(since: shownAt))
+                    message = "\(rating.name.capitalized): \(ReviewContext.summary(state, now: clock.now()))"
+                    if let state, state.flow != nil, StudyFlowScheduler.offersPromotion(state) {
+                        message += " · \(state.streak ?? 0) right in a row: p promotes it next time"
+                    }
+                    advance()
+                } catch { message = "\(error)" }
+            default:
+                break
+            }
+        }
+        return true
+    }
+
+    /// Shows the next card, or the results.
+    private mutating func advance() {
+        let now = clock.now()
+        if let next = controller.next(at: now) {
+            entry = next
+            phase = .front
+            shownAt = now
+            shown += 1
+        } else {
+            entry = nil
+            phase = .done
+        }
+    }
+
+    /// Opens the card's note in `$EDITOR` at its line, then reads the note again.
+    private mutating func edit(_ entry: StudySession.Entry) {
+        guard let (card, _) = controller.card(entry) else { return }
+        let editor = ProcessInfo.processInfo.environment["VISUAL"] ?? ProcessInfo.processInfo.environment["EDITOR"] ?? "vi"
+        let words = editor.split(separator: " ").map(String.init)
+        let status = Terminal.runOutside(words + ["+\(card.lines.lowerBound)", controller.writer.vault.fullPath(entry.path)])
+        controller.reload(entry.path)
+        if status != 0 { message = "The editor exited with status \(status)." }
+        if controller.card(entry) == nil {
+            controller.remove(entry.card)
+            message = "The card is no longer in \(entry.path); skipped."
+            advance()
+        } else {
+            message = message.isEmpty ? "Read \(entry.path) again." : message
+        }
+    }
+
+    // MARK: - Drawing
+
+    private func draw() {
+        let (width, height) = Terminal.size
+        var lines: [String] = []
+        let r = controller.session.remaining
+        let elapsed = max(0, (clock.peek().milliseconds - started.milliseconds) / 1000)
+        let clockText = String(format: "%02d:%02d", elapsed / 60, elapsed % 60)
+        let counts = "new \(r.new) · learn \(r.learning) · due \(r.review) · \(clockText)"
+        var title = "Quire"
+        if let entry, let (_, note) = controller.card(entry) { title += " · " + note.deck.description }
+        if phase != .intro && phase != .done { title += " · card \(shown)" }
+        lines.append(fit(bold(title), counts, width))
+        lines.append(dim(String(repeating: "─", count: width)))
+        var body: [String] = []
+        var footer: [String] = []
+        switch phase {
+        case .intro:
+            let total = controller.session.leftCount
+            body = ["", bold("\(total) card\(total == 1 ? "" : "s") to study") + " (\(r.new) new, \(r.learning) learning, \(r.review) review)",
+                    "about \(StudyContext.duration(seconds: estimatedSeconds))", "", "Space: start · q: quit"]
+        case .help:
+            body = ["", bold("Keys"), "", "Space, Enter   show the answer", "1–4            grade: again, hard, good, easy (1–3 with 3 buttons)",
+                    "u              undo the last answer", "e              edit the card's note in $EDITOR",
+                    "s              skip (the card comes back at the end)", "b              bury until tomorrow",
+                    "!              suspend", "p / P          promote / demote (StudyFlow)", "q, Ctrl-C      quit", "",
+                    "Any key goes back."]
+        case .done:
+            body = [""] + SessionSummary.lines(controller, context: context).map { $0 }
+            footer = [dim(controller.session.results.failed.isEmpty ? "q quit" : "r retry the failed cards · q quit")]
+        case .front, .back:
+            guard let entry, let (card, note) = controller.card(entry) else { break }
+            body.append(dim("\(note.path):\(card.lines.lowerBound) · \(entry.section.rawValue)"))
+            body.append("")
+            body += render(card.front, width: width)
+            if phase == .back {
+                body.append("")
+                body.append(dim(String(repeating: "╌", count: min(width, 40))))
+                body.append("")
+                body += render(card.back, width: width)
+                let now = clock.peek()
+                let buttons = controller.preview(entry, at: now).enumerated().map { i, p in
+                    bold("\(i + 1)") + " \(p.rating.name.capitalized) " + dim(p.state.due.map { ReviewContext.span(from: now, to: $0) } ?? "-")
+                }
+                footer.append(buttons.joined(separator: "   "))
+            } else {
+                footer.append(bold("Space") + " show answer")
+            }
+            footer.append(dim("u undo · e edit · s skip · b bury · ! suspend · p/P promote · ? help · q quit"))
+        }
+        let room = max(1, height - lines.count - footer.count - 1)
+        if body.count > room { body = Array(body.prefix(room - 1)) + [dim("…")] }
+        lines += body
+        while lines.count < height - footer.count - 1 { lines.append("") }
+        lines.append(message)
+        lines += footer
+        var frame = "\u{1B}[H"
+        for (i, line) in lines.prefix(height).enumerated() {
+            frame += line + "\u{1B}[0m\u{1B}[K" + (i < min(lines.count, height) - 1 ? "\r\n" : "")
+        }
+        Terminal.write(frame + "\u{1B}[J")
+    }
+
+    private func render(_ markdown: String, width: Int) -> [String] {
+        let text = color ? MarkdownRenderer.ansi(markdown, color: true, width: max(20, width - 2))
+            : MarkdownRenderer.plain(markdown, width: max(20, width - 2))
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        while lines.last?.isEmpty == true { lines.removeLast() }
+        return lines
+    }
+
+    private func fit(_ left: String, _ right: String, _ width: Int) -> String {
+        let gap = width - visibleWidth(left) - visibleWidth(right)
+        return gap >= 1 ? left + String(repeating: " ", count: gap) + right : left
+    }
+
+    private func visibleWidth(_ s: String) -> Int {
+        var count = 0, inEscape = false
+        for scalar in s.unicodeScalars {
+            if inEscape { if scalar == "m" { inEscape = false }; continue }
+            if scalar == "\u{1B}" { inEscape = true; continue }
+            count += 1
+        }
+        return count
+    }
+
+    private func bold(_ s: String) -> String { color ? "\u{1B}[1m" + s + "\u{1B}[0m" : s }
+    private func dim(_ s: String) -> String { color ? "\u{1B}[2m" + s + "\u{1B}[0m" : s }
+}

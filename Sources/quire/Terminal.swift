@@ -1,0 +1,136 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The full-screen terminal: raw input, the alternate screen, and restoring the terminal on every
+/// way out — normal exit, Ctrl-C, SIGTERM/SIGHUP, and crashes (the fatal signals are caught, the
+/// terminal restored, and the signal raised again).
+enum Terminal {
+    /// The terminal settings before raw mode, restored on exit (read by the signal handler).
+    nonisolated(unsafe) private static var saved = termios()
+    nonisolated(unsafe) private static var active = false
+    /// Set by SIGWINCH; the event loop redraws.
+    nonisolated(unsafe) static var resized: sig_atomic_t = 0
+
+    /// What leaves the alternate screen and shows the cursor again.
+    private static let restoreSequence: [UInt8] = Array("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l".utf8)
+
+    /// Enters raw mode and the alternate screen; false when standard input or output is not a terminal.
+    static func begin() -> Bool {
+        guard isatty(0) == 1, isatty(1) == 1, tcgetattr(0, &saved) == 0 else { return false }
+        var raw = saved
+        raw.c_iflag &= ~tcflag_t(BRKINT | ICRNL | INPCK | ISTRIP | IXON)
+        raw.c_lflag &= ~tcflag_t(ECHO | ICANON | IEXTEN | ISIG)
+        raw.c_cflag |= tcflag_t(CS8)
+        withUnsafeMutableBytes(of: &raw.c_cc) { cc in
+            cc[Int(VMIN)] = 0
+            cc[Int(VTIME)] = 1
+        }
+        guard tcsetattr(0, TCSAFLUSH, &raw) == 0 else { return false }
+        active = true
+        for sig in [SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE] {
+            signal(sig, terminalSignalHandler)
+        }
+        signal(SIGWINCH, { _ in Terminal.resized = 1 })
+        write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J")
+        return true
+    }
+
+    /// Leaves raw mode and the alternate screen.
+    static func end() {
+        guard active else { return }
+        restore()
+        for sig in [SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE, SIGWINCH] {
+            signal(sig, SIG_DFL)
+        }
+    }
+
+    /// Async-signal-safe restore: only write(2) and tcsetattr(3).
+    fileprivate static func restore() {
+        guard active else { return }
+        active = false
+        restoreSequence.withUnsafeBytes { _ = Glibc.write(1, $0.baseAddress, $0.count) }
+        tcsetattr(0, TCSAFLUSH, &saved)
+    }
+
+    /// Writes text to the terminal at once.
+    static func write(_ text: String) {
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { Glibc.write(1, $0.baseAddress.map { $0 + offset }, $0.count - offset) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            offset += n
+        }
+        bytes.removeAll()
+    }
+
+    /// The terminal's size (columns, rows), or 80×24.
+    static var size: (columns: Int, rows: Int) {
+        var ws = winsize()
+        if ioctl(1, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_col > 0, ws.ws_row > 0 { return (Int(ws.ws_col), Int(ws.ws_row)) }
+        return (80, 24)
+    }
+
+    /// One key press, waiting up to `timeoutMilliseconds`; nil on timeout or a resize.
+    static func readKey(timeoutMilliseconds: Int32) -> Key? {
+        var fds = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+        let ready = poll(&fds, 1, timeoutMilliseconds)
+        guard ready > 0 else { return nil }
+        var buffer = [UInt8](repeating: 0, count: 16)
+        let n = buffer.withUnsafeMutableBytes { Glibc.read(0, $0.baseAddress, $0.count) }
+        guard n > 0 else { return n == 0 ? .endOfInput : nil }
+        return Key(Array(buffer[..<n]))
+    }
+
+    /// Runs a program with the terminal given back to it (for `$EDITOR`), then takes it again.
+    static func runOutside(_ arguments: [String]) -> Int32 {
+        restore()
+        defer { _ = begin() }
+        var pid = pid_t()
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for p in argv { free(p) } }
+        let spawned = posix_spawnp(&pid, arguments[0], nil, nil, &argv, environ)
+        guard spawned == 0 else { return -1 }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        return status
+    }
+}
+
+/// A key read in raw mode.
+enum Key: Equatable {
+    case character(Character)
+    case enter, space, escape, backspace, interrupt, endOfInput, other
+
+    init(_ bytes: [UInt8]) {
+        switch bytes.first {
+        case 13?, 10?: self = .enter
+        case 32?: self = .space
+        case 27?: self = .escape
+        case 127?, 8?: self = .backspace
+        case 3?: self = .interrupt
+        case 4?: self = .endOfInput
+        default:
+            if let text = String(validating: bytes, as: UTF8.self), let c = text.first, text.count == 1 {
+                self = .character(c)
+            } else {
+                self = .other
+            }
+        }
+    }
+}
+
+/// Restores the terminal, then lets the signal do what it would have done.
+private func terminalSignalHandler(_ sig: Int32) {
+    Terminal.restoreFromSignal()
+    signal(sig, SIG_DFL)
+    raise(sig)
+}
+
+extension Terminal {
+    fileprivate static func restoreFromSignal() { restore() }
+}
