@@ -28,10 +28,16 @@ enum Terminal {
         }
         guard tcsetattr(0, TCSAFLUSH, &raw) == 0 else { return false }
         active = true
+        // A parent may have left signals blocked; the terminal is only restored if they arrive.
+        var handled = sigset_t()
+        sigemptyset(&handled)
         for sig in [SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE] {
             signal(sig, terminalSignalHandler)
+            sigaddset(&handled, sig)
         }
         signal(SIGWINCH, { _ in Terminal.resized = 1 })
+        sigaddset(&handled, SIGWINCH)
+        pthread_sigmask(SIG_UNBLOCK, &handled, nil)
         write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J")
         return true
     }
