@@ -76,7 +76,7 @@ struct FlowLineBlock {
     }
 
     /// Reads `<indent>key: {k: v, k: v}` exactly.
-    private static func entry(_ yaml: ArraySlice<UInt8>, _ line: LineCursor.Line, indent: Int?)
+    static func entry(_ yaml: ArraySlice<UInt8>, _ line: LineCursor.Line, indent: Int?)
         -> (YAMLScalar, YAMLNode, Int)? {
         var i = line.range.lowerBound
         var end = line.range.upperBound

@@ -7,9 +7,9 @@
 /// edit throws and `file` is left unchanged.
 public struct FrontMatterEditor: Sendable {
     /// The file's current bytes.
-    public private(set) var file: [UInt8]
+    public internal(set) var file: [UInt8]
     /// The current front matter, re-parsed after each edit.
-    public private(set) var frontMatter: FrontMatter
+    public internal(set) var frontMatter: FrontMatter
 
     /// Starts editing a file.
     /// - Parameter file: The whole file's bytes.
@@ -106,6 +106,11 @@ public struct FrontMatterEditor: Sendable {
                 try checkAnchorNotShared(parentEntry.value, in: root)
                 oldEntries = mapping.entries
                 if let existing = mapping.entry(for: entry) {
+                    if let root, let parentIndex = root.entries.lastIndex(where: { $0.key.value == parent }),
+                       let entryIndex = mapping.entries.lastIndex(where: { $0.key.value == entry }),
+                       replaceFlowLine(parentIndex: parentIndex, entryIndex: entryIndex, in: root, with: text, value: value) {
+                        return
+                    }
                     edits = try replaceValue(of: existing, with: text)
                     try checkAnchors(removing: edits.map(\.range), in: root)
                 } else {
@@ -269,24 +274,12 @@ public struct FrontMatterEditor: Sendable {
         if root.isFlow {
             throw .unsupportedEdit(reason: "cannot edit a flow-style front matter mapping", at: root.start)
         }
-        try Self.checkDuplicates(.mapping(root))
+        if let (duplicate, first) = YAMLNode.mapping(root).firstDuplicateKey() {
+            throw .duplicateKey(key: duplicate.value, at: duplicate.start, firstAt: first.start)
+        }
         return root
     }
 
-    private static func checkDuplicates(_ node: YAMLNode) throws(YAMLError) {
-        guard node.alias == nil else { return }
-        switch node {
-        case .scalar:
-            return
-        case .sequence(let sequence):
-            for item in sequence.items { try checkDuplicates(item) }
-        case .mapping(let mapping):
-            if let (duplicate, first) = mapping.firstDuplicateKey() {
-                throw .duplicateKey(key: duplicate.value, at: duplicate.start, firstAt: first.start)
-            }
-            for entry in mapping.entries { try checkDuplicates(entry.value) }
-        }
-    }
 
     /// Refuses to remove or replace an anchor that an alias outside the removed bytes still uses.
     func checkAnchors(removing ranges: [Range<Int>], in root: YAMLMapping?) throws(YAMLError) {

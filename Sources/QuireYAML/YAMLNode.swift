@@ -255,6 +255,33 @@ public indirect enum YAMLNode: Sendable {
         }
     }
 
+    /// The first key that repeats an earlier key of the same mapping, here or in any nested value.
+    /// - Returns: The repeated key and the earlier one, or nil when every mapping's keys are distinct.
+    public func firstDuplicateKey() -> (duplicate: YAMLScalar, first: YAMLScalar)? {
+        // Iterative, and scalars (nearly every value) are passed over without being copied out.
+        var pending = [self]
+        while let next = pending.popLast() {
+            switch next {
+            case .scalar:
+                continue
+            case .sequence(let sequence):
+                guard sequence.alias == nil else { continue }
+                for item in sequence.items {
+                    if case .scalar = item { continue }
+                    pending.append(item)
+                }
+            case .mapping(let mapping):
+                guard mapping.alias == nil else { continue }
+                if let found = mapping.firstDuplicateKey() { return found }
+                for entry in mapping.entries {
+                    if case .scalar = entry.value { continue }
+                    pending.append(entry.value)
+                }
+            }
+        }
+        return nil
+    }
+
     /// A word for the node's kind, used in messages: "scalar", "sequence" or "mapping".
     public var kindName: String {
         switch self {

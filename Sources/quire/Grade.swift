@@ -33,10 +33,9 @@ extension Quire {
             guard let rating = Rating(name: rating) else { return }
             let now = at.flatMap { Timestamp(iso8601: $0) } ?? options.now
             var context = try ReviewContext(options)
-            let (id, path) = try context.locate(card)
-            let outcome: ReviewWriter.Outcome
-            do { outcome = try context.writer.grade(id, rating, inNote: path, at: now, answerMilliseconds: ms) } catch {
-                throw CLIError(error.description)
+            let writer = context.writer
+            let (id, outcome) = try context.onCard(card) { (id, path, known) throws(ReviewError) in
+                (id, try writer.grade(id, rating, inNote: path, at: now, answerMilliseconds: ms, known: known))
             }
             let after = outcome.changes.last?.after
             if json {

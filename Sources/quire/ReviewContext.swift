@@ -34,19 +34,23 @@ struct ReviewContext {
         return l
     }
 
-    /// The note holding a card given by ID or unique prefix: first the note the log last names
-    /// (one file read), else the whole index.
-    mutating func locate(_ idText: String) throws -> (card: CardID, path: String) {
-        if let id = CardID(idText), let path = ReviewHistory(vault.reviewLog().events).lastPath(of: id),
-           let bytes = try? vault.io.read(vault.fullPath(path)).bytes,
-           NoteParser.parse(bytes, path: path).note?.cards.contains(where: { $0.id == id }) == true {
-            return (id, path)
+    /// Runs `body` on the note holding a card given by ID or unique prefix: first on the note the
+    /// log last names for it (nothing indexed; the writer parses that one note), and when the card
+    /// is no longer there, on the note the whole vault's index finds (passed as `known`).
+    mutating func onCard<R>(_ idText: String,
+                            _ body: (CardID, String, _ known: Note?) throws(ReviewError) -> R) throws -> R {
+        if let id = CardID(idText), let path = vault.lastLoggedPath(of: id) {
+            do { return try body(id, path, nil) } catch {
+                guard case .cardNotFound = error else { throw CLIError(error.description) }
+            }
         }
         let index = try index().index
         guard let loc = index.location(of: idText) else {
             throw CLIError("no card '\(idText)' in the vault (IDs are listed by 'quire list'; a prefix must be unique)")
         }
-        return (index.card(at: loc).id, index.notes[loc.note].path)
+        do { return try body(index.card(at: loc).id, index.notes[loc.note].path, index.notes[loc.note]) } catch {
+            throw CLIError(error.description)
+        }
     }
 
     /// `due 2026-11-25T09:00:00Z (in 3d)`, or what keeps the card from coming up.

@@ -4,21 +4,6 @@ import Testing
 /// The fast reader of one-line flow-mapping blocks must give exactly what libyaml gives — values,
 /// styles and every mark — or step aside.
 @Suite struct FlowLineBlockTests {
-    /// A dump of a node tree with every mark, for exact comparison.
-    private func dump(_ node: YAMLNode?, _ out: inout [String]) {
-        switch node {
-        case nil: out.append("nil")
-        case .scalar(let s)?:
-            out.append("S \(s.value)|\(s.style)|\(s.tag ?? "")|\(s.anchor ?? "")|\(s.alias ?? "")|\(s.start.offset),\(s.start.line),\(s.start.column)-\(s.end.offset),\(s.end.line),\(s.end.column)")
-        case .sequence(let q)?:
-            out.append("Q \(q.isFlow) \(q.start.offset),\(q.start.line),\(q.start.column)-\(q.end.offset),\(q.end.line),\(q.end.column)")
-            for item in q.items { dump(item, &out) }
-        case .mapping(let m)?:
-            out.append("M \(m.isFlow) \(m.start.offset),\(m.start.line),\(m.start.column)-\(m.end.offset),\(m.end.line),\(m.end.column)")
-            for (k, v) in m.entries { dump(.scalar(k), &out); dump(v, &out) }
-        }
-    }
-
     private func both(_ yaml: String) throws -> (fast: [String], slow: [String], usedFastPath: Bool) {
         let bytes = Array(("---\n" + yaml + "---\nbody\n").utf8)
         let range = 4..<(4 + yaml.utf8.count)

@@ -71,3 +71,25 @@ func replacingOnce(_ text: String, _ old: String, _ new: String) -> String {
     precondition(count == 1, "expected exactly one occurrence of \(old), found \(count)")
     return text.replacing(old, with: new)
 }
+
+/// A dump of a node tree with every mark, for exact comparison.
+func dump(_ node: YAMLNode?, _ out: inout [String]) {
+    switch node {
+    case nil: out.append("nil")
+    case .scalar(let s)?:
+        out.append("S \(s.value)|\(s.style)|\(s.tag ?? "")|\(s.anchor ?? "")|\(s.alias ?? "")|\(s.start.offset),\(s.start.line),\(s.start.column)-\(s.end.offset),\(s.end.line),\(s.end.column)")
+    case .sequence(let q)?:
+        out.append("Q \(q.isFlow) \(q.start.offset),\(q.start.line),\(q.start.column)-\(q.end.offset),\(q.end.line),\(q.end.column)")
+        for item in q.items { dump(item, &out) }
+    case .mapping(let m)?:
+        out.append("M \(m.isFlow) \(m.start.offset),\(m.start.line),\(m.start.column)-\(m.end.offset),\(m.end.line),\(m.end.column)")
+        for (k, v) in m.entries { dump(.scalar(k), &out); dump(v, &out) }
+    }
+}
+
+/// A front matter's tree and ranges, every mark included.
+func dump(_ frontMatter: FrontMatter) -> [String] {
+    var out = ["\(frontMatter.hasBOM) \(frontMatter.lineEnding) \(String(describing: frontMatter.yamlRange)) \(String(describing: frontMatter.openingFenceRange)) \(String(describing: frontMatter.closingFenceRange)) \(frontMatter.bodyRange) \(frontMatter.bodyStartLine)"]
+    dump(frontMatter.root.map(YAMLNode.mapping), &out)
+    return out
+}

@@ -42,6 +42,43 @@ extension Vault {
         return (events, diagnostics)
     }
 
+    /// The path the newest logged event of a card names, found by reading each log file from its
+    /// end (no log is parsed whole): a hint for finding the card's note without indexing the vault.
+    ///
+    /// Of the log files, the event with the latest time wins; within one file, the last line that
+    /// names the card and a `path=`. Nil when no log names one.
+    public func lastLoggedPath(of card: CardID) -> String? {
+        let needle = Array(card.rawValue.utf8)
+        var best: (time: Timestamp, path: String)?
+        for rel in reviewLogFiles() {
+            try? io.scanLinesBackward(fullPath(rel)) { raw in
+                let bytes = raw.last == 0x0D ? raw.dropLast() : raw
+                guard Self.contains(bytes, needle), let line = String(validating: bytes, as: UTF8.self),
+                      let event = try? ReviewLog.parseLine(line[...], number: 0),
+                      event.card == card, let path = event.field("path") else { return false }
+                if best.map({ event.time > $0.time }) ?? true { best = (event.time, path) }
+                return true
+            }
+        }
+        return best?.path
+    }
+
+    /// Whether `bytes` hold `needle` (memchr for its first byte, then memcmp).
+    private static func contains(_ bytes: ArraySlice<UInt8>, _ needle: [UInt8]) -> Bool {
+        guard let first = needle.first else { return true }
+        return bytes.withUnsafeBytes { haystack in
+            needle.withUnsafeBytes { n in
+                guard var p = haystack.baseAddress, let nb = n.baseAddress else { return false }
+                let end = p + haystack.count
+                while end - p >= n.count, let hit = memchr(p, Int32(first), end - p - n.count + 1) {
+                    if memcmp(hit, nb, n.count) == 0 { return true }
+                    p = UnsafeRawPointer(hit) + 1
+                }
+                return false
+            }
+        }
+    }
+
     /// Problems in the review log files.
     public func reviewLogDiagnostics() -> [Diagnostic] { reviewLog().diagnostics }
 }

@@ -51,7 +51,7 @@ public enum NoteParser {
             return (nil, nil, [Diagnostic(.error, path: path, line: error.mark.line, column: error.mark.column,
                                      message: error.message + "; file skipped")])
         }
-        if let root = frontMatter.root, let (duplicate, first) = firstDuplicateKey(.mapping(root)) {
+        if let root = frontMatter.root, let (duplicate, first) = YAMLNode.mapping(root).firstDuplicateKey() {
             let error = YAMLError.duplicateKey(key: duplicate.value, at: duplicate.start, firstAt: first.start)
             return (nil, nil, [Diagnostic(.error, path: path, line: duplicate.start.line, column: duplicate.start.column,
                                      message: error.message + "; file skipped")])
@@ -163,31 +163,6 @@ public enum NoteParser {
                         byteCount: bytes.count)
         note.contentDigest = contentDigest(bytes)
         return (note, frontMatter, diagnostics)
-    }
-
-    /// The first key that repeats an earlier key of the same mapping, searching nested values too
-    /// (FORMAT.md §2: duplicate keys are an error).
-    static func firstDuplicateKey(_ node: YAMLNode) -> (duplicate: YAMLScalar, first: YAMLScalar)? {
-        // Iterative, and scalars (nearly every value) are passed over without being copied out.
-        var pending = [node]
-        while let next = pending.popLast() {
-            switch next {
-            case .scalar:
-                continue
-            case .sequence(let sequence):
-                for item in sequence.items {
-                    if case .scalar = item { continue }
-                    pending.append(item)
-                }
-            case .mapping(let mapping):
-                if let found = mapping.firstDuplicateKey() { return found }
-                for entry in mapping.entries {
-                    if case .scalar = entry.value { continue }
-                    pending.append(entry.value)
-                }
-            }
-        }
-        return nil
     }
 
     /// The deck named by a note's folder (`Default` at the root).

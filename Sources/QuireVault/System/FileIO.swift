@@ -63,6 +63,48 @@ public struct FileIO: Sendable {
         return (bytes, stamp)
     }
 
+    /// Hands a file's lines to `body` from the last to the first (without their `\n`), reading
+    /// blocks from the end, until `body` returns true; a file's last line break starts no line.
+    ///
+    /// For logs, whose newest lines are at the end: finding a recent line costs one block read,
+    /// however long the file.
+    public func scanLinesBackward(_ path: String, blockSize: Int = 64 << 10,
+                                  _ body: (ArraySlice<UInt8>) -> Bool) throws(FileIOError) {
+        let fd = sys.open(path, O_RDONLY, 0)
+        guard fd >= 0 else { throw .system(path: path, operation: "open", code: currentErrno) }
+        defer { _ = sys.close(fd) }
+        var st = stat()
+        guard sys.fstat(fd, &st) == 0 else { throw .system(path: path, operation: "stat", code: currentErrno) }
+        var position = Int64(st.st_size)
+        // The start of the earliest line seen so far, not yet known to be whole.
+        var head: [UInt8] = []
+        var atEnd = true
+        while position > 0 {
+            let count = Int(min(Int64(max(1, blockSize)), position))
+            position -= Int64(count)
+            var block = [UInt8](repeating: 0, count: count)
+            var filled = 0
+            while filled < count {
+                let n = block.withUnsafeMutableBytes { buf in
+                    sys.pread(fd, buf.baseAddress.map { $0 + filled }, count - filled, position + Int64(filled))
+                }
+                if n < 0, currentErrno == EINTR { continue }
+                guard n > 0 else { throw .system(path: path, operation: "read", code: n < 0 ? currentErrno : EIO) }
+                filled += n
+            }
+            block += head
+            var end = block.count
+            if atEnd, end > 0, block[end - 1] == 0x0A { end -= 1 }
+            atEnd = false
+            while let newline = block[..<end].lastIndex(of: 0x0A) {
+                if body(block[(newline + 1)..<end]) { return }
+                end = newline
+            }
+            head = Array(block[..<end])
+        }
+        if !atEnd { _ = body(head[...]) }
+    }
+
     /// The stamp of a path (following symbolic links), or nil when it does not exist.
     public func stamp(_ path: String) -> FileStamp? {
         var st = stat()

@@ -11,6 +11,7 @@ import Darwin
 public struct SystemCalls: Sendable {
     public var open: @Sendable (_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32
     public var read: @Sendable (_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int
+    public var pread: @Sendable (_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int, _ offset: Int64) -> Int
     public var write: @Sendable (_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int
     public var fsync: @Sendable (_ fd: Int32) -> Int32
     public var close: @Sendable (_ fd: Int32) -> Int32
@@ -26,6 +27,7 @@ public struct SystemCalls: Sendable {
     public static let live = SystemCalls(
         open: { path, flags, mode in Glibc.open(path, flags | O_CLOEXEC, mode) },
         read: { fd, buf, n in Glibc.read(fd, buf, n) },
+        pread: { fd, buf, n, offset in Glibc.pread(fd, buf, n, off_t(offset)) },
         write: { fd, buf, n in Glibc.write(fd, buf, n) },
         fsync: { fd in Glibc.fsync(fd) },
         close: { fd in Glibc.close(fd) },

@@ -95,4 +95,29 @@ import QuireModel
             "13:55: expected key=value, found 'novalue'",
         ])
     }
+
+    @Test func lastLoggedPathReadsEveryLogFromItsEnd() throws {
+        try withTempDir { dir in
+            let vault = try Vault.initialize(dir.path)
+            let other = CardID("aaaabbbbcccc")!
+            func line(_ minute: Int, _ card: CardID, _ path: String?) -> String {
+                ReviewLog.format(ReviewEvent(time: Timestamp(year: 2026, month: 11, day: 22, hour: 9, minute: minute),
+                                             card: card, action: .grade(.good), fields: path.map { [("path", $0)] } ?? []))
+            }
+            #expect(vault.lastLoggedPath(of: id) == nil)
+            // Within a file the last line naming the card wins, even if an earlier line has a later time.
+            try dir.write(".quire/log/one.log", [ReviewLog.header, line(30, id, "old.md"), line(10, id, "A/new note.md"),
+                                                 line(40, other, "other.md"), line(41, id, nil)].joined(separator: "\r\n") + "\r\n")
+            #expect(vault.lastLoggedPath(of: id) == "A/new note.md")
+            #expect(vault.lastLoggedPath(of: other) == "other.md")
+            // Across files the later time wins.
+            try dir.write(".quire/log/two.log", [ReviewLog.header, line(20, id, "moved.md")].joined(separator: "\n"))
+            #expect(vault.lastLoggedPath(of: id) == "moved.md")
+            try dir.write(".quire/log/two.log", [ReviewLog.header, line(5, id, "older.md"), "garbage " + id.rawValue].joined(separator: "\n"))
+            #expect(vault.lastLoggedPath(of: id) == "A/new note.md")
+            // The file's last line, before its final line break.
+            try dir.write(".quire/log/two.log", [ReviewLog.header, line(50, id, "last.md")].joined(separator: "\n") + "\n")
+            #expect(vault.lastLoggedPath(of: id) == "last.md")
+        }
+    }
 }

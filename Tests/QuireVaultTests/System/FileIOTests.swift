@@ -233,4 +233,37 @@ import Testing
             == "a.md: write failed: No space left on device")
         #expect(FileIOError.tooLarge(path: "a.md", size: 9).description == "a.md: file too large (9 bytes)")
     }
+
+    @Test func linesBackwardInAnyBlockSize() throws {
+        try withTempDir { dir in
+            let texts = ["", "one", "one\n", "one\ntwo", "a\n\nbc\r\ndef\n", "\n", "x\ny\nz\n\n", "long line here\nshort\n"]
+            for text in texts {
+                try dir.write("log", text)
+                var expected = text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false)
+                    .map { String(decoding: $0, as: UTF8.self) }
+                if text.hasSuffix("\n") || text.isEmpty { expected.removeLast() }
+                for blockSize in [1, 2, 3, 5, 64 << 10] {
+                    var lines: [String] = []
+                    try FileIO().scanLinesBackward(dir.full("log"), blockSize: blockSize) { line in
+                        lines.append(String(decoding: line, as: UTF8.self))
+                        return false
+                    }
+                    #expect(lines == expected.reversed(), "\(text.debugDescription) in blocks of \(blockSize)")
+                }
+            }
+            // Stopping early reads no further.
+            try dir.write("log", "a\nb\nc\n")
+            var seen: [String] = []
+            try FileIO().scanLinesBackward(dir.full("log"), blockSize: 2) { line in
+                seen.append(String(decoding: line, as: UTF8.self))
+                return seen.count == 2
+            }
+            #expect(seen == ["c", "b"])
+            #expect(throws: FileIOError.self) { try FileIO().scanLinesBackward(dir.full("missing")) { _ in false } }
+            let failing = failing { $0.pread = { _, _, _, _ in errno = EIO; return -1 } }
+            #expect(throws: FileIOError.system(path: dir.full("log"), operation: "read", code: EIO)) {
+                try failing.scanLinesBackward(dir.full("log")) { _ in false }
+            }
+        }
+    }
 }
