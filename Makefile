@@ -13,15 +13,11 @@ build: deps
 release: deps
 	$(SWIFT) build -c release --product quire
 
-# Opens a scratch copy of SampleVault/ so the repository stays clean.
+# Opens a review of a scratch copy of SampleVault/, so the repository stays clean.
 run: release
 	@cp -R SampleVault $(RUN_DIR)
 	@echo "Sample vault copied to $(RUN_DIR)"
-	@echo
-	@$$($(SWIFT) build -c release --show-bin-path)/quire -C $(RUN_DIR) decks
-	@echo
-	@echo "Due now:"
-	@$$($(SWIFT) build -c release --show-bin-path)/quire -C $(RUN_DIR) list is:due
+	@$$($(SWIFT) build -c release --show-bin-path)/quire -C $(RUN_DIR) review
 
 test:
 	@QUIRE_TEST_DEPS=1 scripts/install-deps.sh

@@ -14,16 +14,16 @@ struct PlainReview {
     var controller: ReviewController
     let context: StudyContext
     let clock: StudyClock
-    let estimatedSeconds: Int
+    /// The estimated study time per card (the user's own average, or 30 s).
+    let secondsPerCard: Int
 
     static let help = "Enter: show answer · 1-4 or again/hard/good/easy: grade · u undo · s skip · b bury · ! suspend · p/P promote/demote · q quit"
 
     mutating func run() {
         let total = controller.session.leftCount
         let r = controller.session.remaining
-        say("Studying \(total) card\(total == 1 ? "" : "s") (\(r.new) new, \(r.learning) learning, \(r.review) review), about \(StudyContext.duration(seconds: estimatedSeconds)).")
+        say("Studying \(total) card\(total == 1 ? "" : "s") (\(r.new) new, \(r.learning) learning, \(r.review) review), about \(StudyContext.duration(seconds: total * secondsPerCard)).")
         say(Self.help)
-        var shown = 0
         session: while true {
             let now = clock.now()
             guard let entry = controller.next(at: now), let (card, note) = controller.card(entry) else {
@@ -32,9 +32,9 @@ struct PlainReview {
                 }
                 break
             }
-            shown += 1
             say("")
-            say("Card \(shown) · \(entry.section.rawValue) · \(note.path):\(card.lines.lowerBound) · \(note.deck)")
+            let progress = controller.session.progress
+            say("Card \(progress.position) of \(progress.total) · \(entry.section.rawValue) · \(note.path):\(card.lines.lowerBound) · \(note.deck)")
             say("Q: " + render(card.front))
             let shownAt = now
             var revealed = false

@@ -48,7 +48,8 @@ extension Quire {
                 let chosenMode = mode ?? (new != nil || reviews != nil ? .custom : context.config.study.mode)
                 var counts = chosenMode.defaultCounts
                 if chosenMode == .custom { counts = (new ?? counts.new, reviews ?? counts.reviews) }
-                let learning = items.filter { $0.section == .learning }
+                // A new-cards session is only new cards; the others keep the learning steps due.
+                let learning = chosenMode == .new ? [] : items.filter { $0.section == .learning }
                 let due = items.filter { $0.section != .learning && $0.section != .new }.prefix(counts.reviews)
                 let fresh = items.filter { $0.section == .new }.prefix(counts.new)
                 items = learning + due + fresh
@@ -59,13 +60,12 @@ extension Quire {
             })
             let review = try ReviewContext(options)
             let controller = ReviewController(writer: review.writer, index: index, entries: entries, dayEnd: context.dayEnd)
-            let estimate = entries.count * plan.secondsPerCard
             let clock = StudyClock(fixed: options.nowText == nil ? nil : context.now)
             if plain || !Output.isTerminal {
-                var loop = PlainReview(controller: controller, context: context, clock: clock, estimatedSeconds: estimate)
+                var loop = PlainReview(controller: controller, context: context, clock: clock, secondsPerCard: plan.secondsPerCard)
                 loop.run()
             } else {
-                var screen = ReviewScreen(controller: controller, context: context, clock: clock, estimatedSeconds: estimate)
+                var screen = ReviewScreen(controller: controller, context: context, clock: clock, secondsPerCard: plan.secondsPerCard)
                 screen.run()
             }
             try context.loaded.finish()

@@ -13,7 +13,8 @@ struct ReviewScreen {
     var controller: ReviewController
     let context: StudyContext
     let clock: StudyClock
-    let estimatedSeconds: Int
+    /// The estimated study time per card (the user's own average, or 30 s).
+    let secondsPerCard: Int
 
     private enum Phase { case intro, front, back, help, done }
 
@@ -22,14 +23,13 @@ struct ReviewScreen {
     private var shownAt = Timestamp(milliseconds: 0)
     private var started = Timestamp(milliseconds: 0)
     private var message = ""
-    private var shown = 0
     private let color = Output.useColor
 
-    init(controller: ReviewController, context: StudyContext, clock: StudyClock, estimatedSeconds: Int) {
+    init(controller: ReviewController, context: StudyContext, clock: StudyClock, secondsPerCard: Int) {
         self.controller = controller
         self.context = context
         self.clock = clock
-        self.estimatedSeconds = estimatedSeconds
+        self.secondsPerCard = secondsPerCard
     }
 
     mutating func run() {
@@ -138,7 +138,6 @@ struct ReviewScreen {
             entry = next
             phase = .front
             shownAt = now
-            shown += 1
         } else {
             entry = nil
             phase = .done
@@ -173,7 +172,10 @@ struct ReviewScreen {
         let counts = "new \(r.new) · learn \(r.learning) · due \(r.review) · \(clockText)"
         var title = "Quire"
         if let entry, let (_, note) = controller.card(entry) { title += " · " + note.deck.description }
-        if phase != .intro && phase != .done { title += " · card \(shown)" }
+        if phase != .intro && phase != .done {
+            let progress = controller.session.progress
+            title += " · card \(progress.position) of \(progress.total)"
+        }
         lines.append(fit(bold(title), counts, width))
         lines.append(dim(String(repeating: "─", count: width)))
         var body: [String] = []
@@ -182,7 +184,7 @@ struct ReviewScreen {
         case .intro:
             let total = controller.session.leftCount
             body = ["", bold("\(total) card\(total == 1 ? "" : "s") to study") + " (\(r.new) new, \(r.learning) learning, \(r.review) review)",
-                    "about \(StudyContext.duration(seconds: estimatedSeconds))", "", "Space: start · q: quit"]
+                    "about \(StudyContext.duration(seconds: total * secondsPerCard))", "", "Space: start · q: quit"]
         case .help:
             body = ["", bold("Keys"), "", "Space, Enter   show the answer", "1–4            grade: again, hard, good, easy (1–3 with 3 buttons)",
                     "u              undo the last answer", "e              edit the card's note in $EDITOR",

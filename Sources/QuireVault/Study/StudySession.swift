@@ -153,6 +153,10 @@ public struct StudySession: Sendable {
         return counts
     }
 
+    /// Where the session is, as "card `position` of `total`": answers so far plus one, of answers
+    /// so far plus cards and learning steps left (a failed card coming back counts again).
+    public var progress: (position: Int, total: Int) { (answers.count + 1, answers.count + leftCount) }
+
     /// Cards not yet answered once, plus learning steps waiting.
     public var leftCount: Int { queue.count + waiting.count }
 
