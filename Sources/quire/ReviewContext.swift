@@ -35,13 +35,18 @@ struct ReviewContext {
     }
 
     /// Runs `body` on the note holding a card given by ID or unique prefix: first on the note the
-    /// log last names for it (nothing indexed; the writer parses that one note), and when the card
-    /// is no longer there, on the note the whole vault's index finds (passed as `known`).
+    /// log last names for it (nothing indexed; the writer parses that one note), and when that note
+    /// is gone or the card is no longer in it, on the note the whole vault's index finds (passed
+    /// as `known`).
     mutating func onCard<R>(_ idText: String,
                             _ body: (CardID, String, _ known: Note?) throws(ReviewError) -> R) throws -> R {
-        if let id = CardID(idText), let path = vault.lastLoggedPath(of: id) {
+        if let id = CardID(idText), let path = vault.lastLoggedPath(of: id), vault.io.stamp(vault.fullPath(path)) != nil {
             do { return try body(id, path, nil) } catch {
-                guard case .cardNotFound = error else { throw CLIError(error.description) }
+                // Moved out of that note, or the note no longer reads: nothing was written; ask the index.
+                switch error {
+                case .cardNotFound, .unreadableNote: break
+                default: throw CLIError(error.description)
+                }
             }
         }
         let index = try index().index

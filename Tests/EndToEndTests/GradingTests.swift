@@ -60,4 +60,21 @@ import Testing
         #expect(try q.read(path) == Data(text.utf8))
         #expect(try q.run(["replay", "--check"] + now).status == 0)
     }
+
+    /// The log names the note a card was last graded in; when the note has moved since, or the
+    /// card left it, the grade finds the card through the index instead.
+    @Test func gradeFindsAMovedNote() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        try q.write(".quire/device", Data("e2etest3\n".utf8))
+        #expect(try q.run(["grade", "y7azfa5y104q", "good", "--at", "2026-11-22T12:00:00Z"]).status == 0)
+        let from = q.vault.appendingPathComponent("Biology/Cells/mitosis.md")
+        let to = q.vault.appendingPathComponent("Biology/mitosis-moved.md")
+        try FileManager.default.moveItem(at: from, to: to)
+        let moved = try q.run(["grade", "y7azfa5y104q", "good", "--at", "2026-11-22T12:20:00Z"])
+        #expect(moved.status == 0, "\(moved)")
+        let log = String(decoding: try q.read(".quire/log/e2etest3.log"), as: UTF8.self)
+        #expect(log.contains("path=Biology/mitosis-moved.md"))
+        #expect(try q.run(["replay", "--check", "--now", QuireRunner.now]).status == 0)
+    }
 }
