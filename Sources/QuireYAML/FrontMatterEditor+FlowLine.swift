@@ -39,18 +39,10 @@ extension FrontMatterEditor {
         let shift = MarkShift(from: old.end.offset, by: delta, line: key.start.line)
         var newParent = parent
         newParent.entries[entryIndex].value = newValue
-        for i in (entryIndex + 1)..<newParent.entries.count {
-            newParent.entries[i].key = shift.apply(newParent.entries[i].key)
-            newParent.entries[i].value = shift.apply(newParent.entries[i].value)
-        }
-        newParent.end = shift.apply(newParent.end)
+        shift.apply(to: &newParent, after: entryIndex)
         var newRoot = root
         newRoot.entries[parentIndex].value = .mapping(newParent)
-        for i in (parentIndex + 1)..<newRoot.entries.count {
-            newRoot.entries[i].key = shift.apply(newRoot.entries[i].key)
-            newRoot.entries[i].value = shift.apply(newRoot.entries[i].value)
-        }
-        newRoot.end = shift.apply(newRoot.end)
+        shift.apply(to: &newRoot, after: parentIndex)
 
         var newFrontMatter = frontMatter
         newFrontMatter.root = newRoot
@@ -72,6 +64,16 @@ struct MarkShift {
     func apply(_ mark: YAMLMark) -> YAMLMark {
         guard mark.offset >= from else { return mark }
         return YAMLMark(offset: mark.offset + by, line: mark.line, column: mark.line == line ? mark.column + by : mark.column)
+    }
+
+    /// Moves the entries after `index` and the mapping's end (the entries up to `index` lie before
+    /// the edit).
+    func apply(to mapping: inout YAMLMapping, after index: Int) {
+        for i in (index + 1)..<mapping.entries.count {
+            mapping.entries[i].key = apply(mapping.entries[i].key)
+            mapping.entries[i].value = apply(mapping.entries[i].value)
+        }
+        mapping.end = apply(mapping.end)
     }
 
     func apply(_ scalar: YAMLScalar) -> YAMLScalar {

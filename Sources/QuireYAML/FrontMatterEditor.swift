@@ -105,13 +105,12 @@ public struct FrontMatterEditor: Sendable {
             case .mapping(let mapping) where !mapping.isFlow && !mapping.isAlias:
                 try checkAnchorNotShared(parentEntry.value, in: root)
                 oldEntries = mapping.entries
-                if let existing = mapping.entry(for: entry) {
+                if let entryIndex = mapping.entries.lastIndex(where: { $0.key.value == entry }) {
                     if let root, let parentIndex = root.entries.lastIndex(where: { $0.key.value == parent }),
-                       let entryIndex = mapping.entries.lastIndex(where: { $0.key.value == entry }),
                        replaceFlowLine(parentIndex: parentIndex, entryIndex: entryIndex, in: root, with: text, value: value) {
                         return
                     }
-                    edits = try replaceValue(of: existing, with: text)
+                    edits = try replaceValue(of: mapping.entries[entryIndex], with: text)
                     try checkAnchors(removing: edits.map(\.range), in: root)
                 } else {
                     guard let firstKey = mapping.entries.first?.key else {
@@ -279,7 +278,6 @@ public struct FrontMatterEditor: Sendable {
         }
         return root
     }
-
 
     /// Refuses to remove or replace an anchor that an alias outside the removed bytes still uses.
     func checkAnchors(removing ranges: [Range<Int>], in root: YAMLMapping?) throws(YAMLError) {
