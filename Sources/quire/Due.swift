@@ -14,15 +14,29 @@ extension Quire {
         @OptionGroup var listing: ListingOptions
 
         func run() throws {
-            let loaded = try LoadedVault(options)
-            let config = loaded.vault.config().config
+            let vault = try options.open()
+            let config = vault.config().config
             let now = options.now
             let offset = Clock.utcOffset(at: now)
+            // The cache answers alone when no note changed; otherwise the index is built (and the
+            // cache updated).
+            let notes: [(deck: DeckPath, archived: Bool, schedules: [SchedulingState])]
+            let diagnostics: [Diagnostic]
+            if !options.noCache, let cache = vault.cache, let summary = ScheduleSummary.load(root: vault.root, cache: cache) {
+                notes = summary.notes.map { ($0.deck, $0.archived, $0.schedules) }
+                diagnostics = summary.diagnostics
+            } else {
+                let index = vault.index(cached: !options.noCache)
+                notes = index.notes.map { note in (note.deck, note.archived, note.cards.compactMap(\.schedule)) }
+                diagnostics = index.diagnostics
+            }
+            let errors = diagnostics.filter { $0.severity == .error }
+            Output.diagnostics(errors, root: vault.root, toStandardError: true, color: false)
             var total = 0
             var byDeck: [DeckPath: Int] = [:]
-            for note in loaded.index.notes where !note.archived {
-                for card in note.cards {
-                    guard let s = card.schedule, s.state != .new || s.flow != nil,
+            for note in notes where !note.archived {
+                for s in note.schedules {
+                    guard s.state != .new || s.flow != nil,
                           Day.isDue(s, now: now, utcOffsetSeconds: offset, rolloverHour: config.dayRollover) else { continue }
                     total += 1
                     byDeck[note.deck, default: 0] += 1
@@ -36,7 +50,8 @@ extension Quire {
             } else {
                 Output.line(String(total))
             }
-            try loaded.finish()
+            Output.flush()
+            if !errors.isEmpty { throw ExitCode(1) }
         }
     }
 }

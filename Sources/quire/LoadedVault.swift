@@ -10,7 +10,7 @@ struct LoadedVault {
 
     init(_ options: VaultOptions, reportErrors: Bool = true) throws {
         vault = try options.open()
-        index = vault.index()
+        index = vault.index(cached: !options.noCache)
         Self.keptUntilExit.append(index)
         if reportErrors {
             let errors = index.diagnostics.filter { $0.severity == .error }

@@ -10,6 +10,9 @@ struct VaultOptions: ParsableArguments {
     @Option(name: .customLong("now"), help: .hidden)
     var nowText: String?
 
+    @Flag(name: .customLong("no-cache"), help: "Read every note instead of using (and updating) .quire/cache/.")
+    var noCache = false
+
     mutating func validate() throws {
         if let nowText, Timestamp(iso8601: nowText) == nil {
             throw ValidationError("--now must be a time like 2026-11-22T09:00:00Z")

@@ -84,10 +84,14 @@ public struct Vault: Sendable {
         try io.replace(path, with: (existing ?? []) + Array(add.utf8), expected: existing)
     }
 
-    /// Reads and indexes every note.
-    public func index(concurrency: Int? = nil) -> VaultIndex {
-        VaultIndex.build(root: root, io: io, concurrency: concurrency)
+    /// Reads and indexes every note; with `cached`, through the vault's persistent cache
+    /// (`.quire/cache/index`, only in an initialized vault), updating it.
+    public func index(concurrency: Int? = nil, cached: Bool = true) -> VaultIndex {
+        VaultIndex.build(root: root, io: io, concurrency: concurrency, cache: cached ? cache : nil)
     }
+
+    /// The persistent index cache, or nil when the vault has no `.quire/` folder to keep it in.
+    public var cache: IndexCache? { isInitialized ? IndexCache(root: root, io: io) : nil }
 
     /// The full path of a note given its relative path.
     public func fullPath(_ relative: String) -> String { root + "/" + relative }

@@ -23,6 +23,10 @@ public struct VaultIndex: Sendable {
     private var locations: [CardID: CardLocation]
     /// Cards left out because an earlier note already uses their ID (normally none).
     private var shadowed: Set<CardLocation> = []
+    /// The problems found across files (a card ID used twice), also in `diagnostics`.
+    public private(set) var crossFileDiagnostics: [Diagnostic] = []
+    /// How the persistent cache was used to build this index, when one was given.
+    public private(set) var cacheUse: CacheUse?
 
     /// Builds an index by scanning and parsing every note, in parallel on all cores.
     ///
@@ -30,10 +34,29 @@ public struct VaultIndex: Sendable {
     ///   - root: the vault root.
     ///   - io: the file layer to read through.
     ///   - concurrency: how many files are parsed at once (default: one per core).
-    public static func build(root: String, io: FileIO = FileIO(), concurrency: Int? = nil) -> VaultIndex {
+    ///   - cache: the persistent cache to start from and to update, if any. Files whose size,
+    ///     modification time and inode match their cache entry are not read (those modified just
+    ///     before the cache was written are read and their digest compared); a cache that cannot
+    ///     be used is rebuilt. See ``cacheUse``.
+    public static func build(root: String, io: FileIO = FileIO(), concurrency: Int? = nil,
+                             cache: IndexCache? = nil) -> VaultIndex {
         let scanned = VaultScanner(io: io).scan(root: root)
         let files = scanned.files
-        let results = ResultSlots<(Note?, FileStamp?, [Diagnostic])>(count: files.count)
+        var use = CacheUse()
+        var snapshot: IndexCache.Snapshot?
+        var entryNumbers: [String: Int] = [:]
+        if let cache {
+            switch cache.load() {
+            case .success(let s):
+                snapshot = s
+                entryNumbers.reserveCapacity(s.entries.count)
+                for (i, e) in s.entries.enumerated() { entryNumbers[e.path] = i }
+            case .failure(let problem):
+                use.problem = problem
+            }
+        }
+        let results = ResultSlots<FileResult>(count: files.count)
+        let loaded = snapshot, numbers = entryNumbers
         let workers = max(1, min(concurrency ?? System.coreCount, files.count))
         let chunk = 16
         let chunks = (files.count + chunk - 1) / chunk
@@ -42,31 +65,106 @@ public struct VaultIndex: Sendable {
             while true {
                 let c = next.increment()
                 guard c < chunks else { break }
-                for i in (c * chunk)..<min(files.count, (c + 1) * chunk) {
+                let range = (c * chunk)..<min(files.count, (c + 1) * chunk)
+                var fromCache: [Int: IndexCache.Record] = [:]
+                if let loaded {
+                    fromCache = reuse(files[range], firstIndex: range.lowerBound, snapshot: loaded,
+                                      entryNumbers: numbers)
+                }
+                for i in range {
+                    if let record = fromCache[i] {
+                        results[i] = .record(record, reused: true)
+                        continue
+                    }
                     let file = files[i]
                     do throws(FileIOError) {
                         let (bytes, stamp) = try io.read(file.fullPath)
                         let parsed = NoteParser.parse(bytes, path: file.relativePath)
-                        results[i] = (parsed.note, stamp, parsed.diagnostics)
+                        let digest = parsed.note?.contentDigest ?? NoteParser.contentDigest(bytes)
+                        results[i] = .record(IndexCache.Record(path: file.relativePath, stamp: stamp, digest: digest,
+                                                               note: parsed.note, diagnostics: parsed.diagnostics),
+                                             reused: false)
                     } catch {
-                        results[i] = (nil, nil, [Diagnostic(.error, path: file.relativePath, message: error.description)])
+                        results[i] = .unreadable(Diagnostic(.error, path: file.relativePath, message: error.description))
                     }
                 }
             }
         }
         var notes: [Note] = []
         var stamps: [FileStamp] = []
+        var records: [IndexCache.Record] = []
         notes.reserveCapacity(files.count)
+        records.reserveCapacity(files.count)
         var diagnostics = scanned.diagnostics
         for i in 0..<files.count {
-            guard let (note, stamp, diags) = results[i] else { continue }
-            diagnostics += diags
-            if let note, let stamp {
-                notes.append(note)
-                stamps.append(stamp)
+            switch results[i] {
+            case .record(let record, let reused)?:
+                if reused { use.reused += 1 } else { use.parsed += 1 }
+                diagnostics += record.diagnostics
+                if let note = record.note {
+                    notes.append(note)
+                    stamps.append(record.stamp)
+                }
+                if cache != nil { records.append(record) }
+            case .unreadable(let d)?:
+                diagnostics.append(d)
+            case nil:
+                break
             }
         }
-        return VaultIndex(root: root, notes: notes, stamps: stamps, diagnostics: diagnostics)
+        var index = VaultIndex(root: root, notes: notes, stamps: stamps, diagnostics: diagnostics)
+        if let cache, use.parsed > 0 || snapshot == nil || snapshot?.entries.count != records.count
+            || snapshot?.crossFileDiagnostics != index.crossFileDiagnostics {
+            do throws(FileIOError) {
+                try cache.write(records, crossFileDiagnostics: index.crossFileDiagnostics)
+                use.written = true
+            } catch {
+                use.writeError = error
+            }
+        }
+        index.cacheUse = cache == nil ? nil : use
+        return index
+    }
+
+    /// The cached records of the files in `files` that are unchanged since the cache was written,
+    /// by file number. The notes of one chunk are read from the cache in one read.
+    private static func reuse(_ files: ArraySlice<ScannedFile>, firstIndex: Int, snapshot: IndexCache.Snapshot,
+                              entryNumbers: [String: Int]) -> [Int: IndexCache.Record] {
+        var candidates: [(file: Int, entry: IndexCache.Entry, stamp: FileStamp)] = []
+        for (offset, file) in files.enumerated() {
+            guard let n = entryNumbers[file.relativePath] else { continue }
+            let entry = snapshot.entries[n]
+            guard let stamp = snapshot.unchangedStamp(entry, fullPath: file.fullPath) else { continue }
+            candidates.append((firstIndex + offset, entry, stamp))
+        }
+        let ranges = candidates.compactMap(\.entry.noteRange)
+        guard let low = ranges.map(\.lowerBound).min(), let high = ranges.map(\.upperBound).max(),
+              high - low <= 8 << 20 || ranges.count == 1,
+              let bytes = try? snapshot.readNotes(low..<high) else {
+            // Notes that are not together in the cache (or none): only files without a note are reused.
+            var out: [Int: IndexCache.Record] = [:]
+            for c in candidates where c.entry.noteRange == nil {
+                out[c.file] = IndexCache.Record(path: c.entry.path, stamp: c.stamp, digest: c.entry.digest, note: nil,
+                                                diagnostics: c.entry.diagnostics)
+            }
+            return out
+        }
+        var out: [Int: IndexCache.Record] = [:]
+        bytes.withUnsafeBytes { raw in
+            for c in candidates {
+                // A note that does not decode is read from its file instead.
+                guard let note = try? snapshot.note(c.entry, in: raw, from: low) else { continue }
+                out[c.file] = IndexCache.Record(path: c.entry.path, stamp: c.stamp, digest: c.entry.digest, note: note,
+                                                diagnostics: c.entry.diagnostics)
+            }
+        }
+        return out
+    }
+
+    /// What happened to one file in ``build(root:io:concurrency:cache:)``.
+    private enum FileResult: Sendable {
+        case record(IndexCache.Record, reused: Bool)
+        case unreadable(Diagnostic)
     }
 
     /// Creates an index from parsed notes (sorted by path here).
@@ -99,7 +197,13 @@ public struct VaultIndex: Sendable {
             }
         }
         self.diagnostics += extra
-        self.diagnostics.sort {
+        crossFileDiagnostics = extra
+        Self.sortDiagnostics(&self.diagnostics)
+    }
+
+    /// Sorts diagnostics by path, then line and column (stable for equal places).
+    static func sortDiagnostics(_ diagnostics: inout [Diagnostic]) {
+        diagnostics.sort {
             (utf8Precedes($0.path, $1.path) && $0.path != $1.path)
                 || ($0.path == $1.path && ($0.line ?? 0, $0.column ?? 0) < ($1.line ?? 0, $1.column ?? 0))
         }
@@ -149,6 +253,20 @@ public struct VaultIndex: Sendable {
     public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
 }
 
+/// How an index build used the persistent cache.
+public struct CacheUse: Equatable, Sendable {
+    /// Files taken from the cache without parsing.
+    public var reused = 0
+    /// Files read and parsed (new, changed, or not usable from the cache).
+    public var parsed = 0
+    /// Why the cache could not be used at all, if it could not.
+    public var problem: IndexCacheError?
+    /// Whether a new cache was written.
+    public var written = false
+    /// Why writing the new cache failed, if it did (the index itself is complete).
+    public var writeError: FileIOError?
+}
+
 // MARK: - Concurrency helpers
 
 /// Fixed slots written by parallel workers, each slot by exactly one worker.
@@ -161,6 +279,15 @@ final class ResultSlots<T: Sendable>: Sendable {
         get { storage.withLock { $0[i] } }
         set { storage.withLock { $0[i] = newValue } }
     }
+}
+
+/// A flag any worker thread can raise.
+final class AtomicFlag: Sendable {
+    private let value = Atomic<Bool>(false)
+
+    var isSet: Bool { value.load(ordering: .relaxed) }
+
+    func set() { value.store(true, ordering: .relaxed) }
 }
 
 /// A counter shared by worker threads.

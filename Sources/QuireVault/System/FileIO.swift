@@ -138,6 +138,78 @@ public struct FileIO: Sendable {
         } else if stamp(path) != nil {
             throw .changedOnDisk(path: path)
         }
+        let (temp, dir) = try writeTemporary(for: path, bytes, mode: mode, sync: true)
+        // Last check right before the rename, to narrow the window for a concurrent editor.
+        if let expected {
+            let now = try? read(path).bytes
+            guard now == expected else {
+                _ = sys.unlink(temp)
+                throw .changedOnDisk(path: path)
+            }
+        }
+        guard sys.rename(temp, path) == 0 else {
+            let code = currentErrno
+            _ = sys.unlink(temp)
+            throw .system(path: path, operation: "rename", code: code)
+        }
+        let dfd = sys.open(dir, O_RDONLY | O_DIRECTORY, 0)
+        if dfd >= 0 {
+            _ = sys.fsync(dfd)
+            _ = sys.close(dfd)
+        }
+    }
+
+    /// Starts replacing a file atomically whatever it holds (for Quire's own derived files, such
+    /// as the index cache), writing its content in pieces: readers see the old file until
+    /// ``TemporaryFile/commit()`` renames the new one over it. Not fsynced: such a file is checked
+    /// when read and rebuilt when damaged.
+    public func overwriting(_ path: String) throws(FileIOError) -> TemporaryFile {
+        let dir = Self.directory(of: path)
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        let temp = dir + "/." + name + ".quire-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
+        let fd = sys.open(temp, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+        guard fd >= 0 else { throw .system(path: path, operation: "create temporary file", code: currentErrno) }
+        return TemporaryFile(io: self, fd: fd, temp: temp, path: path)
+    }
+
+    /// A file being written beside the one it will replace; removed unless committed.
+    public final class TemporaryFile {
+        private let io: FileIO
+        private var fd: Int32
+        private let temp: String
+        private let path: String
+
+        fileprivate init(io: FileIO, fd: Int32, temp: String, path: String) {
+            self.io = io
+            self.fd = fd
+            self.temp = temp
+            self.path = path
+        }
+
+        /// Appends bytes.
+        public func write(_ bytes: [UInt8]) throws(FileIOError) {
+            if let code = io.writeAll(fd, bytes) { throw .system(path: path, operation: "write", code: code) }
+        }
+
+        /// Closes the file and renames it over the destination.
+        public func commit() throws(FileIOError) {
+            let result = io.sys.close(fd)
+            fd = -1
+            guard result == 0 else { throw .system(path: path, operation: "close", code: currentErrno) }
+            guard io.sys.rename(temp, path) == 0 else { throw .system(path: path, operation: "rename", code: currentErrno) }
+        }
+
+        deinit {
+            if fd >= 0 { _ = io.sys.close(fd) }
+            var st = stat()
+            if io.sys.lstat(temp, &st) == 0 { _ = io.sys.unlink(temp) }
+        }
+    }
+
+    /// Writes `bytes` to a new temporary file beside `path` and closes it; returns its path and
+    /// the folder. On failure the temporary file is removed.
+    private func writeTemporary(for path: String, _ bytes: [UInt8], mode: mode_t, sync: Bool)
+        throws(FileIOError) -> (temp: String, dir: String) {
         let dir = Self.directory(of: path)
         let name = path.split(separator: "/").last.map(String.init) ?? path
         let temp = dir + "/." + name + ".quire-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
@@ -151,24 +223,11 @@ public struct FileIO: Sendable {
         }
         if let code = writeAll(fd, bytes) { throw fail("write", code) }
         guard sys.fchmod(fd, mode) == 0 else { throw fail("chmod", currentErrno) }
-        guard sys.fsync(fd) == 0 else { throw fail("fsync", currentErrno) }
+        guard !sync || sys.fsync(fd) == 0 else { throw fail("fsync", currentErrno) }
         let closeResult = sys.close(fd)
         closed = true
         guard closeResult == 0 else { throw fail("close", currentErrno) }
-        // Last check right before the rename, to narrow the window for a concurrent editor.
-        if let expected {
-            let now = try? read(path).bytes
-            guard now == expected else {
-                _ = sys.unlink(temp)
-                throw .changedOnDisk(path: path)
-            }
-        }
-        guard sys.rename(temp, path) == 0 else { throw fail("rename", currentErrno) }
-        let dfd = sys.open(dir, O_RDONLY | O_DIRECTORY, 0)
-        if dfd >= 0 {
-            _ = sys.fsync(dfd)
-            _ = sys.close(dfd)
-        }
+        return (temp, dir)
     }
 
     /// Appends bytes to a file (creating it), then fsyncs it unless `sync` is false.
@@ -182,7 +241,7 @@ public struct FileIO: Sendable {
 
     /// Writes every byte, retrying short writes and interrupted calls; returns the `errno` of a
     /// failure (EIO when the system wrote nothing), or nil.
-    private func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Int32? {
+    fileprivate func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Int32? {
         var written = 0
         while written < bytes.count {
             let n = bytes.withUnsafeBytes { buf in

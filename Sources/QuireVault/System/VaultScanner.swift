@@ -31,16 +31,26 @@ public struct VaultScanner: Sendable {
         let realRoot = Self.realPath(root) ?? root
         var visited = Set<FileIdentity>()
         if let s = io.stamp(root) { visited.insert(FileIdentity(device: s.device, inode: s.inode)) }
-        // Depth-first with an explicit stack: deep trees cannot overflow the call stack.
-        var stack: [String] = [""]
-        while let relDir = stack.popLast() {
+        // Depth-first with an explicit stack of files and folders still to visit. Each folder's
+        // entries are pushed in reverse byte order of their name (a folder's name counting as
+        // `name/`), so paths come out in byte order without sorting them all at the end.
+        var stack: [Pending] = [.folder("")]
+        while let pending = stack.popLast() {
+            let relDir: String
+            switch pending {
+            case .file(let rel):
+                files.append(ScannedFile(relativePath: rel, root: root))
+                continue
+            case .folder(let rel):
+                relDir = rel
+            }
             let fullDir = relDir.isEmpty ? root : root + "/" + relDir
             guard let dir = opendir(fullDir) else {
                 diagnostics.append(Diagnostic(.error, path: relDir.isEmpty ? "." : relDir,
                                               message: "cannot read folder: \(errnoMessage(currentErrno))"))
                 continue
             }
-            var subdirs: [String] = []
+            var children: [(key: String, item: Pending)] = []
             while let entry = readdir(dir) {
                 let name = withUnsafePointer(to: entry.pointee.d_name) { ptr in
                     ptr.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
@@ -50,7 +60,7 @@ public struct VaultScanner: Sendable {
                 // The common case first, building no more strings than it needs.
                 if type == UInt8(DT_REG) {
                     if Self.isNoteName(name) {
-                        files.append(ScannedFile(relativePath: relDir.isEmpty ? name : relDir + "/" + name, root: root))
+                        children.append((name, .file(relDir.isEmpty ? name : relDir + "/" + name)))
                     }
                     continue
                 }
@@ -72,7 +82,7 @@ public struct VaultScanner: Sendable {
                             diagnostics.append(Diagnostic(.warning, path: rel,
                                 message: "symbolic link points outside the vault; skipped"))
                         } else if visited.insert(FileIdentity(device: s.device, inode: s.inode)).inserted {
-                            subdirs.append(rel)
+                            children.append((name + "/", .folder(rel)))
                         }
                     } else if Self.isNoteName(name), !inside {
                         diagnostics.append(Diagnostic(.warning, path: rel,
@@ -82,17 +92,23 @@ public struct VaultScanner: Sendable {
                     // at its own path.
                 } else if type == UInt8(DT_DIR) {
                     if let s = io.stamp(full), visited.insert(FileIdentity(device: s.device, inode: s.inode)).inserted {
-                        subdirs.append(rel)
+                        children.append((name + "/", .folder(rel)))
                     }
                 } else if type == UInt8(DT_REG), Self.isNoteName(name) {
-                    files.append(ScannedFile(relativePath: rel, root: root))
+                    children.append((name, .file(rel)))
                 }
             }
             closedir(dir)
-            stack.append(contentsOf: subdirs.sorted(by: >))
+            children.sort { utf8Precedes($1.key, $0.key) }
+            stack.append(contentsOf: children.lazy.map(\.item))
         }
-        files.sort { utf8Precedes($0.relativePath, $1.relativePath) }
         return (files, diagnostics)
+    }
+
+    /// A file or folder the scan has found but not yet listed or read.
+    private enum Pending {
+        case file(String)
+        case folder(String)
     }
 
     /// Whether a file name is a note's (`*.md`, case-insensitive).

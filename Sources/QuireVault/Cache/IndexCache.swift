@@ -1,0 +1,338 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import QuireModel
+
+/// Why a cache file was not used. A cache that is missing, damaged or from another version is
+/// rebuilt, never trusted; the reason is kept for `quire check` and tests.
+public enum IndexCacheError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// There is no cache file yet.
+    case missing
+    /// The file was written by another cache format or parser version.
+    case otherVersion(format: UInt32, parser: UInt32)
+    /// The file is cut short or does not decode.
+    case malformed(String)
+    /// A section's checksum does not match its bytes.
+    case checksumMismatch(section: String)
+    /// The file could not be read.
+    case unreadable(FileIOError)
+
+    public var description: String {
+        switch self {
+        case .missing: "no index cache yet"
+        case .otherVersion(let f, let p): "index cache from another version (format \(f), parser \(p))"
+        case .malformed(let why): "index cache damaged (\(why))"
+        case .checksumMismatch(let s): "index cache damaged (checksum of \(s) does not match)"
+        case .unreadable(let e): "index cache unreadable: \(e)"
+        }
+    }
+}
+
+/// The persistent index cache in `.quire/cache/index`: every note as parsed, with the size,
+/// modification time, inode and content digest of the file it came from, so that a later run
+/// re-reads only the files that changed.
+///
+/// Layout (little-endian), written front to back in one pass: the notes, each with its own checksum
+/// (decoded only when the whole index is wanted); one entry per file (stamp, digest, where its note
+/// is, its deck, the scheduling states of its cards and its diagnostics — all a due count needs);
+/// the name tables (decks, tags) and the diagnostics that span files; and a fixed trailer (magic,
+/// format and parser versions, section lengths and checksums, its own checksum).
+///
+/// The file is replaced atomically (temporary file, then rename), so concurrent `quire` processes
+/// each see a whole cache, old or new; readers keep their file open, so a replacement never
+/// changes what they read.
+public struct IndexCache: Sendable {
+    /// Bumped when the file layout changes.
+    public static let formatVersion: UInt32 = 1
+    /// Bumped whenever ``NoteParser`` would read any file differently: a cache holds parse
+    /// results, so a parser change must invalidate every cache.
+    public static let parserVersion: UInt32 = 1
+    static let magic: [UInt8] = Array("QUIREIX\0".utf8)
+    static let trailerSize = 8 + 4 + 4 + 8 * 8
+    /// Files modified within this long before the cache was written may have changed again within
+    /// the same modification-time tick: their digest is checked (git's "racily clean" entries).
+    static let racyWindowNanoseconds: Int64 = 2_000_000_000
+
+    /// The cache file.
+    public let path: String
+    /// The file layer.
+    public let io: FileIO
+
+    /// The cache of the vault at `root`.
+    public init(root: String, io: FileIO = FileIO()) {
+        path = root + "/" + Vault.folderName + "/cache/index"
+        self.io = io
+    }
+
+    /// What the cache knows about one file.
+    struct Entry: Sendable {
+        var path: String
+        var size: Int64
+        var mtimeNanoseconds: Int64
+        var inode: UInt64
+        var digest: UInt64
+        /// Where the note's bytes are in the notes section, or nil when the file held no note.
+        var noteRange: Range<Int>?
+        var noteChecksum: UInt64
+        var deck: Int
+        var archived: Bool
+        /// The scheduling states of the note's cards that have one, in card order.
+        var schedules: [SchedulingState]
+        var diagnostics: [Diagnostic]
+
+        /// Whether `stamp` describes the version of the file this entry was made from.
+        func matches(_ stamp: FileStamp) -> Bool {
+            stamp.size == size && stamp.mtimeNanoseconds == mtimeNanoseconds && stamp.inode == inode
+        }
+    }
+
+    /// One file as read for a new cache.
+    struct Record: Sendable {
+        var path: String
+        var stamp: FileStamp
+        var digest: UInt64
+        var note: Note?
+        var diagnostics: [Diagnostic]
+    }
+
+    /// A cache file opened and checked: its entries and name tables. The notes section is read
+    /// from the same open file on demand.
+    final class Snapshot: @unchecked Sendable {
+        let entries: [Entry]
+        let tables: NameTables
+        let crossFileDiagnostics: [Diagnostic]
+        /// The cache file's modification time.
+        let writtenAtNanoseconds: Int64
+        private let fd: Int32
+        private let io: FileIO
+
+        init(entries: [Entry], tables: NameTables, crossFileDiagnostics: [Diagnostic], writtenAt: Int64,
+             fd: Int32, io: FileIO) {
+            self.entries = entries
+            self.tables = tables
+            self.crossFileDiagnostics = crossFileDiagnostics
+            writtenAtNanoseconds = writtenAt
+            self.fd = fd
+            self.io = io
+        }
+
+        deinit { _ = io.sys.close(fd) }
+
+        /// Whether a file matching `entry` may still have changed unseen.
+        func isRacy(_ entry: Entry) -> Bool {
+            entry.mtimeNanoseconds + IndexCache.racyWindowNanoseconds > writtenAtNanoseconds
+        }
+
+        /// The file's current stamp when it still holds what `entry` was made from, else nil.
+        /// Files modified within ``IndexCache/racyWindowNanoseconds`` before the cache was written
+        /// are read and their digest compared.
+        func unchangedStamp(_ entry: Entry, fullPath: String) -> FileStamp? {
+            guard let stamp = io.stamp(fullPath), entry.matches(stamp) else { return nil }
+            if isRacy(entry) {
+                guard let bytes = try? io.read(fullPath).bytes, NoteParser.contentDigest(bytes) == entry.digest else { return nil }
+            }
+            return stamp
+        }
+
+        /// Reads part of the notes section (the notes section starts the file).
+        func readNotes(_ range: Range<Int>) throws(IndexCacheError) -> [UInt8] {
+            try IndexCache.pread(fd, io: io, offset: Int64(range.lowerBound), count: range.count)
+        }
+
+        /// Decodes one entry's note from `notes`, the bytes of the notes section from `start` on.
+        func note(_ entry: Entry, in notes: UnsafeRawBufferPointer, from start: Int) throws(IndexCacheError) -> Note? {
+            guard let range = entry.noteRange else { return nil }
+            guard range.lowerBound >= start, range.upperBound - start <= notes.count else { throw .malformed("note out of range") }
+            let bytes = UnsafeRawBufferPointer(rebasing: notes[(range.lowerBound - start)..<(range.upperBound - start)])
+            guard Checksum64.of(bytes) == entry.noteChecksum else { throw .checksumMismatch(section: "note \(entry.path)") }
+            var r = BinaryReader(bytes)
+            let note = try NoteCoding.decodeNote(path: entry.path, tables: tables, &r)
+            guard r.isAtEnd else { throw .malformed("note \(entry.path) has trailing bytes") }
+            return note
+        }
+    }
+
+    // MARK: - Reading
+
+    /// Opens and checks the cache: header, versions, checksums, tables and entries.
+    func load() -> Result<Snapshot, IndexCacheError> {
+        let fd = io.sys.open(path, O_RDONLY, 0)
+        guard fd >= 0 else {
+            let code = currentErrno
+            return .failure(code == ENOENT ? .missing : .unreadable(.system(path: path, operation: "open", code: code)))
+        }
+        var handedOver = false
+        defer { if !handedOver { _ = io.sys.close(fd) } }
+        var st = stat()
+        guard io.sys.fstat(fd, &st) == 0 else {
+            return .failure(.unreadable(.system(path: path, operation: "stat", code: currentErrno)))
+        }
+        let fileSize = Int64(st.st_size)
+        let writtenAt = FileStamp(st).mtimeNanoseconds
+        do throws(IndexCacheError) {
+            guard fileSize >= Int64(Self.trailerSize) else { throw IndexCacheError.malformed("shorter than its trailer") }
+            let trailer = try Self.pread(fd, io: io, offset: fileSize - Int64(Self.trailerSize), count: Self.trailerSize)
+            let fields = try trailer.withUnsafeBytes { raw in Result { () throws(IndexCacheError) in
+                var r = BinaryReader(raw)
+                guard Array(try r.bytes(8)) == Self.magic else { throw IndexCacheError.malformed("not a Quire index cache") }
+                let format = try r.u32(), parser = try r.u32()
+                guard format == Self.formatVersion, parser == Self.parserVersion else {
+                    throw IndexCacheError.otherVersion(format: format, parser: parser)
+                }
+                var v: [UInt64] = []
+                for _ in 0..<7 { v.append(try r.u64()) }
+                let trailerChecksum = try r.u64()
+                guard Checksum64.of(UnsafeRawBufferPointer(rebasing: raw[0..<(Self.trailerSize - 8)])) == trailerChecksum else {
+                    throw IndexCacheError.checksumMismatch(section: "trailer")
+                }
+                return v
+            } }.get()
+            let entryCount = Int(truncatingIfNeeded: fields[0])
+            let notesLength = Int(truncatingIfNeeded: fields[1])
+            let entriesLength = Int(truncatingIfNeeded: fields[2]), entriesChecksum = fields[3]
+            let tablesLength = Int(truncatingIfNeeded: fields[4]), tablesChecksum = fields[5]
+            guard tablesLength >= 0, entriesLength >= 0, notesLength >= 0, entryCount >= 0,
+                  Int64(notesLength) + Int64(entriesLength) + Int64(tablesLength) + Int64(Self.trailerSize) == fileSize else {
+                throw IndexCacheError.malformed("sizes do not add up to the file's \(fileSize) bytes")
+            }
+            let body = try Self.pread(fd, io: io, offset: Int64(notesLength), count: entriesLength + tablesLength)
+            let (tables, cross, entries) = try body.withUnsafeBytes { raw in Result { () throws(IndexCacheError) in
+                let entriesBytes = UnsafeRawBufferPointer(rebasing: raw[0..<entriesLength])
+                let tablesBytes = UnsafeRawBufferPointer(rebasing: raw[entriesLength...])
+                guard Checksum64.of(tablesBytes) == tablesChecksum else { throw IndexCacheError.checksumMismatch(section: "tables") }
+                guard Checksum64.of(entriesBytes) == entriesChecksum else { throw IndexCacheError.checksumMismatch(section: "entries") }
+                var r = BinaryReader(tablesBytes)
+                let tables = try NameTables.decode(&r)
+                var cross: [Diagnostic] = []
+                for _ in 0..<(try r.count()) { cross.append(try NoteCoding.decodeDiagnostic(&r)) }
+                guard r.isAtEnd else { throw IndexCacheError.malformed("tables have trailing bytes") }
+                var e = BinaryReader(entriesBytes)
+                var entries: [Entry] = []
+                entries.reserveCapacity(min(entryCount, entriesLength / 32 + 1))
+                for _ in 0..<entryCount {
+                    let entry = try Self.decodeEntry(&e, tables: tables)
+                    if let range = entry.noteRange, range.upperBound > notesLength { throw IndexCacheError.malformed("note out of range") }
+                    entries.append(entry)
+                }
+                guard e.isAtEnd else { throw IndexCacheError.malformed("entries have trailing bytes") }
+                return (tables, cross, entries)
+            } }.get()
+            handedOver = true
+            return .success(Snapshot(entries: entries, tables: tables, crossFileDiagnostics: cross, writtenAt: writtenAt,
+                                     fd: fd, io: io))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private static func decodeEntry(_ r: inout BinaryReader, tables: NameTables) throws(IndexCacheError) -> Entry {
+        let path = try r.string()
+        let size = try r.i64(), mtime = try r.i64(), inode = try r.u64(), digest = try r.u64()
+        var range: Range<Int>?
+        var checksum: UInt64 = 0
+        var deck = 0, archived = false
+        var schedules: [SchedulingState] = []
+        if try r.bool() {
+            let start = try r.varint(), length = try r.varint()
+            guard start >= 0, length >= 0 else { throw .malformed("bad note range") }
+            range = start..<(start + length)
+            checksum = try r.u64()
+            deck = try r.varint()
+            _ = try tables.deck(deck)
+            archived = try r.bool()
+            let n = try r.count()
+            schedules.reserveCapacity(n)
+            for _ in 0..<n { schedules.append(try NoteCoding.decodeSchedule(&r)) }
+        }
+        var diagnostics: [Diagnostic] = []
+        for _ in 0..<(try r.count()) { diagnostics.append(try NoteCoding.decodeDiagnostic(&r)) }
+        return Entry(path: path, size: size, mtimeNanoseconds: mtime, inode: inode, digest: digest, noteRange: range,
+                     noteChecksum: checksum, deck: deck, archived: archived, schedules: schedules, diagnostics: diagnostics)
+    }
+
+    /// Reads exactly `count` bytes at `offset`.
+    static func pread(_ fd: Int32, io: FileIO, offset: Int64, count: Int) throws(IndexCacheError) -> [UInt8] {
+        var failure: Int32 = 0
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buf, initialized in
+            var filled = 0
+            while filled < count {
+                let n = io.sys.pread(fd, buf.baseAddress.map { UnsafeMutableRawPointer($0 + filled) }, count - filled,
+                                     offset + Int64(filled))
+                if n < 0, currentErrno == EINTR { continue }
+                if n < 0 { failure = currentErrno; break }
+                if n == 0 { break }
+                filled += n
+            }
+            initialized = filled
+        }
+        if failure != 0 { throw .unreadable(.system(path: "index cache", operation: "read", code: failure)) }
+        guard bytes.count == count else { throw .malformed("truncated") }
+        return bytes
+    }
+
+    // MARK: - Writing
+
+    /// Writes a cache holding `records` (in path order) and the diagnostics that span files,
+    /// replacing the old one atomically. The notes are written out as they are encoded, so the
+    /// cache is never whole in memory.
+    func write(_ records: [Record], crossFileDiagnostics: [Diagnostic]) throws(FileIOError) {
+        try io.makeDirectories(FileIO.directory(of: path))
+        let file = try io.overwriting(path)
+        var tables = NameTables()
+        var entries = BinaryWriter(capacity: records.count * 64)
+        var notes = BinaryWriter(capacity: 1 << 20)
+        var flushed = 0
+        for record in records {
+            entries.string(record.path)
+            entries.i64(record.stamp.size)
+            entries.i64(record.stamp.mtimeNanoseconds)
+            entries.u64(record.stamp.inode)
+            entries.u64(record.digest)
+            if let note = record.note {
+                let start = notes.bytes.count
+                NoteCoding.encode(note, tables: &tables, into: &notes)
+                let checksum = notes.bytes.withUnsafeBytes { Checksum64.of(UnsafeRawBufferPointer(rebasing: $0[start...])) }
+                entries.bool(true)
+                entries.varint(flushed + start)
+                entries.varint(notes.bytes.count - start)
+                entries.u64(checksum)
+                entries.varint(tables.number(of: note.deck))
+                entries.bool(note.archived)
+                let scheduled = note.cards.compactMap(\.schedule)
+                entries.varint(scheduled.count)
+                for s in scheduled { NoteCoding.encode(s, into: &entries) }
+                if notes.bytes.count >= 1 << 20 {
+                    try file.write(notes.bytes)
+                    flushed += notes.bytes.count
+                    notes.bytes.removeAll(keepingCapacity: true)
+                }
+            } else {
+                entries.bool(false)
+            }
+            entries.varint(record.diagnostics.count)
+            for d in record.diagnostics { NoteCoding.encode(d, into: &entries) }
+        }
+        try file.write(notes.bytes)
+        flushed += notes.bytes.count
+        var tableBytes = BinaryWriter()
+        tables.encode(into: &tableBytes)
+        tableBytes.varint(crossFileDiagnostics.count)
+        for d in crossFileDiagnostics { NoteCoding.encode(d, into: &tableBytes) }
+        try file.write(entries.bytes)
+        try file.write(tableBytes.bytes)
+        var trailer = BinaryWriter(capacity: Self.trailerSize)
+        trailer.bytes.append(contentsOf: Self.magic)
+        trailer.u32(Self.formatVersion)
+        trailer.u32(Self.parserVersion)
+        trailer.u64(UInt64(records.count))
+        trailer.u64(UInt64(flushed))
+        trailer.u64(UInt64(entries.bytes.count))
+        trailer.u64(Checksum64.of(entries.bytes))
+        trailer.u64(UInt64(tableBytes.bytes.count))
+        trailer.u64(Checksum64.of(tableBytes.bytes))
+        trailer.u64(0)  // reserved
+        trailer.u64(trailer.bytes.withUnsafeBytes { Checksum64.of($0) })
+        try file.write(trailer.bytes)
+        try file.commit()
+    }
+}

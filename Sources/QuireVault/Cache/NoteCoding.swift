@@ -1,0 +1,331 @@
+import QuireModel
+
+/// The decks and tags the cached notes name, stored once and referred to by number: a vault has few
+/// of each, and sharing them saves both decoding time and memory.
+struct NameTables {
+    var decks: [DeckPath] = []
+    var tags: [Tag] = []
+    private var deckNumbers: [DeckPath: Int] = [:]
+    private var tagNumbers: [String: Int] = [:]
+
+    init() {}
+
+    init(decks: [DeckPath], tags: [Tag]) {
+        self.decks = decks
+        self.tags = tags
+    }
+
+    mutating func number(of deck: DeckPath) -> Int {
+        if let n = deckNumbers[deck] { return n }
+        decks.append(deck)
+        deckNumbers[deck] = decks.count - 1
+        return decks.count - 1
+    }
+
+    /// Tags are numbered by their name as written (two spellings of one tag are two entries).
+    mutating func number(of tag: Tag) -> Int {
+        if let n = tagNumbers[tag.name] { return n }
+        tags.append(tag)
+        tagNumbers[tag.name] = tags.count - 1
+        return tags.count - 1
+    }
+
+    func encode(into w: inout BinaryWriter) {
+        w.varint(decks.count)
+        for d in decks {
+            w.varint(d.components.count)
+            for c in d.components { w.string(c) }
+        }
+        w.varint(tags.count)
+        for t in tags { w.string(t.name) }
+    }
+
+    static func decode(_ r: inout BinaryReader) throws(IndexCacheError) -> NameTables {
+        var decks: [DeckPath] = []
+        for _ in 0..<(try r.count()) {
+            var parts: [String] = []
+            for _ in 0..<(try r.count()) { parts.append(try r.string()) }
+            guard let deck = DeckPath(components: parts) else { throw .malformed("bad deck") }
+            decks.append(deck)
+        }
+        var tags: [Tag] = []
+        for _ in 0..<(try r.count()) {
+            let name = try r.string()
+            guard let tag = Tag(name), tag.name == name else { throw .malformed("bad tag '\(name)'") }
+            tags.append(tag)
+        }
+        return NameTables(decks: decks, tags: tags)
+    }
+
+    func deck(_ n: Int) throws(IndexCacheError) -> DeckPath {
+        guard decks.indices.contains(n) else { throw .malformed("deck number \(n) out of range") }
+        return decks[n]
+    }
+
+    func tag(_ n: Int) throws(IndexCacheError) -> Tag {
+        guard tags.indices.contains(n) else { throw .malformed("tag number \(n) out of range") }
+        return tags[n]
+    }
+}
+
+/// The binary form of a parsed ``Note`` and what it holds, for the index cache. Decoding gives back
+/// a note equal to the one encoded, field for field (tested against fresh parses).
+enum NoteCoding {
+    static func encode(_ note: Note, tables: inout NameTables, into w: inout BinaryWriter) {
+        w.string(note.title)
+        w.varint(tables.number(of: note.deck))
+        w.varint(note.tags.count)
+        for t in note.tags { w.varint(tables.number(of: t)) }
+        timestamp(note.created, &w)
+        w.u8(note.cycle.map { UInt8(NoteCycle.allCases.firstIndex(of: $0) ?? 0) + 1 } ?? 0)
+        w.bool(note.archived)
+        optionalString(note.category, &w)
+        optionalString(note.source, &w)
+        optionalString(note.sourceType, &w)
+        timestamp(note.reviewed, &w)
+        w.varint(note.byteCount)
+        w.u64(note.contentDigest)
+        // Heading paths are shared by the cards under one heading: stored once per note.
+        var headings: [[String]] = []
+        var headingNumbers: [[String]: Int] = [:]
+        var cardHeadings: [Int] = []
+        for card in note.cards {
+            if let n = headingNumbers[card.headingPath] {
+                cardHeadings.append(n)
+            } else {
+                headings.append(card.headingPath)
+                headingNumbers[card.headingPath] = headings.count - 1
+                cardHeadings.append(headings.count - 1)
+            }
+        }
+        w.varint(headings.count)
+        for h in headings {
+            w.varint(h.count)
+            for s in h { w.string(s) }
+        }
+        w.varint(note.cards.count)
+        for (i, card) in note.cards.enumerated() {
+            w.string(card.id.rawValue)
+            w.u8(kindCode(card.kind))
+            switch card.variant {
+            case .single: w.u8(0)
+            case .forward: w.u8(1)
+            case .backward: w.u8(2)
+            case .cloze(let n): w.u8(3); w.varint(n)
+            }
+            w.string(card.front)
+            w.string(card.back)
+            w.varint(card.lines.lowerBound)
+            w.varint(card.lines.upperBound)
+            w.varint(card.column)
+            w.varint(cardHeadings[i])
+            if card.kind == .cloze { w.string(card.identityText) }
+            w.bool(card.hasExplicitID)
+            if let s = card.schedule {
+                w.u8(1)
+                encode(s, into: &w)
+            } else {
+                w.u8(0)
+            }
+        }
+    }
+
+    static func decodeNote(path: String, tables: NameTables, _ r: inout BinaryReader) throws(IndexCacheError) -> Note {
+        let title = try r.string()
+        let deck = try tables.deck(try r.varint())
+        var tags: [Tag] = []
+        let tagCount = try r.count()
+        tags.reserveCapacity(tagCount)
+        for _ in 0..<tagCount { tags.append(try tables.tag(try r.varint())) }
+        let created = try timestamp(&r)
+        let cycleCode = Int(try r.u8())
+        guard cycleCode <= NoteCycle.allCases.count else { throw .malformed("bad cycle") }
+        let cycle = cycleCode == 0 ? nil : NoteCycle.allCases[cycleCode - 1]
+        let archived = try r.bool()
+        let category = try optionalString(&r)
+        let source = try optionalString(&r)
+        let sourceType = try optionalString(&r)
+        let reviewed = try timestamp(&r)
+        let byteCount = try r.varint()
+        let digest = try r.u64()
+        var headings: [[String]] = []
+        for _ in 0..<(try r.count()) {
+            var h: [String] = []
+            for _ in 0..<(try r.count()) { h.append(try r.string()) }
+            headings.append(h)
+        }
+        let cardCount = try r.count(minimumSize: 10)
+        var cards: [Card] = []
+        cards.reserveCapacity(cardCount)
+        for _ in 0..<cardCount {
+            guard let id = CardID(try r.string()) else { throw .malformed("bad card ID") }
+            let kind = try kindFromCode(try r.u8())
+            let variant: CardVariant
+            switch try r.u8() {
+            case 0: variant = .single
+            case 1: variant = .forward
+            case 2: variant = .backward
+            case 3: variant = .cloze(try r.varint())
+            default: throw .malformed("bad card variant")
+            }
+            let front = try r.string()
+            let back = try r.string()
+            let first = try r.varint(), last = try r.varint()
+            guard first <= last else { throw .malformed("bad card lines") }
+            let column = try r.varint()
+            let h = try r.varint()
+            guard headings.indices.contains(h) else { throw .malformed("bad heading number") }
+            let identity = kind == .cloze ? try r.string() : ""
+            let explicit = try r.bool()
+            let schedule = try r.bool() ? try decodeSchedule(&r) : nil
+            cards.append(Card(id: id, kind: kind, variant: variant, front: front, back: back, lines: first...last,
+                              column: column, headingPath: headings[h], identityText: identity,
+                              hasExplicitID: explicit, schedule: schedule))
+        }
+        var note = Note(path: path, title: title, deck: deck, tags: tags, created: created, cycle: cycle,
+                        archived: archived, category: category, source: source, sourceType: sourceType,
+                        reviewed: reviewed, cards: cards, byteCount: byteCount)
+        note.contentDigest = digest
+        return note
+    }
+
+    // MARK: - Scheduling state
+
+    private enum Present {
+        static let fingerprint: UInt32 = 1 << 0, step: UInt32 = 1 << 1, due: UInt32 = 1 << 2
+        static let last: UInt32 = 1 << 3, stability: UInt32 = 1 << 4, difficulty: UInt32 = 1 << 5
+        static let ease: UInt32 = 1 << 6, interval: UInt32 = 1 << 7, flow: UInt32 = 1 << 8
+        static let streak: UInt32 = 1 << 9, attempts: UInt32 = 1 << 10, buried: UInt32 = 1 << 11
+        static let suspended: UInt32 = 1 << 12
+    }
+
+    static func encode(_ s: SchedulingState, into w: inout BinaryWriter) {
+        var mask: UInt32 = 0
+        if s.fingerprint != nil { mask |= Present.fingerprint }
+        if s.step != nil { mask |= Present.step }
+        if s.due != nil { mask |= Present.due }
+        if s.lastReview != nil { mask |= Present.last }
+        if s.stability != nil { mask |= Present.stability }
+        if s.difficulty != nil { mask |= Present.difficulty }
+        if s.ease != nil { mask |= Present.ease }
+        if s.interval != nil { mask |= Present.interval }
+        if s.flow != nil { mask |= Present.flow }
+        if s.streak != nil { mask |= Present.streak }
+        if s.attempts != nil { mask |= Present.attempts }
+        if s.buriedUntil != nil { mask |= Present.buried }
+        if s.suspended { mask |= Present.suspended }
+        w.varint(Int(mask))
+        w.u8(UInt8(CardState.allCases.firstIndex(of: s.state) ?? 0))
+        w.varint(s.reps)
+        w.varint(s.lapses)
+        if let v = s.fingerprint { w.u64(v.bits) }
+        if let v = s.step { w.varint(v) }
+        if let v = s.due { w.i64(v.milliseconds) }
+        if let v = s.lastReview { w.i64(v.milliseconds) }
+        if let v = s.stability { w.f64(v) }
+        if let v = s.difficulty { w.f64(v) }
+        if let v = s.ease { w.f64(v) }
+        if let v = s.interval { w.varint(v) }
+        if let v = s.flow { w.u8(UInt8(FlowState.allCases.firstIndex(of: v) ?? 0)) }
+        if let v = s.streak { w.varint(v) }
+        if let v = s.attempts { w.varint(v) }
+        if let v = s.buriedUntil { w.i64(v.milliseconds) }
+        w.varint(s.unknownFields.count)
+        for f in s.unknownFields {
+            w.string(f.key)
+            w.string(f.value)
+        }
+    }
+
+    static func decodeSchedule(_ r: inout BinaryReader) throws(IndexCacheError) -> SchedulingState {
+        let mask = UInt32(truncatingIfNeeded: try r.varint())
+        var s = SchedulingState()
+        let state = Int(try r.u8())
+        guard CardState.allCases.indices.contains(state) else { throw .malformed("bad card state") }
+        s.state = CardState.allCases[state]
+        s.reps = try r.varint()
+        s.lapses = try r.varint()
+        if mask & Present.fingerprint != 0 { s.fingerprint = Fingerprint(bits: try r.u64()) }
+        if mask & Present.step != 0 { s.step = try r.varint() }
+        if mask & Present.due != 0 { s.due = Timestamp(milliseconds: try r.i64()) }
+        if mask & Present.last != 0 { s.lastReview = Timestamp(milliseconds: try r.i64()) }
+        if mask & Present.stability != 0 { s.stability = try r.f64() }
+        if mask & Present.difficulty != 0 { s.difficulty = try r.f64() }
+        if mask & Present.ease != 0 { s.ease = try r.f64() }
+        if mask & Present.interval != 0 { s.interval = try r.varint() }
+        if mask & Present.flow != 0 {
+            let f = Int(try r.u8())
+            guard FlowState.allCases.indices.contains(f) else { throw .malformed("bad flow state") }
+            s.flow = FlowState.allCases[f]
+        }
+        if mask & Present.streak != 0 { s.streak = try r.varint() }
+        if mask & Present.attempts != 0 { s.attempts = try r.varint() }
+        if mask & Present.buried != 0 { s.buriedUntil = Timestamp(milliseconds: try r.i64()) }
+        s.suspended = mask & Present.suspended != 0
+        let unknown = try r.count(minimumSize: 2)
+        for _ in 0..<unknown {
+            let key = try r.string()
+            s.unknownFields.append((key: key, value: try r.string()))
+        }
+        return s
+    }
+
+    // MARK: - Diagnostics
+
+    static func encode(_ d: Diagnostic, into w: inout BinaryWriter) {
+        w.u8(d.severity == .note ? 0 : d.severity == .warning ? 1 : 2)
+        w.string(d.path)
+        w.varint((d.line ?? -1) + 1)
+        w.varint((d.column ?? -1) + 1)
+        w.string(d.message)
+    }
+
+    static func decodeDiagnostic(_ r: inout BinaryReader) throws(IndexCacheError) -> Diagnostic {
+        let severity: Diagnostic.Severity
+        switch try r.u8() {
+        case 0: severity = .note
+        case 1: severity = .warning
+        case 2: severity = .error
+        default: throw .malformed("bad severity")
+        }
+        let path = try r.string()
+        let line = try r.varint() - 1, column = try r.varint() - 1
+        return Diagnostic(severity, path: path, line: line < 0 ? nil : line, column: column < 0 ? nil : column,
+                          message: try r.string())
+    }
+
+    // MARK: - Small parts
+
+    private static func kindCode(_ k: CardKind) -> UInt8 { UInt8(CardKind.allCases.firstIndex(of: k) ?? 0) }
+
+    private static func kindFromCode(_ c: UInt8) throws(IndexCacheError) -> CardKind {
+        guard CardKind.allCases.indices.contains(Int(c)) else { throw .malformed("bad card kind") }
+        return CardKind.allCases[Int(c)]
+    }
+
+    private static func timestamp(_ t: Timestamp?, _ w: inout BinaryWriter) {
+        if let t {
+            w.u8(1)
+            w.i64(t.milliseconds)
+        } else {
+            w.u8(0)
+        }
+    }
+
+    private static func timestamp(_ r: inout BinaryReader) throws(IndexCacheError) -> Timestamp? {
+        try r.bool() ? Timestamp(milliseconds: try r.i64()) : nil
+    }
+
+    private static func optionalString(_ s: String?, _ w: inout BinaryWriter) {
+        if let s {
+            w.u8(1)
+            w.string(s)
+        } else {
+            w.u8(0)
+        }
+    }
+
+    private static func optionalString(_ r: inout BinaryReader) throws(IndexCacheError) -> String? {
+        try r.bool() ? try r.string() : nil
+    }
+}

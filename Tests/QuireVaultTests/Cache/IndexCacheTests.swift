@@ -1,0 +1,183 @@
+import Dispatch
+import Foundation
+import Testing
+import QuireModel
+@testable import QuireVault
+
+/// Every field of a note, cards and scheduling included, as text: two notes print the same exactly
+/// when the cache gave back what the parser made.
+func dump(_ note: Note) -> String {
+    var s = "\(note.path)|\(note.title)|\(note.deck)|\(note.tags.map(\.name))|\(String(describing: note.created))"
+    s += "|\(String(describing: note.cycle))|\(note.archived)|\(String(describing: note.category))"
+    s += "|\(String(describing: note.source))|\(String(describing: note.sourceType))|\(String(describing: note.reviewed))"
+    s += "|\(note.byteCount)|\(note.contentDigest)\n"
+    for c in note.cards {
+        s += "  \(c.id)|\(c.kind)|\(c.variant)|\(c.front)|\(c.back)|\(c.lines)|\(c.column)|\(c.headingPath)"
+        s += "|\(c.identityText)|\(c.hasExplicitID)"
+        if let st = c.schedule { s += "|\(st.fields.map { "\($0.key)=\($0.value)" })|\(st.stability?.bitPattern ?? 0)" }
+        s += "\n"
+    }
+    return s
+}
+
+private func dump(_ index: VaultIndex) -> String {
+    index.notes.map(dump).joined() + index.diagnostics.map(\.description).joined(separator: "\n")
+}
+
+/// A copy of SampleVault/ with `.quire/`, in a temporary folder.
+private func withSampleVault<R>(_ body: (TempDir, Vault) throws -> R) throws -> R {
+    try withTempDir { dir in
+        let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("SampleVault").path
+        let copy = dir.full("vault")
+        try FileManager.default.copyItem(atPath: sample, toPath: copy)
+        let vault = try Vault(root: copy)
+        #expect(vault.isInitialized)
+        return try body(dir, vault)
+    }
+}
+
+/// Sets a file's modification time (to fake an edit that keeps size and time).
+private func setModificationTime(_ path: String, nanoseconds: Int64) {
+    var times = [timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000)),
+                 timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))]
+    _ = utimensat(AT_FDCWD, path, &times, 0)
+}
+
+@Suite struct IndexCacheTests {
+    @Test func aWarmBuildReusesEveryNoteAndEqualsAFreshParse() throws {
+        try withSampleVault { _, vault in
+            let fresh = vault.index(cached: false)
+            let cold = vault.index()
+            #expect(cold.cacheUse?.problem == .missing)
+            #expect(cold.cacheUse?.written == true)
+            #expect(cold.cacheUse?.parsed == fresh.notes.count + fresh.diagnostics.filter { $0.severity == .error }.count)
+            let warm = vault.index()
+            #expect(warm.cacheUse == CacheUse(reused: cold.cacheUse?.parsed ?? -1, parsed: 0, problem: nil, written: false))
+            #expect(dump(warm) == dump(fresh))
+            #expect(warm.stamps == fresh.stamps)
+            #expect(warm.cardCount == fresh.cardCount)
+        }
+    }
+
+    @Test func onlyChangedAddedAndRemovedFilesAreRead() throws {
+        try withSampleVault { dir, vault in
+            _ = vault.index()
+            let notes = vault.index(cached: false).notes
+            let changed = notes[0].path, removed = notes[1].path
+            try dir.write("vault/" + changed, "---\ntitle: Changed\n---\nnew :: card\n")
+            try FileManager.default.removeItem(atPath: vault.fullPath(removed))
+            try dir.write("vault/Added/new.md", "added :: here\n")
+            let index = vault.index()
+            #expect(index.cacheUse?.parsed == 2)
+            #expect(index.cacheUse?.written == true)
+            #expect(dump(index) == dump(vault.index(cached: false)))
+            #expect(!index.notes.contains { $0.path == removed })
+            let again = vault.index()
+            #expect(again.cacheUse?.parsed == 0 || again.cacheUse?.parsed == 2)  // racy entries are re-read
+            #expect(dump(again) == dump(index))
+        }
+    }
+
+    @Test func anEditKeepingSizeAndTimeIsCaughtByTheDigest() throws {
+        try withSampleVault { dir, vault in
+            try dir.write("vault/same.md", "alpha :: one\n")
+            let path = vault.fullPath("same.md")
+            let before = try #require(vault.io.stamp(path))
+            _ = vault.index()
+            try dir.write("vault/same.md", "alpha :: two\n")
+            setModificationTime(path, nanoseconds: before.mtimeNanoseconds)
+            let after = try #require(vault.io.stamp(path))
+            #expect(after.size == before.size && after.mtimeNanoseconds == before.mtimeNanoseconds)
+            let index = vault.index()
+            let note = try #require(index.notes.first { $0.path == "same.md" })
+            #expect(note.cards.first?.back == "two")
+            #expect(index.cacheUse?.parsed == 1)
+        }
+    }
+
+    @Test func aDamagedCacheIsRebuiltNeverTrusted() throws {
+        try withSampleVault { _, vault in
+            let fresh = dump(vault.index(cached: false))
+            let cache = try #require(vault.cache)
+            _ = vault.index()
+            let good = try #require(FileManager.default.contents(atPath: cache.path))
+            func corrupt(_ bytes: [UInt8]) throws -> VaultIndex {
+                try Data(bytes).write(to: URL(fileURLWithPath: cache.path))
+                let index = vault.index()
+                #expect(dump(index) == fresh)
+                #expect(index.cacheUse?.written == true)
+                // The rebuilt cache is whole again.
+                #expect(vault.index().cacheUse?.parsed == 0)
+                return index
+            }
+            let g = Array(good)
+            // A flipped bit in the entries (just before the tables and trailer) fails the whole file.
+            var flipped = g
+            flipped[g.count - 200] ^= 0x10
+            #expect(try corrupt(flipped).cacheUse?.problem != nil)
+            // A flipped bit inside one note's bytes: that note is read from its file, the rest reused.
+            var inNote = g
+            inNote[40] ^= 0x01
+            let partial = try corrupt(inNote)
+            #expect(partial.cacheUse?.problem == nil)
+            #expect(partial.cacheUse?.parsed == 1)
+            // Cut short, empty, garbage, another version.
+            #expect(try corrupt(Array(g.prefix(g.count / 2))).cacheUse?.problem != nil)
+            #expect(try corrupt([]).cacheUse?.problem == .malformed("shorter than its trailer"))
+            #expect(try corrupt(Array(repeating: 0x5A, count: 4096)).cacheUse?.problem == .malformed("not a Quire index cache"))
+            var other = g
+            other[g.count - IndexCache.trailerSize + 8] &+= 1
+            #expect(try corrupt(other).cacheUse?.problem == .otherVersion(format: IndexCache.formatVersion + 1,
+                                                                        parser: IndexCache.parserVersion))
+        }
+    }
+
+    @Test func aVaultWithoutQuireFolderGetsNoCache() throws {
+        try withTempDir { dir in
+            try dir.write("a.md", "x :: y\n")
+            let vault = try Vault(root: dir.path)
+            #expect(vault.cache == nil)
+            #expect(vault.index().cacheUse == nil)
+            #expect(try dir.entries() == ["a.md"])
+        }
+    }
+
+    @Test func concurrentBuildsNeverLeaveABrokenCache() throws {
+        try withSampleVault { dir, vault in
+            let fresh = vault.index(cached: false).notes.count
+            DispatchQueue.concurrentPerform(iterations: 8) { i in
+                for round in 0..<5 {
+                    // Each build sees a different vault, so each writes a cache.
+                    try? dir.write("vault/Race/\(i)-\(round).md", "q\(i) :: a\(round)\n")
+                    let index = vault.index(concurrency: 1)
+                    #expect(index.cacheUse?.problem == nil || index.cacheUse?.problem == .missing)
+                    #expect(index.notes.count >= fresh)
+                }
+            }
+            let final = vault.index()
+            #expect(final.cacheUse?.problem == nil)
+            #expect(dump(final) == dump(vault.index(cached: false)))
+            // No temporary files are left beside the cache.
+            let left = try dir.entries("vault/.quire/cache")
+            #expect(left == ["index"])
+        }
+    }
+
+    @Test func theScheduleSummaryMatchesTheIndexAndStepsAsideWhenAFileChanged() throws {
+        try withSampleVault { dir, vault in
+            let cache = try #require(vault.cache)
+            #expect(ScheduleSummary.load(root: vault.root, cache: cache) == nil)
+            let index = vault.index()
+            let summary = try #require(ScheduleSummary.load(root: vault.root, cache: cache))
+            #expect(summary.notes.map(\.path) == index.notes.map(\.path))
+            #expect(summary.notes.map(\.deck) == index.notes.map(\.deck))
+            let schedules = index.notes.map { $0.cards.compactMap(\.schedule) }
+            #expect(summary.notes.map(\.schedules) == schedules)
+            #expect(summary.notes.flatMap(\.schedules).count > 0)
+            #expect(summary.diagnostics == index.diagnostics)
+            try dir.write("vault/new.md", "n :: m\n")
+            #expect(ScheduleSummary.load(root: vault.root, cache: cache) == nil)
+        }
+    }
+}
