@@ -17,9 +17,9 @@ public struct VaultIndex: Sendable {
     /// Notes sorted by path.
     public private(set) var notes: [Note]
     /// Problems found while reading, sorted by path and line.
-    public private(set) var diagnostics: [Diagnostic]
+    public internal(set) var diagnostics: [Diagnostic]
     /// The version of each note's file that was read, parallel to `notes`.
-    public private(set) var stamps: [FileStamp]
+    public internal(set) var stamps: [FileStamp]
     private var locations: [CardID: CardLocation]
     /// Cards left out because an earlier note already uses their ID (normally none).
     private var shadowed: Set<CardLocation> = []
@@ -247,6 +247,60 @@ public struct VaultIndex: Sendable {
     /// Indexes of notes matching a query.
     public func notes(matching query: Query, now: Timestamp) -> [Int] {
         notes.indices.filter { query.matches(note: notes[$0], now: now) }
+    }
+
+    // MARK: - Updating (see VaultIndex+Update.swift)
+
+    /// Whether some card was left out as a duplicate.
+    var hasShadowedCards: Bool { !shadowed.isEmpty }
+
+    /// Replaces the note at `position` by a version with the same path.
+    mutating func replaceNote(at position: Int, with note: Note, stamp: FileStamp?, oldIDs: Set<CardID>) {
+        for id in oldIDs where locations[id]?.note == position { locations[id] = nil }
+        notes[position] = note
+        if let stamp, stamps.count == notes.count { stamps[position] = stamp }
+        for (c, card) in note.cards.enumerated() where locations[card.id] == nil {
+            locations[card.id] = CardLocation(note: position, card: c)
+        }
+    }
+
+    /// Removes the note at `position`; later notes' cards move down by one.
+    mutating func removeNote(at position: Int, ids: Set<CardID>) {
+        for id in ids where locations[id]?.note == position { locations[id] = nil }
+        let hadStamps = stamps.count == notes.count
+        notes.remove(at: position)
+        if hadStamps { stamps.remove(at: position) }
+        shiftLocations(from: position + 1, by: -1)
+    }
+
+    /// Inserts a note at `position` (its place in path order); later notes' cards move up by one.
+    mutating func insertNote(_ note: Note, at position: Int, stamp: FileStamp?) {
+        shiftLocations(from: position, by: 1)
+        let hadStamps = stamps.count == notes.count
+        notes.insert(note, at: position)
+        if hadStamps { stamps.insert(stamp ?? FileStamp(size: 0, mtimeNanoseconds: 0, inode: 0, device: 0, mode: 0), at: position) }
+        for (c, card) in note.cards.enumerated() where locations[card.id] == nil {
+            locations[card.id] = CardLocation(note: position, card: c)
+        }
+    }
+
+    /// Moves every card location in notes from `first` on by `delta`, in place.
+    private mutating func shiftLocations(from first: Int, by delta: Int) {
+        guard first < notes.count || delta < 0 else { return }
+        var i = locations.values.startIndex
+        while i != locations.values.endIndex {
+            if locations.values[i].note >= first { locations.values[i].note += delta }
+            locations.values.formIndex(after: &i)
+        }
+    }
+
+    /// Rebuilds the card table, the duplicates and their diagnostics from the notes.
+    mutating func rebuildLocations() {
+        let cross = Set(crossFileDiagnostics)
+        let kept = diagnostics.filter { !cross.contains($0) }
+        let use = cacheUse
+        self = VaultIndex(root: root, notes: notes, stamps: stamps.count == notes.count ? stamps : nil, diagnostics: kept)
+        cacheUse = use
     }
 
     /// Whether any diagnostic is an error.

@@ -17,6 +17,9 @@ struct TempDir {
 
     func remove() { try? FileManager.default.removeItem(atPath: path) }
 
+    /// Deletes a file or folder inside.
+    func remove(_ relative: String) throws { try FileManager.default.removeItem(atPath: full(relative)) }
+
     func full(_ relative: String) -> String { path + "/" + relative }
 
     /// Writes a file, making its folders.
