@@ -22,6 +22,16 @@ public struct SystemCalls: Sendable {
     public var stat: @Sendable (_ path: String, _ buf: UnsafeMutablePointer<stat>) -> Int32
     public var lstat: @Sendable (_ path: String, _ buf: UnsafeMutablePointer<stat>) -> Int32
     public var mkdir: @Sendable (_ path: String, _ mode: mode_t) -> Int32
+    /// `inotify_init1`: a new inotify instance's file descriptor.
+    public var inotifyInit1: @Sendable (_ flags: Int32) -> Int32
+    /// `inotify_add_watch`: the watch descriptor for `path` (the existing one when the folder is
+    /// already watched); fails with ENOSPC when the user's watch limit is reached.
+    public var inotifyAddWatch: @Sendable (_ fd: Int32, _ path: String, _ mask: UInt32) -> Int32
+    /// `inotify_rm_watch`.
+    public var inotifyRmWatch: @Sendable (_ fd: Int32, _ wd: Int32) -> Int32
+    /// `poll`: how many of the descriptors are ready, 0 on timeout (`timeout` in milliseconds,
+    /// negative for none).
+    public var poll: @Sendable (_ fds: UnsafeMutablePointer<pollfd>?, _ count: nfds_t, _ timeout: Int32) -> Int32
 
     /// The real system calls.
     public static let live = SystemCalls(
@@ -37,7 +47,11 @@ public struct SystemCalls: Sendable {
         fstat: { fd, b in Glibc.fstat(fd, b) },
         stat: { p, b in systemStat(p, b) },
         lstat: { p, b in systemLstat(p, b) },
-        mkdir: { p, m in Glibc.mkdir(p, m) }
+        mkdir: { p, m in Glibc.mkdir(p, m) },
+        inotifyInit1: { flags in Glibc.inotify_init1(flags) },
+        inotifyAddWatch: { fd, p, mask in Glibc.inotify_add_watch(fd, p, mask) },
+        inotifyRmWatch: { fd, wd in Glibc.inotify_rm_watch(fd, wd) },
+        poll: { fds, n, timeout in Glibc.poll(fds, n, timeout) }
     )
 }
 
