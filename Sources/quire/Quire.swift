@@ -14,7 +14,7 @@ struct Quire: ParsableCommand {
         subcommands: [Init.self, Check.self, List.self, Show.self, Decks.self, Tags.self, TagCommand.self,
                       SetCommand.self, Unset.self, Grade.self, Undo.self, Replay.self, Suspend.self,
                       Unsuspend.self, Bury.self, Reset.self, Promote.self, Demote.self, Deactivate.self,
-                      Review.self, Today.self, Due.self]
+                      Review.self, Today.self, Due.self, Watch.self]
     )
 
     /// Lets `-C DIR` / `--vault DIR` stand before the subcommand, as with git: moves such options
