@@ -12,6 +12,15 @@ enum Output {
 
     static func ignoreBrokenPipeSignal() { signal(SIGPIPE, SIG_IGN) }
 
+    /// Unblocks the signals that end a program (Ctrl-C, `kill`, a closed terminal): a parent may
+    /// have started Quire with them blocked, and a long-running command (`watch`) must still stop.
+    static func unblockTerminationSignals() {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for s in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] { sigaddset(&set, s) }
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+    }
+
     /// Writes a line to standard output.
     static func line(_ text: String = "") {
         buffer.append(contentsOf: text.utf8)

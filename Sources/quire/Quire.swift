@@ -46,6 +46,7 @@ struct Quire: ParsableCommand {
 
     static func main() {
         Output.ignoreBrokenPipeSignal()
+        Output.unblockTerminationSignals()
         do {
             var command = try parseAsRoot(Self.movingGlobalOptions(Array(CommandLine.arguments.dropFirst())))
             try command.run()
