@@ -44,12 +44,14 @@ extension Quire {
             let q = words.isEmpty ? nil : try LoadedVault.query(words)
             let plan = context.plan(query: q)
             var items = plan.items
+            var chosenMode: StudyMode?
             if !wholePlan {
-                let chosenMode = mode ?? (new != nil || reviews != nil ? .custom : context.config.study.mode)
-                var counts = chosenMode.defaultCounts
-                if chosenMode == .custom { counts = (new ?? counts.new, reviews ?? counts.reviews) }
+                let chosen = mode ?? (new != nil || reviews != nil ? .custom : context.config.study.mode)
+                chosenMode = chosen
+                var counts = chosen.defaultCounts
+                if chosen == .custom { counts = (new ?? counts.new, reviews ?? counts.reviews) }
                 // A new-cards session is only new cards; the others keep the learning steps due.
-                let learning = chosenMode == .new ? [] : items.filter { $0.section == .learning }
+                let learning = chosen == .new ? [] : items.filter { $0.section == .learning }
                 let due = items.filter { $0.section != .learning && $0.section != .new }.prefix(counts.reviews)
                 let fresh = items.filter { $0.section == .new }.prefix(counts.new)
                 items = learning + due + fresh
@@ -65,7 +67,19 @@ extension Quire {
                 var loop = PlainReview(controller: controller, context: context, clock: clock, secondsPerCard: plan.secondsPerCard)
                 loop.run()
             } else {
-                var screen = ReviewScreen(controller: controller, context: context, clock: clock, secondsPerCard: plan.secondsPerCard)
+                // A card that becomes due in a note changed while studying joins, unless this is a
+                // new-cards session or today's reviews were already over the limit.
+                let config = context.config, offset = context.utcOffset
+                let canJoin = chosenMode != .new && plan.overLimit == 0
+                let joining: (Card, Note, Timestamp) -> StudyPlan.Section? = { card, note, now in
+                    guard canJoin, !note.archived, let s = card.schedule, s.state != .new || s.flow != nil,
+                          Day.isDue(s, now: now, utcOffsetSeconds: offset, rolloverHour: config.dayRollover),
+                          q?.matches(card: card, in: note, now: now) ?? true else { return nil }
+                    let learning = s.flow == .learning || (s.flow == nil && (s.state == .learning || s.state == .relearning))
+                    return learning ? .learning : .reviewing
+                }
+                var screen = ReviewScreen(controller: controller, context: context, clock: clock,
+                                          secondsPerCard: plan.secondsPerCard, joining: joining)
                 screen.run()
             }
             try context.loaded.finish()

@@ -15,6 +15,8 @@ struct ReviewScreen {
     let clock: StudyClock
     /// The estimated study time per card (the user's own average, or 30 s).
     let secondsPerCard: Int
+    /// The section a card of a note changed on disk joins the session in, or nil.
+    let joining: (Card, Note, Timestamp) -> StudyPlan.Section?
 
     private enum Phase { case intro, front, back, help, done }
 
@@ -25,11 +27,13 @@ struct ReviewScreen {
     private var message = ""
     private let color = Output.useColor
 
-    init(controller: ReviewController, context: StudyContext, clock: StudyClock, secondsPerCard: Int) {
+    init(controller: ReviewController, context: StudyContext, clock: StudyClock, secondsPerCard: Int,
+         joining: @escaping (Card, Note, Timestamp) -> StudyPlan.Section?) {
         self.controller = controller
         self.context = context
         self.clock = clock
         self.secondsPerCard = secondsPerCard
+        self.joining = joining
     }
 
     mutating func run() {
@@ -46,18 +50,45 @@ struct ReviewScreen {
             for line in SessionSummary.lines(controller, context: context) { Output.line(line) }
         }
         started = clock.now()
+        // Notes edited in another editor while studying are read again as they change.
+        let watcher = InotifyWatcher(root: controller.writer.vault.root)
+        let watching = (try? watcher.start()) != nil
+        defer { watcher.stop() }
         draw()
+        var lastDraw = ContinuousClock.now
         while true {
-            let key = Terminal.readKey(timeoutMilliseconds: 1000)
+            let key = Terminal.readKey(timeoutMilliseconds: watching ? 100 : 1000)
+            var redraw = key != nil || Terminal.resized != 0 || ContinuousClock.now - lastDraw >= .seconds(1)
             if Terminal.resized != 0 { Terminal.resized = 0 }
-            guard let key else {
+            if watching, let batch = try? watcher.next(timeout: .zero) { redraw = takeIn(batch) || redraw }
+            if let key, !handle(key) { return }
+            if redraw {
                 draw()
-                continue
+                lastDraw = ContinuousClock.now
             }
-            if !handle(key) { return }
-            draw()
         }
     }
+
+    /// Takes in notes changed on disk; true when the screen must be drawn again.
+    private mutating func takeIn(_ batch: [FileChange]) -> Bool {
+        let now = clock.now()
+        let taken = controller.takeIn(batch) { card, note in joining(card, note, now) }
+        guard !taken.isEmpty else { return false }
+        var said: [String] = []
+        if !taken.reread.isEmpty { said.append("Read \(taken.reread.joined(separator: ", ")) again.") }
+        if !taken.gone.isEmpty { said.append("\(count(taken.gone.count)) no longer in the vault; skipped.") }
+        if !taken.joined.isEmpty { said.append("\(count(taken.joined.count)) now due joined the session.") }
+        message = said.joined(separator: " ")
+        if var current = entry, let renamed = taken.renamed.first(where: { $0.old == current.card }) {
+            current.card = renamed.new
+            entry = current
+        }
+        if let entry, controller.card(entry) == nil, phase == .front || phase == .back { advance() }
+        if phase == .done, controller.session.leftCount > 0 { advance() }
+        return true
+    }
+
+    private func count(_ n: Int) -> String { n == 1 ? "1 card" : "\(n) cards" }
 
     /// Acts on a key; false to quit.
     private mutating func handle(_ key: Key) -> Bool {

@@ -110,6 +110,18 @@ public struct ReviewController: Sendable {
     /// Takes a card out of the session (it vanished from its note, or the user set it aside).
     public mutating func remove(_ card: CardID) { session.remove(card) }
 
+    /// Adds a card to the session (a due card that appeared while studying).
+    public mutating func add(_ entry: StudySession.Entry) { session.add(entry) }
+
+    /// Puts a card's new ID in place of its old one in the session (its text was edited).
+    mutating func replace(_ old: CardID, with new: CardID, path: String) { session.replace(old, with: new, path: path) }
+
+    /// The notes the session holds, by path.
+    var notesByPath: [String: Note] { notes }
+
+    /// Sets or forgets a note of the session.
+    mutating func setNote(_ note: Note?, at path: String) { notes[path] = note }
+
     /// Moves an entry to the end of the queue.
     public mutating func skip(_ entry: StudySession.Entry) { session.skip(entry) }
 

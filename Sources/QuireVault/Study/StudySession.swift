@@ -129,6 +129,12 @@ public struct StudySession: Sendable {
         queue.append(entry)
     }
 
+    /// Gives a card still to study a new ID (its text was edited, so its derived ID changed).
+    public mutating func replace(_ old: CardID, with new: CardID, path: String) {
+        for i in queue.indices where queue[i].card == old { queue[i].card = new; queue[i].path = path }
+        for i in waiting.indices where waiting[i].entry.card == old { waiting[i].entry.card = new; waiting[i].entry.path = path }
+    }
+
     /// Updates where a card is (its note was renamed or edited).
     public mutating func update(_ card: CardID, path: String) {
         for i in queue.indices where queue[i].card == card { queue[i].path = path }
@@ -139,6 +145,9 @@ public struct StudySession: Sendable {
         queue.removeAll { $0.card == card }
         waiting.removeAll { $0.entry.card == card }
     }
+
+    /// The entries still to study: the queue, then the learning steps waiting.
+    public var pending: [Entry] { queue + waiting.map(\.entry) }
 
     /// Cards left: (new, learning, review), as the review screen shows them.
     public var remaining: (new: Int, learning: Int, review: Int) {
