@@ -19,6 +19,17 @@ install_python_oracles() {
         || python3 -m pip install --quiet --break-system-packages fsrs fsrs-rs-python
 }
 
+# The benchmark's Python baseline: what a user would otherwise write (python-frontmatter).
+install_python_baseline() {
+    python3 -c "import frontmatter" 2>/dev/null && return 0
+    echo "Installing the benchmark baseline: python-frontmatter"
+    if ! python3 -m pip --version >/dev/null 2>&1; then
+        $sudo apt-get install -y -qq --no-install-recommends python3-pip
+    fi
+    python3 -m pip install --quiet python-frontmatter 2>/dev/null \
+        || python3 -m pip install --quiet --break-system-packages python-frontmatter
+}
+
 # Not root: use sudo for apt-get (its absence shows as a clear "sudo: not found" when needed).
 sudo=""
 [ "$(id -u)" -ne 0 ] && sudo=sudo
@@ -29,6 +40,7 @@ for p in "${packages[@]}"; do
 done
 if [ ${#missing[@]} -eq 0 ]; then
     [ "${QUIRE_TEST_DEPS:-0}" = 1 ] && install_python_oracles
+    [ "${QUIRE_BENCH_DEPS:-0}" = 1 ] && install_python_baseline
     exit 0
 fi
 
@@ -37,4 +49,5 @@ export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 [ "${QUIRE_TEST_DEPS:-0}" = 1 ] && install_python_oracles
+[ "${QUIRE_BENCH_DEPS:-0}" = 1 ] && install_python_baseline
 exit 0

@@ -19,6 +19,8 @@ enum QuireBench {
         var sizes = [10_000, 100_000]
         var vaultsDir = ".build/bench-vaults"
         var runs = 5
+        var edits = 1000
+        var suite = false
         var args = CommandLine.arguments.dropFirst()
         while let a = args.popFirst() {
             switch a {
@@ -32,6 +34,8 @@ enum QuireBench {
             case "--grading":
                 try GradingBench.run()
                 return
+            case "--suite": suite = true
+            case "--edits": edits = Int(args.popFirst() ?? "") ?? edits
             case "--sizes":
                 print("Card \(MemoryLayout<Card>.stride) B, SchedulingState \(MemoryLayout<SchedulingState>.stride) B, Note \(MemoryLayout<Note>.stride) B")
                 return
@@ -50,9 +54,14 @@ enum QuireBench {
                 }
                 return
             default:
-                print("usage: QuireBench [--files N,N] [--vaults DIR] [--runs N] | --grading | --index-loop DIR N | --parse-loop DIR N")
+                print("usage: QuireBench [--files N,N] [--vaults DIR] [--runs N] [--edits N] [--suite] | --grading | --index-loop DIR N | --parse-loop DIR N")
                 exit(2)
             }
+        }
+        if suite {
+            // The live-index suite: the CLI against rg, reading every file and python-frontmatter.
+            try SuiteBench.run(sizes: sizes, vaultsDir: vaultsDir, runs: runs, edits: edits)
+            return
         }
         print("Quire indexing benchmark — \(System.describe())")
         print("median of \(runs) runs, warm page cache, release build\n")

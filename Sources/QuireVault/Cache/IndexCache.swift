@@ -35,7 +35,8 @@ public enum IndexCacheError: Error, Equatable, Sendable, CustomStringConvertible
 /// Layout (little-endian), written front to back in one pass: the notes, each with its own checksum
 /// (decoded only when the whole index is wanted); one entry per file (stamp, digest, where its note
 /// is, its deck, the scheduling states of its cards and its diagnostics — all a due count needs);
-/// the name tables (decks, tags) and the diagnostics that span files; and a fixed trailer (magic,
+/// the name tables (decks, tags), the diagnostics that span files, the folders the scan read with
+/// their stamps and the scan's own diagnostics; and a fixed trailer (magic,
 /// format and parser versions, section lengths and checksums, its own checksum).
 ///
 /// The file is replaced atomically (temporary file, then rename), so concurrent `quire` processes
@@ -101,16 +102,22 @@ public struct IndexCache: Sendable {
         let entries: [Entry]
         let tables: NameTables
         let crossFileDiagnostics: [Diagnostic]
+        /// The folders the scan read, with their stamps then (size is not kept).
+        let folders: [ScannedFolder]
+        /// What the scan itself reported (links leaving the vault, unreadable folders).
+        let scanDiagnostics: [Diagnostic]
         /// The cache file's modification time.
         let writtenAtNanoseconds: Int64
         private let fd: Int32
         private let io: FileIO
 
-        init(entries: [Entry], tables: NameTables, crossFileDiagnostics: [Diagnostic], writtenAt: Int64,
-             fd: Int32, io: FileIO) {
+        init(entries: [Entry], tables: NameTables, crossFileDiagnostics: [Diagnostic], folders: [ScannedFolder],
+             scanDiagnostics: [Diagnostic], writtenAt: Int64, fd: Int32, io: FileIO) {
             self.entries = entries
             self.tables = tables
             self.crossFileDiagnostics = crossFileDiagnostics
+            self.folders = folders
+            self.scanDiagnostics = scanDiagnostics
             writtenAtNanoseconds = writtenAt
             self.fd = fd
             self.io = io
@@ -119,8 +126,18 @@ public struct IndexCache: Sendable {
         deinit { _ = io.sys.close(fd) }
 
         /// Whether a file matching `entry` may still have changed unseen.
-        func isRacy(_ entry: Entry) -> Bool {
-            entry.mtimeNanoseconds + IndexCache.racyWindowNanoseconds > writtenAtNanoseconds
+        func isRacy(_ entry: Entry) -> Bool { isRacy(mtime: entry.mtimeNanoseconds) }
+
+        /// Whether something modified at `mtime` may have changed again within the same clock tick
+        /// after it was read for this cache.
+        func isRacy(mtime: Int64) -> Bool { mtime + IndexCache.racyWindowNanoseconds > writtenAtNanoseconds }
+
+        /// Whether the folders the scan read now differ from the cached ones (or are racy).
+        func foldersDiffer(from scanned: [ScannedFolder]) -> Bool {
+            scanned.count != folders.count || zip(scanned, folders).contains { a, b in
+                a.relativePath != b.relativePath || a.stamp.mtimeNanoseconds != b.stamp.mtimeNanoseconds
+                    || a.stamp.inode != b.stamp.inode || isRacy(mtime: b.stamp.mtimeNanoseconds)
+            }
         }
 
         /// The file's current stamp when it still holds what `entry` was made from, else nil.
@@ -196,7 +213,7 @@ public struct IndexCache: Sendable {
                 throw IndexCacheError.malformed("sizes do not add up to the file's \(fileSize) bytes")
             }
             let body = try Self.pread(fd, io: io, offset: Int64(notesLength), count: entriesLength + tablesLength)
-            let (tables, cross, entries) = try body.withUnsafeBytes { raw in Result { () throws(IndexCacheError) in
+            let (tables, cross, entries, folders, scanned) = try body.withUnsafeBytes { raw in Result { () throws(IndexCacheError) in
                 let entriesBytes = UnsafeRawBufferPointer(rebasing: raw[0..<entriesLength])
                 let tablesBytes = UnsafeRawBufferPointer(rebasing: raw[entriesLength...])
                 guard Checksum64.of(tablesBytes) == tablesChecksum else { throw IndexCacheError.checksumMismatch(section: "tables") }
@@ -205,6 +222,15 @@ public struct IndexCache: Sendable {
                 let tables = try NameTables.decode(&r)
                 var cross: [Diagnostic] = []
                 for _ in 0..<(try r.count()) { cross.append(try NoteCoding.decodeDiagnostic(&r)) }
+                var folders: [ScannedFolder] = []
+                for _ in 0..<(try r.count()) {
+                    let path = try r.string()
+                    let mtime = try r.i64(), inode = try r.u64()
+                    folders.append(ScannedFolder(relativePath: path, stamp: FileStamp(size: 0, mtimeNanoseconds: mtime, inode: inode,
+                                                                                      device: 0, mode: 0)))
+                }
+                var scanned: [Diagnostic] = []
+                for _ in 0..<(try r.count()) { scanned.append(try NoteCoding.decodeDiagnostic(&r)) }
                 guard r.isAtEnd else { throw IndexCacheError.malformed("tables have trailing bytes") }
                 var e = BinaryReader(entriesBytes)
                 var entries: [Entry] = []
@@ -215,11 +241,11 @@ public struct IndexCache: Sendable {
                     entries.append(entry)
                 }
                 guard e.isAtEnd else { throw IndexCacheError.malformed("entries have trailing bytes") }
-                return (tables, cross, entries)
+                return (tables, cross, entries, folders, scanned)
             } }.get()
             handedOver = true
-            return .success(Snapshot(entries: entries, tables: tables, crossFileDiagnostics: cross, writtenAt: writtenAt,
-                                     fd: fd, io: io))
+            return .success(Snapshot(entries: entries, tables: tables, crossFileDiagnostics: cross, folders: folders,
+                                     scanDiagnostics: scanned, writtenAt: writtenAt, fd: fd, io: io))
         } catch {
             return .failure(error)
         }
@@ -275,7 +301,8 @@ public struct IndexCache: Sendable {
     /// Writes a cache holding `records` (in path order) and the diagnostics that span files,
     /// replacing the old one atomically. The notes are written out as they are encoded, so the
     /// cache is never whole in memory.
-    func write(_ records: [Record], crossFileDiagnostics: [Diagnostic]) throws(FileIOError) {
+    func write(_ records: [Record], crossFileDiagnostics: [Diagnostic], folders: [ScannedFolder],
+               scanDiagnostics: [Diagnostic]) throws(FileIOError) {
         try io.makeDirectories(FileIO.directory(of: path))
         let file = try io.overwriting(path)
         var tables = NameTables()
@@ -318,6 +345,14 @@ public struct IndexCache: Sendable {
         tables.encode(into: &tableBytes)
         tableBytes.varint(crossFileDiagnostics.count)
         for d in crossFileDiagnostics { NoteCoding.encode(d, into: &tableBytes) }
+        tableBytes.varint(folders.count)
+        for f in folders {
+            tableBytes.string(f.relativePath)
+            tableBytes.i64(f.stamp.mtimeNanoseconds)
+            tableBytes.u64(f.stamp.inode)
+        }
+        tableBytes.varint(scanDiagnostics.count)
+        for d in scanDiagnostics { NoteCoding.encode(d, into: &tableBytes) }
         try file.write(entries.bytes)
         try file.write(tableBytes.bytes)
         var trailer = BinaryWriter(capacity: Self.trailerSize)

@@ -21,27 +21,34 @@ public struct ScheduleSummary: Sendable {
     /// The summary from `cache`, or nil when the cache is missing, damaged, or any note file was
     /// added, removed or changed since it was written (then build the index, which updates it).
     ///
-    /// Every note file is still listed and `stat`ed, in parallel.
+    /// No folder is read: each folder the cache lists must still have its stamp (so it holds the
+    /// same names), and each note file its size, mtime and inode — all `stat`ed in parallel.
     public static func load(root: String, cache: IndexCache, concurrency: Int? = nil) -> ScheduleSummary? {
-        guard case .success(let snapshot) = cache.load() else { return nil }
-        let scanned = VaultScanner(io: cache.io).scan(root: root)
-        let files = scanned.files
+        guard case .success(let snapshot) = cache.load(), !snapshot.folders.isEmpty else { return nil }
         let entries = snapshot.entries
-        // The cache lists notes in the scanner's order, so equal lists compare entry by entry.
-        guard files.count == entries.count else { return nil }
-        let workers = max(1, min(concurrency ?? System.coreCount, files.count))
+        let folders = snapshot.folders
+        let items = folders.count + entries.count
+        let workers = max(1, min(concurrency ?? System.coreCount, items))
         let chunk = 256
-        let chunks = (files.count + chunk - 1) / chunk
+        let chunks = (items + chunk - 1) / chunk
         let next = AtomicCounter()
         let stale = AtomicFlag()
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while !stale.isSet {
                 let c = next.increment()
                 guard c < chunks else { break }
-                for i in (c * chunk)..<min(files.count, (c + 1) * chunk) {
-                    let entry = entries[i]
-                    guard entry.path == files[i].relativePath,
-                          snapshot.unchangedStamp(entry, fullPath: files[i].fullPath) != nil else {
+                for i in (c * chunk)..<min(items, (c + 1) * chunk) {
+                    let unchanged: Bool
+                    if i < folders.count {
+                        let folder = folders[i]
+                        let now = cache.io.stamp(folder.relativePath.isEmpty ? root : root + "/" + folder.relativePath)
+                        unchanged = !snapshot.isRacy(mtime: folder.stamp.mtimeNanoseconds)
+                            && now?.mtimeNanoseconds == folder.stamp.mtimeNanoseconds && now?.inode == folder.stamp.inode
+                    } else {
+                        let entry = entries[i - folders.count]
+                        unchanged = snapshot.unchangedStamp(entry, fullPath: root + "/" + entry.path) != nil
+                    }
+                    if !unchanged {
                         stale.set()
                         break
                     }
@@ -51,7 +58,7 @@ public struct ScheduleSummary: Sendable {
         guard !stale.isSet else { return nil }
         var notes: [NoteSchedules] = []
         notes.reserveCapacity(entries.count)
-        var diagnostics = scanned.diagnostics
+        var diagnostics = snapshot.scanDiagnostics
         for entry in entries {
             diagnostics += entry.diagnostics
             guard entry.noteRange != nil, let deck = try? snapshot.tables.deck(entry.deck) else { continue }

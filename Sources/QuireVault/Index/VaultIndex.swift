@@ -113,10 +113,14 @@ public struct VaultIndex: Sendable {
             }
         }
         var index = VaultIndex(root: root, notes: notes, stamps: stamps, diagnostics: diagnostics)
+        // Rewritten when anything differs, also a folder's stamp (a file that is not a note was
+        // added, say), so that the next run can trust the folders without reading them.
         if let cache, use.parsed > 0 || snapshot == nil || snapshot?.entries.count != records.count
-            || snapshot?.crossFileDiagnostics != index.crossFileDiagnostics {
+            || snapshot?.crossFileDiagnostics != index.crossFileDiagnostics
+            || snapshot?.scanDiagnostics != scanned.diagnostics || snapshot?.foldersDiffer(from: scanned.folders) ?? true {
             do throws(FileIOError) {
-                try cache.write(records, crossFileDiagnostics: index.crossFileDiagnostics)
+                try cache.write(records, crossFileDiagnostics: index.crossFileDiagnostics, folders: scanned.folders,
+                                scanDiagnostics: scanned.diagnostics)
                 use.written = true
             } catch {
                 use.writeError = error

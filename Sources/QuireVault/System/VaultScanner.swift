@@ -14,6 +14,14 @@ public struct ScannedFile: Hashable, Sendable {
     public var fullPath: String { root + "/" + relativePath }
 }
 
+/// One folder ``VaultScanner`` read, with the version of it that was read: a folder whose stamp
+/// is unchanged holds the same names (adding, removing or renaming an entry changes its mtime).
+public struct ScannedFolder: Hashable, Sendable {
+    /// Path relative to the vault root (empty for the root).
+    public var relativePath: String
+    public var stamp: FileStamp
+}
+
 /// Finds the note files of a vault: every `*.md` below the root, skipping folders whose name starts
 /// with `.`, following symbolic links only inside the vault and reading each folder once.
 public struct VaultScanner: Sendable {
@@ -25,12 +33,19 @@ public struct VaultScanner: Sendable {
 
     /// Lists the note files under `root`, sorted by relative path, plus diagnostics for links that
     /// leave the vault and folders that cannot be read.
-    public func scan(root: String) -> (files: [ScannedFile], diagnostics: [Diagnostic]) {
+    public func scan(root: String) -> (files: [ScannedFile], diagnostics: [Diagnostic], folders: [ScannedFolder]) {
         var files: [ScannedFile] = []
+        var folders: [ScannedFolder] = []
         var diagnostics: [Diagnostic] = []
         let realRoot = Self.realPath(root) ?? root
         var visited = Set<FileIdentity>()
-        if let s = io.stamp(root) { visited.insert(FileIdentity(device: s.device, inode: s.inode)) }
+        // Each folder's stamp is taken before it is read: a change made while reading shows as a
+        // newer stamp next time.
+        var folderStamps: [String: FileStamp] = [:]
+        if let s = io.stamp(root) {
+            visited.insert(FileIdentity(device: s.device, inode: s.inode))
+            folderStamps[""] = s
+        }
         // Depth-first with an explicit stack of files and folders still to visit. Each folder's
         // entries are pushed in reverse byte order of their name (a folder's name counting as
         // `name/`), so paths come out in byte order without sorting them all at the end.
@@ -43,6 +58,7 @@ public struct VaultScanner: Sendable {
                 continue
             case .folder(let rel):
                 relDir = rel
+                if let stamp = folderStamps.removeValue(forKey: rel) { folders.append(ScannedFolder(relativePath: rel, stamp: stamp)) }
             }
             let fullDir = relDir.isEmpty ? root : root + "/" + relDir
             guard let dir = opendir(fullDir) else {
@@ -82,6 +98,7 @@ public struct VaultScanner: Sendable {
                             diagnostics.append(Diagnostic(.warning, path: rel,
                                 message: "symbolic link points outside the vault; skipped"))
                         } else if visited.insert(FileIdentity(device: s.device, inode: s.inode)).inserted {
+                            folderStamps[rel] = s
                             children.append((name + "/", .folder(rel)))
                         }
                     } else if Self.isNoteName(name), !inside {
@@ -92,6 +109,7 @@ public struct VaultScanner: Sendable {
                     // at its own path.
                 } else if type == UInt8(DT_DIR) {
                     if let s = io.stamp(full), visited.insert(FileIdentity(device: s.device, inode: s.inode)).inserted {
+                        folderStamps[rel] = s
                         children.append((name + "/", .folder(rel)))
                     }
                 } else if type == UInt8(DT_REG), Self.isNoteName(name) {
@@ -102,7 +120,7 @@ public struct VaultScanner: Sendable {
             children.sort { utf8Precedes($1.key, $0.key) }
             stack.append(contentsOf: children.lazy.map(\.item))
         }
-        return (files, diagnostics)
+        return (files, diagnostics, folders)
     }
 
     /// A file or folder the scan has found but not yet listed or read.

@@ -44,6 +44,15 @@ private func setModificationTime(_ path: String, nanoseconds: Int64) {
     _ = utimensat(AT_FDCWD, path, &times, 0)
 }
 
+/// Sets every file's and folder's modification time an hour back, so that none is "racily clean"
+/// (modified within the cache's two-second window) and the cache can vouch for all of them.
+private func ageEverything(_ root: String) {
+    let old = (Int64(time(nil)) - 3600) * 1_000_000_000
+    let e = FileManager.default.enumerator(atPath: root)
+    while let rel = e?.nextObject() as? String { setModificationTime(root + "/" + rel, nanoseconds: old) }
+    setModificationTime(root, nanoseconds: old)
+}
+
 @Suite struct IndexCacheTests {
     @Test func aWarmBuildReusesEveryNoteAndEqualsAFreshParse() throws {
         try withSampleVault { _, vault in
@@ -168,6 +177,7 @@ private func setModificationTime(_ path: String, nanoseconds: Int64) {
         try withSampleVault { dir, vault in
             let cache = try #require(vault.cache)
             #expect(ScheduleSummary.load(root: vault.root, cache: cache) == nil)
+            ageEverything(vault.root)
             let index = vault.index()
             let summary = try #require(ScheduleSummary.load(root: vault.root, cache: cache))
             #expect(summary.notes.map(\.path) == index.notes.map(\.path))
@@ -177,6 +187,29 @@ private func setModificationTime(_ path: String, nanoseconds: Int64) {
             #expect(summary.notes.flatMap(\.schedules).count > 0)
             #expect(summary.diagnostics == index.diagnostics)
             try dir.write("vault/new.md", "n :: m\n")
+            #expect(ScheduleSummary.load(root: vault.root, cache: cache) == nil)
+            ageEverything(vault.root)
+            _ = vault.index()
+            #expect(ScheduleSummary.load(root: vault.root, cache: cache)?.notes.count == index.notes.count + 1)
+            // A file that is not a note changes its folder's stamp: the summary steps aside once,
+            // and the build that follows records the folder's new stamp.
+            try dir.write("vault/Biology/picture.png", "png")
+            #expect(ScheduleSummary.load(root: vault.root, cache: cache) == nil)
+            ageEverything(vault.root)
+            #expect(vault.index().cacheUse?.written == true)
+            #expect(ScheduleSummary.load(root: vault.root, cache: cache) != nil)
+            // A note edited in place (no folder changes) is seen too.
+            try dir.write("vault/new.md", "n :: changed\n")
+            #expect(ScheduleSummary.load(root: vault.root, cache: cache) == nil)
+        }
+    }
+
+    @Test func aFolderChangedJustBeforeTheCacheWasWrittenIsNotTrusted() throws {
+        try withSampleVault { dir, vault in
+            let cache = try #require(vault.cache)
+            ageEverything(vault.root)
+            try dir.write("vault/Biology/fresh.md", "f :: g\n")  // Biology/ modified just now
+            _ = vault.index()
             #expect(ScheduleSummary.load(root: vault.root, cache: cache) == nil)
         }
     }

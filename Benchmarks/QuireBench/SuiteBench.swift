@@ -1,0 +1,222 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
+import QuireVault
+
+/// The live-index suite (`QuireBench --suite`, or `make bench`): the built `quire` run as a user
+/// runs it, on copies of generated vaults, against baselines run in the same invocation — reading
+/// every file's bytes, `rg -c` over the vault, and a python-frontmatter script — with ratios.
+///
+/// Measures, per vault: cold index (no cache), warm index, `quire due`, `quire list` with a query,
+/// one `quire grade` write-back, `quire due` right after it (one note changed), and the watcher's
+/// latency (`quire watch --json`: from a note's write to the line reporting it) over many edits.
+enum SuiteBench {
+    static func run(sizes: [Int], vaultsDir: String, runs: Int, edits: Int) throws {
+        let quire = try quireBinary()
+        print("Quire live-index suite — \(System.describe())")
+        print("release build; median of \(runs) runs (the Python baseline: 1 run); warm page cache; peak RSS of the process\n")
+        for n in sizes {
+            let source = vaultsDir + "/n\(n)"
+            try QuireBench.ensureVault(source, files: n)
+            let work = vaultsDir + "/work-n\(n)"
+            // cp -a keeps the files' times: a fresh copy would make every entry "racily clean".
+            guard system("rm -rf '\(work)' && cp -a '\(source)' '\(work)' && '\(quire)' init '\(work)' > /dev/null") == 0 else {
+                throw BenchError("cannot copy \(source)")
+            }
+            try measure(vault: work, files: n, quire: quire, runs: runs, edits: min(edits, n))
+        }
+    }
+
+    static func measure(vault: String, files: Int, quire: String, runs: Int, edits: Int) throws {
+        let io = FileIO()
+        let scanned = VaultScanner(io: io).scan(root: vault).files
+        QuireBench.readAll(scanned, io: io, threads: System.cores)  // warm the page cache
+        print("vault: \(scanned.count) files (\(vault))")
+        print("  " + QuireBench.pad("measurement", 46) + QuireBench.pad("median", 11) + QuireBench.pad("peak RSS", 11) + "ratio")
+        func row(_ name: String, _ r: Timing, vs base: (String, Double)? = nil) {
+            let ratio = base.map { String(format2: r.seconds / $0.1) + "× " + $0.0 } ?? ""
+            print("  " + QuireBench.pad(name, 46) + QuireBench.pad(String(format3: r.seconds) + " s", 11)
+                  + QuireBench.pad(r.peakKB > 0 ? "\(r.peakKB / 1024) MB" : "—", 11) + ratio)
+        }
+
+        let readAll = Timing(seconds: QuireBench.median(runs) { QuireBench.readAll(scanned, io: io, threads: System.cores) }, peakKB: 0)
+        let rg = try Child.median(runs, ["rg", "-c", "--no-messages", "Q:", vault])
+        let python = try Child.median(1, ["python3", "Benchmarks/baselines/frontmatter_baseline.py", vault])
+        let cache = vault + "/.quire/cache"
+        let cold = try Child.median(runs, [quire, "-C", vault, "list", "--count"], before: { _ = system("rm -rf '\(cache)'") })
+        let warm = try Child.median(runs, [quire, "-C", vault, "list", "--count"])
+        let due = try Child.median(runs, [quire, "-C", vault, "due"])
+        let list = try Child.median(runs, [quire, "-C", vault, "list", "deck:Biology", "tag:biology"])
+        // A card to grade: the first of the query.
+        let listed = try Child.run([quire, "-C", vault, "list", "deck:Biology"])
+        let card = String(listed.output.prefix(while: { $0 != "\t" && $0 != " " && $0 != "\n" }))
+        let grade = try Child.median(runs, [quire, "-C", vault, "grade", card, "good"])
+        let dueAfterGrade = try Child.median(1, [quire, "-C", vault, "due"])
+        let dueAgain = try Child.median(runs, [quire, "-C", vault, "due"])
+
+        row("baseline: read every file (\(System.cores) threads)", readAll)
+        row("baseline: rg -c 'Q:' over the vault", rg)
+        row("baseline: python-frontmatter, every file", python)
+        row("quire list --count, cold (no cache)", cold, vs: ("python", python.seconds))
+        row("quire list --count, warm cache", warm, vs: ("read all", readAll.seconds))
+        row("quire due, warm cache", due, vs: ("rg", rg.seconds))
+        row("quire list deck:Biology tag:biology", list, vs: ("rg", rg.seconds))
+        row("quire grade (one write-back)", grade)
+        row("quire due after that grade (1 note re-read)", dueAfterGrade, vs: ("rg", rg.seconds))
+        row("quire due, warm again", dueAgain, vs: ("rg", rg.seconds))
+        if edits > 0 {
+            let latency = try watchLatency(vault: vault, quire: quire, files: scanned, edits: edits)
+            print("  watcher: \(edits) edits, write → `quire watch --json` line: median \(String(format1: latency.median)) ms, "
+                  + "p99 \(String(format1: latency.p99)) ms, worst \(String(format1: latency.worst)) ms")
+        }
+        print("")
+    }
+
+    /// Edits `edits` different notes one after another and times each until `quire watch --json`
+    /// reports it.
+    static func watchLatency(vault: String, quire: String, files: [ScannedFile], edits: Int) throws
+        -> (median: Double, p99: Double, worst: Double) {
+        let child = try Child.start([quire, "-C", vault, "watch", "--json"])
+        defer { child.stop() }
+        guard child.readLine(timeoutMilliseconds: 120_000)?.contains("\"ready\"") == true else { throw BenchError("quire watch did not start") }
+        var times: [Double] = []
+        let step = max(1, files.count / edits)
+        for i in 0..<edits {
+            let file = files[(i * step) % files.count]
+            let start = DispatchTime.now().uptimeNanoseconds
+            try FileIO().append(file.fullPath, Array("\nbench edit \(i) :: answer \(i)\n".utf8), sync: false)
+            while true {
+                guard let line = child.readLine(timeoutMilliseconds: 5_000) else { throw BenchError("no event for \(file.relativePath)") }
+                if line.contains("\"path\":\"\(file.relativePath)\"") { break }
+            }
+            times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+        }
+        times.sort()
+        return (times[times.count / 2], times[min(times.count - 1, times.count * 99 / 100)], times.last ?? 0)
+    }
+
+    static func quireBinary() throws -> String {
+        let me = CommandLine.arguments[0]
+        let dir = me.contains("/") ? String(me[..<(me.lastIndex(of: "/") ?? me.endIndex)]) : "."
+        let path = dir + "/quire"
+        guard access(path, X_OK) == 0 else { throw BenchError("\(path) not found: build it with `swift build -c release --product quire`") }
+        return path
+    }
+}
+
+/// A measured run: wall time and the child's peak resident memory.
+struct Timing {
+    var seconds: Double
+    var peakKB: Int
+}
+
+/// A child process started with no signals blocked, its standard output a pipe.
+final class Child {
+    let pid: pid_t
+    private let output: Int32
+    private var buffer: [UInt8] = []
+
+    private init(pid: pid_t, output: Int32) {
+        self.pid = pid
+        self.output = output
+    }
+
+    static func start(_ args: [String]) throws -> Child {
+        var pipeFDs: [Int32] = [0, 0]
+        guard pipe(&pipeFDs) == 0 else { throw BenchError("pipe failed") }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, pipeFDs[1], 1)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addclose(&actions, pipeFDs[0])
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+        let argv = args.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let rc = posix_spawnp(&pid, args[0], &actions, &attributes, argv, environ)
+        close(pipeFDs[1])
+        guard rc == 0 else {
+            close(pipeFDs[0])
+            throw BenchError("cannot run \(args[0]): \(String(cString: strerror(rc)))")
+        }
+        return Child(pid: pid, output: pipeFDs[0])
+    }
+
+    /// Runs to the end; returns the time, peak memory and output.
+    static func run(_ args: [String]) throws -> (timing: Timing, output: String) {
+        let began = DispatchTime.now().uptimeNanoseconds
+        let child = try Child.start(args)
+        var out: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(child.output, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            if out.count < 1 << 20 { out += chunk[0..<n] }
+        }
+        let usage = child.wait()
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - began) / 1e9
+        return (Timing(seconds: seconds, peakKB: usage), String(decoding: out, as: UTF8.self))
+    }
+
+    /// The median time of `runs` runs, with the largest peak memory seen.
+    static func median(_ runs: Int, _ args: [String], before: () -> Void = {}) throws -> Timing {
+        var times: [Double] = []
+        var peak = 0
+        for _ in 0..<max(1, runs) {
+            before()
+            let r = try run(args).timing
+            times.append(r.seconds)
+            peak = max(peak, r.peakKB)
+        }
+        times.sort()
+        return Timing(seconds: times[times.count / 2], peakKB: peak)
+    }
+
+    /// The next line of output, or nil after the timeout or at the end.
+    func readLine(timeoutMilliseconds: Int32) -> String? {
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeoutMilliseconds) * 1_000_000
+        while true {
+            if let nl = buffer.firstIndex(of: 10) {
+                let line = String(decoding: buffer[..<nl], as: UTF8.self)
+                buffer.removeSubrange(...nl)
+                return line
+            }
+            let now = DispatchTime.now().uptimeNanoseconds
+            guard now < deadline else { return nil }
+            var fds = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&fds, 1, Int32((deadline - now) / 1_000_000) + 1)
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else { return nil }
+            var chunk = [UInt8](repeating: 0, count: 1 << 16)
+            let n = chunk.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return nil }
+            buffer += chunk[0..<n]
+        }
+    }
+
+    /// Waits for the child; returns its peak resident memory in KB.
+    @discardableResult
+    func wait() -> Int {
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        close(output)
+        return Int(usage.ru_maxrss)
+    }
+
+    func stop() {
+        kill(pid, SIGTERM)
+        wait()
+    }
+}
