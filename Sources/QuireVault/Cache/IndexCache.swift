@@ -140,11 +140,12 @@ public struct IndexCache: Sendable {
             }
         }
 
-        /// The file's current stamp when it still holds what `entry` was made from, else nil.
+        /// The file's current stamp when it still holds what `entry` was made from, else nil
+        /// (`stamp`: the file's stamp, when the caller has it).
         /// Files modified within ``IndexCache/racyWindowNanoseconds`` before the cache was written
         /// are read and their digest compared.
-        func unchangedStamp(_ entry: Entry, fullPath: String) -> FileStamp? {
-            guard let stamp = io.stamp(fullPath), entry.matches(stamp) else { return nil }
+        func unchangedStamp(_ entry: Entry, fullPath: String, stamp: FileStamp?? = nil) -> FileStamp? {
+            guard let stamp = stamp ?? io.stamp(fullPath), entry.matches(stamp) else { return nil }
             if isRacy(entry) {
                 guard let bytes = try? io.read(fullPath).bytes, NoteParser.contentDigest(bytes) == entry.digest else { return nil }
             }

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Dispatch
 import QuireModel
 
@@ -34,6 +37,9 @@ public struct ScheduleSummary: Sendable {
         let next = AtomicCounter()
         let stale = AtomicFlag()
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            // Notes are stat'ed relative to their open folder: one name to look up, not a path.
+            var folder = FolderHandle(root: root, io: cache.io)
+            defer { folder.close() }
             while !stale.isSet {
                 let c = next.increment()
                 guard c < chunks else { break }
@@ -46,7 +52,8 @@ public struct ScheduleSummary: Sendable {
                             && now?.mtimeNanoseconds == folder.stamp.mtimeNanoseconds && now?.inode == folder.stamp.inode
                     } else {
                         let entry = entries[i - folders.count]
-                        unchanged = snapshot.unchangedStamp(entry, fullPath: root + "/" + entry.path) != nil
+                        let stamp = folder.stamp(of: entry.path)
+                        unchanged = snapshot.unchangedStamp(entry, fullPath: root + "/" + entry.path, stamp: .some(stamp)) != nil
                     }
                     if !unchanged {
                         stale.set()
@@ -67,5 +74,39 @@ public struct ScheduleSummary: Sendable {
         diagnostics += snapshot.crossFileDiagnostics
         VaultIndex.sortDiagnostics(&diagnostics)
         return ScheduleSummary(notes: notes, diagnostics: diagnostics)
+    }
+}
+
+/// The folder of the last note looked at, kept open while the next notes are in it too.
+private struct FolderHandle {
+    let root: String
+    let io: FileIO
+    private var path: Substring?
+    private var fd: Int32 = -1
+
+    init(root: String, io: FileIO) {
+        self.root = root
+        self.io = io
+    }
+
+    /// The stamp of the note at `relativePath`.
+    mutating func stamp(of relativePath: String) -> FileStamp? {
+        // Byte-wise: a Character search would segment graphemes.
+        let slash = relativePath.utf8.lastIndex(of: UInt8(ascii: "/"))
+        let dir = slash.map { relativePath[..<$0] } ?? ""
+        let name = slash.map { String(relativePath[relativePath.utf8.index(after: $0)...]) } ?? relativePath
+        if dir != path {
+            close()
+            fd = io.sys.open(dir.isEmpty ? root : root + "/" + dir, O_RDONLY | O_DIRECTORY, 0)
+            path = dir
+        }
+        guard fd >= 0 else { return io.stamp(root + "/" + relativePath) }
+        return io.stamp(in: fd, name)
+    }
+
+    mutating func close() {
+        if fd >= 0 { _ = io.sys.close(fd) }
+        fd = -1
+        path = nil
     }
 }

@@ -106,6 +106,13 @@ public struct FileIO: Sendable {
     }
 
     /// The stamp of a path (following symbolic links), or nil when it does not exist.
+    /// The stamp of `name` in the folder open as `folder` (following a final symbolic link), or nil.
+    public func stamp(in folder: Int32, _ name: String) -> FileStamp? {
+        var st = stat()
+        guard sys.fstatat(folder, name, &st, 0) == 0 else { return nil }
+        return FileStamp(st)
+    }
+
     public func stamp(_ path: String) -> FileStamp? {
         var st = stat()
         return sys.stat(path, &st) == 0 ? FileStamp(st) : nil

@@ -21,6 +21,8 @@ public struct SystemCalls: Sendable {
     public var fstat: @Sendable (_ fd: Int32, _ buf: UnsafeMutablePointer<stat>) -> Int32
     public var stat: @Sendable (_ path: String, _ buf: UnsafeMutablePointer<stat>) -> Int32
     public var lstat: @Sendable (_ path: String, _ buf: UnsafeMutablePointer<stat>) -> Int32
+    /// `stat` of a name relative to an open folder (one lookup instead of a whole path's).
+    public var fstatat: @Sendable (_ dirfd: Int32, _ name: String, _ buf: UnsafeMutablePointer<stat>, _ flags: Int32) -> Int32
     public var mkdir: @Sendable (_ path: String, _ mode: mode_t) -> Int32
     /// `inotify_init1`: a new inotify instance's file descriptor.
     public var inotifyInit1: @Sendable (_ flags: Int32) -> Int32
@@ -47,6 +49,7 @@ public struct SystemCalls: Sendable {
         fstat: { fd, b in Glibc.fstat(fd, b) },
         stat: { p, b in systemStat(p, b) },
         lstat: { p, b in systemLstat(p, b) },
+        fstatat: { fd, name, b, flags in Glibc.fstatat(fd, name, b, flags) },
         mkdir: { p, m in Glibc.mkdir(p, m) },
         inotifyInit1: { flags in Glibc.inotify_init1(flags) },
         inotifyAddWatch: { fd, p, mask in Glibc.inotify_add_watch(fd, p, mask) },
