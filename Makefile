@@ -28,7 +28,7 @@ bench:
 	@QUIRE_BENCH_DEPS=1 scripts/install-deps.sh
 	$(SWIFT) build -c release --product quire
 	$(SWIFT) build -c release --product QuireBench
-	$$($(SWIFT) build -c release --show-bin-path)/QuireBench
+	$$($(SWIFT) build -c release --show-bin-path)/QuireBench --suite --files 1000,10000,100000 --runs 3
 
 clean:
 	rm -rf .build
