@@ -152,9 +152,14 @@ final class Child {
     }
 
     /// Runs to the end; returns the time, peak memory and output.
+    ///
+    /// The peak memory comes from GNU time, which forks: a child spawned from this process
+    /// directly (vfork) would report this process's peak as its own.
     static func run(_ args: [String]) throws -> (timing: Timing, output: String) {
+        let report = "/tmp/quire-bench-rss-\(getpid())"
+        defer { unlink(report) }
         let began = DispatchTime.now().uptimeNanoseconds
-        let child = try Child.start(args)
+        let child = try Child.start(["/usr/bin/time", "-f", "%M", "-o", report] + args)
         var out: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
@@ -163,9 +168,15 @@ final class Child {
             if n <= 0 { break }
             if out.count < 1 << 20 { out += chunk[0..<n] }
         }
-        let usage = child.wait()
+        child.wait()
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - began) / 1e9
-        return (Timing(seconds: seconds, peakKB: usage), String(decoding: out, as: UTF8.self))
+        var peak = 0
+        if let f = fopen(report, "r") {
+            var line = [CChar](repeating: 0, count: 64)
+            if fgets(&line, 64, f) != nil { peak = Int(String(decoding: line.prefix { $0 != 0 && $0 != 10 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)) ?? 0 }
+            fclose(f)
+        }
+        return (Timing(seconds: seconds, peakKB: peak), String(decoding: out, as: UTF8.self))
     }
 
     /// The median time of `runs` runs, with the largest peak memory seen.
@@ -205,14 +216,11 @@ final class Child {
         }
     }
 
-    /// Waits for the child; returns its peak resident memory in KB.
-    @discardableResult
-    func wait() -> Int {
+    /// Waits for the child.
+    func wait() {
         var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         close(output)
-        return Int(usage.ru_maxrss)
     }
 
     func stop() {

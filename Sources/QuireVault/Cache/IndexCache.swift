@@ -36,7 +36,8 @@ public enum IndexCacheError: Error, Equatable, Sendable, CustomStringConvertible
 /// (decoded only when the whole index is wanted); one entry per file (stamp, digest, where its note
 /// is, its deck, the scheduling states of its cards and its diagnostics — all a due count needs);
 /// the name tables (decks, tags), the diagnostics that span files, the folders the scan read with
-/// their stamps and the scan's own diagnostics; and a fixed trailer (magic,
+/// their stamps and the scan's own diagnostics; a table of every card ID's 64-bit hash with its
+/// entry, sorted (read only to check a changed note for duplicate IDs); and a fixed trailer (magic,
 /// format and parser versions, section lengths and checksums, its own checksum).
 ///
 /// The file is replaced atomically (temporary file, then rename), so concurrent `quire` processes
@@ -49,7 +50,7 @@ public struct IndexCache: Sendable {
     /// results, so a parser change must invalidate every cache.
     public static let parserVersion: UInt32 = 1
     static let magic: [UInt8] = Array("QUIREIX\0".utf8)
-    static let trailerSize = 8 + 4 + 4 + 8 * 8
+    static let trailerSize = 8 + 4 + 4 + 10 * 8
     /// Files modified within this long before the cache was written may have changed again within
     /// the same modification-time tick: their digest is checked (git's "racily clean" entries).
     static let racyWindowNanoseconds: Int64 = 2_000_000_000
@@ -110,6 +111,9 @@ public struct IndexCache: Sendable {
         let writtenAtNanoseconds: Int64
         private let fd: Int32
         private let io: FileIO
+        /// Where the card-ID table is, and its checksum.
+        var idsRange: Range<Int> = 0..<0
+        var idsChecksum: UInt64 = 0
 
         init(entries: [Entry], tables: NameTables, crossFileDiagnostics: [Diagnostic], folders: [ScannedFolder],
              scanDiagnostics: [Diagnostic], writtenAt: Int64, fd: Int32, io: FileIO) {
@@ -150,6 +154,23 @@ public struct IndexCache: Sendable {
                 guard let bytes = try? io.read(fullPath).bytes, NoteParser.contentDigest(bytes) == entry.digest else { return nil }
             }
             return stamp
+        }
+
+        /// The card-ID table: every card's ``IndexCache/idHash(_:)`` in ascending order, with the
+        /// number of the entry whose note holds it.
+        func cardIDs() throws(IndexCacheError) -> (hashes: [UInt64], entries: [UInt32]) {
+            let bytes = try IndexCache.pread(fd, io: io, offset: Int64(idsRange.lowerBound), count: idsRange.count)
+            guard Checksum64.of(bytes) == idsChecksum else { throw .checksumMismatch(section: "card IDs") }
+            let count = bytes.count / 12
+            guard count * 12 == bytes.count else { throw .malformed("card-ID table size") }
+            var hashes = [UInt64](repeating: 0, count: count), entries = [UInt32](repeating: 0, count: count)
+            bytes.withUnsafeBytes { raw in
+                for i in 0..<count {
+                    hashes[i] = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self))
+                    entries[i] = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: count * 8 + i * 4, as: UInt32.self))
+                }
+            }
+            return (hashes, entries)
         }
 
         /// Reads part of the notes section (the notes section starts the file).
@@ -198,7 +219,7 @@ public struct IndexCache: Sendable {
                     throw IndexCacheError.otherVersion(format: format, parser: parser)
                 }
                 var v: [UInt64] = []
-                for _ in 0..<7 { v.append(try r.u64()) }
+                for _ in 0..<9 { v.append(try r.u64()) }
                 let trailerChecksum = try r.u64()
                 guard Checksum64.of(UnsafeRawBufferPointer(rebasing: raw[0..<(Self.trailerSize - 8)])) == trailerChecksum else {
                     throw IndexCacheError.checksumMismatch(section: "trailer")
@@ -209,8 +230,10 @@ public struct IndexCache: Sendable {
             let notesLength = Int(truncatingIfNeeded: fields[1])
             let entriesLength = Int(truncatingIfNeeded: fields[2]), entriesChecksum = fields[3]
             let tablesLength = Int(truncatingIfNeeded: fields[4]), tablesChecksum = fields[5]
-            guard tablesLength >= 0, entriesLength >= 0, notesLength >= 0, entryCount >= 0,
-                  Int64(notesLength) + Int64(entriesLength) + Int64(tablesLength) + Int64(Self.trailerSize) == fileSize else {
+            let idsLength = Int(truncatingIfNeeded: fields[6]), idsChecksum = fields[7]
+            guard tablesLength >= 0, entriesLength >= 0, notesLength >= 0, entryCount >= 0, idsLength >= 0,
+                  Int64(notesLength) + Int64(entriesLength) + Int64(tablesLength) + Int64(idsLength)
+                    + Int64(Self.trailerSize) == fileSize else {
                 throw IndexCacheError.malformed("sizes do not add up to the file's \(fileSize) bytes")
             }
             let body = try Self.pread(fd, io: io, offset: Int64(notesLength), count: entriesLength + tablesLength)
@@ -245,8 +268,12 @@ public struct IndexCache: Sendable {
                 return (tables, cross, entries, folders, scanned)
             } }.get()
             handedOver = true
-            return .success(Snapshot(entries: entries, tables: tables, crossFileDiagnostics: cross, folders: folders,
-                                     scanDiagnostics: scanned, writtenAt: writtenAt, fd: fd, io: io))
+            let snapshot = Snapshot(entries: entries, tables: tables, crossFileDiagnostics: cross, folders: folders,
+                                    scanDiagnostics: scanned, writtenAt: writtenAt, fd: fd, io: io)
+            let idsStart = notesLength + entriesLength + tablesLength
+            snapshot.idsRange = idsStart..<(idsStart + idsLength)
+            snapshot.idsChecksum = idsChecksum
+            return .success(snapshot)
         } catch {
             return .failure(error)
         }
@@ -354,8 +381,17 @@ public struct IndexCache: Sendable {
         }
         tableBytes.varint(scanDiagnostics.count)
         for d in scanDiagnostics { NoteCoding.encode(d, into: &tableBytes) }
+        var ids: [(hash: UInt64, entry: UInt32)] = []
+        for (n, record) in records.enumerated() {
+            for card in record.note?.cards ?? [] { ids.append((Self.idHash(card.id), UInt32(n))) }
+        }
+        ids.sort { $0.hash < $1.hash }
+        var idBytes = BinaryWriter(capacity: ids.count * 12)
+        for id in ids { idBytes.u64(id.hash) }
+        for id in ids { idBytes.u32(id.entry) }
         try file.write(entries.bytes)
         try file.write(tableBytes.bytes)
+        try file.write(idBytes.bytes)
         var trailer = BinaryWriter(capacity: Self.trailerSize)
         trailer.bytes.append(contentsOf: Self.magic)
         trailer.u32(Self.formatVersion)
@@ -366,9 +402,23 @@ public struct IndexCache: Sendable {
         trailer.u64(Checksum64.of(entries.bytes))
         trailer.u64(UInt64(tableBytes.bytes.count))
         trailer.u64(Checksum64.of(tableBytes.bytes))
+        trailer.u64(UInt64(idBytes.bytes.count))
+        trailer.u64(Checksum64.of(idBytes.bytes))
         trailer.u64(0)  // reserved
         trailer.u64(trailer.bytes.withUnsafeBytes { Checksum64.of($0) })
         try file.write(trailer.bytes)
         try file.commit()
+    }
+}
+
+extension IndexCache {
+    /// A card ID's 64-bit FNV-1a hash, as the card-ID table keeps it.
+    static func idHash(_ id: CardID) -> UInt64 {
+        var text = id.rawValue
+        return text.withUTF8 { bytes in
+            var h: UInt64 = 0xCBF2_9CE4_8422_2325
+            for b in bytes { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
+            return h
+        }
     }
 }

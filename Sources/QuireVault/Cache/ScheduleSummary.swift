@@ -20,14 +20,35 @@ public struct ScheduleSummary: Sendable {
     public var notes: [NoteSchedules]
     /// Every problem the full index would report, in the same order.
     public var diagnostics: [Diagnostic]
+    /// Whether the vault's folders had to be read (something changed since the cache was written).
+    public var scannedVault = false
+    /// How many notes were parsed because they changed.
+    public var parsedNotes = 0
 
-    /// The summary from `cache`, or nil when the cache is missing, damaged, or any note file was
-    /// added, removed or changed since it was written (then build the index, which updates it).
+    /// The summary from `cache`, or nil when the cache is missing or damaged, or too much changed
+    /// since it was written (then build the index, which updates it).
     ///
-    /// No folder is read: each folder the cache lists must still have its stamp (so it holds the
-    /// same names), and each note file its size, mtime and inode — all `stat`ed in parallel.
-    public static func load(root: String, cache: IndexCache, concurrency: Int? = nil) -> ScheduleSummary? {
+    /// When nothing changed, no folder is read: each folder the cache lists must still have its
+    /// stamp (so it holds the same names), and each note file its size, mtime and inode — all
+    /// `stat`ed in parallel. When a few notes changed (a grade, an edit), the vault is scanned,
+    /// those notes alone are parsed, and their card IDs are checked against the cache's table of
+    /// every other note's IDs, so that a duplicate is reported exactly as a full build would.
+    ///
+    /// - Parameter maximumParsed: beyond this many changed notes, nil (a full build then also
+    ///   refreshes the cache); default: 1 % of the notes, at least 64.
+    public static func load(root: String, cache: IndexCache, concurrency: Int? = nil,
+                            maximumParsed: Int? = nil) -> ScheduleSummary? {
         guard case .success(let snapshot) = cache.load(), !snapshot.folders.isEmpty else { return nil }
+        if let unchanged = loadUnchanged(root: root, snapshot: snapshot, io: cache.io, concurrency: concurrency) {
+            return unchanged
+        }
+        return loadChanged(root: root, snapshot: snapshot, io: cache.io, concurrency: concurrency,
+                           maximumParsed: maximumParsed ?? max(64, snapshot.entries.count / 100))
+    }
+
+    /// The summary when no folder and no note changed, else nil.
+    private static func loadUnchanged(root: String, snapshot: IndexCache.Snapshot, io: FileIO,
+                                      concurrency: Int?) -> ScheduleSummary? {
         let entries = snapshot.entries
         let folders = snapshot.folders
         let items = folders.count + entries.count
@@ -38,7 +59,7 @@ public struct ScheduleSummary: Sendable {
         let stale = AtomicFlag()
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             // Notes are stat'ed relative to their open folder: one name to look up, not a path.
-            var folder = FolderHandle(root: root, io: cache.io)
+            var folder = FolderHandle(root: root, io: io)
             defer { folder.close() }
             while !stale.isSet {
                 let c = next.increment()
@@ -47,7 +68,7 @@ public struct ScheduleSummary: Sendable {
                     let unchanged: Bool
                     if i < folders.count {
                         let folder = folders[i]
-                        let now = cache.io.stamp(folder.relativePath.isEmpty ? root : root + "/" + folder.relativePath)
+                        let now = io.stamp(folder.relativePath.isEmpty ? root : root + "/" + folder.relativePath)
                         unchanged = !snapshot.isRacy(mtime: folder.stamp.mtimeNanoseconds)
                             && now?.mtimeNanoseconds == folder.stamp.mtimeNanoseconds && now?.inode == folder.stamp.inode
                     } else {
@@ -74,6 +95,116 @@ public struct ScheduleSummary: Sendable {
         diagnostics += snapshot.crossFileDiagnostics
         VaultIndex.sortDiagnostics(&diagnostics)
         return ScheduleSummary(notes: notes, diagnostics: diagnostics)
+    }
+
+    /// The summary when some notes changed: a scan, the cached part of unchanged notes, a parse of
+    /// the others. Nil when too many changed or a changed note may share a card ID with another.
+    private static func loadChanged(root: String, snapshot: IndexCache.Snapshot, io: FileIO, concurrency: Int?,
+                                    maximumParsed: Int) -> ScheduleSummary? {
+        // Duplicates that already exist may come or go with any change: a full build decides.
+        guard snapshot.crossFileDiagnostics.isEmpty else { return nil }
+        let scanned = VaultScanner(io: io).scan(root: root)
+        let files = scanned.files
+        let entries = snapshot.entries
+        var numbers: [String: Int] = [:]
+        numbers.reserveCapacity(entries.count)
+        for (i, e) in entries.enumerated() { numbers[e.path] = i }
+        let slots = ResultSlots<Slot>(count: files.count)
+        let workers = max(1, min(concurrency ?? System.coreCount, files.count))
+        let chunk = 256
+        let chunks = (files.count + chunk - 1) / chunk
+        let next = AtomicCounter()
+        let parsedCount = AtomicCounter()
+        let tooMany = AtomicFlag()
+        let lookup = numbers
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            while !tooMany.isSet {
+                let c = next.increment()
+                guard c < chunks else { break }
+                for i in (c * chunk)..<min(files.count, (c + 1) * chunk) {
+                    let file = files[i]
+                    if let n = lookup[file.relativePath], snapshot.unchangedStamp(entries[n], fullPath: file.fullPath) != nil {
+                        slots[i] = .cached(n)
+                        continue
+                    }
+                    if parsedCount.increment() >= maximumParsed {
+                        tooMany.set()
+                        break
+                    }
+                    do throws(FileIOError) {
+                        let bytes = try io.read(file.fullPath).bytes
+                        let parsed = NoteParser.parse(bytes, path: file.relativePath)
+                        slots[i] = .parsed(parsed.note, parsed.diagnostics, replacing: lookup[file.relativePath])
+                    } catch {
+                        slots[i] = .parsed(nil, [Diagnostic(.error, path: file.relativePath, message: error.description)],
+                                           replacing: lookup[file.relativePath])
+                    }
+                }
+            }
+        }
+        guard !tooMany.isSet else { return nil }
+        // Entries whose notes are gone or were parsed again no longer own their card IDs.
+        var kept = Set<Int>()
+        var parsedNotes: [Note] = []
+        for i in 0..<files.count {
+            switch slots[i] {
+            case .cached(let n)?: kept.insert(n)
+            case .parsed(let note, _, _)?: if let note { parsedNotes.append(note) }
+            case nil: return nil
+            }
+        }
+        if !parsedNotes.isEmpty {
+            guard let table = try? snapshot.cardIDs() else { return nil }
+            var seen = Set<CardID>()
+            for note in parsedNotes {
+                for card in note.cards {
+                    guard seen.insert(card.id).inserted else { return nil }
+                    let h = IndexCache.idHash(card.id)
+                    var k = lowerBound(table.hashes, h)
+                    while k < table.hashes.count, table.hashes[k] == h {
+                        if kept.contains(Int(table.entries[k])) { return nil }
+                        k += 1
+                    }
+                }
+            }
+        }
+        var notes: [NoteSchedules] = []
+        notes.reserveCapacity(files.count)
+        var diagnostics = scanned.diagnostics
+        for i in 0..<files.count {
+            switch slots[i] {
+            case .cached(let n)?:
+                let entry = entries[n]
+                diagnostics += entry.diagnostics
+                guard entry.noteRange != nil, let deck = try? snapshot.tables.deck(entry.deck) else { continue }
+                notes.append(NoteSchedules(path: entry.path, deck: deck, archived: entry.archived, schedules: entry.schedules))
+            case .parsed(let note, let diags, _)?:
+                diagnostics += diags
+                guard let note else { continue }
+                notes.append(NoteSchedules(path: note.path, deck: note.deck, archived: note.archived,
+                                           schedules: note.cards.compactMap(\.schedule)))
+            case nil:
+                return nil
+            }
+        }
+        VaultIndex.sortDiagnostics(&diagnostics)
+        return ScheduleSummary(notes: notes, diagnostics: diagnostics, scannedVault: true, parsedNotes: parsedNotes.count)
+    }
+
+    /// One scanned file in ``loadChanged``.
+    private enum Slot: Sendable {
+        case cached(Int)
+        case parsed(Note?, [Diagnostic], replacing: Int?)
+    }
+
+    /// The first index whose value is not below `value` in an ascending array.
+    private static func lowerBound(_ values: [UInt64], _ value: UInt64) -> Int {
+        var low = 0, high = values.count
+        while low < high {
+            let mid = (low + high) / 2
+            if values[mid] < value { low = mid + 1 } else { high = mid }
+        }
+        return low
     }
 }
 

@@ -117,7 +117,8 @@ public struct VaultIndex: Sendable {
         // added, say), so that the next run can trust the folders without reading them.
         if let cache, use.parsed > 0 || snapshot == nil || snapshot?.entries.count != records.count
             || snapshot?.crossFileDiagnostics != index.crossFileDiagnostics
-            || snapshot?.scanDiagnostics != scanned.diagnostics || snapshot?.foldersDiffer(from: scanned.folders) ?? true {
+            || snapshot?.scanDiagnostics != scanned.diagnostics || snapshot?.foldersDiffer(from: scanned.folders) ?? true
+            || (try? snapshot?.cardIDs()) == nil {
             do throws(FileIOError) {
                 try cache.write(records, crossFileDiagnostics: index.crossFileDiagnostics, folders: scanned.folders,
                                 scanDiagnostics: scanned.diagnostics)

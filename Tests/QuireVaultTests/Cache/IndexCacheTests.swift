@@ -121,10 +121,18 @@ private func ageEverything(_ root: String) {
                 return index
             }
             let g = Array(good)
-            // A flipped bit in the entries (just before the tables and trailer) fails the whole file.
+            // The trailer's seventh number is the length of the card-ID table, the last section.
+            let trailer = g.count - IndexCache.trailerSize
+            let idsLength = Int(g[(trailer + 16 + 48)..<(trailer + 16 + 56)].reversed().reduce(0) { $0 << 8 | UInt64($1) })
+            // A flipped bit in the entries or tables (before the card IDs) fails the whole file.
             var flipped = g
-            flipped[g.count - 200] ^= 0x10
+            flipped[trailer - idsLength - 100] ^= 0x10
             #expect(try corrupt(flipped).cacheUse?.problem != nil)
+            // A flipped bit in the card-ID table: the notes are reused, and the cache is rewritten.
+            var inIDs = g
+            inIDs[trailer - idsLength / 2] ^= 0x04
+            let ids = try corrupt(inIDs)
+            #expect(ids.cacheUse?.parsed == 0)
             // A flipped bit inside one note's bytes: that note is read from its file, the rest reused.
             var inNote = g
             inNote[40] ^= 0x01
@@ -186,20 +194,47 @@ private func ageEverything(_ root: String) {
             #expect(summary.notes.map(\.schedules) == schedules)
             #expect(summary.notes.flatMap(\.schedules).count > 0)
             #expect(summary.diagnostics == index.diagnostics)
+            #expect(!summary.scannedVault && summary.parsedNotes == 0)
+
+            // A new note (its folder changed): the vault is scanned and that note alone parsed.
             try dir.write("vault/new.md", "n :: m\n")
-            #expect(ScheduleSummary.load(root: vault.root, cache: cache) == nil)
+            let changed = try #require(ScheduleSummary.load(root: vault.root, cache: cache))
+            #expect(changed.scannedVault && changed.parsedNotes == 1)
+            let fresh = vault.index(cached: false)
+            #expect(changed.notes.map(\.path) == fresh.notes.map(\.path))
+            #expect(changed.notes.map(\.schedules) == fresh.notes.map { $0.cards.compactMap(\.schedule) })
+            #expect(changed.diagnostics == fresh.diagnostics)
+            #expect(ScheduleSummary.load(root: vault.root, cache: cache, maximumParsed: 0) == nil)
+
+            // A file that is not a note: its folder is read, nothing is parsed; after a build
+            // records the folder's new stamp, nothing is read at all.
             ageEverything(vault.root)
             _ = vault.index()
-            #expect(ScheduleSummary.load(root: vault.root, cache: cache)?.notes.count == index.notes.count + 1)
-            // A file that is not a note changes its folder's stamp: the summary steps aside once,
-            // and the build that follows records the folder's new stamp.
             try dir.write("vault/Biology/picture.png", "png")
-            #expect(ScheduleSummary.load(root: vault.root, cache: cache) == nil)
+            let picture = try #require(ScheduleSummary.load(root: vault.root, cache: cache))
+            #expect(picture.scannedVault && picture.parsedNotes == 0)
             ageEverything(vault.root)
             #expect(vault.index().cacheUse?.written == true)
-            #expect(ScheduleSummary.load(root: vault.root, cache: cache) != nil)
-            // A note edited in place (no folder changes) is seen too.
+            #expect(ScheduleSummary.load(root: vault.root, cache: cache)?.scannedVault == false)
+
+            // A note edited in place is parsed again.
             try dir.write("vault/new.md", "n :: changed\n")
+            #expect(ScheduleSummary.load(root: vault.root, cache: cache)?.parsedNotes == 1)
+        }
+    }
+
+    @Test func aChangedNoteSharingACardIDWithAnotherLeavesTheSummaryToAFullBuild() throws {
+        try withSampleVault { dir, vault in
+            let cache = try #require(vault.cache)
+            ageEverything(vault.root)
+            let index = vault.index()
+            // A copied note keeps its stored card IDs: both files now claim them.
+            let scheduled = try #require(index.notes.first { note in note.cards.contains { $0.schedule != nil } })
+            try dir.write("vault/copy.md", bytes: try dir.read("vault/" + scheduled.path))
+            #expect(ScheduleSummary.load(root: vault.root, cache: cache) == nil)
+            #expect(vault.index().hasErrors)
+            // Once the cache knows the duplicate, any change leaves the summary to a full build.
+            try dir.write("vault/other.md", "o :: p\n")
             #expect(ScheduleSummary.load(root: vault.root, cache: cache) == nil)
         }
     }
@@ -210,7 +245,9 @@ private func ageEverything(_ root: String) {
             ageEverything(vault.root)
             try dir.write("vault/Biology/fresh.md", "f :: g\n")  // Biology/ modified just now
             _ = vault.index()
-            #expect(ScheduleSummary.load(root: vault.root, cache: cache) == nil)
+            // The folder is read (the note itself is racy too, so its digest is compared).
+            let summary = try #require(ScheduleSummary.load(root: vault.root, cache: cache))
+            #expect(summary.scannedVault && summary.parsedNotes == 0)
         }
     }
 }

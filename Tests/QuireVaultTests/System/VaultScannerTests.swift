@@ -24,6 +24,23 @@ import QuireModel
         }
     }
 
+    @Test func pathsComeInByteOrderWithoutASortAndFoldersWithTheirStamps() throws {
+        try withTempDir { dir in
+            // `a.md` < `a/…` < `a-b.md` would be wrong: byte order puts `-` (0x2D) and `.` (0x2E)
+            // before `/` (0x2F).
+            for path in ["a/x.md", "a.md", "a-b.md", "a/b/y.md", "ab.md", "Z.md", "a/a.md", "é.md"] {
+                try dir.write(path, "x :: y\n")
+            }
+            let result = VaultScanner().scan(root: dir.path)
+            let paths = result.files.map(\.relativePath)
+            #expect(paths == ["Z.md", "a-b.md", "a.md", "a/a.md", "a/b/y.md", "a/x.md", "ab.md", "é.md"])
+            #expect(paths == paths.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
+            #expect(result.folders.map(\.relativePath) == ["", "a", "a/b"])
+            #expect(result.folders.allSatisfy { $0.stamp.isDirectory })
+            #expect(result.folders[1].stamp == FileIO().stamp(dir.full("a")))
+        }
+    }
+
     @Test func folderNamedLikeANoteIsAFolder() throws {
         try withTempDir { dir in
             try dir.write("folder.md/inner.md", "x")
