@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Dispatch
 import QuireModel
 
 /// Why a cache file was not used. A cache that is missing, damaged or from another version is
@@ -173,6 +174,14 @@ public struct IndexCache: Sendable {
             return (hashes, entries)
         }
 
+        /// Whether the card-ID table reads back with its checksum.
+        func cardIDsIntact() -> Bool {
+            guard let bytes = try? IndexCache.pread(fd, io: io, offset: Int64(idsRange.lowerBound), count: idsRange.count) else {
+                return false
+            }
+            return Checksum64.of(bytes) == idsChecksum
+        }
+
         /// Reads part of the notes section (the notes section starts the file).
         func readNotes(_ range: Range<Int>) throws(IndexCacheError) -> [UInt8] {
             try IndexCache.pread(fd, io: io, offset: Int64(range.lowerBound), count: range.count)
@@ -334,41 +343,69 @@ public struct IndexCache: Sendable {
         try io.makeDirectories(FileIO.directory(of: path))
         let file = try io.overwriting(path)
         var tables = NameTables()
-        var entries = BinaryWriter(capacity: records.count * 64)
-        var notes = BinaryWriter(capacity: 1 << 20)
-        var flushed = 0
         for record in records {
-            entries.string(record.path)
-            entries.i64(record.stamp.size)
-            entries.i64(record.stamp.mtimeNanoseconds)
-            entries.u64(record.stamp.inode)
-            entries.u64(record.digest)
-            if let note = record.note {
-                let start = notes.bytes.count
-                NoteCoding.encode(note, tables: &tables, into: &notes)
-                let checksum = notes.bytes.withUnsafeBytes { Checksum64.of(UnsafeRawBufferPointer(rebasing: $0[start...])) }
-                entries.bool(true)
-                entries.varint(flushed + start)
-                entries.varint(notes.bytes.count - start)
-                entries.u64(checksum)
-                entries.varint(tables.number(of: note.deck))
-                entries.bool(note.archived)
-                let scheduled = note.cards.compactMap(\.schedule)
-                entries.varint(scheduled.count)
-                for s in scheduled { NoteCoding.encode(s, into: &entries) }
-                if notes.bytes.count >= 1 << 20 {
-                    try file.write(notes.bytes)
-                    flushed += notes.bytes.count
-                    notes.bytes.removeAll(keepingCapacity: true)
-                }
-            } else {
-                entries.bool(false)
-            }
-            entries.varint(record.diagnostics.count)
-            for d in record.diagnostics { NoteCoding.encode(d, into: &entries) }
+            guard let note = record.note else { continue }
+            _ = tables.number(of: note.deck)
+            for t in note.tags { _ = tables.number(of: t) }
         }
-        try file.write(notes.bytes)
-        flushed += notes.bytes.count
+        let numbered = tables
+        var entries = BinaryWriter(capacity: records.count * 64)
+        var flushed = 0
+        // Notes are encoded on all cores, a wave of chunks at a time (so the cache is never whole
+        // in memory), and written in order.
+        let chunk = 64
+        let wave = chunk * 16 * System.coreCount
+        var waveStart = 0
+        while waveStart < records.count {
+            let waveEnd = min(records.count, waveStart + wave)
+            let chunks = (waveEnd - waveStart + chunk - 1) / chunk
+            let encoded = ResultSlots<EncodedChunk>(count: chunks)
+            let first = waveStart
+            DispatchQueue.concurrentPerform(iterations: chunks) { c in
+                var w = BinaryWriter(capacity: 64 << 10)
+                var places: [(start: Int, length: Int, checksum: UInt64)?] = []
+                for i in (first + c * chunk)..<min(waveEnd, first + (c + 1) * chunk) {
+                    guard let note = records[i].note else {
+                        places.append(nil)
+                        continue
+                    }
+                    let start = w.bytes.count
+                    NoteCoding.encode(note, tables: numbered, into: &w)
+                    let checksum = w.bytes.withUnsafeBytes { Checksum64.of(UnsafeRawBufferPointer(rebasing: $0[start...])) }
+                    places.append((start, w.bytes.count - start, checksum))
+                }
+                encoded[c] = EncodedChunk(bytes: w.bytes, places: places)
+            }
+            for c in 0..<chunks {
+                guard let part = encoded[c] else { continue }
+                for (k, place) in part.places.enumerated() {
+                    let record = records[first + c * chunk + k]
+                    entries.string(record.path)
+                    entries.i64(record.stamp.size)
+                    entries.i64(record.stamp.mtimeNanoseconds)
+                    entries.u64(record.stamp.inode)
+                    entries.u64(record.digest)
+                    if let note = record.note, let place {
+                        entries.bool(true)
+                        entries.varint(flushed + place.start)
+                        entries.varint(place.length)
+                        entries.u64(place.checksum)
+                        entries.varint(numbered.existingNumber(of: note.deck))
+                        entries.bool(note.archived)
+                        let scheduled = note.cards.compactMap(\.schedule)
+                        entries.varint(scheduled.count)
+                        for s in scheduled { NoteCoding.encode(s, into: &entries) }
+                    } else {
+                        entries.bool(false)
+                    }
+                    entries.varint(record.diagnostics.count)
+                    for d in record.diagnostics { NoteCoding.encode(d, into: &entries) }
+                }
+                try file.write(part.bytes)
+                flushed += part.bytes.count
+            }
+            waveStart = waveEnd
+        }
         var tableBytes = BinaryWriter()
         tables.encode(into: &tableBytes)
         tableBytes.varint(crossFileDiagnostics.count)
@@ -409,6 +446,12 @@ public struct IndexCache: Sendable {
         try file.write(trailer.bytes)
         try file.commit()
     }
+}
+
+/// One chunk of notes encoded by a worker: the bytes, and each record's place in them.
+private struct EncodedChunk: Sendable {
+    var bytes: [UInt8]
+    var places: [(start: Int, length: Int, checksum: UInt64)?]
 }
 
 extension IndexCache {

@@ -30,6 +30,12 @@ struct NameTables {
         return tags.count - 1
     }
 
+    /// The number of a deck already numbered (0 if not: callers number every deck first).
+    func existingNumber(of deck: DeckPath) -> Int { deckNumbers[deck] ?? 0 }
+
+    /// The number of a tag already numbered (0 if not: callers number every tag first).
+    func existingNumber(of tag: Tag) -> Int { tagNumbers[tag.name] ?? 0 }
+
     func encode(into w: inout BinaryWriter) {
         w.varint(decks.count)
         for d in decks {
@@ -71,11 +77,12 @@ struct NameTables {
 /// The binary form of a parsed ``Note`` and what it holds, for the index cache. Decoding gives back
 /// a note equal to the one encoded, field for field (tested against fresh parses).
 enum NoteCoding {
-    static func encode(_ note: Note, tables: inout NameTables, into w: inout BinaryWriter) {
+    /// Encodes a note whose deck and tags `tables` has numbered.
+    static func encode(_ note: Note, tables: NameTables, into w: inout BinaryWriter) {
         w.string(note.title)
-        w.varint(tables.number(of: note.deck))
+        w.varint(tables.existingNumber(of: note.deck))
         w.varint(note.tags.count)
-        for t in note.tags { w.varint(tables.number(of: t)) }
+        for t in note.tags { w.varint(tables.existingNumber(of: t)) }
         timestamp(note.created, &w)
         w.u8(note.cycle.map { UInt8(NoteCycle.allCases.firstIndex(of: $0) ?? 0) + 1 } ?? 0)
         w.bool(note.archived)

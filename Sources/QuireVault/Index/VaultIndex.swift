@@ -41,6 +41,42 @@ public struct VaultIndex: Sendable {
     public static func build(root: String, io: FileIO = FileIO(), concurrency: Int? = nil,
                              cache: IndexCache? = nil) -> VaultIndex {
         let scanned = VaultScanner(io: io).scan(root: root)
+        // Read in a function of its own, so that the cache's entries and the per-file results are
+        // freed before the index's tables are built (the peak of memory).
+        let read = readFiles(scanned, root: root, io: io, concurrency: concurrency, cache: cache)
+        var use = read.use
+        var index = VaultIndex(root: root, notes: read.notes, stamps: read.stamps, diagnostics: read.diagnostics)
+        // Rewritten when anything differs, also a folder's stamp (a file that is not a note was
+        // added, say), so that the next run can trust the folders without reading them.
+        if let cache, read.mustRewrite || read.crossFileDiagnostics != index.crossFileDiagnostics {
+            do throws(FileIOError) {
+                try cache.write(read.records, crossFileDiagnostics: index.crossFileDiagnostics, folders: scanned.folders,
+                                scanDiagnostics: scanned.diagnostics)
+                use.written = true
+            } catch {
+                use.writeError = error
+            }
+        }
+        index.cacheUse = cache == nil ? nil : use
+        return index
+    }
+
+    /// What ``readFiles(_:root:io:concurrency:cache:)`` gathered.
+    private struct FilesRead {
+        var notes: [Note] = []
+        var stamps: [FileStamp] = []
+        var records: [IndexCache.Record] = []
+        var diagnostics: [Diagnostic] = []
+        var use = CacheUse()
+        /// Whether the cache differs from what was read in anything but the duplicate IDs.
+        var mustRewrite = true
+        /// The duplicate-ID diagnostics the cache holds.
+        var crossFileDiagnostics: [Diagnostic]?
+    }
+
+    /// Reads every scanned file, from the cache when unchanged, in parallel.
+    private static func readFiles(_ scanned: (files: [ScannedFile], diagnostics: [Diagnostic], folders: [ScannedFolder]),
+                                  root: String, io: FileIO, concurrency: Int?, cache: IndexCache?) -> FilesRead {
         let files = scanned.files
         var use = CacheUse()
         var snapshot: IndexCache.Snapshot?
@@ -112,23 +148,14 @@ public struct VaultIndex: Sendable {
                 break
             }
         }
-        var index = VaultIndex(root: root, notes: notes, stamps: stamps, diagnostics: diagnostics)
-        // Rewritten when anything differs, also a folder's stamp (a file that is not a note was
-        // added, say), so that the next run can trust the folders without reading them.
-        if let cache, use.parsed > 0 || snapshot == nil || snapshot?.entries.count != records.count
-            || snapshot?.crossFileDiagnostics != index.crossFileDiagnostics
-            || snapshot?.scanDiagnostics != scanned.diagnostics || snapshot?.foldersDiffer(from: scanned.folders) ?? true
-            || (try? snapshot?.cardIDs()) == nil {
-            do throws(FileIOError) {
-                try cache.write(records, crossFileDiagnostics: index.crossFileDiagnostics, folders: scanned.folders,
-                                scanDiagnostics: scanned.diagnostics)
-                use.written = true
-            } catch {
-                use.writeError = error
-            }
+        var read = FilesRead(notes: notes, stamps: stamps, records: records, diagnostics: diagnostics, use: use)
+        if let snapshot {
+            read.crossFileDiagnostics = snapshot.crossFileDiagnostics
+            read.mustRewrite = use.parsed > 0 || snapshot.entries.count != records.count
+                || snapshot.scanDiagnostics != scanned.diagnostics || snapshot.foldersDiffer(from: scanned.folders)
+                || !snapshot.cardIDsIntact()
         }
-        index.cacheUse = cache == nil ? nil : use
-        return index
+        return read
     }
 
     /// The cached records of the files in `files` that are unchanged since the cache was written,
@@ -175,10 +202,17 @@ public struct VaultIndex: Sendable {
     /// Creates an index from parsed notes (sorted by path here).
     public init(root: String, notes: [Note], stamps: [FileStamp]? = nil, diagnostics: [Diagnostic] = []) {
         self.root = root
-        let order = notes.indices.sorted { utf8Precedes(notes[$0].path, notes[$1].path) }
-        self.notes = order.map { notes[$0] }
-        let givenStamps = stamps ?? []
-        self.stamps = stamps == nil ? [] : order.map { givenStamps[$0] }
+        // Builds hand the notes over in path order already; others may not.
+        let sorted = zip(notes, notes.dropFirst()).allSatisfy { utf8Precedes($0.path, $1.path) }
+        if sorted {
+            self.notes = notes
+            self.stamps = stamps ?? []
+        } else {
+            let order = notes.indices.sorted { utf8Precedes(notes[$0].path, notes[$1].path) }
+            self.notes = order.map { notes[$0] }
+            let givenStamps = stamps ?? []
+            self.stamps = stamps == nil ? [] : order.map { givenStamps[$0] }
+        }
         self.locations = [:]
         self.diagnostics = diagnostics
         var extra: [Diagnostic] = []
