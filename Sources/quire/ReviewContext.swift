@@ -35,17 +35,23 @@ struct ReviewContext {
     }
 
     /// Runs `body` on the note holding a card given by ID or unique prefix: first on the note the
-    /// log last names for it (nothing indexed; the writer parses that one note), and when that note
-    /// is gone or the card is no longer in it, on the note the whole vault's index finds (passed
-    /// as `known`).
+    /// log last names for it, or for a card never reviewed the note the index cache names (nothing
+    /// indexed; the writer parses that one note), and when that note is gone or the card is no
+    /// longer in it, on the note the whole vault's index finds (passed as `known`).
     mutating func onCard<R>(_ idText: String,
                             _ body: (CardID, String, _ known: Note?) throws(ReviewError) -> R) throws -> R {
-        if let id = CardID(idText), let path = vault.lastLoggedPath(of: id), vault.io.stamp(vault.fullPath(path)) != nil {
-            do { return try body(id, path, nil) } catch {
-                // Moved out of that note, or the note no longer reads: nothing was written; ask the index.
-                switch error {
-                case .cardNotFound, .unreadableNote: break
-                default: throw CLIError(error.description)
+        if let id = CardID(idText) {
+            // The note the log last names for the card, then (a card never reviewed) the notes the
+            // index cache's card-ID table names.
+            var candidates: [String] = vault.lastLoggedPath(of: id).map { [$0] } ?? []
+            if candidates.isEmpty, !options.noCache, let cache = vault.cache { candidates = cache.notePaths(holding: id) }
+            for path in candidates where vault.io.stamp(vault.fullPath(path)) != nil {
+                do { return try body(id, path, nil) } catch {
+                    // Moved out of that note, or the note no longer reads: nothing was written; go on.
+                    switch error {
+                    case .cardNotFound, .unreadableNote: continue
+                    default: throw CLIError(error.description)
+                    }
                 }
             }
         }

@@ -52,7 +52,11 @@ struct ReviewScreen {
         started = clock.now()
         // Notes edited in another editor while studying are read again as they change.
         let watcher = InotifyWatcher(root: controller.writer.vault.root)
-        let watching = (try? watcher.start()) != nil
+        var watching = true
+        do { try watcher.start() } catch {
+            watching = false
+            message = "Not watching for edits: \(error)"
+        }
         defer { watcher.stop() }
         draw()
         var lastDraw = ContinuousClock.now

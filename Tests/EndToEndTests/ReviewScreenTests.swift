@@ -152,6 +152,47 @@ import Testing
         try pane.waitFor { $0.contains("Good: learning") }
     }
 
+    @Test func aCardEditedInAnotherEditorShowsItsNewTextWithoutAKey() throws {
+        let pane = try Pane()
+        defer { pane.close() }
+        try pane.keys("Space")
+        try pane.waitFor { $0.contains("What is the worst case of quicksort") }
+        // Another editor saves the note the way many do: a temporary file renamed over it.
+        let path = "Computer-Science/Algorithms/sorting.md"
+        let text = String(decoding: try pane.q.read(path), as: UTF8.self)
+            .replacingOccurrences(of: "What is the worst case of quicksort", with: "What is the WORST case of quicksort")
+        try pane.q.write("Computer-Science/Algorithms/.sorting.md.swp", Data(text.utf8))
+        #expect(rename(pane.q.vault.appendingPathComponent("Computer-Science/Algorithms/.sorting.md.swp").path,
+                       pane.q.vault.appendingPathComponent(path).path) == 0)
+        // No key is pressed: the screen redraws by itself.
+        let s = try pane.waitFor { $0.contains("What is the WORST case of quicksort") }
+        #expect(s.contains("Read \(path) again."))
+        try pane.keys("Space", "3")
+        try pane.waitFor { $0.contains("Good: learning") }
+        #expect(try pane.q.run(["replay", "--check", "--now", QuireRunner.now]).status == 0)
+    }
+
+    @Test func aDeletedCardIsSkippedAndANewDueCardJoins() throws {
+        let pane = try Pane()
+        defer { pane.close() }
+        try pane.keys("Space")
+        try pane.waitFor { $0.contains("What is the worst case of quicksort") }
+        var s = try pane.screen()
+        // The note holding the card on screen is deleted.
+        try FileManager.default.removeItem(at: pane.q.vault.appendingPathComponent("Computer-Science/Algorithms/sorting.md"))
+        s = try pane.waitFor { $0.contains("no longer in the vault; skipped") }
+        #expect(!s.contains("What is the worst case of quicksort"))
+        // A new note comes (its card is new: it does not join), then a sync tool brings its
+        // review state, which makes the card due now.
+        let body = "Synced question :: synced answer\n"
+        try pane.q.write("Inbox/synced.md", Data(body.utf8))
+        let id = try pane.q.run(["list", "path:Inbox/synced.md"]).stdout.prefix { $0 != "\t" && $0 != " " }
+        let due = "---\nquire:\n  \(id): {state: review, due: 2026-11-20T09:00:00Z, last: 2026-11-10T09:00:00Z, stability: 10, difficulty: 5, interval: 10, reps: 3, lapses: 0}\n---\n" + body
+        try pane.q.write("Inbox/synced.md", Data(due.utf8))
+        s = try pane.waitFor { $0.contains("now due joined the session") }
+        #expect(s.contains("1 card now due joined the session."))
+    }
+
     @Test func sigtermRestoresTheTerminal() throws {
         let pane = try Pane()
         defer { pane.close() }

@@ -202,6 +202,26 @@ public struct IndexCache: Sendable {
 
     // MARK: - Reading
 
+    /// The notes that held a card with this ID when the cache was written (normally one; none when
+    /// the cache is missing or damaged), read from the card-ID table without decoding any note:
+    /// where to look for a card the log has never named. The caller checks the note still holds it.
+    public func notePaths(holding id: CardID) -> [String] {
+        guard case .success(let snapshot) = load(), let table = try? snapshot.cardIDs() else { return [] }
+        let h = Self.idHash(id)
+        var low = 0, high = table.hashes.count
+        while low < high {
+            let mid = (low + high) / 2
+            if table.hashes[mid] < h { low = mid + 1 } else { high = mid }
+        }
+        var paths: [String] = []
+        while low < table.hashes.count, table.hashes[low] == h {
+            let n = Int(table.entries[low])
+            if snapshot.entries.indices.contains(n) { paths.append(snapshot.entries[n].path) }
+            low += 1
+        }
+        return paths
+    }
+
     /// Opens and checks the cache: header, versions, checksums, tables and entries.
     func load() -> Result<Snapshot, IndexCacheError> {
         let fd = io.sys.open(path, O_RDONLY, 0)

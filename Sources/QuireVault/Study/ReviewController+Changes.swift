@@ -77,7 +77,7 @@ extension ReviewController {
             }
             if before != nil || !joined.isEmpty {
                 setNote(after, at: path)
-                if before != nil { taken.reread.append(path) }
+                if before != nil, after != nil { taken.reread.append(path) }
             }
             for entry in joined { add(entry) }
             taken.joined += joined.map(\.card)

@@ -68,9 +68,7 @@ public struct VaultScanner: Sendable {
             }
             var children: [(key: String, item: Pending)] = []
             while let entry = readdir(dir) {
-                let name = withUnsafePointer(to: entry.pointee.d_name) { ptr in
-                    ptr.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-                }
+                let name = Self.name(of: entry)
                 if name.hasPrefix(".") { continue }  // ., .., hidden files and folders
                 var type = entry.pointee.d_type
                 // The common case first, building no more strings than it needs.
@@ -127,6 +125,13 @@ public struct VaultScanner: Sendable {
     private enum Pending {
         case file(String)
         case folder(String)
+    }
+
+    /// The name in a folder entry from `readdir`.
+    static func name(of entry: UnsafeMutablePointer<dirent>) -> String {
+        withUnsafePointer(to: entry.pointee.d_name) { ptr in
+            ptr.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+        }
     }
 
     /// Whether a file name is a note's (`*.md`, case-insensitive).

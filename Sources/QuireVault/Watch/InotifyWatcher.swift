@@ -109,6 +109,9 @@ public final class InotifyWatcher: FileWatcher {
         pending = ChangeBatch()
         var first: ContinuousClock.Instant? = batch.isEmpty ? nil : clock.now
         var last = first
+        // Events already queued are looked at even when the timeout is zero (a caller polling
+        // between other work).
+        var looked = false
         while true {
             let now = clock.now
             let wait: Duration?
@@ -117,11 +120,16 @@ public final class InotifyWatcher: FileWatcher {
                 if end <= now { return batch.changes }
                 wait = end - now
             } else if let deadline {
-                if deadline <= now { return nil }
-                wait = deadline - now
+                if deadline <= now {
+                    if looked { return nil }
+                    wait = .zero
+                } else {
+                    wait = deadline - now
+                }
             } else {
                 wait = nil
             }
+            looked = true
             guard try waitForEvents(wait) else { continue }
             let readAny = try readEvents(into: &batch)
             if !batch.isEmpty {
@@ -336,9 +344,7 @@ public final class InotifyWatcher: FileWatcher {
         var notes: Set<String> = []
         var subfolders: [String] = []
         while let entry = readdir(dir) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) { ptr in
-                ptr.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-            }
+            let name = VaultScanner.name(of: entry)
             if name.hasPrefix(".") { continue }  // ., .., hidden files and folders
             var type = entry.pointee.d_type
             if type == UInt8(DT_UNKNOWN) {

@@ -150,6 +150,19 @@ private func ageEverything(_ root: String) {
         }
     }
 
+    @Test func theCardIDTableFindsTheNoteOfAnyCard() throws {
+        try withSampleVault { _, vault in
+            let cache = try #require(vault.cache)
+            let none = CardID("nosuchcard1")
+            #expect(cache.notePaths(holding: try #require(none)).isEmpty)
+            let index = vault.index()
+            for note in index.notes {
+                for card in note.cards { #expect(cache.notePaths(holding: card.id) == [note.path]) }
+            }
+            #expect(cache.notePaths(holding: try #require(none)).isEmpty)
+        }
+    }
+
     @Test func aVaultWithoutQuireFolderGetsNoCache() throws {
         try withTempDir { dir in
             try dir.write("a.md", "x :: y\n")

@@ -57,6 +57,19 @@ import Testing
         }
     }
 
+    @Test func aZeroTimeoutStillTakesWhatIsQueued() throws {
+        try withTempDir { dir in
+            let watcher = InotifyWatcher(root: dir.path)
+            try watcher.start()
+            defer { watcher.stop() }
+            #expect(try watcher.next(timeout: .zero) == nil)
+            try dir.write("a.md", "x :: y\n")
+            usleep(20_000)  // the kernel has queued the events
+            #expect(try watcher.next(timeout: .zero) == [.changed("a.md")])
+            #expect(try watcher.next(timeout: .zero) == nil)
+        }
+    }
+
     @Test func createdThenDeletedInOneBatchIsRemoved() throws {
         try watching { s in
             try s.put("a.md")
