@@ -400,32 +400,78 @@ public struct IndexCache: Sendable {
                 guard let part = encoded[c] else { continue }
                 for (k, place) in part.places.enumerated() {
                     let record = records[first + c * chunk + k]
-                    entries.string(record.path)
-                    entries.i64(record.stamp.size)
-                    entries.i64(record.stamp.mtimeNanoseconds)
-                    entries.u64(record.stamp.inode)
-                    entries.u64(record.digest)
-                    if let note = record.note, let place {
-                        entries.bool(true)
-                        entries.varint(flushed + place.start)
-                        entries.varint(place.length)
-                        entries.u64(place.checksum)
-                        entries.varint(numbered.existingNumber(of: note.deck))
-                        entries.bool(note.archived)
-                        let scheduled = note.cards.compactMap(\.schedule)
-                        entries.varint(scheduled.count)
-                        for s in scheduled { NoteCoding.encode(s, into: &entries) }
-                    } else {
-                        entries.bool(false)
-                    }
-                    entries.varint(record.diagnostics.count)
-                    for d in record.diagnostics { NoteCoding.encode(d, into: &entries) }
+                    Self.encodeEntry(record, note: place.map { (flushed + $0.start, $0.length, $0.checksum) },
+                                     tables: numbered, into: &entries)
                 }
                 try file.write(part.bytes)
                 flushed += part.bytes.count
             }
             waveStart = waveEnd
         }
+        var ids: [(hash: UInt64, entry: UInt32)] = []
+        for (n, record) in records.enumerated() {
+            for card in record.note?.cards ?? [] { ids.append((Self.idHash(card.id), UInt32(n))) }
+        }
+        try finish(file, entryCount: records.count, notesLength: flushed, entries: entries.bytes, tables: numbered,
+                   crossFileDiagnostics: crossFileDiagnostics, folders: folders, scanDiagnostics: scanDiagnostics, ids: ids)
+    }
+}
+
+extension IndexCache {
+    /// One file's entry: `note` is where its note's bytes are in the notes section (offset,
+    /// length, checksum), nil when the file holds no note.
+    static func encodeEntry(_ record: Record, note place: (offset: Int, length: Int, checksum: UInt64)?,
+                            tables: NameTables, into entries: inout BinaryWriter) {
+        entries.string(record.path)
+        entries.i64(record.stamp.size)
+        entries.i64(record.stamp.mtimeNanoseconds)
+        entries.u64(record.stamp.inode)
+        entries.u64(record.digest)
+        if let note = record.note, let place {
+            entries.bool(true)
+            entries.varint(place.offset)
+            entries.varint(place.length)
+            entries.u64(place.checksum)
+            entries.varint(tables.existingNumber(of: note.deck))
+            entries.bool(note.archived)
+            let scheduled = note.cards.compactMap(\.schedule)
+            entries.varint(scheduled.count)
+            for s in scheduled { NoteCoding.encode(s, into: &entries) }
+        } else {
+            entries.bool(false)
+        }
+        entries.varint(record.diagnostics.count)
+        for d in record.diagnostics { NoteCoding.encode(d, into: &entries) }
+    }
+
+    /// An entry kept from an old cache, its note now at `offset`.
+    static func encodeEntry(_ e: Entry, offset: Int, into entries: inout BinaryWriter) {
+        entries.string(e.path)
+        entries.i64(e.size)
+        entries.i64(e.mtimeNanoseconds)
+        entries.u64(e.inode)
+        entries.u64(e.digest)
+        if let range = e.noteRange {
+            entries.bool(true)
+            entries.varint(offset)
+            entries.varint(range.count)
+            entries.u64(e.noteChecksum)
+            entries.varint(e.deck)
+            entries.bool(e.archived)
+            entries.varint(e.schedules.count)
+            for s in e.schedules { NoteCoding.encode(s, into: &entries) }
+        } else {
+            entries.bool(false)
+        }
+        entries.varint(e.diagnostics.count)
+        for d in e.diagnostics { NoteCoding.encode(d, into: &entries) }
+    }
+
+    /// Writes everything after the notes — entries, tables, card IDs, trailer — and puts the new
+    /// cache in place.
+    func finish(_ file: FileIO.TemporaryFile, entryCount: Int, notesLength: Int, entries: [UInt8], tables: NameTables,
+                crossFileDiagnostics: [Diagnostic], folders: [ScannedFolder], scanDiagnostics: [Diagnostic],
+                ids unsorted: [(hash: UInt64, entry: UInt32)]) throws(FileIOError) {
         var tableBytes = BinaryWriter()
         tables.encode(into: &tableBytes)
         tableBytes.varint(crossFileDiagnostics.count)
@@ -438,25 +484,21 @@ public struct IndexCache: Sendable {
         }
         tableBytes.varint(scanDiagnostics.count)
         for d in scanDiagnostics { NoteCoding.encode(d, into: &tableBytes) }
-        var ids: [(hash: UInt64, entry: UInt32)] = []
-        for (n, record) in records.enumerated() {
-            for card in record.note?.cards ?? [] { ids.append((Self.idHash(card.id), UInt32(n))) }
-        }
-        ids.sort { $0.hash < $1.hash }
+        let ids = unsorted.sorted { $0.hash < $1.hash }
         var idBytes = BinaryWriter(capacity: ids.count * 12)
         for id in ids { idBytes.u64(id.hash) }
         for id in ids { idBytes.u32(id.entry) }
-        try file.write(entries.bytes)
+        try file.write(entries)
         try file.write(tableBytes.bytes)
         try file.write(idBytes.bytes)
         var trailer = BinaryWriter(capacity: Self.trailerSize)
         trailer.bytes.append(contentsOf: Self.magic)
         trailer.u32(Self.formatVersion)
         trailer.u32(Self.parserVersion)
-        trailer.u64(UInt64(records.count))
-        trailer.u64(UInt64(flushed))
-        trailer.u64(UInt64(entries.bytes.count))
-        trailer.u64(Checksum64.of(entries.bytes))
+        trailer.u64(UInt64(entryCount))
+        trailer.u64(UInt64(notesLength))
+        trailer.u64(UInt64(entries.count))
+        trailer.u64(Checksum64.of(entries))
         trailer.u64(UInt64(tableBytes.bytes.count))
         trailer.u64(Checksum64.of(tableBytes.bytes))
         trailer.u64(UInt64(idBytes.bytes.count))
@@ -465,6 +507,72 @@ public struct IndexCache: Sendable {
         trailer.u64(trailer.bytes.withUnsafeBytes { Checksum64.of($0) })
         try file.write(trailer.bytes)
         try file.commit()
+    }
+
+    /// One file of an updated cache: an entry kept from the old cache (its note's bytes copied as
+    /// they are), or a file read now.
+    enum Update {
+        case kept(Int)
+        case read(Record)
+    }
+
+    /// Writes a new cache from `snapshot` and what changed since, without decoding a kept note:
+    /// their bytes are copied from the old file, which the snapshot holds open. Deck and tag
+    /// numbers of kept notes stay as they were; new ones are added to the tables.
+    func write(updating snapshot: Snapshot, _ items: [Update], folders: [ScannedFolder],
+               scanDiagnostics: [Diagnostic]) throws(FileIOError) {
+        var tables = NameTables(decks: snapshot.tables.decks, tags: snapshot.tables.tags)
+        for case .read(let record) in items {
+            guard let note = record.note else { continue }
+            _ = tables.number(of: note.deck)
+            for t in note.tags { _ = tables.number(of: t) }
+        }
+        guard let oldIDs = try? snapshot.cardIDs() else { throw .system(path: path, operation: "read the old cache", code: EIO) }
+        var newNumber = [Int](repeating: -1, count: snapshot.entries.count)
+        for (n, item) in items.enumerated() { if case .kept(let e) = item { newNumber[e] = n } }
+        var ids: [(hash: UInt64, entry: UInt32)] = []
+        ids.reserveCapacity(oldIDs.hashes.count)
+        for (k, h) in oldIDs.hashes.enumerated() {
+            let old = Int(oldIDs.entries[k])
+            if newNumber.indices.contains(old), newNumber[old] >= 0 { ids.append((h, UInt32(newNumber[old]))) }
+        }
+        let file = try io.overwriting(path)
+        var notes = BinaryWriter(capacity: 1 << 20)
+        var entries = BinaryWriter(capacity: items.count * 64)
+        var flushed = 0
+        for (n, item) in items.enumerated() {
+            switch item {
+            case .kept(let e):
+                let entry = snapshot.entries[e]
+                let offset = flushed + notes.bytes.count
+                if let range = entry.noteRange {
+                    guard let bytes = try? snapshot.readNotes(range) else {
+                        throw .system(path: path, operation: "read the old cache", code: EIO)
+                    }
+                    notes.bytes.append(contentsOf: bytes)
+                }
+                Self.encodeEntry(entry, offset: offset, into: &entries)
+            case .read(let record):
+                var place: (Int, Int, UInt64)?
+                if let note = record.note {
+                    let start = notes.bytes.count
+                    NoteCoding.encode(note, tables: tables, into: &notes)
+                    let checksum = notes.bytes.withUnsafeBytes { Checksum64.of(UnsafeRawBufferPointer(rebasing: $0[start...])) }
+                    place = (flushed + start, notes.bytes.count - start, checksum)
+                    for card in note.cards { ids.append((Self.idHash(card.id), UInt32(n))) }
+                }
+                Self.encodeEntry(record, note: place, tables: tables, into: &entries)
+            }
+            if notes.bytes.count >= 4 << 20 {
+                try file.write(notes.bytes)
+                flushed += notes.bytes.count
+                notes.bytes.removeAll(keepingCapacity: true)
+            }
+        }
+        try file.write(notes.bytes)
+        flushed += notes.bytes.count
+        try finish(file, entryCount: items.count, notesLength: flushed, entries: entries.bytes, tables: tables,
+                   crossFileDiagnostics: [], folders: folders, scanDiagnostics: scanDiagnostics, ids: ids)
     }
 }
 

@@ -13,6 +13,8 @@ struct NameTables {
     init(decks: [DeckPath], tags: [Tag]) {
         self.decks = decks
         self.tags = tags
+        for (n, d) in decks.enumerated() where deckNumbers[d] == nil { deckNumbers[d] = n }
+        for (n, t) in tags.enumerated() where tagNumbers[t.name] == nil { tagNumbers[t.name] = n }
     }
 
     mutating func number(of deck: DeckPath) -> Int {

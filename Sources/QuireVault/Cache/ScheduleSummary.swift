@@ -34,16 +34,21 @@ public struct ScheduleSummary: Sendable {
     /// those notes alone are parsed, and their card IDs are checked against the cache's table of
     /// every other note's IDs, so that a duplicate is reported exactly as a full build would.
     ///
-    /// - Parameter maximumParsed: beyond this many changed notes, nil (a full build then also
-    ///   refreshes the cache); default: 1 % of the notes, at least 64.
+    /// Then the cache is brought up to date (the notes that did not change are copied as they are),
+    /// so that the next call reads no folder again.
+    ///
+    /// - Parameters:
+    ///   - maximumParsed: beyond this many changed notes, nil (a full build then also refreshes
+    ///     the cache); default: 1 % of the notes, at least 64.
+    ///   - updateCache: whether to write the updated cache.
     public static func load(root: String, cache: IndexCache, concurrency: Int? = nil,
-                            maximumParsed: Int? = nil) -> ScheduleSummary? {
+                            maximumParsed: Int? = nil, updateCache: Bool = true) -> ScheduleSummary? {
         guard case .success(let snapshot) = cache.load(), !snapshot.folders.isEmpty else { return nil }
         if let unchanged = loadUnchanged(root: root, snapshot: snapshot, io: cache.io, concurrency: concurrency) {
             return unchanged
         }
-        return loadChanged(root: root, snapshot: snapshot, io: cache.io, concurrency: concurrency,
-                           maximumParsed: maximumParsed ?? max(64, snapshot.entries.count / 100))
+        return loadChanged(root: root, snapshot: snapshot, cache: cache, concurrency: concurrency,
+                           maximumParsed: maximumParsed ?? max(64, snapshot.entries.count / 100), updateCache: updateCache)
     }
 
     /// The summary when no folder and no note changed, else nil.
@@ -99,8 +104,9 @@ public struct ScheduleSummary: Sendable {
 
     /// The summary when some notes changed: a scan, the cached part of unchanged notes, a parse of
     /// the others. Nil when too many changed or a changed note may share a card ID with another.
-    private static func loadChanged(root: String, snapshot: IndexCache.Snapshot, io: FileIO, concurrency: Int?,
-                                    maximumParsed: Int) -> ScheduleSummary? {
+    private static func loadChanged(root: String, snapshot: IndexCache.Snapshot, cache: IndexCache, concurrency: Int?,
+                                    maximumParsed: Int, updateCache: Bool) -> ScheduleSummary? {
+        let io = cache.io
         // Duplicates that already exist may come or go with any change: a full build decides.
         guard snapshot.crossFileDiagnostics.isEmpty else { return nil }
         let scanned = VaultScanner(io: io).scan(root: root)
@@ -132,12 +138,13 @@ public struct ScheduleSummary: Sendable {
                         break
                     }
                     do throws(FileIOError) {
-                        let bytes = try io.read(file.fullPath).bytes
+                        let (bytes, stamp) = try io.read(file.fullPath)
                         let parsed = NoteParser.parse(bytes, path: file.relativePath)
-                        slots[i] = .parsed(parsed.note, parsed.diagnostics, replacing: lookup[file.relativePath])
+                        let digest = parsed.note?.contentDigest ?? NoteParser.contentDigest(bytes)
+                        slots[i] = .parsed(IndexCache.Record(path: file.relativePath, stamp: stamp, digest: digest,
+                                                             note: parsed.note, diagnostics: parsed.diagnostics))
                     } catch {
-                        slots[i] = .parsed(nil, [Diagnostic(.error, path: file.relativePath, message: error.description)],
-                                           replacing: lookup[file.relativePath])
+                        slots[i] = .unreadable(Diagnostic(.error, path: file.relativePath, message: error.description))
                     }
                 }
             }
@@ -149,7 +156,8 @@ public struct ScheduleSummary: Sendable {
         for i in 0..<files.count {
             switch slots[i] {
             case .cached(let n)?: kept.insert(n)
-            case .parsed(let note, _, _)?: if let note { parsedNotes.append(note) }
+            case .parsed(let record)?: if let note = record.note { parsedNotes.append(note) }
+            case .unreadable?: break
             case nil: return nil
             }
         }
@@ -178,23 +186,39 @@ public struct ScheduleSummary: Sendable {
                 diagnostics += entry.diagnostics
                 guard entry.noteRange != nil, let deck = try? snapshot.tables.deck(entry.deck) else { continue }
                 notes.append(NoteSchedules(path: entry.path, deck: deck, archived: entry.archived, schedules: entry.schedules))
-            case .parsed(let note, let diags, _)?:
-                diagnostics += diags
-                guard let note else { continue }
+            case .parsed(let record)?:
+                diagnostics += record.diagnostics
+                guard let note = record.note else { continue }
                 notes.append(NoteSchedules(path: note.path, deck: note.deck, archived: note.archived,
                                            schedules: note.cards.compactMap(\.schedule)))
+            case .unreadable(let d)?:
+                diagnostics.append(d)
             case nil:
                 return nil
             }
         }
         VaultIndex.sortDiagnostics(&diagnostics)
+        if updateCache, parsedNotes.count > 0 || files.count != entries.count || snapshot.foldersDiffer(from: scanned.folders) {
+            var items: [IndexCache.Update] = []
+            items.reserveCapacity(files.count)
+            for i in 0..<files.count {
+                switch slots[i] {
+                case .cached(let n)?: items.append(.kept(n))
+                case .parsed(let record)?: items.append(.read(record))
+                default: break
+                }
+            }
+            // A cache that cannot be written now is rebuilt by the next full build.
+            try? cache.write(updating: snapshot, items, folders: scanned.folders, scanDiagnostics: scanned.diagnostics)
+        }
         return ScheduleSummary(notes: notes, diagnostics: diagnostics, scannedVault: true, parsedNotes: parsedNotes.count)
     }
 
     /// One scanned file in ``loadChanged``.
     private enum Slot: Sendable {
         case cached(Int)
-        case parsed(Note?, [Diagnostic], replacing: Int?)
+        case parsed(IndexCache.Record)
+        case unreadable(Diagnostic)
     }
 
     /// The first index whose value is not below `value` in an ascending array.

@@ -211,13 +211,40 @@ private func ageEverything(_ root: String) {
 
             // A new note (its folder changed): the vault is scanned and that note alone parsed.
             try dir.write("vault/new.md", "n :: m\n")
-            let changed = try #require(ScheduleSummary.load(root: vault.root, cache: cache))
+            let changed = try #require(ScheduleSummary.load(root: vault.root, cache: cache, updateCache: false))
             #expect(changed.scannedVault && changed.parsedNotes == 1)
             let fresh = vault.index(cached: false)
             #expect(changed.notes.map(\.path) == fresh.notes.map(\.path))
             #expect(changed.notes.map(\.schedules) == fresh.notes.map { $0.cards.compactMap(\.schedule) })
             #expect(changed.diagnostics == fresh.diagnostics)
             #expect(ScheduleSummary.load(root: vault.root, cache: cache, maximumParsed: 0) == nil)
+        }
+    }
+
+    @Test func theSummaryBringsTheCacheUpToDateWithoutDecodingNotes() throws {
+        try withSampleVault { dir, vault in
+            let cache = try #require(vault.cache)
+            ageEverything(vault.root)
+            _ = vault.index()
+            try dir.write("vault/Inbox/new.md", "---\ndeck: Brand/New\ntags: [fresh-tag]\n---\nn :: m\n")
+            try dir.remove("vault/Journal")
+            try dir.write("vault/Biology/Cells/organelles.md", "---\ntitle: Rewritten\n---\nx :: y\n")
+            ageEverything(vault.root)
+            let changed = try #require(ScheduleSummary.load(root: vault.root, cache: cache))
+            #expect(changed.scannedVault && changed.parsedNotes == 2)
+            // The cache was rewritten: the next summary reads no folder, and a full build takes
+            // every note from it and equals a fresh parse.
+            let again = try #require(ScheduleSummary.load(root: vault.root, cache: cache))
+            #expect(!again.scannedVault)
+            #expect(again.notes.map(\.path) == changed.notes.map(\.path))
+            let index = vault.index()
+            #expect(index.cacheUse?.parsed == 0 && index.cacheUse?.problem == nil)
+            #expect(dump(index) == dump(vault.index(cached: false)))
+            #expect(index.notes.contains { $0.deck.description == "Brand/New" && $0.tags.map(\.name) == ["fresh-tag"] })
+            // And the card-ID table follows the notes.
+            for note in index.notes {
+                for card in note.cards { #expect(cache.notePaths(holding: card.id) == [note.path]) }
+            }
 
             // A file that is not a note: its folder is read, nothing is parsed; after a build
             // records the folder's new stamp, nothing is read at all.
