@@ -22,7 +22,7 @@ extension Quire {
             // cache updated).
             let notes: [(deck: DeckPath, archived: Bool, schedules: [SchedulingState])]
             let diagnostics: [Diagnostic]
-            if !options.noCache, let cache = vault.cache, let summary = ScheduleSummary.load(root: vault.root, cache: cache) {
+            if !options.noCache, let cache = vault.cache, let summary = ScheduleSummary.load(root: vault.root, cache: cache, now: Clock.now()) {
                 notes = summary.notes.map { ($0.deck, $0.archived, $0.schedules) }
                 diagnostics = summary.diagnostics
             } else {

@@ -139,9 +139,15 @@ public struct IndexCache: Sendable {
 
         /// Whether the folders the scan read now differ from the cached ones (or are racy).
         func foldersDiffer(from scanned: [ScannedFolder]) -> Bool {
+            foldersDiffer(from: scanned, countingRacy: true)
+        }
+
+        /// Whether the folders differ; with `countingRacy`, a racy cached folder counts as
+        /// different (it cannot be trusted until a cache written later vouches for it).
+        func foldersDiffer(from scanned: [ScannedFolder], countingRacy: Bool) -> Bool {
             scanned.count != folders.count || zip(scanned, folders).contains { a, b in
                 a.relativePath != b.relativePath || a.stamp.mtimeNanoseconds != b.stamp.mtimeNanoseconds
-                    || a.stamp.inode != b.stamp.inode || isRacy(mtime: b.stamp.mtimeNanoseconds)
+                    || a.stamp.inode != b.stamp.inode || countingRacy && isRacy(mtime: b.stamp.mtimeNanoseconds)
             }
         }
 
@@ -540,19 +546,33 @@ extension IndexCache {
         var notes = BinaryWriter(capacity: 1 << 20)
         var entries = BinaryWriter(capacity: items.count * 64)
         var flushed = 0
+        // Kept notes that follow each other in the old file are copied in one read (up to 8 MB).
+        var copy: Range<Int>?
+        func copyPending() throws(FileIOError) {
+            guard let range = copy else { return }
+            copy = nil
+            guard let bytes = try? snapshot.readNotes(range) else {
+                throw .system(path: path, operation: "read the old cache", code: EIO)
+            }
+            notes.bytes.append(contentsOf: bytes)
+        }
         for (n, item) in items.enumerated() {
             switch item {
             case .kept(let e):
                 let entry = snapshot.entries[e]
-                let offset = flushed + notes.bytes.count
                 if let range = entry.noteRange {
-                    guard let bytes = try? snapshot.readNotes(range) else {
-                        throw .system(path: path, operation: "read the old cache", code: EIO)
+                    if let pending = copy, pending.upperBound == range.lowerBound, pending.count + range.count <= 8 << 20 {
+                        copy = pending.lowerBound..<range.upperBound
+                    } else {
+                        try copyPending()
+                        copy = range
                     }
-                    notes.bytes.append(contentsOf: bytes)
                 }
-                Self.encodeEntry(entry, offset: offset, into: &entries)
+                // Where the note lands: after what is written, buffered, and still to copy before it.
+                let pendingBefore = (copy?.count ?? 0) - (entry.noteRange?.count ?? 0)
+                Self.encodeEntry(entry, offset: flushed + notes.bytes.count + pendingBefore, into: &entries)
             case .read(let record):
+                try copyPending()
                 var place: (Int, Int, UInt64)?
                 if let note = record.note {
                     let start = notes.bytes.count
@@ -569,6 +589,7 @@ extension IndexCache {
                 notes.bytes.removeAll(keepingCapacity: true)
             }
         }
+        try copyPending()
         try file.write(notes.bytes)
         flushed += notes.bytes.count
         try finish(file, entryCount: items.count, notesLength: flushed, entries: entries.bytes, tables: tables,

@@ -41,14 +41,17 @@ public struct ScheduleSummary: Sendable {
     ///   - maximumParsed: beyond this many changed notes, nil (a full build then also refreshes
     ///     the cache); default: 1 % of the notes, at least 64.
     ///   - updateCache: whether to write the updated cache.
+    ///   - now: the wall-clock time, to tell when a folder modified just before the cache was
+    ///     written can be vouched for by a new one (without it, such a cache is not rewritten).
     public static func load(root: String, cache: IndexCache, concurrency: Int? = nil,
-                            maximumParsed: Int? = nil, updateCache: Bool = true) -> ScheduleSummary? {
+                            maximumParsed: Int? = nil, updateCache: Bool = true, now: Timestamp? = nil) -> ScheduleSummary? {
         guard case .success(let snapshot) = cache.load(), !snapshot.folders.isEmpty else { return nil }
         if let unchanged = loadUnchanged(root: root, snapshot: snapshot, io: cache.io, concurrency: concurrency) {
             return unchanged
         }
         return loadChanged(root: root, snapshot: snapshot, cache: cache, concurrency: concurrency,
-                           maximumParsed: maximumParsed ?? max(64, snapshot.entries.count / 100), updateCache: updateCache)
+                           maximumParsed: maximumParsed ?? max(64, snapshot.entries.count / 100), updateCache: updateCache,
+                           now: now)
     }
 
     /// The summary when no folder and no note changed, else nil.
@@ -105,7 +108,7 @@ public struct ScheduleSummary: Sendable {
     /// The summary when some notes changed: a scan, the cached part of unchanged notes, a parse of
     /// the others. Nil when too many changed or a changed note may share a card ID with another.
     private static func loadChanged(root: String, snapshot: IndexCache.Snapshot, cache: IndexCache, concurrency: Int?,
-                                    maximumParsed: Int, updateCache: Bool) -> ScheduleSummary? {
+                                    maximumParsed: Int, updateCache: Bool, now: Timestamp?) -> ScheduleSummary? {
         let io = cache.io
         // Duplicates that already exist may come or go with any change: a full build decides.
         guard snapshot.crossFileDiagnostics.isEmpty else { return nil }
@@ -198,7 +201,13 @@ public struct ScheduleSummary: Sendable {
             }
         }
         VaultIndex.sortDiagnostics(&diagnostics)
-        if updateCache, parsedNotes.count > 0 || files.count != entries.count || snapshot.foldersDiffer(from: scanned.folders) {
+        // Rewritten when something changed; when the only doubt is a folder modified just before
+        // the cache was written, only once a new cache can vouch for it (two seconds later).
+        let newestFolder = scanned.folders.map(\.stamp.mtimeNanoseconds).max() ?? 0
+        let settles = now.map { $0.milliseconds * 1_000_000 > newestFolder + IndexCache.racyWindowNanoseconds } ?? false
+        if updateCache, parsedNotes.count > 0 || files.count != entries.count
+            || snapshot.foldersDiffer(from: scanned.folders, countingRacy: false)
+            || settles && snapshot.foldersDiffer(from: scanned.folders) {
             var items: [IndexCache.Update] = []
             items.reserveCapacity(files.count)
             for i in 0..<files.count {
