@@ -44,12 +44,16 @@ private func setModificationTime(_ path: String, nanoseconds: Int64) {
     _ = utimensat(AT_FDCWD, path, &times, 0)
 }
 
-/// Sets every file's and folder's modification time an hour back, so that none is "racily clean"
-/// (modified within the cache's two-second window) and the cache can vouch for all of them.
+/// Sets every file's and folder's modification time to one fixed time long past, so that none is
+/// "racily clean" (modified within the cache's two-second window) and the cache can vouch for all
+/// of them. Fixed, not relative to now: two calls a second apart must give the same stamps.
 private func ageEverything(_ root: String) {
-    let old = (Int64(time(nil)) - 3600) * 1_000_000_000
+    let old: Int64 = 1_700_000_000 * 1_000_000_000
     let e = FileManager.default.enumerator(atPath: root)
-    while let rel = e?.nextObject() as? String { setModificationTime(root + "/" + rel, nanoseconds: old) }
+    // The cache keeps its own time: that is what "racily clean" is measured against.
+    while let rel = e?.nextObject() as? String {
+        if !rel.hasPrefix(".quire") { setModificationTime(root + "/" + rel, nanoseconds: old) }
+    }
     setModificationTime(root, nanoseconds: old)
 }
 
