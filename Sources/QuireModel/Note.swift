@@ -21,7 +21,7 @@ public struct Note: Sendable {
     public var cards: [Card]
     /// Size of the file in bytes when it was read.
     public var byteCount: Int
-    /// SipHash-2-4 of the file's bytes as parsed (0 when not made from a file): the parse is a
+    /// A 64-bit digest of the file's bytes as parsed (0 when not made from a file): the parse is a
     /// pure function of the bytes and the path, so a file with the same digest parses the same.
     public var contentDigest: UInt64 = 0
 

@@ -49,7 +49,7 @@ public struct IndexCache: Sendable {
     public static let formatVersion: UInt32 = 1
     /// Bumped whenever ``NoteParser`` would read any file differently: a cache holds parse
     /// results, so a parser change must invalidate every cache.
-    public static let parserVersion: UInt32 = 1
+    public static let parserVersion: UInt32 = 2
     static let magic: [UInt8] = Array("QUIREIX\0".utf8)
     static let trailerSize = 8 + 4 + 4 + 10 * 8
     /// Files modified within this long before the cache was written may have changed again within
@@ -99,7 +99,8 @@ public struct IndexCache: Sendable {
     }
 
     /// A cache file opened and checked: its entries and name tables. The notes section is read
-    /// from the same open file on demand.
+    /// from the same open file on demand (`pread`, safe from several threads: hence Sendable; every
+    /// stored property is immutable).
     final class Snapshot: @unchecked Sendable {
         let entries: [Entry]
         let tables: NameTables
@@ -113,11 +114,13 @@ public struct IndexCache: Sendable {
         private let fd: Int32
         private let io: FileIO
         /// Where the card-ID table is, and its checksum.
-        var idsRange: Range<Int> = 0..<0
-        var idsChecksum: UInt64 = 0
+        let idsRange: Range<Int>
+        let idsChecksum: UInt64
 
         init(entries: [Entry], tables: NameTables, crossFileDiagnostics: [Diagnostic], folders: [ScannedFolder],
-             scanDiagnostics: [Diagnostic], writtenAt: Int64, fd: Int32, io: FileIO) {
+             scanDiagnostics: [Diagnostic], writtenAt: Int64, fd: Int32, io: FileIO, idsRange: Range<Int>, idsChecksum: UInt64) {
+            self.idsRange = idsRange
+            self.idsChecksum = idsChecksum
             self.entries = entries
             self.tables = tables
             self.crossFileDiagnostics = crossFileDiagnostics
@@ -303,12 +306,10 @@ public struct IndexCache: Sendable {
                 return (tables, cross, entries, folders, scanned)
             } }.get()
             handedOver = true
-            let snapshot = Snapshot(entries: entries, tables: tables, crossFileDiagnostics: cross, folders: folders,
-                                    scanDiagnostics: scanned, writtenAt: writtenAt, fd: fd, io: io)
             let idsStart = notesLength + entriesLength + tablesLength
-            snapshot.idsRange = idsStart..<(idsStart + idsLength)
-            snapshot.idsChecksum = idsChecksum
-            return .success(snapshot)
+            return .success(Snapshot(entries: entries, tables: tables, crossFileDiagnostics: cross, folders: folders,
+                                     scanDiagnostics: scanned, writtenAt: writtenAt, fd: fd, io: io,
+                                     idsRange: idsStart..<(idsStart + idsLength), idsChecksum: idsChecksum))
         } catch {
             return .failure(error)
         }
