@@ -13,35 +13,40 @@ extension Quire {
         @OptionGroup var options: VaultOptions
         @OptionGroup var listing: ListingOptions
 
+        /// The summary stays referenced until the process exits: freeing 100,000 notes one by one
+        /// only to exit right after would cost a noticeable part of a prompt's wait.
+        nonisolated(unsafe) private static var keptUntilExit: ScheduleSummary?
+
         func run() throws {
             let vault = try options.open()
             let config = vault.config().config
             let now = options.now
             let offset = Clock.utcOffset(at: now)
-            // The cache answers alone when no note changed; otherwise the index is built (and the
-            // cache updated).
-            let notes: [(deck: DeckPath, archived: Bool, schedules: [SchedulingState])]
+            var total = 0
+            var byDeck: [DeckPath: Int] = [:]
+            func count(_ deck: DeckPath, archived: Bool, _ schedules: [SchedulingState]) {
+                guard !archived else { return }
+                for s in schedules {
+                    guard s.state != .new || s.flow != nil,
+                          Day.isDue(s, now: now, utcOffsetSeconds: offset, rolloverHour: config.dayRollover) else { continue }
+                    total += 1
+                    byDeck[deck, default: 0] += 1
+                }
+            }
+            // The cache answers alone when few notes changed; otherwise the index is built (and
+            // the cache updated).
             let diagnostics: [Diagnostic]
             if !options.noCache, let cache = vault.cache, let summary = ScheduleSummary.load(root: vault.root, cache: cache, now: Clock.now()) {
-                notes = summary.notes.map { ($0.deck, $0.archived, $0.schedules) }
+                for note in summary.notes { count(note.deck, archived: note.archived, note.schedules) }
                 diagnostics = summary.diagnostics
+                Self.keptUntilExit = summary
             } else {
                 let index = vault.index(cached: !options.noCache)
-                notes = index.notes.map { note in (note.deck, note.archived, note.cards.compactMap(\.schedule)) }
+                for note in index.notes { count(note.deck, archived: note.archived, note.cards.compactMap(\.schedule)) }
                 diagnostics = index.diagnostics
             }
             let errors = diagnostics.filter { $0.severity == .error }
             Output.diagnostics(errors, root: vault.root, toStandardError: true, color: false)
-            var total = 0
-            var byDeck: [DeckPath: Int] = [:]
-            for note in notes where !note.archived {
-                for s in note.schedules {
-                    guard s.state != .new || s.flow != nil,
-                          Day.isDue(s, now: now, utcOffsetSeconds: offset, rolloverHour: config.dayRollover) else { continue }
-                    total += 1
-                    byDeck[note.deck, default: 0] += 1
-                }
-            }
             if listing.json {
                 Output.line(JSONValue.object([
                     ("due", .int(total)),

@@ -46,7 +46,7 @@ public enum IndexCacheError: Error, Equatable, Sendable, CustomStringConvertible
 /// changes what they read.
 public struct IndexCache: Sendable {
     /// Bumped when the file layout changes.
-    public static let formatVersion: UInt32 = 1
+    public static let formatVersion: UInt32 = 2
     /// Bumped whenever ``NoteParser`` would read any file differently: a cache holds parse
     /// results, so a parser change must invalidate every cache.
     public static let parserVersion: UInt32 = 2

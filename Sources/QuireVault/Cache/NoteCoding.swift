@@ -112,6 +112,21 @@ enum NoteCoding {
             w.varint(h.count)
             for s in h { w.string(s) }
         }
+        // Card texts are stored once per note and referred to by number: the cards of one cloze
+        // group share their answer side and their identity text.
+        var texts: [String] = []
+        var textNumbers: [String: Int] = [:]
+        func number(_ text: String) -> Int {
+            if let n = textNumbers[text] { return n }
+            texts.append(text)
+            textNumbers[text] = texts.count - 1
+            return texts.count - 1
+        }
+        let cardTexts = note.cards.map { card in
+            (number(card.front), number(card.back), card.kind == .cloze ? number(card.identityText) : 0)
+        }
+        w.varint(texts.count)
+        for t in texts { w.string(t) }
         w.varint(note.cards.count)
         for (i, card) in note.cards.enumerated() {
             w.string(card.id.rawValue)
@@ -122,13 +137,13 @@ enum NoteCoding {
             case .backward: w.u8(2)
             case .cloze(let n): w.u8(3); w.varint(n)
             }
-            w.string(card.front)
-            w.string(card.back)
+            w.varint(cardTexts[i].0)
+            w.varint(cardTexts[i].1)
             w.varint(card.lines.lowerBound)
             w.varint(card.lines.upperBound)
             w.varint(card.column)
             w.varint(cardHeadings[i])
-            if card.kind == .cloze { w.string(card.identityText) }
+            if card.kind == .cloze { w.varint(cardTexts[i].2) }
             w.bool(card.hasExplicitID)
             if let s = card.schedule {
                 w.u8(1)
@@ -163,7 +178,15 @@ enum NoteCoding {
             for _ in 0..<(try r.count()) { h.append(try r.string()) }
             headings.append(h)
         }
-        let cardCount = try r.count(minimumSize: 10)
+        var texts: [String] = []
+        let textCount = try r.count()
+        texts.reserveCapacity(textCount)
+        for _ in 0..<textCount { texts.append(try r.string()) }
+        func text(_ n: Int) throws(IndexCacheError) -> String {
+            guard texts.indices.contains(n) else { throw .malformed("text number \(n) out of range") }
+            return texts[n]
+        }
+        let cardCount = try r.count(minimumSize: 8)
         var cards: [Card] = []
         cards.reserveCapacity(cardCount)
         for _ in 0..<cardCount {
@@ -177,14 +200,14 @@ enum NoteCoding {
             case 3: variant = .cloze(try r.varint())
             default: throw .malformed("bad card variant")
             }
-            let front = try r.string()
-            let back = try r.string()
+            let front = try text(try r.varint())
+            let back = try text(try r.varint())
             let first = try r.varint(), last = try r.varint()
             guard first <= last else { throw .malformed("bad card lines") }
             let column = try r.varint()
             let h = try r.varint()
             guard headings.indices.contains(h) else { throw .malformed("bad heading number") }
-            let identity = kind == .cloze ? try r.string() : ""
+            let identity = kind == .cloze ? try text(try r.varint()) : ""
             let explicit = try r.bool()
             let schedule = try r.bool() ? try decodeSchedule(&r) : nil
             cards.append(Card(id: id, kind: kind, variant: variant, front: front, back: back, lines: first...last,

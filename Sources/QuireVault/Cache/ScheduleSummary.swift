@@ -24,6 +24,9 @@ public struct ScheduleSummary: Sendable {
     public var scannedVault = false
     /// How many notes were parsed because they changed.
     public var parsedNotes = 0
+    /// The cache the summary was read from, freed with it (a caller that keeps the summary until
+    /// exit saves freeing every entry).
+    var source: IndexCache.Snapshot?
 
     /// The summary from `cache`, or nil when the cache is missing or damaged, or too much changed
     /// since it was written (then build the index, which updates it).
@@ -102,7 +105,7 @@ public struct ScheduleSummary: Sendable {
         }
         diagnostics += snapshot.crossFileDiagnostics
         VaultIndex.sortDiagnostics(&diagnostics)
-        return ScheduleSummary(notes: notes, diagnostics: diagnostics)
+        return ScheduleSummary(notes: notes, diagnostics: diagnostics, source: snapshot)
     }
 
     /// The summary when some notes changed: a scan, the cached part of unchanged notes, a parse of
@@ -220,7 +223,8 @@ public struct ScheduleSummary: Sendable {
             // A cache that cannot be written now is rebuilt by the next full build.
             try? cache.write(updating: snapshot, items, folders: scanned.folders, scanDiagnostics: scanned.diagnostics)
         }
-        return ScheduleSummary(notes: notes, diagnostics: diagnostics, scannedVault: true, parsedNotes: parsedNotes.count)
+        return ScheduleSummary(notes: notes, diagnostics: diagnostics, scannedVault: true, parsedNotes: parsedNotes.count,
+                               source: snapshot)
     }
 
     /// One scanned file in ``loadChanged``.
