@@ -89,6 +89,17 @@ public struct IndexCache: Sendable {
         }
     }
 
+    /// The entry of a file read now, its note's bytes at `place` in the notes section.
+    static func entry(_ record: Record, note place: (offset: Int, length: Int, checksum: UInt64)?,
+                      tables: NameTables) -> Entry {
+        let note = place == nil ? nil : record.note
+        return Entry(path: record.path, size: record.stamp.size, mtimeNanoseconds: record.stamp.mtimeNanoseconds,
+                     inode: record.stamp.inode, digest: record.digest,
+                     noteRange: place.map { $0.offset..<($0.offset + $0.length) }, noteChecksum: place?.checksum ?? 0,
+                     deck: note.map { tables.existingNumber(of: $0.deck) } ?? 0, archived: note?.archived ?? false,
+                     schedules: note?.cards.compactMap(\.schedule) ?? [], diagnostics: record.diagnostics)
+    }
+
     /// One file as read for a new cache.
     struct Record: Sendable {
         var path: String
@@ -96,6 +107,48 @@ public struct IndexCache: Sendable {
         var digest: UInt64
         var note: Note?
         var diagnostics: [Diagnostic]
+
+        /// Reads and parses a scanned file.
+        static func read(_ file: ScannedFile, io: FileIO) -> FileRead {
+            do throws(FileIOError) {
+                let (bytes, stamp) = try io.read(file.fullPath)
+                let parsed = NoteParser.parse(bytes, path: file.relativePath)
+                let digest = parsed.note?.contentDigest ?? NoteParser.contentDigest(bytes)
+                return .record(Record(path: file.relativePath, stamp: stamp, digest: digest, note: parsed.note,
+                                      diagnostics: parsed.diagnostics))
+            } catch {
+                return .unreadable(Diagnostic(.error, path: file.relativePath, message: error.description))
+            }
+        }
+    }
+
+    /// A file read and parsed, or why it could not be read.
+    enum FileRead: Sendable {
+        case record(Record)
+        case unreadable(Diagnostic)
+    }
+
+    /// The card-ID table: every card's ``IndexCache/idHash(_:)`` in ascending order, with the
+    /// number of the entry whose note holds it.
+    struct CardIDTable {
+        var hashes: [UInt64]
+        var entries: [UInt32]
+
+        /// The entries whose notes hold a card whose ID hashes like `id`'s.
+        func entries(holding id: CardID) -> [Int] {
+            let h = IndexCache.idHash(id)
+            var low = 0, high = hashes.count
+            while low < high {
+                let mid = (low + high) / 2
+                if hashes[mid] < h { low = mid + 1 } else { high = mid }
+            }
+            var found: [Int] = []
+            while low < hashes.count, hashes[low] == h {
+                found.append(Int(entries[low]))
+                low += 1
+            }
+            return found
+        }
     }
 
     /// A cache file opened and checked: its entries and name tables. The notes section is read
@@ -149,28 +202,37 @@ public struct IndexCache: Sendable {
         /// different (it cannot be trusted until a cache written later vouches for it).
         func foldersDiffer(from scanned: [ScannedFolder], countingRacy: Bool) -> Bool {
             scanned.count != folders.count || zip(scanned, folders).contains { a, b in
-                a.relativePath != b.relativePath || a.stamp.mtimeNanoseconds != b.stamp.mtimeNanoseconds
-                    || a.stamp.inode != b.stamp.inode || countingRacy && isRacy(mtime: b.stamp.mtimeNanoseconds)
+                a.relativePath != b.relativePath || !folder(b, isStill: a.stamp, countingRacy: countingRacy)
             }
         }
 
-        /// The file's current stamp when it still holds what `entry` was made from, else nil
-        /// (`stamp`: the file's stamp, when the caller has it).
-        /// Files modified within ``IndexCache/racyWindowNanoseconds`` before the cache was written
-        /// are read and their digest compared.
-        func unchangedStamp(_ entry: Entry, fullPath: String, stamp: FileStamp?? = nil) -> FileStamp? {
-            guard let stamp = stamp ?? io.stamp(fullPath), entry.matches(stamp) else { return nil }
+        /// Whether a cached folder has the stamp `now` (same modification time and inode), and —
+        /// with `countingRacy` — was not modified so shortly before the cache was written that a
+        /// change could hide in the same tick.
+        func folder(_ cached: ScannedFolder, isStill now: FileStamp?, countingRacy: Bool = true) -> Bool {
+            now?.mtimeNanoseconds == cached.stamp.mtimeNanoseconds && now?.inode == cached.stamp.inode
+                && !(countingRacy && isRacy(mtime: cached.stamp.mtimeNanoseconds))
+        }
+
+        /// The file's current stamp when it still holds what `entry` was made from, else nil.
+        func unchangedStamp(_ entry: Entry, fullPath: String) -> FileStamp? {
+            unchangedStamp(entry, stamp: io.stamp(fullPath), fullPath: fullPath)
+        }
+
+        /// `stamp` (the file's current stamp) when the file still holds what `entry` was made
+        /// from, else nil. Files modified within ``IndexCache/racyWindowNanoseconds`` before the
+        /// cache was written are read and their digest compared.
+        func unchangedStamp(_ entry: Entry, stamp: FileStamp?, fullPath: String) -> FileStamp? {
+            guard let stamp, entry.matches(stamp) else { return nil }
             if isRacy(entry) {
                 guard let bytes = try? io.read(fullPath).bytes, NoteParser.contentDigest(bytes) == entry.digest else { return nil }
             }
             return stamp
         }
 
-        /// The card-ID table: every card's ``IndexCache/idHash(_:)`` in ascending order, with the
-        /// number of the entry whose note holds it.
-        func cardIDs() throws(IndexCacheError) -> (hashes: [UInt64], entries: [UInt32]) {
-            let bytes = try IndexCache.pread(fd, io: io, offset: Int64(idsRange.lowerBound), count: idsRange.count)
-            guard Checksum64.of(bytes) == idsChecksum else { throw .checksumMismatch(section: "card IDs") }
+        /// The card-ID table, checked against its checksum.
+        func cardIDs() throws(IndexCacheError) -> CardIDTable {
+            let bytes = try cardIDBytes()
             let count = bytes.count / 12
             guard count * 12 == bytes.count else { throw .malformed("card-ID table size") }
             var hashes = [UInt64](repeating: 0, count: count), entries = [UInt32](repeating: 0, count: count)
@@ -180,15 +242,17 @@ public struct IndexCache: Sendable {
                     entries[i] = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: count * 8 + i * 4, as: UInt32.self))
                 }
             }
-            return (hashes, entries)
+            return CardIDTable(hashes: hashes, entries: entries)
         }
 
         /// Whether the card-ID table reads back with its checksum.
-        func cardIDsIntact() -> Bool {
-            guard let bytes = try? IndexCache.pread(fd, io: io, offset: Int64(idsRange.lowerBound), count: idsRange.count) else {
-                return false
-            }
-            return Checksum64.of(bytes) == idsChecksum
+        func cardIDsIntact() -> Bool { (try? cardIDBytes()) != nil }
+
+        /// The card-ID table's bytes, checked against its checksum.
+        private func cardIDBytes() throws(IndexCacheError) -> [UInt8] {
+            let bytes = try IndexCache.pread(fd, io: io, offset: Int64(idsRange.lowerBound), count: idsRange.count)
+            guard Checksum64.of(bytes) == idsChecksum else { throw .checksumMismatch(section: "card IDs") }
+            return bytes
         }
 
         /// Reads part of the notes section (the notes section starts the file).
@@ -216,19 +280,7 @@ public struct IndexCache: Sendable {
     /// where to look for a card the log has never named. The caller checks the note still holds it.
     public func notePaths(holding id: CardID) -> [String] {
         guard case .success(let snapshot) = load(), let table = try? snapshot.cardIDs() else { return [] }
-        let h = Self.idHash(id)
-        var low = 0, high = table.hashes.count
-        while low < high {
-            let mid = (low + high) / 2
-            if table.hashes[mid] < h { low = mid + 1 } else { high = mid }
-        }
-        var paths: [String] = []
-        while low < table.hashes.count, table.hashes[low] == h {
-            let n = Int(table.entries[low])
-            if snapshot.entries.indices.contains(n) { paths.append(snapshot.entries[n].path) }
-            low += 1
-        }
-        return paths
+        return table.entries(holding: id).filter(snapshot.entries.indices.contains).map { snapshot.entries[$0].path }
     }
 
     /// Opens and checks the cache: header, versions, checksums, tables and entries.
@@ -370,11 +422,7 @@ public struct IndexCache: Sendable {
         try io.makeDirectories(FileIO.directory(of: path))
         let file = try io.overwriting(path)
         var tables = NameTables()
-        for record in records {
-            guard let note = record.note else { continue }
-            _ = tables.number(of: note.deck)
-            for t in note.tags { _ = tables.number(of: t) }
-        }
+        for record in records { tables.number(record.note) }
         let numbered = tables
         var entries = BinaryWriter(capacity: records.count * 64)
         var flushed = 0
@@ -407,8 +455,8 @@ public struct IndexCache: Sendable {
                 guard let part = encoded[c] else { continue }
                 for (k, place) in part.places.enumerated() {
                     let record = records[first + c * chunk + k]
-                    Self.encodeEntry(record, note: place.map { (flushed + $0.start, $0.length, $0.checksum) },
-                                     tables: numbered, into: &entries)
+                    Self.encodeEntry(Self.entry(record, note: place.map { (flushed + $0.start, $0.length, $0.checksum) },
+                                                tables: numbered), into: &entries)
                 }
                 try file.write(part.bytes)
                 flushed += part.bytes.count
@@ -425,34 +473,8 @@ public struct IndexCache: Sendable {
 }
 
 extension IndexCache {
-    /// One file's entry: `note` is where its note's bytes are in the notes section (offset,
-    /// length, checksum), nil when the file holds no note.
-    static func encodeEntry(_ record: Record, note place: (offset: Int, length: Int, checksum: UInt64)?,
-                            tables: NameTables, into entries: inout BinaryWriter) {
-        entries.string(record.path)
-        entries.i64(record.stamp.size)
-        entries.i64(record.stamp.mtimeNanoseconds)
-        entries.u64(record.stamp.inode)
-        entries.u64(record.digest)
-        if let note = record.note, let place {
-            entries.bool(true)
-            entries.varint(place.offset)
-            entries.varint(place.length)
-            entries.u64(place.checksum)
-            entries.varint(tables.existingNumber(of: note.deck))
-            entries.bool(note.archived)
-            let scheduled = note.cards.compactMap(\.schedule)
-            entries.varint(scheduled.count)
-            for s in scheduled { NoteCoding.encode(s, into: &entries) }
-        } else {
-            entries.bool(false)
-        }
-        entries.varint(record.diagnostics.count)
-        for d in record.diagnostics { NoteCoding.encode(d, into: &entries) }
-    }
-
-    /// An entry kept from an old cache, its note now at `offset`.
-    static func encodeEntry(_ e: Entry, offset: Int, into entries: inout BinaryWriter) {
+    /// Writes one file's entry.
+    static func encodeEntry(_ e: Entry, into entries: inout BinaryWriter) {
         entries.string(e.path)
         entries.i64(e.size)
         entries.i64(e.mtimeNanoseconds)
@@ -460,7 +482,7 @@ extension IndexCache {
         entries.u64(e.digest)
         if let range = e.noteRange {
             entries.bool(true)
-            entries.varint(offset)
+            entries.varint(range.lowerBound)
             entries.varint(range.count)
             entries.u64(e.noteChecksum)
             entries.varint(e.deck)
@@ -529,11 +551,7 @@ extension IndexCache {
     func write(updating snapshot: Snapshot, _ items: [Update], folders: [ScannedFolder],
                scanDiagnostics: [Diagnostic]) throws(FileIOError) {
         var tables = NameTables(decks: snapshot.tables.decks, tags: snapshot.tables.tags)
-        for case .read(let record) in items {
-            guard let note = record.note else { continue }
-            _ = tables.number(of: note.deck)
-            for t in note.tags { _ = tables.number(of: t) }
-        }
+        for case .read(let record) in items { tables.number(record.note) }
         guard let oldIDs = try? snapshot.cardIDs() else { throw .system(path: path, operation: "read the old cache", code: EIO) }
         var newNumber = [Int](repeating: -1, count: snapshot.entries.count)
         for (n, item) in items.enumerated() { if case .kept(let e) = item { newNumber[e] = n } }
@@ -570,8 +588,12 @@ extension IndexCache {
                     }
                 }
                 // Where the note lands: after what is written, buffered, and still to copy before it.
-                let pendingBefore = (copy?.count ?? 0) - (entry.noteRange?.count ?? 0)
-                Self.encodeEntry(entry, offset: flushed + notes.bytes.count + pendingBefore, into: &entries)
+                var moved = entry
+                if let range = entry.noteRange {
+                    let offset = flushed + notes.bytes.count + (copy?.count ?? 0) - range.count
+                    moved.noteRange = offset..<(offset + range.count)
+                }
+                Self.encodeEntry(moved, into: &entries)
             case .read(let record):
                 try copyPending()
                 var place: (Int, Int, UInt64)?
@@ -582,7 +604,7 @@ extension IndexCache {
                     place = (flushed + start, notes.bytes.count - start, checksum)
                     for card in note.cards { ids.append((Self.idHash(card.id), UInt32(n))) }
                 }
-                Self.encodeEntry(record, note: place, tables: tables, into: &entries)
+                Self.encodeEntry(Self.entry(record, note: place, tables: tables), into: &entries)
             }
             if notes.bytes.count >= 4 << 20 {
                 try file.write(notes.bytes)

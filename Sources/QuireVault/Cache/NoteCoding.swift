@@ -32,6 +32,13 @@ struct NameTables {
         return tags.count - 1
     }
 
+    /// Numbers a note's deck and tags.
+    mutating func number(_ note: Note?) {
+        guard let note else { return }
+        _ = number(of: note.deck)
+        for t in note.tags { _ = number(of: t) }
+    }
+
     /// The number of a deck already numbered (0 if not: callers number every deck first).
     func existingNumber(of deck: DeckPath) -> Int { deckNumbers[deck] ?? 0 }
 

@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Dispatch
 import QuireModel
 
 /// Every card's scheduling state with its note's deck, read from the index cache alone: what
@@ -14,6 +13,19 @@ public struct ScheduleSummary: Sendable {
         public var archived: Bool
         /// The scheduling states of the note's cards that have one.
         public var schedules: [SchedulingState]
+
+        /// A cached entry's part, or nil when its file holds no note.
+        init?(_ entry: IndexCache.Entry, tables: NameTables) {
+            guard entry.noteRange != nil, let deck = try? tables.deck(entry.deck) else { return nil }
+            self.init(path: entry.path, deck: deck, archived: entry.archived, schedules: entry.schedules)
+        }
+
+        init(path: String, deck: DeckPath, archived: Bool, schedules: [SchedulingState]) {
+            self.path = path
+            self.deck = deck
+            self.archived = archived
+            self.schedules = schedules
+        }
     }
 
     /// The notes, in path order.
@@ -63,45 +75,30 @@ public struct ScheduleSummary: Sendable {
         let entries = snapshot.entries
         let folders = snapshot.folders
         let items = folders.count + entries.count
-        let workers = max(1, min(concurrency ?? System.coreCount, items))
-        let chunk = 256
-        let chunks = (items + chunk - 1) / chunk
-        let next = AtomicCounter()
-        let stale = AtomicFlag()
-        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+        let unchanged = inParallelChunks(of: items, chunk: 256, concurrency: concurrency) { range in
             // Notes are stat'ed relative to their open folder: one name to look up, not a path.
             var folder = FolderHandle(root: root, io: io)
             defer { folder.close() }
-            while !stale.isSet {
-                let c = next.increment()
-                guard c < chunks else { break }
-                for i in (c * chunk)..<min(items, (c + 1) * chunk) {
-                    let unchanged: Bool
-                    if i < folders.count {
-                        let folder = folders[i]
-                        let now = io.stamp(folder.relativePath.isEmpty ? root : root + "/" + folder.relativePath)
-                        unchanged = !snapshot.isRacy(mtime: folder.stamp.mtimeNanoseconds)
-                            && now?.mtimeNanoseconds == folder.stamp.mtimeNanoseconds && now?.inode == folder.stamp.inode
-                    } else {
-                        let entry = entries[i - folders.count]
-                        let stamp = folder.stamp(of: entry.path)
-                        unchanged = snapshot.unchangedStamp(entry, fullPath: root + "/" + entry.path, stamp: .some(stamp)) != nil
-                    }
-                    if !unchanged {
-                        stale.set()
-                        break
-                    }
+            for i in range {
+                if i < folders.count {
+                    let cached = folders[i]
+                    let now = io.stamp(cached.relativePath.isEmpty ? root : root + "/" + cached.relativePath)
+                    guard snapshot.folder(cached, isStill: now) else { return false }
+                } else {
+                    let entry = entries[i - folders.count]
+                    guard snapshot.unchangedStamp(entry, stamp: folder.stamp(of: entry.path),
+                                                  fullPath: root + "/" + entry.path) != nil else { return false }
                 }
             }
+            return true
         }
-        guard !stale.isSet else { return nil }
+        guard unchanged else { return nil }
         var notes: [NoteSchedules] = []
         notes.reserveCapacity(entries.count)
         var diagnostics = snapshot.scanDiagnostics
         for entry in entries {
             diagnostics += entry.diagnostics
-            guard entry.noteRange != nil, let deck = try? snapshot.tables.deck(entry.deck) else { continue }
-            notes.append(NoteSchedules(path: entry.path, deck: deck, archived: entry.archived, schedules: entry.schedules))
+            if let note = NoteSchedules(entry, tables: snapshot.tables) { notes.append(note) }
         }
         diagnostics += snapshot.crossFileDiagnostics
         VaultIndex.sortDiagnostics(&diagnostics)
@@ -122,48 +119,29 @@ public struct ScheduleSummary: Sendable {
         numbers.reserveCapacity(entries.count)
         for (i, e) in entries.enumerated() { numbers[e.path] = i }
         let slots = ResultSlots<Slot>(count: files.count)
-        let workers = max(1, min(concurrency ?? System.coreCount, files.count))
-        let chunk = 256
-        let chunks = (files.count + chunk - 1) / chunk
-        let next = AtomicCounter()
         let parsedCount = AtomicCounter()
-        let tooMany = AtomicFlag()
         let lookup = numbers
-        DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            while !tooMany.isSet {
-                let c = next.increment()
-                guard c < chunks else { break }
-                for i in (c * chunk)..<min(files.count, (c + 1) * chunk) {
-                    let file = files[i]
-                    if let n = lookup[file.relativePath], snapshot.unchangedStamp(entries[n], fullPath: file.fullPath) != nil {
-                        slots[i] = .cached(n)
-                        continue
-                    }
-                    if parsedCount.increment() >= maximumParsed {
-                        tooMany.set()
-                        break
-                    }
-                    do throws(FileIOError) {
-                        let (bytes, stamp) = try io.read(file.fullPath)
-                        let parsed = NoteParser.parse(bytes, path: file.relativePath)
-                        let digest = parsed.note?.contentDigest ?? NoteParser.contentDigest(bytes)
-                        slots[i] = .parsed(IndexCache.Record(path: file.relativePath, stamp: stamp, digest: digest,
-                                                             note: parsed.note, diagnostics: parsed.diagnostics))
-                    } catch {
-                        slots[i] = .unreadable(Diagnostic(.error, path: file.relativePath, message: error.description))
-                    }
+        let fewChanged = inParallelChunks(of: files.count, chunk: 256, concurrency: concurrency) { range in
+            for i in range {
+                let file = files[i]
+                if let n = lookup[file.relativePath], snapshot.unchangedStamp(entries[n], fullPath: file.fullPath) != nil {
+                    slots[i] = .cached(n)
+                    continue
                 }
+                guard parsedCount.increment() < maximumParsed else { return false }
+                slots[i] = .read(IndexCache.Record.read(file, io: io))
             }
+            return true
         }
-        guard !tooMany.isSet else { return nil }
+        guard fewChanged else { return nil }
         // Entries whose notes are gone or were parsed again no longer own their card IDs.
         var kept = Set<Int>()
         var parsedNotes: [Note] = []
         for i in 0..<files.count {
             switch slots[i] {
             case .cached(let n)?: kept.insert(n)
-            case .parsed(let record)?: if let note = record.note { parsedNotes.append(note) }
-            case .unreadable?: break
+            case .read(.record(let record))?: if let note = record.note { parsedNotes.append(note) }
+            case .read(.unreadable)?: break
             case nil: return nil
             }
         }
@@ -172,13 +150,8 @@ public struct ScheduleSummary: Sendable {
             var seen = Set<CardID>()
             for note in parsedNotes {
                 for card in note.cards {
-                    guard seen.insert(card.id).inserted else { return nil }
-                    let h = IndexCache.idHash(card.id)
-                    var k = lowerBound(table.hashes, h)
-                    while k < table.hashes.count, table.hashes[k] == h {
-                        if kept.contains(Int(table.entries[k])) { return nil }
-                        k += 1
-                    }
+                    guard seen.insert(card.id).inserted,
+                          !table.entries(holding: card.id).contains(where: kept.contains) else { return nil }
                 }
             }
         }
@@ -188,16 +161,14 @@ public struct ScheduleSummary: Sendable {
         for i in 0..<files.count {
             switch slots[i] {
             case .cached(let n)?:
-                let entry = entries[n]
-                diagnostics += entry.diagnostics
-                guard entry.noteRange != nil, let deck = try? snapshot.tables.deck(entry.deck) else { continue }
-                notes.append(NoteSchedules(path: entry.path, deck: deck, archived: entry.archived, schedules: entry.schedules))
-            case .parsed(let record)?:
+                diagnostics += entries[n].diagnostics
+                if let note = NoteSchedules(entries[n], tables: snapshot.tables) { notes.append(note) }
+            case .read(.record(let record))?:
                 diagnostics += record.diagnostics
                 guard let note = record.note else { continue }
                 notes.append(NoteSchedules(path: note.path, deck: note.deck, archived: note.archived,
                                            schedules: note.cards.compactMap(\.schedule)))
-            case .unreadable(let d)?:
+            case .read(.unreadable(let d))?:
                 diagnostics.append(d)
             case nil:
                 return nil
@@ -216,7 +187,7 @@ public struct ScheduleSummary: Sendable {
             for i in 0..<files.count {
                 switch slots[i] {
                 case .cached(let n)?: items.append(.kept(n))
-                case .parsed(let record)?: items.append(.read(record))
+                case .read(.record(let record))?: items.append(.read(record))
                 default: break
                 }
             }
@@ -230,18 +201,7 @@ public struct ScheduleSummary: Sendable {
     /// One scanned file in ``loadChanged``.
     private enum Slot: Sendable {
         case cached(Int)
-        case parsed(IndexCache.Record)
-        case unreadable(Diagnostic)
-    }
-
-    /// The first index whose value is not below `value` in an ascending array.
-    private static func lowerBound(_ values: [UInt64], _ value: UInt64) -> Int {
-        var low = 0, high = values.count
-        while low < high {
-            let mid = (low + high) / 2
-            if values[mid] < value { low = mid + 1 } else { high = mid }
-        }
-        return low
+        case read(IndexCache.FileRead)
     }
 }
 

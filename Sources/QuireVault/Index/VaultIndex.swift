@@ -93,38 +93,22 @@ public struct VaultIndex: Sendable {
         }
         let results = ResultSlots<FileResult>(count: files.count)
         let loaded = snapshot, numbers = entryNumbers
-        let workers = max(1, min(concurrency ?? System.coreCount, files.count))
-        let chunk = 16
-        let chunks = (files.count + chunk - 1) / chunk
-        let next = AtomicCounter()
-        DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            while true {
-                let c = next.increment()
-                guard c < chunks else { break }
-                let range = (c * chunk)..<min(files.count, (c + 1) * chunk)
-                var fromCache: [Int: IndexCache.Record] = [:]
-                if let loaded {
-                    fromCache = reuse(files[range], firstIndex: range.lowerBound, snapshot: loaded,
-                                      entryNumbers: numbers)
+        inParallelChunks(of: files.count, chunk: 16, concurrency: concurrency) { range in
+            var fromCache: [Int: IndexCache.Record] = [:]
+            if let loaded {
+                fromCache = reuse(files[range], firstIndex: range.lowerBound, snapshot: loaded, entryNumbers: numbers)
+            }
+            for i in range {
+                if let record = fromCache[i] {
+                    results[i] = .record(record, reused: true)
+                    continue
                 }
-                for i in range {
-                    if let record = fromCache[i] {
-                        results[i] = .record(record, reused: true)
-                        continue
-                    }
-                    let file = files[i]
-                    do throws(FileIOError) {
-                        let (bytes, stamp) = try io.read(file.fullPath)
-                        let parsed = NoteParser.parse(bytes, path: file.relativePath)
-                        let digest = parsed.note?.contentDigest ?? NoteParser.contentDigest(bytes)
-                        results[i] = .record(IndexCache.Record(path: file.relativePath, stamp: stamp, digest: digest,
-                                                               note: parsed.note, diagnostics: parsed.diagnostics),
-                                             reused: false)
-                    } catch {
-                        results[i] = .unreadable(Diagnostic(.error, path: file.relativePath, message: error.description))
-                    }
+                switch IndexCache.Record.read(files[i], io: io) {
+                case .record(let record): results[i] = .record(record, reused: false)
+                case .unreadable(let d): results[i] = .unreadable(d)
                 }
             }
+            return true
         }
         var notes: [Note] = []
         var stamps: [FileStamp] = []
@@ -372,6 +356,27 @@ final class ResultSlots<T: Sendable>: Sendable {
         get { storage.withLock { $0[i] } }
         set { storage.withLock { $0[i] = newValue } }
     }
+}
+
+/// Runs `body` on consecutive ranges of `0..<count`, `chunk` indexes at a time, on up to
+/// `concurrency` threads (default: one per core), taking chunks in order as threads come free.
+/// When `body` returns false, no thread starts another chunk.
+///
+/// - Returns: false when `body` stopped the run.
+@discardableResult
+func inParallelChunks(of count: Int, chunk: Int, concurrency: Int?, _ body: @Sendable (Range<Int>) -> Bool) -> Bool {
+    let workers = max(1, min(concurrency ?? System.coreCount, count))
+    let chunks = (count + chunk - 1) / chunk
+    let next = AtomicCounter()
+    let stopped = AtomicFlag()
+    DispatchQueue.concurrentPerform(iterations: workers) { _ in
+        while !stopped.isSet {
+            let c = next.increment()
+            guard c < chunks else { break }
+            if !body((c * chunk)..<min(count, (c + 1) * chunk)) { stopped.set() }
+        }
+    }
+    return !stopped.isSet
 }
 
 /// A flag any worker thread can raise.
