@@ -103,14 +103,12 @@ struct MarkdownConverter {
             attach(.tagFilter, extensions.tagfilter)
             let tasklist = options.contains(.taskLists) ? extensions.tasklist : nil
             // Feeding and finishing read and write cmark's process-wide character tables.
-            let finished = CmarkParseLock.withLock { () -> UnsafeMutablePointer<cmark_node>? in
-                if let base = input.baseAddress, input.count > 0 {
-                    base.withMemoryRebound(to: CChar.self, capacity: input.count) { chars in
-                        cmark_parser_feed(parser, chars, input.count)
-                    }
+            if let base = input.baseAddress, input.count > 0 {
+                base.withMemoryRebound(to: CChar.self, capacity: input.count) { chars in
+                    cmark_parser_feed(parser, chars, input.count)
                 }
-                return cmark_parser_finish(parser)
             }
+            let finished = CmarkParseLock.withLock { cmark_parser_finish(parser) }
             guard let root = finished else { return [emptyDocument()] }
             defer { if !useArena { cmark_node_free(root) } }
 

@@ -24,6 +24,17 @@ public struct Card: Sendable {
         return variant == .backward ? back + "\u{1F}" + front : front + "\u{1F}" + back
     }
 
+    /// Feeds ``identityText`` to a hash without building the joined string.
+    public func combineIdentityText(into h: inout SipHash24) {
+        if let clozeIdentity {
+            h.combine(clozeIdentity)
+            return
+        }
+        CardID.combineNormalizedIdentityText(variant == .backward ? back : front, into: &h)
+        h.combine(byte: 0x1F)
+        CardID.combineNormalizedIdentityText(variant == .backward ? front : back, into: &h)
+    }
+
     /// Only a cloze card's identity cannot be rebuilt from its sides, so only it is stored: in a big
     /// vault most cards would otherwise carry a third copy of their text.
     private var clozeIdentity: String?

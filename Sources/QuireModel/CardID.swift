@@ -74,16 +74,32 @@ public struct CardID: Hashable, Comparable, Sendable, CustomStringConvertible, C
     /// The 64-bit hash behind ``derive(path:kind:variant:identityText:occurrence:)``.
     public static func derivedHash(path: String, kind: CardKind, variant: String, identityText: String,
                                    occurrence: Int) -> UInt64 {
+        derivedHash(seed: derivationSeed(path: path), kind: kind, variant: variant, occurrence: occurrence) {
+            $0.combine(identityText)
+        }
+    }
+
+    /// The hash state after the parts of a derivation that every card of one note shares: the
+    /// version tag and the path. Copied for each card instead of hashing the path again.
+    public static func derivationSeed(path: String) -> SipHash24 {
         var h = SipHash24()
         h.combine("quire-card-v1")
         h.combine(byte: 0)
         h.combine(path)
         h.combine(byte: 0)
+        return h
+    }
+
+    /// The derived hash from a note's ``derivationSeed(path:)``; `identity` feeds the normalized
+    /// identity text, in as many pieces as it likes.
+    public static func derivedHash(seed: SipHash24, kind: CardKind, variant: String, occurrence: Int,
+                                   identity: (inout SipHash24) -> Void) -> UInt64 {
+        var h = seed
         h.combine(kind.rawValue)
         h.combine(byte: 0)
         h.combine(variant)
         h.combine(byte: 0)
-        h.combine(identityText)
+        identity(&h)
         h.combine(byte: 0)
         if occurrence == 0 { h.combine(byte: UInt8(ascii: "0")) } else { h.combine(String(occurrence)) }
         return h.finalize()
@@ -149,6 +165,91 @@ public struct CardID: Hashable, Comparable, Sendable, CustomStringConvertible, C
             }
             let result = String(decoding: out, as: UTF8.self)
             return ascii || Self.isNFCStable(result) ? result : result.precomposedStringWithCanonicalMapping
+        }
+    }
+
+    /// Feeds ``normalizeIdentityText(_:)`` of `text` to `hasher`. ASCII text (nearly all card text)
+    /// is normalized on the fly, without building the normalized string.
+    public static func combineNormalizedIdentityText(_ text: String, into hasher: inout SipHash24) {
+        var text = text
+        let fed = text.withUTF8 { utf8 -> Bool in
+            switch shape(of: utf8) {
+            case .normal:
+                hasher.combine(buffer: utf8)
+                return true
+            case .otherASCII:
+                combineCollapsingSpaces(utf8, into: &hasher)
+                return true
+            case .notASCII:
+                return false
+            }
+        }
+        if !fed { hasher.combine(normalizeIdentityText(text)) }
+    }
+
+    /// What normalizing a text involves.
+    enum TextShape {
+        /// ASCII with single spaces and nothing to trim: already normal.
+        case normal
+        /// ASCII with white space to collapse or trim.
+        case otherASCII
+        /// Holds a non-ASCII byte: may need Unicode white space and NFC.
+        case notASCII
+    }
+
+    /// Classifies UTF-8 text eight bytes at a time.
+    static func shape(of utf8: UnsafeBufferPointer<UInt8>) -> TextShape {
+        guard let base = utf8.baseAddress, let first = utf8.first, let last = utf8.last else { return .normal }
+        var result = TextShape.normal
+        if first == 32 || last == 32 { result = .otherASCII }
+        let n = utf8.count
+        var i = 0
+        var previousSpace = false
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F, spaces: UInt64 = 0x2020_2020_2020_2020
+        while i + 8 <= n {
+            let w = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+            if w & highs != 0 { return .notASCII }
+            if result == .normal {
+                // A byte below 0x20 (tab, line feed, other controls).
+                if (w &- 0x2020_2020_2020_2020) & ~w & highs != 0 { result = .otherASCII }
+                // Exactly the space bytes, as 0x80 in each.
+                let x = w ^ spaces
+                let isSpace = ~(((x & lows) &+ lows) | x | lows)
+                if isSpace & (isSpace << 8) != 0 || (previousSpace && isSpace & 0x80 != 0) { result = .otherASCII }
+                previousSpace = isSpace >> 63 != 0
+            }
+            i += 8
+        }
+        while i < n {
+            let b = base[i]
+            if b >= 0x80 { return .notASCII }
+            if b < 32 || (b == 32 && previousSpace) { result = .otherASCII }
+            previousSpace = b == 32
+            i += 1
+        }
+        return result
+    }
+
+    /// Feeds ASCII text with runs of white space as one space, none at the ends.
+    private static func combineCollapsingSpaces(_ utf8: UnsafeBufferPointer<UInt8>, into hasher: inout SipHash24) {
+        var runStart = -1
+        var pendingSpace = false
+        var i = 0
+        // Runs of non-space bytes are fed whole.
+        while i <= utf8.count {
+            let isSpace = i == utf8.count || utf8[i] == 32 || (utf8[i] >= 9 && utf8[i] <= 13)
+            if isSpace {
+                if runStart >= 0 {
+                    if pendingSpace { hasher.combine(byte: 32) }
+                    hasher.combine(buffer: UnsafeBufferPointer(rebasing: utf8[runStart..<i]))
+                    runStart = -1
+                    pendingSpace = true
+                }
+            } else if runStart < 0 {
+                runStart = i
+            }
+            i += 1
         }
     }
 

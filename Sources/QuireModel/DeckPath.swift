@@ -33,7 +33,18 @@ public struct DeckPath: Hashable, Comparable, Sendable, CustomStringConvertible,
                 }
             }
             if clean {
-                for part in text.split(separator: "/") { parts.append(String(part)) }
+                // Split on the bytes: `/` is ASCII, and splitting the characters would look for
+                // grapheme boundaries all along.
+                var start = utf8.startIndex
+                var i = start
+                while i < utf8.endIndex {
+                    if utf8[i] == 47 {
+                        parts.append(String(Substring(utf8[start..<i])))
+                        start = utf8.index(after: i)
+                    }
+                    i = utf8.index(after: i)
+                }
+                parts.append(String(Substring(utf8[start..<utf8.endIndex])))
                 components = parts
                 return
             }

@@ -37,6 +37,40 @@ import Testing
             == "je54wx78sgax")
     }
 
+    /// The hashing shortcut must feed exactly the bytes of the normalized text, whatever the white
+    /// space, its place relative to 8-byte words, or non-ASCII text in it.
+    @Test func normalizedTextFedToAHashEqualsTheNormalizedString() {
+        var rng = SplitMix(seed: 7)
+        let pieces = ["a", "bc", "defgh", " ", "  ", "\t", "\n", "\r\n", "é", "\u{00A0}", "e\u{301}", "xyz12345", ":"]
+        var samples = ["", " ", "   ", "abc", " abc", "abc ", "a  b", "abcdefg  hijk", "abcdefgh ijklmnop", "abcdefg\th"]
+        for _ in 0..<3000 {
+            var text = ""
+            for _ in 0..<rng.next(upTo: 24) { text += pieces[rng.next(upTo: pieces.count)] }
+            samples.append(text)
+        }
+        for text in samples {
+            var fast = SipHash24(), slow = SipHash24()
+            CardID.combineNormalizedIdentityText(text, into: &fast)
+            slow.combine(CardID.normalizeIdentityText(text))
+            #expect(fast.finalize() == slow.finalize(), "\(text.debugDescription)")
+        }
+    }
+
+    @Test func textShapes() {
+        func shape(_ text: String) -> CardID.TextShape {
+            var text = text
+            return text.withUTF8 { CardID.shape(of: $0) }
+        }
+        #expect(shape("one two three four five") == .normal)
+        #expect(shape("") == .normal)
+        #expect(shape("abcdefg  hijk") == .otherASCII)
+        #expect(shape("abcdefg hijklmn") == .normal)
+        #expect(shape("abcdefg  ") == .otherASCII)
+        #expect(shape("abcdefgh\nijk") == .otherASCII)
+        #expect(shape("abcdefghijklmno\u{7F}") == .normal)
+        #expect(shape("abcdefghijklmnop café") == .notASCII)
+    }
+
     @Test func derivedIDShape() {
         let id = CardID.derive(path: "a.md", kind: .basic, variant: "", identityText: "q\u{1F}a", occurrence: 0)
         #expect(id.rawValue.count == 12)
@@ -91,5 +125,18 @@ import Testing
     @Test func orderingAndDescription() {
         #expect(CardID("abc")! < CardID("abd")!)
         #expect(CardID("abc")?.description == "abc")
+    }
+}
+
+/// A small deterministic generator for test inputs.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next(upTo bound: Int) -> Int {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return Int((z ^ (z >> 31)) % UInt64(max(bound, 1)))
     }
 }

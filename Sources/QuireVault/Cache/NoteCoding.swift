@@ -102,15 +102,15 @@ enum NoteCoding {
         w.varint(note.byteCount)
         w.u64(note.contentDigest)
         // Heading paths are shared by the cards under one heading: stored once per note.
+        // The cards under one heading follow each other and share its array.
         var headings: [[String]] = []
-        var headingNumbers: [[String]: Int] = [:]
         var cardHeadings: [Int] = []
+        cardHeadings.reserveCapacity(note.cards.count)
         for card in note.cards {
-            if let n = headingNumbers[card.headingPath] {
-                cardHeadings.append(n)
+            if let last = headings.last, last == card.headingPath {
+                cardHeadings.append(headings.count - 1)
             } else {
                 headings.append(card.headingPath)
-                headingNumbers[card.headingPath] = headings.count - 1
                 cardHeadings.append(headings.count - 1)
             }
         }
@@ -119,18 +119,27 @@ enum NoteCoding {
             w.varint(h.count)
             for s in h { w.string(s) }
         }
-        // Card texts are stored once per note and referred to by number: the cards of one cloze
-        // group share their answer side and their identity text.
+        // Card texts are referred to by number, so that the cards of one cloze group store their
+        // shared answer side and identity text once. Such cards follow each other; comparing with
+        // the card before (the same string storage, so a pointer comparison) beats hashing texts.
         var texts: [String] = []
-        var textNumbers: [String: Int] = [:]
-        func number(_ text: String) -> Int {
-            if let n = textNumbers[text] { return n }
+        func add(_ text: String) -> Int {
             texts.append(text)
-            textNumbers[text] = texts.count - 1
             return texts.count - 1
         }
-        let cardTexts = note.cards.map { card in
-            (number(card.front), number(card.back), card.kind == .cloze ? number(card.identityText) : 0)
+        var group: (back: String, backNumber: Int, identity: String, identityNumber: Int)?
+        let cardTexts = note.cards.map { card -> (front: Int, back: Int, identity: Int) in
+            let front = add(card.front)
+            guard card.kind == .cloze else {
+                group = nil
+                return (front, add(card.back), 0)
+            }
+            let identity = card.identityText
+            if let g = group, g.back == card.back, g.identity == identity { return (front, g.backNumber, g.identityNumber) }
+            let back = add(card.back)
+            let identityNumber = identity == card.back ? back : add(identity)
+            group = (card.back, back, identity, identityNumber)
+            return (front, back, identityNumber)
         }
         w.varint(texts.count)
         for t in texts { w.string(t) }
@@ -144,13 +153,13 @@ enum NoteCoding {
             case .backward: w.u8(2)
             case .cloze(let n): w.u8(3); w.varint(n)
             }
-            w.varint(cardTexts[i].0)
-            w.varint(cardTexts[i].1)
+            w.varint(cardTexts[i].front)
+            w.varint(cardTexts[i].back)
             w.varint(card.lines.lowerBound)
             w.varint(card.lines.upperBound)
             w.varint(card.column)
             w.varint(cardHeadings[i])
-            if card.kind == .cloze { w.varint(cardTexts[i].2) }
+            if card.kind == .cloze { w.varint(cardTexts[i].identity) }
             w.bool(card.hasExplicitID)
             if let s = card.schedule {
                 w.u8(1)

@@ -1,3 +1,4 @@
+import Glibc
 import Dispatch
 import Synchronization
 import QuireModel
@@ -40,12 +41,17 @@ public struct VaultIndex: Sendable {
     ///     be used is rebuilt. See ``cacheUse``.
     public static func build(root: String, io: FileIO = FileIO(), concurrency: Int? = nil,
                              cache: IndexCache? = nil) -> VaultIndex {
+        let t0 = DispatchTime.now().uptimeNanoseconds
+        func lap(_ l: String) { if getenv("QUIRE_LAPS") != nil { let m = "\(l) \(Double(DispatchTime.now().uptimeNanoseconds - t0)/1e9)\n"; _ = m.withCString { write(2, $0, strlen($0)) } } }
         let scanned = VaultScanner(io: io).scan(root: root)
+        lap("scan")
         // Read in a function of its own, so that the cache's entries and the per-file results are
         // freed before the index's tables are built (the peak of memory).
         let read = readFiles(scanned, root: root, io: io, concurrency: concurrency, cache: cache)
+        lap("read")
         var use = read.use
         var index = VaultIndex(root: root, notes: read.notes, stamps: read.stamps, diagnostics: read.diagnostics)
+        lap("index")
         // Rewritten when anything differs, also a folder's stamp (a file that is not a note was
         // added, say), so that the next run can trust the folders without reading them.
         if let cache, read.mustRewrite || read.crossFileDiagnostics != index.crossFileDiagnostics {
@@ -58,6 +64,7 @@ public struct VaultIndex: Sendable {
             }
         }
         index.cacheUse = cache == nil ? nil : use
+        lap("cache")
         return index
     }
 

@@ -19,8 +19,9 @@ enum CardMatcher {
         var diagnostics: [Diagnostic] = []
         var cards = extracted
         // Derived IDs already given; an identical earlier card pushes the occurrence number up.
-        var derived = Set<UInt64>()
+        var derived = DerivedHashes(expected: cards.count)
         var seenExplicit: [CardID: Int] = [:]
+        let seed = CardID.derivationSeed(path: path)
         for i in cards.indices {
             if cards[i].hasExplicitID {
                 let explicit = cards[i].id
@@ -32,14 +33,15 @@ enum CardMatcher {
                 }
                 continue
             }
-            let kind = cards[i].kind
-            let variant = cards[i].variant.identityText
-            let text = cards[i].identityText
+            let card = cards[i]
+            let variant = card.variant.identityText
             var occurrence = 0
-            var hash = CardID.derivedHash(path: path, kind: kind, variant: variant, identityText: text, occurrence: 0)
-            while !derived.insert(hash >> 4).inserted {
+            var hash = CardID.derivedHash(seed: seed, kind: card.kind, variant: variant, occurrence: 0,
+                                          identity: card.combineIdentityText)
+            while !derived.insert(hash >> 4) {
                 occurrence += 1
-                hash = CardID.derivedHash(path: path, kind: kind, variant: variant, identityText: text, occurrence: occurrence)
+                hash = CardID.derivedHash(seed: seed, kind: card.kind, variant: variant, occurrence: occurrence,
+                                          identity: card.combineIdentityText)
             }
             cards[i].id = CardID(derivedHash: hash)
         }
@@ -121,5 +123,24 @@ enum CardMatcher {
                 message: "scheduling state for card '\(s.id)' matches no card in this note; kept"))
         }
         return (cards, diagnostics)
+    }
+}
+
+/// The derived hashes a note's cards took so far. Notes hold a dozen cards or so: a linear search
+/// beats hashing each one; a set takes over for big notes.
+private struct DerivedHashes {
+    private var small: [UInt64] = []
+    private var large: Set<UInt64>?
+
+    init(expected count: Int) {
+        if count > 48 { large = Set(minimumCapacity: count) } else { small.reserveCapacity(count) }
+    }
+
+    /// Adds `hash`; returns false when it was there already.
+    mutating func insert(_ hash: UInt64) -> Bool {
+        if large != nil { return large?.insert(hash).inserted ?? false }
+        if small.contains(hash) { return false }
+        small.append(hash)
+        return true
     }
 }

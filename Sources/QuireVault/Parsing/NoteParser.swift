@@ -91,10 +91,12 @@ public enum NoteParser {
 
         // Title and deck.
         let title = string("title") ?? body.firstTitle ?? fileStem(path)
-        var deck = folderDeck(path)
+        var namedDeck: DeckPath?
         if let text = string("deck") {
-            if let d = DeckPath(text) { deck = d } else if let node = root?["deck"] { warn(node, "'deck' is empty; ignored") }
+            namedDeck = DeckPath(text)
+            if namedDeck == nil, let node = root?["deck"] { warn(node, "'deck' is empty; ignored") }
         }
+        let deck = namedDeck ?? folderDeck(path)
 
         // Tags: front matter, then inline.
         var tags: [Tag] = []
