@@ -102,7 +102,7 @@ struct MarkdownConverter {
             attach(.taskLists, extensions.tasklist)
             attach(.tagFilter, extensions.tagfilter)
             let tasklist = options.contains(.taskLists) ? extensions.tasklist : nil
-            // Feeding and finishing read and write cmark's process-wide character tables.
+            // Only finishing reads and writes cmark's process-wide character tables (see CmarkParseLock).
             if let base = input.baseAddress, input.count > 0 {
                 base.withMemoryRebound(to: CChar.self, capacity: input.count) { chars in
                     cmark_parser_feed(parser, chars, input.count)

@@ -117,20 +117,7 @@ public struct CardID: Hashable, Comparable, Sendable, CustomStringConvertible, C
     public static func normalizeIdentityText(_ text: String) -> String {
         var text = text
         // Most card text is already normal: ASCII, single spaces, nothing to trim. Keep it as is.
-        let alreadyNormal = text.withUTF8 { utf8 -> Bool in
-            guard let first = utf8.first, let last = utf8.last, first != 32, last != 32 else { return utf8.isEmpty }
-            var previousSpace = false
-            for b in utf8 {
-                if b >= 0x80 || (b >= 9 && b <= 13) { return false }
-                if b == 32 {
-                    if previousSpace { return false }
-                    previousSpace = true
-                } else {
-                    previousSpace = false
-                }
-            }
-            return true
-        }
+        let alreadyNormal = text.withUTF8 { shape(of: $0) == .normal }
         if alreadyNormal { return text }
         return text.withUTF8 { utf8 -> String in
             var out = [UInt8]()

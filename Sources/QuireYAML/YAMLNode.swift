@@ -163,9 +163,12 @@ public struct YAMLMapping: Sendable {
         // Front matter mappings are small: comparing pairs beats hashing every key. Each entry is
         // copied out once (copying one retains every string in it).
         if entries.count <= 24 {
+            // Read the keys in place: copying an entry out retains every string in it.
             var keys: [String] = []
             keys.reserveCapacity(entries.count)
-            for entry in entries { keys.append(entry.key.value) }
+            entries.withUnsafeBufferPointer { e in
+                for k in e.indices { keys.append(e[k].key.value) }
+            }
             for i in keys.indices {
                 for j in keys.indices where j > i && keys[j] == keys[i] {
                     return (entries[j].key, entries[i].key)
@@ -273,9 +276,11 @@ public indirect enum YAMLNode: Sendable {
             case .mapping(let mapping):
                 guard mapping.alias == nil else { continue }
                 if let found = mapping.firstDuplicateKey() { return found }
-                for entry in mapping.entries {
-                    if case .scalar = entry.value { continue }
-                    pending.append(entry.value)
+                mapping.entries.withUnsafeBufferPointer { entries in
+                    for k in entries.indices {
+                        if case .scalar = entries[k].value { continue }
+                        pending.append(entries[k].value)
+                    }
                 }
             }
         }

@@ -192,22 +192,38 @@ struct CardExtractor: MarkdownWalker {
         let start = source.lineRange(node.range.start.line).lowerBound
         let end = source.lineRange(max(node.range.end.line, node.range.start.line)).upperBound
         return source.bytes.withUnsafeBufferPointer { buf in
-            var found: SyntaxMarkers = []
-            var previous: UInt8 = 0
-            for i in start..<end {
-                let b = buf[i]
-                switch b {
-                case 58: found.insert(.colon)
-                case 63: found.insert(.question)
-                case 35: found.insert(.hash)
-                case 61, 123: if previous == b { found.insert(.doubled) }
-                default: break
+            Self.markerClasses.withUnsafeBufferPointer { classes in
+                var seen: UInt8 = 0
+                for i in start..<end { seen |= classes[Int(buf[i])] }
+                var found = SyntaxMarkers(rawValue: seen & 0x0F)
+                // `=` or `{` seen: look for a doubled one (rare enough for a second pass).
+                if seen & Self.maybeDoubled != 0 {
+                    var previous: UInt8 = 0
+                    for i in start..<end {
+                        let b = buf[i]
+                        if b == previous, b == 61 || b == 123 {
+                            found.insert(.doubled)
+                            break
+                        }
+                        previous = b
+                    }
                 }
-                previous = b
+                return found
             }
-            return found
         }
     }
+
+    /// The ``SyntaxMarkers`` bit of each byte, and ``maybeDoubled`` for `=` and `{`.
+    private static let markerClasses: [UInt8] = {
+        var table = [UInt8](repeating: 0, count: 256)
+        table[58] = SyntaxMarkers.colon.rawValue
+        table[63] = SyntaxMarkers.question.rawValue
+        table[35] = SyntaxMarkers.hash.rawValue
+        table[61] = maybeDoubled
+        table[123] = maybeDoubled
+        return table
+    }()
+    private static let maybeDoubled: UInt8 = 0x80
 
     /// Byte ranges (in the file) of inline code and inline HTML inside a paragraph, in document
     /// order.
@@ -372,7 +388,7 @@ struct CardExtractor: MarkdownWalker {
             while close + 1 < m.count, !(m[close] == UInt8(ascii: "}") && m[close + 1] == UInt8(ascii: "}")) {
                 close += 1
             }
-            let loc = text.fileLocation(of: j)
+            var loc: (line: Int, column: Int) { text.fileLocation(of: j) }
             guard close + 1 < m.count else {
                 scan.diagnostics.append(Diagnostic(.error, path: path, line: loc.line, column: loc.column,
                                                    message: "cloze deletion '{{c\(number)::' is not closed with '}}'"))
@@ -380,17 +396,17 @@ struct CardExtractor: MarkdownWalker {
                 break
             }
             var answerEnd = close
-            var hint: String?
+            var hint: Range<Int>?
             var h = contentStart
             while h + 1 < close {
                 if m[h] == UInt8(ascii: ":"), m[h + 1] == UInt8(ascii: ":") {
                     answerEnd = h
-                    hint = text.string(trimmed(text.raw, (h + 2)..<close))
+                    hint = trimmed(text.raw, (h + 2)..<close)
                     break
                 }
                 h += 1
             }
-            let answer = text.string(trimmed(text.raw, contentStart..<answerEnd))
+            let answer = trimmed(text.raw, contentStart..<answerEnd)
             if number < 1 {
                 scan.diagnostics.append(Diagnostic(.error, path: path, line: loc.line, column: loc.column,
                                                    message: "cloze number must be 1 or more, not c\(number)"))
@@ -415,7 +431,8 @@ struct CardExtractor: MarkdownWalker {
         let fullText = text.string(trimmed(text.raw, back))
         let ident = CardID.normalizeIdentityText(fullText)
         let lines = text.fileLines[0]...text.fileLines[text.lineCount - 1]
-        let numbers = Array(Set(deletions.map(\.number))).sorted()
+        var numbers: [Int] = []
+        for n in deletions.map(\.number).sorted() where numbers.last != n { numbers.append(n) }
         let revealed = render(deletions, text, back, hiding: nil)
         for n in numbers {
             emit(makeCard(kind: .cloze, variant: .cloze(n), front: render(deletions, text, back, hiding: n),
@@ -435,10 +452,10 @@ struct CardExtractor: MarkdownWalker {
             out.append(contentsOf: text.raw[cursor..<d.range.lowerBound])
             if d.number == hiding {
                 out.append(UInt8(ascii: "["))
-                if let hint = d.hint { out.append(contentsOf: hint.utf8) } else { out.append(contentsOf: [46, 46, 46]) }
+                if let hint = d.hint { out.append(contentsOf: text.raw[hint]) } else { out.append(contentsOf: [46, 46, 46]) }
                 out.append(UInt8(ascii: "]"))
             } else {
-                out.append(contentsOf: d.answer.utf8)
+                out.append(contentsOf: text.raw[d.answer])
             }
             cursor = d.range.upperBound
         }
@@ -449,8 +466,10 @@ struct CardExtractor: MarkdownWalker {
     private struct ClozeDeletion {
         var number: Int
         var range: Range<Int>
-        var answer: String
-        var hint: String?
+        /// The answer's bytes in the paragraph text, trimmed.
+        var answer: Range<Int>
+        /// The hint's bytes in the paragraph text, trimmed; nil when there is none or it is empty.
+        var hint: Range<Int>?
     }
 
     /// `==text==` spans on one line: no space just inside the markers, not part of a longer `=` run.
@@ -475,7 +494,7 @@ struct CardExtractor: MarkdownWalker {
                 }
                 guard let close = closeAt else { j += 2; continue }
                 found.append(ClozeDeletion(number: found.count + 1, range: j..<(close + 2),
-                                           answer: text.string((j + 2)..<close), hint: nil))
+                                           answer: (j + 2)..<close, hint: nil))
                 j = close + 2
             }
         }

@@ -14,10 +14,8 @@ enum CardMatcher {
     /// Fingerprints at most this many SimHash bits apart (of 56) count as the same card edited.
     static let similarityThreshold = 16
 
-    static func assign(_ extracted: [Card], stored: [StoredLine], path: String)
-        -> (cards: [Card], diagnostics: [Diagnostic]) {
+    static func assign(_ cards: inout [Card], stored: [StoredLine], path: String) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
-        var cards = extracted
         // Derived IDs already given; an identical earlier card pushes the occurrence number up.
         var derived = DerivedHashes(expected: cards.count)
         var seenExplicit: [CardID: Int] = [:]
@@ -45,7 +43,7 @@ enum CardMatcher {
             }
             cards[i].id = CardID(derivedHash: hash)
         }
-        guard !stored.isEmpty else { return (cards, diagnostics) }
+        guard !stored.isEmpty else { return diagnostics }
 
         // 1. Same ID.
         var cardIndexByID: [CardID: Int] = [:]
@@ -60,7 +58,7 @@ enum CardMatcher {
                 unmatchedStored.append(si)
             }
         }
-        guard !unmatchedStored.isEmpty else { return (cards, diagnostics) }
+        guard !unmatchedStored.isEmpty else { return diagnostics }
 
         // 2. Equal fingerprints (a moved file, reordered cards), then 3. similar ones, among cards
         // whose ID is not their own.
@@ -122,7 +120,7 @@ enum CardMatcher {
             diagnostics.append(Diagnostic(.warning, path: path, line: s.line, column: s.column,
                 message: "scheduling state for card '\(s.id)' matches no card in this note; kept"))
         }
-        return (cards, diagnostics)
+        return diagnostics
     }
 }
 

@@ -86,7 +86,7 @@ public enum NoteParser {
             MarkdownDocument(parsing: UnsafeBufferPointer(rebasing: buf[frontMatter.bodyRange]),
                              options: .indexing, lineOffset: frontMatter.bodyStartLine - 1)
         }
-        let body = CardExtractor.scan(document, source: source, path: path)
+        var body = CardExtractor.scan(document, source: source, path: path)
         diagnostics += body.diagnostics
 
         // Title and deck.
@@ -158,12 +158,14 @@ public enum NoteParser {
                 warn(node, "'\(SchedulingLine.key)' must be a mapping of card IDs to scheduling lines; ignored")
             }
         }
-        let matched = CardMatcher.assign(body.cards, stored: stored, path: path)
-        diagnostics += matched.diagnostics
+        // Moved out, so that giving the cards their IDs does not copy the array.
+        var cards = body.cards
+        body.cards = []
+        diagnostics += CardMatcher.assign(&cards, stored: stored, path: path)
 
         var note = Note(path: path, title: title, deck: deck, tags: tags, created: timestamp("created"),
                         cycle: cycle, archived: archived, category: string("category"), source: string("source"),
-                        sourceType: string("source_type"), reviewed: timestamp("reviewed"), cards: matched.cards,
+                        sourceType: string("source_type"), reviewed: timestamp("reviewed"), cards: cards,
                         byteCount: bytes.count)
         note.contentDigest = contentDigest(bytes)
         return (note, frontMatter, diagnostics)
