@@ -416,8 +416,9 @@ public struct IndexCache: Sendable {
 
     /// Writes a cache holding `records` (in path order) and the diagnostics that span files,
     /// replacing the old one atomically. The notes are written out as they are encoded, so the
-    /// cache is never whole in memory.
-    func write(_ records: [Record], crossFileDiagnostics: [Diagnostic], folders: [ScannedFolder],
+    /// cache is never whole in memory. `crossFileDiagnostics` is asked for only once the notes
+    /// are written, so that the index can be built meanwhile.
+    func write(_ records: [Record], crossFileDiagnostics: () -> [Diagnostic], folders: [ScannedFolder],
                scanDiagnostics: [Diagnostic]) throws(FileIOError) {
         try io.makeDirectories(FileIO.directory(of: path))
         let file = try io.overwriting(path)
@@ -468,7 +469,7 @@ public struct IndexCache: Sendable {
             for card in record.note?.cards ?? [] { ids.append((Self.idHash(card.id), UInt32(n))) }
         }
         try finish(file, entryCount: records.count, notesLength: flushed, entries: entries.bytes, tables: numbered,
-                   crossFileDiagnostics: crossFileDiagnostics, folders: folders, scanDiagnostics: scanDiagnostics, ids: ids)
+                   crossFileDiagnostics: crossFileDiagnostics(), folders: folders, scanDiagnostics: scanDiagnostics, ids: ids)
     }
 }
 

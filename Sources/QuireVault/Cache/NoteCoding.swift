@@ -101,67 +101,90 @@ enum NoteCoding {
         timestamp(note.reviewed, &w)
         w.varint(note.byteCount)
         w.u64(note.contentDigest)
-        // Heading paths are shared by the cards under one heading: stored once per note.
-        // The cards under one heading follow each other and share its array.
-        var headings: [[String]] = []
+        // Cards are read in place: copying one out retains each of its strings.
+        note.cards.withUnsafeBufferPointer { cards in encodeCards(cards, into: &w) }
+    }
+
+    /// Where a card's texts are in its note's text list, and which of them it adds to the list.
+    private struct TextNumbers {
+        var front: Int, back: Int, identity: Int
+        var addsBack: Bool, addsIdentity: Bool
+    }
+
+    private static func encodeCards(_ cards: UnsafeBufferPointer<Card>, into w: inout BinaryWriter) {
+        // Heading paths are stored once per note. The cards under one heading follow each other
+        // and share its array, so comparing with the card before finds them.
+        var headingCards: [Int] = []
         var cardHeadings: [Int] = []
-        cardHeadings.reserveCapacity(note.cards.count)
-        for card in note.cards {
-            if let last = headings.last, last == card.headingPath {
-                cardHeadings.append(headings.count - 1)
+        cardHeadings.reserveCapacity(cards.count)
+        for i in cards.indices {
+            if let last = headingCards.last, cards[last].headingPath == cards[i].headingPath {
+                cardHeadings.append(headingCards.count - 1)
             } else {
-                headings.append(card.headingPath)
-                cardHeadings.append(headings.count - 1)
+                headingCards.append(i)
+                cardHeadings.append(headingCards.count - 1)
             }
         }
-        w.varint(headings.count)
-        for h in headings {
-            w.varint(h.count)
-            for s in h { w.string(s) }
+        w.varint(headingCards.count)
+        for i in headingCards {
+            w.varint(cards[i].headingPath.count)
+            for s in cards[i].headingPath { w.string(s) }
         }
         // Card texts are referred to by number, so that the cards of one cloze group store their
         // shared answer side and identity text once. Such cards follow each other; comparing with
-        // the card before (the same string storage, so a pointer comparison) beats hashing texts.
-        var texts: [String] = []
-        func add(_ text: String) -> Int {
-            texts.append(text)
-            return texts.count - 1
-        }
-        var group: (back: String, backNumber: Int, identity: String, identityNumber: Int)?
-        let cardTexts = note.cards.map { card -> (front: Int, back: Int, identity: Int) in
-            let front = add(card.front)
-            guard card.kind == .cloze else {
-                group = nil
-                return (front, add(card.back), 0)
+        // the group's first card (the same string storage, so a pointer comparison) beats hashing.
+        var numbers: [TextNumbers] = []
+        numbers.reserveCapacity(cards.count)
+        var count = 0
+        var groupStart = -1
+        for i in cards.indices {
+            let front = count
+            count += 1
+            guard cards[i].kind == .cloze else {
+                groupStart = -1
+                numbers.append(TextNumbers(front: front, back: count, identity: 0, addsBack: true, addsIdentity: false))
+                count += 1
+                continue
             }
-            let identity = card.identityText
-            if let g = group, g.back == card.back, g.identity == identity { return (front, g.backNumber, g.identityNumber) }
-            let back = add(card.back)
-            let identityNumber = identity == card.back ? back : add(identity)
-            group = (card.back, back, identity, identityNumber)
-            return (front, back, identityNumber)
+            if groupStart >= 0, cards[groupStart].back == cards[i].back,
+               cards[groupStart].identityText == cards[i].identityText {
+                let g = numbers[groupStart]
+                numbers.append(TextNumbers(front: front, back: g.back, identity: g.identity, addsBack: false, addsIdentity: false))
+                continue
+            }
+            let back = count
+            count += 1
+            let sameAsBack = cards[i].identityText == cards[i].back
+            numbers.append(TextNumbers(front: front, back: back, identity: sameAsBack ? back : count, addsBack: true,
+                                       addsIdentity: !sameAsBack))
+            if !sameAsBack { count += 1 }
+            groupStart = i
         }
-        w.varint(texts.count)
-        for t in texts { w.string(t) }
-        w.varint(note.cards.count)
-        for (i, card) in note.cards.enumerated() {
-            w.string(card.id.rawValue)
-            w.u8(kindCode(card.kind))
-            switch card.variant {
+        w.varint(count)
+        for i in cards.indices {
+            w.string(cards[i].front)
+            if numbers[i].addsBack { w.string(cards[i].back) }
+            if numbers[i].addsIdentity { w.string(cards[i].identityText) }
+        }
+        w.varint(cards.count)
+        for i in cards.indices {
+            w.string(cards[i].id.rawValue)
+            w.u8(kindCode(cards[i].kind))
+            switch cards[i].variant {
             case .single: w.u8(0)
             case .forward: w.u8(1)
             case .backward: w.u8(2)
             case .cloze(let n): w.u8(3); w.varint(n)
             }
-            w.varint(cardTexts[i].front)
-            w.varint(cardTexts[i].back)
-            w.varint(card.lines.lowerBound)
-            w.varint(card.lines.upperBound)
-            w.varint(card.column)
+            w.varint(numbers[i].front)
+            w.varint(numbers[i].back)
+            w.varint(cards[i].lines.lowerBound)
+            w.varint(cards[i].lines.upperBound)
+            w.varint(cards[i].column)
             w.varint(cardHeadings[i])
-            if card.kind == .cloze { w.varint(cardTexts[i].identity) }
-            w.bool(card.hasExplicitID)
-            if let s = card.schedule {
+            if cards[i].kind == .cloze { w.varint(numbers[i].identity) }
+            w.bool(cards[i].hasExplicitID)
+            if let s = cards[i].schedule {
                 w.u8(1)
                 encode(s, into: &w)
             } else {
@@ -344,11 +367,25 @@ enum NoteCoding {
 
     // MARK: - Small parts
 
-    private static func kindCode(_ k: CardKind) -> UInt8 { UInt8(CardKind.allCases.firstIndex(of: k) ?? 0) }
+    /// A card kind's number: its place in `CardKind.allCases` (spelled out: `allCases` builds an
+    /// array at each call, and this runs once per card).
+    static func kindCode(_ k: CardKind) -> UInt8 {
+        switch k {
+        case .basic: 0
+        case .definition: 1
+        case .reversed: 2
+        case .cloze: 3
+        }
+    }
 
-    private static func kindFromCode(_ c: UInt8) throws(IndexCacheError) -> CardKind {
-        guard CardKind.allCases.indices.contains(Int(c)) else { throw .malformed("bad card kind") }
-        return CardKind.allCases[Int(c)]
+    static func kindFromCode(_ c: UInt8) throws(IndexCacheError) -> CardKind {
+        switch c {
+        case 0: .basic
+        case 1: .definition
+        case 2: .reversed
+        case 3: .cloze
+        default: throw .malformed("bad card kind")
+        }
     }
 
     private static func timestamp(_ t: Timestamp?, _ w: inout BinaryWriter) {

@@ -50,17 +50,40 @@ public struct VaultIndex: Sendable {
         let read = readFiles(scanned, root: root, io: io, concurrency: concurrency, cache: cache)
         lap("read")
         var use = read.use
-        var index = VaultIndex(root: root, notes: read.notes, stamps: read.stamps, diagnostics: read.diagnostics)
-        lap("index")
-        // Rewritten when anything differs, also a folder's stamp (a file that is not a note was
-        // added, say), so that the next run can trust the folders without reading them.
-        if let cache, read.mustRewrite || read.crossFileDiagnostics != index.crossFileDiagnostics {
+        var index: VaultIndex
+        if let cache, read.mustRewrite {
+            // The index's tables are built on another thread while the cache's notes are encoded
+            // and written; only the cache's last section waits for the index's duplicate IDs.
+            let built = ResultSlots<VaultIndex>(count: 1)
+            let group = DispatchGroup()
+            let notes = read.notes, stamps = read.stamps, diagnostics = read.diagnostics
+            DispatchQueue.global().async(group: group) {
+                built[0] = VaultIndex(root: root, notes: notes, stamps: stamps, diagnostics: diagnostics)
+            }
+            func waitForIndex() -> VaultIndex {
+                group.wait()
+                return built[0] ?? VaultIndex(root: root, notes: notes, stamps: stamps, diagnostics: diagnostics)
+            }
             do throws(FileIOError) {
-                try cache.write(read.records, crossFileDiagnostics: index.crossFileDiagnostics, folders: scanned.folders,
-                                scanDiagnostics: scanned.diagnostics)
+                try cache.write(read.records, crossFileDiagnostics: { waitForIndex().crossFileDiagnostics },
+                                folders: scanned.folders, scanDiagnostics: scanned.diagnostics)
                 use.written = true
             } catch {
                 use.writeError = error
+            }
+            index = waitForIndex()
+        } else {
+            index = VaultIndex(root: root, notes: read.notes, stamps: read.stamps, diagnostics: read.diagnostics)
+            // Rewritten when anything differs, also a folder's stamp (a file that is not a note
+            // was added, say), so that the next run can trust the folders without reading them.
+            if let cache, read.crossFileDiagnostics != index.crossFileDiagnostics {
+                do throws(FileIOError) {
+                    try cache.write(read.records, crossFileDiagnostics: { index.crossFileDiagnostics },
+                                    folders: scanned.folders, scanDiagnostics: scanned.diagnostics)
+                    use.written = true
+                } catch {
+                    use.writeError = error
+                }
             }
         }
         index.cacheUse = cache == nil ? nil : use
@@ -266,9 +289,14 @@ public struct VaultIndex: Sendable {
     /// duplicates.
     public func cards(matching query: Query, now: Timestamp) -> [CardLocation] {
         var out: [CardLocation] = []
-        for (n, note) in notes.enumerated() {
-            for (c, card) in note.cards.enumerated() where shadowed.isEmpty || !shadowed.contains(CardLocation(note: n, card: c)) {
-                if query.matches(card: card, in: note, now: now) { out.append(CardLocation(note: n, card: c)) }
+        // Cards are read in place: copying a card out retains each of its strings.
+        notes.withUnsafeBufferPointer { notes in
+            for n in notes.indices {
+                notes[n].cards.withUnsafeBufferPointer { cards in
+                    for c in cards.indices where shadowed.isEmpty || !shadowed.contains(CardLocation(note: n, card: c)) {
+                        if query.matches(card: cards[c], in: notes[n], now: now) { out.append(CardLocation(note: n, card: c)) }
+                    }
+                }
             }
         }
         return out

@@ -4,6 +4,15 @@ import QuireModel
 
 /// Notes, scheduling states and diagnostics through the cache's encoding.
 @Suite struct NoteCodingTests {
+    /// The kind numbers in caches already written are the places in `CardKind.allCases`.
+    @Test func kindCodesAreTheOrderOfAllCases() throws {
+        for (n, kind) in CardKind.allCases.enumerated() {
+            #expect(NoteCoding.kindCode(kind) == UInt8(n))
+            #expect(try NoteCoding.kindFromCode(UInt8(n)) == kind)
+        }
+        #expect(throws: IndexCacheError.self) { try NoteCoding.kindFromCode(UInt8(CardKind.allCases.count)) }
+    }
+
     private static let text = """
         ---
         title: "Every kind"
