@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Dispatch
+import Synchronization
 import QuireMarkdown
 import QuireModel
 import QuireVault
@@ -53,8 +54,11 @@ enum QuireBench {
                     for (i, f) in files.enumerated() { _ = NoteParser.parse(contents[i], path: f.relativePath) }
                 }
                 return
+            case "--phases":
+                try phases(dir: args.popFirst() ?? "")
+                return
             default:
-                print("usage: QuireBench [--files N,N] [--vaults DIR] [--runs N] [--edits N] [--suite] | --grading | --index-loop DIR N | --parse-loop DIR N")
+                print("usage: QuireBench [--files N,N] [--vaults DIR] [--runs N] [--edits N] [--suite] | --grading | --index-loop DIR N | --parse-loop DIR N | --phases DIR")
                 exit(2)
             }
         }
@@ -69,6 +73,44 @@ enum QuireBench {
             let dir = vaultsDir + "/n\(n)"
             try ensureVault(dir, files: n)
             report(dir: dir, runs: runs)
+        }
+    }
+
+    /// Where a file's parse goes, in µs per file: front matter, front matter and Markdown, the
+    /// whole parse on one thread, and the whole parse on every core with the notes kept (as an
+    /// index keeps them). Files are read into memory first.
+    static func phases(dir: String) throws {
+        let files = VaultScanner().scan(root: dir).files
+        guard !files.isEmpty else { throw BenchError("no notes in '\(dir)'") }
+        let contents = files.map { (try? FileIO().read($0.fullPath).bytes) ?? [] }
+        func time(_ label: String, _ body: () -> Void) {
+            let start = DispatchTime.now().uptimeNanoseconds
+            body()
+            let us = Double(DispatchTime.now().uptimeNanoseconds - start) / 1000 / Double(contents.count)
+            print("\(label): \(String(format1: us)) µs per file")
+        }
+        time("front matter") { for bytes in contents { _ = try? FrontMatter(file: bytes) } }
+        time("front matter + Markdown") {
+            for bytes in contents {
+                guard let fm = try? FrontMatter(file: bytes) else { continue }
+                _ = bytes.withUnsafeBufferPointer { buf in
+                    MarkdownDocument(parsing: UnsafeBufferPointer(rebasing: buf[fm.bodyRange]), options: .indexing)
+                }
+            }
+        }
+        time("whole parse, one thread") {
+            for (i, f) in files.enumerated() { _ = NoteParser.parse(contents[i], path: f.relativePath) }
+        }
+        let cores = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        time("whole parse, \(cores) threads, notes kept (wall)") {
+            let kept = Mutex<[Note]>([])
+            DispatchQueue.concurrentPerform(iterations: cores) { t in
+                var mine: [Note] = []
+                for i in stride(from: t, to: contents.count, by: cores) {
+                    if let note = NoteParser.parse(contents[i], path: files[i].relativePath).note { mine.append(note) }
+                }
+                kept.withLock { $0 += mine }
+            }
         }
     }
 

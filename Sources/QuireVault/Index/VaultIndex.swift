@@ -1,4 +1,3 @@
-import Glibc
 import Dispatch
 import Synchronization
 import QuireModel
@@ -41,14 +40,10 @@ public struct VaultIndex: Sendable {
     ///     be used is rebuilt. See ``cacheUse``.
     public static func build(root: String, io: FileIO = FileIO(), concurrency: Int? = nil,
                              cache: IndexCache? = nil) -> VaultIndex {
-        let t0 = DispatchTime.now().uptimeNanoseconds
-        func lap(_ l: String) { if getenv("QUIRE_LAPS") != nil { let m = "\(l) \(Double(DispatchTime.now().uptimeNanoseconds - t0)/1e9)\n"; _ = m.withCString { write(2, $0, strlen($0)) } } }
         let scanned = VaultScanner(io: io).scan(root: root)
-        lap("scan")
         // Read in a function of its own, so that the cache's entries and the per-file results are
         // freed before the index's tables are built (the peak of memory).
         let read = readFiles(scanned, root: root, io: io, concurrency: concurrency, cache: cache)
-        lap("read")
         var use = read.use
         var index: VaultIndex
         if let cache, read.mustRewrite {
@@ -87,7 +82,6 @@ public struct VaultIndex: Sendable {
             }
         }
         index.cacheUse = cache == nil ? nil : use
-        lap("cache")
         return index
     }
 
