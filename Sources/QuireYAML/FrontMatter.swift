@@ -80,8 +80,9 @@ public struct FrontMatter: Sendable {
 
     // MARK: - Helpers
 
-    /// Parses the YAML between the fences; blocks of one-line flow mappings (Quire's scheduling
-    /// lines) are read by ``FlowLineBlock`` unless `fastPath` is off.
+    /// Parses the YAML between the fences. Unless `fastPath` is off, blocks of one-line flow
+    /// mappings (Quire's scheduling lines) are read by ``FlowLineBlock``, and a front matter of
+    /// simple `key: value` lines by ``SimpleMappingReader``, both without libyaml.
     static func parseRoot(_ yaml: ArraySlice<UInt8>, base: YAMLMark, fastPath: Bool = true) throws(YAMLError) -> YAMLMapping? {
         let blocks = fastPath ? FlowLineBlock.find(in: yaml, base: base) : []
         var text = yaml
@@ -90,7 +91,10 @@ public struct FrontMatter: Sendable {
                 for i in range where text[i] != 0x0D { text[i] = 0x20 }
             }
         }
-        guard let node = try YAMLParser.parse(text, baseMark: base) else { return nil }
+        let simple = fastPath ? SimpleMappingReader.read(text, base: base, placeholders: blocks.map(\.keyOffset)) : nil
+        let parsed: YAMLNode?
+        if let simple { parsed = .mapping(simple) } else { parsed = try YAMLParser.parse(text, baseMark: base) }
+        guard let node = parsed else { return nil }
         switch node {
         case .mapping(var mapping):
             for block in blocks {
