@@ -23,6 +23,8 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]
         ),
+        // The C library's allocator settings (glibc's mallopt); part of libc, nothing to install.
+        .systemLibrary(name: "CMalloc"),
 
         // MARK: - Library modules
         .target(name: "QuireModel"),
@@ -31,7 +33,7 @@ let package = Package(
         .target(name: "QuireMarkdown", dependencies: ["CCmarkGFM"]),
         .target(
             name: "QuireVault",
-            dependencies: ["QuireModel", "QuireScheduling", "QuireYAML", "QuireMarkdown"]
+            dependencies: ["QuireModel", "QuireScheduling", "QuireYAML", "QuireMarkdown", "CMalloc"]
         ),
 
         // MARK: - Executables

@@ -1,4 +1,5 @@
 import ArgumentParser
+import QuireVault
 
 /// The `quire` command: a spaced-repetition study system over a folder of Markdown files.
 @main
@@ -47,6 +48,7 @@ struct Quire: ParsableCommand {
     static func main() {
         Output.ignoreBrokenPipeSignal()
         Output.unblockTerminationSignals()
+        AllocatorTuning.forIndexing()
         do {
             var command = try parseAsRoot(Self.movingGlobalOptions(Array(CommandLine.arguments.dropFirst())))
             try command.run()

@@ -41,6 +41,7 @@ public struct FileIO: Sendable {
         guard sys.fstat(fd, &st) == 0 else { throw .system(path: path, operation: "stat", code: currentErrno) }
         let stamp = FileStamp(st)
         guard stamp.size <= maximumFileSize else { throw .tooLarge(path: path, size: stamp.size) }
+        let regular = st.st_mode & S_IFMT == S_IFREG
         // One byte more than the file holds, so that the read seeing end-of-file needs no growth.
         var bytes = [UInt8](repeating: 0, count: Int(stamp.size) + 1)
         var filled = 0
@@ -58,6 +59,8 @@ public struct FileIO: Sendable {
             }
             if n == 0 { break }
             filled += n
+            // A regular file reads short only at its end: no second read just to see end-of-file.
+            if regular, filled < bytes.count { break }
         }
         bytes.removeLast(bytes.count - filled)
         return (bytes, stamp)

@@ -218,6 +218,43 @@ import Testing
         }
     }
 
+    /// A regular file takes one `read`; one that grew after `fstat` is still read to its end, and
+    /// so is a FIFO, whose reads may come back short before its end.
+    @Test func readsTakeOneCallAndStillReachTheEnd() throws {
+        try withTempDir { dir in
+            let text = String(repeating: "abcdefgh", count: 1000)
+            try dir.write("note.md", text)
+            let reads = Box()
+            var counted = SystemCalls.live
+            let live = SystemCalls.live
+            counted.read = { fd, buffer, count in _ = reads.next(); return live.read(fd, buffer, count) }
+            #expect(try FileIO(sys: counted).read(dir.full("note.md")).bytes == Array(text.utf8))
+            #expect(reads.next() == 2)
+
+            // fstat saw 10 bytes, the file holds 8,000: read on until end-of-file.
+            var stale = SystemCalls.live
+            stale.fstat = { fd, st in
+                let r = live.fstat(fd, st)
+                st.pointee.st_size = 10
+                return r
+            }
+            #expect(try FileIO(sys: stale).read(dir.full("note.md")).bytes == Array(text.utf8))
+
+            // Reads of one byte at a time from a FIFO: short, yet not the end.
+            let fifo = dir.full("pipe")
+            #expect(mkfifo(fifo, 0o600) == 0)
+            let writer = Thread {
+                let fd = open(fifo, O_WRONLY)
+                _ = text.withCString { write(fd, $0, 8000) }
+                close(fd)
+            }
+            writer.start()
+            var trickle = SystemCalls.live
+            trickle.read = { fd, buffer, count in live.read(fd, buffer, min(count, 1)) }
+            #expect(try FileIO(sys: trickle).read(fifo).bytes == Array(text.utf8))
+        }
+    }
+
     @Test func makeDirectoriesMakesParents() throws {
         try withTempDir { dir in
             try FileIO().makeDirectories(dir.full("a/b/c"))
