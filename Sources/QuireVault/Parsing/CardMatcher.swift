@@ -17,7 +17,7 @@ enum CardMatcher {
     static func assign(_ cards: inout [Card], stored: [StoredLine], path: String) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         // Derived IDs already given; an identical earlier card pushes the occurrence number up.
-        var derived = DerivedHashes(expected: cards.count)
+        var derived = SmallSet<UInt64>(expected: cards.count)
         var seenExplicit: [CardID: Int] = [:]
         let seed = CardID.derivationSeed(path: path)
         for i in cards.indices {
@@ -35,11 +35,11 @@ enum CardMatcher {
             let variant = card.variant.identityText
             var occurrence = 0
             var hash = CardID.derivedHash(seed: seed, kind: card.kind, variant: variant, occurrence: 0,
-                                          identity: card.combineIdentityText)
+                                          identity: { card.combineIdentityText(into: &$0) })
             while !derived.insert(hash >> 4) {
                 occurrence += 1
                 hash = CardID.derivedHash(seed: seed, kind: card.kind, variant: variant, occurrence: occurrence,
-                                          identity: card.combineIdentityText)
+                                          identity: { card.combineIdentityText(into: &$0) })
             }
             cards[i].id = CardID(derivedHash: hash)
         }
@@ -121,24 +121,5 @@ enum CardMatcher {
                 message: "scheduling state for card '\(s.id)' matches no card in this note; kept"))
         }
         return diagnostics
-    }
-}
-
-/// The derived hashes a note's cards took so far. Notes hold a dozen cards or so: a linear search
-/// beats hashing each one; a set takes over for big notes.
-private struct DerivedHashes {
-    private var small: [UInt64] = []
-    private var large: Set<UInt64>?
-
-    init(expected count: Int) {
-        if count > 48 { large = Set(minimumCapacity: count) } else { small.reserveCapacity(count) }
-    }
-
-    /// Adds `hash`; returns false when it was there already.
-    mutating func insert(_ hash: UInt64) -> Bool {
-        if large != nil { return large?.insert(hash).inserted ?? false }
-        if small.contains(hash) { return false }
-        small.append(hash)
-        return true
     }
 }

@@ -100,13 +100,13 @@ public enum NoteParser {
 
         // Tags: front matter, then inline.
         var tags: [Tag] = []
-        var seen = Set<String>()
+        var seen = SmallSet<String>()
         func addTag(_ text: String, node: YAMLNode?) {
             guard let tag = Tag(text) else {
                 if let node { warn(node, "'\(text)' is not a valid tag; ignored") }
                 return
             }
-            if seen.insert(tag.key).inserted { tags.append(tag) }
+            if seen.insert(tag.key) { tags.append(tag) }
         }
         if let node = root?["tags"] {
             switch node {
