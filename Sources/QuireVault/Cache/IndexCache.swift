@@ -422,6 +422,10 @@ public struct IndexCache: Sendable {
                scanDiagnostics: [Diagnostic]) throws(FileIOError) {
         try io.makeDirectories(FileIO.directory(of: path))
         let file = try io.overwriting(path)
+        // The card-ID table is gathered and sorted on another thread while the notes are encoded.
+        let sorted = ResultSlots<[(hash: UInt64, entry: UInt32)]>(count: 1)
+        let sorting = DispatchGroup()
+        DispatchQueue.global().async(group: sorting) { sorted[0] = Self.sortedIDs(records) }
         var tables = NameTables()
         for record in records { tables.number(record.note) }
         let numbered = tables
@@ -464,12 +468,22 @@ public struct IndexCache: Sendable {
             }
             waveStart = waveEnd
         }
+        sorting.wait()
+        try finish(file, entryCount: records.count, notesLength: flushed, entries: entries.bytes, tables: numbered,
+                   crossFileDiagnostics: crossFileDiagnostics(), folders: folders, scanDiagnostics: scanDiagnostics,
+                   sortedIDs: sorted[0] ?? Self.sortedIDs(records))
+    }
+
+    /// Every card's ID hash with the number of its record, sorted by hash (records in order
+    /// among equal hashes).
+    static func sortedIDs(_ records: [Record]) -> [(hash: UInt64, entry: UInt32)] {
         var ids: [(hash: UInt64, entry: UInt32)] = []
         for (n, record) in records.enumerated() {
-            for card in record.note?.cards ?? [] { ids.append((Self.idHash(card.id), UInt32(n))) }
+            record.note?.cards.withUnsafeBufferPointer { cards in
+                for c in cards.indices { ids.append((idHash(cards[c].id), UInt32(n))) }
+            }
         }
-        try finish(file, entryCount: records.count, notesLength: flushed, entries: entries.bytes, tables: numbered,
-                   crossFileDiagnostics: crossFileDiagnostics(), folders: folders, scanDiagnostics: scanDiagnostics, ids: ids)
+        return ids.sorted { $0.hash < $1.hash }
     }
 }
 
@@ -501,7 +515,7 @@ extension IndexCache {
     /// cache in place.
     func finish(_ file: FileIO.TemporaryFile, entryCount: Int, notesLength: Int, entries: [UInt8], tables: NameTables,
                 crossFileDiagnostics: [Diagnostic], folders: [ScannedFolder], scanDiagnostics: [Diagnostic],
-                ids unsorted: [(hash: UInt64, entry: UInt32)]) throws(FileIOError) {
+                sortedIDs ids: [(hash: UInt64, entry: UInt32)]) throws(FileIOError) {
         var tableBytes = BinaryWriter()
         tables.encode(into: &tableBytes)
         tableBytes.varint(crossFileDiagnostics.count)
@@ -514,7 +528,6 @@ extension IndexCache {
         }
         tableBytes.varint(scanDiagnostics.count)
         for d in scanDiagnostics { NoteCoding.encode(d, into: &tableBytes) }
-        let ids = unsorted.sorted { $0.hash < $1.hash }
         var idBytes = BinaryWriter(capacity: ids.count * 12)
         for id in ids { idBytes.u64(id.hash) }
         for id in ids { idBytes.u32(id.entry) }
@@ -617,7 +630,8 @@ extension IndexCache {
         try file.write(notes.bytes)
         flushed += notes.bytes.count
         try finish(file, entryCount: items.count, notesLength: flushed, entries: entries.bytes, tables: tables,
-                   crossFileDiagnostics: [], folders: folders, scanDiagnostics: scanDiagnostics, ids: ids)
+                   crossFileDiagnostics: [], folders: folders, scanDiagnostics: scanDiagnostics,
+                   sortedIDs: ids.sorted { $0.hash < $1.hash })
     }
 }
 
