@@ -34,6 +34,9 @@ enum CmarkRuntime {
 struct MarkdownConverter {
     private let source: UnsafeBufferPointer<UInt8>
     private let lines: LineTable
+    /// ``MarkdownParseOptions/exactCodeSpansOnly``: inline positions are recomputed only in blocks
+    /// that hold a code span or inline HTML.
+    private var exactCodeSpansOnly = false
     private(set) var nodes: [MarkdownNode] = []
     /// Where the literals of the nodes go (replaced by a fresh one if it would outgrow `Int32`).
     private var literals: MarkdownLiteralBuffer
@@ -113,6 +116,7 @@ struct MarkdownConverter {
             defer { if !useArena { cmark_node_free(root) } }
 
             var converter = MarkdownConverter(source: input)
+            converter.exactCodeSpansOnly = options.contains(.exactCodeSpansOnly)
             converter.nodes.reserveCapacity(input.count / 24 + 8)
             let types = ExtensionTypes(
                 table: quire_node_type_table().rawValue,
@@ -265,8 +269,18 @@ struct MarkdownConverter {
         if kind == .blockQuote { quoteDepth -= 1 }
         normalizeBlockEnd(index)
         if kind == .htmlBlock { extendHTMLBlockEnd(index) }
-        if (kind == .paragraph || kind == .heading || kind == .tableCell), index + 1 < nodes.count {
+        if (kind == .paragraph || kind == .heading || kind == .tableCell), index + 1 < nodes.count,
+           !exactCodeSpansOnly || holdsCodeOrHTML(from: index + 1) {
             fixInlines(block: index, quoteDepth: quoteDepth)
+        }
+    }
+
+    /// Whether a node from `first` on (the inlines of the block just finished) is a code span or
+    /// inline HTML.
+    private func holdsCodeOrHTML(from first: Int) -> Bool {
+        nodes.withUnsafeBufferPointer { nodes in
+            for i in first..<nodes.count where nodes[i].kind == .code || nodes[i].kind == .htmlInline { return true }
+            return false
         }
     }
 

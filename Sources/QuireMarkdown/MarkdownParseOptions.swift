@@ -24,14 +24,21 @@ public struct MarkdownParseOptions: OptionSet, Sendable, Hashable {
     /// Smart punctuation: curly quotes, dashes and ellipses in text literals.
     public static let smartPunctuation = MarkdownParseOptions(rawValue: 1 << 6)
 
+    /// Only code spans and inline HTML (and the blocks) get exact source ranges; the other inline
+    /// nodes of a paragraph without code or HTML keep cmark-gfm's own positions, which can be off
+    /// on continuation lines. It changes no node, kind, literal or block range, and saves
+    /// recomputing positions nobody reads when only code and HTML spans matter (the indexer).
+    public static let exactCodeSpansOnly = MarkdownParseOptions(rawValue: 1 << 7)
+
     /// Everything GitHub renders: tables, strikethrough, autolinks, task lists, tag filter, footnotes.
     public static let `default`: MarkdownParseOptions = [
         .tables, .strikethrough, .autolinks, .taskLists, .tagFilter, .footnotes,
     ]
 
-    /// What the vault indexer needs: tables, strikethrough and footnotes.
+    /// What the vault indexer needs: tables, strikethrough and footnotes, with exact positions for
+    /// code spans and inline HTML (``exactCodeSpansOnly``).
     ///
     /// Autolinks and task lists are left out: they cost time and change nothing about where cards
     /// and code are (measured numbers are in the package's benchmark report).
-    public static let indexing: MarkdownParseOptions = [.tables, .strikethrough, .footnotes]
+    public static let indexing: MarkdownParseOptions = [.tables, .strikethrough, .footnotes, .exactCodeSpansOnly]
 }

@@ -166,3 +166,50 @@ struct ParsePathTests {
         #expect(mismatches == 0)
     }
 }
+
+/// `exactCodeSpansOnly` (part of `.indexing`) skips recomputing inline positions in blocks without
+/// code or HTML: the tree, the literals, every block range and every code and HTML range must be
+/// what the full computation gives, and a block holding code keeps every exact inline range.
+@Suite struct ExactCodeSpansOnlyTests {
+    static let documents = [
+        ParsePathTests.note,
+        "Plain text\ncontinued *here* and\n**there** with [a link](x)\n",
+        "> Quoted `code` line\n> and a lazy\ncontinuation with `more code`\n\n> plain quote\n> text\n",
+        "- item one with `c`\n  continued <b>html\n  spanning</b> lines\n- item *two*\n  lazy\n",
+        "[ref]: http://example.com\n[other]: /x\nText after refs with `code`\nand [ref] link\n",
+        "# Heading with `code` and *em*\n\nSetext `x`\n===\n\n## plain heading\n",
+        "| a | `b` |\n|---|---|\n| <i>c</i> | d \\| e `f` |\n",
+        "Q: What is `f(x)`?\nA: A function <!-- note --> of x.\n\nterm :: definition with *em*\n",
+        "Text with ``double `tick` code``\nand a [link\nacross lines](u) then `c`\n",
+    ]
+
+    @Test(arguments: documents)
+    func onlyUnreadPositionsDiffer(_ text: String) {
+        let exact = MarkdownDocument(parsing: text, options: [.tables, .strikethrough, .footnotes])
+        let fast = MarkdownDocument(parsing: text, options: .indexing)
+        #expect(fast.nodes.count == exact.nodes.count)
+        for (i, (a, b)) in zip(fast.nodes, exact.nodes).enumerated() {
+            #expect(a.kind == b.kind && a.parent == b.parent && a.subtreeEnd == b.subtreeEnd && a.literal == b.literal)
+            if a.kind.isBlock || a.kind == .code || a.kind == .htmlInline {
+                #expect(a.range == b.range, "node \(i) \(a.kind) in \(text.debugDescription)")
+            }
+        }
+        // In a block that holds code or HTML, every inline range is exact.
+        for (i, block) in exact.nodes.enumerated() where block.kind == .paragraph || block.kind == .heading {
+            let inlines = (i + 1)..<block.subtreeEnd
+            guard inlines.contains(where: { exact.nodes[$0].kind == .code || exact.nodes[$0].kind == .htmlInline }) else { continue }
+            for j in inlines { #expect(fast.nodes[j].range == exact.nodes[j].range, "node \(j) in \(text.debugDescription)") }
+        }
+    }
+
+    @Test func positionsAreLeftToCmarkWhereNothingReadsThem() {
+        // After a link reference definition cmark places the paragraph's inlines a line too
+        // early; only the full computation moves them to their source bytes, so a differing range
+        // shows the option did skip that block.
+        let text = "[ref]: /url 'Title'\nUses [ref] and more\nhere.\n"
+        let exact = MarkdownDocument(parsing: text, options: [.tables, .strikethrough, .footnotes])
+        let fast = MarkdownDocument(parsing: text, options: .indexing)
+        #expect(zip(exact.nodes, fast.nodes).contains { $0.kind == .text && $0.range != $1.range })
+        #expect(zip(exact.nodes, fast.nodes).allSatisfy { !$0.kind.isBlock || $0.range == $1.range })
+    }
+}
