@@ -117,41 +117,85 @@ public struct CardID: Hashable, Comparable, Sendable, CustomStringConvertible, C
     public static func normalizeIdentityText(_ text: String) -> String {
         var text = text
         // Most card text is already normal: ASCII, single spaces, nothing to trim. Keep it as is.
-        let alreadyNormal = text.withUTF8 { shape(of: $0) == .normal }
-        if alreadyNormal { return text }
-        return text.withUTF8 { utf8 -> String in
-            var out = [UInt8]()
-            out.reserveCapacity(utf8.count)
-            var pendingSpace = false
-            var ascii = true
-            var i = 0
-            while i < utf8.count {
-                let b = utf8[i]
-                if b < 0x80 {
-                    if b == 32 || (b >= 9 && b <= 13) {
-                        pendingSpace = !out.isEmpty
-                    } else {
-                        if pendingSpace { out.append(32); pendingSpace = false }
-                        out.append(b)
+        switch text.withUTF8({ shape(of: $0) }) {
+        case .normal:
+            return text
+        case .otherASCII:
+            // ASCII: the runs of non-space bytes, copied with one space between them.
+            return text.withUTF8 { utf8 in
+                String(unsafeUninitializedCapacity: utf8.count) { out in
+                    guard let destination = out.baseAddress, let source = utf8.baseAddress else { return 0 }
+                    var count = 0
+                    forEachWord(utf8) { word in
+                        if count > 0 {
+                            destination[count] = 32
+                            count += 1
+                        }
+                        (destination + count).initialize(from: source + word.lowerBound, count: word.count)
+                        count += word.count
                     }
-                    i += 1
-                    continue
+                    return count
                 }
-                // A multi-byte scalar: decode it only to ask whether it is white space.
-                ascii = false
-                let length = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2
-                let end = min(utf8.count, i + length)
-                let scalarText = String(decoding: UnsafeBufferPointer(rebasing: utf8[i..<end]), as: UTF8.self)
-                if let scalar = scalarText.unicodeScalars.first, scalar.properties.isWhitespace {
-                    pendingSpace = !out.isEmpty
-                } else {
-                    if pendingSpace { out.append(32); pendingSpace = false }
-                    out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[i..<end]))
-                }
-                i = end
             }
-            let result = String(decoding: out, as: UTF8.self)
-            return ascii || Self.isNFCStable(result) ? result : result.precomposedStringWithCanonicalMapping
+        case .notASCII:
+            break
+        }
+        // Text with other scalars: Unicode white space counts as space too, and the result is
+        // brought to NFC unless every scalar is one that NFC leaves alone.
+        var stable = true
+        let collapsed = text.withUTF8 { utf8 in
+            String(unsafeUninitializedCapacity: utf8.count) { out in
+                guard let destination = out.baseAddress, let source = utf8.baseAddress else { return 0 }
+                var count = 0
+                var wordStart = -1
+                /// Copies the word that ends before `end`, after one space if it is not the first.
+                func flush(_ end: Int) {
+                    guard wordStart >= 0 else { return }
+                    if count > 0 {
+                        destination[count] = 32
+                        count += 1
+                    }
+                    (destination + count).initialize(from: source + wordStart, count: end - wordStart)
+                    count += end - wordStart
+                    wordStart = -1
+                }
+                var i = 0
+                while i < utf8.count {
+                    let b = utf8[i]
+                    if b < 0x80 {
+                        if b == 32 || (b >= 9 && b <= 13) {
+                            flush(i)
+                        } else if wordStart < 0 {
+                            wordStart = i
+                        }
+                        i += 1
+                        continue
+                    }
+                    // A multi-byte scalar: decoded to ask whether it is white space or changes in NFC.
+                    let length = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2
+                    let end = min(utf8.count, i + length)
+                    var scalar = UInt32(length == 2 ? b & 0x1F : length == 3 ? b & 0x0F : b & 0x07)
+                    for k in (i + 1)..<end { scalar = scalar << 6 | UInt32(utf8[k] & 0x3F) }
+                    if isWhiteSpace(scalar) {
+                        flush(i)
+                    } else {
+                        if wordStart < 0 { wordStart = i }
+                        if stable, !isNFCStable(scalar) { stable = false }
+                    }
+                    i = end
+                }
+                flush(utf8.count)
+                return count
+            }
+        }
+        return stable ? collapsed : collapsed.precomposedStringWithCanonicalMapping
+    }
+
+    /// Unicode's White_Space property (`Unicode.Scalar.Properties.isWhitespace`), spelled out.
+    @inline(__always) static func isWhiteSpace(_ v: UInt32) -> Bool {
+        switch v {
+        case 9...13, 32, 0x85, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000: true
+        default: false
         }
     }
 
@@ -220,23 +264,27 @@ public struct CardID: Hashable, Comparable, Sendable, CustomStringConvertible, C
 
     /// Feeds ASCII text with runs of white space as one space, none at the ends.
     private static func combineCollapsingSpaces(_ utf8: UnsafeBufferPointer<UInt8>, into hasher: inout SipHash24) {
+        var first = true
+        forEachWord(utf8) { word in
+            if !first { hasher.combine(byte: 32) }
+            first = false
+            hasher.combine(buffer: UnsafeBufferPointer(rebasing: utf8[word]))
+        }
+    }
+
+    /// Calls `body` with each run of ASCII bytes that are not white space, in order.
+    private static func forEachWord(_ utf8: UnsafeBufferPointer<UInt8>, _ body: (Range<Int>) -> Void) {
         var runStart = -1
-        var pendingSpace = false
-        var i = 0
-        // Runs of non-space bytes are fed whole.
-        while i <= utf8.count {
+        for i in 0...utf8.count {
             let isSpace = i == utf8.count || utf8[i] == 32 || (utf8[i] >= 9 && utf8[i] <= 13)
             if isSpace {
                 if runStart >= 0 {
-                    if pendingSpace { hasher.combine(byte: 32) }
-                    hasher.combine(buffer: UnsafeBufferPointer(rebasing: utf8[runStart..<i]))
+                    body(runStart..<i)
                     runStart = -1
-                    pendingSpace = true
                 }
             } else if runStart < 0 {
                 runStart = i
             }
-            i += 1
         }
     }
 
@@ -247,16 +295,19 @@ public struct CardID: Hashable, Comparable, Sendable, CustomStringConvertible, C
     /// mathematical operators, CJK punctuation, kana (but the combining voice marks), CJK unified
     /// ideographs, Hangul syllables and emoji. Such text skips the slow Foundation normalization.
     static func isNFCStable(_ text: String) -> Bool {
-        text.unicodeScalars.allSatisfy { s in
-            switch s.value {
-            case 0..<0x300: true
-            case 0x374, 0x37E, 0x387: false
-            case 0x370...0x3FF, 0x400...0x482, 0x48A...0x52F: true
-            case 0x2010...0x2064, 0x2190...0x22FF: true
-            case 0x3000...0x3029, 0x3030...0x303F, 0x3040...0x3098, 0x309B...0x30FF: true
-            case 0x4E00...0x9FFF, 0xAC00...0xD7A3, 0x1F300...0x1FAFF: true
-            default: false
-            }
+        text.unicodeScalars.allSatisfy { isNFCStable($0.value) }
+    }
+
+    /// Whether one scalar is of the kind ``isNFCStable(_:)-(String)`` accepts.
+    @inline(__always) static func isNFCStable(_ v: UInt32) -> Bool {
+        switch v {
+        case 0..<0x300: true
+        case 0x374, 0x37E, 0x387: false
+        case 0x370...0x3FF, 0x400...0x482, 0x48A...0x52F: true
+        case 0x2010...0x2064, 0x2190...0x22FF: true
+        case 0x3000...0x3029, 0x3030...0x303F, 0x3040...0x3098, 0x309B...0x30FF: true
+        case 0x4E00...0x9FFF, 0xAC00...0xD7A3, 0x1F300...0x1FAFF: true
+        default: false
         }
     }
 

@@ -163,14 +163,21 @@ public struct YAMLMapping: Sendable {
         // Front matter mappings are small: comparing pairs beats hashing every key. Each entry is
         // copied out once (copying one retains every string in it).
         if entries.count <= 24 {
-            // Read the keys in place: copying an entry out retains every string in it.
+            // Read the keys in place: copying an entry out retains every string in it. Strings are
+            // compared only when their length and first byte (read in constant time) agree.
             var keys: [String] = []
+            var signatures: [Int] = []
             keys.reserveCapacity(entries.count)
+            signatures.reserveCapacity(entries.count)
             entries.withUnsafeBufferPointer { e in
-                for k in e.indices { keys.append(e[k].key.value) }
+                for k in e.indices {
+                    let key = e[k].key.value
+                    keys.append(key)
+                    signatures.append(key.utf8.count << 8 | Int(key.utf8.first ?? 0))
+                }
             }
             for i in keys.indices {
-                for j in keys.indices where j > i && keys[j] == keys[i] {
+                for j in (i + 1)..<keys.count where signatures[j] == signatures[i] && keys[j] == keys[i] {
                     return (entries[j].key, entries[i].key)
                 }
             }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import QuireModel
 
@@ -93,6 +94,45 @@ import Testing
         let x = CardID.derive(path: "ab", kind: .basic, variant: "", identityText: "t", occurrence: 0)
         let y = CardID.derive(path: "a", kind: .basic, variant: "b", identityText: "t", occurrence: 0)
         #expect(x != y)
+    }
+
+    /// ASCII text against a plain reference: the words between ASCII white space, joined by one
+    /// space.
+    @Test func normalizingASCIIJoinsTheWordsWithOneSpace() {
+        var rng = SplitMix(seed: 11)
+        let pieces = ["a", "bc", "defgh", "xyz12345", " ", "  ", "\t", "\n", "\r\n", "\u{0B}", "\u{0C}", ":", "\u{1F}"]
+        for _ in 0..<3000 {
+            var text = ""
+            for _ in 0..<rng.next(upTo: 24) { text += pieces[rng.next(upTo: pieces.count)] }
+            let words = text.utf8.split(whereSeparator: { $0 == 32 || ($0 >= 9 && $0 <= 13) })
+            let reference = words.map { String(decoding: $0, as: UTF8.self) }.joined(separator: " ")
+            #expect(CardID.normalizeIdentityText(text) == reference, "\(text.debugDescription)")
+        }
+    }
+
+    @Test func whiteSpaceIsUnicodesWhiteSpace() {
+        for v in UInt32(0)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(v) else { continue }
+            #expect(CardID.isWhiteSpace(v) == scalar.properties.isWhitespace, "U+\(String(v, radix: 16))")
+        }
+    }
+
+    /// Any text against a plain reference: the words between Unicode white space, joined by one
+    /// space, in NFC.
+    @Test func normalizingAnyTextJoinsTheWordsInNFC() {
+        var rng = SplitMix(seed: 13)
+        let pieces = ["a", "Kraków", "résumé", "e\u{301}", "Å", "\u{00A0}", "\u{2003}", "\u{3000}", "\u{85}", " ", "\n",
+                      "Ελληνικά", "日本語", "🙂", "\u{200B}", "x\u{0308}", "ﬁ", "Ω", "\u{1F}"]
+        for _ in 0..<3000 {
+            var text = ""
+            for _ in 0..<rng.next(upTo: 16) { text += pieces[rng.next(upTo: pieces.count)] }
+            let words = text.unicodeScalars.split(whereSeparator: { $0.properties.isWhitespace })
+            let reference = words.map { String(String.UnicodeScalarView($0)) }.joined(separator: " ")
+                .precomposedStringWithCanonicalMapping
+            let normalized = CardID.normalizeIdentityText(text)
+            #expect(normalized == reference, "\(text.debugDescription)")
+            #expect(Array(normalized.utf8) == Array(reference.utf8), "\(text.debugDescription)")
+        }
     }
 
     @Test func normalizeCollapsesWhiteSpaceAndTrims() {
