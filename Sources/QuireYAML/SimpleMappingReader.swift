@@ -12,10 +12,11 @@
 /// created: 2026-01-02
 /// ```
 ///
-/// It gives the nodes and marks libyaml would give, without libyaml. Anything outside that narrow
-/// shape — non-ASCII bytes, tabs, carriage returns, comments, other indentation, nested
-/// collections, anchors, tags, escapes, single quotes, indicator characters, trailing spaces —
-/// makes it give up, and the whole front matter goes through libyaml. Tests compare both paths.
+/// It gives the nodes and marks libyaml would give, without libyaml. Scalars may hold non-ASCII
+/// text (printable scalars that are not line breaks); keys are ASCII. Anything outside that narrow
+/// shape — tabs, carriage returns, comments, other indentation, nested collections, anchors, tags,
+/// escapes, single quotes, indicator characters, trailing spaces — makes it give up, and the whole
+/// front matter goes through libyaml. Tests compare both paths.
 enum SimpleMappingReader {
     /// Reads `yaml` (its indices are file offsets; `base` marks its first byte, at column 1), or
     /// returns nil when it is not of the simple shape.
@@ -187,10 +188,40 @@ enum SimpleMappingReader {
             while k < limit {
                 let b = bytes[k]
                 if b == 0x22 { return k }
+                if b >= 0x80 {
+                    guard let length = plainScalarLength(at: k, limit) else { return nil }
+                    k += length
+                    continue
+                }
                 guard b >= 0x20, b < 0x7F, b != 0x5C else { return nil }
                 k += 1
             }
             return nil
+        }
+
+        /// The length of the well-formed UTF-8 sequence at `k` (before `end`) when its scalar is
+        /// one libyaml takes as plain content: printable (U+00A0 and up, but not U+FEFF, U+FFFE or
+        /// U+FFFF) and not a line break (U+2028, U+2029). Else nil.
+        func plainScalarLength(at k: Int, _ end: Int) -> Int? {
+            let b = bytes[k]
+            let length: Int
+            var v: UInt32
+            switch b {
+            case 0xC2...0xDF: length = 2; v = UInt32(b & 0x1F)
+            case 0xE0...0xEF: length = 3; v = UInt32(b & 0x0F)
+            case 0xF0...0xF4: length = 4; v = UInt32(b & 0x07)
+            default: return nil
+            }
+            guard k + length <= end else { return nil }
+            for i in (k + 1)..<(k + length) {
+                let c = bytes[i]
+                guard c & 0xC0 == 0x80 else { return nil }
+                v = v << 6 | UInt32(c & 0x3F)
+            }
+            let shortest: UInt32 = length == 2 ? 0x80 : length == 3 ? 0x800 : 0x10000
+            guard v >= shortest, v <= 0x10FFFF, !(0xD800...0xDFFF).contains(v), v >= 0xA0,
+                  v != 0x2028, v != 0x2029, v != 0xFEFF, v != 0xFFFE, v != 0xFFFF else { return nil }
+            return length
         }
 
         func quoted(_ open: Int, _ close: Int) -> YAMLScalar {
@@ -201,10 +232,18 @@ enum SimpleMappingReader {
         /// digits and a few punctuation characters, single spaces inside (not in a flow list),
         /// and `:` only before a character that is not a space.
         func isPlain(_ start: Int, _ end: Int, inFlow: Bool) -> Bool {
-            guard start < end, isPlainStart(bytes[start]) else { return false }
+            guard start < end, isPlainStart(bytes[start]) || bytes[start] >= 0x80 else { return false }
             var previousSpace = false
-            for k in start..<end {
+            var k = start
+            while k < end {
                 let b = bytes[k]
+                if b >= 0x80 {
+                    guard let length = plainScalarLength(at: k, end) else { return false }
+                    previousSpace = false
+                    k += length
+                    continue
+                }
+                defer { k += 1 }
                 if b == 0x20 {
                     if inFlow || previousSpace { return false }
                     previousSpace = true

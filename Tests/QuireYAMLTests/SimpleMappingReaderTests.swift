@@ -51,10 +51,21 @@ import Testing
         "tags:\n    - a b\n    - \"q\"\n\n    - c\n\ntitle: x\n",
         "title: x\ntags:\n - a\n",
         "tags:\n\n  - a\n",
+        "title: Café\n",
+        "title: Über den Wolken\n",
+        "title: \"Kraków, Ångström: résumé\"\n",
+        "tags: [ü, 日本語, \"Ελληνικά\"]\ndeck: Sprachen/Deutsch\n",
+        "aliases:\n  - 🙂 smile\n  - a\u{00A0}b\n",
     ]
 
     static let leftToLibyaml = [
-        "title: Café\n",
+        "ü: key\n",
+        "title: a\u{85}b\n",
+        "title: a\u{2028}b\n",
+        "title: \"a\u{2029}b\"\n",
+        "title: a\u{FEFF}b\n",
+        "title: a\u{80}b\n",
+        "title: \"a\u{9F}\"\n",
         "title: x # comment\n",
         "# comment\ntitle: x\n",
         "title: 'single'\n",
@@ -127,6 +138,7 @@ import Testing
             "Cells", "Biology/Cells", "2026-11-25", "2.62", "-1", "12:30", "a:b", "a: b", "x#y", "x #y", "(a)", "a'b",
             "\"q\"", "\"q:, [x] #y\"", "\"\"", "'s'", "[a, b]", "[]", "[ a ]", "[a,b]", "[a, b c]", "[a,]", "[\"a\"]",
             "{a: b}", "&x v", "*x", "!t v", "|", "- a", "~", "true", "null", "a  b", "a b ", "é", "100%", "a,b", "x?",
+            "Kraków", "\"Ångström\"", "[日本語, ü]", "a\u{85}b", "a\u{2028}", "\u{FEFF}x", "a\u{00A0}b", "\u{9F}",
         ]
         var takenCount = 0
         for _ in 0..<2000 {
