@@ -117,74 +117,22 @@ public struct CardID: Hashable, Comparable, Sendable, CustomStringConvertible, C
     public static func normalizeIdentityText(_ text: String) -> String {
         var text = text
         // Most card text is already normal: ASCII, single spaces, nothing to trim. Keep it as is.
-        switch text.withUTF8({ shape(of: $0) }) {
-        case .normal:
-            return text
-        case .otherASCII:
-            // ASCII: the runs of non-space bytes, copied with one space between them.
-            return text.withUTF8 { utf8 in
-                String(unsafeUninitializedCapacity: utf8.count) { out in
-                    guard let destination = out.baseAddress, let source = utf8.baseAddress else { return 0 }
-                    var count = 0
-                    forEachWord(utf8) { word in
-                        if count > 0 {
-                            destination[count] = 32
-                            count += 1
-                        }
-                        (destination + count).initialize(from: source + word.lowerBound, count: word.count)
-                        count += word.count
-                    }
-                    return count
-                }
-            }
-        case .notASCII:
-            break
-        }
-        // Text with other scalars: Unicode white space counts as space too, and the result is
-        // brought to NFC unless every scalar is one that NFC leaves alone.
+        if text.withUTF8({ shape(of: $0) }) == .normal { return text }
+        // Else the words, with one space between them; brought to NFC unless every scalar is one
+        // that NFC leaves alone.
         var stable = true
         let collapsed = text.withUTF8 { utf8 in
             String(unsafeUninitializedCapacity: utf8.count) { out in
                 guard let destination = out.baseAddress, let source = utf8.baseAddress else { return 0 }
                 var count = 0
-                var wordStart = -1
-                /// Copies the word that ends before `end`, after one space if it is not the first.
-                func flush(_ end: Int) {
-                    guard wordStart >= 0 else { return }
+                stable = forEachWord(utf8) { word in
                     if count > 0 {
                         destination[count] = 32
                         count += 1
                     }
-                    (destination + count).initialize(from: source + wordStart, count: end - wordStart)
-                    count += end - wordStart
-                    wordStart = -1
+                    (destination + count).initialize(from: source + word.lowerBound, count: word.count)
+                    count += word.count
                 }
-                var i = 0
-                while i < utf8.count {
-                    let b = utf8[i]
-                    if b < 0x80 {
-                        if b == 32 || (b >= 9 && b <= 13) {
-                            flush(i)
-                        } else if wordStart < 0 {
-                            wordStart = i
-                        }
-                        i += 1
-                        continue
-                    }
-                    // A multi-byte scalar: decoded to ask whether it is white space or changes in NFC.
-                    let length = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2
-                    let end = min(utf8.count, i + length)
-                    var scalar = UInt32(length == 2 ? b & 0x1F : length == 3 ? b & 0x0F : b & 0x07)
-                    for k in (i + 1)..<end { scalar = scalar << 6 | UInt32(utf8[k] & 0x3F) }
-                    if isWhiteSpace(scalar) {
-                        flush(i)
-                    } else {
-                        if wordStart < 0 { wordStart = i }
-                        if stable, !isNFCStable(scalar) { stable = false }
-                    }
-                    i = end
-                }
-                flush(utf8.count)
                 return count
             }
         }
@@ -272,20 +220,37 @@ public struct CardID: Hashable, Comparable, Sendable, CustomStringConvertible, C
         }
     }
 
-    /// Calls `body` with each run of ASCII bytes that are not white space, in order.
-    private static func forEachWord(_ utf8: UnsafeBufferPointer<UInt8>, _ body: (Range<Int>) -> Void) {
-        var runStart = -1
-        for i in 0...utf8.count {
-            let isSpace = i == utf8.count || utf8[i] == 32 || (utf8[i] >= 9 && utf8[i] <= 13)
-            if isSpace {
-                if runStart >= 0 {
-                    body(runStart..<i)
-                    runStart = -1
-                }
-            } else if runStart < 0 {
-                runStart = i
+    /// Calls `body` with each word of UTF-8 text, in order: each run of scalars that are not
+    /// Unicode white space. Returns whether every scalar passed is ``isNFCStable(_:)-(UInt32)``.
+    @discardableResult
+    private static func forEachWord(_ utf8: UnsafeBufferPointer<UInt8>, _ body: (Range<Int>) -> Void) -> Bool {
+        var stable = true
+        var wordStart = -1
+        var i = 0
+        while i < utf8.count {
+            let b = utf8[i]
+            let length = b < 0x80 ? 1 : b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2
+            let end = min(utf8.count, i + length)
+            let isSpace: Bool
+            if length == 1 {
+                isSpace = b == 32 || (b >= 9 && b <= 13)
+            } else {
+                // A multi-byte scalar: decoded to ask whether it is white space or changes in NFC.
+                var scalar = UInt32(length == 2 ? b & 0x1F : length == 3 ? b & 0x0F : b & 0x07)
+                for k in (i + 1)..<end { scalar = scalar << 6 | UInt32(utf8[k] & 0x3F) }
+                isSpace = isWhiteSpace(scalar)
+                if !isSpace, stable, !isNFCStable(scalar) { stable = false }
             }
+            if isSpace {
+                if wordStart >= 0 { body(wordStart..<i) }
+                wordStart = -1
+            } else if wordStart < 0 {
+                wordStart = i
+            }
+            i = end
         }
+        if wordStart >= 0 { body(wordStart..<utf8.count) }
+        return stable
     }
 
     /// Whether every scalar of `text` has the Unicode property NFC_Quick_Check=Yes and combining

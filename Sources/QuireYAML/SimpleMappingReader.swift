@@ -56,10 +56,10 @@ enum SimpleMappingReader {
             let n = bytes.count
             var i = 0
             // A key with nothing after its colon, waiting for the lines of a block list.
-            var pendingList: (key: YAMLScalar, lineStart: Int, lineNumber: Int)?
+            var pendingList: (key: YAMLScalar, lineStart: Int)?
             var listItems: [YAMLNode] = []
             var listStart: YAMLMark?
-            var listIndent = 0
+            var listIndent: Int?
             /// Ends the pending key's list at `end` (the next key, or the end of the stream).
             func closeList(at end: YAMLMark) -> Bool {
                 guard let pending = pendingList else { return true }
@@ -83,7 +83,7 @@ enum SimpleMappingReader {
                 if isBlank(i, end) {
                     // Blank (or a blanked scheduling line): skipped.
                 } else if pendingList != nil, bytes[i] == 0x20 {
-                    guard let item = listItem(i, end, indent: listIndent == 0 ? nil : listIndent) else { return nil }
+                    guard let item = listItem(i, end, indent: listIndent) else { return nil }
                     if listStart == nil { listStart = mark(item.dash) }
                     listIndent = item.dash - i
                     listItems.append(item.value)
@@ -93,18 +93,17 @@ enum SimpleMappingReader {
                     if let value = entry.value {
                         entries.append((entry.key, value))
                     } else {
-                        pendingList = (entry.key, i, line)
-                        listIndent = 0
+                        pendingList = (entry.key, i)
+                        listIndent = nil
                     }
                 }
                 i = end + 1
                 line += 1
             }
-            // libyaml ends the root mapping, and a list still open, at the end of the stream:
-            // column 1 of the line after the last line break.
-            let endLine = bytes.last == 0x0A || n == 0 ? line : line - 1
-            let streamEnd = YAMLMark(offset: origin + n, line: firstLine + endLine,
-                                     column: n - (bytes.last == 0x0A ? n : lineStart) + 1)
+            // libyaml ends the root mapping, and a list still open, at the end of the stream: column 1
+            // of the line after a last line break, else just after the last line's last byte.
+            if bytes.last == 0x0A || n == 0 { lineStart = n } else { line -= 1 }
+            let streamEnd = mark(n)
             guard closeList(at: streamEnd), let first = entries.first else { return nil }
             return YAMLMapping(entries: entries, isFlow: false, start: first.key.start, end: streamEnd)
         }

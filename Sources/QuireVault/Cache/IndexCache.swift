@@ -423,9 +423,7 @@ public struct IndexCache: Sendable {
         try io.makeDirectories(FileIO.directory(of: path))
         let file = try io.overwriting(path)
         // The card-ID table is gathered and sorted on another thread while the notes are encoded.
-        let sorted = ResultSlots<[(hash: UInt64, entry: UInt32)]>(count: 1)
-        let sorting = DispatchGroup()
-        DispatchQueue.global().async(group: sorting) { sorted[0] = Self.sortedIDs(records) }
+        let sortedIDs = BackgroundValue { Self.sortedIDs(records) }
         var tables = NameTables()
         for record in records { tables.number(record.note) }
         let numbered = tables
@@ -468,10 +466,9 @@ public struct IndexCache: Sendable {
             }
             waveStart = waveEnd
         }
-        sorting.wait()
         try finish(file, entryCount: records.count, notesLength: flushed, entries: entries.bytes, tables: numbered,
                    crossFileDiagnostics: crossFileDiagnostics(), folders: folders, scanDiagnostics: scanDiagnostics,
-                   sortedIDs: sorted[0] ?? Self.sortedIDs(records))
+                   sortedIDs: sortedIDs.value)
     }
 
     /// Every card's ID hash with the number of its record, sorted by hash (records in order

@@ -118,12 +118,8 @@ enum NoteCoding {
         var cardHeadings: [Int] = []
         cardHeadings.reserveCapacity(cards.count)
         for i in cards.indices {
-            if let last = headingCards.last, cards[last].headingPath == cards[i].headingPath {
-                cardHeadings.append(headingCards.count - 1)
-            } else {
-                headingCards.append(i)
-                cardHeadings.append(headingCards.count - 1)
-            }
+            if headingCards.last.map({ cards[$0].headingPath != cards[i].headingPath }) ?? true { headingCards.append(i) }
+            cardHeadings.append(headingCards.count - 1)
         }
         w.varint(headingCards.count)
         for i in headingCards {

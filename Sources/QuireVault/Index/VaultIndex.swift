@@ -45,40 +45,30 @@ public struct VaultIndex: Sendable {
         // freed before the index's tables are built (the peak of memory).
         let read = readFiles(scanned, root: root, io: io, concurrency: concurrency, cache: cache)
         var use = read.use
-        var index: VaultIndex
-        if let cache, read.mustRewrite {
-            // The index's tables are built on another thread while the cache's notes are encoded
-            // and written; only the cache's last section waits for the index's duplicate IDs.
-            let built = ResultSlots<VaultIndex>(count: 1)
-            let group = DispatchGroup()
-            let notes = read.notes, stamps = read.stamps, diagnostics = read.diagnostics
-            DispatchQueue.global().async(group: group) {
-                built[0] = VaultIndex(root: root, notes: notes, stamps: stamps, diagnostics: diagnostics)
-            }
-            func waitForIndex() -> VaultIndex {
-                group.wait()
-                return built[0] ?? VaultIndex(root: root, notes: notes, stamps: stamps, diagnostics: diagnostics)
-            }
+        func writeCache(_ cache: IndexCache, crossFileDiagnostics: () -> [Diagnostic]) {
             do throws(FileIOError) {
-                try cache.write(read.records, crossFileDiagnostics: { waitForIndex().crossFileDiagnostics },
-                                folders: scanned.folders, scanDiagnostics: scanned.diagnostics)
+                try cache.write(read.records, crossFileDiagnostics: crossFileDiagnostics, folders: scanned.folders,
+                                scanDiagnostics: scanned.diagnostics)
                 use.written = true
             } catch {
                 use.writeError = error
             }
-            index = waitForIndex()
+        }
+        var index: VaultIndex
+        if let cache, read.mustRewrite {
+            // The index's tables are built on another thread while the cache's notes are encoded
+            // and written; only the cache's last section waits for the index's duplicate IDs.
+            let notes = read.notes, stamps = read.stamps, diagnostics = read.diagnostics
+            let built = BackgroundValue { VaultIndex(root: root, notes: notes, stamps: stamps, diagnostics: diagnostics) }
+            writeCache(cache) { built.value.crossFileDiagnostics }
+            index = built.value
         } else {
             index = VaultIndex(root: root, notes: read.notes, stamps: read.stamps, diagnostics: read.diagnostics)
             // Rewritten when anything differs, also a folder's stamp (a file that is not a note
             // was added, say), so that the next run can trust the folders without reading them.
             if let cache, read.crossFileDiagnostics != index.crossFileDiagnostics {
-                do throws(FileIOError) {
-                    try cache.write(read.records, crossFileDiagnostics: { index.crossFileDiagnostics },
-                                    folders: scanned.folders, scanDiagnostics: scanned.diagnostics)
-                    use.written = true
-                } catch {
-                    use.writeError = error
-                }
+                let cross = index.crossFileDiagnostics
+                writeCache(cache) { cross }
             }
         }
         index.cacheUse = cache == nil ? nil : use
@@ -384,6 +374,25 @@ final class ResultSlots<T: Sendable>: Sendable {
     subscript(i: Int) -> T? {
         get { storage.withLock { $0[i] } }
         set { storage.withLock { $0[i] = newValue } }
+    }
+}
+
+/// A value computed on another thread from the moment it is made; ``value`` waits for it.
+final class BackgroundValue<T: Sendable>: Sendable {
+    private let slot = ResultSlots<T>(count: 1)
+    private let done = DispatchGroup()
+    private let work: @Sendable () -> T
+
+    init(_ work: @escaping @Sendable () -> T) {
+        self.work = work
+        DispatchQueue.global().async(group: done) { [slot] in slot[0] = work() }
+    }
+
+    /// The value, once computed.
+    var value: T {
+        done.wait()
+        // The slot is always filled once the work is done; computing again only keeps this total.
+        return slot[0] ?? work()
     }
 }
 

@@ -33,13 +33,15 @@ enum CardMatcher {
             }
             let card = cards[i]
             let variant = card.variant.identityText
+            func derivedHash(_ occurrence: Int) -> UInt64 {
+                CardID.derivedHash(seed: seed, kind: card.kind, variant: variant, occurrence: occurrence,
+                                   identity: { card.combineIdentityText(into: &$0) })
+            }
             var occurrence = 0
-            var hash = CardID.derivedHash(seed: seed, kind: card.kind, variant: variant, occurrence: 0,
-                                          identity: { card.combineIdentityText(into: &$0) })
+            var hash = derivedHash(0)
             while !derived.insert(hash >> 4) {
                 occurrence += 1
-                hash = CardID.derivedHash(seed: seed, kind: card.kind, variant: variant, occurrence: occurrence,
-                                          identity: { card.combineIdentityText(into: &$0) })
+                hash = derivedHash(occurrence)
             }
             cards[i].id = CardID(derivedHash: hash)
         }

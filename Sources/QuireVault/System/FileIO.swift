@@ -148,7 +148,7 @@ public struct FileIO: Sendable {
         } else if stamp(path) != nil {
             throw .changedOnDisk(path: path)
         }
-        let (temp, dir) = try writeTemporary(for: path, bytes, mode: mode, sync: true)
+        let (temp, dir) = try writeTemporary(for: path, bytes, mode: mode)
         // Last check right before the rename, to narrow the window for a concurrent editor.
         if let expected {
             let now = try? read(path).bytes
@@ -174,11 +174,7 @@ public struct FileIO: Sendable {
     /// ``TemporaryFile/commit()`` renames the new one over it. Not fsynced: such a file is checked
     /// when read and rebuilt when damaged.
     public func overwriting(_ path: String) throws(FileIOError) -> TemporaryFile {
-        let dir = Self.directory(of: path)
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        let temp = dir + "/." + name + ".quire-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
-        let fd = sys.open(temp, O_WRONLY | O_CREAT | O_EXCL, 0o644)
-        guard fd >= 0 else { throw .system(path: path, operation: "create temporary file", code: currentErrno) }
+        let (temp, _, fd) = try createTemporary(for: path, mode: 0o644)
         return TemporaryFile(io: self, fd: fd, temp: temp, path: path)
     }
 
@@ -216,15 +212,21 @@ public struct FileIO: Sendable {
         }
     }
 
-    /// Writes `bytes` to a new temporary file beside `path` and closes it; returns its path and
-    /// the folder. On failure the temporary file is removed.
-    private func writeTemporary(for path: String, _ bytes: [UInt8], mode: mode_t, sync: Bool)
-        throws(FileIOError) -> (temp: String, dir: String) {
+    /// Creates a new temporary file beside `path`, open for writing; returns its path, the
+    /// folder and the descriptor.
+    private func createTemporary(for path: String, mode: mode_t) throws(FileIOError) -> (temp: String, dir: String, fd: Int32) {
         let dir = Self.directory(of: path)
         let name = path.split(separator: "/").last.map(String.init) ?? path
         let temp = dir + "/." + name + ".quire-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
         let fd = sys.open(temp, O_WRONLY | O_CREAT | O_EXCL, mode)
         guard fd >= 0 else { throw .system(path: path, operation: "create temporary file", code: currentErrno) }
+        return (temp, dir, fd)
+    }
+
+    /// Writes `bytes` to a new temporary file beside `path`, fsyncs and closes it; returns its
+    /// path and the folder. On failure the temporary file is removed.
+    private func writeTemporary(for path: String, _ bytes: [UInt8], mode: mode_t) throws(FileIOError) -> (temp: String, dir: String) {
+        let (temp, dir, fd) = try createTemporary(for: path, mode: mode)
         var closed = false
         func fail(_ op: String, _ code: Int32) -> FileIOError {
             if !closed { _ = sys.close(fd) }
@@ -233,7 +235,7 @@ public struct FileIO: Sendable {
         }
         if let code = writeAll(fd, bytes) { throw fail("write", code) }
         guard sys.fchmod(fd, mode) == 0 else { throw fail("chmod", currentErrno) }
-        guard !sync || sys.fsync(fd) == 0 else { throw fail("fsync", currentErrno) }
+        guard sys.fsync(fd) == 0 else { throw fail("fsync", currentErrno) }
         let closeResult = sys.close(fd)
         closed = true
         guard closeResult == 0 else { throw fail("close", currentErrno) }
