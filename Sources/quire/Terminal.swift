@@ -81,15 +81,27 @@ enum Terminal {
         return (80, 24)
     }
 
+    /// Keys read but not yet handed out: one `read` may bring several (typed ahead, pasted, or
+    /// sent while the program was busy), and none may be lost.
+    nonisolated(unsafe) private static var keys = KeyDecoder()
+
     /// One key press, waiting up to `timeoutMilliseconds`; nil on timeout or a resize.
     static func readKey(timeoutMilliseconds: Int32) -> Key? {
-        var fds = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
-        let ready = poll(&fds, 1, timeoutMilliseconds)
-        guard ready > 0 else { return nil }
-        var buffer = [UInt8](repeating: 0, count: 16)
-        let n = buffer.withUnsafeMutableBytes { Glibc.read(0, $0.baseAddress, $0.count) }
-        guard n > 0 else { return n == 0 ? .endOfInput : nil }
-        return Key(Array(buffer[..<n]))
+        if let key = keys.next(atEnd: false) { return key }
+        var timeout = timeoutMilliseconds
+        while true {
+            var fds = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&fds, 1, timeout)
+            // Nothing more came: a key cut short (a lone Escape) is what it is.
+            guard ready > 0 else { return keys.next(atEnd: true) }
+            var buffer = [UInt8](repeating: 0, count: 256)
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(0, $0.baseAddress, $0.count) }
+            guard n > 0 else { return keys.next(atEnd: true) ?? (n == 0 ? .endOfInput : nil) }
+            keys.feed(buffer[..<n])
+            if let key = keys.next(atEnd: false) { return key }
+            // The rest of an escape sequence or a character is on its way.
+            timeout = 30
+        }
     }
 
     /// Runs a program with the terminal given back to it (for `$EDITOR`), then takes it again.
@@ -104,29 +116,6 @@ enum Terminal {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
         return status
-    }
-}
-
-/// A key read in raw mode.
-enum Key: Equatable {
-    case character(Character)
-    case enter, space, escape, backspace, interrupt, endOfInput, other
-
-    init(_ bytes: [UInt8]) {
-        switch bytes.first {
-        case 13?, 10?: self = .enter
-        case 32?: self = .space
-        case 27?: self = .escape
-        case 127?, 8?: self = .backspace
-        case 3?: self = .interrupt
-        case 4?: self = .endOfInput
-        default:
-            if let text = String(validating: bytes, as: UTF8.self), let c = text.first, text.count == 1 {
-                self = .character(c)
-            } else {
-                self = .other
-            }
-        }
     }
 }
 
