@@ -273,12 +273,17 @@ public struct VaultIndex: Sendable {
     /// duplicates.
     public func cards(matching query: Query, now: Timestamp) -> [CardLocation] {
         var out: [CardLocation] = []
+        // A query with only note-level terms is asked once per note, not once per card.
+        let perCard = query.dependsOnCard
         // Cards are read in place: copying a card out retains each of its strings.
         notes.withUnsafeBufferPointer { notes in
             for n in notes.indices {
+                if !perCard && !query.matches(note: notes[n], now: now) { continue }
                 notes[n].cards.withUnsafeBufferPointer { cards in
                     for c in cards.indices where shadowed.isEmpty || !shadowed.contains(CardLocation(note: n, card: c)) {
-                        if query.matches(card: cards[c], in: notes[n], now: now) { out.append(CardLocation(note: n, card: c)) }
+                        if !perCard || query.matches(card: cards[c], in: notes[n], now: now) {
+                            out.append(CardLocation(note: n, card: c))
+                        }
                     }
                 }
             }

@@ -14,6 +14,18 @@ extension Query {
         }
     }
 
+    /// Whether the answer can differ between cards of one note (the query has a card-level term:
+    /// `is:` other than `is:archived`, `type:`, `id:`, or words). When false, every card of a note
+    /// matches exactly when ``matches(note:now:)`` says the note does.
+    var dependsOnCard: Bool {
+        switch self {
+        case .all: false
+        case .term(let t): t.isCardLevel
+        case .not(let q): q.dependsOnCard
+        case .and(let qs), .or(let qs): qs.contains { $0.dependsOnCard }
+        }
+    }
+
     /// Whether a note matches. Note-level terms (deck, tag, path, cycle, category) look at the note;
     /// card-level terms (`is:`, `type:`, `id:`) match when any card of the note does; words match
     /// the title, the path or any card's text.
@@ -29,6 +41,15 @@ extension Query {
 }
 
 extension QueryTerm {
+    /// Whether the term looks at the card rather than its note.
+    var isCardLevel: Bool {
+        switch self {
+        case .status(.archived): false
+        case .status, .kind, .id, .text: true
+        default: false
+        }
+    }
+
     func matches(card: Card, in note: Note, now: Timestamp) -> Bool {
         switch self {
         case .status(let s): s.matches(card: card, in: note, now: now)

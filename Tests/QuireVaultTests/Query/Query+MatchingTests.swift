@@ -128,6 +128,26 @@ import QuireModel
         #expect(try fronts("type:reversed or is:learning") == ["learning", "relearning", "Acid", "Base"])
     }
 
+    @Test func noteLevelQueriesAreAskedOncePerNoteWithTheSameAnswer() throws {
+        let cases: [(String, Bool)] = [
+            ("", false), ("deck:biology", false), ("tag:exam -path:Archive", false), ("is:archived", false),
+            ("cycle:weekly or category:concept", false), ("-(deck:Chemistry or tag:exam)", false),
+            ("is:due", true), ("deck:biology type:basic", true), ("-id:x", true), ("tag:exam or energy", true),
+        ]
+        for (text, perCard) in cases {
+            let query = try Query(parsing: text)
+            #expect(query.dependsOnCard == perCard, "\(text)")
+            // Every card asked on its own gives the same cards, in the same order.
+            var expected: [CardLocation] = []
+            for (n, note) in index.notes.enumerated() {
+                for (c, card) in note.cards.enumerated() where query.matches(card: card, in: note, now: fixedNow) {
+                    expected.append(CardLocation(note: n, card: c))
+                }
+            }
+            #expect(index.cards(matching: query, now: fixedNow) == expected, "\(text)")
+        }
+    }
+
     @Test func caseInsensitiveContains() {
         #expect(containsCaseInsensitive("Mitochondrion", "CHOND"))
         #expect(!containsCaseInsensitive("Mito", "mitos"))
