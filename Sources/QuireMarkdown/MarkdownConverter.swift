@@ -111,7 +111,7 @@ struct MarkdownConverter {
                     cmark_parser_feed(parser, chars, input.count)
                 }
             }
-            let finished = CmarkParseLock.withLock { cmark_parser_finish(parser) }
+            let finished = CmarkParseLock.withLock(exclusive: options.switchesCharacterTables) { cmark_parser_finish(parser) }
             guard let root = finished else { return [emptyDocument()] }
             defer { if !useArena { cmark_node_free(root) } }
 

@@ -35,10 +35,18 @@ public struct MarkdownParseOptions: OptionSet, Sendable, Hashable {
         .tables, .strikethrough, .autolinks, .taskLists, .tagFilter, .footnotes,
     ]
 
-    /// What the vault indexer needs: tables, strikethrough and footnotes, with exact positions for
-    /// code spans and inline HTML (``exactCodeSpansOnly``).
+    /// What the vault indexer needs: tables and footnotes, with exact positions for code spans
+    /// and inline HTML (``exactCodeSpansOnly``).
     ///
     /// Autolinks and task lists are left out: they cost time and change nothing about where cards
-    /// and code are (measured numbers are in the package's benchmark report).
-    public static let indexing: MarkdownParseOptions = [.tables, .strikethrough, .footnotes, .exactCodeSpansOnly]
+    /// and code are (measured numbers are in the package's benchmark report). Strikethrough is
+    /// left out so that the indexer's parses never wait for each other (see
+    /// ``switchesCharacterTables``); it changes only the plain text of a heading holding `~`, and
+    /// the indexer parses such a note again with it.
+    public static let indexing: MarkdownParseOptions = [.tables, .footnotes, .exactCodeSpansOnly]
+
+    /// Whether the options include an extension that switches cmark-gfm's process-wide inline
+    /// character tables (strikethrough, autolinks): such parses finish one at a time, the others
+    /// side by side.
+    public var switchesCharacterTables: Bool { !isDisjoint(with: [.strikethrough, .autolinks]) }
 }

@@ -82,10 +82,15 @@ public enum NoteParser {
         }
 
         // Body.
-        let document = bytes.withUnsafeBufferPointer { buf in
-            MarkdownDocument(parsing: UnsafeBufferPointer(rebasing: buf[frontMatter.bodyRange]),
-                             options: .indexing, lineOffset: frontMatter.bodyStartLine - 1)
+        func parseBody(_ options: MarkdownParseOptions) -> MarkdownDocument {
+            bytes.withUnsafeBufferPointer { buf in
+                MarkdownDocument(parsing: UnsafeBufferPointer(rebasing: buf[frontMatter.bodyRange]),
+                                 options: options, lineOffset: frontMatter.bodyStartLine - 1)
+            }
         }
+        var document = parseBody(.indexing)
+        // The indexing parse leaves strikethrough out; it changes only a heading's plain text.
+        if headingHoldsTilde(document, source: source) { document = parseBody(.indexing.union(.strikethrough)) }
         var body = CardExtractor.scan(document, source: source, path: path)
         diagnostics += body.diagnostics
 
@@ -169,6 +174,22 @@ public enum NoteParser {
                         byteCount: bytes.count)
         note.contentDigest = contentDigest(bytes)
         return (note, frontMatter, diagnostics)
+    }
+
+    /// Whether a line of some heading holds a `~`: only there can strikethrough, which the
+    /// indexing parse leaves out, change what the indexer reads (the heading's plain text).
+    static func headingHoldsTilde(_ document: MarkdownDocument, source: SourceText) -> Bool {
+        document.nodes.withUnsafeBufferPointer { nodes in
+            source.bytes.withUnsafeBufferPointer { bytes in
+                for i in nodes.indices where nodes[i].kind == .heading {
+                    let range = nodes[i].range
+                    for line in range.start.line...max(range.start.line, range.end.line) where line <= source.lineCount {
+                        if bytes[source.lineRange(line)].contains(UInt8(ascii: "~")) { return true }
+                    }
+                }
+                return false
+            }
+        }
     }
 
     /// The deck named by a note's folder (`Default` at the root).

@@ -16,6 +16,18 @@ import QuireModel
         #expect(parse("Setext Title\n============\n", path: "x.md").note?.title == "Setext Title")
     }
 
+    @Test func strikethroughInHeadingsIsReadLikeGitHub() throws {
+        // The indexing parse leaves strikethrough out; a heading holding `~` is read with it.
+        #expect(parse("# Plan ~~old~~ new\n", path: "x.md").note?.title == "Plan old new")
+        #expect(parse("Setext ~one~\n===\n", path: "x.md").note?.title == "Setext one")
+        #expect(parse("> # Quoted ~~x~~ title\n", path: "x.md").note?.title == "Quoted x title")
+        // A tilde that is not strikethrough stays; `~~~` fences are not headings.
+        #expect(parse("# About ~ 5 km\n\n~~~\ncode\n~~~\n", path: "x.md").note?.title == "About ~ 5 km")
+        let note = try #require(parse("# Top\n\n## ~~Draft~~ Final\n\nq :: a\n\nText with ~~gone~~ :: kept\n", path: "x.md").note)
+        #expect(note.cards.map(\.headingPath) == [["Top", "Draft Final"], ["Top", "Draft Final"]])
+        #expect(note.cards.map(\.front) == ["q", "Text with ~~gone~~"])
+    }
+
     @Test func titleFromFileName() {
         #expect(parse("## Only a sub-heading\n", path: "Biology/Cells/mitosis.md").note?.title == "mitosis")
         #expect(parse("", path: "Upper.MD").note?.title == "Upper")
