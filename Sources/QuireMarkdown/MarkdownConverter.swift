@@ -37,6 +37,9 @@ struct MarkdownConverter {
     /// ``MarkdownParseOptions/exactCodeSpansOnly``: inline positions are recomputed only in blocks
     /// that hold a code span or inline HTML.
     private var exactCodeSpansOnly = false
+    /// ``MarkdownParseOptions/bareProseParagraphs``: a paragraph that cannot hold a code span or
+    /// inline HTML gets no inline nodes.
+    private var bareProseParagraphs = false
     private(set) var nodes: [MarkdownNode] = []
     /// Where the literals of the nodes go (replaced by a fresh one if it would outgrow `Int32`).
     private var literals: MarkdownLiteralBuffer
@@ -117,6 +120,7 @@ struct MarkdownConverter {
 
             var converter = MarkdownConverter(source: input)
             converter.exactCodeSpansOnly = options.contains(.exactCodeSpansOnly)
+            converter.bareProseParagraphs = options.contains(.bareProseParagraphs)
             converter.nodes.reserveCapacity(input.count / 24 + 8)
             let types = ExtensionTypes(
                 table: quire_node_type_table().rawValue,
@@ -156,12 +160,15 @@ struct MarkdownConverter {
                     open[open.count - 1].lastChild = index
                 }
                 if nodes[index].kind == .blockQuote { quoteDepth += 1 }
-                if let child = quire_node_first_child(node) {
+                if bareProseParagraphs, nodes[index].kind == .paragraph, !mayHoldCodeOrHTML(nodes[index].range) {
+                    finish(index, quoteDepth: &quoteDepth)
+                } else if let child = quire_node_first_child(node) {
                     open.append((index, -1))
                     node = child
                     continue descend
+                } else {
+                    finish(index, quoteDepth: &quoteDepth)
                 }
-                finish(index, quoteDepth: &quoteDepth)
             }
             // Climb until a node has a next sibling.
             while true {
@@ -273,6 +280,16 @@ struct MarkdownConverter {
            !exactCodeSpansOnly || holdsCodeOrHTML(from: index + 1) {
             fixInlines(block: index, quoteDepth: quoteDepth)
         }
+    }
+
+    /// Whether the source lines of a block hold a backtick or a `<`, without which there is no
+    /// code span and no inline HTML.
+    private func mayHoldCodeOrHTML(_ range: SourceRange) -> Bool {
+        guard let base = source.baseAddress else { return false }
+        let start = lines.start(of: range.start.line)
+        let end = lines.next(after: max(range.start.line, range.end.line))
+        guard end > start else { return false }
+        return memchr(base + start, 0x60, end - start) != nil || memchr(base + start, 0x3C, end - start) != nil
     }
 
     /// Whether a node from `first` on (the inlines of the block just finished) is a code span or

@@ -30,20 +30,27 @@ public struct MarkdownParseOptions: OptionSet, Sendable, Hashable {
     /// recomputing positions nobody reads when only code and HTML spans matter (the indexer).
     public static let exactCodeSpansOnly = MarkdownParseOptions(rawValue: 1 << 7)
 
+    /// A paragraph whose source lines hold no backtick and no `<` — so no code span and no inline
+    /// HTML — gets no inline nodes (it is a leaf). Blocks, headings and table cells are whole.
+    /// For readers that take paragraph text from the source and need only the code and HTML spans
+    /// inside it (the indexer): most prose then costs no inline nodes and no literal copies.
+    public static let bareProseParagraphs = MarkdownParseOptions(rawValue: 1 << 8)
+
     /// Everything GitHub renders: tables, strikethrough, autolinks, task lists, tag filter, footnotes.
     public static let `default`: MarkdownParseOptions = [
         .tables, .strikethrough, .autolinks, .taskLists, .tagFilter, .footnotes,
     ]
 
     /// What the vault indexer needs: tables and footnotes, with exact positions for code spans
-    /// and inline HTML (``exactCodeSpansOnly``).
+    /// and inline HTML (``exactCodeSpansOnly``), and inline nodes only in paragraphs that may hold
+    /// them (``bareProseParagraphs``).
     ///
     /// Autolinks and task lists are left out: they cost time and change nothing about where cards
     /// and code are (measured numbers are in the package's benchmark report). Strikethrough is
     /// left out so that the indexer's parses never wait for each other (see
     /// ``switchesCharacterTables``); it changes only the plain text of a heading holding `~`, and
     /// the indexer parses such a note again with it.
-    public static let indexing: MarkdownParseOptions = [.tables, .footnotes, .exactCodeSpansOnly]
+    public static let indexing: MarkdownParseOptions = [.tables, .footnotes, .exactCodeSpansOnly, .bareProseParagraphs]
 
     /// Whether the options include an extension that switches cmark-gfm's process-wide inline
     /// character tables (strikethrough, autolinks): such parses finish one at a time, the others

@@ -185,8 +185,8 @@ struct ParsePathTests {
 
     @Test(arguments: documents)
     func onlyUnreadPositionsDiffer(_ text: String) {
-        let exact = MarkdownDocument(parsing: text, options: .indexing.subtracting(.exactCodeSpansOnly))
-        let fast = MarkdownDocument(parsing: text, options: .indexing)
+        let exact = MarkdownDocument(parsing: text, options: [.tables, .footnotes])
+        let fast = MarkdownDocument(parsing: text, options: [.tables, .footnotes, .exactCodeSpansOnly])
         #expect(fast.nodes.count == exact.nodes.count)
         for (i, (a, b)) in zip(fast.nodes, exact.nodes).enumerated() {
             #expect(a.kind == b.kind && a.parent == b.parent && a.subtreeEnd == b.subtreeEnd && a.literal == b.literal)
@@ -207,9 +207,61 @@ struct ParsePathTests {
         // early; only the full computation moves them to their source bytes, so a differing range
         // shows the option did skip that block.
         let text = "[ref]: /url 'Title'\nUses [ref] and more\nhere.\n"
-        let exact = MarkdownDocument(parsing: text, options: .indexing.subtracting(.exactCodeSpansOnly))
-        let fast = MarkdownDocument(parsing: text, options: .indexing)
+        let exact = MarkdownDocument(parsing: text, options: [.tables, .footnotes])
+        let fast = MarkdownDocument(parsing: text, options: [.tables, .footnotes, .exactCodeSpansOnly])
         #expect(zip(exact.nodes, fast.nodes).contains { $0.kind == .text && $0.range != $1.range })
         #expect(zip(exact.nodes, fast.nodes).allSatisfy { !$0.kind.isBlock || $0.range == $1.range })
+    }
+}
+
+/// `bareProseParagraphs` (part of `.indexing`) leaves out the inline nodes of paragraphs whose
+/// lines hold no backtick and no `<`: the tree must be the whole tree without exactly those nodes.
+@Suite struct BareProseParagraphsTests {
+    static let documents = ExactCodeSpansOnlyTests.documents + [
+        "Just prose *with* **emphasis**, [a link](u) and\na second line.\n\nAnother `coded` one.\n",
+        "- item *one*\n- item <i>two</i>\n\n> quoted *prose*\n> more\n\n# Heading *kept*\n",
+        "| cell *a* | b |\n|---|---|\n| c | d |\n\nText with an escaped \\` tick *stays*.\n",
+        "A paragraph\nwith `code\nacross` lines and <b>html</b>.\n\nPlain again[^1].\n\n[^1]: A *note*.\n",
+    ]
+
+    @Test func proseLosesItsInlinesAndCodeKeepsThem() {
+        let text = "Prose *here*.\n\nWith `code` *here*.\n"
+        let bare = MarkdownDocument(parsing: text, options: .indexing)
+        let paragraphs = bare.nodes.indices.filter { bare.nodes[$0].kind == .paragraph }
+        #expect(paragraphs.count == 2)
+        #expect(bare.nodes[paragraphs[0]].subtreeEnd == paragraphs[0] + 1)
+        #expect(bare.nodes[paragraphs[1]].subtreeEnd > paragraphs[1] + 3)
+    }
+
+    @Test(arguments: documents)
+    func plainParagraphsHaveNoInlineNodes(_ text: String) {
+        let whole = MarkdownDocument(parsing: text, options: .indexing.subtracting(.bareProseParagraphs))
+        let bare = MarkdownDocument(parsing: text, options: .indexing)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        func plain(_ node: MarkdownNode) -> Bool {
+            guard node.kind == .paragraph else { return false }
+            let span = lines[(node.range.start.line - 1)...min(lines.count - 1, max(node.range.start.line, node.range.end.line) - 1)]
+            return !span.contains { $0.contains("`") || $0.contains("<") }
+        }
+        // The whole tree without the descendants of plain paragraphs.
+        var kept: [Int] = []
+        var i = 0
+        while i < whole.nodes.count {
+            kept.append(i)
+            i = plain(whole.nodes[i]) ? whole.nodes[i].subtreeEnd : i + 1
+        }
+        #expect(bare.nodes.count == kept.count)
+        for (b, w) in zip(bare.nodes, kept.map { whole.nodes[$0] }) {
+            #expect(b.kind == w.kind && b.range == w.range && b.literal == w.literal, "\(b.kind) in \(text.debugDescription)")
+            if plain(w) { #expect(b.firstChild == nil) }
+        }
+        // Parents and subtree ends point at the same nodes.
+        let position = Dictionary(uniqueKeysWithValues: kept.enumerated().map { ($1, $0) })
+        for (k, w) in kept.enumerated() {
+            let parent = whole.nodes[w].parent.flatMap { position[$0] }
+            #expect(bare.nodes[k].parent == parent)
+            let end = kept.firstIndex { $0 >= whole.nodes[w].subtreeEnd } ?? kept.count
+            #expect(bare.nodes[k].subtreeEnd == (plain(whole.nodes[w]) ? k + 1 : end))
+        }
     }
 }

@@ -440,3 +440,6 @@ final class AtomicCounter: Sendable {
         value.wrappingAdd(1, ordering: .relaxed).oldValue
     }
 }
+
+import Glibc
+import Dispatch
