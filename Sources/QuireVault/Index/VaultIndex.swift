@@ -201,7 +201,7 @@ public struct VaultIndex: Sendable {
     public init(root: String, notes: [Note], stamps: [FileStamp]? = nil, diagnostics: [Diagnostic] = []) {
         self.root = root
         // Builds hand the notes over in path order already; others may not.
-        let sorted = zip(notes, notes.dropFirst()).allSatisfy { utf8Precedes($0.path, $1.path) }
+        let sorted = notes.indices.dropFirst().allSatisfy { utf8Precedes(notes[$0 - 1].path, notes[$0].path) }
         if sorted {
             self.notes = notes
             self.stamps = stamps ?? []
@@ -220,7 +220,9 @@ public struct VaultIndex: Sendable {
             let cards = self.notes[n].cards
             for c in cards.indices {
                 let id = cards[c].id
-                if let existing = locations[id] {
+                // One hash per card: insert, and put the first card back in the rare duplicate case.
+                if let existing = locations.updateValue(CardLocation(note: n, card: c), forKey: id) {
+                    locations[id] = existing
                     if existing.note != n {
                         let other = self.notes[existing.note]
                         let card = cards[c]
@@ -228,9 +230,7 @@ public struct VaultIndex: Sendable {
                             message: "card ID '\(id)' is also used by \(other.path):\(other.cards[existing.card].lines.lowerBound) (a copied file?); this card is left out"))
                     }
                     shadowed.insert(CardLocation(note: n, card: c))
-                    continue
                 }
-                locations[id] = CardLocation(note: n, card: c)
             }
         }
         self.diagnostics += extra
