@@ -115,10 +115,25 @@ public struct VaultScanner: Sendable {
                 }
             }
             closedir(dir)
-            children.sort { utf8Precedes($1.key, $0.key) }
-            stack.append(contentsOf: children.lazy.map(\.item))
+            stack.append(contentsOf: Self.descendingByteOrder(children.map(\.key)).lazy.map { children[$0].item })
         }
         return (files, diagnostics, folders)
+    }
+
+    /// The positions of `keys` in reverse byte order. Most keys differ in their first eight bytes,
+    /// compared as one integer; only keys that share them are compared whole.
+    static func descendingByteOrder(_ keys: [String]) -> [Int] {
+        let prefixes = keys.map { key -> UInt64 in
+            var key = key
+            return key.withUTF8 { utf8 in
+                var prefix: UInt64 = 0
+                for i in 0..<8 { prefix = prefix << 8 | UInt64(i < utf8.count ? utf8[i] : 0) }
+                return prefix
+            }
+        }
+        return keys.indices.sorted { a, b in
+            prefixes[a] != prefixes[b] ? prefixes[a] > prefixes[b] : utf8Precedes(keys[b], keys[a])
+        }
     }
 
     /// A file or folder the scan has found but not yet listed or read.

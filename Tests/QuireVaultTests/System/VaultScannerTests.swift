@@ -24,6 +24,23 @@ import QuireModel
         }
     }
 
+    @Test func namesSortInReverseByteOrder() {
+        // Keys sharing their first eight bytes, shorter than eight, folders (`name/`), non-ASCII.
+        var keys = ["chapter-10.md", "chapter-1.md", "chapter-2/", "chapter-1/", "a.md", "a/", "a-b.md", "ab.md",
+                    "Z.md", "é.md", "e\u{301}.md", "longer-name-same-prefix-b.md", "longer-name-same-prefix-a.md",
+                    "x", "x.md", "chapter-1.md"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<200 {
+            let length = Int.random(in: 0...12, using: &generator)
+            keys.append(String(decoding: (0..<length).map { _ in [UInt8(ascii: "a"), UInt8(ascii: "b"), UInt8(ascii: "/"),
+                                                                   UInt8(ascii: "."), 0xC3, 0xA9].randomElement(using: &generator)! },
+                               as: UTF8.self))
+        }
+        let order = VaultScanner.descendingByteOrder(keys).map { Array(keys[$0].utf8) }
+        let expected = keys.map { Array($0.utf8) }.sorted { $1.lexicographicallyPrecedes($0) }
+        #expect(order == expected)
+    }
+
     @Test func pathsComeInByteOrderWithoutASortAndFoldersWithTheirStamps() throws {
         try withTempDir { dir in
             // `a.md` < `a/…` < `a-b.md` would be wrong: byte order puts `-` (0x2D) and `.` (0x2E)
