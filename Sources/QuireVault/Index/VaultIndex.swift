@@ -440,6 +440,3 @@ final class AtomicCounter: Sendable {
         value.wrappingAdd(1, ordering: .relaxed).oldValue
     }
 }
-
-import Glibc
-import Dispatch
