@@ -131,7 +131,7 @@ public struct VaultIndex: Sendable {
         records.reserveCapacity(files.count)
         var diagnostics = scanned.diagnostics
         for i in 0..<files.count {
-            switch results[i] {
+            switch results.take(i) {
             case .record(let record, let reused)?:
                 if reused { use.reused += 1 } else { use.parsed += 1 }
                 diagnostics += record.diagnostics
@@ -379,6 +379,15 @@ final class ResultSlots<T: Sendable>: Sendable {
     subscript(i: Int) -> T? {
         get { storage.withLock { $0[i] } }
         set { storage.withLock { $0[i] = newValue } }
+    }
+
+    /// Moves the value out of slot `i`, leaving it empty.
+    func take(_ i: Int) -> T? {
+        storage.withLock { slots in
+            var value: T?
+            swap(&value, &slots[i])
+            return value
+        }
     }
 }
 
