@@ -443,14 +443,7 @@ public struct IndexCache: Sendable {
                 var w = BinaryWriter(capacity: 64 << 10)
                 var places: [(start: Int, length: Int, checksum: UInt64)?] = []
                 for i in (first + c * chunk)..<min(waveEnd, first + (c + 1) * chunk) {
-                    guard let note = records[i].note else {
-                        places.append(nil)
-                        continue
-                    }
-                    let start = w.bytes.count
-                    NoteCoding.encode(note, tables: numbered, into: &w)
-                    let checksum = w.bytes.withUnsafeBytes { Checksum64.of(UnsafeRawBufferPointer(rebasing: $0[start...])) }
-                    places.append((start, w.bytes.count - start, checksum))
+                    places.append(Self.encodeNote(of: records[i], tables: numbered, into: &w))
                 }
                 encoded[c] = EncodedChunk(bytes: w.bytes, places: places)
             }
@@ -469,6 +462,17 @@ public struct IndexCache: Sendable {
         try finish(file, entryCount: records.count, notesLength: flushed, entries: entries.bytes, tables: numbered,
                    crossFileDiagnostics: crossFileDiagnostics(), folders: folders, scanDiagnostics: scanDiagnostics,
                    sortedIDs: sortedIDs.value)
+    }
+
+    /// Appends the note of `record` (if it has one) to `w`; returns where it is in `w` and its
+    /// checksum.
+    static func encodeNote(of record: Record, tables: NameTables,
+                           into w: inout BinaryWriter) -> (start: Int, length: Int, checksum: UInt64)? {
+        guard let note = record.note else { return nil }
+        let start = w.bytes.count
+        NoteCoding.encode(note, tables: tables, into: &w)
+        let checksum = w.bytes.withUnsafeBytes { Checksum64.of(UnsafeRawBufferPointer(rebasing: $0[start...])) }
+        return (start, w.bytes.count - start, checksum)
     }
 
     /// Every card's ID hash with the number of its record, sorted by hash (records in order

@@ -47,8 +47,13 @@ public struct VaultIndex: Sendable {
         var use = read.use
         func writeCache(_ cache: IndexCache, crossFileDiagnostics: () -> [Diagnostic]) {
             do throws(FileIOError) {
-                try cache.write(read.records, crossFileDiagnostics: crossFileDiagnostics, folders: scanned.folders,
-                                scanDiagnostics: scanned.diagnostics)
+                if let stream = read.stream {
+                    try stream.finish(records: read.records, crossFileDiagnostics: crossFileDiagnostics,
+                                      folders: scanned.folders, scanDiagnostics: scanned.diagnostics)
+                } else {
+                    try cache.write(read.records, crossFileDiagnostics: crossFileDiagnostics, folders: scanned.folders,
+                                    scanDiagnostics: scanned.diagnostics)
+                }
                 use.written = true
             } catch {
                 use.writeError = error
@@ -86,6 +91,8 @@ public struct VaultIndex: Sendable {
         var mustRewrite = true
         /// The duplicate-ID diagnostics the cache holds.
         var crossFileDiagnostics: [Diagnostic]?
+        /// The new cache, written while the files were read (when there was no cache to use).
+        var stream: IndexCache.NoteStream?
     }
 
     /// Reads every scanned file, from the cache when unchanged, in parallel.
@@ -107,21 +114,29 @@ public struct VaultIndex: Sendable {
         }
         let results = ResultSlots<FileResult>(count: files.count)
         let loaded = snapshot, numbers = entryNumbers
-        inParallelChunks(of: files.count, chunk: 16, concurrency: concurrency) { range in
+        // With no cache to start from, every file is parsed and the new cache is written as the
+        // chunks come, beside the parsing.
+        let chunk = 16
+        let stream = cache.flatMap { snapshot == nil ? IndexCache.NoteStream($0) : nil }
+        inParallelChunks(of: files.count, chunk: chunk, concurrency: concurrency) { range in
             var fromCache: [Int: IndexCache.Record] = [:]
             if let loaded {
                 fromCache = reuse(files[range], firstIndex: range.lowerBound, snapshot: loaded, entryNumbers: numbers)
             }
+            var streamed: [IndexCache.Record] = []
             for i in range {
                 if let record = fromCache[i] {
                     results[i] = .record(record, reused: true)
                     continue
                 }
                 switch IndexCache.Record.read(files[i], io: io) {
-                case .record(let record): results[i] = .record(record, reused: false)
+                case .record(let record):
+                    results[i] = .record(record, reused: false)
+                    if stream != nil { streamed.append(record) }
                 case .unreadable(let d): results[i] = .unreadable(d)
                 }
             }
+            stream?.add(chunk: range.lowerBound / chunk, streamed)
             return true
         }
         var notes: [Note] = []
@@ -146,7 +161,8 @@ public struct VaultIndex: Sendable {
                 break
             }
         }
-        var read = FilesRead(notes: notes, stamps: stamps, records: records, diagnostics: diagnostics, use: use)
+        var read = FilesRead(notes: notes, stamps: stamps, records: records, diagnostics: diagnostics, use: use,
+                             stream: stream)
         if let snapshot {
             read.crossFileDiagnostics = snapshot.crossFileDiagnostics
             read.mustRewrite = use.parsed > 0 || snapshot.entries.count != records.count

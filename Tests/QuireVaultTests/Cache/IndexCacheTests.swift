@@ -109,6 +109,50 @@ private func ageEverything(_ root: String) {
         }
     }
 
+    @Test func theCacheWrittenWhileReadingIsTheOneWrittenAfter() throws {
+        try withSampleVault { dir, vault in
+            // Enough files for many chunks, handed in out of order by two threads; a file that
+            // does not parse, tags and decks first seen late, and a copied file (duplicate IDs).
+            for i in 0..<300 {
+                try dir.write("vault/Gen/\(i % 7)/n\(i).md",
+                              "---\ntags: [t\(i % 13)]\n\(i % 50 == 0 ? "deck: Late/D\(i)\n" : "")---\n# N\(i)\n\nq\(i) :: a\(i)\n\nThe {{c1::x\(i)}} and {{c2::y}}.\n")
+            }
+            try dir.write("vault/Gen/bad.md", "---\nkey: [unclosed\n---\nq :: a\n")
+            try dir.write("vault/Gen/0/first.md", "q :: a ^dup-id\n")
+            try dir.write("vault/Gen/copy.md", "q :: a ^dup-id\n")
+            let cache = try #require(vault.cache)
+            let index = vault.index(concurrency: 2)
+            #expect(index.cacheUse?.written == true)
+            #expect(index.cacheUse?.problem == .missing)
+            let streamed = try #require(FileManager.default.contents(atPath: cache.path))
+            // The same records written in one go, after reading.
+            let scanned = VaultScanner().scan(root: vault.root)
+            let records = scanned.files.compactMap { file -> IndexCache.Record? in
+                if case .record(let r) = IndexCache.Record.read(file, io: FileIO()) { return r }
+                return nil
+            }
+            try cache.write(records, crossFileDiagnostics: { index.crossFileDiagnostics }, folders: scanned.folders,
+                            scanDiagnostics: scanned.diagnostics)
+            let after = try #require(FileManager.default.contents(atPath: cache.path))
+            #expect(streamed == after)
+            #expect(!index.crossFileDiagnostics.isEmpty)
+        }
+    }
+
+    @Test func aCacheThatCannotBeWrittenLeavesTheIndexWhole() throws {
+        try withSampleVault { dir, vault in
+            let fresh = dump(vault.index(cached: false))
+            // `.quire/cache` is a file: the cache's folder cannot be made.
+            try dir.write("vault/.quire/cache", "in the way\n")
+            let index = vault.index()
+            #expect(index.cacheUse?.written == false)
+            #expect(index.cacheUse?.writeError != nil)
+            #expect(dump(index) == fresh)
+            let left = try FileManager.default.contentsOfDirectory(atPath: dir.full("vault/.quire"))
+            #expect(left.allSatisfy { !$0.hasSuffix(".tmp") })
+        }
+    }
+
     @Test func aDamagedCacheIsRebuiltNeverTrusted() throws {
         try withSampleVault { _, vault in
             let fresh = dump(vault.index(cached: false))
