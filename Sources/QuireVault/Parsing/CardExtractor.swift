@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import QuireMarkdown
 import QuireModel
 
@@ -371,7 +374,11 @@ struct CardExtractor: MarkdownWalker {
         var broken = false
         var j = 0
         while j + 5 < m.count {
-            guard m[j] == UInt8(ascii: "{"), m[j + 1] == UInt8(ascii: "{"), m[j + 2] | 0x20 == UInt8(ascii: "c")
+            // Most of a paragraph is prose: jump to the next `{`.
+            guard let brace = Self.firstIndex(of: UInt8(ascii: "{"), in: m, from: j) else { break }
+            j = brace
+            guard j + 5 < m.count else { break }
+            guard m[j + 1] == UInt8(ascii: "{"), m[j + 2] | 0x20 == UInt8(ascii: "c")
             else { j += 1; continue }
             var k = j + 3, number = 0, digits = 0
             while k < m.count, m[k] >= 48, m[k] <= 57, digits < 6 {
@@ -440,6 +447,15 @@ struct CardExtractor: MarkdownWalker {
                                identityText: ident, explicitID: id?.suffixed("c\(n)")))
         }
         return true
+    }
+
+    /// The offset of the first `byte` in `bytes` at or after `start`.
+    private static func firstIndex(of byte: UInt8, in bytes: [UInt8], from start: Int) -> Int? {
+        bytes.withUnsafeBufferPointer { buf -> Int? in
+            guard let base = buf.baseAddress, start < buf.count,
+                  let hit = memchr(base + start, Int32(byte), buf.count - start) else { return nil }
+            return base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+        }
     }
 
     /// The cloze text with the deletions numbered `hiding` shown as `[...]` or `[hint]` and every
