@@ -94,11 +94,24 @@ public struct CardID: Hashable, Comparable, Sendable, CustomStringConvertible, C
     /// identity text, in as many pieces as it likes.
     public static func derivedHash(seed: SipHash24, kind: CardKind, variant: String, occurrence: Int,
                                    identity: (inout SipHash24) -> Void) -> UInt64 {
+        derivedHash(prefix: derivationPrefix(seed: seed, kind: kind, variant: variant), occurrence: occurrence,
+                    identity: identity)
+    }
+
+    /// The hash state after a note's ``derivationSeed(path:)``, a kind and a variant: shared by
+    /// every card of that kind and variant in the note.
+    public static func derivationPrefix(seed: SipHash24, kind: CardKind, variant: String) -> SipHash24 {
         var h = seed
         h.combine(kind.rawValue)
         h.combine(byte: 0)
         h.combine(variant)
         h.combine(byte: 0)
+        return h
+    }
+
+    /// The derived hash from a ``derivationPrefix(seed:kind:variant:)``.
+    public static func derivedHash(prefix: SipHash24, occurrence: Int, identity: (inout SipHash24) -> Void) -> UInt64 {
+        var h = prefix
         identity(&h)
         h.combine(byte: 0)
         if occurrence == 0 { h.combine(byte: UInt8(ascii: "0")) } else { h.combine(String(occurrence)) }

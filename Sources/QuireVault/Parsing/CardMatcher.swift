@@ -20,6 +20,7 @@ enum CardMatcher {
         var derived = SmallSet<UInt64>(expected: cards.count)
         var seenExplicit: [CardID: Int] = [:]
         let seed = CardID.derivationSeed(path: path)
+        var prefixes: [(kind: CardKind, variant: CardVariant, state: SipHash24)] = []
         for i in cards.indices {
             if cards[i].hasExplicitID {
                 let explicit = cards[i].id
@@ -31,11 +32,19 @@ enum CardMatcher {
                 }
                 continue
             }
-            let card = cards[i]
-            let variant = card.variant.identityText
+            // The hash state after kind and variant is the same for every card that shares them.
+            let kind = cards[i].kind, variant = cards[i].variant
+            let prefix: SipHash24
+            if let known = prefixes.first(where: { $0.kind == kind && $0.variant == variant }) {
+                prefix = known.state
+            } else {
+                prefix = CardID.derivationPrefix(seed: seed, kind: kind, variant: variant.identityText)
+                prefixes.append((kind, variant, prefix))
+            }
+            // The card is read in place: a copy would retain each of its strings.
             func derivedHash(_ occurrence: Int) -> UInt64 {
-                CardID.derivedHash(seed: seed, kind: card.kind, variant: variant, occurrence: occurrence,
-                                   identity: { card.combineIdentityText(into: &$0) })
+                CardID.derivedHash(prefix: prefix, occurrence: occurrence,
+                                   identity: { cards[i].combineIdentityText(into: &$0) })
             }
             var occurrence = 0
             var hash = derivedHash(0)
