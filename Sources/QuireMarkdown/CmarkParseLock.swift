@@ -1,5 +1,7 @@
 #if canImport(Glibc)
 internal import Glibc
+#elseif canImport(Darwin)
+internal import Darwin
 #endif
 
 /// Keeps cmark-gfm parses from seeing each other's inline character tables.
@@ -13,7 +15,7 @@ internal import Glibc
 /// So finishing is guarded by a readers–writer lock: a parse that switches characters
 /// (``MarkdownParseOptions/switchesCharacterTables``) finishes alone; the others only read the
 /// tables and finish side by side — the indexer's parses, on every core, never wait for each
-/// other. Writers are preferred, so a steady stream of readers cannot starve a render. Feeding
+/// other. With glibc, writers are preferred, so a steady stream of readers cannot starve a render. Feeding
 /// (the block structure) never reads those tables and runs outside the lock, as does converting
 /// the finished tree to Swift values.
 enum CmarkParseLock {
@@ -24,7 +26,9 @@ enum CmarkParseLock {
             lock = .allocate(capacity: 1)
             var attributes = pthread_rwlockattr_t()
             pthread_rwlockattr_init(&attributes)
+            #if canImport(Glibc)
             pthread_rwlockattr_setkind_np(&attributes, Int32(PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP))
+            #endif
             pthread_rwlock_init(lock, &attributes)
             pthread_rwlockattr_destroy(&attributes)
         }

@@ -27,6 +27,9 @@ enum Terminal {
             cc[Int(VTIME)] = 1
         }
         guard tcsetattr(0, TCSAFLUSH, &raw) == 0 else { return false }
+        // TCSAFLUSH dropped input not yet read; keys read but not yet handled go with it (after
+        // `$EDITOR`, a key typed before it opened must not grade the card).
+        keys = KeyDecoder()
         active = true
         // A parent may have left signals blocked; the terminal is only restored if they arrive.
         var handled = sigset_t()
