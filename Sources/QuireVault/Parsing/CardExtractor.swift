@@ -151,7 +151,11 @@ struct CardExtractor: MarkdownWalker {
         let masks = inlineMasks(of: index, in: document)
         scratch.load(source: source, first: node.range.start.line, last: node.range.end.line,
                      startColumn: node.range.start.column, masks: masks)
-        let text = scratch
+        // Moved out for the card readers (mutating methods of `self` cannot be handed a stored
+        // property), and moved back when done so its buffers serve the next paragraph.
+        var text = ParagraphText()
+        swap(&text, &scratch)
+        defer { swap(&text, &scratch) }
         if markers.contains(.hash) { collectTags(text) }
 
         // An `A:` paragraph answering the question of the paragraph before.
