@@ -5,7 +5,10 @@ struct ParagraphText {
     /// The content bytes, lines joined with `\n`.
     var raw: [UInt8]
     /// Same length as `raw`; bytes inside inline code or HTML replaced by ``maskByte``.
-    var masked: [UInt8]
+    var masked: [UInt8] { hasMasks ? maskedBytes : raw }
+    /// ``masked`` when some bytes are masked (most paragraphs have none, and share `raw`).
+    private var maskedBytes: [UInt8]
+    private var hasMasks = false
     /// Offset in `raw` where each line starts.
     var lineStarts: [Int]
     /// The file line of each line.
@@ -36,7 +39,7 @@ struct ParagraphText {
     /// again: the walker reuses one value so that paragraphs do not each allocate their buffers.
     init() {
         raw = []
-        masked = []
+        maskedBytes = []
         lineStarts = []
         fileLines = []
         fileColumns = []
@@ -50,7 +53,7 @@ struct ParagraphText {
     ///   - masks: inclusive byte-offset ranges in the file to blank out, in document order.
     mutating func load(source: SourceText, first: Int, last: Int, startColumn: Int, masks: [ClosedRange<Int>]) {
         raw.removeAll(keepingCapacity: true)
-        masked.removeAll(keepingCapacity: true)
+        maskedBytes.removeAll(keepingCapacity: true)
         lineStarts.removeAll(keepingCapacity: true)
         fileLines.removeAll(keepingCapacity: true)
         fileColumns.removeAll(keepingCapacity: true)
@@ -85,9 +88,11 @@ struct ParagraphText {
                 k += 1
             }
         }
-        masked.append(contentsOf: raw)
+        hasMasks = !maskedSpans.isEmpty
+        guard hasMasks else { return }
+        maskedBytes.append(contentsOf: raw)
         for span in maskedSpans {
-            for offset in span { masked[offset] = Self.maskByte }
+            for offset in span { maskedBytes[offset] = Self.maskByte }
         }
     }
 
