@@ -260,21 +260,22 @@ struct CardExtractor: MarkdownWalker {
 
     /// `Q:` / `A:` lines (FORMAT.md §3.1). Returns whether the paragraph held a `Q:` line.
     private mutating func questionAnswer(_ text: ParagraphText) -> Bool {
-        guard (0..<text.lineCount).contains(where: { afterMarker(text.masked, text.lineRange($0), "Q:") != nil })
+        let masked = text.masked
+        guard (0..<text.lineCount).contains(where: { afterMarker(masked, text.lineRange($0), "Q:") != nil })
         else { return false }
         // The card being read: where its question text starts, and where its answer starts.
         var question: (line: Int, offset: Int)?
         var answer: (line: Int, offset: Int)?
         for i in 0..<text.lineCount {
             let range = text.lineRange(i)
-            if let after = afterMarker(text.masked, range, "Q:") {
+            if let after = afterMarker(masked, range, "Q:") {
                 if let q = question {
                     finishQuestion(text, question: q, answer: answer, end: range.lowerBound - 1, lastLine: i - 1,
                                    paragraphEnd: false)
                 }
                 question = (i, after)
                 answer = nil
-            } else if question != nil, answer == nil, let after = afterMarker(text.masked, range, "A:") {
+            } else if question != nil, answer == nil, let after = afterMarker(masked, range, "A:") {
                 answer = (i, after)
             } else if question == nil {
                 oneLineCard(text, line: i)

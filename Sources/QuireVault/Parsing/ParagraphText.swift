@@ -114,16 +114,20 @@ func trimmed(_ bytes: [UInt8], _ range: Range<Int>) -> Range<Int> {
 
 /// Whether `bytes[range]` starts with `marker` (ASCII letters compared case-insensitively) after
 /// optional spaces; returns the offset just after the marker and following spaces.
-func afterMarker(_ bytes: [UInt8], _ range: Range<Int>, _ marker: String) -> Int? {
+func afterMarker(_ bytes: [UInt8], _ range: Range<Int>, _ marker: StaticString) -> Int? {
     var i = range.lowerBound
     while i < range.upperBound, isSpace(bytes[i]) { i += 1 }
-    for m in marker.utf8 {
-        guard i < range.upperBound else { return nil }
-        let b = bytes[i]
-        let folded = (b >= 97 && b <= 122) ? b - 32 : b
-        guard folded == m else { return nil }
-        i += 1
+    let matched = marker.withUTF8Buffer { marker -> Bool in
+        for m in marker {
+            guard i < range.upperBound else { return false }
+            let b = bytes[i]
+            let folded = (b >= 97 && b <= 122) ? b - 32 : b
+            guard folded == m else { return false }
+            i += 1
+        }
+        return true
     }
+    guard matched else { return nil }
     while i < range.upperBound, isSpace(bytes[i]) { i += 1 }
     return i
 }
