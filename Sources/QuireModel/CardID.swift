@@ -74,9 +74,8 @@ public struct CardID: Hashable, Comparable, Sendable, CustomStringConvertible, C
     /// The 64-bit hash behind ``derive(path:kind:variant:identityText:occurrence:)``.
     public static func derivedHash(path: String, kind: CardKind, variant: String, identityText: String,
                                    occurrence: Int) -> UInt64 {
-        derivedHash(seed: derivationSeed(path: path), kind: kind, variant: variant, occurrence: occurrence) {
-            $0.combine(identityText)
-        }
+        derivedHash(prefix: derivationPrefix(seed: derivationSeed(path: path), kind: kind, variant: variant),
+                    occurrence: occurrence) { $0.combine(identityText) }
     }
 
     /// The hash state after the parts of a derivation that every card of one note shares: the
@@ -90,14 +89,6 @@ public struct CardID: Hashable, Comparable, Sendable, CustomStringConvertible, C
         return h
     }
 
-    /// The derived hash from a note's ``derivationSeed(path:)``; `identity` feeds the normalized
-    /// identity text, in as many pieces as it likes.
-    public static func derivedHash(seed: SipHash24, kind: CardKind, variant: String, occurrence: Int,
-                                   identity: (inout SipHash24) -> Void) -> UInt64 {
-        derivedHash(prefix: derivationPrefix(seed: seed, kind: kind, variant: variant), occurrence: occurrence,
-                    identity: identity)
-    }
-
     /// The hash state after a note's ``derivationSeed(path:)``, a kind and a variant: shared by
     /// every card of that kind and variant in the note.
     public static func derivationPrefix(seed: SipHash24, kind: CardKind, variant: String) -> SipHash24 {
@@ -109,7 +100,8 @@ public struct CardID: Hashable, Comparable, Sendable, CustomStringConvertible, C
         return h
     }
 
-    /// The derived hash from a ``derivationPrefix(seed:kind:variant:)``.
+    /// The derived hash from a ``derivationPrefix(seed:kind:variant:)``; `identity` feeds the
+    /// normalized identity text, in as many pieces as it likes.
     public static func derivedHash(prefix: SipHash24, occurrence: Int, identity: (inout SipHash24) -> Void) -> UInt64 {
         var h = prefix
         identity(&h)

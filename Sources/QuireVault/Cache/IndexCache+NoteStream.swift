@@ -45,8 +45,7 @@ extension IndexCache {
             self.cache = cache
             var first = Output()
             do throws(FileIOError) {
-                try cache.io.makeDirectories(FileIO.directory(of: cache.path))
-                first.file = try cache.io.overwriting(cache.path)
+                first.file = try cache.newFile()
             } catch {
                 first.error = error
             }
@@ -81,9 +80,7 @@ extension IndexCache {
             for record in records {
                 out.tables.number(record.note)
                 let place = IndexCache.encodeNote(of: record, tables: out.tables, into: &out.notes)
-                let flushed = out.flushed
-                IndexCache.encodeEntry(IndexCache.entry(record, note: place.map { (flushed + $0.start, $0.length, $0.checksum) },
-                                                        tables: out.tables), into: &out.entries)
+                IndexCache.encodeEntry(of: record, note: place, at: out.flushed, tables: out.tables, into: &out.entries)
                 out.entryCount += 1
             }
             if out.notes.bytes.count >= 1 << 20 { flush(&out) }

@@ -420,8 +420,7 @@ public struct IndexCache: Sendable {
     /// are written, so that the index can be built meanwhile.
     func write(_ records: [Record], crossFileDiagnostics: () -> [Diagnostic], folders: [ScannedFolder],
                scanDiagnostics: [Diagnostic]) throws(FileIOError) {
-        try io.makeDirectories(FileIO.directory(of: path))
-        let file = try io.overwriting(path)
+        let file = try newFile()
         // The card-ID table is gathered and sorted on another thread while the notes are encoded.
         let sortedIDs = BackgroundValue { Self.sortedIDs(records) }
         var tables = NameTables()
@@ -450,9 +449,8 @@ public struct IndexCache: Sendable {
             for c in 0..<chunks {
                 guard let part = encoded[c] else { continue }
                 for (k, place) in part.places.enumerated() {
-                    let record = records[first + c * chunk + k]
-                    Self.encodeEntry(Self.entry(record, note: place.map { (flushed + $0.start, $0.length, $0.checksum) },
-                                                tables: numbered), into: &entries)
+                    Self.encodeEntry(of: records[first + c * chunk + k], note: place, at: flushed, tables: numbered,
+                                     into: &entries)
                 }
                 try file.write(part.bytes)
                 flushed += part.bytes.count
@@ -462,6 +460,20 @@ public struct IndexCache: Sendable {
         try finish(file, entryCount: records.count, notesLength: flushed, entries: entries.bytes, tables: numbered,
                    crossFileDiagnostics: crossFileDiagnostics(), folders: folders, scanDiagnostics: scanDiagnostics,
                    sortedIDs: sortedIDs.value)
+    }
+
+    /// Creates the folder and the temporary file of a new cache.
+    func newFile() throws(FileIOError) -> FileIO.TemporaryFile {
+        try io.makeDirectories(FileIO.directory(of: path))
+        return try io.overwriting(path)
+    }
+
+    /// Appends the entry of `record`, whose note (if any) was encoded at `place` in a buffer that
+    /// starts at offset `base` of the notes section.
+    static func encodeEntry(of record: Record, note place: (start: Int, length: Int, checksum: UInt64)?, at base: Int,
+                            tables: NameTables, into entries: inout BinaryWriter) {
+        encodeEntry(entry(record, note: place.map { (base + $0.start, $0.length, $0.checksum) }, tables: tables),
+                    into: &entries)
     }
 
     /// Appends the note of `record` (if it has one) to `w`; returns where it is in `w` and its
@@ -611,15 +623,9 @@ extension IndexCache {
                 Self.encodeEntry(moved, into: &entries)
             case .read(let record):
                 try copyPending()
-                var place: (Int, Int, UInt64)?
-                if let note = record.note {
-                    let start = notes.bytes.count
-                    NoteCoding.encode(note, tables: tables, into: &notes)
-                    let checksum = notes.bytes.withUnsafeBytes { Checksum64.of(UnsafeRawBufferPointer(rebasing: $0[start...])) }
-                    place = (flushed + start, notes.bytes.count - start, checksum)
-                    for card in note.cards { ids.append((Self.idHash(card.id), UInt32(n))) }
-                }
-                Self.encodeEntry(Self.entry(record, note: place, tables: tables), into: &entries)
+                let place = Self.encodeNote(of: record, tables: tables, into: &notes)
+                for card in record.note?.cards ?? [] { ids.append((Self.idHash(card.id), UInt32(n))) }
+                Self.encodeEntry(of: record, note: place, at: flushed, tables: tables, into: &entries)
             }
             if notes.bytes.count >= 4 << 20 {
                 try file.write(notes.bytes)
