@@ -416,9 +416,8 @@ public struct IndexCache: Sendable {
 
     /// Writes a cache holding `records` (in path order) and the diagnostics that span files,
     /// replacing the old one atomically. The notes are written out as they are encoded, so the
-    /// cache is never whole in memory. `crossFileDiagnostics` is asked for only once the notes
-    /// are written, so that the index can be built meanwhile.
-    func write(_ records: [Record], crossFileDiagnostics: () -> [Diagnostic], folders: [ScannedFolder],
+    /// cache is never whole in memory.
+    func write(_ records: [Record], crossFileDiagnostics: [Diagnostic], folders: [ScannedFolder],
                scanDiagnostics: [Diagnostic]) throws(FileIOError) {
         let file = try newFile()
         // The card-ID table is gathered and sorted on another thread while the notes are encoded.
@@ -458,7 +457,7 @@ public struct IndexCache: Sendable {
             waveStart = waveEnd
         }
         try finish(file, entryCount: records.count, notesLength: flushed, entries: entries.bytes, tables: numbered,
-                   crossFileDiagnostics: crossFileDiagnostics(), folders: folders, scanDiagnostics: scanDiagnostics,
+                   crossFileDiagnostics: crossFileDiagnostics, folders: folders, scanDiagnostics: scanDiagnostics,
                    sortedIDs: sortedIDs.value)
     }
 
@@ -490,13 +489,42 @@ public struct IndexCache: Sendable {
     /// Every card's ID hash with the number of its record, sorted by hash (records in order
     /// among equal hashes).
     static func sortedIDs(_ records: [Record]) -> [(hash: UInt64, entry: UInt32)] {
-        var ids: [(hash: UInt64, entry: UInt32)] = []
-        for (n, record) in records.enumerated() {
-            record.note?.cards.withUnsafeBufferPointer { cards in
-                for c in cards.indices { ids.append((idHash(cards[c].id), UInt32(n))) }
+        var ids = IDTableBuilder()
+        for (n, record) in records.enumerated() { ids.add(record.note, entry: n) }
+        return ids.sorted()
+    }
+
+    /// The card-ID table of a new cache, gathered note by note: each card's ID hash with its
+    /// entry's number, sorted by hash (and entry, for an ID two files use) at the end.
+    struct IDTableBuilder: Sendable {
+        /// The IDs by the top byte of their hash, each bucket in the order added.
+        private var buckets = [[(hash: UInt64, entry: UInt32)]](repeating: [], count: 256)
+
+        /// Adds the card IDs of entry `entry`'s note.
+        mutating func add(_ note: Note?, entry: Int) {
+            note?.cards.withUnsafeBufferPointer { cards in
+                for c in cards.indices {
+                    let hash = IndexCache.idHash(cards[c].id)
+                    buckets[Int(truncatingIfNeeded: hash >> 56)].append((hash, UInt32(truncatingIfNeeded: entry)))
+                }
             }
         }
-        return ids.sorted { $0.hash < $1.hash }
+
+        /// The table, sorted by hash and entry; the buckets are sorted on all cores.
+        func sorted(concurrency: Int? = nil) -> [(hash: UInt64, entry: UInt32)] {
+            let buckets = self.buckets
+            let slots = ResultSlots<[(hash: UInt64, entry: UInt32)]>(count: buckets.count)
+            inParallelChunks(of: buckets.count, chunk: 16, concurrency: concurrency) { range in
+                for b in range {
+                    slots[b] = buckets[b].sorted { $0.hash < $1.hash || ($0.hash == $1.hash && $0.entry < $1.entry) }
+                }
+                return true
+            }
+            var table: [(hash: UInt64, entry: UInt32)] = []
+            table.reserveCapacity(buckets.reduce(0) { $0 + $1.count })
+            for b in buckets.indices { table += slots.take(b) ?? [] }
+            return table
+        }
     }
 }
 

@@ -41,17 +41,19 @@ public struct VaultIndex: Sendable {
     public static func build(root: String, io: FileIO = FileIO(), concurrency: Int? = nil,
                              cache: IndexCache? = nil) -> VaultIndex {
         let scanned = VaultScanner(io: io).scan(root: root)
-        // Read in a function of its own, so that the cache's entries and the per-file results are
-        // freed before the index's tables are built (the peak of memory).
+        // Read in a function of its own, so that the old cache's entries are freed before the new
+        // cache is written.
         let read = readFiles(scanned, root: root, io: io, concurrency: concurrency, cache: cache)
         var use = read.use
-        func writeCache(_ cache: IndexCache, crossFileDiagnostics: () -> [Diagnostic]) {
+        var index = VaultIndex(root: root, sortedNotes: read.notes, stamps: read.stamps, diagnostics: read.diagnostics,
+                               cards: read.cards)
+        func writeCache(_ cache: IndexCache) {
             do throws(FileIOError) {
                 if let stream = read.stream {
-                    try stream.finish(records: read.records, crossFileDiagnostics: crossFileDiagnostics,
+                    try stream.finish(recordCount: read.use.parsed, crossFileDiagnostics: index.crossFileDiagnostics,
                                       folders: scanned.folders, scanDiagnostics: scanned.diagnostics)
                 } else {
-                    try cache.write(read.records, crossFileDiagnostics: crossFileDiagnostics, folders: scanned.folders,
+                    try cache.write(read.records, crossFileDiagnostics: index.crossFileDiagnostics, folders: scanned.folders,
                                     scanDiagnostics: scanned.diagnostics)
                 }
                 use.written = true
@@ -59,22 +61,10 @@ public struct VaultIndex: Sendable {
                 use.writeError = error
             }
         }
-        var index: VaultIndex
-        if let cache, read.mustRewrite {
-            // The index's tables are built on another thread while the cache's notes are encoded
-            // and written; only the cache's last section waits for the index's duplicate IDs.
-            let notes = read.notes, stamps = read.stamps, diagnostics = read.diagnostics
-            let built = BackgroundValue { VaultIndex(root: root, notes: notes, stamps: stamps, diagnostics: diagnostics) }
-            writeCache(cache) { built.value.crossFileDiagnostics }
-            index = built.value
-        } else {
-            index = VaultIndex(root: root, notes: read.notes, stamps: read.stamps, diagnostics: read.diagnostics)
-            // Rewritten when anything differs, also a folder's stamp (a file that is not a note
-            // was added, say), so that the next run can trust the folders without reading them.
-            if let cache, read.crossFileDiagnostics != index.crossFileDiagnostics {
-                let cross = index.crossFileDiagnostics
-                writeCache(cache) { cross }
-            }
+        // Rewritten when anything differs, also a folder's stamp (a file that is not a note was
+        // added, say), so that the next run can trust the folders without reading them.
+        if let cache, read.mustRewrite || read.crossFileDiagnostics != index.crossFileDiagnostics {
+            writeCache(cache)
         }
         index.cacheUse = cache == nil ? nil : use
         return index
@@ -84,7 +74,10 @@ public struct VaultIndex: Sendable {
     private struct FilesRead {
         var notes: [Note] = []
         var stamps: [FileStamp] = []
+        /// Every file's record, for a cache written after reading (not kept when it is written
+        /// while reading).
         var records: [IndexCache.Record] = []
+        var cards = CardLocations()
         var diagnostics: [Diagnostic] = []
         var use = CacheUse()
         /// Whether the cache differs from what was read in anything but the duplicate IDs.
@@ -112,60 +105,51 @@ public struct VaultIndex: Sendable {
                 use.problem = problem
             }
         }
-        let results = ResultSlots<FileResult>(count: files.count)
         let loaded = snapshot, numbers = entryNumbers
         // With no cache to start from, every file is parsed and the new cache is written as the
         // chunks come, beside the parsing.
         let chunk = 16
         let stream = cache.flatMap { snapshot == nil ? IndexCache.NoteStream($0) : nil }
+        // Each chunk's results are taken into the index in path order as soon as the chunks before
+        // it are in, by whichever thread hands in the next one: the card table and the new cache
+        // are built beside the parsing, not after it.
+        let ordered = InOrderChunks<[FileResult]>()
+        let assembly = Mutex(Assembly(files: files.count, diagnostics: scanned.diagnostics,
+                                      keepsRecords: cache != nil && stream == nil))
         inParallelChunks(of: files.count, chunk: chunk, concurrency: concurrency) { range in
             var fromCache: [Int: IndexCache.Record] = [:]
             if let loaded {
                 fromCache = reuse(files[range], firstIndex: range.lowerBound, snapshot: loaded, entryNumbers: numbers)
             }
-            var streamed: [IndexCache.Record] = []
+            var results: [FileResult] = []
+            results.reserveCapacity(range.count)
             for i in range {
-                if let record = fromCache[i] {
-                    results[i] = .record(record, reused: true)
+                if let record = fromCache.removeValue(forKey: i) {
+                    results.append(.record(record, reused: true))
                     continue
                 }
                 switch IndexCache.Record.read(files[i], io: io) {
-                case .record(let record):
-                    results[i] = .record(record, reused: false)
-                    if stream != nil { streamed.append(record) }
-                case .unreadable(let d): results[i] = .unreadable(d)
+                case .record(let record): results.append(.record(record, reused: false))
+                case .unreadable(let d): results.append(.unreadable(d))
                 }
             }
-            stream?.add(chunk: range.lowerBound / chunk, streamed)
+            ordered.add(range.lowerBound / chunk, results) { results in
+                if let stream {
+                    stream.write(results.compactMap { if case .record(let r, _) = $0 { r } else { nil } })
+                }
+                assembly.withLock { $0.take(results) }
+            }
             return true
         }
-        var notes: [Note] = []
-        var stamps: [FileStamp] = []
-        var records: [IndexCache.Record] = []
-        notes.reserveCapacity(files.count)
-        records.reserveCapacity(files.count)
-        var diagnostics = scanned.diagnostics
-        for i in 0..<files.count {
-            switch results.take(i) {
-            case .record(let record, let reused)?:
-                if reused { use.reused += 1 } else { use.parsed += 1 }
-                diagnostics += record.diagnostics
-                if let note = record.note {
-                    notes.append(note)
-                    stamps.append(record.stamp)
-                }
-                if cache != nil { records.append(record) }
-            case .unreadable(let d)?:
-                diagnostics.append(d)
-            case nil:
-                break
-            }
-        }
-        var read = FilesRead(notes: notes, stamps: stamps, records: records, diagnostics: diagnostics, use: use,
-                             stream: stream)
+        let done = assembly.withLock { $0 }
+        var read = FilesRead(notes: done.notes, stamps: done.stamps, records: done.records, cards: done.cards,
+                             diagnostics: done.diagnostics, use: use, stream: stream)
+        read.use.reused = done.reused
+        read.use.parsed = done.parsed
+        let records = done.records
         if let snapshot {
             read.crossFileDiagnostics = snapshot.crossFileDiagnostics
-            read.mustRewrite = use.parsed > 0 || snapshot.entries.count != records.count
+            read.mustRewrite = read.use.parsed > 0 || snapshot.entries.count != records.count
                 || snapshot.scanDiagnostics != scanned.diagnostics || snapshot.foldersDiffer(from: scanned.folders)
                 || !snapshot.cardIDsIntact()
         }
@@ -213,44 +197,84 @@ public struct VaultIndex: Sendable {
         case unreadable(Diagnostic)
     }
 
-    /// Creates an index from parsed notes (sorted by path here).
-    public init(root: String, notes: [Note], stamps: [FileStamp]? = nil, diagnostics: [Diagnostic] = []) {
-        self.root = root
-        // Builds hand the notes over in path order already; others may not.
-        let sorted = notes.indices.dropFirst().allSatisfy { utf8Precedes(notes[$0 - 1].path, notes[$0].path) }
-        if sorted {
-            self.notes = notes
-            self.stamps = stamps ?? []
-        } else {
-            let order = notes.indices.sorted { utf8Precedes(notes[$0].path, notes[$1].path) }
-            self.notes = order.map { notes[$0] }
-            let givenStamps = stamps ?? []
-            self.stamps = stamps == nil ? [] : order.map { givenStamps[$0] }
+    /// The files' results taken in, in path order, as the reading threads hand them in.
+    private struct Assembly: Sendable {
+        let files: Int
+        let keepsRecords: Bool
+        var notes: [Note] = []
+        var stamps: [FileStamp] = []
+        var records: [IndexCache.Record] = []
+        var cards = CardLocations()
+        var diagnostics: [Diagnostic]
+        var reused = 0
+        var parsed = 0
+        var filesTaken = 0
+        var cardsReserved = false
+
+        init(files: Int, diagnostics: [Diagnostic], keepsRecords: Bool) {
+            self.files = files
+            self.diagnostics = diagnostics
+            self.keepsRecords = keepsRecords
+            notes.reserveCapacity(files)
+            stamps.reserveCapacity(files)
+            if keepsRecords { records.reserveCapacity(files) }
         }
-        self.locations = [:]
-        self.diagnostics = diagnostics
-        var extra: [Diagnostic] = []
-        locations.reserveCapacity(self.notes.reduce(0) { $0 + $1.cards.count })
-        for n in self.notes.indices {
-            // Read only the IDs: copying each card out would retain all of its strings.
-            let cards = self.notes[n].cards
-            for c in cards.indices {
-                let id = cards[c].id
-                // One hash per card: insert, and put the first card back in the rare duplicate case.
-                if let existing = locations.updateValue(CardLocation(note: n, card: c), forKey: id) {
-                    locations[id] = existing
-                    if existing.note != n {
-                        let other = self.notes[existing.note]
-                        let card = cards[c]
-                        extra.append(Diagnostic(.error, path: self.notes[n].path, line: card.lines.lowerBound, column: card.column,
-                            message: "card ID '\(id)' is also used by \(other.path):\(other.cards[existing.card].lines.lowerBound) (a copied file?); this card is left out"))
+
+        /// Takes in the results of the files after those taken in so far.
+        mutating func take(_ results: [FileResult]) {
+            for result in results {
+                switch result {
+                case .record(let record, let wasReused):
+                    if wasReused { reused += 1 } else { parsed += 1 }
+                    diagnostics += record.diagnostics
+                    if let note = record.note {
+                        notes.append(note)
+                        stamps.append(record.stamp)
+                        notes.withUnsafeBufferPointer { cards.add(note: $0.count - 1, of: $0) }
                     }
-                    shadowed.insert(CardLocation(note: n, card: c))
+                    if keepsRecords { records.append(record) }
+                case .unreadable(let d):
+                    diagnostics.append(d)
                 }
             }
+            filesTaken += results.count
+            // Room for the whole card table, guessed from the first thousand files, so that it is
+            // not rehashed as it grows.
+            if !cardsReserved, filesTaken >= min(files, 1024) {
+                cardsReserved = true
+                let perFile = Double(notes.reduce(0) { $0 + $1.cards.count }) / Double(max(filesTaken, 1))
+                cards.reserveCapacity(Int(perFile * Double(files) * 1.1))
+            }
         }
-        self.diagnostics += extra
-        crossFileDiagnostics = extra
+    }
+
+    /// Creates an index from parsed notes (sorted by path here).
+    public init(root: String, notes: [Note], stamps: [FileStamp]? = nil, diagnostics: [Diagnostic] = []) {
+        // Builds hand the notes over in path order already; others may not.
+        var notes = notes
+        var stamps = stamps
+        if !notes.indices.dropFirst().allSatisfy({ utf8Precedes(notes[$0 - 1].path, notes[$0].path) }) {
+            let order = notes.indices.sorted { utf8Precedes(notes[$0].path, notes[$1].path) }
+            notes = order.map { notes[$0] }
+            stamps = stamps.map { given in order.map { given[$0] } }
+        }
+        var cards = CardLocations()
+        cards.reserveCapacity(notes.reduce(0) { $0 + $1.cards.count })
+        notes.withUnsafeBufferPointer { notes in
+            for n in notes.indices { cards.add(note: n, of: notes) }
+        }
+        self.init(root: root, sortedNotes: notes, stamps: stamps, diagnostics: diagnostics, cards: cards)
+    }
+
+    /// Creates an index from notes in path order and their card table, filled from those notes.
+    init(root: String, sortedNotes notes: [Note], stamps: [FileStamp]?, diagnostics: [Diagnostic], cards: CardLocations) {
+        self.root = root
+        self.notes = notes
+        self.stamps = stamps ?? []
+        self.locations = cards.locations
+        self.shadowed = cards.shadowed
+        self.diagnostics = diagnostics + cards.duplicates
+        crossFileDiagnostics = cards.duplicates
         Self.sortDiagnostics(&self.diagnostics)
     }
 
@@ -423,6 +447,44 @@ final class BackgroundValue<T: Sendable>: Sendable {
         done.wait()
         // The slot is always filled once the work is done; computing again only keeps this total.
         return slot[0] ?? work()
+    }
+}
+
+/// Chunks handed in by worker threads in any order and taken out in order: the thread that hands
+/// in the next chunk takes it out, and every later one already waiting, while the other threads go
+/// on with their work. Chunks are taken out one at a time, so what `consume` does needs no more
+/// ordering than that.
+final class InOrderChunks<Chunk: Sendable>: Sendable {
+    private struct Queue: Sendable {
+        var waiting: [Int: Chunk] = [:]
+        var next = 0
+        var draining = false
+    }
+
+    private let queue = Mutex(Queue())
+
+    /// Hands in chunk `number` (chunks are numbered from 0). When no other thread is taking chunks
+    /// out, passes each chunk from the next one on that is already there to `consume`, in order.
+    func add(_ number: Int, _ chunk: Chunk, consume: (Chunk) -> Void) {
+        let mustDrain = queue.withLock { queue -> Bool in
+            queue.waiting[number] = chunk
+            if queue.draining { return false }
+            queue.draining = true
+            return true
+        }
+        guard mustDrain else { return }
+        // A chunk handed in after this thread found it missing is taken out by the thread that
+        // hands it in.
+        while let next = queue.withLock({ queue -> Chunk? in
+            guard let chunk = queue.waiting.removeValue(forKey: queue.next) else {
+                queue.draining = false
+                return nil
+            }
+            queue.next += 1
+            return chunk
+        }) {
+            consume(next)
+        }
     }
 }
 

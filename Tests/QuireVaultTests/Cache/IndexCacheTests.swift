@@ -131,7 +131,7 @@ private func ageEverything(_ root: String) {
                 if case .record(let r) = IndexCache.Record.read(file, io: FileIO()) { return r }
                 return nil
             }
-            try cache.write(records, crossFileDiagnostics: { index.crossFileDiagnostics }, folders: scanned.folders,
+            try cache.write(records, crossFileDiagnostics: index.crossFileDiagnostics, folders: scanned.folders,
                             scanDiagnostics: scanned.diagnostics)
             let after = try #require(FileManager.default.contents(atPath: cache.path))
             #expect(streamed == after)

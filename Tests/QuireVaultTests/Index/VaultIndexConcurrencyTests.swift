@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 import QuireModel
 @testable import QuireVault
@@ -50,5 +51,47 @@ import QuireModel
                 }
             }
         }
+    }
+
+    /// The card table a build takes in while the files are read, chunk by chunk in path order,
+    /// is the one made from the same notes afterwards: every ID's place, the cards left out as
+    /// duplicates and their diagnostics, also for IDs repeated across chunks and within a note.
+    @Test func cardTableTakenInWhileReadingEqualsOneMadeAfter() throws {
+        try withTempDir { dir in
+            for i in 0..<600 {
+                var text = Self.note(i)
+                if i % 97 == 5 { text += "Copied :: card ^dup-a\n\nCopied again :: card ^dup-a\n" }
+                if i % 151 == 3 { text += "Other :: card ^dup-b\n" }
+                try dir.write("d\(i % 9)/n\(i).md", text)
+            }
+            for concurrency in [1, 2] {
+                let built = VaultIndex.build(root: dir.path, concurrency: concurrency)
+                let cross = Set(built.crossFileDiagnostics)
+                let after = VaultIndex(root: dir.path, notes: built.notes, stamps: built.stamps,
+                                       diagnostics: built.diagnostics.filter { !cross.contains($0) })
+                #expect(built.crossFileDiagnostics.count > 5)
+                #expect(built.crossFileDiagnostics == after.crossFileDiagnostics)
+                #expect(built.diagnostics == after.diagnostics)
+                #expect(built.cardCount == after.cardCount)
+                #expect(built.cards(matching: .all, now: fixedNow) == after.cards(matching: .all, now: fixedNow))
+                for note in built.notes {
+                    for card in note.cards {
+                        #expect(built.location(exactly: card.id) == after.location(exactly: card.id))
+                    }
+                }
+            }
+        }
+    }
+
+    /// Chunks handed in from two threads in a shuffled order come out once each, in order.
+    @Test func chunksComeOutInOrder() {
+        let ordered = InOrderChunks<Int>()
+        let seen = Mutex<[Int]>([])
+        let numbers = Array(0..<2_000).shuffled()
+        inParallelChunks(of: numbers.count, chunk: 3, concurrency: 2) { range in
+            for i in range { ordered.add(numbers[i], numbers[i]) { n in seen.withLock { $0.append(n) } } }
+            return true
+        }
+        #expect(seen.withLock { $0 } == Array(0..<2_000))
     }
 }
