@@ -20,9 +20,8 @@ public struct VaultIndex: Sendable {
     public internal(set) var diagnostics: [Diagnostic]
     /// The version of each note's file that was read, parallel to `notes`.
     public internal(set) var stamps: [FileStamp]
-    private var locations: [CardID: CardLocation]
-    /// Cards left out because an earlier note already uses their ID (normally none).
-    private var shadowed: Set<CardLocation> = []
+    /// Where each card ID's card is, and the cards left out as duplicates.
+    private var cardTable: CardLocations
     /// The problems found across files (a card ID used twice), also in `diagnostics`.
     public private(set) var crossFileDiagnostics: [Diagnostic] = []
     /// How the persistent cache was used to build this index, when one was given.
@@ -238,9 +237,9 @@ public struct VaultIndex: Sendable {
                 }
             }
             filesTaken += results.count
-            // Room for the whole card table, guessed from the first thousand files, so that it is
-            // not rehashed as it grows.
-            if !cardsReserved, filesTaken >= min(files, 1024) {
+            // Room for the whole card table, guessed from the first files, so that it is not
+            // rehashed as it grows.
+            if !cardsReserved, filesTaken >= min(files, 64) {
                 cardsReserved = true
                 let perFile = Double(notes.reduce(0) { $0 + $1.cards.count }) / Double(max(filesTaken, 1))
                 cards.reserveCapacity(Int(perFile * Double(files) * 1.1))
@@ -271,8 +270,7 @@ public struct VaultIndex: Sendable {
         self.root = root
         self.notes = notes
         self.stamps = stamps ?? []
-        self.locations = cards.locations
-        self.shadowed = cards.shadowed
+        self.cardTable = cards
         self.diagnostics = diagnostics + cards.duplicates
         crossFileDiagnostics = cards.duplicates
         Self.sortDiagnostics(&self.diagnostics)
@@ -289,22 +287,24 @@ public struct VaultIndex: Sendable {
     // MARK: - Lookup
 
     /// The number of cards.
-    public var cardCount: Int { locations.count }
+    public var cardCount: Int { cardTable.count }
 
     /// Finds a card by its ID, or by a unique prefix of at least four characters.
     public func location(of idText: String) -> CardLocation? {
-        if let id = CardID(idText), let loc = locations[id] { return loc }
+        if let id = CardID(idText), let loc = cardTable.location(of: id, in: notes) { return loc }
         guard idText.count >= 4 else { return nil }
         var found: CardLocation?
-        for (id, loc) in locations where id.rawValue.hasPrefix(idText) {
-            if found != nil { return nil }
+        var unique = true
+        cardTable.forEachLocation { loc in
+            guard unique, card(at: loc).id.rawValue.hasPrefix(idText) else { return }
+            if found != nil { unique = false }
             found = loc
         }
-        return found
+        return unique ? found : nil
     }
 
     /// Finds a card by its exact ID.
-    public func location(exactly id: CardID) -> CardLocation? { locations[id] }
+    public func location(exactly id: CardID) -> CardLocation? { cardTable.location(of: id, in: notes) }
 
     /// The card at a location.
     public func card(at loc: CardLocation) -> Card { notes[loc.note].cards[loc.card] }
@@ -315,6 +315,7 @@ public struct VaultIndex: Sendable {
         var out: [CardLocation] = []
         // A query with only note-level terms is asked once per note, not once per card.
         let perCard = query.dependsOnCard
+        let shadowed = cardTable.shadowed
         // Cards are read in place: copying a card out retains each of its strings.
         notes.withUnsafeBufferPointer { notes in
             for n in notes.indices {
@@ -339,21 +340,19 @@ public struct VaultIndex: Sendable {
     // MARK: - Updating (see VaultIndex+Update.swift)
 
     /// Whether some card was left out as a duplicate.
-    var hasShadowedCards: Bool { !shadowed.isEmpty }
+    var hasShadowedCards: Bool { !cardTable.shadowed.isEmpty }
 
     /// Replaces the note at `position` by a version with the same path.
     mutating func replaceNote(at position: Int, with note: Note, stamp: FileStamp?, oldIDs: Set<CardID>) {
-        for id in oldIDs where locations[id]?.note == position { locations[id] = nil }
+        for id in oldIDs { cardTable.remove(id, inNote: position, of: notes) }
         notes[position] = note
         if let stamp, stamps.count == notes.count { stamps[position] = stamp }
-        for (c, card) in note.cards.enumerated() where locations[card.id] == nil {
-            locations[card.id] = CardLocation(note: position, card: c)
-        }
+        cardTable.addNew(note: position, of: notes)
     }
 
     /// Removes the note at `position`; later notes' cards move down by one.
     mutating func removeNote(at position: Int, ids: Set<CardID>) {
-        for id in ids where locations[id]?.note == position { locations[id] = nil }
+        for id in ids { cardTable.remove(id, inNote: position, of: notes) }
         let hadStamps = stamps.count == notes.count
         notes.remove(at: position)
         if hadStamps { stamps.remove(at: position) }
@@ -366,19 +365,13 @@ public struct VaultIndex: Sendable {
         let hadStamps = stamps.count == notes.count
         notes.insert(note, at: position)
         if hadStamps { stamps.insert(stamp ?? FileStamp(size: 0, mtimeNanoseconds: 0, inode: 0, device: 0, mode: 0), at: position) }
-        for (c, card) in note.cards.enumerated() where locations[card.id] == nil {
-            locations[card.id] = CardLocation(note: position, card: c)
-        }
+        cardTable.addNew(note: position, of: notes)
     }
 
     /// Moves every card location in notes from `first` on by `delta`, in place.
     private mutating func shiftLocations(from first: Int, by delta: Int) {
         guard first < notes.count || delta < 0 else { return }
-        var i = locations.values.startIndex
-        while i != locations.values.endIndex {
-            if locations.values[i].note >= first { locations.values[i].note += delta }
-            locations.values.formIndex(after: &i)
-        }
+        cardTable.shiftNotes(from: first, by: delta)
     }
 
     /// Rebuilds the card table, the duplicates and their diagnostics from the notes.

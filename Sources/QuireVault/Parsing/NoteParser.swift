@@ -167,6 +167,13 @@ public enum NoteParser {
         var cards = body.cards
         body.cards = []
         diagnostics += CardMatcher.assign(&cards, stored: stored, path: path)
+        // The extractor grew the array by doubling; the index keeps it, so it keeps no spare room
+        // (a quarter of the cards' memory in a big vault).
+        if cards.capacity > cards.count + cards.count / 8 {
+            cards = [Card](unsafeUninitializedCapacity: cards.count) { buffer, initialized in
+                initialized = buffer.initialize(fromContentsOf: cards)
+            }
+        }
 
         var note = Note(path: path, title: title, deck: deck, tags: tags, created: timestamp("created"),
                         cycle: cycle, archived: archived, category: string("category"), source: string("source"),
