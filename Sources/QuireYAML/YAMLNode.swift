@@ -157,31 +157,45 @@ public struct YAMLMapping: Sendable {
         entries.last { $0.key.value == key }
     }
 
+    /// Whether some value is a mapping or a sequence holding a collection (where a key may repeat).
+    var hasNestedCollections: Bool {
+        entries.withUnsafeBufferPointer { e in
+            for k in e.indices {
+                switch e[k].value {
+                case .scalar: continue
+                case .mapping: return true
+                case .sequence(let sequence):
+                    for item in sequence.items {
+                        if case .scalar = item { continue }
+                        return true
+                    }
+                }
+            }
+            return false
+        }
+    }
+
     /// The first key that repeats an earlier key of this mapping (not looking into nested values).
     /// - Returns: The repeated key and the earlier one, or nil when all keys are distinct.
     public func firstDuplicateKey() -> (duplicate: YAMLScalar, first: YAMLScalar)? {
-        // Front matter mappings are small: comparing pairs beats hashing every key. Each entry is
-        // copied out once (copying one retains every string in it).
+        // Front matter mappings are small: comparing pairs beats hashing every key. Keys are read
+        // in place (copying an entry out retains every string in it) and compared only when their
+        // length and first byte agree.
         if entries.count <= 24 {
-            // Read the keys in place: copying an entry out retains every string in it. Strings are
-            // compared only when their length and first byte (read in constant time) agree.
-            var keys: [String] = []
-            var signatures: [Int] = []
-            keys.reserveCapacity(entries.count)
-            signatures.reserveCapacity(entries.count)
-            entries.withUnsafeBufferPointer { e in
-                for k in e.indices {
-                    let key = e[k].key.value
-                    keys.append(key)
-                    signatures.append(key.utf8.count << 8 | Int(key.utf8.first ?? 0))
+            return entries.withUnsafeBufferPointer { e -> (duplicate: YAMLScalar, first: YAMLScalar)? in
+                withUnsafeTemporaryAllocation(of: Int.self, capacity: e.count) { signatures in
+                    for k in e.indices {
+                        let utf8 = e[k].key.value.utf8
+                        signatures[k] = utf8.count << 8 | Int(utf8.first ?? 0)
+                    }
+                    for i in e.indices {
+                        for j in (i + 1)..<e.count where signatures[j] == signatures[i] && e[j].key.value == e[i].key.value {
+                            return (e[j].key, e[i].key)
+                        }
+                    }
+                    return nil
                 }
             }
-            for i in keys.indices {
-                for j in (i + 1)..<keys.count where signatures[j] == signatures[i] && keys[j] == keys[i] {
-                    return (entries[j].key, entries[i].key)
-                }
-            }
-            return nil
         }
         var seen: [String: Int] = [:]
         seen.reserveCapacity(entries.count)
@@ -268,6 +282,11 @@ public indirect enum YAMLNode: Sendable {
     /// The first key that repeats an earlier key of the same mapping, here or in any nested value.
     /// - Returns: The repeated key and the earlier one, or nil when every mapping's keys are distinct.
     public func firstDuplicateKey() -> (duplicate: YAMLScalar, first: YAMLScalar)? {
+        // A mapping whose values are scalars and lists of scalars (front matter, nearly always)
+        // needs no list of nodes still to look into.
+        if case .mapping(let mapping) = self, mapping.alias == nil, !mapping.hasNestedCollections {
+            return mapping.firstDuplicateKey()
+        }
         // Iterative, and scalars (nearly every value) are passed over without being copied out.
         var pending = [self]
         while let next = pending.popLast() {

@@ -239,6 +239,12 @@ import QuireModel
         #expect(printed(diagnostics) == ["notes.md:3:21: error: duplicate key 'state' (first defined at 3:9); file skipped"])
     }
 
+    @Test func duplicateKeysInAListItemAreAnError() {
+        let (note, diagnostics) = parse("---\ntags: [a, b]\nsources:\n  - {url: x, url: y}\n---\n")
+        #expect(note == nil)
+        #expect(printed(diagnostics) == ["notes.md:4:14: error: duplicate key 'url' (first defined at 4:6); file skipped"])
+    }
+
     @Test func frontMatterMustBeAMapping() throws {
         let (note, diagnostics) = parse("---\n- a\n- b\n---\n")
         #expect(note == nil)
