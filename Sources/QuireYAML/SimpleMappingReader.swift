@@ -62,8 +62,7 @@ enum SimpleMappingReader {
             var listIndent: Int?
             /// Ends the pending key's list at `end` (the next key, or the end of the stream).
             func closeList(at end: YAMLMark) -> Bool {
-                guard let pending = pendingList else { return true }
-                pendingList = nil
+                guard let pending = pendingList.take() else { return true }
                 guard let start = listStart else {
                     // No list followed: only a blanked-out scheduling block may leave a key empty.
                     guard placeholders.contains(origin + pending.lineStart) else { return false }
@@ -89,11 +88,12 @@ enum SimpleMappingReader {
                     listItems.append(item.value)
                 } else {
                     guard closeList(at: mark(i)) else { return nil }
-                    guard let entry = lineEntry(i, end) else { return nil }
-                    if let value = entry.value {
-                        entries.append((entry.key, value))
+                    // Key and value are moved into place: copying a scalar retains each of its strings.
+                    guard let (key, value) = lineEntry(i, end) else { return nil }
+                    if let value {
+                        entries.append((key: consume key, value: consume value))
                     } else {
-                        pendingList = (entry.key, i)
+                        pendingList = (consume key, i)
                         listIndent = nil
                     }
                 }
