@@ -55,6 +55,31 @@ static inline int quire_node_url_length(const cmark_node *node) { return node->a
 static inline const unsigned char *quire_node_title_data(const cmark_node *node) { return node->as.link.title.data; }
 static inline int quire_node_title_length(const cmark_node *node) { return node->as.link.title.len; }
 
+/* ---- Paragraphs left without inline parsing ------------------------------------------------
+   cmark parses a block's inlines when `contains_inlines` says so, and it asks a node's syntax
+   extension first. A paragraph given this extension (which parses nothing and is attached to no
+   parser) after the block parse and before `cmark_parser_finish` keeps its text unparsed: the
+   indexer reads such paragraphs from the source. Only the block tree between feed and finish is
+   touched, through the parser's root (parser.h is the installed library's own header). */
+#include <cmark-gfm/parser.h>
+
+static inline cmark_node *quire_parser_root(const cmark_parser *parser) { return parser->root; }
+static inline int quire_node_is_open(const cmark_node *node) { return (node->flags & CMARK_NODE__OPEN) != 0; }
+static inline void quire_node_set_extension(cmark_node *node, cmark_syntax_extension *extension) {
+  node->extension = extension;
+}
+static inline int quire_contains_no_inlines(cmark_syntax_extension *extension, cmark_node *node) {
+  (void)extension;
+  (void)node;
+  return 0;
+}
+/* A new extension whose nodes hold no inlines; made once by the caller and never freed. */
+static inline cmark_syntax_extension *quire_make_no_inlines_extension(void) {
+  cmark_syntax_extension *extension = cmark_syntax_extension_new("quire-no-inlines");
+  cmark_syntax_extension_set_contains_inlines_func(extension, quire_contains_no_inlines);
+  return extension;
+}
+
 /* ---- Per-thread arena allocator --------------------------------------------------------------
    A parse allocates thousands of small blocks (nodes, chunks, delimiters) and freeing the tree
    walks them all again. With this allocator a parse bumps a pointer through thread-local blocks;

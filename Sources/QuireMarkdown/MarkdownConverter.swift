@@ -25,6 +25,15 @@ enum CmarkRuntime {
             tagfilter: cmark_find_syntax_extension("tagfilter")
         )
     }()
+
+    /// The extension whose nodes hold no inlines, given to bare paragraphs (see
+    /// ``MarkdownConverter/leaveBareParagraphsUnparsed(_:)``). Made once, never freed, never
+    /// attached to a parser and never changed, so sharing it between threads is safe.
+    struct NoInlines: @unchecked Sendable {
+        let pointer: OpaquePointer?
+    }
+
+    static let noInlines = NoInlines(pointer: quire_make_no_inlines_extension())
 }
 
 /// Parses a buffer with cmark-gfm and copies the tree into ``MarkdownNode`` values.
@@ -108,17 +117,20 @@ struct MarkdownConverter {
             attach(.taskLists, extensions.tasklist)
             attach(.tagFilter, extensions.tagfilter)
             let tasklist = options.contains(.taskLists) ? extensions.tasklist : nil
+            var converter = MarkdownConverter(source: input)
             // Only finishing reads and writes cmark's process-wide character tables (see CmarkParseLock).
             if let base = input.baseAddress, input.count > 0 {
                 base.withMemoryRebound(to: CChar.self, capacity: input.count) { chars in
                     cmark_parser_feed(parser, chars, input.count)
                 }
             }
+            if options.contains(.bareProseParagraphs), let root = quire_parser_root(parser) {
+                converter.leaveBareParagraphsUnparsed(root)
+            }
             let finished = CmarkParseLock.withLock(exclusive: options.switchesCharacterTables) { cmark_parser_finish(parser) }
             guard let root = finished else { return [emptyDocument()] }
             defer { if !useArena { cmark_node_free(root) } }
 
-            var converter = MarkdownConverter(source: input)
             converter.exactCodeSpansOnly = options.contains(.exactCodeSpansOnly)
             converter.bareProseParagraphs = options.contains(.bareProseParagraphs)
             converter.nodes.reserveCapacity(input.count / 24 + 8)
@@ -137,6 +149,58 @@ struct MarkdownConverter {
         var node = MarkdownNode(kind: .document, range: SourceRange(1, 1, 1, 0))
         node.subtreeEnd = 1
         return node
+    }
+
+    // MARK: - Bare paragraphs
+
+    /// Before cmark parses inlines: gives each paragraph of the block tree under `root` whose
+    /// lines hold no backtick, no `<` and no `[^` the extension that makes cmark leave its inlines
+    /// unparsed. The traversal does not descend into such paragraphs anyway
+    /// (``MarkdownParseOptions/bareProseParagraphs``, whose test this one implies). A footnote
+    /// reference `[^…]` keeps its paragraph parsed: cmark drops the definitions nothing refers to.
+    /// A paragraph still open (the last one) is checked to the end of the input, where it may end;
+    /// it is left alone when the input's last line has no line ending, for cmark reads that line
+    /// only when finishing, and it may turn the paragraph into a setext heading.
+    fileprivate func leaveBareParagraphsUnparsed(_ root: UnsafeMutablePointer<cmark_node>) {
+        guard let extensionPointer = CmarkRuntime.noInlines.pointer else { return }
+        let lineLeft = source.last.map { $0 != 10 && $0 != 13 } ?? false
+        var node = root
+        while true {
+            if UInt32(quire_node_raw_type(node)) == 0x8008 {
+                let first = Int(quire_node_start_line(node))
+                let open = quire_node_is_open(node) != 0
+                let end = open ? source.count : lines.next(after: max(first, Int(quire_node_end_line(node))))
+                if !(open && lineLeft), !mayNeedInlines(from: lines.start(of: first), to: end) {
+                    quire_node_set_extension(node, extensionPointer)
+                }
+            } else if let child = quire_node_first_child(node) {
+                node = child
+                continue
+            }
+            // Climb until a node has a next sibling.
+            while true {
+                if node == root { return }
+                if let next = quire_node_next(node) {
+                    node = next
+                    break
+                }
+                guard let parent = quire_node_parent(node) else { return }
+                node = parent
+            }
+        }
+    }
+
+    /// Whether bytes `start..<end` of the source hold a backtick, a `<` or `[^`.
+    private func mayNeedInlines(from start: Int, to end: Int) -> Bool {
+        guard let base = source.baseAddress, end > start else { return false }
+        if memchr(base + start, 0x60, end - start) != nil || memchr(base + start, 0x3C, end - start) != nil { return true }
+        var i = start
+        while i < end, let hit = memchr(base + i, 0x5B, end - i) {
+            let at = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+            if at + 1 < end, base[at + 1] == 0x5E { return true }
+            i = at + 1
+        }
+        return false
     }
 
     // MARK: - Traversal

@@ -222,6 +222,12 @@ struct ParsePathTests {
         "- item *one*\n- item <i>two</i>\n\n> quoted *prose*\n> more\n\n# Heading *kept*\n",
         "| cell *a* | b |\n|---|---|\n| c | d |\n\nText with an escaped \\` tick *stays*.\n",
         "A paragraph\nwith `code\nacross` lines and <b>html</b>.\n\nPlain again[^1].\n\n[^1]: A *note*.\n",
+        // cmark reads a last line without line ending only when finishing: it can still turn the
+        // open paragraph into a setext heading or a table.
+        "Before *it*.\n\nSetext *heading*\n===",
+        "Before.\n\n| a *x* | b |\n|---|---|",
+        "Open *to the end*\nof the input",
+        "- item *a*\n  lazy *b*\n\n> quote *c*\nlazy *d*\n\n[ref]: /url\n\nA [ref] *e*.\n",
     ]
 
     @Test func proseLosesItsInlinesAndCodeKeepsThem() {
