@@ -194,43 +194,32 @@ struct CardExtractor: MarkdownWalker {
         static let hash = SyntaxMarkers(rawValue: 8)
     }
 
-    /// One pass over the paragraph's source lines for the bytes every card syntax and tag needs.
+    /// The bytes every card syntax and tag needs, looked for in the paragraph's source lines with
+    /// `memchr` (a paragraph is mostly prose, which it skips many bytes at a time).
     private func syntaxMarkers(_ node: MarkdownNode) -> SyntaxMarkers {
         let start = source.lineRange(node.range.start.line).lowerBound
         let end = source.lineRange(max(node.range.end.line, node.range.start.line)).upperBound
         return source.bytes.withUnsafeBufferPointer { buf in
-            Self.markerClasses.withUnsafeBufferPointer { classes in
-                var seen: UInt8 = 0
-                for i in start..<end { seen |= classes[Int(buf[i])] }
-                var found = SyntaxMarkers(rawValue: seen & 0x0F)
-                // `=` or `{` seen: look for a doubled one (rare enough for a second pass).
-                if seen & Self.maybeDoubled != 0 {
-                    var previous: UInt8 = 0
-                    for i in start..<end {
-                        let b = buf[i]
-                        if b == previous, b == 61 || b == 123 {
-                            found.insert(.doubled)
-                            break
-                        }
-                        previous = b
-                    }
+            guard let base = buf.baseAddress, end > start else { return [] }
+            let count = end - start
+            var found: SyntaxMarkers = []
+            if memchr(base + start, 0x3A, count) != nil { found.insert(.colon) }
+            if memchr(base + start, 0x3F, count) != nil { found.insert(.question) }
+            if memchr(base + start, 0x23, count) != nil { found.insert(.hash) }
+            // `{{` or `==`: each `{` or `=` found is checked for a second one after it.
+            func doubled(_ byte: UInt8) -> Bool {
+                var i = start
+                while i < end, let hit = memchr(base + i, Int32(byte), end - i) {
+                    let at = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                    if at + 1 < end, base[at + 1] == byte { return true }
+                    i = at + 1
                 }
-                return found
+                return false
             }
+            if doubled(UInt8(ascii: "{")) || doubled(UInt8(ascii: "=")) { found.insert(.doubled) }
+            return found
         }
     }
-
-    /// The ``SyntaxMarkers`` bit of each byte, and ``maybeDoubled`` for `=` and `{`.
-    private static let markerClasses: [UInt8] = {
-        var table = [UInt8](repeating: 0, count: 256)
-        table[58] = SyntaxMarkers.colon.rawValue
-        table[63] = SyntaxMarkers.question.rawValue
-        table[35] = SyntaxMarkers.hash.rawValue
-        table[61] = maybeDoubled
-        table[123] = maybeDoubled
-        return table
-    }()
-    private static let maybeDoubled: UInt8 = 0x80
 
     /// Byte ranges (in the file) of inline code and inline HTML inside a paragraph, in document
     /// order.
@@ -466,22 +455,51 @@ struct CardExtractor: MarkdownWalker {
     /// The cloze text with the deletions numbered `hiding` shown as `[...]` or `[hint]` and every
     /// other deletion as its answer.
     private func render(_ deletions: [ClozeDeletion], _ text: ParagraphText, _ back: Range<Int>, hiding: Int?) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity(back.count)
-        var cursor = back.lowerBound
-        for d in deletions where d.range.lowerBound >= back.lowerBound && d.range.upperBound <= back.upperBound {
-            out.append(contentsOf: text.raw[cursor..<d.range.lowerBound])
-            if d.number == hiding {
-                out.append(UInt8(ascii: "["))
-                if let hint = d.hint { out.append(contentsOf: text.raw[hint]) } else { out.append(contentsOf: [46, 46, 46]) }
-                out.append(UInt8(ascii: "]"))
-            } else {
-                out.append(contentsOf: text.raw[d.answer])
-            }
-            cursor = d.range.upperBound
+        // The pieces are copied straight into the string's storage, then trimmed in place.
+        func inside(_ d: ClozeDeletion) -> Bool { d.range.lowerBound >= back.lowerBound && d.range.upperBound <= back.upperBound }
+        var length = back.count
+        for d in deletions where inside(d) {
+            length -= d.range.count
+            length += d.number == hiding ? 2 + (d.hint?.count ?? 3) : d.answer.count
         }
-        out.append(contentsOf: text.raw[cursor..<back.upperBound])
-        return String(decoding: out[trimmed(out, 0..<out.count)], as: UTF8.self)
+        return text.raw.withUnsafeBufferPointer { raw in
+            String(unsafeUninitializedCapacity: max(length, 1)) { out -> Int in
+                guard let source = raw.baseAddress, let target = out.baseAddress else { return 0 }
+                var n = 0
+                func copy(_ range: Range<Int>) {
+                    guard !range.isEmpty, n + range.count <= out.count else { return }
+                    memcpy(target + n, source + range.lowerBound, range.count)
+                    n += range.count
+                }
+                func put(_ byte: UInt8) {
+                    guard n < out.count else { return }
+                    target[n] = byte
+                    n += 1
+                }
+                var cursor = back.lowerBound
+                for d in deletions where inside(d) {
+                    copy(cursor..<d.range.lowerBound)
+                    if d.number == hiding {
+                        put(UInt8(ascii: "["))
+                        if let hint = d.hint {
+                            copy(hint)
+                        } else {
+                            for _ in 0..<3 { put(UInt8(ascii: ".")) }
+                        }
+                        put(UInt8(ascii: "]"))
+                    } else {
+                        copy(d.answer)
+                    }
+                    cursor = d.range.upperBound
+                }
+                copy(cursor..<back.upperBound)
+                var lo = 0, hi = n
+                while lo < hi, isSpace(target[lo]) || target[lo] == 10 { lo += 1 }
+                while hi > lo, isSpace(target[hi - 1]) || target[hi - 1] == 10 { hi -= 1 }
+                if lo > 0 { memmove(target, target + lo, hi - lo) }
+                return hi - lo
+            }
+        }
     }
 
     private struct ClozeDeletion {
