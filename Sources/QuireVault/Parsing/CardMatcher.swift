@@ -42,15 +42,18 @@ enum CardMatcher {
                 prefixes.append((kind, variant, prefix))
             }
             // The card is read in place: a copy would retain each of its strings.
-            func derivedHash(_ occurrence: Int) -> UInt64 {
-                CardID.derivedHash(prefix: prefix, occurrence: occurrence,
-                                   identity: { cards[i].combineIdentityText(into: &$0) })
-            }
-            var occurrence = 0
-            var hash = derivedHash(0)
-            while !derived.insert(hash >> 4) {
-                occurrence += 1
-                hash = derivedHash(occurrence)
+            let hash = cards.withUnsafeBufferPointer { cards -> UInt64 in
+                func derivedHash(_ occurrence: Int) -> UInt64 {
+                    CardID.derivedHash(prefix: prefix, occurrence: occurrence,
+                                       identity: { cards[i].combineIdentityText(into: &$0) })
+                }
+                var occurrence = 0
+                var hash = derivedHash(0)
+                while !derived.insert(hash >> 4) {
+                    occurrence += 1
+                    hash = derivedHash(occurrence)
+                }
+                return hash
             }
             cards[i].id = CardID(derivedHash: hash)
         }
