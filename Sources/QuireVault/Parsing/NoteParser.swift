@@ -218,7 +218,13 @@ public enum NoteParser {
             var i = 0
             let n = buf.count
             while i < n {
-                // Fast path: 8 ASCII bytes at a time.
+                // Fast paths: 32, then 8 ASCII bytes at a time.
+                if i + 32 <= n {
+                    let p = UnsafeRawPointer(base + i)
+                    let words = p.loadUnaligned(as: UInt64.self) | p.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+                        | p.loadUnaligned(fromByteOffset: 16, as: UInt64.self) | p.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
+                    if words & 0x8080_8080_8080_8080 == 0 { i += 32; continue }
+                }
                 if i + 8 <= n {
                     let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
                     if word & 0x8080_8080_8080_8080 == 0 { i += 8; continue }

@@ -211,6 +211,12 @@ import QuireModel
         #expect(printed(NoteParser.parse(bytes, path: "a.md").diagnostics) == ["a.md:1:41: error: invalid UTF-8; file skipped"])
     }
 
+    @Test func invalidUTF8InsideALongASCIIRun() {
+        // The bad byte falls in the middle of the second 32-byte block.
+        let bytes = Array(String(repeating: "a", count: 45).utf8) + [0xC3, 0x28] + Array(String(repeating: "b", count: 40).utf8)
+        #expect(printed(NoteParser.parse(bytes, path: "a.md").diagnostics) == ["a.md:1:46: error: invalid UTF-8; file skipped"])
+    }
+
     @Test func invalidUTF8ColumnInBOMFile() {
         let bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array("ab".utf8) + [0xFF]
         #expect(printed(NoteParser.parse(bytes, path: "a.md").diagnostics) == ["a.md:1:3: error: invalid UTF-8; file skipped"])
