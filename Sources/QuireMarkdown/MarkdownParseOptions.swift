@@ -33,7 +33,9 @@ public struct MarkdownParseOptions: OptionSet, Sendable, Hashable {
     /// A paragraph whose source lines hold no backtick and no `<` — so no code span and no inline
     /// HTML — gets no inline nodes (it is a leaf). Blocks, headings and table cells are whole.
     /// For readers that take paragraph text from the source and need only the code and HTML spans
-    /// inside it (the indexer): most prose then costs no inline nodes and no literal copies.
+    /// inside it (the indexer): most prose then costs no inline nodes and no literal copies. cmark
+    /// does not even parse the inlines of such a paragraph unless it holds a footnote reference
+    /// (`[^`) or is the last one of an input whose last line has no line ending.
     public static let bareProseParagraphs = MarkdownParseOptions(rawValue: 1 << 8)
 
     /// Everything GitHub renders: tables, strikethrough, autolinks, task lists, tag filter, footnotes.
