@@ -569,9 +569,17 @@ extension IndexCache {
         }
         tableBytes.varint(scanDiagnostics.count)
         for d in scanDiagnostics { NoteCoding.encode(d, into: &tableBytes) }
-        var idBytes = BinaryWriter(capacity: ids.count * 12)
-        for id in ids { idBytes.u64(id.hash) }
-        for id in ids { idBytes.u32(id.entry) }
+        // The hashes, then the entries, little-endian: stored straight into the buffer (a million
+        // cards make two million appends).
+        var idBytes = BinaryWriter()
+        idBytes.bytes = [UInt8](unsafeUninitializedCapacity: ids.count * 12) { buffer, initialized in
+            guard let base = UnsafeMutableRawPointer(buffer.baseAddress) else { return }
+            for (k, id) in ids.enumerated() {
+                base.storeBytes(of: id.hash.littleEndian, toByteOffset: k * 8, as: UInt64.self)
+                base.storeBytes(of: id.entry.littleEndian, toByteOffset: ids.count * 8 + k * 4, as: UInt32.self)
+            }
+            initialized = ids.count * 12
+        }
         try file.write(entries)
         try file.write(tableBytes.bytes)
         try file.write(idBytes.bytes)
