@@ -41,10 +41,12 @@ extension Quire {
                 }
                 return try loaded.finish()
             }
-            let found = index.cards(matching: q, now: now)
             if count {
-                Output.line(String(found.count))
-            } else if listing.json {
+                Output.line(String(index.cardCount(matching: q, now: now)))
+                return try loaded.finish()
+            }
+            let found = index.cards(matching: q, now: now)
+            if listing.json {
                 Output.line(JSONValue.array(found.map { loc in
                     JSONRepresentation.card(index.card(at: loc), in: index.notes[loc.note])
                 }).serialized(pretty: true))

@@ -313,6 +313,20 @@ public struct VaultIndex: Sendable {
     /// duplicates.
     public func cards(matching query: Query, now: Timestamp) -> [CardLocation] {
         var out: [CardLocation] = []
+        forEachCard(matching: query, now: now) { out.append($0) }
+        return out
+    }
+
+    /// The number of cards ``cards(matching:now:)`` gives, without listing them.
+    public func cardCount(matching query: Query, now: Timestamp) -> Int {
+        var count = 0
+        forEachCard(matching: query, now: now) { _ in count += 1 }
+        return count
+    }
+
+    /// Calls `body` with each card matching a query, in note-path and card order, skipping cards
+    /// left out as duplicates.
+    private func forEachCard(matching query: Query, now: Timestamp, _ body: (CardLocation) -> Void) {
         // A query with only note-level terms is asked once per note, not once per card.
         let perCard = query.dependsOnCard
         let shadowed = cardTable.shadowed
@@ -323,13 +337,12 @@ public struct VaultIndex: Sendable {
                 notes[n].cards.withUnsafeBufferPointer { cards in
                     for c in cards.indices where shadowed.isEmpty || !shadowed.contains(CardLocation(note: n, card: c)) {
                         if !perCard || query.matches(card: cards[c], in: notes[n], now: now) {
-                            out.append(CardLocation(note: n, card: c))
+                            body(CardLocation(note: n, card: c))
                         }
                     }
                 }
             }
         }
-        return out
     }
 
     /// Indexes of notes matching a query.

@@ -145,6 +145,7 @@ import QuireModel
                 }
             }
             #expect(index.cards(matching: query, now: fixedNow) == expected, "\(text)")
+            #expect(index.cardCount(matching: query, now: fixedNow) == expected.count, "\(text)")
         }
     }
 
