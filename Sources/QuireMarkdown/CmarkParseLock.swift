@@ -15,9 +15,9 @@ internal import Darwin
 /// So finishing is guarded by a readers–writer lock: a parse that switches characters
 /// (``MarkdownParseOptions/switchesCharacterTables``) finishes alone; the others only read the
 /// tables and finish side by side — the indexer's parses, on every core, never wait for each
-/// other. With glibc, writers are preferred, so a steady stream of readers cannot starve a render. Feeding
-/// (the block structure) never reads those tables and runs outside the lock, as does converting
-/// the finished tree to Swift values.
+/// other. With glibc, writers are preferred, so a steady stream of readers cannot starve a render.
+/// Feeding (the block structure) never reads those tables and runs outside the lock, as does
+/// converting the finished tree to Swift values.
 enum CmarkParseLock {
     private final class Storage: @unchecked Sendable {
         let lock: UnsafeMutablePointer<pthread_rwlock_t>

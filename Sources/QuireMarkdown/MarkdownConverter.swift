@@ -166,7 +166,7 @@ struct MarkdownConverter {
         let lineLeft = source.last.map { $0 != 10 && $0 != 13 } ?? false
         var node = root
         while true {
-            if UInt32(quire_node_raw_type(node)) == 0x8008 {
+            if UInt32(quire_node_raw_type(node)) == 0x8008 {  // a paragraph (see kind(of:types:))
                 let first = Int(quire_node_start_line(node))
                 let open = quire_node_is_open(node) != 0
                 let end = open ? source.count : lines.next(after: max(first, Int(quire_node_end_line(node))))
@@ -193,7 +193,7 @@ struct MarkdownConverter {
     /// Whether bytes `start..<end` of the source hold a backtick, a `<` or `[^`.
     private func mayNeedInlines(from start: Int, to end: Int) -> Bool {
         guard let base = source.baseAddress, end > start else { return false }
-        if memchr(base + start, 0x60, end - start) != nil || memchr(base + start, 0x3C, end - start) != nil { return true }
+        if mayHoldCodeOrHTML(from: start, to: end) { return true }
         var i = start
         while i < end, let hit = memchr(base + i, 0x5B, end - i) {
             let at = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
@@ -349,10 +349,12 @@ struct MarkdownConverter {
     /// Whether the source lines of a block hold a backtick or a `<`, without which there is no
     /// code span and no inline HTML.
     private func mayHoldCodeOrHTML(_ range: SourceRange) -> Bool {
-        guard let base = source.baseAddress else { return false }
-        let start = lines.start(of: range.start.line)
-        let end = lines.next(after: max(range.start.line, range.end.line))
-        guard end > start else { return false }
+        mayHoldCodeOrHTML(from: lines.start(of: range.start.line), to: lines.next(after: max(range.start.line, range.end.line)))
+    }
+
+    /// Whether bytes `start..<end` of the source hold a backtick or a `<`.
+    private func mayHoldCodeOrHTML(from start: Int, to end: Int) -> Bool {
+        guard let base = source.baseAddress, end > start else { return false }
         return memchr(base + start, 0x60, end - start) != nil || memchr(base + start, 0x3C, end - start) != nil
     }
 

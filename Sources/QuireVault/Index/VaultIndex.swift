@@ -295,10 +295,14 @@ public struct VaultIndex: Sendable {
         guard idText.count >= 4 else { return nil }
         var found: CardLocation?
         var unique = true
-        cardTable.forEachLocation { loc in
-            guard unique, card(at: loc).id.rawValue.hasPrefix(idText) else { return }
-            if found != nil { unique = false }
-            found = loc
+        // IDs are read in place: copying each card out would retain all of its strings.
+        notes.withUnsafeBufferPointer { notes in
+            cardTable.forEachLocation { loc in
+                guard unique, notes[loc.note].cards.withUnsafeBufferPointer({ $0[loc.card].id.rawValue.hasPrefix(idText) })
+                else { return }
+                if found != nil { unique = false }
+                found = loc
+            }
         }
         return unique ? found : nil
     }

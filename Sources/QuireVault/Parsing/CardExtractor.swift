@@ -209,8 +209,7 @@ struct CardExtractor: MarkdownWalker {
             // `{{` or `==`: each `{` or `=` found is checked for a second one after it.
             func doubled(_ byte: UInt8) -> Bool {
                 var i = start
-                while i < end, let hit = memchr(base + i, Int32(byte), end - i) {
-                    let at = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                while let at = Self.firstIndex(of: byte, in: buf, from: i, before: end) {
                     if at + 1 < end, base[at + 1] == byte { return true }
                     i = at + 1
                 }
@@ -445,11 +444,14 @@ struct CardExtractor: MarkdownWalker {
 
     /// The offset of the first `byte` in `bytes` at or after `start`.
     private static func firstIndex(of byte: UInt8, in bytes: [UInt8], from start: Int) -> Int? {
-        bytes.withUnsafeBufferPointer { buf -> Int? in
-            guard let base = buf.baseAddress, start < buf.count,
-                  let hit = memchr(base + start, Int32(byte), buf.count - start) else { return nil }
-            return base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-        }
+        bytes.withUnsafeBufferPointer { firstIndex(of: byte, in: $0, from: start, before: $0.count) }
+    }
+
+    /// The offset of the first `byte` in `bytes[start..<end]`, found with `memchr`.
+    private static func firstIndex(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int, before end: Int) -> Int? {
+        guard let base = bytes.baseAddress, start < end, end <= bytes.count,
+              let hit = memchr(base + start, Int32(byte), end - start) else { return nil }
+        return base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
     }
 
     /// The cloze text with the deletions numbered `hiding` shown as `[...]` or `[hint]` and every
@@ -493,11 +495,9 @@ struct CardExtractor: MarkdownWalker {
                     cursor = d.range.upperBound
                 }
                 copy(cursor..<back.upperBound)
-                var lo = 0, hi = n
-                while lo < hi, isSpace(target[lo]) || target[lo] == 10 { lo += 1 }
-                while hi > lo, isSpace(target[hi - 1]) || target[hi - 1] == 10 { hi -= 1 }
-                if lo > 0 { memmove(target, target + lo, hi - lo) }
-                return hi - lo
+                let kept = trimmed(UnsafeBufferPointer(start: target, count: n), 0..<n)
+                if kept.lowerBound > 0 { memmove(target, target + kept.lowerBound, kept.count) }
+                return kept.count
             }
         }
     }

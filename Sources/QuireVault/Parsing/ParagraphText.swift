@@ -105,7 +105,8 @@ struct ParagraphText {
 @inline(__always) func isSpace(_ b: UInt8) -> Bool { b == 32 || b == 9 }
 
 /// The range without leading and trailing spaces, tabs and line feeds.
-func trimmed(_ bytes: [UInt8], _ range: Range<Int>) -> Range<Int> {
+func trimmed<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, _ range: Range<Int>) -> Range<Int>
+    where Bytes.Index == Int {
     var lo = range.lowerBound, hi = range.upperBound
     while lo < hi, isSpace(bytes[lo]) || bytes[lo] == 10 { lo += 1 }
     while hi > lo, isSpace(bytes[hi - 1]) || bytes[hi - 1] == 10 { hi -= 1 }
