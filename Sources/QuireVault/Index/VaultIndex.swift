@@ -140,8 +140,14 @@ public struct VaultIndex: Sendable {
             }
             return true
         }
-        let done = assembly.withLock { $0 }
-        var read = FilesRead(notes: done.notes, stamps: done.stamps, records: done.records, cards: done.cards,
+        // The card builder is taken out, so that the table frees what it gathered as it is made.
+        let (done, cardBuilder) = assembly.withLock { a in
+            let builder = a.cards
+            a.cards = CardLocations.Builder()
+            return (a, builder)
+        }
+        let cards = done.notes.withUnsafeBufferPointer { cardBuilder.build(notes: $0) }
+        var read = FilesRead(notes: done.notes, stamps: done.stamps, records: done.records, cards: cards,
                              diagnostics: done.diagnostics, use: use, stream: stream)
         read.use.reused = done.reused
         read.use.parsed = done.parsed
@@ -198,20 +204,16 @@ public struct VaultIndex: Sendable {
 
     /// The files' results taken in, in path order, as the reading threads hand them in.
     private struct Assembly: Sendable {
-        let files: Int
         let keepsRecords: Bool
         var notes: [Note] = []
         var stamps: [FileStamp] = []
         var records: [IndexCache.Record] = []
-        var cards = CardLocations()
+        var cards = CardLocations.Builder()
         var diagnostics: [Diagnostic]
         var reused = 0
         var parsed = 0
-        var filesTaken = 0
-        var cardsReserved = false
 
         init(files: Int, diagnostics: [Diagnostic], keepsRecords: Bool) {
-            self.files = files
             self.diagnostics = diagnostics
             self.keepsRecords = keepsRecords
             notes.reserveCapacity(files)
@@ -229,20 +231,12 @@ public struct VaultIndex: Sendable {
                     if let note = record.note {
                         notes.append(note)
                         stamps.append(record.stamp)
-                        notes.withUnsafeBufferPointer { cards.add(note: $0.count - 1, of: $0) }
+                        note.cards.withUnsafeBufferPointer { cards.add(note: notes.count - 1, cards: $0) }
                     }
                     if keepsRecords { records.append(record) }
                 case .unreadable(let d):
                     diagnostics.append(d)
                 }
-            }
-            filesTaken += results.count
-            // Room for the whole card table, guessed from the first files, so that it is not
-            // rehashed as it grows.
-            if !cardsReserved, filesTaken >= min(files, 64) {
-                cardsReserved = true
-                let perFile = Double(notes.reduce(0) { $0 + $1.cards.count }) / Double(max(filesTaken, 1))
-                cards.reserveCapacity(Int(perFile * Double(files) * 1.1))
             }
         }
     }
@@ -257,11 +251,7 @@ public struct VaultIndex: Sendable {
             notes = order.map { notes[$0] }
             stamps = stamps.map { given in order.map { given[$0] } }
         }
-        var cards = CardLocations()
-        cards.reserveCapacity(notes.reduce(0) { $0 + $1.cards.count })
-        notes.withUnsafeBufferPointer { notes in
-            for n in notes.indices { cards.add(note: n, of: notes) }
-        }
+        let cards = notes.withUnsafeBufferPointer { CardLocations.build($0) }
         self.init(root: root, sortedNotes: notes, stamps: stamps, diagnostics: diagnostics, cards: cards)
     }
 

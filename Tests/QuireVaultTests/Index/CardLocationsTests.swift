@@ -29,10 +29,7 @@ import QuireModel
     @Test func agreesWithADictionaryThroughEdits() {
         var random = Numbers(state: 7)
         var notes = (0..<400).map { n in Self.note(n, ids: (0..<(1 + random.next(6))).map { "id\(n)x\($0)" }) }
-        var table = CardLocations()
-        notes.withUnsafeBufferPointer { buffer in
-            for n in buffer.indices { table.add(note: n, of: buffer) }
-        }
+        var table = notes.withUnsafeBufferPointer { CardLocations.build($0) }
         func model() -> [CardID: CardLocation] {
             var m: [CardID: CardLocation] = [:]
             for (n, note) in notes.enumerated() {
@@ -73,10 +70,7 @@ import QuireModel
 
     @Test func aRepeatedIDIsShadowedAndReportedOnlyAcrossNotes() {
         let notes = [Self.note(0, ids: ["same", "same", "other"]), Self.note(1, ids: ["same", "third"])]
-        var table = CardLocations()
-        notes.withUnsafeBufferPointer { buffer in
-            for n in buffer.indices { table.add(note: n, of: buffer) }
-        }
+        let table = notes.withUnsafeBufferPointer { CardLocations.build($0) }
         #expect(table.count == 3)
         #expect(table.shadowed == [CardLocation(note: 0, card: 1), CardLocation(note: 1, card: 0)])
         #expect(table.duplicates.map(\.description) == [
@@ -84,5 +78,33 @@ import QuireModel
         ])
         #expect(table.location(of: CardID("same")!, in: notes) == CardLocation(note: 0, card: 0))
         #expect(table.location(of: CardID("third")!, in: notes) == CardLocation(note: 1, card: 1))
+    }
+
+    /// The table is made region by region of its slots, not in path order: the first card of an ID
+    /// in path order must still win, and the diagnostics must still come in path order. Hundreds
+    /// of IDs, each used again by later notes, land in most of the 256 regions.
+    @Test func duplicatesAcrossRegionsKeepTheFirstCardAndPathOrder() {
+        let ids = (0..<300).map { "shared\($0)" }
+        var notes = [Self.note(0, ids: ids)]
+        for n in 1...3 {
+            // Later notes repeat the IDs in another order, with cards of their own between them.
+            notes.append(Self.note(n, ids: ids.reversed().enumerated().flatMap { i, id in i % 7 == n ? [id, "own\(n)x\(i)"] : [id] }))
+        }
+        let table = notes.withUnsafeBufferPointer { CardLocations.build($0) }
+        for (c, id) in ids.enumerated() {
+            #expect(table.location(of: CardID(id)!, in: notes) == CardLocation(note: 0, card: c))
+        }
+        var expected: [String] = []
+        var shadowed: Set<CardLocation> = []
+        for n in 1...3 {
+            for (c, card) in notes[n].cards.enumerated() where card.id.rawValue.hasPrefix("shared") {
+                let first = ids.firstIndex(of: card.id.rawValue)! + 1
+                expected.append("n\(n).md:\(c + 1):1: error: card ID '\(card.id)' is also used by n0.md:\(first) (a copied file?); this card is left out")
+                shadowed.insert(CardLocation(note: n, card: c))
+            }
+        }
+        #expect(table.duplicates.map(\.description) == expected)
+        #expect(table.shadowed == shadowed)
+        #expect(table.count == 300 + notes.dropFirst().reduce(0) { $0 + $1.cards.count - 300 })
     }
 }
