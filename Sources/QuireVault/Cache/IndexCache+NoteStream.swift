@@ -31,6 +31,8 @@ extension IndexCache {
 
         private let cache: IndexCache
         private let output: Mutex<Output>
+        /// The card-ID table being sorted, once every record is in (see ``recordsAreIn()``).
+        private let idTable = Mutex<BackgroundValue<[UInt8]>?>(nil)
 
         /// Opens the new cache's temporary file.
         init(_ cache: IndexCache) {
@@ -57,6 +59,17 @@ extension IndexCache {
                 }
                 if out.notes.bytes.count >= 1 << 20 { Self.flush(&out) }
             }
+        }
+
+        /// Starts sorting the card-ID table on other threads. Called once every record is written,
+        /// it lets the sort run beside what the index build does next; no record may follow.
+        func recordsAreIn() {
+            let ids = output.withLock { out in
+                let ids = out.ids
+                out.ids = IDTableBuilder()
+                return ids
+            }
+            idTable.withLock { $0 = BackgroundValue { ids.encoded() } }
         }
 
         private static func flush(_ out: inout Output) {
@@ -87,9 +100,10 @@ extension IndexCache {
                 return .success((file, taken))
             }
             let (file, out) = try result.get()
+            let ids = idTable.withLock { $0 }?.value ?? out.ids.encoded()
             try cache.finish(file, entryCount: out.entryCount, notesLength: out.flushed, entries: out.entries.bytes,
                              tables: out.tables, crossFileDiagnostics: crossFileDiagnostics, folders: folders,
-                             scanDiagnostics: scanDiagnostics, sortedIDs: out.ids.sorted())
+                             scanDiagnostics: scanDiagnostics, idTable: ids)
         }
     }
 }

@@ -66,12 +66,18 @@ struct CardLocations: Sendable {
 
     /// The slot holding `id`, if the table has it.
     private func slot(of id: CardID, hash: UInt64, in notes: UnsafeBufferPointer<Note>) -> Int? {
+        slot(hash: hash) { notes[Int($0.note)].cards[Int($0.card)].id == id }
+    }
+
+    /// The slot with `hash` whose card `isTheCard` accepts (asked only where the hashes match, so
+    /// that the cards, spread over the heap, are seldom read).
+    private func slot(hash: UInt64, where isTheCard: (Slot) -> Bool) -> Int? {
         guard !slots.isEmpty else { return nil }
         let mask = slots.count - 1
         return slots.withUnsafeBufferPointer { table -> Int? in
             var i = Self.home(hash, shift: shift)
             while table[i].hash != 0 {
-                if table[i].hash == hash, notes[Int(table[i].note)].cards[Int(table[i].card)].id == id { return i }
+                if table[i].hash == hash, isTheCard(table[i]) { return i }
                 i = (i + 1) & mask
             }
             return nil
@@ -151,8 +157,10 @@ struct CardLocations: Sendable {
                 // Equal IDs share a region and come in path order, so the first one is placed.
                 for slot in regions[r] {
                     let location = CardLocation(note: Int(slot.note), card: Int(slot.card))
-                    let id = notes[location.note].cards[location.card].id
-                    guard let found = table.slot(of: id, hash: slot.hash, in: notes) else {
+                    let found = table.slot(hash: slot.hash) {
+                        notes[Int($0.note)].cards[Int($0.card)].id == notes[location.note].cards[location.card].id
+                    }
+                    guard let found else {
                         table.insert(hash: slot.hash, at: location)
                         continue
                     }

@@ -140,6 +140,8 @@ public struct VaultIndex: Sendable {
             }
             return true
         }
+        // The new cache's card-ID table is sorted beside the making of the card table.
+        stream?.recordsAreIn()
         // The card builder is taken out, so that the table frees what it gathered as it is made.
         let (done, cardBuilder) = assembly.withLock { a in
             let builder = a.cards
@@ -323,11 +325,13 @@ public struct VaultIndex: Sendable {
     private func forEachCard(matching query: Query, now: Timestamp, _ body: (CardLocation) -> Void) {
         // A query with only note-level terms is asked once per note, not once per card.
         let perCard = query.dependsOnCard
+        // Asking `.all` of a note would copy the note (a retain of each of its strings) for nothing.
+        let everyNote = if case .all = query { true } else { false }
         let shadowed = cardTable.shadowed
         // Cards are read in place: copying a card out retains each of its strings.
         notes.withUnsafeBufferPointer { notes in
             for n in notes.indices {
-                if !perCard && !query.matches(note: notes[n], now: now) { continue }
+                if !perCard && !everyNote && !query.matches(note: notes[n], now: now) { continue }
                 notes[n].cards.withUnsafeBufferPointer { cards in
                     for c in cards.indices where shadowed.isEmpty || !shadowed.contains(CardLocation(note: n, card: c)) {
                         if !perCard || query.matches(card: cards[c], in: notes[n], now: now) {
