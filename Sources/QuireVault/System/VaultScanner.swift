@@ -34,28 +34,109 @@ public struct VaultScanner: Sendable {
     /// Lists the note files under `root`, sorted by relative path, plus diagnostics for links that
     /// leave the vault and folders that cannot be read.
     public func scan(root: String) -> (files: [ScannedFile], diagnostics: [Diagnostic], folders: [ScannedFolder]) {
+        scan(root: root, concurrency: nil)
+    }
+
+    /// ``scan(root:)`` with the folders below the root read on up to `concurrency` threads (default:
+    /// one per core). Reading a folder is mostly the kernel's work (about 0.2 s for the 6,700
+    /// folders of a 100,000-file vault), which two cores halve.
+    ///
+    /// Each folder at the top is walked on its own, knowing only the folders the root lists, and
+    /// the walks are put together in the root's order. A one-thread walk would also skip a folder
+    /// that an earlier walk read (through a link); then the same folder shows up in two walks, and
+    /// the vault is scanned again on one thread. So the result is always the one-thread result.
+    func scan(root: String, concurrency: Int?) -> (files: [ScannedFile], diagnostics: [Diagnostic], folders: [ScannedFolder]) {
+        var walk = Walk(io: io, root: root, realRoot: Self.realPath(root) ?? root)
+        // Each folder's stamp is taken before it is read: a change made while reading shows as a
+        // newer stamp next time.
+        if let s = io.stamp(root) {
+            walk.visited.insert(FileIdentity(device: s.device, inode: s.inode))
+            walk.folderStamps[""] = s
+        }
+        let workers = max(1, min(concurrency ?? System.coreCount, 64))
+        let rootStack: [Pending] = [.folder("")]
+        guard workers > 1 else {
+            walk.run(rootStack)
+            return (walk.files, walk.diagnostics, walk.folders)
+        }
+        let whole = walk
+        // The root, read here; then its folders, each walked on its own.
+        walk.visit(.folder(""))
+        let top = walk.stack.reversed()
+        walk.stack = []
+        let subtrees = top.filter { if case .folder = $0 { true } else { false } }
+        let parts = ResultSlots<Walk>(count: subtrees.count)
+        let start = walk
+        inParallelChunks(of: subtrees.count, chunk: 1, concurrency: workers) { range in
+            for i in range {
+                var part = start
+                part.files = []
+                part.folders = []
+                part.diagnostics = []
+                part.run([subtrees[i]])
+                parts[i] = part
+            }
+            return true
+        }
+        var next = 0
+        for item in top {
+            switch item {
+            case .file(let rel):
+                walk.files.append(ScannedFile(relativePath: rel, root: root))
+            case .folder:
+                let part = parts.take(next)
+                next += 1
+                guard let part else { continue }
+                walk.files += part.files
+                walk.folders += part.folders
+                walk.diagnostics += part.diagnostics
+            }
+        }
+        var identities = Set<FileIdentity>()
+        for f in walk.folders where !identities.insert(FileIdentity(device: f.stamp.device, inode: f.stamp.inode)).inserted {
+            // A folder read by two walks: one walk skips the second time.
+            var again = whole
+            again.run(rootStack)
+            return (again.files, again.diagnostics, again.folders)
+        }
+        return (walk.files, walk.diagnostics, walk.folders)
+    }
+
+    /// A depth-first walk with an explicit stack of files and folders still to visit. Each
+    /// folder's entries are pushed in reverse byte order of their name (a folder's name counting
+    /// as `name/`), so paths come out in byte order without sorting them all at the end.
+    private struct Walk: Sendable {
+        let io: FileIO
+        let root: String
+        let realRoot: String
+        /// The folders read or listed to be read, so that a link does not read one again.
+        var visited = Set<FileIdentity>()
+        /// The stamps of folders listed to be read, taken when listed.
+        var folderStamps: [String: FileStamp] = [:]
+        var stack: [Pending] = []
         var files: [ScannedFile] = []
         var folders: [ScannedFolder] = []
         var diagnostics: [Diagnostic] = []
-        let realRoot = Self.realPath(root) ?? root
-        var visited = Set<FileIdentity>()
-        // Each folder's stamp is taken before it is read: a change made while reading shows as a
-        // newer stamp next time.
-        var folderStamps: [String: FileStamp] = [:]
-        if let s = io.stamp(root) {
-            visited.insert(FileIdentity(device: s.device, inode: s.inode))
-            folderStamps[""] = s
+
+        init(io: FileIO, root: String, realRoot: String) {
+            self.io = io
+            self.root = root
+            self.realRoot = realRoot
         }
-        // Depth-first with an explicit stack of files and folders still to visit. Each folder's
-        // entries are pushed in reverse byte order of their name (a folder's name counting as
-        // `name/`), so paths come out in byte order without sorting them all at the end.
-        var stack: [Pending] = [.folder("")]
-        while let pending = stack.popLast() {
+
+        /// Visits `start` and everything below it.
+        mutating func run(_ start: [Pending]) {
+            stack = start
+            while let pending = stack.popLast() { visit(pending) }
+        }
+
+        /// Takes in a file, or reads a folder and pushes what it holds.
+        mutating func visit(_ pending: Pending) {
             let relDir: String
             switch pending {
             case .file(let rel):
                 files.append(ScannedFile(relativePath: rel, root: root))
-                continue
+                return
             case .folder(let rel):
                 relDir = rel
                 if let stamp = folderStamps.removeValue(forKey: rel) { folders.append(ScannedFolder(relativePath: rel, stamp: stamp)) }
@@ -64,16 +145,16 @@ public struct VaultScanner: Sendable {
             guard let dir = opendir(fullDir) else {
                 diagnostics.append(Diagnostic(.error, path: relDir.isEmpty ? "." : relDir,
                                               message: "cannot read folder: \(errnoMessage(currentErrno))"))
-                continue
+                return
             }
             var children: [(key: String, item: Pending)] = []
             while let entry = readdir(dir) {
-                let name = Self.name(of: entry)
+                let name = VaultScanner.name(of: entry)
                 if name.hasPrefix(".") { continue }  // ., .., hidden files and folders
                 var type = entry.pointee.d_type
                 // The common case first, building no more strings than it needs.
                 if type == UInt8(DT_REG) {
-                    if Self.isNoteName(name) {
+                    if VaultScanner.isNoteName(name) {
                         children.append((name, .file(relDir.isEmpty ? name : relDir + "/" + name)))
                     }
                     continue
@@ -86,7 +167,7 @@ public struct VaultScanner: Sendable {
                         : s.isRegularFile ? UInt8(DT_REG) : UInt8(DT_UNKNOWN)
                 }
                 if type == UInt8(DT_LNK) {
-                    guard let target = Self.realPath(full), let s = io.stamp(full) else {
+                    guard let target = VaultScanner.realPath(full), let s = io.stamp(full) else {
                         diagnostics.append(Diagnostic(.warning, path: rel, message: "broken symbolic link; skipped"))
                         continue
                     }
@@ -99,7 +180,7 @@ public struct VaultScanner: Sendable {
                             folderStamps[rel] = s
                             children.append((name + "/", .folder(rel)))
                         }
-                    } else if Self.isNoteName(name), !inside {
+                    } else if VaultScanner.isNoteName(name), !inside {
                         diagnostics.append(Diagnostic(.warning, path: rel,
                             message: "symbolic link points outside the vault; skipped"))
                     }
@@ -110,14 +191,13 @@ public struct VaultScanner: Sendable {
                         folderStamps[rel] = s
                         children.append((name + "/", .folder(rel)))
                     }
-                } else if type == UInt8(DT_REG), Self.isNoteName(name) {
+                } else if type == UInt8(DT_REG), VaultScanner.isNoteName(name) {
                     children.append((name, .file(rel)))
                 }
             }
             closedir(dir)
-            stack.append(contentsOf: Self.descendingByteOrder(children.map(\.key)).lazy.map { children[$0].item })
+            stack.append(contentsOf: VaultScanner.descendingByteOrder(children.map(\.key)).lazy.map { children[$0].item })
         }
-        return (files, diagnostics, folders)
     }
 
     /// The positions of `keys` in reverse byte order. Most keys differ in their first eight bytes,
@@ -137,7 +217,7 @@ public struct VaultScanner: Sendable {
     }
 
     /// A file or folder the scan has found but not yet listed or read.
-    private enum Pending {
+    private enum Pending: Sendable {
         case file(String)
         case folder(String)
     }
@@ -170,7 +250,7 @@ public struct VaultScanner: Sendable {
 }
 
 /// A file's identity on its file system.
-struct FileIdentity: Hashable {
+struct FileIdentity: Hashable, Sendable {
     var device: UInt64
     var inode: UInt64
 }

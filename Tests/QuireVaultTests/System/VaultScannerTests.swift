@@ -122,4 +122,33 @@ import QuireModel
             #expect(diagnostics == ["dead.md: warning: broken symbolic link; skipped"])
         }
     }
+
+    /// The folders below the root are read on two threads, each top folder on its own; the result
+    /// must be the one-thread result, also where a link makes one walk read a folder that a
+    /// one-thread walk reads only once (then the vault is scanned again on one thread).
+    @Test func twoThreadsGiveTheOneThreadResult() throws {
+        try withTempDir { dir in
+            for path in ["a.md", "a/n.md", "a/x/n.md", "b/y/z/deep.md", "b/y/w.md", "b.md", "c/n.md", "c-d.md", "d/e/f.md"] {
+                try dir.write(path, "x :: y\n")
+            }
+            try dir.link("d/to-a", to: "../a")           // to a top folder: known to every walk
+            try dir.link("d/e/loop", to: "../..")        // back to the root
+            try dir.link("c/outside", to: "/")           // out of the vault: warned
+            func same() {
+                let one = VaultScanner().scan(root: dir.path, concurrency: 1)
+                let two = VaultScanner().scan(root: dir.path, concurrency: 2)
+                #expect(two.files == one.files)
+                #expect(two.folders == one.folders)
+                #expect(two.diagnostics == one.diagnostics)
+            }
+            same()
+            // A link from the first top folder into another's subfolder: one thread reads that
+            // subfolder through the link, then skips it in its own place.
+            try dir.link("a/link", to: "../b/y/z")
+            let one = VaultScanner().scan(root: dir.path, concurrency: 1)
+            #expect(one.files.map(\.relativePath).contains("a/link/deep.md"))
+            #expect(!one.files.map(\.relativePath).contains("b/y/z/deep.md"))
+            same()
+        }
+    }
 }
