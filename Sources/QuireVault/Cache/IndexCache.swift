@@ -510,14 +510,14 @@ public struct IndexCache: Sendable {
     /// entry's number, sorted by hash (and entry, for an ID two files use) at the end.
     struct IDTableBuilder: Sendable {
         /// The IDs by the top byte of their hash, each bucket in the order added.
-        private var buckets = [[(hash: UInt64, entry: UInt32)]](repeating: [], count: 256)
+        private var buckets = ByteBuckets<(hash: UInt64, entry: UInt32)>()
 
         /// Adds the card IDs of entry `entry`'s note.
         mutating func add(_ note: Note?, entry: Int) {
             note?.cards.withUnsafeBufferPointer { cards in
                 for c in cards.indices {
                     let hash = IndexCache.idHash(cards[c].id)
-                    buckets[Int(truncatingIfNeeded: hash >> 56)].append((hash, UInt32(truncatingIfNeeded: entry)))
+                    buckets.append((hash, UInt32(truncatingIfNeeded: entry)), bucket: UInt8(truncatingIfNeeded: hash >> 56))
                 }
             }
         }
@@ -527,21 +527,18 @@ public struct IndexCache: Sendable {
         /// table: for a 100,000-file vault that is 20 MB of fresh memory to fault in).
         func encoded(concurrency: Int? = nil) -> [UInt8] {
             let buckets = self.buckets
-            var starts: [Int] = []
-            starts.reserveCapacity(buckets.count)
-            var total = 0
-            for bucket in buckets {
-                starts.append(total)
-                total += bucket.count
-            }
-            let first = starts, count = total
+            var starts = [0]
+            for b in 0..<256 { starts.append(starts[b] + buckets.count(of: b)) }
+            let first = starts, count = buckets.count
             return [UInt8](unsafeUninitializedCapacity: count * 12) { buffer, initialized in
                 guard let base = UnsafeMutableRawPointer(buffer.baseAddress) else { return }
                 // Each bucket is stored by one thread, at bytes no other thread touches.
                 let table = Destination(base: base)
-                inParallelChunks(of: buckets.count, chunk: 16, concurrency: concurrency) { range in
+                inParallelChunks(of: 256, chunk: 16, concurrency: concurrency) { range in
                     for b in range {
-                        let sorted = buckets[b].sorted { $0.hash < $1.hash || ($0.hash == $1.hash && $0.entry < $1.entry) }
+                        let sorted = buckets.withBucket(b) { ids in
+                            ids.sorted { $0.hash < $1.hash || ($0.hash == $1.hash && $0.entry < $1.entry) }
+                        }
                         for (k, id) in sorted.enumerated() {
                             let place = first[b] + k
                             table.base.storeBytes(of: id.hash.littleEndian, toByteOffset: place * 8, as: UInt64.self)

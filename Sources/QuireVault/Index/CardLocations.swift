@@ -129,20 +129,16 @@ struct CardLocations: Sendable {
     /// region at a time, which stays in the processor's cache.
     struct Builder: Sendable {
         /// The cards by the top byte of the slot their probe starts at, each region in path order.
-        private var regions = [[Slot]](repeating: [], count: 256)
-        /// The number of cards added.
-        private(set) var count = 0
+        private var regions = ByteBuckets<Slot>()
 
         /// Adds the cards of note `n`, the note after those added before.
         mutating func add(note n: Int, cards: UnsafeBufferPointer<Card>) {
             for c in cards.indices {
                 let hash = CardLocations.hash(cards[c].id)
                 // The top byte of the home slot in a table of any size (of at least 256 slots).
-                let region = Int(truncatingIfNeeded: (hash &* CardLocations.fibonacci) >> 56)
-                regions[region].append(Slot(hash: hash, note: UInt32(truncatingIfNeeded: n),
-                                            card: UInt32(truncatingIfNeeded: c)))
+                regions.append(Slot(hash: hash, note: UInt32(truncatingIfNeeded: n), card: UInt32(truncatingIfNeeded: c)),
+                               bucket: UInt8(truncatingIfNeeded: (hash &* CardLocations.fibonacci) >> 56))
             }
-            count += cards.count
         }
 
         /// The table of the cards added; `notes` are the notes they were added from. An ID that an
@@ -151,26 +147,27 @@ struct CardLocations: Sendable {
         /// cards one by one in path order.
         consuming func build(notes: UnsafeBufferPointer<Note>) -> CardLocations {
             var table = CardLocations()
-            table.reserveCapacity(count)
+            table.reserveCapacity(regions.count)
             var duplicates: [(at: CardLocation, diagnostic: Diagnostic)] = []
-            for r in regions.indices {
-                // Equal IDs share a region and come in path order, so the first one is placed.
-                for slot in regions[r] {
-                    let location = CardLocation(note: Int(slot.note), card: Int(slot.card))
-                    let found = table.slot(hash: slot.hash) {
-                        notes[Int($0.note)].cards[Int($0.card)].id == notes[location.note].cards[location.card].id
+            // Equal IDs share a region and come in path order, so the first one is placed.
+            for region in 0..<256 {
+                regions.withBucket(region) { slots in
+                    for slot in slots {
+                        let location = CardLocation(note: Int(slot.note), card: Int(slot.card))
+                        let found = table.slot(hash: slot.hash) {
+                            notes[Int($0.note)].cards[Int($0.card)].id == notes[location.note].cards[location.card].id
+                        }
+                        guard let found else {
+                            table.insert(hash: slot.hash, at: location)
+                            continue
+                        }
+                        let existing = table.location(inSlot: found)
+                        if existing.note != location.note {
+                            duplicates.append((location, Self.duplicate(location, of: existing, in: notes)))
+                        }
+                        table.shadowed.insert(location)
                     }
-                    guard let found else {
-                        table.insert(hash: slot.hash, at: location)
-                        continue
-                    }
-                    let existing = table.location(inSlot: found)
-                    if existing.note != location.note {
-                        duplicates.append((location, Self.duplicate(location, of: existing, in: notes)))
-                    }
-                    table.shadowed.insert(location)
                 }
-                regions[r] = []
             }
             duplicates.sort { ($0.at.note, $0.at.card) < ($1.at.note, $1.at.card) }
             table.duplicates = duplicates.map(\.diagnostic)
