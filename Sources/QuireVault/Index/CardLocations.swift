@@ -37,11 +37,8 @@ struct CardLocations: Sendable {
     /// The slot a hash starts its probe at (Fibonacci hashing: the top bits of a multiple, so that
     /// similar hashes spread).
     private static func home(_ hash: UInt64, shift: UInt64) -> Int {
-        Int(truncatingIfNeeded: (hash &* fibonacci) >> shift)
+        Int(truncatingIfNeeded: (hash &* 0x9E37_79B9_7F4A_7C15) >> shift)
     }
-
-    /// 2^64 divided by the golden ratio.
-    private static let fibonacci: UInt64 = 0x9E37_79B9_7F4A_7C15
 
     /// Makes room for `cards` IDs without growing.
     mutating func reserveCapacity(_ cards: Int) {
@@ -135,9 +132,9 @@ struct CardLocations: Sendable {
         mutating func add(note n: Int, cards: UnsafeBufferPointer<Card>) {
             for c in cards.indices {
                 let hash = CardLocations.hash(cards[c].id)
-                // The top byte of the home slot in a table of any size (of at least 256 slots).
+                // The home slot in a table of 256 slots: the top byte of the home in any larger one.
                 regions.append(Slot(hash: hash, note: UInt32(truncatingIfNeeded: n), card: UInt32(truncatingIfNeeded: c)),
-                               bucket: UInt8(truncatingIfNeeded: (hash &* CardLocations.fibonacci) >> 56))
+                               bucket: UInt8(truncatingIfNeeded: CardLocations.home(hash, shift: 56)))
             }
         }
 

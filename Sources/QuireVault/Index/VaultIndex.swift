@@ -142,7 +142,8 @@ public struct VaultIndex: Sendable {
         }
         // The new cache's card-ID table is sorted beside the making of the card table.
         stream?.recordsAreIn()
-        // The card builder is taken out, so that the table frees what it gathered as it is made.
+        // The card builder is taken out, so that what it gathered is freed once the table is made
+        // (the assembly would keep it to the end of this function).
         let (done, cardBuilder) = assembly.withLock { a in
             let builder = a.cards
             a.cards = CardLocations.Builder()

@@ -66,13 +66,15 @@ public struct VaultScanner: Sendable {
         walk.stack = []
         let subtrees = top.filter { if case .folder = $0 { true } else { false } }
         let parts = ResultSlots<Walk>(count: subtrees.count)
-        let start = walk
+        // What the root's reading found, without its results: each walk starts from it.
+        var start = walk
+        start.files = []
+        start.folders = []
+        start.diagnostics = []
+        let empty = start
         inParallelChunks(of: subtrees.count, chunk: 1, concurrency: workers) { range in
             for i in range {
-                var part = start
-                part.files = []
-                part.folders = []
-                part.diagnostics = []
+                var part = empty
                 part.run([subtrees[i]])
                 parts[i] = part
             }
@@ -81,8 +83,8 @@ public struct VaultScanner: Sendable {
         var next = 0
         for item in top {
             switch item {
-            case .file(let rel):
-                walk.files.append(ScannedFile(relativePath: rel, root: root))
+            case .file:
+                walk.visit(item)
             case .folder:
                 let part = parts.take(next)
                 next += 1
