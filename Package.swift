@@ -25,6 +25,8 @@ let package = Package(
         ),
         // The C library's allocator settings (glibc's mallopt); part of libc, nothing to install.
         .systemLibrary(name: "CMalloc"),
+        // System calls glibc's headers declare only with _GNU_SOURCE (renameat2), through syscall(2).
+        .systemLibrary(name: "CSystem"),
 
         // MARK: - Library modules
         .target(name: "QuireModel"),
@@ -33,7 +35,7 @@ let package = Package(
         .target(name: "QuireMarkdown", dependencies: ["CCmarkGFM"]),
         .target(
             name: "QuireVault",
-            dependencies: ["QuireModel", "QuireScheduling", "QuireYAML", "QuireMarkdown", "CMalloc"]
+            dependencies: ["QuireModel", "QuireScheduling", "QuireYAML", "QuireMarkdown", "CMalloc", "CSystem"]
         ),
 
         // MARK: - Executables

@@ -17,20 +17,25 @@ extension LoadedVault {
         do { try change.validate() } catch { throw CLIError(error.description) }
         let query = try Self.query(queryWords)
         let paths = index.notes(matching: query, now: options.now).map { index.notes[$0].path }
-        let plan = vault.plan(change, paths: paths)
-        Output.diagnostics(plan.diagnostics, root: vault.root, toStandardError: true, color: false)
-        var failed = !plan.diagnostics.isEmpty
         if edit.dryRun {
+            let plan = vault.plan(change, paths: paths)
+            Output.diagnostics(plan.diagnostics, root: vault.root, toStandardError: true, color: false)
             for e in plan.edits { Output.write(e.diff) }
             Output.error("would change \(plan.edits.count) of \(paths.count) matching note\(paths.count == 1 ? "" : "s") (dry run)")
-        } else {
-            let result = vault.apply(plan.edits)
-            Output.diagnostics(result.diagnostics, root: vault.root, toStandardError: true, color: false)
-            failed = failed || !result.diagnostics.isEmpty
-            for p in result.written { Output.line("\(verb) \(p)") }
-            Output.error("changed \(result.written.count) of \(paths.count) matching note\(paths.count == 1 ? "" : "s")")
+            Output.flush()
+            if !plan.diagnostics.isEmpty || index.hasErrors { throw ExitCode(1) }
+            return
         }
+        // Planned and written holding the lock: each note is read after any other quire's write.
+        let (plan, result) = try locked {
+            let plan = vault.plan(change, paths: paths)
+            return (plan, vault.apply(plan.edits))
+        }
+        Output.diagnostics(plan.diagnostics, root: vault.root, toStandardError: true, color: false)
+        Output.diagnostics(result.diagnostics, root: vault.root, toStandardError: true, color: false)
+        for p in result.written { Output.line("\(verb) \(p)") }
+        Output.error("changed \(result.written.count) of \(paths.count) matching note\(paths.count == 1 ? "" : "s")")
         Output.flush()
-        if failed || index.hasErrors { throw ExitCode(1) }
+        if !plan.diagnostics.isEmpty || !result.diagnostics.isEmpty || index.hasErrors { throw ExitCode(1) }
     }
 }

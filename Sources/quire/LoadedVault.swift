@@ -28,6 +28,16 @@ struct LoadedVault {
         if index.hasErrors { throw ExitCode(1) }
     }
 
+    /// Runs `body` holding the vault's write lock (waiting for another quire that writes it).
+    func locked<R>(_ body: () throws -> R) throws -> R {
+        do { return try vault.withWriteLock(body) } catch {
+            switch error {
+            case .lock(let e): throw CLIError(e.description)
+            case .body(let e): throw e
+            }
+        }
+    }
+
     /// Parses a query from command-line words.
     static func query(_ words: [String]) throws -> Query {
         // `--` only separates options from the query; it is not a query word.

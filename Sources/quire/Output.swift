@@ -21,6 +21,15 @@ enum Output {
         pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 
+    /// How a writer waits for the vault's write lock: `QUIRE_LOCK_TIMEOUT` seconds (30 by default),
+    /// saying once on standard error that it waits.
+    static func configureWriteLock() {
+        let timeout = ProcessInfo.processInfo.environment["QUIRE_LOCK_TIMEOUT"].flatMap(Double.init) ?? 30
+        VaultLock.configure(VaultLock.Waiting(timeout: max(0, timeout)) { holder in
+            Output.error("quire: waiting for another quire\(holder.map { " (process \($0))" } ?? "") that is writing this vault…")
+        })
+    }
+
     /// Writes a line to standard output.
     static func line(_ text: String = "") {
         buffer.append(contentsOf: text.utf8)

@@ -49,6 +49,7 @@ struct Quire: ParsableCommand {
         Output.ignoreBrokenPipeSignal()
         Output.unblockTerminationSignals()
         AllocatorTuning.forIndexing()
+        Output.configureWriteLock()
         do {
             var command = try parseAsRoot(Self.movingGlobalOptions(Array(CommandLine.arguments.dropFirst())))
             try command.run()

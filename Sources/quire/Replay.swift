@@ -20,6 +20,12 @@ extension Quire {
 
         func run() throws {
             let loaded = try LoadedVault(options)
+            // Writing: the log is read, and the notes planned and written, holding the lock, so no
+            // grade lands between the replay and its writes.
+            if check || edit.dryRun { try run(loaded) } else { try loaded.locked { try run(loaded) } }
+        }
+
+        private func run(_ loaded: LoadedVault) throws {
             let (config, configDiagnostics) = loaded.vault.config()
             let replay = ReviewReplay(vault: loaded.vault, index: loaded.index, config: config)
             Output.diagnostics(configDiagnostics + replay.diagnostics, root: loaded.vault.root, toStandardError: true, color: false)

@@ -36,7 +36,7 @@ import Testing
         #expect(fm.fileExists(atPath: dir.appendingPathComponent(".quire/log").path))
         #expect(fm.fileExists(atPath: dir.appendingPathComponent(".quire/cache").path))
         let ignore = try String(contentsOf: dir.appendingPathComponent(".gitignore"), encoding: .utf8)
-        #expect(ignore == ".quire/cache/\n.quire/device\n.quire/journal\n")
+        #expect(ignore == ".quire/cache/\n.quire/device\n.quire/journal\n.quire/lock\n")
         let attributes = try String(contentsOf: dir.appendingPathComponent(".gitattributes"), encoding: .utf8)
         #expect(attributes == ".quire/log/*.log merge=union\n")
         let again = try q.run(["init", dir.path])

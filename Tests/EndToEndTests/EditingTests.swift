@@ -11,8 +11,9 @@ import Testing
         let root = q.vault.path
         let e = FileManager.default.enumerator(atPath: root)
         while let rel = e?.nextObject() as? String {
-            // The index cache is Quire's own derived file, rewritten whenever a note changes.
-            if rel.hasPrefix(".quire/cache/") { continue }
+            // The index cache is Quire's own derived file, rewritten whenever a note changes, and
+            // the write lock's file names the last writer.
+            if rel.hasPrefix(".quire/cache/") || rel == ".quire/lock" { continue }
             var isDir: ObjCBool = false
             if FileManager.default.fileExists(atPath: root + "/" + rel, isDirectory: &isDir), !isDir.boolValue {
                 out[rel] = try q.read(rel)

@@ -125,7 +125,7 @@ extension Vault {
         var diagnostics: [Diagnostic] = []
         for path in paths {
             do {
-                let (bytes, _) = try io.read(fullPath(path))
+                let (bytes, _) = try io.read(try notePath(path))
                 if let edited = try edit(path, bytes), edited != bytes {
                     edits.append(PlannedEdit(path: path, original: bytes, edited: edited))
                 }
@@ -140,23 +140,25 @@ extension Vault {
     }
 
     /// Writes planned edits, each atomically and only if the file still holds the bytes that were
-    /// edited. A failure is reported and the other files are still written.
+    /// edited, holding the vault's write lock. A failure is reported and the other files are still
+    /// written. Plan the edits holding the lock too (``withWriteLock(_:)``), so that they start from
+    /// what another Quire wrote.
     public func apply(_ edits: [PlannedEdit]) -> (written: [String], diagnostics: [Diagnostic]) {
         var written: [String] = []
         var diagnostics: [Diagnostic] = []
+        let lock: VaultLock.Token
+        do { lock = try lockForWriting() } catch {
+            return ([], edits.map { Diagnostic(.error, path: $0.path, message: Self.reason(error)) })
+        }
+        defer { lock.release() }
         for edit in edits {
             do {
-                try io.replace(fullPath(edit.path), with: edit.edited, expected: edit.original)
+                try io.replace(try notePath(edit.path), with: edit.edited, expected: edit.original)
                 written.append(edit.path)
             } catch {
-                diagnostics.append(Diagnostic(.error, path: edit.path, message: Self.strip(error.description, edit.path)))
+                diagnostics.append(Diagnostic(.error, path: edit.path, message: Self.reason(error)))
             }
         }
         return (written, diagnostics)
-    }
-
-    private static func strip(_ message: String, _ path: String) -> String {
-        guard let colon = message.range(of: ": ") else { return message }
-        return String(message[colon.upperBound...])
     }
 }

@@ -4,12 +4,16 @@ import QuireModel
 public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
     case notADirectory(String)
     case alreadyInitialized(String)
+    /// `.quire` is a symbolic link: Quire's own files would be read and written elsewhere.
+    case linkedQuireFolder(String)
     case io(FileIOError)
 
     public var description: String {
         switch self {
         case .notADirectory(let p): "\(p): not a folder"
         case .alreadyInitialized(let p): "\(p): already a Quire vault (.quire/ exists)"
+        case .linkedQuireFolder(let p):
+            "\(p): is a symbolic link; Quire keeps its files only in a real .quire folder inside the vault"
         case .io(let e): e.description
         }
     }
@@ -34,7 +38,9 @@ public struct Vault: Sendable {
         guard let s = io.stamp(r), s.isDirectory else { throw .notADirectory(root) }
         self.root = r
         self.io = io
-        isInitialized = io.stamp(r + "/" + Self.folderName)?.isDirectory ?? false
+        let quire = io.linkStamp(r + "/" + Self.folderName)
+        if quire?.isSymbolicLink == true { throw .linkedQuireFolder(r + "/" + Self.folderName) }
+        isInitialized = quire?.isDirectory ?? false
     }
 
     /// Finds the vault that holds `directory`: the nearest folder at or above it with `.quire/`,
@@ -42,7 +48,9 @@ public struct Vault: Sendable {
     public static func discover(from directory: String, io: FileIO = FileIO()) throws(VaultError) -> Vault {
         var current = VaultScanner.realPath(directory) ?? directory
         while true {
-            if io.stamp(current + "/" + folderName)?.isDirectory ?? false { return try Vault(root: current, io: io) }
+            if let s = io.linkStamp(current + "/" + folderName), s.isDirectory || s.isSymbolicLink {
+                return try Vault(root: current, io: io)
+            }
             guard let slash = current.lastIndex(of: "/"), current != "/" else { break }
             current = slash == current.startIndex ? "/" : String(current[..<slash])
         }
@@ -58,12 +66,12 @@ public struct Vault: Sendable {
             return try initialize(directory, io: io)
         }
         let q = directory + "/" + folderName
-        if io.stamp(q)?.isDirectory ?? false { throw .alreadyInitialized(directory) }
+        if io.linkStamp(q) != nil { throw .alreadyInitialized(directory) }
         do {
             try io.makeDirectories(q + "/log")
             try io.makeDirectories(q + "/cache")
             try io.replace(q + "/config.yaml", with: Array(VaultConfig.template.utf8), expected: nil)
-            try appendLines(directory + "/.gitignore", [".quire/cache/", ".quire/device", ".quire/journal"], io: io)
+            try appendLines(directory + "/.gitignore", [".quire/cache/", ".quire/device", ".quire/journal", ".quire/lock"], io: io)
             try appendLines(directory + "/.gitattributes", [".quire/log/*.log merge=union"], io: io)
         } catch { throw .io(error) }
         return try Vault(root: directory, io: io)
@@ -95,4 +103,59 @@ public struct Vault: Sendable {
 
     /// The full path of a note given its relative path.
     public func fullPath(_ relative: String) -> String { root + "/" + relative }
+}
+
+extension Vault {
+    /// The full path of a file under `.quire/`, after checking that `.quire` and every folder on the
+    /// way to it is a real folder, not a symbolic link: nothing of Quire's own is read or written
+    /// through a link (a cloned vault could point `.quire/log` anywhere). The file itself is opened
+    /// without following a link by ``FileIO``.
+    public func internalPath(_ relative: String) throws(FileIOError) -> String {
+        var current = root
+        let parts = relative.split(separator: "/")
+        for part in parts.dropLast() {
+            current += "/" + part
+            guard let s = io.linkStamp(current) else { continue }  // missing: created as a folder later
+            if s.isSymbolicLink { throw .symbolicLink(path: current) }
+            if !s.isDirectory {
+                throw .notRegularFile(path: current, kind: FileIOError.kind(ofMode: s.mode) ?? "file")
+            }
+        }
+        return root + "/" + relative
+    }
+
+    /// The full path of a note named by a relative path from an untrusted place (the review log's
+    /// `path=`, a cache, a package), or an error when the path is not a plain path to a note inside
+    /// the vault: it must be relative, without empty, `.` or `..` parts, without hidden parts (which
+    /// the scanner never reads) and end in `.md`; and once resolved, links included, it must stay
+    /// inside the vault, its last part not a link.
+    public func notePath(_ relative: String) throws(FileIOError) -> String {
+        guard let reason = Self.unsafeReason(relative) else {
+            let full = fullPath(relative)
+            if let s = io.linkStamp(full) {
+                if s.isSymbolicLink { throw .symbolicLink(path: relative) }
+                let parent = FileIO.directory(of: full)
+                if let real = VaultScanner.realPath(parent), let realRoot = VaultScanner.realPath(root),
+                   real != realRoot, !real.hasPrefix(realRoot + "/") {
+                    throw .unsafePath(path: relative, reason: "leads outside the vault through a symbolic link")
+                }
+            }
+            return full
+        }
+        throw .unsafePath(path: relative, reason: reason)
+    }
+
+    /// Why a relative path is not a plain path to a note, or nil when it is.
+    static func unsafeReason(_ path: String) -> String? {
+        if path.isEmpty { return "empty path" }
+        if path.hasPrefix("/") { return "not a path relative to the vault" }
+        for part in path.split(separator: "/", omittingEmptySubsequences: false) {
+            if part.isEmpty { return "empty part in the path" }
+            if part == "." || part == ".." { return "'\(part)' in the path" }
+            if part.hasPrefix(".") { return "hidden folder or file in the path" }
+            if part.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) { return "control character in the path" }
+        }
+        if !VaultScanner.isNoteName(path) { return "not a note (.md) file" }
+        return nil
+    }
 }

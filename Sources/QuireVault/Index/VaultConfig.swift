@@ -264,10 +264,26 @@ private struct SettingsReader {
 }
 
 extension Vault {
-    /// The vault's settings (defaults when there is no config file).
+    /// The vault's settings: defaults when there is no config file; when there is one that cannot
+    /// be read (a link, a FIFO, no permission), the defaults with an error saying so.
     public func config() -> (config: VaultConfig, diagnostics: [Diagnostic]) {
         let rel = Vault.folderName + "/config.yaml"
-        guard let (bytes, _) = try? io.read(fullPath(rel)) else { return (VaultConfig(), []) }
-        return VaultConfig.parse(bytes, path: rel)
+        do {
+            let path = try internalPath(rel)
+            guard linkStamp(rel) != nil else { return (VaultConfig(), []) }
+            return VaultConfig.parse(try io.read(path).bytes, path: rel)
+        } catch {
+            return (VaultConfig(), [Diagnostic(.error, path: rel, message: Self.reason(error) + "; the default settings are used")])
+        }
+    }
+
+    /// The stamp of a path relative to the root, not following a final link.
+    func linkStamp(_ relative: String) -> FileStamp? { io.linkStamp(fullPath(relative)) }
+
+    /// A file error's message without the path it starts with (a diagnostic shows the path).
+    static func reason(_ error: FileIOError) -> String {
+        let text = error.description
+        guard let colon = text.range(of: ": ") else { return text }
+        return String(text[colon.upperBound...])
     }
 }

@@ -27,9 +27,10 @@ public enum ReviewLog {
     }
 
     /// Parses a whole log file; blank lines and `#` comments are skipped. Bad lines are returned as
-    /// errors with their location, and reading goes on.
-    public static func parse(_ text: String) -> (events: [ReviewEvent], errors: [ReviewLogError]) {
+    /// errors with their location, and reading goes on. `lines` holds each event's line number.
+    public static func parse(_ text: String) -> (events: [ReviewEvent], errors: [ReviewLogError], lines: [Int]) {
         var events: [ReviewEvent] = []
+        var lines: [Int] = []
         var errors: [ReviewLogError] = []
         var lineNumber = 0
         // `"\r\n"` is one Character, so splitting at `"\n"` alone would glue CRLF lines together.
@@ -40,11 +41,12 @@ public enum ReviewLog {
             if line.allSatisfy({ $0 == " " || $0 == "\t" }) || line.first == "#" { continue }
             do {
                 events.append(try parseLine(line, number: lineNumber))
+                lines.append(lineNumber)
             } catch {
                 errors.append(error)
             }
         }
-        return (events, errors)
+        return (events, errors, lines)
     }
 
     /// Parses one line.

@@ -9,7 +9,8 @@ extension Vault {
 
     /// Relative paths of the review-log files, sorted.
     public func reviewLogFiles() -> [String] {
-        guard let dir = opendir(fullPath(Self.logFolder)) else { return [] }
+        guard let folder = try? internalPath(Self.logFolder + "/x"), let dir = opendir(FileIO.directory(of: folder))
+        else { return [] }
         defer { closedir(dir) }
         var names: [String] = []
         while let entry = readdir(dir) {
@@ -21,19 +22,28 @@ extension Vault {
         return names.sorted()
     }
 
-    /// Every event of every log file, with problems as diagnostics.
+    /// Every event of every log file, with problems as diagnostics: a line that cannot be read (a
+    /// torn write, a hand edit) is reported with its location and skipped, and so is an event
+    /// whose `path=` is not a plain path to a note inside the vault.
     public func reviewLog() -> (events: [ReviewEvent], diagnostics: [Diagnostic]) {
         var events: [ReviewEvent] = []
         var diagnostics: [Diagnostic] = []
         for rel in reviewLogFiles() {
             do {
-                let (bytes, _) = try io.read(fullPath(rel))
+                let (bytes, _) = try io.read(try internalPath(rel))
                 guard let text = String(validating: bytes, as: UTF8.self) else {
                     diagnostics.append(Diagnostic(.error, path: rel, message: "invalid UTF-8"))
                     continue
                 }
                 let parsed = ReviewLog.parse(text)
-                events += parsed.events
+                for (event, line) in zip(parsed.events, parsed.lines) {
+                    if let path = event.field("path"), let reason = Self.unsafeReason(path) {
+                        diagnostics.append(Diagnostic(.error, path: rel, line: line, column: 1,
+                                                      message: "path=\(path): \(reason); event skipped"))
+                    } else {
+                        events.append(event)
+                    }
+                }
                 diagnostics += parsed.errors.map { Diagnostic(.error, path: rel, line: $0.line, column: $0.column, message: $0.message) }
             } catch {
                 diagnostics.append(Diagnostic(.error, path: rel, message: error.description))
@@ -51,11 +61,13 @@ extension Vault {
         let needle = Array(card.rawValue.utf8)
         var best: (time: Timestamp, path: String)?
         for rel in reviewLogFiles() {
-            try? io.scanLinesBackward(fullPath(rel)) { raw in
+            guard let full = try? internalPath(rel) else { continue }
+            try? io.scanLinesBackward(full) { raw in
                 let bytes = raw.last == 0x0D ? raw.dropLast() : raw
                 guard Self.contains(bytes, needle), let line = String(validating: bytes, as: UTF8.self),
                       let event = try? ReviewLog.parseLine(line[...], number: 0),
-                      event.card == card, let path = event.field("path") else { return false }
+                      event.card == card, let path = event.field("path"),
+                      Self.unsafeReason(path) == nil else { return false }
                 if best.map({ event.time > $0.time }) ?? true { best = (event.time, path) }
                 return true
             }

@@ -10,9 +10,10 @@ extension Vault {
     /// - Throws: ``FileIOError`` when the file cannot be read or written, or ``ReviewError`` when
     ///   it holds something that is not an ID.
     public func deviceID(using generator: inout some RandomNumberGenerator) throws(ReviewError) -> String {
-        let path = fullPath(Self.deviceFile)
+        let path: String
+        do { path = try internalPath(Self.deviceFile) } catch { throw .io(error) }
         for _ in 0..<2 {
-            if io.stamp(path) != nil {
+            if io.linkStamp(path) != nil {
                 let bytes: [UInt8]
                 do { bytes = try io.read(path).bytes } catch { throw .io(error) }
                 let text = String(String(decoding: bytes, as: UTF8.self).unicodeScalars

@@ -5,8 +5,10 @@ import QuireScheduling
 /// each card's state (FORMAT.md §6).
 ///
 /// Events are ordered by time; events with the same time keep the order they were given in (the
-/// caller passes log files sorted by device, each in line order). An `undo of=T` for card C removes
-/// C's event at time T if it came before the undo; undo events themselves change nothing else.
+/// caller passes log files sorted by device, each in line order). An undo names the one event it
+/// takes back: `undo of=T of-id=E` for card C removes C's event whose `id=` is E, if it came
+/// before the undo; an undo without `of-id=` (logs written before event IDs) removes C's last
+/// event at time T before it. Undo events themselves change nothing else.
 public struct ReviewHistory: Sendable {
     /// Each card's remaining events, in order.
     public private(set) var events: [CardID: [ReviewEvent]] = [:]
@@ -20,8 +22,12 @@ public struct ReviewHistory: Sendable {
         }
         for (_, event) in ordered {
             if case .undo(let target) = event.action {
+                let targetID = event.field("of-id")
                 if var list = events[event.card],
-                   let i = list.lastIndex(where: { $0.time == target && !Self.isUndo($0) }) {
+                   let i = list.lastIndex(where: { candidate in
+                       if let targetID { return candidate.field("id") == targetID }
+                       return candidate.time == target && !Self.isUndo(candidate)
+                   }) {
                     list.remove(at: i)
                     events[event.card] = list
                 } else {
@@ -31,6 +37,13 @@ public struct ReviewHistory: Sendable {
             }
             events[event.card, default: []].append(event)
         }
+    }
+
+    /// Whether two events are the same logged event: the same `id=` when both have one, else the
+    /// same time and action.
+    static func same(_ a: ReviewEvent, _ b: ReviewEvent) -> Bool {
+        if let x = a.field("id"), let y = b.field("id") { return x == y && a.card == b.card }
+        return a.time == b.time && a.action == b.action && a.card == b.card
     }
 
     private static func isUndo(_ e: ReviewEvent) -> Bool {

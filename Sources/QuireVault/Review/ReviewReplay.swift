@@ -65,12 +65,17 @@ public struct ReviewReplay: Sendable {
         let history = ReviewHistory(events)
         let resolver = SettingsResolver(vault: vault, config: config)
         var found: [(CardLocation, Difference)] = []
-        for (card, cardEvents) in history.events where !cardEvents.isEmpty {
-            replayedCards += 1
+        // A card whose every event was undone is replayed too: the log leaves it no scheduling
+        // line (an undo whose note write failed left its grade in the note).
+        for (card, cardEvents) in history.events {
             guard let loc = index.location(exactly: card) else {
-                missingCards.append((card, history.lastPath(of: card)))
+                if !cardEvents.isEmpty {
+                    replayedCards += 1
+                    missingCards.append((card, history.lastPath(of: card)))
+                }
                 continue
             }
+            if !cardEvents.isEmpty { replayedCards += 1 }
             let note = index.notes[loc.note]
             let current = index.card(at: loc)
             var replayed = history.state(of: card) { resolver.settings(for: $0, deck: note.deck) }

@@ -27,19 +27,22 @@ extension ReviewWriter {
     ///   - now: the time of the undo event (moved to just after the grade if the clock is behind it).
     ///   - locate: finds the note holding a card when it is no longer in the note the log names.
     public func undoLast(at now: Timestamp, locate: (CardID) -> String? = { _ in nil }) throws(ReviewError) -> UndoOutcome {
+        let lock: VaultLock.Token
+        do { lock = try vault.lockForWriting() } catch { throw .io(error) }
+        defer { lock.release() }
         let all = vault.reviewLog().events
         let own = ownEvents()
         let history = ReviewHistory(all)
         guard let target = own.last(where: { event in
             guard case .grade = event.action else { return false }
-            return history.events[event.card]?.contains { $0.time == event.time && $0.action == event.action } ?? false
+            return history.events[event.card]?.contains { ReviewHistory.same($0, event) } ?? false
         }) else { throw .nothingToUndo }
         let card = target.card
         var path = target.field("path") ?? ""
         var bytes: [UInt8] = []
         var note: Note?
         for candidate in [path, locate(card) ?? ""] where !candidate.isEmpty {
-            guard let read = try? vault.io.read(vault.fullPath(candidate)).bytes,
+            guard let full = try? vault.notePath(candidate), let read = try? vault.io.read(full).bytes,
                   let parsed = try? Self.parse(read, path: candidate),
                   parsed.cards.contains(where: { $0.id == card }) else { continue }
             (path, bytes, note) = (candidate, read, parsed)
@@ -50,7 +53,8 @@ extension ReviewWriter {
         }
         // The undo must come after the grade in time order, even with a clock behind the log.
         let undoTime = max(now, Timestamp(milliseconds: target.time.milliseconds + 1))
-        let undo = ReviewEvent(time: undoTime, card: card, action: .undo(of: target.time), fields: [("path", path)])
+        let undo = ReviewEvent(time: undoTime, card: card, action: .undo(of: target.time),
+                               fields: (target.field("id").map { [("of-id", $0)] } ?? []) + [("path", path)])
         let resolver = SettingsResolver(vault: vault, config: config)
         let block = Self.frontMatterBlock(bytes)
         var edited: [UInt8]
@@ -78,7 +82,7 @@ extension ReviewWriter {
         try appendToLog([undo])
         if edited != bytes {
             do {
-                try vault.io.replace(vault.fullPath(path), with: edited, expected: bytes)
+                try vault.io.replace(try vault.notePath(path), with: edited, expected: bytes)
             } catch {
                 throw .logAheadOfNote(path: path, cause: error)
             }
@@ -88,7 +92,8 @@ extension ReviewWriter {
 
     /// The events in this device's log, in order.
     func ownEvents() -> [ReviewEvent] {
-        guard let (bytes, _) = try? vault.io.read(vault.fullPath(Vault.logPath(device: device))) else { return [] }
+        guard let path = try? vault.internalPath(Vault.logPath(device: device)),
+              let (bytes, _) = try? vault.io.read(path) else { return [] }
         return ReviewLog.parse(String(decoding: bytes, as: UTF8.self)).events
     }
 }

@@ -6,14 +6,16 @@ import QuireYAML
 /// Records reviews and other card events: the review log first, then the note's scheduling line
 /// (FORMAT.md §5–§6).
 ///
-/// For each call on one note:
+/// For each call on one note, holding the vault's write lock (``VaultLock``), so no other Quire
+/// writer runs in between:
 /// 1. the note is read and parsed fresh, and the cards' new states are computed with
 ///    ``ReviewTransition`` (the function replay uses);
-/// 2. the events are appended to this device's log and fsynced;
-/// 3. the note is replaced atomically (temporary file, fsync, rename, mode kept), only if it still
-///    holds the bytes read in step 1. If it changed on disk, or the write fails, an `undo` of each
-///    event is appended to the log, so the refused review does not count, and nothing is written
-///    to the note.
+/// 2. the events are appended to this device's log and fsynced, each with its own `id=`;
+/// 3. the note is replaced atomically (temporary file, fsync, swapped in), only if it still
+///    holds the bytes read in step 1 (``FileIO/replace(_:with:expected:)``). If it changed on disk
+///    (another program wrote it), or the write fails, an `undo` naming each event by its `id=` is
+///    appended to the log, so the refused review does not count, and nothing is written to the
+///    note.
 ///
 /// The note is therefore always either the old or the new file, and the log never holds a review
 /// that the note does not show after `quire replay`.
@@ -59,14 +61,26 @@ public struct ReviewWriter: Sendable {
     public let config: VaultConfig
     /// This machine's device ID (names the log file).
     public let device: String
+    /// Makes each new event's `id=` (FORMAT.md §6).
+    public let eventIDs: @Sendable () -> String
     /// Settings snapshots already on disk, by settings.
     private let snapshots = SnapshotCache()
 
-    /// A writer for a vault, its settings and this machine's device ID.
-    public init(vault: Vault, config: VaultConfig, device: String) {
+    /// A writer for a vault, its settings and this machine's device ID; `eventIDs` makes the
+    /// events' IDs (by default 10 random base32 characters).
+    public init(vault: Vault, config: VaultConfig, device: String,
+                eventIDs: @escaping @Sendable () -> String = ReviewWriter.randomEventID) {
         self.vault = vault
         self.config = config
         self.device = device
+        self.eventIDs = eventIDs
+    }
+
+    /// 10 base32 characters (50 bits) from the system's random numbers.
+    public static func randomEventID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bits = generator.next()
+        return String((0..<10).map { Base32.alphabet[Int((bits >> (UInt64($0) * 5)) & 31)] })
     }
 
     /// Grades one card of a note (see ``record(_:inNote:at:dryRun:known:)``).
@@ -86,7 +100,18 @@ public struct ReviewWriter: Sendable {
     /// - Throws: ``ReviewError``; the note is then unchanged and the log holds nothing that counts.
     public func record(_ requests: [Request], inNote path: String, at now: Timestamp,
                        dryRun: Bool = false, known: Note? = nil) throws(ReviewError) -> Outcome {
-        let full = vault.fullPath(path)
+        let full: String
+        do { full = try vault.notePath(path) } catch { throw .io(error) }
+        guard !dryRun else { return try record(requests, path: path, full: full, at: now, dryRun: true, known: known) }
+        let lock: VaultLock.Token
+        do { lock = try vault.lockForWriting() } catch { throw .io(error) }
+        defer { lock.release() }
+        return try record(requests, path: path, full: full, at: now, dryRun: false, known: known)
+    }
+
+    /// ``record(_:inNote:at:dryRun:known:)`` with the path checked and, unless a dry run, the lock held.
+    private func record(_ requests: [Request], path: String, full: String, at now: Timestamp,
+                        dryRun: Bool, known: Note?) throws(ReviewError) -> Outcome {
         let bytes: [UInt8]
         do { bytes = try vault.io.read(full).bytes } catch { throw .io(error) }
         let note: Note, frontMatter: FrontMatter
@@ -124,6 +149,7 @@ public struct ReviewWriter: Sendable {
                 fields = [("sched", settings.kind.rawValue), ("cfg", snapshot ?? "")]
                 if let ms = request.answerMilliseconds { fields.append(("ms", String(ms))) }
             }
+            if !dryRun { fields.insert(("id", eventIDs()), at: 0) }
             fields.append(("path", path))
             events.append(ReviewEvent(time: now, card: card.id, action: request.action, fields: fields))
         }
@@ -157,7 +183,8 @@ public struct ReviewWriter: Sendable {
             try vault.io.replace(full, with: edited, expected: bytes)
         } catch {
             let undos = events.map {
-                ReviewEvent(time: now, card: $0.card, action: .undo(of: now), fields: [("why", "note-not-written")])
+                ReviewEvent(time: now, card: $0.card, action: .undo(of: now),
+                            fields: [("of-id", $0.field("id") ?? ""), ("why", "note-not-written")])
             }
             do { try appendToLog(undos) } catch { throw .logAheadOfNote(path: path, cause: error.cause) }
             throw .io(error)
@@ -194,13 +221,14 @@ public struct ReviewWriter: Sendable {
 
     /// Appends events to this device's log (with the header when the file is new) and fsyncs it.
     func appendToLog(_ events: [ReviewEvent]) throws(ReviewError) {
-        let path = vault.fullPath(Vault.logPath(device: device))
+        let path: String
+        do { path = try vault.internalPath(Vault.logPath(device: device)) } catch { throw .io(error) }
         let lines = events.map { ReviewLog.format($0) + "\n" }.joined()
         // The folder and the header are checked once per writer, not on every grade.
         if !snapshots.logReady(path) {
             do {
                 try vault.io.makeDirectories(vault.fullPath(Vault.logFolder))
-                if vault.io.stamp(path) == nil { try vault.io.append(path, Array((ReviewLog.header + "\n").utf8)) }
+                if vault.io.linkStamp(path) == nil { try vault.io.append(path, Array((ReviewLog.header + "\n").utf8)) }
             } catch {
                 throw .io(error)
             }

@@ -72,8 +72,9 @@ public final class SettingsResolver: @unchecked Sendable {
     }
 
     private func load(_ id: String) -> SchedulerSettings? {
-        guard id.utf8.allSatisfy(CardID.isIDByte),
-              let (bytes, _) = try? vault.io.read(vault.fullPath(SettingsSnapshot.path(id: id))) else { return nil }
+        guard !id.isEmpty, id.utf8.count <= 64, id.utf8.allSatisfy(CardID.isIDByte),
+              let path = try? vault.internalPath(SettingsSnapshot.path(id: id)),
+              let (bytes, _) = try? vault.io.read(path) else { return nil }
         let parsed = VaultConfig.parse(bytes, path: "")
         guard parsed.diagnostics.isEmpty else { return nil }
         return parsed.config.settings
@@ -84,9 +85,9 @@ extension Vault {
     /// Writes the snapshot of `settings` unless it exists, and returns its ID.
     func storeSnapshot(of settings: SchedulerSettings) throws(FileIOError) -> String {
         let id = SettingsSnapshot.id(of: settings)
-        let path = fullPath(SettingsSnapshot.path(id: id))
-        if io.stamp(path) != nil { return id }
-        try io.makeDirectories(fullPath(SettingsSnapshot.folder))
+        let path = try internalPath(SettingsSnapshot.path(id: id))
+        if io.linkStamp(path) != nil { return id }
+        try io.makeDirectories(try internalPath(SettingsSnapshot.folder + "/x"))
         do {
             try io.replace(path, with: Array(SettingsSnapshot.text(of: settings).utf8), expected: nil)
         } catch .changedOnDisk {

@@ -58,7 +58,7 @@ extension Vault {
     /// Adds entries to the journal (best effort: a failure only makes a later undo use the log).
     func appendToJournal(_ entries: [UndoJournal.Entry]) {
         guard !entries.isEmpty else { return }
-        let path = fullPath(UndoJournal.path)
+        guard let path = try? internalPath(UndoJournal.path) else { return }
         let text = entries.map { UndoJournal.format($0) + "\n" }.joined()
         if let stamp = io.stamp(path), stamp.size > UndoJournal.limit,
            let (bytes, _) = try? io.read(path) {
@@ -73,7 +73,7 @@ extension Vault {
 
     /// The journal entry for a card's grade at `time`, if any.
     func journalEntry(card: CardID, time: Timestamp) -> UndoJournal.Entry? {
-        guard let (bytes, _) = try? io.read(fullPath(UndoJournal.path)) else { return nil }
+        guard let path = try? internalPath(UndoJournal.path), let (bytes, _) = try? io.read(path) else { return nil }
         return UndoJournal.parse(String(decoding: bytes, as: UTF8.self)).last { $0.card == card && $0.time == time }
     }
 }

@@ -10,6 +10,19 @@ public enum FileIOError: Error, Equatable, Sendable, CustomStringConvertible {
     case changedOnDisk(path: String)
     /// The file is larger than Quire reads.
     case tooLarge(path: String, size: Int64)
+    /// The path names a FIFO, a device, a socket or a folder where a regular file was expected;
+    /// it was not read (a FIFO would block, a device never end).
+    case notRegularFile(path: String, kind: String)
+    /// The path's last part is a symbolic link, which Quire does not follow there.
+    case symbolicLink(path: String)
+    /// A write found the file different from what it read, then could not put the other
+    /// program's version back; both versions are kept, the other one at `kept`.
+    case conflictKept(path: String, kept: String)
+    /// Another process held the vault's write lock for longer than the timeout.
+    case locked(path: String, holder: Int32?, seconds: Double)
+    /// A path that the vault or its log gives is not a plain relative path to a note inside the
+    /// vault (`..`, an absolute path, a hidden folder, a link out); it was not opened.
+    case unsafePath(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -17,6 +30,27 @@ public enum FileIOError: Error, Equatable, Sendable, CustomStringConvertible {
         case .changedOnDisk(let path):
             "\(path): the file changed on disk since it was read; not overwritten (run the command again)"
         case .tooLarge(let path, let size): "\(path): file too large (\(size) bytes)"
+        case .notRegularFile(let path, let kind): "\(path): is a \(kind), not a regular file; not read"
+        case .symbolicLink(let path): "\(path): is a symbolic link; not followed"
+        case .conflictKept(let path, let kept):
+            "\(path): changed on disk while being written; the other program's version is kept as \(kept)"
+        case .locked(let path, let holder, let seconds):
+            "\(path): another quire\(holder.map { " (process \($0))" } ?? "") has been writing this vault for "
+                + "\(Int(seconds)) s; nothing written (try again, or set QUIRE_LOCK_TIMEOUT)"
+        case .unsafePath(let path, let reason): "\(path): \(reason); not opened"
+        }
+    }
+
+    /// What a file of this `st_mode` is, in words, or nil for a regular file.
+    static func kind(ofMode mode: UInt32) -> String? {
+        switch mode & UInt32(S_IFMT) {
+        case UInt32(S_IFREG): nil
+        case UInt32(S_IFDIR): "folder"
+        case UInt32(S_IFIFO): "FIFO"
+        case UInt32(S_IFCHR), UInt32(S_IFBLK): "device"
+        case UInt32(S_IFSOCK): "socket"
+        case UInt32(S_IFLNK): "symbolic link"
+        default: "special file"
         }
     }
 }
@@ -32,22 +66,49 @@ public struct FileIO: Sendable {
     /// Creates a file layer over the given system calls.
     public init(sys: SystemCalls = .live) { self.sys = sys }
 
-    /// Reads a whole file and the stamp of the version read.
-    public func read(_ path: String) throws(FileIOError) -> (bytes: [UInt8], stamp: FileStamp) {
-        let fd = sys.open(path, O_RDONLY, 0)
-        guard fd >= 0 else { throw .system(path: path, operation: "open", code: currentErrno) }
-        defer { _ = sys.close(fd) }
+    /// Opens a regular file for reading without following a final symbolic link and without
+    /// blocking on a FIFO; anything but a regular file is refused.
+    private func openRegular(_ path: String) throws(FileIOError) -> (fd: Int32, stat: stat) {
+        let fd = sys.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0)
+        guard fd >= 0 else {
+            let code = currentErrno
+            if code == ELOOP { throw .symbolicLink(path: path) }
+            throw .system(path: path, operation: "open", code: code)
+        }
         var st = stat()
-        guard sys.fstat(fd, &st) == 0 else { throw .system(path: path, operation: "stat", code: currentErrno) }
+        guard sys.fstat(fd, &st) == 0 else {
+            let code = currentErrno
+            _ = sys.close(fd)
+            throw .system(path: path, operation: "stat", code: code)
+        }
+        if let kind = FileIOError.kind(ofMode: UInt32(st.st_mode)) {
+            _ = sys.close(fd)
+            throw .notRegularFile(path: path, kind: kind)
+        }
+        return (fd, st)
+    }
+
+    /// Reads a whole regular file and the stamp of the version read. A final symbolic link is not
+    /// followed, and a FIFO, device or folder is refused (``FileIOError/notRegularFile(path:kind:)``).
+    public func read(_ path: String) throws(FileIOError) -> (bytes: [UInt8], stamp: FileStamp) {
+        let (fd, st) = try openRegular(path)
+        defer { _ = sys.close(fd) }
         let stamp = FileStamp(st)
         guard stamp.size <= maximumFileSize else { throw .tooLarge(path: path, size: stamp.size) }
-        let regular = st.st_mode & S_IFMT == S_IFREG
+        let bytes = try readAll(fd, path: path, sizeHint: Int(stamp.size))
+        guard bytes.count <= maximumFileSize else { throw .tooLarge(path: path, size: Int64(bytes.count)) }
+        return (bytes, stamp)
+    }
+
+    /// Reads an open regular file from its current offset to its end.
+    private func readAll(_ fd: Int32, path: String, sizeHint: Int) throws(FileIOError) -> [UInt8] {
         // One byte more than the file holds, so that the read seeing end-of-file needs no growth.
-        var bytes = [UInt8](repeating: 0, count: Int(stamp.size) + 1)
+        var bytes = [UInt8](repeating: 0, count: sizeHint + 1)
         var filled = 0
         while true {
             if filled == bytes.count {
-                // The file may have grown since fstat; keep reading until EOF.
+                // The file grew since fstat; keep reading until EOF, up to the size limit.
+                guard Int64(filled) <= maximumFileSize else { break }
                 bytes.append(contentsOf: repeatElement(0, count: max(4096, bytes.count / 2)))
             }
             let n = bytes.withUnsafeMutableBytes { buf in
@@ -60,10 +121,10 @@ public struct FileIO: Sendable {
             if n == 0 { break }
             filled += n
             // A regular file reads short only at its end: no second read just to see end-of-file.
-            if regular, filled < bytes.count { break }
+            if filled < bytes.count { break }
         }
         bytes.removeLast(bytes.count - filled)
-        return (bytes, stamp)
+        return bytes
     }
 
     /// Hands a file's lines to `body` from the last to the first (without their `\n`), reading
@@ -73,15 +134,23 @@ public struct FileIO: Sendable {
     /// however long the file.
     public func scanLinesBackward(_ path: String, blockSize: Int = 64 << 10,
                                   _ body: (ArraySlice<UInt8>) -> Bool) throws(FileIOError) {
-        let fd = sys.open(path, O_RDONLY, 0)
-        guard fd >= 0 else { throw .system(path: path, operation: "open", code: currentErrno) }
+        let (fd, st) = try openRegular(path)
         defer { _ = sys.close(fd) }
-        var st = stat()
-        guard sys.fstat(fd, &st) == 0 else { throw .system(path: path, operation: "stat", code: currentErrno) }
         var position = Int64(st.st_size)
-        // The start of the earliest line seen so far, not yet known to be whole.
-        var head: [UInt8] = []
+        // The earliest line seen so far, not yet known to be whole: its pieces, last piece first.
+        // Kept as pieces so that a line spanning many blocks costs its length once, not once per
+        // block.
+        var pieces: [[UInt8]] = []
         var atEnd = true
+        func line(_ first: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+            guard !pieces.isEmpty else { return first }
+            var whole = [UInt8]()
+            whole.reserveCapacity(first.count + pieces.reduce(0) { $0 + $1.count })
+            whole += first
+            for piece in pieces.reversed() { whole += piece }
+            pieces.removeAll()
+            return whole[...]
+        }
         while position > 0 {
             let count = Int(min(Int64(max(1, blockSize)), position))
             position -= Int64(count)
@@ -95,20 +164,18 @@ public struct FileIO: Sendable {
                 guard n > 0 else { throw .system(path: path, operation: "read", code: n < 0 ? currentErrno : EIO) }
                 filled += n
             }
-            block += head
             var end = block.count
             if atEnd, end > 0, block[end - 1] == 0x0A { end -= 1 }
             atEnd = false
             while let newline = block[..<end].lastIndex(of: 0x0A) {
-                if body(block[(newline + 1)..<end]) { return }
+                if body(line(block[(newline + 1)..<end])) { return }
                 end = newline
             }
-            head = Array(block[..<end])
+            if end > 0 { pieces.append(Array(block[..<end])) }
         }
-        if !atEnd { _ = body(head[...]) }
+        if !atEnd { _ = body(line([][...])) }
     }
 
-    /// The stamp of a path (following symbolic links), or nil when it does not exist.
     /// The stamp of `name` in the folder open as `folder` (following a final symbolic link), or nil.
     public func stamp(in folder: Int32, _ name: String) -> FileStamp? {
         var st = stat()
@@ -116,6 +183,7 @@ public struct FileIO: Sendable {
         return FileStamp(st)
     }
 
+    /// The stamp of a path (following symbolic links), or nil when it does not exist.
     public func stamp(_ path: String) -> FileStamp? {
         var st = stat()
         return sys.stat(path, &st) == 0 ? FileStamp(st) : nil
@@ -128,13 +196,22 @@ public struct FileIO: Sendable {
     }
 
     /// Replaces a file's content atomically: writes a temporary file beside it, fsyncs it, keeps the
-    /// original's permission bits, and renames it over the original, then fsyncs the folder.
+    /// original's permission bits, and puts it in the original's place, then fsyncs the folder.
+    ///
+    /// With `expected`, the check that the file still holds what the caller read and the rename are
+    /// made one step: the new file is swapped with the old one (`renameat2(RENAME_EXCHANGE)`), and
+    /// what was swapped out is compared with `expected`; on a mismatch — another program wrote the
+    /// file after it was read — the two are swapped back, so the other program's version is kept
+    /// and ``FileIOError/changedOnDisk(path:)`` is thrown. A write landing in the old file after that
+    /// check (a program that held it open) is found too, and that version is put back. Where the
+    /// file system cannot swap, the check is made right before a plain rename.
     ///
     /// - Parameters:
     ///   - path: the file to replace (or create, when `expected` is nil and it does not exist).
     ///   - bytes: the new content.
     ///   - expected: the bytes the caller read and edited; when the file on disk no longer holds
     ///     exactly these, nothing is written and ``FileIOError/changedOnDisk(path:)`` is thrown.
+    ///     Nil: the file must not exist (it is created; one that appears meanwhile is kept).
     /// - Throws: ``FileIOError``; on any failure the original file is untouched and the temporary
     ///   file is removed.
     public func replace(_ path: String, with bytes: [UInt8], expected: [UInt8]?) throws(FileIOError) {
@@ -142,31 +219,112 @@ public struct FileIO: Sendable {
         if let expected {
             let current: [UInt8]
             let stamp: FileStamp
-            do { (current, stamp) = try read(path) } catch { throw .changedOnDisk(path: path) }
+            do { (current, stamp) = try read(path) } catch {
+                switch error {
+                case .symbolicLink, .notRegularFile: throw error
+                default: throw .changedOnDisk(path: path)
+                }
+            }
             guard current == expected else { throw .changedOnDisk(path: path) }
             mode = mode_t(stamp.mode & 0o7777)
-        } else if stamp(path) != nil {
+        } else if linkStamp(path) != nil {
             throw .changedOnDisk(path: path)
         }
         let (temp, dir) = try writeTemporary(for: path, bytes, mode: mode)
-        // Last check right before the rename, to narrow the window for a concurrent editor.
         if let expected {
-            let now = try? read(path).bytes
-            guard now == expected else {
-                _ = sys.unlink(temp)
-                throw .changedOnDisk(path: path)
-            }
-        }
-        guard sys.rename(temp, path) == 0 else {
-            let code = currentErrno
-            _ = sys.unlink(temp)
-            throw .system(path: path, operation: "rename", code: code)
+            try swapIn(temp, path, expected: expected)
+        } else {
+            try renameNoReplace(temp, path)
         }
         let dfd = sys.open(dir, O_RDONLY | O_DIRECTORY, 0)
         if dfd >= 0 {
             _ = sys.fsync(dfd)
             _ = sys.close(dfd)
         }
+    }
+
+    /// Puts the written temporary file at `path` only if `path` holds `expected` (see
+    /// ``replace(_:with:expected:)``); the temporary file is gone afterwards either way, unless it
+    /// holds another program's version that could not be put back.
+    private func swapIn(_ temp: String, _ path: String, expected: [UInt8]) throws(FileIOError) {
+        guard sys.renameWithFlags(temp, path, .exchange) == 0 else {
+            let code = currentErrno
+            guard code == EINVAL || code == ENOSYS || code == ENOTSUP else {
+                _ = sys.unlink(temp)
+                throw code == ENOENT ? .changedOnDisk(path: path) : .system(path: path, operation: "rename", code: code)
+            }
+            // No exchange here: check, then rename, as close together as possible.
+            guard (try? read(path).bytes) == expected else {
+                _ = sys.unlink(temp)
+                throw .changedOnDisk(path: path)
+            }
+            guard sys.rename(temp, path) == 0 else {
+                let code = currentErrno
+                _ = sys.unlink(temp)
+                throw .system(path: path, operation: "rename", code: code)
+            }
+            return
+        }
+        // `temp` now names what was at `path`: keep it open, so a write made through a descriptor
+        // opened before the swap is still seen after the name is gone.
+        let old = try? openRegular(temp)
+        let swappedOut = old.flatMap { try? readAll($0.fd, path: temp, sizeHint: Int($0.stat.st_size)) }
+        guard let old, swappedOut == expected else {
+            if let old { _ = sys.close(old.fd) }
+            // Another program wrote the file since it was read: swap back.
+            guard sys.renameWithFlags(temp, path, .exchange) == 0 else { throw .conflictKept(path: path, kept: temp) }
+            _ = sys.unlink(temp)
+            throw .changedOnDisk(path: path)
+        }
+        defer { _ = sys.close(old.fd) }
+        _ = sys.unlink(temp)
+        // A write through a descriptor opened before the swap may land after the check: put that
+        // version back in place of ours, unless ours was changed meanwhile too.
+        var st = stat()
+        guard sys.fstat(old.fd, &st) == 0, Int64(st.st_size) != Int64(expected.count)
+            || st.st_mtim.tv_sec != old.stat.st_mtim.tv_sec || st.st_mtim.tv_nsec != old.stat.st_mtim.tv_nsec else { return }
+        var late: [UInt8] = []
+        var offset: Int64 = 0
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { sys.pread(old.fd, $0.baseAddress, $0.count, offset) }
+            if n < 0, currentErrno == EINTR { continue }
+            guard n > 0 else { break }
+            late += chunk[..<n]
+            offset += Int64(n)
+        }
+        let mode = mode_t(st.st_mode & 0o7777)
+        guard let (back, _) = try? writeTemporary(for: path, late, mode: mode) else {
+            throw .changedOnDisk(path: path)
+        }
+        guard sys.renameWithFlags(back, path, .exchange) == 0 else {
+            _ = sys.unlink(back)
+            throw .changedOnDisk(path: path)
+        }
+        _ = sys.unlink(back)
+        throw .changedOnDisk(path: path)
+    }
+
+    /// Renames `temp` to `path` unless something is at `path` (then the temporary file is
+    /// removed and ``FileIOError/changedOnDisk(path:)`` thrown).
+    private func renameNoReplace(_ temp: String, _ path: String) throws(FileIOError) {
+        if sys.renameWithFlags(temp, path, .noReplace) == 0 { return }
+        let code = currentErrno
+        if code == EEXIST {
+            _ = sys.unlink(temp)
+            throw .changedOnDisk(path: path)
+        }
+        guard code == EINVAL || code == ENOSYS || code == ENOTSUP else {
+            _ = sys.unlink(temp)
+            throw .system(path: path, operation: "rename", code: code)
+        }
+        // No RENAME_NOREPLACE here: a hard link fails when the name exists, atomically.
+        guard link(temp, path) == 0 else {
+            let code = currentErrno
+            _ = sys.unlink(temp)
+            throw code == EEXIST ? .changedOnDisk(path: path) : .system(path: path, operation: "rename", code: code)
+        }
+        _ = sys.unlink(temp)
     }
 
     /// Starts replacing a file atomically whatever it holds (for Quire's own derived files, such
@@ -213,12 +371,14 @@ public struct FileIO: Sendable {
     }
 
     /// Creates a new temporary file beside `path`, open for writing; returns its path, the
-    /// folder and the descriptor.
+    /// folder and the descriptor. Temporary files that killed processes left in the folder are
+    /// removed first (see ``TemporaryFiles``).
     private func createTemporary(for path: String, mode: mode_t) throws(FileIOError) -> (temp: String, dir: String, fd: Int32) {
         let dir = Self.directory(of: path)
         let name = path.split(separator: "/").last.map(String.init) ?? path
-        let temp = dir + "/." + name + ".quire-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
-        let fd = sys.open(temp, O_WRONLY | O_CREAT | O_EXCL, mode)
+        TemporaryFiles.removeLeftovers(in: dir, io: self)
+        let temp = dir + "/" + TemporaryFiles.name(for: name, pid: getpid(), random: UInt32.random(in: 0...UInt32.max))
+        let fd = sys.open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode)
         guard fd >= 0 else { throw .system(path: path, operation: "create temporary file", code: currentErrno) }
         return (temp, dir, fd)
     }
@@ -243,12 +403,34 @@ public struct FileIO: Sendable {
     }
 
     /// Appends bytes to a file (creating it), then fsyncs it unless `sync` is false.
+    ///
+    /// A final symbolic link is not followed, and only a regular file is appended to. A file that
+    /// does not end in a line break (a torn write, a hand edit) gets one first, so the new bytes
+    /// start a line of their own. When writing or fsyncing fails (a full disk), the file is cut
+    /// back to the length it had, so no partial line is left.
     public func append(_ path: String, _ bytes: [UInt8], sync: Bool = true) throws(FileIOError) {
-        let fd = sys.open(path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-        guard fd >= 0 else { throw .system(path: path, operation: "open", code: currentErrno) }
+        let fd = sys.open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0o644)
+        guard fd >= 0 else {
+            let code = currentErrno
+            throw code == ELOOP ? .symbolicLink(path: path) : .system(path: path, operation: "open", code: code)
+        }
         defer { _ = sys.close(fd) }
-        if let code = writeAll(fd, bytes) { throw .system(path: path, operation: "write", code: code) }
-        guard !sync || sys.fsync(fd) == 0 else { throw .system(path: path, operation: "fsync", code: currentErrno) }
+        var st = stat()
+        guard sys.fstat(fd, &st) == 0 else { throw .system(path: path, operation: "stat", code: currentErrno) }
+        if let kind = FileIOError.kind(ofMode: UInt32(st.st_mode)) { throw .notRegularFile(path: path, kind: kind) }
+        let length = Int64(st.st_size)
+        var data = bytes
+        if length > 0 {
+            var last: UInt8 = 0
+            let n = withUnsafeMutableBytes(of: &last) { sys.pread(fd, $0.baseAddress, 1, length - 1) }
+            if n == 1, last != 0x0A { data.insert(0x0A, at: 0) }
+        }
+        func cutBack(_ operation: String, _ code: Int32) -> FileIOError {
+            _ = sys.ftruncate(fd, length)
+            return .system(path: path, operation: operation, code: code)
+        }
+        if let code = writeAll(fd, data) { throw cutBack("write", code) }
+        guard !sync || sys.fsync(fd) == 0 else { throw cutBack("fsync", currentErrno) }
     }
 
     /// Writes every byte, retrying short writes and interrupted calls; returns the `errno` of a

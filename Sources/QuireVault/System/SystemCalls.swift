@@ -16,6 +16,13 @@ public struct SystemCalls: Sendable {
     public var fsync: @Sendable (_ fd: Int32) -> Int32
     public var close: @Sendable (_ fd: Int32) -> Int32
     public var rename: @Sendable (_ from: String, _ to: String) -> Int32
+    /// `renameat2` with ``RenameFlags``: swap two names, or rename only where nothing is in the
+    /// way. Fails with ENOSYS or EINVAL where the kernel or the file system cannot.
+    public var renameWithFlags: @Sendable (_ from: String, _ to: String, _ flags: RenameFlags) -> Int32
+    /// `ftruncate`.
+    public var ftruncate: @Sendable (_ fd: Int32, _ length: Int64) -> Int32
+    /// `flock`.
+    public var flock: @Sendable (_ fd: Int32, _ operation: Int32) -> Int32
     public var unlink: @Sendable (_ path: String) -> Int32
     public var fchmod: @Sendable (_ fd: Int32, _ mode: mode_t) -> Int32
     public var fstat: @Sendable (_ fd: Int32, _ buf: UnsafeMutablePointer<stat>) -> Int32
@@ -44,6 +51,9 @@ public struct SystemCalls: Sendable {
         fsync: { fd in Glibc.fsync(fd) },
         close: { fd in Glibc.close(fd) },
         rename: { a, b in Glibc.rename(a, b) },
+        renameWithFlags: { a, b, flags in CSystemCalls.renameat2(a, b, flags.rawValue) },
+        ftruncate: { fd, length in Glibc.ftruncate(fd, off_t(length)) },
+        flock: { fd, op in CSystemCalls.flock(fd, op) },
         unlink: { p in Glibc.unlink(p) },
         fchmod: { fd, m in Glibc.fchmod(fd, m) },
         fstat: { fd, b in Glibc.fstat(fd, b) },
@@ -56,6 +66,16 @@ public struct SystemCalls: Sendable {
         inotifyRmWatch: { fd, wd in Glibc.inotify_rm_watch(fd, wd) },
         poll: { fds, n, timeout in Glibc.poll(fds, n, timeout) }
     )
+}
+
+/// The flags of `renameat2`.
+public struct RenameFlags: OptionSet, Sendable {
+    public let rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+    /// Fail with EEXIST when the destination exists.
+    public static let noReplace = RenameFlags(rawValue: CSystemCalls.renameNoReplace)
+    /// Swap the two names atomically (both must exist).
+    public static let exchange = RenameFlags(rawValue: CSystemCalls.renameExchange)
 }
 
 private func systemStat(_ path: String, _ buf: UnsafeMutablePointer<stat>) -> Int32 {

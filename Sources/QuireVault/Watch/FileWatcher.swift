@@ -26,6 +26,9 @@ public enum WatchError: Error, Equatable, Sendable, CustomStringConvertible {
     case system(path: String, operation: String, code: Int32)
     /// ``FileWatcher/next(timeout:)`` was called on a watcher that is not started, or stopped.
     case notRunning(path: String)
+    /// The vault folder itself was moved, deleted or unmounted: nothing more can be seen. Every
+    /// later ``FileWatcher/next(timeout:)`` throws it too.
+    case vaultGone(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -33,6 +36,7 @@ public enum WatchError: Error, Equatable, Sendable, CustomStringConvertible {
             "\(path): \(op) failed: the inotify watch limit is reached (raise fs.inotify.max_user_watches)"
         case .system(let path, let op, let code): "\(path): \(op) failed: \(errnoMessage(code))"
         case .notRunning(let path): "\(path): the file watcher is not running"
+        case .vaultGone(_, let reason): reason
         }
     }
 }

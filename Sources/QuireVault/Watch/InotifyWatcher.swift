@@ -46,6 +46,8 @@ public final class InotifyWatcher: FileWatcher {
     /// Folders moved away, by the rename's cookie: their watches stay until the end of the read, in
     /// case the folder arrives in the vault under another name (the same watches then go on).
     private var movedAway: [UInt32: [Int32]] = [:]
+    /// Why the vault folder can no longer be watched, once it is gone.
+    private var vaultGone: String?
     /// Changes found outside ``next(timeout:)`` (warnings from ``start()``), returned first.
     private var pending = ChangeBatch()
     private var buffer = [UInt8](repeating: 0, count: 64 << 10)
@@ -103,6 +105,7 @@ public final class InotifyWatcher: FileWatcher {
     ///   watches may be incomplete: stop the watcher, start it again and rescan.
     public func next(timeout: Duration?) throws(WatchError) -> [FileChange]? {
         guard fd >= 0 else { throw .notRunning(path: root) }
+        if let vaultGone { throw .vaultGone(path: root, reason: vaultGone) }
         let clock = ContinuousClock()
         let deadline = timeout.map { clock.now + $0 }
         var batch = pending
@@ -226,9 +229,11 @@ public final class InotifyWatcher: FileWatcher {
         if mask & (Self.deleteSelf | Self.moveSelf | Self.unmount) != 0 {
             // A subfolder's own deletion or move is handled from its parent's event, by name.
             if event.wd == rootWatch {
-                batch.add(.rescan(reason: mask & Self.unmount != 0
+                let reason = mask & Self.unmount != 0
                     ? "the file system holding the vault was unmounted: changes are no longer seen"
-                    : "the vault folder '\(root)' was moved or deleted: changes are no longer seen"))
+                    : "the vault folder '\(root)' was moved or deleted: changes are no longer seen"
+                vaultGone = reason
+                throw .vaultGone(path: root, reason: reason)
             }
             return
         }
@@ -247,13 +252,19 @@ public final class InotifyWatcher: FileWatcher {
             }
             return
         }
-        guard VaultScanner.isNoteName(event.name) else { return }
-        if mask & (Self.delete | Self.movedFrom) != 0 {
-            folders[event.wd]?.notes.remove(event.name)
-            batch.add(.removed(path))
-        } else if mask & (Self.create | Self.modify | Self.closeWrite | Self.movedTo) != 0 {
+        guard VaultScanner.isNoteName(event.name),
+              mask & (Self.delete | Self.movedFrom | Self.create | Self.modify | Self.closeWrite | Self.movedTo) != 0
+        else { return }
+        // What is at the path now decides, not the event: a swap (`renameat2(RENAME_EXCHANGE)`, as
+        // Quire writes) reports the note moved away after it was moved in. Like the scanner, only a
+        // regular file is a note: a symbolic link, FIFO or device with a note's name is none.
+        var st = stat()
+        if sys.lstat(fullPath(path), &st) == 0, st.st_mode & S_IFMT == S_IFREG {
             folders[event.wd]?.notes.insert(event.name)
             batch.add(.changed(path))
+        } else {
+            folders[event.wd]?.notes.remove(event.name)
+            batch.add(.removed(path))
         }
     }
 

@@ -52,7 +52,7 @@ import QuireModel
     @Test func skipsBlankLinesAndCommentsAndReadsCRLF() {
         let text = "# quire log v1\r\n\r\n   \r\n2026-11-22T09:14:03.120Z suspend 7k2m9xq4v1ab\r\n# note\n"
             + "2026-11-22T09:15:00Z reset 7k2m9xq4v1ab future=1\n"
-        let (events, errors) = ReviewLog.parse(text)
+        let (events, errors, _) = ReviewLog.parse(text)
         #expect(errors.isEmpty)
         #expect(events.map(\.action) == [.suspend, .reset])
         #expect(events[1].time == Timestamp(year: 2026, month: 11, day: 22, hour: 9, minute: 15))
@@ -77,7 +77,7 @@ import QuireModel
             "2026-11-22T09:14:03.120Z suspend 7k2m9xq4v1ab path=é novalue",
             "2026-11-22T09:14:03.120Z suspend 7k2m9xq4v1ab",
         ]
-        let (events, errors) = ReviewLog.parse(lines.joined(separator: "\n"))
+        let (events, errors, _) = ReviewLog.parse(lines.joined(separator: "\n"))
         #expect(events.map(\.action) == [.suspend])
         #expect(errors.map(\.description) == [
             "2:31: expected 'TIME EVENT CARD …'",

@@ -74,3 +74,8 @@ struct SeededGenerator: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
+
+/// The `id=` of a log line, if it has one.
+func eventID(_ line: String) -> String? {
+    line.split(separator: " ").first { $0.hasPrefix("id=") }.map { String($0.dropFirst(3)) }
+}

@@ -28,7 +28,8 @@ import QuireModel
             #expect(v.replay().differences.isEmpty)
             let lines = try v.logLines()
             #expect(lines.count == 4)
-            #expect(lines[2] == "2026-11-22T09:01:00.000Z undo \(card.id) of=2026-11-22T09:00:00.000Z path=n.md")
+            let id = try #require(eventID(lines[1]))
+            #expect(lines[2] == "2026-11-22T09:01:00.000Z undo \(card.id) of=2026-11-22T09:00:00.000Z of-id=\(id) path=n.md")
         }
     }
 

@@ -70,6 +70,10 @@ import QuireModel
                 if to.hasSuffix("organelles.md") { errno = EIO; return -1 }
                 return SystemCalls.live.rename(from, to)
             }
+            sys.renameWithFlags = { from, to, flags in
+                if to.hasSuffix("organelles.md") { errno = EIO; return -1 }
+                return SystemCalls.live.renameWithFlags(from, to, flags)
+            }
         }, check: { if case .io(.system(_, "rename", EIO)) = $0 { true } else { false } })
     }
 
@@ -120,13 +124,18 @@ import QuireModel
                 if to.hasSuffix("organelles.md") { errno = EIO; return -1 }
                 return SystemCalls.live.rename(from, to)
             }
+            sys.renameWithFlags = { from, to, flags in
+                if to.hasSuffix("organelles.md") { errno = EIO; return -1 }
+                return SystemCalls.live.renameWithFlags(from, to, flags)
+            }
             #expect(throws: ReviewError.self) {
                 try v.writer(io: FileIO(sys: sys)).grade(card.id, .good, inNote: path, at: at(22))
             }
             let lines = try v.logLines()
             #expect(lines.count == 2)
             #expect(lines[0].hasPrefix("2026-11-22T09:00:00.000Z grade \(card.id) good "))
-            #expect(lines[1] == "2026-11-22T09:00:00.000Z undo \(card.id) of=2026-11-22T09:00:00.000Z why=note-not-written")
+            let id = try #require(eventID(lines[0]))
+            #expect(lines[1] == "2026-11-22T09:00:00.000Z undo \(card.id) of=2026-11-22T09:00:00.000Z of-id=\(id) why=note-not-written")
             #expect(ReviewHistory(v.vault.reviewLog().events).events[card.id]?.isEmpty ?? true)
         }
     }

@@ -24,8 +24,10 @@ import QuireScheduling
             #expect(text == before.replacingOccurrences(of: "tags: [biology]   # keep this comment\n",
                                                         with: "tags: [biology]   # keep this comment\nquire:\n\(line)\n"))
             let snapshot = SettingsSnapshot.id(of: SchedulerSettings())
-            #expect(try v.logLines() == [
-                "2026-11-22T09:00:00.000Z grade \(card.id) good sched=fsrs cfg=\(snapshot) ms=6400 path=Biology/organelles.md",
+            let lines = try v.logLines()
+            let id = try #require(lines.first.flatMap(eventID))
+            #expect(lines == [
+                "2026-11-22T09:00:00.000Z grade \(card.id) good id=\(id) sched=fsrs cfg=\(snapshot) ms=6400 path=Biology/organelles.md",
             ])
             #expect(try dir.text(SettingsSnapshot.path(id: snapshot)) == SettingsSnapshot.text(of: SchedulerSettings()))
             #expect(v.replay().differences.isEmpty)
