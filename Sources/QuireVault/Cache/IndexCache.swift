@@ -61,9 +61,15 @@ public struct IndexCache: Sendable {
     /// The file layer.
     public let io: FileIO
 
+    /// The cache file's path relative to the vault root.
+    static let relativePath = Vault.folderName + "/cache/index"
+    /// The vault root.
+    let root: String
+
     /// The cache of the vault at `root`.
     public init(root: String, io: FileIO = FileIO()) {
-        path = root + "/" + Vault.folderName + "/cache/index"
+        self.root = root
+        path = root + "/" + Self.relativePath
         self.io = io
     }
 
@@ -285,7 +291,9 @@ public struct IndexCache: Sendable {
 
     /// Opens and checks the cache: header, versions, checksums, tables and entries.
     func load() -> Result<Snapshot, IndexCacheError> {
-        let fd = io.sys.open(path, O_RDONLY, 0)
+        // Never through a linked `.quire/cache`, never a FIFO or device (it would block or not end).
+        do { _ = try io.pathWithoutLinkedFolders(root, Self.relativePath) } catch { return .failure(.unreadable(error)) }
+        let fd = io.sys.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0)
         guard fd >= 0 else {
             let code = currentErrno
             return .failure(code == ENOENT ? .missing : .unreadable(.system(path: path, operation: "open", code: code)))
@@ -295,6 +303,9 @@ public struct IndexCache: Sendable {
         var st = stat()
         guard io.sys.fstat(fd, &st) == 0 else {
             return .failure(.unreadable(.system(path: path, operation: "stat", code: currentErrno)))
+        }
+        if let kind = FileIOError.kind(ofMode: UInt32(st.st_mode)) {
+            return .failure(.unreadable(.notRegularFile(path: path, kind: kind)))
         }
         let fileSize = Int64(st.st_size)
         let writtenAt = FileStamp(st).mtimeNanoseconds
@@ -463,6 +474,7 @@ public struct IndexCache: Sendable {
 
     /// Creates the folder and the temporary file of a new cache.
     func newFile() throws(FileIOError) -> FileIO.TemporaryFile {
+        _ = try io.pathWithoutLinkedFolders(root, Self.relativePath)
         try io.makeDirectories(FileIO.directory(of: path))
         return try io.overwriting(path)
     }
@@ -643,6 +655,7 @@ extension IndexCache {
             let old = Int(oldIDs.entries[k])
             if newNumber.indices.contains(old), newNumber[old] >= 0 { ids.append((h, UInt32(newNumber[old]))) }
         }
+        _ = try io.pathWithoutLinkedFolders(root, Self.relativePath)
         let file = try io.overwriting(path)
         var notes = BinaryWriter(capacity: 1 << 20)
         var entries = BinaryWriter(capacity: items.count * 64)

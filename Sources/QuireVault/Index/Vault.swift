@@ -111,17 +111,7 @@ extension Vault {
     /// through a link (a cloned vault could point `.quire/log` anywhere). The file itself is opened
     /// without following a link by ``FileIO``.
     public func internalPath(_ relative: String) throws(FileIOError) -> String {
-        var current = root
-        let parts = relative.split(separator: "/")
-        for part in parts.dropLast() {
-            current += "/" + part
-            guard let s = io.linkStamp(current) else { continue }  // missing: created as a folder later
-            if s.isSymbolicLink { throw .symbolicLink(path: current) }
-            if !s.isDirectory {
-                throw .notRegularFile(path: current, kind: FileIOError.kind(ofMode: s.mode) ?? "file")
-            }
-        }
-        return root + "/" + relative
+        try io.pathWithoutLinkedFolders(root, relative)
     }
 
     /// The full path of a note named by a relative path from an untrusted place (the review log's

@@ -176,6 +176,21 @@ public struct FileIO: Sendable {
         if !atEnd { _ = body(line([][...])) }
     }
 
+    /// `root/relative`, after checking that no folder of `relative` on the way to its last part is
+    /// a symbolic link or anything but a folder (missing ones are allowed: they are made later).
+    public func pathWithoutLinkedFolders(_ root: String, _ relative: String) throws(FileIOError) -> String {
+        var current = root
+        for part in relative.split(separator: "/").dropLast() {
+            current += "/" + part
+            guard let s = linkStamp(current) else { continue }
+            if s.isSymbolicLink { throw .symbolicLink(path: current) }
+            if !s.isDirectory {
+                throw .notRegularFile(path: current, kind: FileIOError.kind(ofMode: s.mode) ?? "file")
+            }
+        }
+        return root + "/" + relative
+    }
+
     /// The stamp of `name` in the folder open as `folder` (following a final symbolic link), or nil.
     public func stamp(in folder: Int32, _ name: String) -> FileStamp? {
         var st = stat()
@@ -409,7 +424,8 @@ public struct FileIO: Sendable {
     /// start a line of their own. When writing or fsyncing fails (a full disk), the file is cut
     /// back to the length it had, so no partial line is left.
     public func append(_ path: String, _ bytes: [UInt8], sync: Bool = true) throws(FileIOError) {
-        let fd = sys.open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0o644)
+        // Read and write: the last byte is read to see whether it ends a line.
+        let fd = sys.open(path, O_RDWR | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0o644)
         guard fd >= 0 else {
             let code = currentErrno
             throw code == ELOOP ? .symbolicLink(path: path) : .system(path: path, operation: "open", code: code)

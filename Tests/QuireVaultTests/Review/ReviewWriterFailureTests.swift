@@ -150,7 +150,7 @@ import QuireModel
             var sys = SystemCalls.live
             sys.open = { p, flags, mode in
                 let logged = (try? String(contentsOfFile: p, encoding: .utf8))?.contains(" grade ") ?? false
-                if p.hasSuffix(".log"), flags & O_WRONLY != 0, logged { errno = ENOSPC; return -1 }
+                if p.hasSuffix(".log"), flags & (O_WRONLY | O_RDWR) != 0, logged { errno = ENOSPC; return -1 }
                 if p.contains("/.organelles.md.quire-") { errno = ENOSPC; return -1 }
                 return live.open(p, flags, mode)
             }
