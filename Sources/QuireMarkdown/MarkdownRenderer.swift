@@ -16,7 +16,8 @@ public enum MarkdownRenderer {
     ///   - width: the terminal width in columns; at least 10 is used.
     /// - Returns: the rendered lines, each ending in `"\n"`; empty for an empty document.
     public static func ansi(_ markdown: String, color: Bool, width: Int = 80) -> String {
-        let document = MarkdownDocument(parsing: markdown, options: .default)
+        // The note's own control characters are shown, never sent (``TerminalText``).
+        let document = MarkdownDocument(parsing: TerminalText.visible(markdown), options: .default)
         var renderer = TerminalRenderer(document: document, color: color, width: max(width, 10))
         let lines = renderer.renderDocument()
         guard !lines.isEmpty else { return "" }

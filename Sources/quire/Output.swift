@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import QuireMarkdown
 import QuireModel
 import QuireVault
 
@@ -30,17 +31,42 @@ enum Output {
         })
     }
 
-    /// Writes a line to standard output.
+    /// Writes a line to standard output (control characters shown, see ``safe(_:)``).
     static func line(_ text: String = "") {
-        buffer.append(contentsOf: text.utf8)
+        buffer.append(contentsOf: safe(text).utf8)
         buffer.append(10)
         if buffer.count > 1 << 16 { flush() }
     }
 
-    /// Writes text as is to standard output.
+    /// Writes text to standard output (control characters shown, see ``safe(_:)``).
     static func write(_ text: String) {
-        buffer.append(contentsOf: text.utf8)
+        buffer.append(contentsOf: safe(text).utf8)
         if buffer.count > 1 << 16 { flush() }
+    }
+
+    /// `text` with every control character made visible (``TerminalText``) except tab, line feed
+    /// and the colour sequences Quire itself writes (`ESC [ digits ; … m`): text from a vault
+    /// cannot set the window title, write the clipboard or move the cursor. Fields that are
+    /// coloured afterwards (diagnostics, table cells) are made fully visible first.
+    static func safe(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 < 0x20 && $0 != 0x0A && $0 != 0x09 || $0 == 0x7F || $0 == 0xC2 }) else {
+            return text
+        }
+        var out = ""
+        var rest = Substring(text)
+        while let escape = rest.firstIndex(of: "\u{1B}") {
+            out += TerminalText.visible(String(rest[..<escape]))
+            let after = rest[rest.index(after: escape)...]
+            if after.first == "[", let end = after.dropFirst().firstIndex(where: { !($0.isASCII && ($0.isNumber || $0 == ";")) }),
+               after[end] == "m" {
+                out += "\u{1B}" + after[..<after.index(after: end)]
+                rest = after[after.index(after: end)...]
+            } else {
+                out += "^["
+                rest = after
+            }
+        }
+        return out + TerminalText.visible(String(rest))
     }
 
     static func flush() {
@@ -61,7 +87,7 @@ enum Output {
     /// terminal).
     static func error(_ text: String) {
         flush()
-        var bytes = Array(text.utf8)
+        var bytes = Array(safe(text).utf8)
         bytes.append(10)
         _ = bytes.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
     }
@@ -87,7 +113,8 @@ enum Output {
     static func diagnostics(_ list: [Diagnostic], root: String, toStandardError: Bool, color: Bool) {
         var sources: [String: SourceText] = [:]
         for d in list {
-            var text = d.description
+            // The path and message come from the vault: shown whole before any colour is added.
+            var text = TerminalText.visible(d.description)
             if color {
                 let sev = d.severity.rawValue + ":"
                 let colored = d.severity == .error ? "\u{1B}[1;31m" + sev : d.severity == .warning ? "\u{1B}[1;33m" + sev : "\u{1B}[1;36m" + sev
@@ -98,7 +125,8 @@ enum Output {
                     sources[d.path] = SourceText(bytes)
                 }
                 if let source = sources[d.path], line <= source.lineCount {
-                    let lineText = source.line(line).replacingOccurrences(of: "\t", with: " ")
+                    let lineText = TerminalText.visible(source.line(line).replacingOccurrences(of: "\t", with: " "),
+                                                        keepLineBreaks: false)
                     text += "\n" + lineText
                     if let column = d.column {
                         let prefixBytes = Array(lineText.utf8.prefix(max(0, column - 1)))

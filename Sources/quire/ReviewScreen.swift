@@ -189,10 +189,10 @@ struct ReviewScreen {
         if status != 0 { message = "The editor exited with status \(status)." }
         if controller.card(entry) == nil {
             controller.remove(entry.card)
-            message = "The card is no longer in \(entry.path); skipped."
+            message = "The card is no longer in \(TerminalText.visible(entry.path)); skipped."
             advance()
         } else {
-            message = message.isEmpty ? "Read \(entry.path) again." : message
+            message = message.isEmpty ? "Read \(TerminalText.visible(entry.path)) again." : message
         }
     }
 
@@ -206,7 +206,7 @@ struct ReviewScreen {
         let clockText = String(format: "%02d:%02d", elapsed / 60, elapsed % 60)
         let counts = "new \(r.new) · learn \(r.learning) · due \(r.review) · \(clockText)"
         var title = "Quire"
-        if let entry, let (_, note) = controller.card(entry) { title += " · " + note.deck.description }
+        if let entry, let (_, note) = controller.card(entry) { title += " · " + TerminalText.visible(note.deck.description) }
         if phase != .intro && phase != .done {
             let progress = controller.session.progress
             title += " · card \(progress.position) of \(progress.total)"
@@ -257,7 +257,7 @@ struct ReviewScreen {
         lines += footer
         var frame = "\u{1B}[H"
         for (i, line) in lines.prefix(height).enumerated() {
-            frame += line + "\u{1B}[0m\u{1B}[K" + (i < min(lines.count, height) - 1 ? "\r\n" : "")
+            frame += Output.safe(line) + "\u{1B}[0m\u{1B}[K" + (i < min(lines.count, height) - 1 ? "\r\n" : "")
         }
         Terminal.write(frame + "\u{1B}[J")
     }
@@ -285,6 +285,6 @@ struct ReviewScreen {
         return count
     }
 
-    private func bold(_ s: String) -> String { color ? "\u{1B}[1m" + s + "\u{1B}[0m" : s }
-    private func dim(_ s: String) -> String { color ? "\u{1B}[2m" + s + "\u{1B}[0m" : s }
+    private func bold(_ s: String) -> String { color ? "\u{1B}[1m" + TerminalText.visible(s) + "\u{1B}[0m" : TerminalText.visible(s) }
+    private func dim(_ s: String) -> String { color ? "\u{1B}[2m" + TerminalText.visible(s) + "\u{1B}[0m" : TerminalText.visible(s) }
 }

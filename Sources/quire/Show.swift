@@ -29,15 +29,15 @@ extension Quire {
             }
             let color = Output.useColor
             let width = min(Output.isTerminal ? Output.width : 80, 100)
-            func dim(_ s: String) -> String { color ? "\u{1B}[2m" + s + "\u{1B}[0m" : s }
-            func bold(_ s: String) -> String { color ? "\u{1B}[1m" + s + "\u{1B}[0m" : s }
+            func dim(_ s: String) -> String { color ? "\u{1B}[2m" + TerminalText.visible(s) + "\u{1B}[0m" : TerminalText.visible(s) }
+            func bold(_ s: String) -> String { color ? "\u{1B}[1m" + TerminalText.visible(s) + "\u{1B}[0m" : TerminalText.visible(s) }
             var kind = c.kind.rawValue
             switch c.variant {
             case .single: break
             case .forward, .backward: kind += " (\(c.variant.identityText))"
             case .cloze(let n): kind += " c\(n)"
             }
-            Output.line(bold(c.id.rawValue) + "  " + kind + "  " + note.deck.description)
+            Output.line(bold(c.id.rawValue) + "  " + kind + "  " + TerminalText.visible(note.deck.description))
             Output.line(dim("\(note.path):\(c.lines.lowerBound)" + (c.lines.count > 1 ? "-\(c.lines.upperBound)" : "")))
             if !c.headingPath.isEmpty { Output.line(dim(c.headingPath.joined(separator: " › "))) }
             Output.line()

@@ -1,9 +1,14 @@
+import QuireMarkdown
+
 /// Plain-text tables: tab-separated for pipes, aligned columns for people.
 enum Table {
     /// Prints rows. With `tabs`, columns are separated by one tab; otherwise padded to align, and the
     /// last column is cut to `width` when given.
     static func print(_ rows: [[String]], header: [String]? = nil, tabs: Bool, width: Int? = nil,
                       rightAligned: Set<Int> = [], indent: Int = 0) {
+        // Cells come from the vault: a tab or line break in one would break the columns, an escape
+        // would act on the terminal.
+        let rows = rows.map { $0.map { TerminalText.visible($0, keepLineBreaks: false) } }
         let margin = String(repeating: " ", count: indent)
         if tabs {
             for row in rows { Output.line(margin + row.joined(separator: "\t")) }

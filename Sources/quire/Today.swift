@@ -1,4 +1,5 @@
 import ArgumentParser
+import QuireMarkdown
 import QuireModel
 import QuireScheduling
 import QuireVault
@@ -47,8 +48,8 @@ extension Quire {
                 return try context.loaded.finish()
             }
             let color = Output.useColor
-            func bold(_ s: String) -> String { color ? "\u{1B}[1m" + s + "\u{1B}[0m" : s }
-            func dim(_ s: String) -> String { color ? "\u{1B}[2m" + s + "\u{1B}[0m" : s }
+            func bold(_ s: String) -> String { color ? "\u{1B}[1m" + TerminalText.visible(s) + "\u{1B}[0m" : TerminalText.visible(s) }
+            func dim(_ s: String) -> String { color ? "\u{1B}[2m" + TerminalText.visible(s) + "\u{1B}[0m" : TerminalText.visible(s) }
             Output.line(bold("Today, \(plan.today): \(plan.items.count) card\(plan.items.count == 1 ? "" : "s"), about \(StudyContext.duration(seconds: plan.estimatedSeconds))"))
             for section in StudyPlan.Section.allCases {
                 let items = plan.items(in: section)

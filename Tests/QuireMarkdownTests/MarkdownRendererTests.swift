@@ -137,3 +137,24 @@ private func stripANSI(_ text: String) -> String {
         }
     }
 }
+
+/// Text from a vault never reaches the terminal as a control sequence.
+@Suite struct TerminalTextTests {
+    @Test func controlCharactersAreShownNotSent() {
+        #expect(TerminalText.visible("plain text\tand a tab\n") == "plain text\tand a tab\n")
+        #expect(TerminalText.visible("\u{1B}]0;title\u{07}") == "^[]0;title^G")
+        #expect(TerminalText.visible("\u{1B}]52;c;aGVsbG8=\u{07}") == "^[]52;c;aGVsbG8=^G")
+        #expect(TerminalText.visible("clear\u{1B}[2J") == "clear^[[2J")
+        #expect(TerminalText.visible("nul\u{0}del\u{7F}csi\u{9B}") == "nul^@del^?csi<U+009B>")
+        #expect(TerminalText.visible("a\r\nb", keepLineBreaks: false) == "a^M^Jb")
+        #expect(TerminalText.visible("é 你好 👋") == "é 你好 👋")
+    }
+
+    @Test func renderedNotesShowTheirEscapes() {
+        let out = MarkdownRenderer.ansi("Q \u{1B}]0;pwned\u{07} and \u{1B}[2J", color: true)
+        #expect(!out.contains("\u{07}"))
+        #expect(!out.contains("\u{1B}]"))
+        #expect(!out.contains("\u{1B}[2J"))
+        #expect(out.contains("^[]0;pwned^G"))
+    }
+}

@@ -71,7 +71,8 @@ public indirect enum JSONValue: Equatable, Sendable {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
+            // Control characters, DEL and C1 escaped: JSON on a terminal must not act on it.
+            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
                 let hex = String(scalar.value, radix: 16)
                 out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: out.unicodeScalars.append(scalar)

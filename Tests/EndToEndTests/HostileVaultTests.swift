@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+/// A vault from someone else, run through the real `quire`: nothing in it acts on the terminal,
+/// leads a write out of the vault, or blocks a command.
+@Suite struct HostileVaultTests {
+    /// Escape sequences in a file name, a tag and a card (window title, clipboard, clear screen,
+    /// a C1 control) are printed as visible text by every output, and escaped in JSON.
+    @Test func escapeSequencesNeverReachTheTerminal() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        let name = "Inbox/n\u{1B}[31m.md"
+        try q.write(name, Data("---\ntags: [\"\\e]0;pwned\\a\"]\n---\nQ: What \u{1B}]52;c;aGVsbG8=\u{07} is \u{1B}[2J this?\nA: An \u{9B} attack.\n".utf8))
+        let list = try q.run(["list", "tag:\u{1B}]0;pwned\u{07}"])
+        let tags = try q.run(["tags"])
+        let json = try q.run(["list", "--json", "path:Inbox/n*"])
+        let id = try #require(list.stdout.split(separator: "\t").first.map(String.init))
+        let show = try q.run(["show", id])
+        let check = try q.run(["check"])
+        for run in [list, tags, json, show, check] {
+            for bad in ["\u{1B}]", "\u{1B}[2J", "\u{1B}[31m", "\u{07}", "\u{9B}"] {
+                #expect(!run.stdout.contains(bad) && !run.stderr.contains(bad), "\(bad.unicodeScalars.map(\.value)) in \(run)")
+            }
+        }
+        #expect(list.stdout.contains("n^[[31m.md:4\tWhat ^[]52;c;aGVsbG8=^G is ^[[2J this?"))
+        #expect(tags.stdout.contains("^[]0;pwned^G"))
+        #expect(json.stdout.contains(#""front": "What \u001b]52;c;aGVsbG8=\u0007 is \u001b[2J this?""#))
+        #expect(json.stdout.contains(#""back": "An \u009b attack.""#))
+        #expect(show.stdout.contains("An <U+009B> attack."))
+    }
+
+    /// A log line naming a note outside the vault: `quire grade` by that hint rewrites nothing
+    /// outside, and `quire check` reports the line.
+    @Test func aLogPathOutsideTheVaultIsNotFollowed() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        let outsideURL = q.vault.deletingLastPathComponent().appendingPathComponent("outside.md")
+        let card = "atbk8qp31xm2"
+        let text = "---\nquire:\n  \(card): {state: new}\n---\nThe plasma membrane is a {{c1::phospholipid bilayer}}.\n"
+        try Data(text.utf8).write(to: outsideURL)
+        try q.write(".quire/log/evil.log", Data("2026-11-22T09:00:00.000Z suspend \(card) path=../outside.md\n2026-11-22T09:00:00.000Z suspend \(card) cfg=../../../../etc/passwd path=/etc/passwd\n".utf8))
+        let grade = try q.run(["grade", card, "good", "--at", QuireRunner.now])
+        #expect(grade.status == 0, "\(grade)")
+        #expect(try Data(contentsOf: outsideURL) == Data(text.utf8))
+        let check = try q.run(["check"])
+        #expect(check.status == 1)
+        #expect(check.stdout.contains(".quire/log/evil.log:1:1: error: path=../outside.md: '..' in the path; event skipped")
+            || check.stderr.contains(".quire/log/evil.log:1:1: error: path=../outside.md: '..' in the path; event skipped"), "\(check)")
+    }
+
+    /// A FIFO where the index cache, a note or the config should be: every command answers.
+    @Test func fifosDoNotBlock() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        _ = try q.run(["list", "--count"])
+        let cache = q.vault.appendingPathComponent(".quire/cache/index").path
+        try? FileManager.default.removeItem(atPath: cache)
+        #expect(mkfifo(cache, 0o644) == 0)
+        #expect(mkfifo(q.vault.appendingPathComponent("Inbox/pipe.md").path, 0o644) == 0)
+        for args in [["due"], ["list", "--count"], ["check"], ["today"]] {
+            let run = try q.run(args)
+            #expect(run.status == 0 || run.status == 1, "\(args): \(run)")
+        }
+        let config = q.vault.appendingPathComponent(".quire/config.yaml").path
+        try FileManager.default.removeItem(atPath: config)
+        #expect(mkfifo(config, 0o644) == 0)
+        let run = try q.run(["today", "--now", QuireRunner.now])
+        #expect(run.stderr.contains(".quire/config.yaml: error: is a FIFO, not a regular file; not read; the default settings are used"), "\(run)")
+    }
+}
