@@ -46,7 +46,7 @@ public enum IndexCacheError: Error, Equatable, Sendable, CustomStringConvertible
 /// changes what they read.
 public struct IndexCache: Sendable {
     /// Bumped when the file layout changes.
-    public static let formatVersion: UInt32 = 2
+    public static let formatVersion: UInt32 = 3
     /// Bumped whenever ``NoteParser`` would read any file differently: a cache holds parse
     /// results, so a parser change must invalidate every cache.
     public static let parserVersion: UInt32 = 2
@@ -78,6 +78,7 @@ public struct IndexCache: Sendable {
         var path: String
         var size: Int64
         var mtimeNanoseconds: Int64
+        var ctimeNanoseconds: Int64
         var inode: UInt64
         var digest: UInt64
         /// Where the note's bytes are in the notes section, or nil when the file held no note.
@@ -92,6 +93,7 @@ public struct IndexCache: Sendable {
         /// Whether `stamp` describes the version of the file this entry was made from.
         func matches(_ stamp: FileStamp) -> Bool {
             stamp.size == size && stamp.mtimeNanoseconds == mtimeNanoseconds && stamp.inode == inode
+                && stamp.ctimeNanoseconds == ctimeNanoseconds
         }
     }
 
@@ -100,7 +102,7 @@ public struct IndexCache: Sendable {
                       tables: NameTables) -> Entry {
         let note = place == nil ? nil : record.note
         return Entry(path: record.path, size: record.stamp.size, mtimeNanoseconds: record.stamp.mtimeNanoseconds,
-                     inode: record.stamp.inode, digest: record.digest,
+                     ctimeNanoseconds: record.stamp.ctimeNanoseconds, inode: record.stamp.inode, digest: record.digest,
                      noteRange: place.map { $0.offset..<($0.offset + $0.length) }, noteChecksum: place?.checksum ?? 0,
                      deck: note.map { tables.existingNumber(of: $0.deck) } ?? 0, archived: note?.archived ?? false,
                      schedules: note?.cards.compactMap(\.schedule) ?? [], diagnostics: record.diagnostics)
@@ -380,7 +382,7 @@ public struct IndexCache: Sendable {
 
     private static func decodeEntry(_ r: inout BinaryReader, tables: NameTables) throws(IndexCacheError) -> Entry {
         let path = try r.string()
-        let size = try r.i64(), mtime = try r.i64(), inode = try r.u64(), digest = try r.u64()
+        let size = try r.i64(), mtime = try r.i64(), ctime = try r.i64(), inode = try r.u64(), digest = try r.u64()
         var range: Range<Int>?
         var checksum: UInt64 = 0
         var deck = 0, archived = false
@@ -399,7 +401,8 @@ public struct IndexCache: Sendable {
         }
         var diagnostics: [Diagnostic] = []
         for _ in 0..<(try r.count()) { diagnostics.append(try NoteCoding.decodeDiagnostic(&r)) }
-        return Entry(path: path, size: size, mtimeNanoseconds: mtime, inode: inode, digest: digest, noteRange: range,
+        return Entry(path: path, size: size, mtimeNanoseconds: mtime, ctimeNanoseconds: ctime, inode: inode, digest: digest,
+                     noteRange: range,
                      noteChecksum: checksum, deck: deck, archived: archived, schedules: schedules, diagnostics: diagnostics)
     }
 
@@ -576,6 +579,7 @@ extension IndexCache {
         entries.string(e.path)
         entries.i64(e.size)
         entries.i64(e.mtimeNanoseconds)
+        entries.i64(e.ctimeNanoseconds)
         entries.u64(e.inode)
         entries.u64(e.digest)
         if let range = e.noteRange {

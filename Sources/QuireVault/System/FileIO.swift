@@ -247,21 +247,17 @@ public struct FileIO: Sendable {
         }
         let (temp, dir) = try writeTemporary(for: path, bytes, mode: mode)
         if let expected {
-            try swapIn(temp, path, expected: expected)
+            try swapIn(temp, path, expected: expected, written: bytes)
         } else {
             try renameNoReplace(temp, path)
-        }
-        let dfd = sys.open(dir, O_RDONLY | O_DIRECTORY, 0)
-        if dfd >= 0 {
-            _ = sys.fsync(dfd)
-            _ = sys.close(dfd)
+            Self.syncFolder(dir, sys: sys)
         }
     }
 
     /// Puts the written temporary file at `path` only if `path` holds `expected` (see
     /// ``replace(_:with:expected:)``); the temporary file is gone afterwards either way, unless it
     /// holds another program's version that could not be put back.
-    private func swapIn(_ temp: String, _ path: String, expected: [UInt8]) throws(FileIOError) {
+    private func swapIn(_ temp: String, _ path: String, expected: [UInt8], written: [UInt8]) throws(FileIOError) {
         guard sys.renameWithFlags(temp, path, .exchange) == 0 else {
             let code = currentErrno
             guard code == EINVAL || code == ENOSYS || code == ENOTSUP else {
@@ -278,6 +274,7 @@ public struct FileIO: Sendable {
                 _ = sys.unlink(temp)
                 throw .system(path: path, operation: "rename", code: code)
             }
+            Self.syncFolder(Self.directory(of: path), sys: sys)
             return
         }
         // `temp` now names what was at `path`: keep it open, so a write made through a descriptor
@@ -287,17 +284,25 @@ public struct FileIO: Sendable {
         guard let old, swappedOut == expected else {
             if let old { _ = sys.close(old.fd) }
             // Another program wrote the file since it was read: swap back.
-            guard sys.renameWithFlags(temp, path, .exchange) == 0 else { throw .conflictKept(path: path, kept: temp) }
+            guard sys.renameWithFlags(temp, path, .exchange) == 0 else {
+                let kept = Self.conflictName(for: path)
+                _ = sys.rename(temp, kept)
+                throw .conflictKept(path: path, kept: kept)
+            }
             _ = sys.unlink(temp)
             throw .changedOnDisk(path: path)
         }
         defer { _ = sys.close(old.fd) }
         _ = sys.unlink(temp)
-        // A write through a descriptor opened before the swap may land after the check: put that
-        // version back in place of ours, unless ours was changed meanwhile too.
+        // The folder is made durable before the last look at the old file: a write through a
+        // descriptor opened before the swap usually lands within the time that takes.
+        Self.syncFolder(Self.directory(of: path), sys: sys)
         var st = stat()
         guard sys.fstat(old.fd, &st) == 0, Int64(st.st_size) != Int64(expected.count)
             || st.st_mtim.tv_sec != old.stat.st_mtim.tv_sec || st.st_mtim.tv_nsec != old.stat.st_mtim.tv_nsec else { return }
+        // It landed after the check, in the version now gone: put that version back in place of
+        // ours, unless ours was written to meanwhile too, in which case neither holds both and the
+        // other version is kept beside the note.
         var late: [UInt8] = []
         var offset: Int64 = 0
         var chunk = [UInt8](repeating: 0, count: 64 << 10)
@@ -308,16 +313,36 @@ public struct FileIO: Sendable {
             late += chunk[..<n]
             offset += Int64(n)
         }
-        let mode = mode_t(st.st_mode & 0o7777)
-        guard let (back, _) = try? writeTemporary(for: path, late, mode: mode) else {
-            throw .changedOnDisk(path: path)
-        }
+        let (back, _) = try writeTemporary(for: path, late, mode: mode_t(st.st_mode & 0o7777))
         guard sys.renameWithFlags(back, path, .exchange) == 0 else {
+            let kept = Self.conflictName(for: path)
+            _ = sys.rename(back, kept)
+            throw .conflictKept(path: path, kept: kept)
+        }
+        // `back` now names our version: was it written to after the swap?
+        if (try? read(back).bytes) == written {
             _ = sys.unlink(back)
             throw .changedOnDisk(path: path)
         }
-        _ = sys.unlink(back)
-        throw .changedOnDisk(path: path)
+        let kept = Self.conflictName(for: path)
+        _ = sys.renameWithFlags(back, path, .exchange)
+        _ = sys.rename(back, kept)
+        throw .conflictKept(path: path, kept: kept)
+    }
+
+    /// Where a version of `path` that could not be put in place is kept: beside it, visible, not a
+    /// note (`NAME.quire-conflict-PID-RANDOM`).
+    static func conflictName(for path: String) -> String {
+        path + ".quire-conflict-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    }
+
+    /// fsyncs a folder, so a rename in it is durable; best effort.
+    static func syncFolder(_ dir: String, sys: SystemCalls) {
+        let dfd = sys.open(dir, O_RDONLY | O_DIRECTORY, 0)
+        if dfd >= 0 {
+            _ = sys.fsync(dfd)
+            _ = sys.close(dfd)
+        }
     }
 
     /// Renames `temp` to `path` unless something is at `path` (then the temporary file is

@@ -152,12 +152,29 @@ public struct VaultScanner: Sendable {
             var children: [(key: String, item: Pending)] = []
             while let entry = readdir(dir) {
                 let name = VaultScanner.name(of: entry)
-                if name.hasPrefix(".") { continue }  // ., .., hidden files and folders
+                if name.hasPrefix(".") {  // ., .., hidden files and folders
+                    if TemporaryFiles.isLeftover(name) {
+                        diagnostics.append(Diagnostic(.warning, path: relDir.isEmpty ? name : relDir + "/" + name,
+                            message: "temporary file left by a quire process that was killed; "
+                                + "the next write in this folder removes it"))
+                    }
+                    continue
+                }
+                // A name that is not UTF-8 cannot be named again (its repaired form names no file).
+                if name.utf8.contains(0xEF), !VaultScanner.isValidName(entry) {
+                    diagnostics.append(Diagnostic(.warning, path: relDir.isEmpty ? name : relDir + "/" + name,
+                        message: "file name is not valid UTF-8; skipped (rename it)"))
+                    continue
+                }
                 var type = entry.pointee.d_type
                 // The common case first, building no more strings than it needs.
                 if type == UInt8(DT_REG) {
                     if VaultScanner.isNoteName(name) {
                         children.append((name, .file(relDir.isEmpty ? name : relDir + "/" + name)))
+                    } else if VaultScanner.isConflictName(name) {
+                        diagnostics.append(Diagnostic(.warning, path: relDir.isEmpty ? name : relDir + "/" + name,
+                            message: "another program's version of a note that changed while quire wrote it; "
+                                + "compare it with the note, keep what you need, and delete it"))
                     }
                     continue
                 }
@@ -229,6 +246,19 @@ public struct VaultScanner: Sendable {
         withUnsafePointer(to: entry.pointee.d_name) { ptr in
             ptr.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
         }
+    }
+
+    /// Whether a folder entry's name is valid UTF-8 (``name(of:)`` repairs one that is not).
+    static func isValidName(_ entry: UnsafeMutablePointer<dirent>) -> Bool {
+        withUnsafePointer(to: entry.pointee.d_name) { ptr in
+            ptr.withMemoryRebound(to: CChar.self, capacity: 256) { String(validatingCString: $0) != nil }
+        }
+    }
+
+    /// Whether a file name is one ``FileIO`` gives a version it could not put in place
+    /// (`NAME.md.quire-conflict-PID-RANDOM`).
+    static func isConflictName(_ name: String) -> Bool {
+        name.utf8.count > 20 && name.utf8.contains(UInt8(ascii: "-")) && name.contains(".md.quire-conflict-")
     }
 
     /// Whether a file name is a note's (`*.md`, case-insensitive).

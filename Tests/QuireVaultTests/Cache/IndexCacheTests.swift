@@ -51,8 +51,12 @@ private func ageEverything(_ root: String) {
     let old: Int64 = 1_700_000_000 * 1_000_000_000
     let e = FileManager.default.enumerator(atPath: root)
     // The cache keeps its own time: that is what "racily clean" is measured against.
+    // Files already aged are left alone: setting a time moves the change time, which the cache
+    // compares too.
     while let rel = e?.nextObject() as? String {
-        if !rel.hasPrefix(".quire") { setModificationTime(root + "/" + rel, nanoseconds: old) }
+        if !rel.hasPrefix(".quire"), FileIO().stamp(root + "/" + rel)?.mtimeNanoseconds != old {
+            setModificationTime(root + "/" + rel, nanoseconds: old)
+        }
     }
     setModificationTime(root, nanoseconds: old)
 }
@@ -105,6 +109,30 @@ private func ageEverything(_ root: String) {
             let index = vault.index()
             let note = try #require(index.notes.first { $0.path == "same.md" })
             #expect(note.cards.first?.back == "two")
+            #expect(index.cacheUse?.parsed == 1)
+        }
+    }
+
+    /// An edit made in place long after the cache was written, keeping the size and setting the
+    /// modification time back (same inode, not racily clean), is seen through the change time.
+    @Test func anInPlaceEditRestoringTheTimeIsCaughtByTheChangeTime() throws {
+        try withSampleVault { dir, vault in
+            try dir.write("vault/same.md", "alpha :: one\n")
+            let path = vault.fullPath("same.md")
+            let old = (try #require(vault.io.stamp(path))).mtimeNanoseconds - 3_600_000_000_000
+            setModificationTime(path, nanoseconds: old)
+            let before = try #require(vault.io.stamp(path))
+            #expect(vault.index().notes.first { $0.path == "same.md" }?.cards.first?.back == "one")
+            usleep(20_000)
+            let fd = open(path, O_WRONLY | O_TRUNC)
+            _ = "alpha :: two\n".withCString { write(fd, $0, 13) }
+            close(fd)
+            setModificationTime(path, nanoseconds: old)
+            let after = try #require(vault.io.stamp(path))
+            #expect(after.size == before.size && after.mtimeNanoseconds == before.mtimeNanoseconds && after.inode == before.inode)
+            #expect(after.ctimeNanoseconds != before.ctimeNanoseconds)
+            let index = vault.index()
+            #expect(index.notes.first { $0.path == "same.md" }?.cards.first?.back == "two")
             #expect(index.cacheUse?.parsed == 1)
         }
     }

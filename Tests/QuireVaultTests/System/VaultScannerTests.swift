@@ -1,3 +1,4 @@
+import Glibc
 import Testing
 import QuireModel
 @testable import QuireVault
@@ -21,6 +22,30 @@ import QuireModel
             #expect(VaultScanner.isNoteName("x.md"))
             #expect(!VaultScanner.isNoteName("md"))
             #expect(!VaultScanner.isNoteName("x.mdx"))
+        }
+    }
+
+    /// A name that is not UTF-8 is reported (not "No such file or directory" later), and a
+    /// temporary file of a killed writer is reported; one of a live writer is not.
+    @Test func undecodableNamesAndLeftoverTemporaryFilesAreReported() throws {
+        try withTempDir { dir in
+            try dir.write("ok.md", "x :: y\n")
+            // The name's bytes: `bad`, 0xFF, `.md` (not UTF-8), made with the C call.
+            var bytes: [UInt8] = Array((dir.path + "/bad").utf8) + [0xFF] + Array(".md".utf8) + [0]
+            let fd = bytes.withUnsafeMutableBufferPointer { buf in
+                buf.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buf.count) { open($0, O_WRONLY | O_CREAT, 0o644) }
+            }
+            #expect(fd >= 0)
+            close(fd)
+            try dir.write("sub/.n.md.quire-999999999-1.tmp", "half")
+            try dir.write("sub/.n.md.quire-\(getpid())-1.tmp", "being written")
+            let (paths, diagnostics) = scan(dir)
+            #expect(paths == ["ok.md"])
+            #expect(diagnostics == [
+                "bad\u{FFFD}.md: warning: file name is not valid UTF-8; skipped (rename it)",
+                "sub/.n.md.quire-999999999-1.tmp: warning: temporary file left by a quire process that was killed; "
+                    + "the next write in this folder removes it",
+            ])
         }
     }
 
