@@ -328,6 +328,9 @@ public indirect enum YAMLNode: Sendable {
     /// - Parameter other: The node to compare with.
     /// - Returns: True when only source positions differ.
     public func hasSameContent(as other: YAMLNode) -> Bool {
+        // An alias stands for its anchor's content, compared where the anchor is written: comparing
+        // it again at every alias would cost the expanded size (a 600-byte "billion laughs").
+        if let a = alias, let b = other.alias { return a == b && kindName == other.kindName }
         switch (self, other) {
         case (.scalar(let a), .scalar(let b)):
             return a.value == b.value && a.style == b.style && a.tag == b.tag

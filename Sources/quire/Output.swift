@@ -125,13 +125,20 @@ enum Output {
                     sources[d.path] = SourceText(bytes)
                 }
                 if let source = sources[d.path], line <= source.lineCount {
-                    let lineText = TerminalText.visible(source.line(line).replacingOccurrences(of: "\t", with: " "),
-                                                        keepLineBreaks: false)
-                    text += "\n" + lineText
-                    if let column = d.column {
-                        let prefixBytes = Array(lineText.utf8.prefix(max(0, column - 1)))
-                        let width = String(decoding: prefixBytes, as: UTF8.self).count
-                        text += "\n" + String(repeating: " ", count: width) + "^"
+                    // A window of the line around the column: a line may be megabytes long.
+                    let bytes = Array(source.line(line).utf8)
+                    let column = max(0, min((d.column ?? 1) - 1, bytes.count))
+                    var from = max(0, column - 60), to = min(bytes.count, from + 160)
+                    while from > 0, from < bytes.count, bytes[from] & 0xC0 == 0x80 { from -= 1 }
+                    while to < bytes.count, bytes[to] & 0xC0 == 0x80 { to += 1 }
+                    let head = from > 0 ? "…" : "", tail = to < bytes.count ? "…" : ""
+                    let shown = TerminalText.visible(String(decoding: bytes[from..<to], as: UTF8.self)
+                        .replacingOccurrences(of: "\t", with: " "), keepLineBreaks: false)
+                    text += "\n" + head + shown + tail
+                    if d.column != nil {
+                        let before = TerminalText.visible(String(decoding: bytes[from..<max(from, column)], as: UTF8.self),
+                                                          keepLineBreaks: false)
+                        text += "\n" + String(repeating: " ", count: before.count + head.count) + "^"
                     }
                 }
             }

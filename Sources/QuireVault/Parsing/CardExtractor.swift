@@ -433,6 +433,17 @@ struct CardExtractor: MarkdownWalker {
         let lines = text.fileLines[0]...text.fileLines[text.lineCount - 1]
         var numbers: [Int] = []
         for n in deletions.map(\.number).sorted() where numbers.last != n { numbers.append(n) }
+        // Each card repeats the paragraph: many numbers in a long paragraph would cost their product
+        // in time and memory. Past a budget linear in the paragraph, it makes no cards, and says so.
+        let cost = numbers.count * (back.count + deletions.count)
+        if cost > Self.clozeBudget(paragraphBytes: text.raw.count) {
+            let loc = text.fileLocation(of: 0)
+            scan.diagnostics.append(Diagnostic(.error, path: path, line: loc.line, column: loc.column,
+                message: "\(numbers.count) cloze numbers in a paragraph of \(text.raw.count) bytes: each card repeats "
+                    + "the paragraph, which would make \(cost >> 20) MB of cards; no cards made from it "
+                    + "(split it into smaller paragraphs)"))
+            return true
+        }
         let revealed = render(deletions, text, back, hiding: nil)
         for n in numbers {
             emit(makeCard(kind: .cloze, variant: .cloze(n), front: render(deletions, text, back, hiding: n),
@@ -441,6 +452,9 @@ struct CardExtractor: MarkdownWalker {
         }
         return true
     }
+
+    /// How much card text one cloze paragraph may make: 64 times its size, at least 8 MB.
+    static func clozeBudget(paragraphBytes: Int) -> Int { max(8 << 20, paragraphBytes * 64) }
 
     /// The offset of the first `byte` in `bytes` at or after `start`.
     private static func firstIndex(of byte: UInt8, in bytes: [UInt8], from start: Int) -> Int? {

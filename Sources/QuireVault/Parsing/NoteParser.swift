@@ -81,7 +81,14 @@ public enum NoteParser {
             return t
         }
 
-        // Body.
+        // Body: shapes whose cost in cmark grows faster than their size are refused first.
+        if let excess = bytes.withUnsafeBufferPointer({ buf in
+            MarkdownLimits.firstExcess(in: UnsafeBufferPointer(rebasing: buf[frontMatter.bodyRange]))
+        }) {
+            let loc = source.location(ofOffset: frontMatter.bodyRange.lowerBound + excess.offset)
+            return (nil, nil, [Diagnostic(.error, path: path, line: loc.line, column: loc.column,
+                                          message: excess.message + "; file skipped")])
+        }
         func parseBody(_ options: MarkdownParseOptions) -> MarkdownDocument {
             bytes.withUnsafeBufferPointer { buf in
                 MarkdownDocument(parsing: UnsafeBufferPointer(rebasing: buf[frontMatter.bodyRange]),
