@@ -59,8 +59,21 @@ extension Quire {
         }
 
         private func render(_ markdown: String, color: Bool, width: Int) -> String {
-            var s = color ? MarkdownRenderer.ansi(markdown, color: true, width: width) : MarkdownRenderer.plain(markdown, width: width)
+            // A side of megabytes is shown in part: what a terminal can show, at a cost that does
+            // not grow with the card.
+            let limit = 64 << 10
+            var text = markdown
+            var cut = 0
+            if markdown.utf8.count > limit {
+                let head = Array(markdown.utf8.prefix(limit + 1))
+                var end = limit
+                while end > 0, head[end] & 0xC0 == 0x80 { end -= 1 }  // not inside a character
+                text = String(decoding: head[..<end], as: UTF8.self)
+                cut = markdown.utf8.count - text.utf8.count
+            }
+            var s = color ? MarkdownRenderer.ansi(text, color: true, width: width) : MarkdownRenderer.plain(text, width: width)
             if !s.hasSuffix("\n") { s += "\n" }
+            if cut > 0 { s += "… (\(cut) more bytes not shown; the note has them all)\n" }
             return s
         }
 

@@ -67,4 +67,57 @@ import Testing
         let run = try q.run(["today", "--now", QuireRunner.now])
         #expect(run.stderr.contains(".quire/config.yaml: error: is a FIFO, not a regular file; not read; the default settings are used"), "\(run)")
     }
+
+    /// Every hostile note of the issue at once, each command run under `ulimit -v` (4 GB) with a
+    /// time limit: each finishes, the hostile notes are reported, the ordinary ones indexed.
+    @Test func hostileNotesUnderAMemoryLimit() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        try q.write("Hostile/cloze.md", Data(((1...32_000).map { "{{c\($0)::w\($0)}}" }.joined(separator: " ") + "\n").utf8))
+        var bomb = ["---", "a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+        for i in 1...9 { bomb.append("a\(i): &a\(i) [" + Array(repeating: "*a\(i - 1)", count: 10).joined(separator: ", ") + "]") }
+        try q.write("Hostile/bomb.md", Data((bomb + ["---", "q :: a", ""]).joined(separator: "\n").utf8))
+        let row = Array(repeating: "c", count: 40_000).joined(separator: "|")
+        try q.write("Hostile/wide.md", Data(("a :: b\n\n" + row + "\n" + row.replacingOccurrences(of: "c", with: "-") + "\n").utf8))
+        try q.write("Hostile/deep.md", Data((String(repeating: ">", count: 20 << 20) + " x\n").utf8))
+        try q.write("Hostile/long.md", Data(("Q: " + String(repeating: "word ", count: 4 << 20) + "\nA: yes\n").utf8))
+        func limited(_ args: [String]) throws -> QuireRunner.Result {
+            let quoted = args.map { "'" + $0 + "'" }.joined(separator: " ")
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "ulimit -v 4000000; exec timeout 120 '\(QuireRunner.executable.path)' \(quoted)"]
+            process.currentDirectoryURL = q.vault
+            let out = Pipe(), err = Pipe()
+            process.standardOutput = out
+            process.standardError = err
+            try process.run()
+            nonisolated(unsafe) var errData = Data()
+            let group = DispatchGroup()
+            group.enter()
+            DispatchQueue.global().async {
+                errData = err.fileHandleForReading.readDataToEndOfFile()
+                group.leave()
+            }
+            let outData = out.fileHandleForReading.readDataToEndOfFile()
+            group.wait()
+            process.waitUntilExit()
+            return QuireRunner.Result(stdout: String(decoding: outData, as: UTF8.self),
+                                      stderr: String(decoding: errData, as: UTF8.self), status: process.terminationStatus)
+        }
+        let check = try limited(["check", "--no-cache"])
+        #expect(check.status == 1, "\(check.stderr.prefix(2000))")
+        let all = check.stdout + check.stderr
+        #expect(all.contains("Hostile/cloze.md:1:1: error: 32000 cloze numbers"))
+        #expect(all.contains("Hostile/wide.md:3:1: error: a line holds more than 1000 '|'"))
+        #expect(all.contains("Hostile/deep.md:1:1: error: a line nests more than 100"))
+        let tag = try limited(["tag", "add", "seen", "path:Hostile/bomb.md"])
+        // Exit 1: the vault holds notes that could not be read; no command was killed or timed out.
+        #expect(tag.status == 1 && tag.stdout == "tagged Hostile/bomb.md\n", "\(tag)")
+        let list = try limited(["list", "path:Hostile/long.md"])
+        let id = try #require(list.stdout.split(separator: "\t").first.map(String.init))
+        let show = try limited(["show", id])
+        #expect(show.status == 1)
+        #expect(show.stdout.contains("more bytes not shown"))
+        #expect(show.stdout.utf8.count < 200_000)
+    }
 }
