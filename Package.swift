@@ -52,6 +52,14 @@ let package = Package(
             path: "Benchmarks/QuireBench"
         ),
 
+        // The parsers' fuzz targets (scripts/fuzz.sh builds them with libFuzzer); built plainly, a
+        // replayer of the seed corpus.
+        .executableTarget(
+            name: "QuireFuzz",
+            dependencies: ["QuireVault", "QuireYAML", "QuireMarkdown", "QuireModel"],
+            path: "Fuzz/QuireFuzz"
+        ),
+
         // MARK: - Tests
         .testTarget(name: "QuireModelTests", dependencies: ["QuireModel"]),
         .testTarget(name: "QuireSchedulingTests", dependencies: ["QuireScheduling"], exclude: ["Oracle"]),

@@ -60,7 +60,9 @@ struct ParagraphText {
         let bytes = source.bytes
         var maskCursor = 0
         var maskedSpans: [Range<Int>] = []
-        for line in first...max(first, last) {
+        // Lines past the file's end (a position the parser and the line table disagree on) are
+        // not read: a card is never worth a crash.
+        for line in max(1, first)...max(max(1, first), min(last, source.lineCount)) where line <= source.lineCount {
             let range = source.lineRange(line)
             var start = range.lowerBound
             if line == first {

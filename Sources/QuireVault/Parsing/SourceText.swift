@@ -19,6 +19,17 @@ public struct SourceText: Sendable {
         starts.append(bom ? 3 : 0)
         bytes.withUnsafeBytes { buf in
             guard let base = buf.baseAddress else { return }
+            if memchr(base, 13, buf.count) != nil {
+                // A lone `\r` ends a line too, as cmark-gfm and libyaml count lines (old Mac files,
+                // or a crafted note): the lines must be theirs.
+                var i = 0
+                while i < buf.count {
+                    let b = buf[i]
+                    if b == 10 || (b == 13 && (i + 1 == buf.count || buf[i + 1] != 10)) { starts.append(i + 1) }
+                    i += 1
+                }
+                return
+            }
             var offset = 0
             while offset < buf.count, let hit = memchr(base + offset, 10, buf.count - offset) {
                 offset = base.distance(to: UnsafeRawPointer(hit)) + 1
@@ -31,12 +42,12 @@ public struct SourceText: Sendable {
     /// Number of lines (a final line ending starts an empty last line).
     public var lineCount: Int { lineStarts.count }
 
-    /// Byte range of a 1-based line, without its `\n` or `\r\n`.
+    /// Byte range of a 1-based line, without its `\n`, `\r\n` or lone `\r`.
     public func lineRange(_ line: Int) -> Range<Int> {
         guard line >= 1, line <= lineStarts.count else { return bytes.count..<bytes.count }
         let start = lineStarts[line - 1]
         var end = line < lineStarts.count ? lineStarts[line] - 1 : bytes.count
-        if end > start, bytes[end - 1] == 13 { end -= 1 }
+        if end > start, bytes[end - 1] == 13, end < bytes.count, bytes[end] == 10 { end -= 1 }
         return start..<max(start, end)
     }
 

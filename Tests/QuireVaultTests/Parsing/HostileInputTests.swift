@@ -52,4 +52,16 @@ import QuireMarkdown
         let tall = (0..<600).map { _ in "| a | b |" }.joined(separator: "\n")
         #expect(parse("| h | i |\n|---|---|\n" + tall + "\n").note != nil)
     }
+
+    /// A lone carriage return ends a line for cmark-gfm: the line table counts it too (a note
+    /// found by the fuzzer crashed the indexer reading past the table's last line).
+    @Test func aLoneCarriageReturnEndsALine() {
+        let (note, diagnostics) = parse("# Title\r\rFirst :: one\r- Second :: two\n")
+        #expect(diagnostics.isEmpty)
+        #expect(note?.cards.map(\.front) == ["First", "Second"])
+        #expect(note?.cards.map(\.lines.lowerBound) == [3, 4])
+        let source = SourceText(Array("a\rb\r\nc\nd\r".utf8))
+        #expect(source.lineCount == 5)
+        #expect((1...5).map(source.line) == ["a", "b", "c", "d", ""])
+    }
 }

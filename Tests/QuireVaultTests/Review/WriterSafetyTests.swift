@@ -266,6 +266,61 @@ import QuireModel
         }
     }
 
+    /// A real full disk: a vault on a small tmpfs (where mounting is permitted, as root here),
+    /// filled up; grades are refused with nothing torn, and once space is freed the next grade is
+    /// whole and replay agrees.
+    @Test func aRealFullDiskTearsNothing() throws {
+        let mountPoint = FileManager.default.temporaryDirectory.appendingPathComponent("quire-tmpfs-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: mountPoint) }
+        func sh(_ args: [String]) -> Int32 {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/bin/sh")
+            p.arguments = ["-c", args.joined(separator: " ") + " 2>/dev/null"]
+            try? p.run()
+            p.waitUntilExit()
+            return p.terminationStatus
+        }
+        guard sh(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", mountPoint]) == 0 else { return }  // not permitted here
+        defer { _ = sh(["umount", mountPoint]) }
+        let dir = TempDir(path: mountPoint)
+        let v = try GradingVault.make(dir)
+        let cards = try v.cards(path)
+        _ = try v.writer().grade(cards[0].id, .good, inNote: path, at: at(22))
+        // Fill the disk to the last block.
+        let filler = FileHandle(forWritingAtPath: dir.full("filler")) ?? {
+            FileManager.default.createFile(atPath: dir.full("filler"), contents: nil)
+            return FileHandle(forWritingAtPath: dir.full("filler"))!
+        }()
+        let block = Data(repeating: 0x41, count: 4096)
+        while (try? filler.write(contentsOf: block)) != nil {}
+        let small = Data(repeating: 0x41, count: 1)
+        while (try? filler.write(contentsOf: small)) != nil {}
+        try? filler.close()
+        let logBefore = try dir.read(Vault.logPath(device: "test0001"))
+        let noteBefore = try dir.read(path)
+        var refused = 0
+        for (i, card) in cards.enumerated() {
+            do {
+                _ = try v.writer().grade(card.id, .easy, inNote: path, at: at(22, 10, i))
+            } catch {
+                refused += 1
+            }
+        }
+        #expect(refused == cards.count)
+        #expect(try dir.read(path) == noteBefore)
+        let logNow = try dir.read(Vault.logPath(device: "test0001"))
+        // The log is as it was, or holds whole lines only (an undo may have found room).
+        #expect(Array(logNow.prefix(logBefore.count)) == logBefore && logNow.last == 0x0A)
+        #expect(v.vault.reviewLog().diagnostics.isEmpty)
+        try FileManager.default.removeItem(atPath: dir.full("filler"))
+        _ = try v.writer().grade(cards[1].id, .good, inNote: path, at: at(22, 11))
+        #expect(v.vault.reviewLog().diagnostics.isEmpty)
+        let replay = v.replay()
+        #expect(replay.differences.isEmpty, "\(replay.differences.map(\.summary))")
+        #expect(try dir.entries("Biology") == ["organelles.md"])
+    }
+
     /// Reading a log backward costs its length once, however long its lines: a 48 MB line read in
     /// 4 KB blocks would copy terabytes if each block copied the line's pieces seen so far.
     @Test func theBackwardScanIsLinearInALinesLength() throws {

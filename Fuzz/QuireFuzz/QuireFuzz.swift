@@ -1,0 +1,114 @@
+// The parsers' fuzz targets: bytes from a vault, a log or the command line through each parser,
+// which must neither crash nor hang, whatever the bytes (docs/SECURITY.md, "Fuzzing").
+//
+// Built two ways:
+// - plainly (`swift build`): `QuireFuzz TARGET FILE…` runs files through a target, so the seed
+//   corpus in Fuzz/corpus/TARGET/ is replayed by every test run;
+// - with libFuzzer and AddressSanitizer (scripts/fuzz.sh): `-sanitize=fuzzer,address
+//   -D QUIRE_FUZZER`, the target chosen by the QUIRE_FUZZ_TARGET variable, run through
+//   libFuzzer's LLVMFuzzerRunDriver.
+#if canImport(Glibc)
+import Glibc
+#endif
+import QuireMarkdown
+import QuireModel
+import QuireVault
+import QuireYAML
+
+/// Writes a line to standard error.
+func complain(_ text: String) {
+    let line = Array((text + "\n").utf8)
+    _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+}
+
+/// The fuzz targets by name.
+enum FuzzTarget: String, CaseIterable {
+    /// Front matter: parsed, then edited (a tag added, a key set), as `quire tag` and `set` do.
+    case frontmatter
+    /// A whole note: front matter, Markdown and card extraction, as the indexer reads it.
+    case note
+    /// A review log file.
+    case log
+    /// `.quire/config.yaml`.
+    case config
+    /// A query as typed on the command line.
+    case query
+    /// A card's text rendered for the terminal.
+    case render
+
+    /// Runs the target on one input.
+    func run(_ bytes: [UInt8]) {
+        switch self {
+        case .frontmatter:
+            if var editor = try? FrontMatterEditor(file: bytes) {
+                try? editor.addToList("tags", "fuzz")
+                try? editor.set("cycle", to: .scalar("weekly"))
+                _ = editor.file
+            }
+        case .note:
+            _ = NoteParser.parse(bytes, path: "fuzz.md")
+        case .log:
+            _ = ReviewLog.parse(String(decoding: bytes, as: UTF8.self))
+        case .config:
+            _ = VaultConfig.parse(bytes, path: ".quire/config.yaml")
+        case .query:
+            _ = try? Query(parsing: String(decoding: bytes, as: UTF8.self))
+        case .render:
+            _ = MarkdownRenderer.ansi(String(decoding: bytes, as: UTF8.self), color: true, width: 60)
+        }
+    }
+}
+
+#if QUIRE_FUZZER
+/// libFuzzer's driver (libFuzzer's own `main` is not linked: SwiftPM names the entry point).
+@_silgen_name("LLVMFuzzerRunDriver")
+func runFuzzerDriver(_ argc: UnsafeMutablePointer<Int32>,
+                     _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
+                     _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32) -> Int32
+
+/// libFuzzer's entry point: one input through the target QUIRE_FUZZ_TARGET names.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    let name = getenv("QUIRE_FUZZ_TARGET").map { String(cString: $0) } ?? "note"
+    let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
+    FuzzTarget(rawValue: name)?.run(bytes)
+    return 0
+}
+
+/// Runs the target QUIRE_FUZZ_TARGET names under libFuzzer.
+@main
+enum Fuzzer {
+    static func main() {
+        let name = getenv("QUIRE_FUZZ_TARGET").map { String(cString: $0) } ?? "note"
+        guard FuzzTarget(rawValue: name) != nil else {
+            complain("QUIRE_FUZZ_TARGET must be one of \(FuzzTarget.allCases.map(\.rawValue))")
+            exit(2)
+        }
+        var argc = CommandLine.argc
+        var argv = CommandLine.unsafeArgv
+        exit(runFuzzerDriver(&argc, &argv, fuzzOneInput))
+    }
+}
+#else
+/// The corpus replayer.
+@main
+enum Replayer {
+    static func main() {
+        let arguments = CommandLine.arguments.dropFirst()
+        guard let name = arguments.first, let target = FuzzTarget(rawValue: name) else {
+            complain("usage: QuireFuzz \(FuzzTarget.allCases.map(\.rawValue).joined(separator: "|")) FILE…")
+            exit(2)
+        }
+        var count = 0
+        for path in arguments.dropFirst() {
+            guard let (bytes, _) = try? FileIO().read(path) else {
+                complain("\(path): cannot be read")
+                exit(1)
+            }
+            target.run(bytes)
+            count += 1
+        }
+        print("\(name): \(count) inputs, no crash")
+    }
+}
+#endif

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Fuzzes the parsers with libFuzzer and AddressSanitizer (docs/SECURITY.md, "Fuzzing").
+#
+#   scripts/fuzz.sh [SECONDS] [TARGET…]
+#
+# Builds Fuzz/QuireFuzz with -sanitize=fuzzer,address into .build/fuzz, then runs each target
+# (default: all) for SECONDS (default 60) from its seed corpus in Fuzz/corpus/TARGET. New inputs
+# go to .build/fuzz/corpus/TARGET (the committed seeds are never changed); a crash leaves its input
+# in .build/fuzz/findings/ and the script exits 1. Each target's last status line (executions,
+# coverage) is printed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds="${1:-60}"
+shift || true
+targets=("$@")
+[ ${#targets[@]} -eq 0 ] && targets=(frontmatter note log config query render)
+
+swift build --product QuireFuzz --scratch-path .build/fuzz \
+    -Xswiftc -sanitize=fuzzer,address -Xswiftc -DQUIRE_FUZZER -Xswiftc -use-ld=lld \
+    >/dev/null
+bin="$(swift build --product QuireFuzz --scratch-path .build/fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DQUIRE_FUZZER -Xswiftc -use-ld=lld --show-bin-path)/QuireFuzz"
+
+status=0
+mkdir -p .build/fuzz/findings
+for target in "${targets[@]}"; do
+    work=".build/fuzz/corpus/$target"
+    mkdir -p "$work"
+    log=".build/fuzz/$target.log"
+    if QUIRE_FUZZ_TARGET="$target" "$bin" "$work" "Fuzz/corpus/$target" \
+        -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=2048 -timeout=10 \
+        -artifact_prefix=".build/fuzz/findings/$target-" -print_final_stats=1 >"$log" 2>&1; then
+        runs=$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}')
+        cov=$(grep -E '^#[0-9]+' "$log" | tail -1 | grep -oE 'cov: [0-9]+' || true)
+        echo "fuzz $target: ${runs:-?} executions in ${seconds}s, ${cov:-cov: ?}, no finding"
+    else
+        echo "fuzz $target: FINDING (see $log and .build/fuzz/findings/)"
+        tail -30 "$log"
+        status=1
+    fi
+done
+exit $status
