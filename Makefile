@@ -2,7 +2,7 @@
 SWIFT ?= swift
 RUN_DIR := $(shell mktemp -u /tmp/quire-sample-XXXXXX)
 
-.PHONY: run test deps build release bench clean
+.PHONY: run test deps build release bench fuzz clean
 
 deps:
 	@scripts/install-deps.sh
@@ -22,6 +22,8 @@ run: release
 test:
 	@QUIRE_TEST_DEPS=1 scripts/install-deps.sh
 	$(SWIFT) build --build-tests
+	@# A short, repeatable fuzz run of every parser under AddressSanitizer (make fuzz: a long one).
+	FUZZ_RUNS=3000 scripts/fuzz.sh
 	$(SWIFT) test --skip-build
 
 bench:
@@ -29,6 +31,9 @@ bench:
 	$(SWIFT) build -c release --product quire
 	$(SWIFT) build -c release --product QuireBench
 	$$($(SWIFT) build -c release --show-bin-path)/QuireBench --suite --files 1000,10000,100000 --runs 3
+
+fuzz:
+	scripts/fuzz.sh 600
 
 clean:
 	rm -rf .build

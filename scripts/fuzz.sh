@@ -4,7 +4,8 @@
 #   scripts/fuzz.sh [SECONDS] [TARGET…]
 #
 # Builds Fuzz/QuireFuzz with -sanitize=fuzzer,address into .build/fuzz, then runs each target
-# (default: all) for SECONDS (default 60) from its seed corpus in Fuzz/corpus/TARGET. New inputs
+# (default: all) for SECONDS (default 60) from its seed corpus in Fuzz/corpus/TARGET. With
+# FUZZ_RUNS=N (as CI runs it) each target runs N inputs from seed 1 instead, so a run is repeatable. New inputs
 # go to .build/fuzz/corpus/TARGET (the committed seeds are never changed); a crash leaves its input
 # in .build/fuzz/findings/ and the script exits 1. Each target's last status line (executions,
 # coverage) is printed.
@@ -26,12 +27,18 @@ for target in "${targets[@]}"; do
     work=".build/fuzz/corpus/$target"
     mkdir -p "$work"
     log=".build/fuzz/$target.log"
+    if [ -n "${FUZZ_RUNS:-}" ]; then
+        limit=(-runs="$FUZZ_RUNS" -seed=1)
+        rm -rf "$work" && mkdir -p "$work"
+    else
+        limit=(-max_total_time="$seconds")
+    fi
     if QUIRE_FUZZ_TARGET="$target" "$bin" "$work" "Fuzz/corpus/$target" \
-        -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=2048 -timeout=10 \
+        "${limit[@]}" -max_len=65536 -rss_limit_mb=2048 -timeout=10 \
         -artifact_prefix=".build/fuzz/findings/$target-" -print_final_stats=1 >"$log" 2>&1; then
         runs=$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}')
         cov=$(grep -E '^#[0-9]+' "$log" | tail -1 | grep -oE 'cov: [0-9]+' || true)
-        echo "fuzz $target: ${runs:-?} executions in ${seconds}s, ${cov:-cov: ?}, no finding"
+        echo "fuzz $target: ${runs:-?} executions, ${cov:-cov: ?}, no finding"
     else
         echo "fuzz $target: FINDING (see $log and .build/fuzz/findings/)"
         tail -30 "$log"

@@ -7,6 +7,8 @@
 #include <errno.h>
 #include <unistd.h>
 #include <sys/file.h>
+#include <fcntl.h>
+#include <signal.h>
 #if defined(__linux__)
 #include <sys/syscall.h>
 #endif
@@ -31,4 +33,28 @@ static inline int quire_renameat2(int from_dir, const char *from, int to_dir, co
 }
 /* flock(2) (in Swift the name is taken by `struct flock`). */
 static inline int quire_flock(int fd, int operation) { return flock(fd, operation); }
+/* File leases (fcntl F_SETLEASE / F_GETLEASE; Linux). A write lease is granted only while no other
+   open file description refers to the file, and an open of the file by anyone else then waits
+   until the lease is released (the holder gets SIGIO, which the caller must ignore). Returns -1
+   with errno set where leases are not available. */
+#if defined(__linux__)
+#ifndef F_SETLEASE
+#define F_SETLEASE 1024
+#define F_GETLEASE 1025
+#endif
+static inline int quire_set_lease(int fd, int type) { return fcntl(fd, F_SETLEASE, type); }
+static inline int quire_get_lease(int fd) { return fcntl(fd, F_GETLEASE); }
+#else
+static inline int quire_set_lease(int fd, int type) { (void)fd; (void)type; errno = ENOSYS; return -1; }
+static inline int quire_get_lease(int fd) { (void)fd; errno = ENOSYS; return -1; }
+#endif
+
+/* Ignores SIGIO unless the program set its own handler (a broken lease sends it; by default it
+   would end the process). */
+static inline void quire_ignore_sigio_unless_handled(void) {
+#if defined(SIGIO)
+    struct sigaction current;
+    if (sigaction(SIGIO, NULL, &current) == 0 && current.sa_handler == SIG_DFL) signal(SIGIO, SIG_IGN);
+#endif
+}
 #endif

@@ -91,16 +91,7 @@ import Testing
             process.standardOutput = out
             process.standardError = err
             try process.run()
-            nonisolated(unsafe) var errData = Data()
-            let group = DispatchGroup()
-            group.enter()
-            DispatchQueue.global().async {
-                errData = err.fileHandleForReading.readDataToEndOfFile()
-                group.leave()
-            }
-            let outData = out.fileHandleForReading.readDataToEndOfFile()
-            group.wait()
-            process.waitUntilExit()
+            let (outData, errData) = QuireRunner.finish(process, out: out, err: err)
             return QuireRunner.Result(stdout: String(decoding: outData, as: UTF8.self),
                                       stderr: String(decoding: errData, as: UTF8.self), status: process.terminationStatus)
         }

@@ -66,7 +66,17 @@ struct QuireRunner {
         try process.run()
         if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
         try? input.fileHandleForWriting.close()
-        // Read both pipes concurrently so a full pipe cannot block the child.
+        let (outData, errData) = Self.finish(process, out: out, err: err)
+        let rootPath = vault.path
+        func clean(_ d: Data) -> String {
+            String(decoding: d, as: UTF8.self).replacingOccurrences(of: rootPath, with: "$VAULT")
+        }
+        return Result(stdout: clean(outData), stderr: clean(errData), status: process.terminationStatus)
+    }
+
+    /// Reads a started process's two pipes to their end, both at once so a full pipe cannot block
+    /// it, and waits for it to exit.
+    static func finish(_ process: Process, out: Pipe, err: Pipe) -> (out: Data, err: Data) {
         nonisolated(unsafe) var errData = Data()
         let group = DispatchGroup()
         group.enter()
@@ -77,11 +87,7 @@ struct QuireRunner {
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         group.wait()
         process.waitUntilExit()
-        let rootPath = vault.path
-        func clean(_ d: Data) -> String {
-            String(decoding: d, as: UTF8.self).replacingOccurrences(of: rootPath, with: "$VAULT")
-        }
-        return Result(stdout: clean(outData), stderr: clean(errData), status: process.terminationStatus)
+        return (outData, errData)
     }
 
     /// Reads a file of the vault copy.

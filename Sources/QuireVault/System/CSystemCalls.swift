@@ -12,4 +12,23 @@ enum CSystemCalls {
 
     /// `flock`.
     static func flock(_ fd: Int32, _ operation: Int32) -> Int32 { quire_flock(fd, operation) }
+
+    /// Takes a write lease on an open file (see the shim); true when granted. The first call makes
+    /// SIGIO ignored unless the program handles it.
+    static func takeWriteLease(_ fd: Int32) -> Bool {
+        _ = ignoreLeaseSignal
+        return quire_set_lease(fd, Int32(F_WRLCK)) == 0
+    }
+
+    /// Whether no one has begun to open the file for writing since the write lease was taken (an
+    /// open for reading only asks the lease down to a read lease: no write can come through it).
+    static func writeLeaseHeld(_ fd: Int32) -> Bool {
+        let lease = quire_get_lease(fd)
+        return lease == Int32(F_WRLCK) || lease == Int32(F_RDLCK)
+    }
+
+    /// Releases a lease.
+    static func releaseLease(_ fd: Int32) { _ = quire_set_lease(fd, Int32(F_UNLCK)) }
+
+    private static let ignoreLeaseSignal: Void = quire_ignore_sigio_unless_handled()
 }

@@ -69,7 +69,10 @@ public struct FileIO: Sendable {
     /// Opens a regular file for reading without following a final symbolic link and without
     /// blocking on a FIFO; anything but a regular file is refused.
     private func openRegular(_ path: String) throws(FileIOError) -> (fd: Int32, stat: stat) {
-        let fd = sys.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0)
+        var fd = sys.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0)
+        // A regular file under another writer's lease (see `swapIn`) refuses a non-blocking open
+        // for the moment the lease is held; a FIFO or device never answers so: wait for it.
+        if fd < 0, currentErrno == EWOULDBLOCK { fd = sys.open(path, O_RDONLY | O_NOFOLLOW | O_NOCTTY, 0) }
         guard fd >= 0 else {
             let code = currentErrno
             if code == ELOOP { throw .symbolicLink(path: path) }
@@ -258,6 +261,50 @@ public struct FileIO: Sendable {
     /// ``replace(_:with:expected:)``); the temporary file is gone afterwards either way, unless it
     /// holds another program's version that could not be put back.
     private func swapIn(_ temp: String, _ path: String, expected: [UInt8], written: [UInt8]) throws(FileIOError) {
+        // The file about to be swapped out, held open with a write lease where the kernel grants
+        // one: granted only while no other program has the file open, and then any program that
+        // starts to open it before the swap waits for Quire, and breaks the lease. A writer that
+        // opens, writes and closes in quick succession is waited out for a few milliseconds.
+        let current = try? openRegular(path)
+        var leased = false
+        if let current {
+            for attempt in 0..<10 {
+                if sys.lease(current.fd, .take) { leased = true; break }
+                guard currentErrno == EAGAIN || currentErrno == EBUSY else { break }
+                usleep(UInt32(200 << min(attempt, 4)))
+            }
+        }
+        defer {
+            if let current {
+                if leased { _ = sys.lease(current.fd, .release) }
+                _ = sys.close(current.fd)
+            }
+        }
+        // Ours gets a lease too: while it is at `path`, a program may open it, and if Quire then
+        // swaps back, what that program writes must not go to a removed file.
+        let ours = leased ? try? openRegular(temp) : nil
+        let oursLeased = ours.map { sys.lease($0.fd, .take) } ?? false
+        defer {
+            if let ours {
+                if oursLeased { _ = sys.lease(ours.fd, .release) }
+                _ = sys.close(ours.fd)
+            }
+        }
+        // (Where the swap fails, the way below tries it again and handles the error.)
+        if let current, leased, oursLeased, let ours, sys.renameWithFlags(temp, path, .exchange) == 0 {
+            var st = stat()
+            let swappedOut = sys.lstat(temp, &st) == 0 && UInt64(st.st_ino) == UInt64(current.stat.st_ino)
+                && UInt64(st.st_dev) == UInt64(current.stat.st_dev)
+                ? try? readAll(current.fd, path: temp, sizeHint: Int(current.stat.st_size)) : nil
+            // Unchanged, and no one began to open it meanwhile (an open that found the old file
+            // before the swap would write it after): the old file can go.
+            guard swappedOut == expected, sys.lease(current.fd, .check) else {
+                try swapBack(temp, path, written: written, ours: ours.fd)
+            }
+            _ = sys.unlink(temp)
+            Self.syncFolder(Self.directory(of: path), sys: sys)
+            return
+        }
         guard sys.renameWithFlags(temp, path, .exchange) == 0 else {
             let code = currentErrno
             guard code == EINVAL || code == ENOSYS || code == ENOTSUP else {
@@ -284,13 +331,7 @@ public struct FileIO: Sendable {
         guard let old, swappedOut == expected else {
             if let old { _ = sys.close(old.fd) }
             // Another program wrote the file since it was read: swap back.
-            guard sys.renameWithFlags(temp, path, .exchange) == 0 else {
-                let kept = Self.conflictName(for: path)
-                _ = sys.rename(temp, kept)
-                throw .conflictKept(path: path, kept: kept)
-            }
-            _ = sys.unlink(temp)
-            throw .changedOnDisk(path: path)
+            try swapBack(temp, path, written: written)
         }
         defer { _ = sys.close(old.fd) }
         _ = sys.unlink(temp)
@@ -343,6 +384,38 @@ public struct FileIO: Sendable {
             _ = sys.fsync(dfd)
             _ = sys.close(dfd)
         }
+    }
+
+    /// Puts the other program's version (at `temp` after a swap) back at `path`, and throws.
+    ///
+    /// Ours was at `path` for a moment, and a program that opened it then may have written to it:
+    /// when it no longer holds exactly what Quire wrote, it is kept beside the note
+    /// (``FileIOError/conflictKept(path:kept:)``) instead of removed.
+    ///
+    /// - Parameter ours: our version open with a write lease, when it has one: it is read through
+    ///   that descriptor (an open of our own would break the lease), and removed only while no
+    ///   program has begun to open it.
+    private func swapBack(_ temp: String, _ path: String, written: [UInt8], ours: Int32? = nil) throws(FileIOError) -> Never {
+        guard sys.renameWithFlags(temp, path, .exchange) == 0 else {
+            let kept = Self.conflictName(for: path)
+            _ = sys.rename(temp, kept)
+            throw .conflictKept(path: path, kept: kept)
+        }
+        let now: [UInt8]?
+        if let ours {
+            var st = stat()
+            now = sys.lease(ours, .check) && sys.fstat(ours, &st) == 0 && Int(st.st_size) == written.count
+                ? try? readAll(ours, path: temp, sizeHint: written.count) : nil
+        } else {
+            now = try? read(temp).bytes
+        }
+        if now == written {
+            _ = sys.unlink(temp)
+            throw .changedOnDisk(path: path)
+        }
+        let kept = Self.conflictName(for: path)
+        _ = sys.rename(temp, kept)
+        throw .conflictKept(path: path, kept: kept)
     }
 
     /// Renames `temp` to `path` unless something is at `path` (then the temporary file is
@@ -450,7 +523,8 @@ public struct FileIO: Sendable {
     /// back to the length it had, so no partial line is left.
     public func append(_ path: String, _ bytes: [UInt8], sync: Bool = true) throws(FileIOError) {
         // Read and write: the last byte is read to see whether it ends a line.
-        let fd = sys.open(path, O_RDWR | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0o644)
+        var fd = sys.open(path, O_RDWR | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0o644)
+        if fd < 0, currentErrno == EWOULDBLOCK { fd = sys.open(path, O_RDWR | O_CREAT | O_APPEND | O_NOFOLLOW | O_NOCTTY, 0o644) }
         guard fd >= 0 else {
             let code = currentErrno
             throw code == ELOOP ? .symbolicLink(path: path) : .system(path: path, operation: "open", code: code)

@@ -23,6 +23,10 @@ public struct SystemCalls: Sendable {
     public var ftruncate: @Sendable (_ fd: Int32, _ length: Int64) -> Int32
     /// `flock`.
     public var flock: @Sendable (_ fd: Int32, _ operation: Int32) -> Int32
+    /// A write lease on an open file (`fcntl` F_SETLEASE/F_GETLEASE, Linux): `.take` is granted
+    /// only while no other open file refers to it; `.check` tells whether no one has begun to open
+    /// the file for writing since; `.release`. False where leases are not available.
+    public var lease: @Sendable (_ fd: Int32, _ request: LeaseRequest) -> Bool
     public var unlink: @Sendable (_ path: String) -> Int32
     public var fchmod: @Sendable (_ fd: Int32, _ mode: mode_t) -> Int32
     public var fstat: @Sendable (_ fd: Int32, _ buf: UnsafeMutablePointer<stat>) -> Int32
@@ -54,6 +58,13 @@ public struct SystemCalls: Sendable {
         renameWithFlags: { a, b, flags in CSystemCalls.renameat2(a, b, flags.rawValue) },
         ftruncate: { fd, length in Glibc.ftruncate(fd, off_t(length)) },
         flock: { fd, op in CSystemCalls.flock(fd, op) },
+        lease: { fd, request in
+            switch request {
+            case .take: CSystemCalls.takeWriteLease(fd)
+            case .check: CSystemCalls.writeLeaseHeld(fd)
+            case .release: { CSystemCalls.releaseLease(fd); return true }()
+            }
+        },
         unlink: { p in Glibc.unlink(p) },
         fchmod: { fd, m in Glibc.fchmod(fd, m) },
         fstat: { fd, b in Glibc.fstat(fd, b) },
@@ -66,6 +77,11 @@ public struct SystemCalls: Sendable {
         inotifyRmWatch: { fd, wd in Glibc.inotify_rm_watch(fd, wd) },
         poll: { fds, n, timeout in Glibc.poll(fds, n, timeout) }
     )
+}
+
+/// What ``SystemCalls/lease`` is asked.
+public enum LeaseRequest: Sendable {
+    case take, check, release
 }
 
 /// The flags of `renameat2`.
