@@ -1,4 +1,5 @@
 import QuireModel
+import Synchronization
 import QuireScheduling
 
 /// Content-addressed copies of the scheduler settings that graded cards, so replaying the log
@@ -39,13 +40,19 @@ public enum SettingsSnapshot {
     public static func path(id: String) -> String { folder + "/" + id + ".yaml" }
 }
 
-/// Finds the settings each logged event was graded with, reading snapshots once.
-public final class SettingsResolver: @unchecked Sendable {
+/// Finds the settings each logged event was graded with, reading snapshots once. Safe to share
+/// between threads: its cache is behind a lock.
+public final class SettingsResolver: Sendable {
     private let vault: Vault
     private let config: VaultConfig
-    private var cache: [String: SchedulerSettings?] = [:]
+    private struct State {
+        var cache: [String: SchedulerSettings?] = [:]
+        var missing: Set<String> = []
+    }
+    private let state = Mutex(State())
+
     /// Snapshot IDs that could not be read; the current settings were used instead.
-    public private(set) var missing: Set<String> = []
+    public var missing: Set<String> { state.withLock { $0.missing } }
 
     /// A resolver for a vault with its current configuration.
     public init(vault: Vault, config: VaultConfig) {
@@ -57,13 +64,16 @@ public final class SettingsResolver: @unchecked Sendable {
     /// settings for the deck with the event's `sched=` scheduler.
     public func settings(for event: ReviewEvent, deck: DeckPath?) -> SchedulerSettings {
         if let id = event.field("cfg") {
-            if let cached = cache[id] {
+            if let cached = state.withLock({ $0.cache[id] }) {
                 if let cached { return cached }
             } else {
+                // Read outside the lock; two threads reading one snapshot at once read the same file.
                 let loaded = load(id)
-                cache[id] = loaded
+                state.withLock { s in
+                    s.cache[id] = loaded
+                    if loaded == nil { s.missing.insert(id) }
+                }
                 if let loaded { return loaded }
-                missing.insert(id)
             }
         }
         var s = deck.map { config.settings(for: $0) } ?? config.settings

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import QuireModel
+import QuireScheduling
 @testable import QuireVault
 
 /// What the writers promise when other writers, other programs and a hostile vault are about:
@@ -393,6 +394,27 @@ import QuireModel
                                     fields: [("cfg", "../../../../etc/passwd")])
             _ = resolver.settings(for: event, deck: nil)
             #expect(resolver.missing == ["../../../../etc/passwd"])
+        }
+    }
+
+    /// One resolver shared by threads (it is `Sendable`): every thread gets the snapshot's
+    /// settings, and a missing snapshot is recorded once.
+    @Test func aSettingsResolverIsSafeToShare() throws {
+        try withTempDir { dir in
+            let v = try GradingVault.make(dir)
+            let custom = try SchedulerSettings(desiredRetention: 0.8)
+            let id = try v.vault.storeSnapshot(of: custom)
+            let resolver = SettingsResolver(vault: v.vault, config: VaultConfig())
+            let card = CardID("abcdefabcdef")!
+            let results = Mutex<[Double]>([])
+            DispatchQueue.concurrentPerform(iterations: 64) { i in
+                let cfg = i % 2 == 0 ? id : "missing\(i % 4)"
+                let event = ReviewEvent(time: at(22), card: card, action: .grade(.good), fields: [("cfg", cfg)])
+                let s = resolver.settings(for: event, deck: nil)
+                if i % 2 == 0 { results.withLock { $0.append(s.desiredRetention) } }
+            }
+            #expect(results.withLock { $0 } == Array(repeating: 0.8, count: 32))
+            #expect(resolver.missing == ["missing1", "missing3"])
         }
     }
 
