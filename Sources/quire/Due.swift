@@ -19,7 +19,7 @@ extension Quire {
 
         func run() throws {
             let vault = try options.open()
-            let config = vault.config().config
+            let config = try LoadedVault.settings(of: vault).config
             let now = options.now
             let offset = Clock.utcOffset(at: now)
             var total = 0

@@ -38,6 +38,14 @@ struct LoadedVault {
         }
     }
 
+    /// The vault's settings for a command that schedules: a settings file that exists but cannot be
+    /// read is an error (exit 1), never the defaults in silence.
+    static func settings(of vault: Vault) throws -> (config: VaultConfig, diagnostics: [Diagnostic]) {
+        do { return try vault.readConfig() } catch {
+            throw CLIError("\(error.description); nothing done (the schedule depends on these settings)")
+        }
+    }
+
     /// Parses a query from command-line words.
     static func query(_ words: [String]) throws -> Query {
         // `--` only separates options from the query; it is not a query word.

@@ -26,7 +26,7 @@ extension Quire {
         }
 
         private func run(_ loaded: LoadedVault) throws {
-            let (config, configDiagnostics) = loaded.vault.config()
+            let (config, configDiagnostics) = try LoadedVault.settings(of: loaded.vault)
             let replay = ReviewReplay(vault: loaded.vault, index: loaded.index, config: config)
             Output.diagnostics(configDiagnostics + replay.diagnostics, root: loaded.vault.root, toStandardError: true, color: false)
             for d in replay.differences { Output.line("\(d.path):\(d.line): \(d.card): \(d.summary)") }

@@ -15,7 +15,7 @@ struct ReviewContext {
     init(_ options: VaultOptions) throws {
         self.options = options
         vault = try options.open()
-        let (config, diagnostics) = vault.config()
+        let (config, diagnostics) = try LoadedVault.settings(of: vault)
         Output.diagnostics(diagnostics, root: vault.root, toStandardError: true, color: false)
         self.config = config
         var generator = SystemRandomNumberGenerator()

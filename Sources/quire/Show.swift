@@ -48,7 +48,7 @@ extension Quire {
             Output.write(render(c.back, color: color, width: width))
             Output.line()
             Output.line(dim(Self.stateLine(c)))
-            let settings = loaded.vault.config().config.settings(for: note.deck)
+            let settings = try LoadedVault.settings(of: loaded.vault).config.settings(for: note.deck)
             let now = options.now
             let outcomes = settings.makeScheduler().preview(c.schedule, at: now, card: c.id)
             let next = settings.ratings.compactMap { r in

@@ -14,7 +14,7 @@ struct StudyContext {
 
     init(_ options: VaultOptions) throws {
         loaded = try LoadedVault(options)
-        let (config, diagnostics) = loaded.vault.config()
+        let (config, diagnostics) = try LoadedVault.settings(of: loaded.vault)
         Output.diagnostics(diagnostics, root: loaded.vault.root, toStandardError: true, color: false)
         self.config = config
         now = options.now

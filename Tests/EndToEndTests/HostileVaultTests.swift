@@ -64,8 +64,17 @@ import Testing
         let config = q.vault.appendingPathComponent(".quire/config.yaml").path
         try FileManager.default.removeItem(atPath: config)
         #expect(mkfifo(config, 0o644) == 0)
-        let run = try q.run(["today", "--now", QuireRunner.now])
-        #expect(run.stderr.contains(".quire/config.yaml: error: is a FIFO, not a regular file; not read; the default settings are used"), "\(run)")
+        // A command that schedules refuses: the defaults instead of the user's settings would be
+        // wrong without a word. `check` reports it.
+        for args in [["today", "--now", QuireRunner.now], ["due"], ["grade", "atbk8qp31xm2", "good"]] {
+            let run = try q.run(args)
+            #expect(run.status == 1, "\(args): \(run)")
+            #expect(run.stderr.contains("config.yaml: is a FIFO, not a regular file; not read; nothing done"), "\(args): \(run)")
+        }
+        let check = try q.run(["check"])
+        #expect(check.status == 1)
+        #expect((check.stdout + check.stderr).contains(".quire/config.yaml: error: is a FIFO, not a regular file; not read; the default settings are used"), "\(check)")
+        #expect(!(try q.read(".quire/log/samp1e00.log")).isEmpty)
     }
 
     /// Every hostile note of the issue at once, each command run under `ulimit -v` (4 GB) with a

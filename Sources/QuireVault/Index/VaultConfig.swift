@@ -265,16 +265,23 @@ private struct SettingsReader {
 
 extension Vault {
     /// The vault's settings: defaults when there is no config file; when there is one that cannot
-    /// be read (a link, a FIFO, no permission), the defaults with an error saying so.
+    /// be read (a link, a FIFO, no permission), the defaults with an error saying so. Commands that
+    /// schedule use ``readConfig()``, which refuses instead.
     public func config() -> (config: VaultConfig, diagnostics: [Diagnostic]) {
-        let rel = Vault.folderName + "/config.yaml"
-        do {
-            let path = try internalPath(rel)
-            guard linkStamp(rel) != nil else { return (VaultConfig(), []) }
-            return VaultConfig.parse(try io.read(path).bytes, path: rel)
-        } catch {
-            return (VaultConfig(), [Diagnostic(.error, path: rel, message: Self.reason(error) + "; the default settings are used")])
+        do { return try readConfig() } catch {
+            return (VaultConfig(), [Diagnostic(.error, path: Vault.folderName + "/config.yaml",
+                                               message: Self.reason(error) + "; the default settings are used")])
         }
+    }
+
+    /// The vault's settings (defaults when there is no config file, with the file's problems as
+    /// diagnostics), or an error when the file exists but cannot be read: scheduling with the
+    /// default settings instead of the user's would be wrong without a word.
+    public func readConfig() throws(FileIOError) -> (config: VaultConfig, diagnostics: [Diagnostic]) {
+        let rel = Vault.folderName + "/config.yaml"
+        let path = try internalPath(rel)
+        guard linkStamp(rel) != nil else { return (VaultConfig(), []) }
+        return VaultConfig.parse(try io.read(path).bytes, path: rel)
     }
 
     /// The stamp of a path relative to the root, not following a final link.

@@ -71,8 +71,9 @@ import QuireScheduling
                         n += 1
                         appended.store(n, ordering: .relaxed)
                     }
-                    // Every 2 ms, with a pause now and then in which a grade can get through.
-                    usleep(n % 20 == 0 ? 40_000 : 2_000)
+                    // Every 2 ms, with a pause now and then in which a grade can get through (long
+                    // enough for one on a loaded machine).
+                    usleep(n % 20 == 0 ? 150_000 : 2_000)
                 }
             }
             appender.start()
