@@ -61,19 +61,6 @@ public struct IndexCache: Sendable {
     /// The file layer.
     public let io: FileIO
 
-    /// Whether a path read from the cache is relative and stays in the vault: no leading `/` or `.`,
-    /// no `/.` (so no `..` and no hidden part), no empty part, no control character. One pass
-    /// over its bytes (the cache holds one path per file).
-    static func isPlainRelativePath(_ path: String) -> Bool {
-        var previous: UInt8 = UInt8(ascii: "/")
-        for b in path.utf8 {
-            if b < 0x20 || b == 0x7F { return false }
-            if previous == UInt8(ascii: "/"), b == UInt8(ascii: "/") || b == UInt8(ascii: ".") { return false }
-            previous = b
-        }
-        return !path.isEmpty && previous != UInt8(ascii: "/")
-    }
-
     /// The cache file's path relative to the vault root.
     static let relativePath = Vault.folderName + "/cache/index"
     /// The vault root.
@@ -365,7 +352,7 @@ public struct IndexCache: Sendable {
                 var folders: [ScannedFolder] = []
                 for _ in 0..<(try r.count()) {
                     let path = try r.string()
-                    guard path.isEmpty || Self.isPlainRelativePath(path) else {
+                    guard path.isEmpty || Vault.isPlainRelativePath(path) else {
                         throw IndexCacheError.malformed("folder outside the vault")
                     }
                     let mtime = try r.i64(), inode = try r.u64()
@@ -400,7 +387,7 @@ public struct IndexCache: Sendable {
         let path = try r.string()
         // The cache is a file in the vault like any other: a path in it that leaves the vault makes
         // it damaged (rebuilt), never a file to read.
-        guard Self.isPlainRelativePath(path) else { throw .malformed("path outside the vault") }
+        guard Vault.isPlainRelativePath(path) else { throw .malformed("path outside the vault") }
         let size = try r.i64(), mtime = try r.i64(), ctime = try r.i64(), inode = try r.u64(), digest = try r.u64()
         var range: Range<Int>?
         var checksum: UInt64 = 0

@@ -114,6 +114,12 @@ extension Vault {
         try io.pathWithoutLinkedFolders(root, relative)
     }
 
+    /// The full path of a folder under `.quire/`, checked like ``internalPath(_:)`` down to the
+    /// folder itself.
+    public func internalFolder(_ relative: String) throws(FileIOError) -> String {
+        try io.pathWithoutLinkedFolders(root, relative, lastIsFolder: true)
+    }
+
     /// The full path of a note named by a relative path from an untrusted place (the review log's
     /// `path=`, a cache, a package), or an error when the path is not a plain path to a note inside
     /// the vault: it must be relative, without empty, `.` or `..` parts, without hidden parts (which
@@ -137,6 +143,8 @@ extension Vault {
 
     /// Why a relative path is not a plain path to a note, or nil when it is.
     static func unsafeReason(_ path: String) -> String? {
+        if isPlainRelativePath(path) { return VaultScanner.isNoteName(path) ? nil : "not a note (.md) file" }
+        // Which rule it breaks, for the message.
         if path.isEmpty { return "empty path" }
         if path.hasPrefix("/") { return "not a path relative to the vault" }
         for part in path.split(separator: "/", omittingEmptySubsequences: false) {
@@ -145,7 +153,19 @@ extension Vault {
             if part.hasPrefix(".") { return "hidden folder or file in the path" }
             if part.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) { return "control character in the path" }
         }
-        if !VaultScanner.isNoteName(path) { return "not a note (.md) file" }
-        return nil
+        return "not a plain relative path"
+    }
+
+    /// Whether a relative path stays in the vault and names nothing the scanner skips: no leading
+    /// `/` or `.`, no `/.` (so no `..`, `.` or hidden part), no empty part, no control character.
+    /// One pass over its bytes (the cache holds one path per file, the log one per event).
+    static func isPlainRelativePath(_ path: String) -> Bool {
+        var previous: UInt8 = UInt8(ascii: "/")
+        for b in path.utf8 {
+            if b < 0x20 || b == 0x7F { return false }
+            if previous == UInt8(ascii: "/"), b == UInt8(ascii: "/") || b == UInt8(ascii: ".") { return false }
+            previous = b
+        }
+        return !path.isEmpty && previous != UInt8(ascii: "/")
     }
 }

@@ -9,8 +9,7 @@ extension Vault {
 
     /// Relative paths of the review-log files, sorted.
     public func reviewLogFiles() -> [String] {
-        guard let folder = try? internalPath(Self.logFolder + "/x"), let dir = opendir(FileIO.directory(of: folder))
-        else { return [] }
+        guard let folder = try? internalFolder(Self.logFolder), let dir = opendir(folder) else { return [] }
         defer { closedir(dir) }
         var names: [String] = []
         while let entry = readdir(dir) {

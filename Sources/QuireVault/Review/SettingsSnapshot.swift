@@ -97,7 +97,7 @@ extension Vault {
         let id = SettingsSnapshot.id(of: settings)
         let path = try internalPath(SettingsSnapshot.path(id: id))
         if io.linkStamp(path) != nil { return id }
-        try io.makeDirectories(try internalPath(SettingsSnapshot.folder + "/x"))
+        try io.makeDirectories(try internalFolder(SettingsSnapshot.folder))
         do {
             try io.replace(path, with: Array(SettingsSnapshot.text(of: settings).utf8), expected: nil)
         } catch .changedOnDisk {

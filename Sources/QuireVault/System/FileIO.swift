@@ -179,11 +179,14 @@ public struct FileIO: Sendable {
         if !atEnd { _ = body(line([][...])) }
     }
 
-    /// `root/relative`, after checking that no folder of `relative` on the way to its last part is
-    /// a symbolic link or anything but a folder (missing ones are allowed: they are made later).
-    public func pathWithoutLinkedFolders(_ root: String, _ relative: String) throws(FileIOError) -> String {
+    /// `root/relative`, after checking that no folder of `relative` on the way to its last part —
+    /// and the last part too when `lastIsFolder` — is a symbolic link or anything but a folder
+    /// (missing ones are allowed: they are made later).
+    public func pathWithoutLinkedFolders(_ root: String, _ relative: String,
+                                         lastIsFolder: Bool = false) throws(FileIOError) -> String {
         var current = root
-        for part in relative.split(separator: "/").dropLast() {
+        let parts = relative.split(separator: "/")
+        for part in lastIsFolder ? parts[...] : parts.dropLast() {
             current += "/" + part
             guard let s = linkStamp(current) else { continue }
             if s.isSymbolicLink { throw .symbolicLink(path: current) }
@@ -342,8 +345,7 @@ public struct FileIO: Sendable {
         guard sys.fstat(old.fd, &st) == 0, Int64(st.st_size) != Int64(expected.count)
             || st.st_mtim.tv_sec != old.stat.st_mtim.tv_sec || st.st_mtim.tv_nsec != old.stat.st_mtim.tv_nsec else { return }
         // It landed after the check, in the version now gone: put that version back in place of
-        // ours, unless ours was written to meanwhile too, in which case neither holds both and the
-        // other version is kept beside the note.
+        // ours (as any refused write leaves the note), ours kept beside it if it was written to too.
         var late: [UInt8] = []
         var offset: Int64 = 0
         var chunk = [UInt8](repeating: 0, count: 64 << 10)
@@ -355,20 +357,7 @@ public struct FileIO: Sendable {
             offset += Int64(n)
         }
         let (back, _) = try writeTemporary(for: path, late, mode: mode_t(st.st_mode & 0o7777))
-        guard sys.renameWithFlags(back, path, .exchange) == 0 else {
-            let kept = Self.conflictName(for: path)
-            _ = sys.rename(back, kept)
-            throw .conflictKept(path: path, kept: kept)
-        }
-        // `back` now names our version: was it written to after the swap?
-        if (try? read(back).bytes) == written {
-            _ = sys.unlink(back)
-            throw .changedOnDisk(path: path)
-        }
-        let kept = Self.conflictName(for: path)
-        _ = sys.renameWithFlags(back, path, .exchange)
-        _ = sys.rename(back, kept)
-        throw .conflictKept(path: path, kept: kept)
+        try swapBack(back, path, written: written)
     }
 
     /// Where a version of `path` that could not be put in place is kept: beside it, visible, not a
@@ -386,7 +375,7 @@ public struct FileIO: Sendable {
         }
     }
 
-    /// Puts the other program's version (at `temp` after a swap) back at `path`, and throws.
+    /// Puts the other program's version (at `temp`) in place of ours at `path`, and throws.
     ///
     /// Ours was at `path` for a moment, and a program that opened it then may have written to it:
     /// when it no longer holds exactly what Quire wrote, it is kept beside the note

@@ -139,10 +139,10 @@ private func ageEverything(_ root: String) {
 
     /// A path in the cache that would leave the vault makes the cache damaged, never a file to read.
     @Test func pathsInTheCacheMustStayInTheVault() {
-        for good in ["a.md", "Deck/Sub/n.md", "x.y/z.md", "é/ü.md"] { #expect(IndexCache.isPlainRelativePath(good), "\(good)") }
+        for good in ["a.md", "Deck/Sub/n.md", "x.y/z.md", "é/ü.md"] { #expect(Vault.isPlainRelativePath(good), "\(good)") }
         for bad in ["", "/etc/passwd", "../x.md", "a/../../x.md", "a//b.md", ".quire/x.md", "a/.hidden/b.md", "./a.md",
                     "a/", "a\u{1B}.md"] {
-            #expect(!IndexCache.isPlainRelativePath(bad), "\(bad)")
+            #expect(!Vault.isPlainRelativePath(bad), "\(bad)")
         }
     }
 

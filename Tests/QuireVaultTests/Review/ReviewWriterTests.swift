@@ -30,6 +30,7 @@ import QuireScheduling
                 "2026-11-22T09:00:00.000Z grade \(card.id) good id=\(id) sched=fsrs cfg=\(snapshot) ms=6400 path=Biology/organelles.md",
             ])
             #expect(try dir.text(SettingsSnapshot.path(id: snapshot)) == SettingsSnapshot.text(of: SchedulerSettings()))
+            #expect(try dir.entries(SettingsSnapshot.folder) == [snapshot + ".yaml"])
             #expect(v.replay().differences.isEmpty)
         }
     }

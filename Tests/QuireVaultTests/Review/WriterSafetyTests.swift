@@ -78,7 +78,11 @@ import QuireScheduling
             }
             appender.start()
             var refused = 0, written = 0, conflicts = 0
-            for i in 0..<150 {
+            // At least 150 grades, and on until the appender has written 100 lines (its pauses are
+            // long, and a fast machine grades 150 times within a few of them).
+            var i = 0
+            while i < 150 || appended.load(ordering: .relaxed) < 100 {
+                defer { i += 1 }
                 let time = Timestamp(milliseconds: at(22).milliseconds + Int64(i) * 1000)
                 do {
                     _ = try v.writer().grade(card.id, .good, inNote: path, at: time)
