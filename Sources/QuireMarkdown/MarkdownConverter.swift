@@ -59,6 +59,16 @@ struct MarkdownConverter {
     private var endOffsets: [Int] = []
     private var segments: [Segment] = []
     private var bases: [Int] = []
+    /// The header row of a table whose paragraph cmark-gfm mislocated (see
+    /// ``repairParagraphBeforeTable(_:_:)``): its node index, true line and the column shift of
+    /// its cells.
+    private var headerRowRepair: (row: Int, line: Int, shift: Int)?
+    /// The true header line of the next table, when its paragraph was repaired.
+    private var tableHeaderLine: Int?
+    /// The index of the paragraph whose position was repaired, until its inlines are placed.
+    private var repairedParagraph: Int?
+    /// The index of the table being repaired, until its header row is entered.
+    private var repairedTable: Int?
 
     /// One source line's share of a paragraph's content string.
     private struct Segment {
@@ -265,6 +275,25 @@ struct MarkdownConverter {
         )
         var value = MarkdownNode(kind: kind, range: range)
         if parent >= 0 { value.parent = parent }
+        if let repair = headerRowRepair {
+            value.range = SourceRange(repair.line, range.start.column - repair.shift,
+                                      repair.line, range.end.column - repair.shift)
+        }
+        if kind == .paragraph, range.start.line <= 0 {
+            repairParagraphBeforeTable(node, &value)
+        } else if kind == .table, let header = tableHeaderLine {
+            value.range.start = SourceLocation(line: header, column: range.start.column)
+            tableHeaderLine = nil
+            repairedTable = nodes.count
+        } else if kind == .tableRow, let table = repairedTable, table == parent {
+            // The header row of a repaired table: cmark placed its cells by their offset in the
+            // paragraph's text, not in their own line.
+            repairedTable = nil
+            let header = nodes[table].range.start.line
+            let trueEnd = lines.contentEnd(of: header, in: source) - lines.start(of: header)
+            value.range = SourceRange(header, range.start.column, header, trueEnd)
+            headerRowRepair = (nodes.count, header, range.end.column - trueEnd)
+        }
         switch kind {
         case .text:
             guard quire_node_literal_length(node) > 0 else { return nil }
@@ -332,8 +361,48 @@ struct MarkdownConverter {
         value.setLiteral(literals, start: start, count: count)
     }
 
+    /// A paragraph directly followed by a GFM table (no blank line between) comes out of
+    /// cmark-gfm 0.29 at position 0:0, its table starts on the paragraph's first line and the
+    /// header row's cells are placed by their offset in the paragraph's text. The table's rows are
+    /// one line each, so its header is on the line `end - rows`; the paragraph is the lines from
+    /// the table's reported start up to the header. Checked against the source (the line after the
+    /// header must be a delimiter row); when the check fails the position stays unknown.
+    private mutating func repairParagraphBeforeTable(_ node: UnsafeMutablePointer<cmark_node>, _ value: inout MarkdownNode) {
+        guard let table = quire_node_next(node), quire_node_start_line(table) > 0 else { return }
+        var rows = 0
+        var row = quire_node_first_child(table)
+        while let current = row {
+            rows += 1
+            row = quire_node_next(current)
+        }
+        var end = Int(quire_node_end_line(table))
+        if quire_node_end_column(table) <= 0 { end -= 1 }
+        let header = end - rows
+        let start = Int(quire_node_start_line(table))
+        guard rows > 0, header > start, header + 1 <= lines.lineCount, isDelimiterRow(header + 1) else { return }
+        let last = header - 1
+        value.range = SourceRange(start, Int(quire_node_start_column(table)),
+                                  last, max(1, lines.contentEnd(of: last, in: source) - lines.start(of: last)))
+        tableHeaderLine = header
+        repairedParagraph = nodes.count
+    }
+
+    /// Whether a line is a GFM table delimiter row (`|---|:--:|`), after any block quote markers.
+    private func isDelimiterRow(_ line: Int) -> Bool {
+        var dashes = 0
+        for offset in lines.start(of: line)..<lines.contentEnd(of: line, in: source) {
+            switch source[offset] {
+            case UInt8(ascii: "-"): dashes += 1
+            case UInt8(ascii: "|"), UInt8(ascii: ":"), UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: ">"): continue
+            default: return false
+            }
+        }
+        return dashes > 0
+    }
+
     /// Called once all of a node's descendants are in `nodes`.
     private mutating func finish(_ index: Int, quoteDepth: inout Int) {
+        if headerRowRepair?.row == index { headerRowRepair = nil }
         nodes[index].subtreeEnd = nodes.count
         let kind = nodes[index].kind
         guard kind.isBlock else { return }
@@ -457,7 +526,16 @@ struct MarkdownConverter {
         let first = block + 1
         let count = nodes.count - first
         raw.removeAll(keepingCapacity: true)
-        for index in first..<nodes.count { raw.append(nodes[index].range) }
+        // A repaired paragraph's inlines were placed from position 0:0 (0-based lines and
+        // columns): seen from 1:1 they are ordinary subject positions.
+        let repaired = repairedParagraph == block
+        for index in first..<nodes.count {
+            var range = nodes[index].range
+            if repaired {
+                range = SourceRange(range.start.line + 1, range.start.column + 1, range.end.line + 1, range.end.column + 1)
+            }
+            raw.append(range)
+        }
         startOffsets.removeAll(keepingCapacity: true)
         startOffsets.append(contentsOf: repeatElement(-1, count: count))
         endOffsets.removeAll(keepingCapacity: true)
@@ -475,7 +553,8 @@ struct MarkdownConverter {
         } else {
             let startLine = blockRange.start.line
             let endLine = blockRange.end.line
-            mapping = .paragraph(startLine: startLine, blockOffset: blockRange.start.column - 1)
+            mapping = repaired ? .paragraph(startLine: 1, blockOffset: 0)
+                : .paragraph(startLine: startLine, blockOffset: blockRange.start.column - 1)
             var breaks = 0
             for index in first..<nodes.count where nodes[index].kind == .softBreak || nodes[index].kind == .lineBreak {
                 breaks += 1
