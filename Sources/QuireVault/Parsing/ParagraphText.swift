@@ -86,7 +86,15 @@ struct ParagraphText {
             var k = maskCursor
             while k < masks.count, masks[k].lowerBound < range.upperBound {
                 let lo = max(masks[k].lowerBound, start), hi = min(masks[k].upperBound + 1, range.upperBound)
-                if lo < hi { maskedSpans.append((rawStart + lo - start)..<(rawStart + hi - start)) }
+                if lo < hi {
+                    let span = (rawStart + lo - start)..<(rawStart + hi - start)
+                    if Self.isSchedulingComment(bytes, at: masks[k].lowerBound) {
+                        // The Obsidian plugin's scheduling comment is no part of a card: blanked.
+                        for offset in span { raw[offset] = 32 }
+                    } else {
+                        maskedSpans.append(span)
+                    }
+                }
                 k += 1
             }
         }
@@ -96,6 +104,14 @@ struct ParagraphText {
         for span in maskedSpans {
             for offset in span { maskedBytes[offset] = Self.maskByte }
         }
+    }
+
+    /// Whether the inline HTML at `offset` is an Obsidian spaced-repetition scheduling comment
+    /// (`<!--SR:!2021-08-11,4,270-->`).
+    static func isSchedulingComment(_ bytes: [UInt8], at offset: Int) -> Bool {
+        let marker: [UInt8] = Array("<!--SR:".utf8)
+        guard offset >= 0, offset + marker.count <= bytes.count else { return false }
+        return bytes[offset..<(offset + marker.count)].elementsEqual(marker)
     }
 
     /// Decodes a byte range of `raw` as a string.

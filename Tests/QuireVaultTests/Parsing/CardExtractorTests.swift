@@ -87,7 +87,7 @@ import QuireModel
         #expect(c.identityText == "Name the phases of mitosis.\u{1F}In order: 1. prophase 2. metaphase")
     }
 
-    @Test func answerAbsorbsCodeBlockTableAndQuoteButStopsAtParagraph() throws {
+    @Test func answerAbsorbsAdjacentCodeBlockTableAndQuoteButStopsAtABlankLine() throws {
         let text = """
             Q: Show it.
             A: Like this:
@@ -95,20 +95,31 @@ import QuireModel
             ```c
             int main(void) {}
             ```
-
             | a | b |
             |---|---|
             | 1 | 2 |
-
             > quoted
 
-            Not part of it.
+            - not part: a blank line, and the answer does not end with ':'
 
-            - not part either
+            Not part of it.
             """
         let c = try only(text)
         #expect(c.back == "Like this:\n\n```c\nint main(void) {}\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n> quoted")
-        #expect(c.lines == 1...12)
+        #expect(c.lines == 1...10)
+    }
+
+    /// The case a user met: a code block after a blank line after a one-line answer, with more
+    /// prose after it, is not the answer's (FORMAT.md §3.1).
+    @Test func blockAfterABlankLineBelongsOnlyWhenTheAnswerAnnouncesIt() throws {
+        let unrelated = try only("Q: Capital of France?\nA: Paris\n\n```\nunrelated()\n```\n\nMore prose.\n")
+        #expect(unrelated.back == "Paris")
+        #expect(unrelated.lines == 1...2)
+        let adjacent = try only("Q: Code?\nA: This\n```\nit()\n```\n\nMore prose.\n")
+        #expect(adjacent.back == "This\n\n```\nit()\n```")
+        #expect(adjacent.lines == 1...5)
+        let announced = try only("Q: Steps?\nA: These:\n\n1. one\n2. two\n\n```\nnot()\n```\n")
+        #expect(announced.back == "These:\n\n1. one\n2. two")
     }
 
     @Test func headingEndsAnAnswer() throws {
@@ -120,25 +131,25 @@ import QuireModel
     @Test func questionWithoutAnswerIsAWarning() {
         let (note, diagnostics) = parse("---\ntitle: T\n---\nText.\n\nQ: Lonely question?\n\nJust text.\n")
         #expect(note?.cards.isEmpty == true)
-        #expect(printed(diagnostics) == ["notes.md:6:1: warning: question has no answer (expected a line starting with 'A:')"])
+        #expect(printed(diagnostics) == ["notes.md:6:1: warning: question has no answer (expected a line starting with 'A:'); no card made"])
     }
 
     @Test func questionWithoutAnswerAtEndOfFile() {
         let (note, diagnostics) = parse("- Q: Lonely question?\n")
         #expect(note?.cards.isEmpty == true)
-        #expect(printed(diagnostics) == ["notes.md:1:3: warning: question has no answer (expected a line starting with 'A:')"])
+        #expect(printed(diagnostics) == ["notes.md:1:3: warning: question has no answer (expected a line starting with 'A:'); no card made"])
     }
 
     @Test func questionFollowedByQuestion() {
         let (note, diagnostics) = parse("Q: first?\nQ: second?\nA: answer\n")
         #expect(note?.cards.map(\.front) == ["second?"])
-        #expect(printed(diagnostics) == ["notes.md:1:1: warning: question has no answer (expected a line starting with 'A:')"])
+        #expect(printed(diagnostics) == ["notes.md:1:1: warning: question has no answer (expected a line starting with 'A:'); no card made"])
     }
 
     @Test func emptyAnswerIsAWarning() {
         let (note, diagnostics) = parse("Q: q?\nA:\n")
         #expect(note?.cards.isEmpty == true)
-        #expect(printed(diagnostics) == ["notes.md:1:1: warning: card has an empty answer"])
+        #expect(printed(diagnostics) == ["notes.md:1:1: warning: card has an empty answer; no card made"])
     }
 
     // MARK: - §3.2 One-line cards
@@ -198,16 +209,12 @@ import QuireModel
         "term::definition",
         "term ::definition",
         "a :::: b",
-        ":: no left side",
-        "no right side ::",
         "Call `a :: b` in Haskell.",
         "``x :: y`` is code",
         "Text <!-- a :: b --> more",
         "Text <!--\na :: b\n--> more",
         "Text <b title=\"a :: b\">bold</b> more",
         "<span>x</span> <!-- {{c1::hidden}} -->",
-        "# Heading :: not a card",
-        "Setext :: heading\n===",
     ])
     func notOneLineCards(_ text: String) {
         let (note, diagnostics) = parse(text)
@@ -251,8 +258,9 @@ import QuireModel
     }
 
     @Test func questionMarkLineNeedsTextOnBothSides() {
-        #expect(cards("?\nanswer").isEmpty)
-        #expect(cards("question\n?").isEmpty)
+        #expect(printed(parse("?\nanswer").1) == ["notes.md:1:1: warning: '?' line has no question above it; no card made"])
+        #expect(printed(parse("question\n?").1) == ["notes.md:1:1: warning: card has an empty answer; no card made"])
+        #expect(printed(parse("question\n??\n\n# Heading").1) == ["notes.md:1:1: warning: card has an empty answer; no card made"])
         #expect(cards("a\n???\nb").isEmpty)
     }
 
@@ -383,14 +391,45 @@ import QuireModel
             <!--
             comment :: block
             -->
-
-            | Q: a | A: b |
-            |------|------|
-            | x :: y | ==z== |
             """
         let (note, diagnostics) = parse(text)
         #expect(note?.cards.isEmpty == true)
         #expect(diagnostics.isEmpty)
+    }
+
+    @Test func cardSyntaxInHeadingsAndTableCellsIsAWarning() {
+        let text = """
+            # Heading :: not a card
+
+            Setext :: heading
+            ===
+
+            ## **Q:** in a heading
+
+            | Q: a | A: b |
+            |------|------|
+            | x :: y | ==z== |
+            | `a :: b` | {{c1::x}} |
+            """
+        let (note, diagnostics) = parse(text)
+        #expect(note?.cards.isEmpty == true)
+        #expect(printed(diagnostics) == [
+            "notes.md:1:1: warning: a heading is never a card (it holds ' :: '); write the card in a paragraph",
+            "notes.md:3:1: warning: a heading is never a card (it holds ' :: '); write the card in a paragraph",
+            "notes.md:6:1: warning: a heading is never a card (it holds 'Q:'); write the card in a paragraph",
+            "notes.md:8:2: warning: a table cell is never a card (it holds 'Q:'); write the card in a paragraph",
+            "notes.md:8:9: warning: a table cell is never a card (it holds 'A:'); write the card in a paragraph",
+            "notes.md:11:13: warning: a table cell is never a card (it holds a cloze deletion); write the card in a paragraph",
+        ])
+    }
+
+    @Test func oneLineCardWithAnEmptySideIsAWarning() {
+        let (note, diagnostics) = parse(":: no left side\nno right side ::\n")
+        #expect(note?.cards.isEmpty == true)
+        #expect(printed(diagnostics) == [
+            "notes.md:1:1: warning: '::' card has an empty left side; no card made",
+            "notes.md:2:1: warning: '::' card has an empty right side; no card made",
+        ])
     }
 
     // MARK: - Line endings, BOM and front matter
@@ -423,5 +462,133 @@ import QuireModel
     @Test func clozeErrorColumnInCRLFAndBOMFile() {
         let (_, diagnostics) = parse("\u{FEFF}---\r\ntitle: T\r\n---\r\nab {{c2::x\r\n")
         #expect(printed(diagnostics) == ["notes.md:4:4: error: cloze deletion '{{c2::' is not closed with '}}'"])
+    }
+}
+
+/// The cases of issue 15: cards that were lost without a word.
+@Suite struct CardsAsPeopleWriteThemTests {
+    @Test func paragraphDirectlyBeforeATableMakesItsCards() {
+        let qa = parse("Q: What is X?\nA: Y\n| a | b |\n|---|---|\n")
+        #expect(qa.0?.cards.map(\.front) == ["What is X?"])
+        #expect(qa.0?.cards.map(\.back) == ["Y\n\n| a | b |\n|---|---|"])
+        #expect(qa.0?.cards.map(\.lines) == [1...4])
+        let term = parse("Intro.\n\nterm :: definition\n| a | b |\n|---|---|\n")
+        #expect(term.0?.cards.map(\.front) == ["term"])
+        #expect(term.0?.cards.map(\.lines) == [3...3])
+        #expect(term.1.isEmpty)
+    }
+
+    @Test func everyCardLineOfAParagraphMakesItsCards() {
+        let found = cards("你好 ::: hello\n谢谢 :: thank you\nWhat is it? :: that\n{{c1::猫::animal}} is a cat\n")
+        #expect(found.map(\.kind) == [.reversed, .reversed, .definition, .basic, .cloze])
+        #expect(found.map(\.front) == ["你好", "hello", "谢谢", "What is it?", "[animal] is a cat"])
+        #expect(found.map(\.back) == ["hello", "你好", "thank you", "that", "猫 is a cat"])
+        #expect(found.map(\.lines) == [1...1, 1...1, 2...2, 3...3, 4...4])
+    }
+
+    @Test func clozeLinesNextToEachOtherAreOneGroupAndCardLinesSplitThem() {
+        let found = cards("The {{c1::cell}} is the\nunit of {{c2::life}}.\nterm :: def\nThe ==sun== is a star.\n")
+        #expect(found.map(\.kind) == [.cloze, .cloze, .definition, .cloze])
+        #expect(found.map(\.lines) == [1...2, 1...2, 3...3, 4...4])
+        #expect(found[3].front == "The [...] is a star.")
+    }
+
+    @Test func oneLineCardAfterAnAnswerIsItsOwnCard() {
+        let found = cards("Q: Sum of 1..n?\nA: $\\frac{n(n+1)}{2}$\nDerivative of sin :: cos\n")
+        #expect(found.map(\.front) == ["Sum of 1..n?", "Derivative of sin"])
+        #expect(found.map(\.back) == ["$\\frac{n(n+1)}{2}$", "cos"])
+        #expect(found.map(\.lines) == [1...2, 3...3])
+    }
+
+    @Test func highlightInADefinitionIsShownNotAClozeDeletion() throws {
+        let found = cards("Mitochondrion :: the ==powerhouse== of the cell\n")
+        #expect(found.map(\.kind) == [.definition])
+        #expect(found.first?.back == "the ==powerhouse== of the cell")
+    }
+
+    @Test func ankiClozeWinsOverDoubleColonAndQuestionMarkersWinOverAll() {
+        #expect(cards("Capital :: {{c1::Paris}}").map(\.kind) == [.cloze])
+        #expect(cards("Q: Is ==this== a :: card?\nA: yes").map(\.kind) == [.basic])
+        #expect(cards("Q: Is ==this== a :: card?\nA: yes").first?.front == "Is ==this== a :: card?")
+    }
+
+    @Test(arguments: ["**Q:** What?\n**A:** That.", "**Q**: What?\n**A**: That.", "__Q:__ What?\n__A:__ That.",
+                      "**q:** What?\n\n**a:** That."])
+    func boldMarkers(_ text: String) {
+        let found = cards(text)
+        #expect(found.map(\.front) == ["What?"])
+        #expect(found.map(\.back) == ["That."])
+    }
+
+    @Test func answerLineWithoutQuestionIsAWarning() {
+        let (note, diagnostics) = parse("Intro\nA: stray answer\n")
+        #expect(note?.cards.isEmpty == true)
+        #expect(printed(diagnostics) == [
+            "notes.md:2:1: warning: 'A:' line has no question before it (start the question with 'Q:'); no card made"])
+    }
+
+    // MARK: - `?` and `??` take the blocks that follow
+
+    @Test func questionMarkCardTakesAFencedCodeBlockWithBlankLinesAndNestedFences() throws {
+        let text = """
+            How do you print in Python?
+            ?
+            ````python
+            print("hi")
+
+            ```
+            nested
+            ```
+            ````
+
+            Unrelated prose.
+            """
+        let (note, diagnostics) = parse(text)
+        #expect(diagnostics.isEmpty)
+        let c = try #require(note?.cards.first)
+        #expect(note?.cards.count == 1)
+        #expect(c.front == "How do you print in Python?")
+        #expect(c.back == "````python\nprint(\"hi\")\n\n```\nnested\n```\n````")
+        #expect(c.lines == 1...9)
+    }
+
+    @Test func questionMarkCardAnswerInTheNextParagraphOrList() {
+        #expect(cards("What?\n?\n\nThe answer.\n").map(\.back) == ["The answer."])
+        #expect(cards("Steps?\n?\n- one\n- two\n").map(\.back) == ["- one\n- two"])
+        let pair = cards("Left\n??\n```\nright()\n```\n")
+        #expect(pair.map(\.front) == ["Left", "```\nright()\n```"])
+        #expect(pair.map(\.back) == ["```\nright()\n```", "Left"])
+    }
+
+    @Test func nextParagraphWithCardsOfItsOwnIsNotTakenAsTheAnswer() {
+        let (note, diagnostics) = parse("What?\n?\n\nterm :: def\n")
+        #expect(note?.cards.map(\.front) == ["term"])
+        #expect(printed(diagnostics) == ["notes.md:1:1: warning: card has an empty answer; no card made"])
+    }
+
+    @Test func questionMarkCardAfterOneLineCards() {
+        let found = cards("a :: b\nWhat is c?\n?\nc\n")
+        #expect(found.map(\.front) == ["a", "What is c?"])
+        #expect(found.map(\.lines) == [1...1, 2...4])
+    }
+
+    // MARK: - The plugin's scheduling comments
+
+    @Test(arguments: [
+        "Question :: Answer <!--SR:!2021-08-11,4,270-->\n",
+        "Question :: Answer\n<!--SR:!2021-08-11,4,270-->\n",
+    ])
+    func schedulingCommentIsNotPartOfAOneLineCard(_ text: String) {
+        let found = cards(text)
+        #expect(found.map(\.back) == ["Answer"])
+    }
+
+    @Test func schedulingCommentAfterAMultiLineCard() {
+        let same = cards("What?\n?\nThat. <!--SR:!2021-08-11,4,270-->\n")
+        #expect(same.map(\.back) == ["That."])
+        let next = cards("What?\n?\nThat.\n<!--SR:!2021-08-11,4,270-->\n\n```\nnot the answer\n```\n")
+        #expect(next.map(\.back) == ["That."])
+        let reversed = cards("Left\n??\nRight\n<!--SR:!2021-08-11,4,270!2021-08-12,5,250-->\n")
+        #expect(reversed.map(\.front) == ["Left", "Right"])
     }
 }
