@@ -1,5 +1,6 @@
 import ArgumentParser
 import QuireModel
+import QuireMarkdown
 import QuireVault
 
 extension Quire {
@@ -18,6 +19,8 @@ extension Quire {
         var json = false
         @Flag(help: "Leave out notes (re-matched cards) and warnings.")
         var errorsOnly = false
+        @Flag(name: .shortAndLong, help: "Also list every card with the lines it covers (where its back ends).")
+        var verbose = false
 
         func run() throws {
             let loaded = try LoadedVault(options, reportErrors: false)
@@ -29,6 +32,11 @@ extension Quire {
                 Output.line(JSONValue.array(all.map(JSONRepresentation.diagnostic)).serialized(pretty: true))
             } else {
                 Output.diagnostics(all, root: loaded.vault.root, toStandardError: false, color: Output.useColor)
+                if verbose {
+                    for note in loaded.index.notes {
+                        for card in note.cards { Output.line(TerminalText.visible(Self.cardLine(card, in: note))) }
+                    }
+                }
                 let errors = all.filter { $0.severity == .error }.count
                 let warnings = all.filter { $0.severity == .warning }.count
                 let notes = loaded.index.notes.count
@@ -37,6 +45,20 @@ extension Quire {
             }
             Output.flush()
             if all.contains(where: { $0.severity == .error }) { throw ExitCode(1) }
+        }
+
+        /// `path:line:column: card ID kind, lines A–B: front` — the lines show where the card's back ends.
+        static func cardLine(_ card: Card, in note: Note) -> String {
+            var kind = card.kind.rawValue
+            switch card.variant {
+            case .single: break
+            case .forward, .backward: kind += " " + card.variant.identityText
+            case .cloze(let n): kind += " c\(n)"
+            }
+            let lines = card.lines.count > 1 ? "lines \(card.lines.lowerBound)–\(card.lines.upperBound)" : "line \(card.lines.lowerBound)"
+            var front = card.front.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).joined(separator: " ")
+            if front.count > 60 { front = String(front.prefix(59)) + "…" }
+            return "\(note.path):\(card.lines.lowerBound):\(card.column): card \(card.id) \(kind), \(lines): \(front)"
         }
     }
 }

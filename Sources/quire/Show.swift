@@ -38,7 +38,8 @@ extension Quire {
             case .cloze(let n): kind += " c\(n)"
             }
             Output.line(bold(c.id.rawValue) + "  " + kind + "  " + TerminalText.visible(note.deck.description))
-            Output.line(dim("\(note.path):\(c.lines.lowerBound)" + (c.lines.count > 1 ? "-\(c.lines.upperBound)" : "")))
+            Output.line(dim("\(note.path):\(c.lines.lowerBound)" + (c.lines.count > 1 ? "-\(c.lines.upperBound)" : "")
+                            + "  (the card's back ends at line \(c.lines.upperBound))"))
             if !c.headingPath.isEmpty { Output.line(dim(c.headingPath.joined(separator: " › "))) }
             Output.line()
             Output.line(bold("Front"))

@@ -25,6 +25,21 @@ import Testing
         #expect(parsed?.contains { ($0["path"] as? String) == "Broken/yaml.md" && ($0["line"] as? Int) == 4 } == true)
     }
 
+    /// `check --verbose` and `show` say where each card's back ends (FORMAT.md §3.1).
+    @Test func verboseCheckAndShowGiveEachCardsLines() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        try q.write("Code/answer.md", Data("Q: Capital?\nA: Paris\n\n```\nunrelated()\n```\n\nWhat prints hi?\n?\n```\nprint('hi')\n```\n".utf8))
+        let r = try q.run(["check", "--verbose"])
+        let lines = r.stdout.split(separator: "\n").filter { $0.hasPrefix("Code/answer.md") }
+        #expect(lines.count == 2)
+        #expect(lines.first?.contains(", lines 1–2: Capital?") == true)
+        #expect(lines.last?.contains(", lines 8–12: What prints hi?") == true)
+        let id = try #require(lines.last?.split(separator: " ").dropFirst(2).first)
+        let show = try q.run(["show", String(id)])
+        #expect(show.stdout.contains("Code/answer.md:8-12  (the card's back ends at line 12)"))
+    }
+
     @Test func initCreatesTheVaultFolder() throws {
         let q = try QuireRunner()
         defer { q.cleanUp() }
