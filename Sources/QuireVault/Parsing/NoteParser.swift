@@ -19,8 +19,9 @@ public enum NoteParser {
     ///   - path: the note's path relative to the vault root, `/`-separated.
     /// - Returns: the note, or nil when the file cannot be read as a note (binary, invalid UTF-8,
     ///   broken front matter); the diagnostics say why.
-    public static func parse(_ bytes: [UInt8], path: String) -> (note: Note?, diagnostics: [Diagnostic]) {
-        let parsed = parseForEditing(bytes, path: path)
+    public static func parse(_ bytes: [UInt8], path: String, syntax: CardSyntax = .quire)
+        -> (note: Note?, diagnostics: [Diagnostic]) {
+        let parsed = parseForEditing(bytes, path: path, syntax: syntax)
         return (parsed.note, parsed.diagnostics)
     }
 
@@ -32,7 +33,7 @@ public enum NoteParser {
     }
 
     /// Parses a note and also returns its parsed front matter, for an editor to start from.
-    static func parseForEditing(_ bytes: [UInt8], path: String)
+    static func parseForEditing(_ bytes: [UInt8], path: String, syntax: CardSyntax = .quire)
         -> (note: Note?, frontMatter: FrontMatter?, diagnostics: [Diagnostic]) {
         var diagnostics: [Diagnostic] = []
         let hasNUL = bytes.withUnsafeBytes { buf in
@@ -99,7 +100,7 @@ public enum NoteParser {
         // The indexing parse leaves strikethrough out; it changes only a heading's plain text.
         if headingHoldsTilde(document, source: source) { document = parseBody(.indexing.union(.strikethrough)) }
         var body = CardExtractor.scan(document, source: source, path: path)
-        diagnostics += body.diagnostics
+        if case .quire = syntax { diagnostics += body.diagnostics }
 
         // Title and deck.
         let title = string("title") ?? body.firstTitle ?? fileStem(path)
@@ -136,6 +137,11 @@ public enum NoteParser {
             }
         }
         for t in body.inlineTags { addTag(t, node: nil) }
+        if case .obsidianSR(let settings) = syntax {
+            let found = ObsidianCardParser.cards(in: bytes, path: path, tags: tags.map(\.name), settings: settings)
+            body.cards = found.cards
+            diagnostics += found.diagnostics
+        }
 
         var cycle: NoteCycle?
         if let text = string("cycle") {
