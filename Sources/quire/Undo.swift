@@ -31,7 +31,7 @@ extension Quire {
             }
             if json {
                 let note = (try? context.vault.io.read(context.vault.fullPath(outcome.path)).bytes)
-                    .flatMap { NoteParser.parse($0, path: outcome.path).note }
+                    .flatMap { NoteParser.parse($0, path: outcome.path, syntax: context.vault.cardSyntax().syntax).note }
                 if let note, let value = ReviewContext.json(outcome.undone.card, state: outcome.state, in: note) {
                     Output.line(value.serialized(pretty: true))
                 }

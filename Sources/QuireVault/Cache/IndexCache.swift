@@ -11,6 +11,8 @@ public enum IndexCacheError: Error, Equatable, Sendable, CustomStringConvertible
     case missing
     /// The file was written by another cache format or parser version.
     case otherVersion(format: UInt32, parser: UInt32)
+    /// The cache was written with another card syntax or other syntax settings.
+    case otherCardSyntax
     /// The file is cut short or does not decode.
     case malformed(String)
     /// A section's checksum does not match its bytes.
@@ -22,6 +24,7 @@ public enum IndexCacheError: Error, Equatable, Sendable, CustomStringConvertible
         switch self {
         case .missing: "no index cache yet"
         case .otherVersion(let f, let p): "index cache from another version (format \(f), parser \(p))"
+        case .otherCardSyntax: "index cache written with another card syntax"
         case .malformed(let why): "index cache damaged (\(why))"
         case .checksumMismatch(let s): "index cache damaged (checksum of \(s) does not match)"
         case .unreadable(let e): "index cache unreadable: \(e)"
@@ -65,10 +68,13 @@ public struct IndexCache: Sendable {
     static let relativePath = Vault.folderName + "/cache/index"
     /// The vault root.
     let root: String
+    /// The card syntax notes are parsed with; a cache written with another is not used.
+    public let syntax: CardSyntax
 
     /// The cache of the vault at `root`.
-    public init(root: String, io: FileIO = FileIO()) {
+    public init(root: String, io: FileIO = FileIO(), syntax: CardSyntax = .quire) {
         self.root = root
+        self.syntax = syntax
         path = root + "/" + Self.relativePath
         self.io = io
     }
@@ -117,10 +123,10 @@ public struct IndexCache: Sendable {
         var diagnostics: [Diagnostic]
 
         /// Reads and parses a scanned file.
-        static func read(_ file: ScannedFile, io: FileIO) -> FileRead {
+        static func read(_ file: ScannedFile, io: FileIO, syntax: CardSyntax) -> FileRead {
             do throws(FileIOError) {
                 let (bytes, stamp) = try io.read(file.fullPath)
-                let parsed = NoteParser.parse(bytes, path: file.relativePath)
+                let parsed = NoteParser.parse(bytes, path: file.relativePath, syntax: syntax)
                 let digest = parsed.note?.contentDigest ?? NoteParser.contentDigest(bytes)
                 return .record(Record(path: file.relativePath, stamp: stamp, digest: digest, note: parsed.note,
                                       diagnostics: parsed.diagnostics))
@@ -327,6 +333,7 @@ public struct IndexCache: Sendable {
                 guard Checksum64.of(UnsafeRawBufferPointer(rebasing: raw[0..<(Self.trailerSize - 8)])) == trailerChecksum else {
                     throw IndexCacheError.checksumMismatch(section: "trailer")
                 }
+                guard v[8] == syntax.digest else { throw IndexCacheError.otherCardSyntax }
                 return v
             } }.get()
             let entryCount = Int(truncatingIfNeeded: fields[0])
@@ -636,7 +643,7 @@ extension IndexCache {
         trailer.u64(Checksum64.of(tableBytes.bytes))
         trailer.u64(UInt64(idTable.count))
         trailer.u64(Checksum64.of(idTable))
-        trailer.u64(0)  // reserved
+        trailer.u64(syntax.digest)
         trailer.u64(trailer.bytes.withUnsafeBytes { Checksum64.of($0) })
         try file.write(trailer.bytes)
         try file.commit()

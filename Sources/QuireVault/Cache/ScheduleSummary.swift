@@ -129,7 +129,7 @@ public struct ScheduleSummary: Sendable {
                     continue
                 }
                 guard parsedCount.increment() < maximumParsed else { return false }
-                slots[i] = .read(IndexCache.Record.read(file, io: io))
+                slots[i] = .read(IndexCache.Record.read(file, io: io, syntax: cache.syntax))
             }
             return true
         }

@@ -70,7 +70,12 @@ public struct Vault: Sendable {
         do {
             try io.makeDirectories(q + "/log")
             try io.makeDirectories(q + "/cache")
-            try io.replace(q + "/config.yaml", with: Array(VaultConfig.template.utf8), expected: nil)
+            // A vault the Obsidian spaced-repetition plugin uses keeps the plugin's cards.
+            var template = VaultConfig.template
+            if io.linkStamp(directory + "/" + ObsidianSRSettings.dataPath) != nil {
+                template = template.replacingOccurrences(of: "card_syntax: quire     #", with: "card_syntax: obsidian-sr #")
+            }
+            try io.replace(q + "/config.yaml", with: Array(template.utf8), expected: nil)
             try appendLines(directory + "/.gitignore", [".quire/cache/", ".quire/device", ".quire/journal", ".quire/lock"], io: io)
             try appendLines(directory + "/.gitattributes", [".quire/log/*.log merge=union"], io: io)
         } catch { throw .io(error) }
@@ -95,11 +100,20 @@ public struct Vault: Sendable {
     /// Reads and indexes every note; with `cached`, through the vault's persistent cache
     /// (`.quire/cache/index`, only in an initialized vault), updating it.
     public func index(concurrency: Int? = nil, cached: Bool = true) -> VaultIndex {
-        VaultIndex.build(root: root, io: io, concurrency: concurrency, cache: cached ? cache : nil)
+        let syntax = cardSyntax()
+        var index = VaultIndex.build(root: root, io: io, concurrency: concurrency,
+                                     cache: cached ? cache(syntax: syntax.syntax) : nil, syntax: syntax.syntax)
+        index.diagnostics = syntax.diagnostics + index.diagnostics
+        return index
     }
 
     /// The persistent index cache, or nil when the vault has no `.quire/` folder to keep it in.
-    public var cache: IndexCache? { isInitialized ? IndexCache(root: root, io: io) : nil }
+    public var cache: IndexCache? { cache(syntax: cardSyntax().syntax) }
+
+    /// The persistent index cache for notes parsed with `syntax`.
+    func cache(syntax: CardSyntax) -> IndexCache? {
+        isInitialized ? IndexCache(root: root, io: io, syntax: syntax) : nil
+    }
 
     /// The full path of a note given its relative path.
     public func fullPath(_ relative: String) -> String { root + "/" + relative }

@@ -17,6 +17,17 @@ public struct VaultConfig: Sendable, Equatable {
     /// Daily limits and session defaults for `quire review` and `quire today`.
     public var study = StudySettings()
 
+    /// Which card syntax the vault's notes use (`card_syntax`, FORMAT.md §3.8).
+    public var cardSyntax: CardSyntaxName = .quire
+
+    /// The values of `card_syntax`.
+    public enum CardSyntaxName: String, Sendable, Equatable {
+        /// Quire's own (FORMAT.md §3.1–§3.7).
+        case quire
+        /// The Obsidian spaced-repetition plugin's, with its settings from `.obsidian/`.
+        case obsidianSR = "obsidian-sr"
+    }
+
     /// Default settings.
     public init() {}
 
@@ -32,7 +43,7 @@ public struct VaultConfig: Sendable, Equatable {
     }
 
     public static func == (a: VaultConfig, b: VaultConfig) -> Bool {
-        a.settings == b.settings && a.study == b.study
+        a.settings == b.settings && a.study == b.study && a.cardSyntax == b.cardSyntax
             && a.deckSettings.elementsEqual(b.deckSettings) { $0.deck == $1.deck && $0.settings == $1.settings }
     }
 
@@ -51,6 +62,7 @@ public struct VaultConfig: Sendable, Equatable {
         reviews_per_day: 200   # reviews a day, at most
         session: mixed         # quire review's default: new (20) | review (25) | mixed (5 new + 20)
         bury_siblings: true    # a cloze group's or reversed pair's cards not on the same day
+        card_syntax: quire     # quire | obsidian-sr (exactly the cards of the Obsidian spaced-repetition plugin)
         # decks:               # settings for a deck and its sub-decks
         #   Languages/Spanish:
         #     scheduler: sm2
@@ -87,6 +99,14 @@ public struct VaultConfig: Sendable, Equatable {
                 continue
             }
             if reader.readStudy(key, value, into: &study) { continue }
+            if key.value == "card_syntax" {
+                if let name = value.scalar.flatMap({ CardSyntaxName(rawValue: $0.value) }) {
+                    config.cardSyntax = name
+                } else {
+                    reader.problem(.error, value.start, "'card_syntax' must be quire or obsidian-sr")
+                }
+                continue
+            }
             reader.read(key, value, into: &draft, topLevel: true)
         }
         config.study = study
@@ -282,6 +302,24 @@ extension Vault {
         let path = try internalPath(rel)
         guard linkStamp(rel) != nil else { return (VaultConfig(), []) }
         return VaultConfig.parse(try io.read(path).bytes, path: rel)
+    }
+
+    /// The card syntax of the vault's notes (FORMAT.md §3.8): Quire's own, or the Obsidian
+    /// spaced-repetition plugin's with the settings of its `data.json` (its defaults when the file
+    /// is missing; when it cannot be read or holds errors, its defaults with a diagnostic).
+    public func cardSyntax() -> (syntax: CardSyntax, diagnostics: [Diagnostic]) {
+        guard config().config.cardSyntax == .obsidianSR else { return (.quire, []) }
+        let rel = ObsidianSRSettings.dataPath
+        guard linkStamp(rel) != nil else { return (.obsidianSR(ObsidianSRSettings()), []) }
+        do {
+            // A constant path inside the vault: no folder on the way may be a link, and the file
+            // itself is opened without following one (FileIO.read).
+            let read = ObsidianSRSettings.read(try io.read(try io.pathWithoutLinkedFolders(root, rel)).bytes, path: rel)
+            return (.obsidianSR(read.settings), read.diagnostics)
+        } catch {
+            return (.obsidianSR(ObsidianSRSettings()),
+                    [Diagnostic(.error, path: rel, message: Self.reason(error) + "; the plugin's default settings are used")])
+        }
     }
 
     /// The stamp of a path relative to the root, not following a final link.

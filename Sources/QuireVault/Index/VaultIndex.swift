@@ -38,11 +38,12 @@ public struct VaultIndex: Sendable {
     ///     before the cache was written are read and their digest compared); a cache that cannot
     ///     be used is rebuilt. See ``cacheUse``.
     public static func build(root: String, io: FileIO = FileIO(), concurrency: Int? = nil,
-                             cache: IndexCache? = nil) -> VaultIndex {
+                             cache: IndexCache? = nil, syntax: CardSyntax = .quire) -> VaultIndex {
         let scanned = VaultScanner(io: io).scan(root: root)
         // Read in a function of its own, so that the old cache's entries are freed before the new
         // cache is written.
-        let read = readFiles(scanned, root: root, io: io, concurrency: concurrency, cache: cache)
+        let read = readFiles(scanned, root: root, io: io, concurrency: concurrency, cache: cache,
+                             syntax: cache?.syntax ?? syntax)
         var use = read.use
         var index = VaultIndex(root: root, sortedNotes: read.notes, stamps: read.stamps, diagnostics: read.diagnostics,
                                cards: read.cards)
@@ -89,7 +90,8 @@ public struct VaultIndex: Sendable {
 
     /// Reads every scanned file, from the cache when unchanged, in parallel.
     private static func readFiles(_ scanned: (files: [ScannedFile], diagnostics: [Diagnostic], folders: [ScannedFolder]),
-                                  root: String, io: FileIO, concurrency: Int?, cache: IndexCache?) -> FilesRead {
+                                  root: String, io: FileIO, concurrency: Int?, cache: IndexCache?,
+                                  syntax: CardSyntax) -> FilesRead {
         let files = scanned.files
         var use = CacheUse()
         var snapshot: IndexCache.Snapshot?
@@ -127,7 +129,7 @@ public struct VaultIndex: Sendable {
                     results.append(.record(record, reused: true))
                     continue
                 }
-                switch IndexCache.Record.read(files[i], io: io) {
+                switch IndexCache.Record.read(files[i], io: io, syntax: syntax) {
                 case .record(let record): results.append(.record(record, reused: false))
                 case .unreadable(let d): results.append(.unreadable(d))
                 }

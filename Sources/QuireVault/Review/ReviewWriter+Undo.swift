@@ -43,7 +43,7 @@ extension ReviewWriter {
         var note: Note?
         for candidate in [path, locate(card) ?? ""] where !candidate.isEmpty {
             guard let full = try? vault.notePath(candidate), let read = try? vault.io.read(full).bytes,
-                  let parsed = try? Self.parse(read, path: candidate),
+                  let parsed = try? parse(read, path: candidate),
                   parsed.cards.contains(where: { $0.id == card }) else { continue }
             (path, bytes, note) = (candidate, read, parsed)
             break
@@ -62,7 +62,7 @@ extension ReviewWriter {
         var state: SchedulingState?
         if let entry = vault.journalEntry(card: card, time: target.time), entry.after == UndoJournal.digest(block) {
             edited = Array(entry.before.utf8) + bytes[block.count...]
-            state = (try? Self.parse(edited, path: path))?.cards.first { $0.id == card }?.schedule
+            state = (try? parse(edited, path: path))?.cards.first { $0.id == card }?.schedule
             exact = true
         } else {
             state = ReviewHistory(all + [undo]).state(of: card) { resolver.settings(for: $0, deck: note.deck) }

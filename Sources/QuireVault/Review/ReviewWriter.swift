@@ -65,6 +65,8 @@ public struct ReviewWriter: Sendable {
     public let eventIDs: @Sendable () -> String
     /// Settings snapshots already on disk, by settings.
     private let snapshots = SnapshotCache()
+    /// The card syntax notes are read with (the index's, so that card IDs agree).
+    public let syntax: CardSyntax
 
     /// A writer for a vault, its settings and this machine's device ID; `eventIDs` makes the
     /// events' IDs (by default 10 random base32 characters).
@@ -74,6 +76,7 @@ public struct ReviewWriter: Sendable {
         self.config = config
         self.device = device
         self.eventIDs = eventIDs
+        syntax = vault.cardSyntax().syntax
     }
 
     /// 10 base32 characters (50 bits) from the system's random numbers.
@@ -122,7 +125,7 @@ public struct ReviewWriter: Sendable {
                 throw .edit(path: path, line: error.mark.line, column: error.mark.column, message: error.message)
             }
         } else {
-            (note, frontMatter) = try Self.parseForEditing(bytes, path: path)
+            (note, frontMatter) = try parseForEditing(bytes, path: path)
         }
         let settings = config.settings(for: note.deck)
         var states: [CardID: SchedulingState?] = [:]
@@ -238,13 +241,13 @@ public struct ReviewWriter: Sendable {
     }
 
     /// Parses a note for writing; a note Quire cannot read is an error with its location.
-    static func parse(_ bytes: [UInt8], path: String) throws(ReviewError) -> Note {
+    func parse(_ bytes: [UInt8], path: String) throws(ReviewError) -> Note {
         try parseForEditing(bytes, path: path).note
     }
 
     /// Parses a note and keeps its front matter for the editor.
-    static func parseForEditing(_ bytes: [UInt8], path: String) throws(ReviewError) -> (note: Note, frontMatter: FrontMatter) {
-        let (note, frontMatter, diagnostics) = NoteParser.parseForEditing(bytes, path: path)
+    func parseForEditing(_ bytes: [UInt8], path: String) throws(ReviewError) -> (note: Note, frontMatter: FrontMatter) {
+        let (note, frontMatter, diagnostics) = NoteParser.parseForEditing(bytes, path: path, syntax: syntax)
         guard let note, let frontMatter else {
             throw .unreadableNote(diagnostics.first { $0.severity == .error }
                 ?? Diagnostic(.error, path: path, message: "cannot be read as a note"))

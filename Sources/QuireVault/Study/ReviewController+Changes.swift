@@ -46,7 +46,7 @@ extension ReviewController {
             let before = notesByPath[path]
             var after: Note?
             if !removed, let bytes = try? writer.vault.io.read(writer.vault.fullPath(path)).bytes {
-                after = NoteParser.parse(bytes, path: path).note
+                after = NoteParser.parse(bytes, path: path, syntax: writer.syntax).note
             }
             if let before, let after, before.contentDigest == after.contentDigest { continue }
             if before == nil && after == nil { continue }

@@ -129,7 +129,7 @@ public struct ReviewController: Sendable {
     public mutating func reload(_ path: String) {
         let io = writer.vault.io
         guard let bytes = try? io.read(writer.vault.fullPath(path)).bytes,
-              let note = NoteParser.parse(bytes, path: path).note else {
+              let note = NoteParser.parse(bytes, path: path, syntax: writer.syntax).note else {
             notes[path] = nil
             return
         }

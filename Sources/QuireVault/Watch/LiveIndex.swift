@@ -16,6 +16,8 @@ public final class LiveIndex {
 
     /// The vault.
     public let vault: Vault
+    /// The card syntax notes are read with.
+    private let syntax: CardSyntax
     /// The index as of the last batch.
     public private(set) var index: VaultIndex
     private let watcher: any FileWatcher
@@ -29,6 +31,7 @@ public final class LiveIndex {
     /// - Throws: ``WatchError`` when the vault cannot be watched.
     public init(vault: Vault, watcher: (any FileWatcher)? = nil, cached: Bool = true) throws(WatchError) {
         self.vault = vault
+        syntax = vault.cardSyntax().syntax
         self.cached = cached
         let w = watcher ?? InotifyWatcher(root: vault.root, sys: vault.io.sys)
         try w.start()
@@ -63,7 +66,7 @@ public final class LiveIndex {
             switch change {
             case .changed(let path):
                 if let (bytes, stamp) = try? vault.io.read(vault.fullPath(path)) {
-                    let parsed = NoteParser.parse(bytes, path: path)
+                    let parsed = NoteParser.parse(bytes, path: path, syntax: syntax)
                     update = index.update(path: path, note: parsed.note, stamp: stamp, diagnostics: parsed.diagnostics)
                 } else {
                     // Gone again before it could be read: its removal follows in a later batch.

@@ -165,7 +165,7 @@ private func ageEverything(_ root: String) {
             // The same records written in one go, after reading.
             let scanned = VaultScanner().scan(root: vault.root)
             let records = scanned.files.compactMap { file -> IndexCache.Record? in
-                if case .record(let r) = IndexCache.Record.read(file, io: FileIO()) { return r }
+                if case .record(let r) = IndexCache.Record.read(file, io: FileIO(), syntax: .quire) { return r }
                 return nil
             }
             try cache.write(records, crossFileDiagnostics: index.crossFileDiagnostics, folders: scanned.folders,
