@@ -113,3 +113,53 @@ import QuireModel
         #expect(found.first?.range == 0..<line.count)
     }
 }
+
+/// Markdown with cards that nobody here wrote (the Obsidian plugin's and hashcards' fixtures, under
+/// their licences in Fixtures/Corpus): read in Quire's own syntax, nothing crashes and no line
+/// with Quire card syntax is left without a card or a diagnostic in its paragraph.
+@Suite struct CardCorpusTests {
+    static func files() throws -> [URL] {
+        let root = ObsidianCardParserTests.corpus
+        guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else { return [] }
+        return walker.compactMap { $0 as? URL }.filter { $0.pathExtension == "md" && $0.lastPathComponent != "EXPECTED.md"
+            && $0.lastPathComponent != "ATTRIBUTION.md" }.sorted { $0.path < $1.path }
+    }
+
+    /// Whether a line holds Quire card syntax (FORMAT.md §3.7).
+    static func hasCardSyntax(_ line: String) -> Bool {
+        let bytes = Array(line.utf8)
+        return CardExtractor.cardSyntax(in: bytes) != nil
+            || ["?", "??"].contains(line.trimmingCharacters(in: .whitespaces))
+    }
+
+    @Test func noCardLineIsLostInSilence() throws {
+        let files = try Self.files()
+        #expect(files.count > 100)
+        var cards = 0
+        for file in files {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            let (note, diagnostics) = parse(text, path: file.lastPathComponent)
+            cards += note?.cards.count ?? 0
+            guard let note else {
+                #expect(diagnostics.contains { $0.severity == .error }, "\(file.lastPathComponent)")
+                continue
+            }
+            // Paragraph-like runs of non-blank lines outside fences; skip front matter.
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            var inFence = false, start = 0
+            var frontMatterEnd = 0
+            if lines.first == "---", let close = lines.dropFirst().firstIndex(of: "---") { frontMatterEnd = close + 1 }
+            for (i, line) in lines.enumerated() {
+                let number = i + 1
+                if line.isEmpty { start = number + 1 }
+                if line.hasPrefix("```") || line.hasPrefix("~~~") { inFence.toggle(); continue }
+                guard !inFence, number > frontMatterEnd, !line.hasPrefix("    "), !line.hasPrefix("<"),
+                      Self.hasCardSyntax(line) else { continue }
+                let covered = note.cards.contains { $0.lines.contains(number) }
+                let reported = diagnostics.contains { ($0.line ?? 0) >= min(start, number) && ($0.line ?? 0) <= number + 1 }
+                #expect(covered || reported, "\(file.lastPathComponent):\(number): \(line)")
+            }
+        }
+        #expect(cards > 50)
+    }
+}
