@@ -29,6 +29,9 @@ public enum MarkdownTableAlignment: UInt8, Sendable {
 /// - `softBreak` / `lineBreak`: a one-byte range at the line ending that ends the line.
 /// - Table cells and ATX headings use cmark's positions; a `\|` escape inside a cell shifts the
 ///   inline columns after it in that cell by one byte.
+/// - A paragraph directly followed by a table (no blank line): cmark-gfm reports the paragraph at
+///   0:0 and the table from the paragraph's first line, with the header cells placed by their offset
+///   in the paragraph; the wrapper recovers all of them from the table's end and row count.
 /// - Tabs are counted as one byte; a NUL byte counts as the three bytes of U+FFFD that replace it; a
 ///   UTF-8 byte order mark at the start is not counted in line 1's columns.
 public struct MarkdownNode: Sendable {
