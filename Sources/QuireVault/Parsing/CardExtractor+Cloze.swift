@@ -162,27 +162,44 @@ extension CardExtractor {
     /// `==text==` spans on one line: no space just inside the markers, not part of a longer `=` run.
     static func highlights(_ m: [UInt8], in r: Range<Int>) -> [ClozeDeletion] {
         var found: [ClozeDeletion] = []
-        let eq = UInt8(ascii: "=")
-        do {
-            var j = r.lowerBound
-            while j + 1 < r.upperBound {
-                guard m[j] == eq, m[j + 1] == eq, j == r.lowerBound || m[j - 1] != eq,
-                      j + 2 < r.upperBound, m[j + 2] != eq, !isSpace(m[j + 2]) else { j += 1; continue }
-                var k = j + 2
-                var closeAt: Int?
-                while k + 1 < r.upperBound {
-                    if m[k] == eq, m[k + 1] == eq {
-                        if !isSpace(m[k - 1]), k + 2 >= r.upperBound || m[k + 2] != eq { closeAt = k }
-                        break
-                    }
-                    k += 1
-                }
-                guard let close = closeAt else { j += 2; continue }
-                found.append(ClozeDeletion(number: found.count + 1, range: j..<(close + 2),
-                                           answer: (j + 2)..<close, hint: nil))
-                j = close + 2
-            }
+        forEachHighlight(m, r) { range in
+            found.append(ClozeDeletion(number: found.count + 1, range: range, answer: (range.lowerBound + 2)..<(range.upperBound - 2),
+                                       hint: nil))
+            return true
         }
         return found
+    }
+
+    /// Whether a line holds a `==highlight==` (without building the list).
+    static func hasHighlight(_ m: [UInt8], _ r: Range<Int>) -> Bool {
+        var found = false
+        forEachHighlight(m, r) { _ in
+            found = true
+            return false
+        }
+        return found
+    }
+
+    /// Calls `body` with each highlight's range (markers included) until it returns false.
+    private static func forEachHighlight(_ m: [UInt8], _ r: Range<Int>, _ body: (Range<Int>) -> Bool) {
+        let eq = UInt8(ascii: "=")
+        var j = r.lowerBound
+        while let at = firstIndex(of: eq, in: m, from: j, before: r.upperBound), at + 1 < r.upperBound {
+            j = at
+            guard m[j] == eq, m[j + 1] == eq, j == r.lowerBound || m[j - 1] != eq,
+                  j + 2 < r.upperBound, m[j + 2] != eq, !isSpace(m[j + 2]) else { j += 1; continue }
+            var k = j + 2
+            var closeAt: Int?
+            while k + 1 < r.upperBound {
+                if m[k] == eq, m[k + 1] == eq {
+                    if !isSpace(m[k - 1]), k + 2 >= r.upperBound || m[k + 2] != eq { closeAt = k }
+                    break
+                }
+                k += 1
+            }
+            guard let close = closeAt else { j += 2; continue }
+            guard body(j..<(close + 2)) else { return }
+            j = close + 2
+        }
     }
 }

@@ -36,7 +36,7 @@ extension CardExtractor {
         }
         if markers.contains(.doubled), Self.hasAnkiClozeOpener(m, range) { return .ankiCloze }
         if markers.contains(.colon), let separator = Self.oneLineSeparator(m, range) { return .oneLine(separator) }
-        if markers.contains(.doubled), !Self.highlights(m, in: range).isEmpty { return .highlight }
+        if markers.contains(.doubled), Self.hasHighlight(m, range) { return .highlight }
         return .plain
     }
 
@@ -221,8 +221,9 @@ extension CardExtractor {
     /// line's edge on both sides.
     static func oneLineSeparator(_ m: [UInt8], _ range: Range<Int>) -> Range<Int>? {
         var j = range.lowerBound
-        while j < range.upperBound {
-            guard m[j] == UInt8(ascii: ":") else { j += 1; continue }
+        // Most lines hold no colon, or one: jump to each with memchr.
+        while let colon = firstIndex(of: UInt8(ascii: ":"), in: m, from: j, before: range.upperBound) {
+            j = colon
             var end = j
             while end < range.upperBound, m[end] == UInt8(ascii: ":") { end += 1 }
             let run = end - j
@@ -237,8 +238,10 @@ extension CardExtractor {
     /// Whether `bytes[range]` holds `{{c` followed by digits and `::`.
     static func hasAnkiClozeOpener(_ m: [UInt8], _ range: Range<Int>) -> Bool {
         var j = range.lowerBound
-        while j + 5 < range.upperBound {
-            guard m[j] == UInt8(ascii: "{"), m[j + 1] == UInt8(ascii: "{"), m[j + 2] | 0x20 == UInt8(ascii: "c") else {
+        while let brace = firstIndex(of: UInt8(ascii: "{"), in: m, from: j, before: range.upperBound) {
+            j = brace
+            guard j + 5 < range.upperBound else { return false }
+            guard m[j + 1] == UInt8(ascii: "{"), m[j + 2] | 0x20 == UInt8(ascii: "c") else {
                 j += 1
                 continue
             }

@@ -84,7 +84,9 @@ struct CardExtractor: MarkdownWalker {
     // MARK: - Walking
 
     mutating func visit(_ node: MarkdownNode, at index: Int, in document: MarkdownDocument) -> MarkdownWalkAction {
-        if let frame = frames.last, node.parent == frame.container, followingBlock(node, at: index, in: document) {
+        // (The innermost frame is read in place: a copy would retain its strings.)
+        if let last = frames.indices.last, frames[last].pendingAnswer != nil || frames[last].openAnswer != nil,
+           node.parent == frames[last].container, followingBlock(node, at: index, in: document) {
             return .skipChildren
         }
         switch node.kind {
@@ -98,12 +100,16 @@ struct CardExtractor: MarkdownWalker {
             headings.append((node.headingLevel, text))
             headingPath = headings.map(\.text)
             if node.headingLevel == 1, scan.firstTitle == nil, !text.isEmpty { scan.firstTitle = text }
-            warnOfCardSyntax(in: index, of: document, what: "a heading is never a card")
+            if !syntaxMarkers(node).isDisjoint(with: [.colon, .doubled]) {
+                warnOfCardSyntax(in: index, of: document, what: "a heading is never a card")
+            }
             return .skipChildren
         case .paragraph:
             paragraph(node, at: index, in: document)
             return .skipChildren
         case .table:
+            // Only `Q:`, `A:` and `{{cN::` are looked for in cells.
+            guard !syntaxMarkers(node).isDisjoint(with: [.colon, .doubled]) else { return .skipChildren }
             var cell = index + 1
             while cell < node.subtreeEnd {
                 if document.nodes[cell].kind == .tableCell {
@@ -118,7 +124,7 @@ struct CardExtractor: MarkdownWalker {
     }
 
     mutating func leave(_ node: MarkdownNode, at index: Int, in document: MarkdownDocument) {
-        if let frame = frames.last, frame.container == index {
+        if let last = frames.indices.last, frames[last].container == index {
             closePendingQuestion()
             frames.removeLast()
         }
@@ -134,18 +140,18 @@ struct CardExtractor: MarkdownWalker {
     /// Ends the waiting states of the innermost container: a question without its `A:` paragraph
     /// and an answer marker without its block are reported.
     mutating func closePendingQuestion() {
-        guard var frame = frames.last else { return }
-        if let pending = frame.pendingQuestion {
+        // In place: a copy of the frame would retain its strings.
+        guard let last = frames.indices.last else { return }
+        if let pending = frames[last].pendingQuestion {
             warn(line: pending.firstLine, column: pending.column,
                  "question has no answer (expected a line starting with 'A:'); no card made")
+            frames[last].pendingQuestion = nil
         }
-        if let pending = frame.pendingAnswer {
+        if let pending = frames[last].pendingAnswer {
             warn(line: pending.firstLine, column: pending.column, "card has an empty answer; no card made")
+            frames[last].pendingAnswer = nil
         }
-        frame.pendingQuestion = nil
-        frame.pendingAnswer = nil
-        frame.openAnswer = nil
-        frames[frames.count - 1] = frame
+        frames[last].openAnswer = nil
     }
 
     /// Gives a block that follows a card to its answer when the rules of FORMAT.md §3.1 say it
@@ -262,7 +268,7 @@ struct CardExtractor: MarkdownWalker {
             return separator.count == 3 ? "' ::: '" : "' :: '"
         }
         if hasAnkiClozeOpener(text, range) { return "a cloze deletion" }
-        if !lenient, !highlights(text, in: range).isEmpty { return "a '==highlight=='" }
+        if !lenient, hasHighlight(text, range) { return "a '==highlight=='" }
         return nil
     }
 
@@ -272,7 +278,7 @@ struct CardExtractor: MarkdownWalker {
         // Most prose holds none of the bytes any card syntax or tag needs: skip it cheaply, and
         // later skip each syntax whose marker bytes are absent.
         let markers = syntaxMarkers(node)
-        let waiting = frames.last.map { $0.pendingQuestion != nil || $0.pendingAnswer != nil } ?? false
+        let waiting = frames.indices.last.map { frames[$0].pendingQuestion != nil || frames[$0].pendingAnswer != nil } ?? false
         if !waiting, markers.isEmpty { return }
         let masks = inlineMasks(of: index, in: document)
         scratch.load(source: source, first: node.range.start.line, last: node.range.end.line,
@@ -352,6 +358,11 @@ struct CardExtractor: MarkdownWalker {
     /// The offset of the first `byte` in `bytes` at or after `start`.
     static func firstIndex(of byte: UInt8, in bytes: [UInt8], from start: Int) -> Int? {
         bytes.withUnsafeBufferPointer { firstIndex(of: byte, in: $0, from: start, before: $0.count) }
+    }
+
+    /// The offset of the first `byte` in `bytes[start..<end]`.
+    static func firstIndex(of byte: UInt8, in bytes: [UInt8], from start: Int, before end: Int) -> Int? {
+        bytes.withUnsafeBufferPointer { firstIndex(of: byte, in: $0, from: start, before: min(end, $0.count)) }
     }
 
     /// The offset of the first `byte` in `bytes[start..<end]`, found with `memchr`.
