@@ -91,6 +91,11 @@ public struct ObsidianSRSettings: Sendable, Equatable {
         }
         settings.clozePatterns = []
         for source in sources {
+            // A pattern is compiled into a matcher whose cost per byte grows with its length.
+            if source.utf8.count > 256 {
+                warn("cloze pattern '\(source.prefix(40))…' is longer than 256 bytes; ignored")
+                continue
+            }
             if let pattern = ObsidianClozePattern(source) {
                 settings.clozePatterns.append(pattern)
             } else {
@@ -284,6 +289,18 @@ enum ObsidianCardParser {
         }
         var cards: [Card] = []
         for question in questions(lines, settings: settings, diagnostics: &diagnostics, path: path) {
+            if question.type == .cloze {
+                // Each cloze card repeats the question: past a budget linear in its size, none
+                // (as for Quire's own cloze groups, FORMAT.md §3.4).
+                let count = clozeCount(question.text, settings: settings)
+                let cost = count * question.text.utf8.count
+                if cost > CardExtractor.clozeBudget(paragraphBytes: question.text.utf8.count) {
+                    diagnostics.append(Diagnostic(.error, path: path, line: question.firstLine + 1, column: 1,
+                        message: "\(count) cloze cards in a question of \(question.text.utf8.count) bytes would make "
+                            + "\(cost >> 20) MB of cards; no cards made from it (split it)"))
+                    continue
+                }
+            }
             cards += expand(question, settings: settings, headingPath: headingPath)
         }
         return (cards, diagnostics)
@@ -374,40 +391,30 @@ enum ObsidianCardParser {
         return (text, blockID)
     }
 
+    /// How many cards a cloze question makes.
+    static func clozeCount(_ text: String, settings: ObsidianSRSettings) -> Int {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { Array($0.utf8) }
+        return clozeDeletions(lines, settings: settings).count
+    }
+
     /// The cards of a cloze question: the plugin's cloze library counts deletions of the highest-
     /// priority kind present (classic > overlapping > simple).
     static func clozeCards(_ text: String, settings: ObsidianSRSettings) -> [(front: String, back: String)] {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { Array($0.utf8) }
-        var kind: ObsidianClozePattern.Kind?
-        for pattern in settings.clozePatterns {
-            for candidate in ObsidianClozePattern.Kind.allCases where kind.map({ candidate < $0 }) ?? true {
-                if lines.contains(where: { !pattern.matches(candidate, in: $0[...]).isEmpty }) { kind = candidate }
-            }
-        }
-        guard let kind else { return [] }
-        // Every deletion of that kind: (line, match); simple ones in pattern order, then text order.
-        var deletions: [(line: Int, match: ObsidianClozePattern.Match)] = []
-        for pattern in settings.clozePatterns {
-            for (index, line) in lines.enumerated() {
-                for match in pattern.matches(kind, in: line[...]) { deletions.append((index, match)) }
-            }
-        }
+        let (kind, deletions, count) = clozeDeletions(lines, settings: settings)
+        guard let kind, count > 0 else { return [] }
         func sequence(_ d: (line: Int, match: ObsidianClozePattern.Match)) -> [UInt8] {
             d.match.sequence.map { Array(lines[d.line][$0]) } ?? []
         }
-        let count: Int
-        switch kind {
-        case .simple: count = deletions.count
-        case .classic: count = deletions.map { Int(String(decoding: sequence($0), as: UTF8.self)) ?? 0 }.max() ?? 0
-        case .overlapping: count = deletions.map { sequence($0).count }.max() ?? 0
-        }
-        guard count > 0 else { return [] }
+        // The deletions of each line, in order, with their number in the question.
+        var byLine = [[(number: Int, deletion: (line: Int, match: ObsidianClozePattern.Match))]](repeating: [], count: lines.count)
+        for (number, d) in deletions.enumerated() { byLine[d.line].append((number, d)) }
+        for i in byLine.indices { byLine[i].sort { $0.deletion.match.range.lowerBound < $1.deletion.match.range.lowerBound } }
         // Deletions never overlap within a line of one pattern; across patterns the first wins.
         func render(card: Int?) -> String {
             var out: [String] = []
             for (index, line) in lines.enumerated() {
-                var here = deletions.enumerated().filter { $0.element.line == index }
-                here.sort { $0.element.match.range.lowerBound < $1.element.match.range.lowerBound }
+                let here = byLine[index]
                 var result: [UInt8] = []
                 var cursor = 0
                 for (number, d) in here where d.match.range.lowerBound >= cursor {
@@ -438,6 +445,35 @@ enum ObsidianCardParser {
         }
         let back = render(card: nil)
         return (0..<count).map { (render(card: $0), back) }
+    }
+
+    /// The deletions of the highest-priority kind in a cloze question, and how many cards they make.
+    static func clozeDeletions(_ lines: [[UInt8]], settings: ObsidianSRSettings)
+        -> (kind: ObsidianClozePattern.Kind?, deletions: [(line: Int, match: ObsidianClozePattern.Match)], count: Int) {
+        var kind: ObsidianClozePattern.Kind?
+        for pattern in settings.clozePatterns {
+            for candidate in ObsidianClozePattern.Kind.allCases where kind.map({ candidate < $0 }) ?? true {
+                if lines.contains(where: { !pattern.matches(candidate, in: $0[...]).isEmpty }) { kind = candidate }
+            }
+        }
+        guard let kind else { return (nil, [], 0) }
+        // Every deletion of that kind: (line, match); simple ones in pattern order, then text order.
+        var deletions: [(line: Int, match: ObsidianClozePattern.Match)] = []
+        for pattern in settings.clozePatterns {
+            for (index, line) in lines.enumerated() {
+                for match in pattern.matches(kind, in: line[...]) { deletions.append((index, match)) }
+            }
+        }
+        func sequence(_ d: (line: Int, match: ObsidianClozePattern.Match)) -> [UInt8] {
+            d.match.sequence.map { Array(lines[d.line][$0]) } ?? []
+        }
+        let count: Int
+        switch kind {
+        case .simple: count = deletions.count
+        case .classic: count = deletions.map { Int(String(decoding: sequence($0), as: UTF8.self)) ?? 0 }.max() ?? 0
+        case .overlapping: count = deletions.map { sequence($0).count }.max() ?? 0
+        }
+        return (kind, deletions, count)
     }
 
     // MARK: - JavaScript's trim

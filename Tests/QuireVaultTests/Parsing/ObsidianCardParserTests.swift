@@ -163,3 +163,28 @@ import QuireModel
         #expect(cards > 50)
     }
 }
+
+/// Hostile notes in `card_syntax: obsidian-sr`: costs stay linear.
+@Suite struct ObsidianHostileTests {
+    @Test func manyClozeNumbersInALongQuestionMakeNoCardsAndSayWhy() {
+        let line = (1...4000).map { "==\($0);;x==" }.joined(separator: " ")
+        let text = "#flashcards\n\n" + String(repeating: line + "\n", count: 8)
+        let (note, diagnostics) = NoteParser.parse(Array(text.utf8), path: "n.md", syntax: .obsidianSR(ObsidianSRSettings()))
+        #expect(note?.cards.isEmpty == true)
+        #expect(diagnostics.contains { $0.severity == .error && $0.message.hasPrefix("4000 cloze cards in a question") })
+    }
+
+    @Test func aHugeClozePatternIsRefused() {
+        let pattern = "==[123;;]answer[;;hint]" + String(repeating: "x", count: 300) + "=="
+        let json = #"{"settings": {"clozePatterns": [""# + pattern + #""]}}"#
+        let (settings, diagnostics) = ObsidianSRSettings.read(Array(json.utf8), path: "data.json")
+        #expect(settings.clozePatternSources.isEmpty)
+        #expect(diagnostics.count == 1)
+    }
+
+    @Test func deeplyNestedJSONIsAnError() {
+        let json = String(repeating: "[", count: 100_000)
+        let (_, diagnostics) = ObsidianSRSettings.read(Array(json.utf8), path: "data.json")
+        #expect(printed(diagnostics).first?.contains("nested too deeply") == true)
+    }
+}
