@@ -159,7 +159,11 @@ struct CardExtractor: MarkdownWalker {
     private mutating func followingBlock(_ node: MarkdownNode, at index: Int, in document: MarkdownDocument) -> Bool {
         let absorbable: Bool
         switch node.kind {
-        case .list, .codeBlock, .table, .blockQuote: absorbable = true
+        case .blockQuote:
+            // The plugin's metadata callout (`> [!sr|card-metadata]`) holds its scheduling comment.
+            if isMetadataCallout(node) { return true }
+            absorbable = true
+        case .list, .codeBlock, .table: absorbable = true
         case .htmlBlock:
             // The Obsidian plugin's scheduling comment on the line after a card is not content.
             if isSchedulingComment(node) { return true }
@@ -204,6 +208,16 @@ struct CardExtractor: MarkdownWalker {
         while let last = bytes.last, last == 10 || last == 13 || last == 32 || last == 9 { bytes = bytes.dropLast() }
         return bytes.starts(with: "<!--SR:".utf8) && bytes.reversed().starts(with: ">--".utf8)
             && !bytes.contains(10)
+    }
+
+    /// Whether a block quote is the Obsidian plugin's metadata callout, `> [!sr|card-metadata]`.
+    private func isMetadataCallout(_ node: MarkdownNode) -> Bool {
+        guard node.range.start.line >= 1, node.range.start.line <= source.lineCount else { return false }
+        let line = source.lineRange(node.range.start.line)
+        var bytes = source.bytes[line].drop { $0 == 32 || $0 == 9 }
+        guard bytes.first == UInt8(ascii: ">") else { return false }
+        bytes = bytes.dropFirst().drop { $0 == 32 || $0 == 9 }
+        return bytes.starts(with: "[!sr|card-metadata]".utf8)
     }
 
     /// The source text of a block, its container prefixes removed.

@@ -583,6 +583,14 @@ import QuireModel
         #expect(found.map(\.back) == ["Answer"])
     }
 
+    @Test func theMetadataCalloutIsNotPartOfAnAnswer() {
+        let found = cards("Q: What?\nA: That.\n> [!sr|card-metadata]\n> <!--SR:!2021-08-11,4,270-->\n")
+        #expect(found.map(\.back) == ["That."])
+        #expect(found.map(\.lines) == [1...2])
+        let oneLine = cards("Term :: definition\n> [!sr|card-metadata]\n> <!--SR:!2021-08-11,4,270-->\n")
+        #expect(oneLine.map(\.back) == ["definition"])
+    }
+
     @Test func schedulingCommentAfterAMultiLineCard() {
         let same = cards("What?\n?\nThat. <!--SR:!2021-08-11,4,270-->\n")
         #expect(same.map(\.back) == ["That."])
