@@ -49,7 +49,7 @@ public struct IndexCache: Sendable {
     public static let formatVersion: UInt32 = 3
     /// Bumped whenever ``NoteParser`` would read any file differently: a cache holds parse
     /// results, so a parser change must invalidate every cache.
-    public static let parserVersion: UInt32 = 3
+    public static let parserVersion: UInt32 = 4
     static let magic: [UInt8] = Array("QUIREIX\0".utf8)
     static let trailerSize = 8 + 4 + 4 + 10 * 8
     /// Files modified within this long before the cache was written may have changed again within
