@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @_spi(Testing) @testable import QuireYAML
 
@@ -30,6 +31,21 @@ import Testing
     @Test(arguments: FrontMatterSamples.differencesFound)
     func formerDifferencesAreGone(_ yaml: String) {
         #expect(FrontMatter.fastPathDifference(file: Array(("---\n" + yaml + "---\nbody\n").utf8)) == nil)
+    }
+
+    /// Every note of SampleVault (CRLF, BOM, quoting and list traps), those it refuses included.
+    @Test func sampleVaultAlike() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("SampleVault")
+        let files = try #require(FileManager.default.enumerator(atPath: root.path))
+        var notes = 0
+        while let relative = files.nextObject() as? String {
+            guard relative.hasSuffix(".md") else { continue }
+            let bytes = Array(try Data(contentsOf: root.appendingPathComponent(relative)))
+            #expect(FrontMatter.fastPathDifference(file: bytes) == nil, "\(relative)")
+            notes += 1
+        }
+        #expect(notes >= 20)
     }
 
     /// Random front matter from pieces the fast readers take and pieces that trip them or libyaml

@@ -37,8 +37,9 @@ enum FrontMatterSamples {
         }
     }
 
-    /// Every refused front matter of the YAML tests (YAMLErrorTests, the editors' refusals, the
-    /// fast readers' lists), and the differences between the paths found so far.
+    /// Every refused front matter of the YAML tests (YAMLErrorTests, the editors' refusals) and of
+    /// the notes' tests, and the differences between the paths found so far; the fast readers'
+    /// own lists (refused ones among them) are in ``FrontMatterPathTests/readerSamples``.
     static let refused: [Refused] = [
         // libyaml's problems (YAMLErrorTests), one line down: the YAML starts on the file's line 2.
         .yaml("a: b: c\n", "2:5: mapping values are not allowed in this context"),
@@ -64,6 +65,12 @@ enum FrontMatterSamples {
         .yaml("a: b\na: c\n", "3:1: duplicate key 'a' (first defined at 2:1)"),
         .yaml("title: t\nquire:\n  a: {k: v}\n  a: {k: w}\n", "5:3: duplicate key 'a' (first defined at 4:3)"),
         .yaml("quire:\n  a: {k: v, k: w}\n", "3:13: duplicate key 'k' (first defined at 3:7)"),
+        // The notes' refusals (NoteParserTests, CheckTests).
+        .yaml("title: ok\nbad: [unclosed\n", "4:1: did not find expected ',' or ']' (while parsing a flow sequence at 3:6)"),
+        .yaml("title: ok\ntags: [a, b\n", "4:1: did not find expected ',' or ']' (while parsing a flow sequence at 3:7)"),
+        Refused("---\ntitle: Fence\n", "1:1: front matter opened here is never closed (expected a '---' or '...' line)"),
+        .yaml("quire:\n  abc: {state: new, state: review}\n", "3:21: duplicate key 'state' (first defined at 3:9)"),
+        .yaml("tags: [a, b]\nsources:\n  - {url: x, url: y}\n", "4:14: duplicate key 'url' (first defined at 4:6)"),
         // Errors the fast path used to report differently, or not at all.
         .yaml("a: [x,\nquire:\n  k: {a: b}\nb: c\n", "4:4: did not find expected ',' or ']' (while parsing a flow sequence at 2:4)"),
         .yaml("quire:\n  a: {k: v, n: 1}\n>-\nc :xy\n", "4:1: did not find expected key (while parsing a block mapping at 2:1)"),
