@@ -13,7 +13,7 @@ import Glibc
 import QuireMarkdown
 import QuireModel
 import QuireVault
-import QuireYAML
+@_spi(Testing) import QuireYAML
 
 /// Writes a line to standard error.
 func complain(_ text: String) {
@@ -25,6 +25,10 @@ func complain(_ text: String) {
 enum FuzzTarget: String, CaseIterable {
     /// Front matter: parsed, then edited (a tag added, a key set), as `quire tag` and `set` do.
     case frontmatter
+    /// Front matter parsed through the fast readers and through libyaml alone, which must give
+    /// the same tree with every mark, or the same error; a difference stops the run. Bytes that
+    /// do not open front matter are taken as the YAML between the fences.
+    case frontmatterDiff = "frontmatter-diff"
     /// A whole note: front matter, Markdown and card extraction, as the indexer reads it.
     case note
     /// A review log file.
@@ -44,6 +48,13 @@ enum FuzzTarget: String, CaseIterable {
                 try? editor.addToList("tags", "fuzz")
                 try? editor.set("cycle", to: .scalar("weekly"))
                 _ = editor.file
+            }
+        case .frontmatterDiff:
+            let fence = Array("---".utf8)
+            let file = bytes.starts(with: fence) ? bytes
+                : fence + [0x0A] + bytes + (bytes.last == 0x0A ? [] : [0x0A]) + fence + [0x0A]
+            if let difference = FrontMatter.fastPathDifference(file: file) {
+                fatalError("the fast path and libyaml disagree: \(difference)")
             }
         case .note:
             _ = NoteParser.parse(bytes, path: "fuzz.md")

@@ -9,8 +9,10 @@
 /// Such blocks are read here, without libyaml, into the nodes and marks libyaml would give; the
 /// rest of the front matter still goes through libyaml, with the block's entry lines blanked out
 /// (offsets, lines and columns unchanged). Anything outside the narrow shape — quotes, comments,
-/// tabs, nested collections, blank lines inside the block, odd spacing — leaves the whole key to
-/// libyaml, so the fast path never changes what a front matter means. Tests compare both paths.
+/// tabs, nested collections, blank lines inside the block, odd spacing, keys longer than libyaml
+/// reads, a line after the block that libyaml could read otherwise — leaves the whole key to
+/// libyaml, so the fast path never changes what a front matter means. Tests and a fuzz target
+/// compare both paths.
 struct FlowLineBlock {
     /// The top-level key's offset in the text.
     var keyOffset: Int
@@ -49,8 +51,13 @@ struct FlowLineBlock {
             while let next = probe.next() {
                 let content = yaml[next.range]
                 guard let first = content.firstIndex(where: { $0 != 0x20 && $0 != 0x0D }) else { continue }
-                if yaml[first] == UInt8(ascii: "#") { continue }
-                guard first == next.range.lowerBound, yaml[first] != 0x09 else { ok = false; break }
+                if yaml[first] == UInt8(ascii: "#") {
+                    // libyaml ends a comment at any line break, and a key may follow it.
+                    guard !hasInnerLineBreak(yaml, next.range) else { ok = false; break }
+                    continue
+                }
+                // A tab, a BOM or a Unicode line break there would not start the next token.
+                guard first == next.range.lowerBound, yaml[first] > 0x20, yaml[first] < 0x7F else { ok = false; break }
                 end = next.mark(at: first)
                 break
             }
@@ -68,7 +75,8 @@ struct FlowLineBlock {
     private static func topLevelKey(_ yaml: ArraySlice<UInt8>, _ range: Range<Int>) -> Int? {
         var i = range.lowerBound
         while i < range.upperBound, isKeyByte(yaml[i]) { i += 1 }
-        guard i > range.lowerBound, i < range.upperBound, yaml[i] == UInt8(ascii: ":") else { return nil }
+        guard i > range.lowerBound, i < range.upperBound, yaml[i] == UInt8(ascii: ":"),
+              i - range.lowerBound <= YAMLParser.maximumSimpleKeyLength else { return nil }
         i += 1
         while i < range.upperBound, yaml[i] == 0x20 { i += 1 }
         if i < range.upperBound, yaml[i] == 0x0D, i + 1 == range.upperBound { i += 1 }
@@ -115,13 +123,27 @@ struct FlowLineBlock {
             if !key, yaml[i] == UInt8(ascii: ":"), i + 1 < end, yaml[i + 1] == 0x20 { break }
             i += 1
         }
-        guard i > start else { return nil }
+        guard i > start, !key || i - start <= YAMLParser.maximumSimpleKeyLength else { return nil }
         let first = yaml[start], last = yaml[i - 1]
         // Leading indicators and a trailing colon change the meaning; leave those to libyaml.
         if first == UInt8(ascii: ":") || last == UInt8(ascii: ":") || (first == UInt8(ascii: "-") && i - start == 1) { return nil }
         if !key, first == UInt8(ascii: "."), i - start >= 3 { return nil }
         let text = String(decoding: yaml[start..<i], as: UTF8.self)
         return YAMLScalar(value: text, style: .plain, start: line.mark(at: start), end: line.mark(at: i))
+    }
+
+    /// Whether a line holds a line break of libyaml's other than a last CR: a CR inside, or a
+    /// NEL, LS or PS (U+0085, U+2028, U+2029).
+    private static func hasInnerLineBreak(_ yaml: ArraySlice<UInt8>, _ range: Range<Int>) -> Bool {
+        for i in range {
+            switch yaml[i] {
+            case 0x0D where i + 1 < range.upperBound: return true
+            case 0x85 where i > range.lowerBound && yaml[i - 1] == 0xC2: return true
+            case 0xA8...0xA9 where i >= range.lowerBound + 2 && yaml[i - 1] == 0x80 && yaml[i - 2] == 0xE2: return true
+            default: continue
+            }
+        }
+        return false
     }
 
     private static func isKeyByte(_ b: UInt8) -> Bool {

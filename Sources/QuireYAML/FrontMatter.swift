@@ -37,6 +37,19 @@ public struct FrontMatter: Sendable {
     /// - Throws: ``YAMLError/unclosedFrontMatter(at:)`` when the opening fence is never closed,
     ///   ``YAMLError/rootNotMapping(found:at:)`` when the YAML is a scalar or list, or any parse error.
     public init(file: [UInt8]) throws(YAMLError) {
+        try self.init(file: file, fastPath: true)
+    }
+
+    /// Splits and parses a whole file, through the fast readers or through libyaml alone.
+    ///
+    /// Both give the same front matter or the same error (``fastPathDifference(file:)`` checks it);
+    /// the choice exists to compare them.
+    /// - Parameters:
+    ///   - file: The file's bytes.
+    ///   - fastPath: Whether ``FlowLineBlock`` and ``SimpleMappingReader`` may read the YAML
+    ///     before libyaml does.
+    /// - Throws: As ``init(file:)``.
+    @_spi(Testing) public init(file: [UInt8], fastPath: Bool) throws(YAMLError) {
         hasBOM = file.count >= 3 && file[0] == 0xEF && file[1] == 0xBB && file[2] == 0xBF
         let start = hasBOM ? 3 : 0
         yamlRange = nil
@@ -64,7 +77,8 @@ public struct FrontMatter: Sendable {
                 closingFenceRange = position..<line.next
                 bodyRange = line.next..<file.count
                 bodyStartLine = lineNumber + (line.next > line.contentEnd ? 1 : 0)
-                root = try Self.parseRoot(file[yaml], base: YAMLMark(offset: yaml.lowerBound, line: 2, column: 1))
+                root = try Self.parseRoot(file[yaml], base: YAMLMark(offset: yaml.lowerBound, line: 2, column: 1),
+                                         fastPath: fastPath)
                 return
             }
             position = line.next
@@ -83,28 +97,54 @@ public struct FrontMatter: Sendable {
     /// Parses the YAML between the fences. Unless `fastPath` is off, blocks of one-line flow
     /// mappings (Quire's scheduling lines) are read by ``FlowLineBlock``, and a front matter of
     /// simple `key: value` lines by ``SimpleMappingReader``, both without libyaml.
+    ///
+    /// The fast readers never report an error: whatever they are unsure of — an error, a shape they
+    /// do not read — they leave to libyaml, which then reads the whole text as if they did not
+    /// exist. So the result, tree or error, is always libyaml's (docs/ARCHITECTURE.md).
     static func parseRoot(_ yaml: ArraySlice<UInt8>, base: YAMLMark, fastPath: Bool = true) throws(YAMLError) -> YAMLMapping? {
-        let blocks = fastPath ? FlowLineBlock.find(in: yaml, base: base) : []
+        guard fastPath else { return try libyamlRoot(yaml, base: base) }
+        let blocks = FlowLineBlock.find(in: yaml, base: base)
+        if blocks.isEmpty {
+            if let simple = SimpleMappingReader.read(yaml, base: base, placeholders: []) { return simple }
+            return try libyamlRoot(yaml, base: base)
+        }
+        if let root = rootAroundBlocks(yaml, base: base, blocks: blocks) { return root }
+        return try libyamlRoot(yaml, base: base)
+    }
+
+    /// The front matter read with its scheduling blocks blanked out (offsets, lines and columns
+    /// unchanged), the blocks then put in place of their keys' empty values; nil when that is not
+    /// certainly what libyaml gives for the whole text: the blanked text is refused (its error
+    /// need not be the whole text's), is not a block mapping, or a block's key is not one of its
+    /// keys with an empty value.
+    private static func rootAroundBlocks(_ yaml: ArraySlice<UInt8>, base: YAMLMark, blocks: [FlowLineBlock]) -> YAMLMapping? {
         var text = yaml
         for block in blocks {
             for range in block.entryLines {
                 for i in range where text[i] != 0x0D { text[i] = 0x20 }
             }
         }
-        let simple = fastPath ? SimpleMappingReader.read(text, base: base, placeholders: blocks.map(\.keyOffset)) : nil
-        let parsed: YAMLNode?
-        if let simple { parsed = .mapping(simple) } else { parsed = try YAMLParser.parse(text, baseMark: base) }
-        guard let node = parsed else { return nil }
+        var mapping: YAMLMapping
+        if let simple = SimpleMappingReader.read(text, base: base, placeholders: blocks.map(\.keyOffset)) {
+            mapping = simple
+        } else {
+            // A flow mapping's keys may sit at column 1 too, but the lines after one are not its value.
+            guard case .mapping(let parsed)? = try? YAMLParser.parse(text, baseMark: base), !parsed.isFlow else { return nil }
+            mapping = parsed
+        }
+        for block in blocks {
+            guard let i = mapping.entries.firstIndex(where: { $0.key.start.offset == block.keyOffset }),
+                  case .scalar(let placeholder) = mapping.entries[i].value, placeholder.isNull else { return nil }
+            mapping.entries[i].value = .mapping(block.mapping)
+        }
+        return mapping
+    }
+
+    /// libyaml's reading of the whole text: nil when it holds no document or only a null.
+    private static func libyamlRoot(_ yaml: ArraySlice<UInt8>, base: YAMLMark) throws(YAMLError) -> YAMLMapping? {
+        guard let node = try YAMLParser.parse(yaml, baseMark: base) else { return nil }
         switch node {
-        case .mapping(var mapping):
-            for block in blocks {
-                guard let i = mapping.entries.firstIndex(where: { $0.key.start.offset == block.keyOffset }),
-                      case .scalar(let placeholder) = mapping.entries[i].value, placeholder.isNull else {
-                    // libyaml read the text differently than expected: use it whole.
-                    return try parseRoot(yaml, base: base, fastPath: false)
-                }
-                mapping.entries[i].value = .mapping(block.mapping)
-            }
+        case .mapping(let mapping):
             return mapping
         case .scalar(let scalar) where scalar.isNull && scalar.anchor == nil:
             return nil

@@ -15,8 +15,9 @@
 /// It gives the nodes and marks libyaml would give, without libyaml. Scalars may hold non-ASCII
 /// text (printable scalars that are not line breaks); keys are ASCII. Anything outside that narrow
 /// shape — tabs, carriage returns, comments, other indentation, nested collections, anchors, tags,
-/// escapes, single quotes, indicator characters, trailing spaces — makes it give up, and the whole
-/// front matter goes through libyaml. Tests compare both paths.
+/// escapes, single quotes, indicator characters, trailing spaces, keys longer than libyaml reads —
+/// makes it give up, and the whole front matter goes through libyaml. It never reports an error:
+/// text libyaml would refuse is never of its shape. Tests and a fuzz target compare both paths.
 enum SimpleMappingReader {
     /// Reads `yaml` (its indices are file offsets; `base` marks its first byte, at column 1), or
     /// returns nil when it is not of the simple shape.
@@ -131,7 +132,7 @@ enum SimpleMappingReader {
             guard start < end, isKeyByte(bytes[start]), bytes[start] != 0x2D else { return nil }
             var k = start
             while k < end, isKeyByte(bytes[k]) { k += 1 }
-            guard k < end, bytes[k] == 0x3A else { return nil }
+            guard k < end, bytes[k] == 0x3A, k - start <= YAMLParser.maximumSimpleKeyLength else { return nil }
             let key = YAMLScalar(value: text(start, k), style: .plain, start: mark(start), end: mark(k))
             let afterColon = k + 1
             if afterColon == end { return (key, nil) }

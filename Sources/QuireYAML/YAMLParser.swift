@@ -5,6 +5,11 @@ public enum YAMLParser {
     /// The deepest collection nesting accepted; deeper input throws ``YAMLError/nestingTooDeep(at:)``.
     public static let maximumDepth = 256
 
+    /// The longest simple key libyaml reads: it forgets a possible key that started more than
+    /// 1024 characters before its `:`, so a longer one is an error (or, in a flow collection, may
+    /// not be a key). The fast readers leave longer keys to libyaml.
+    static let maximumSimpleKeyLength = 1024
+
     /// Parses one YAML document.
     /// - Parameters:
     ///   - yaml: The UTF-8 text (a leading BOM is skipped).
