@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(frontmatter frontmatter-diff note log config query render)
+[ ${#targets[@]} -eq 0 ] && targets=(frontmatter frontmatter-diff note obsidian log config query render)
 
 swift build --product QuireFuzz --scratch-path .build/fuzz \
     -Xswiftc -sanitize=fuzzer,address -Xswiftc -DQUIRE_FUZZER -Xswiftc -use-ld=lld \

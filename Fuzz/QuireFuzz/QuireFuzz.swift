@@ -31,6 +31,9 @@ enum FuzzTarget: String, CaseIterable {
     case frontmatterDiff = "frontmatter-diff"
     /// A whole note: front matter, Markdown and card extraction, as the indexer reads it.
     case note
+    /// A whole note read in `card_syntax: obsidian-sr` (the plugin's line parser and its cloze
+    /// patterns, all three enabled), the input's first line taken as a cloze pattern too.
+    case obsidian
     /// A review log file.
     case log
     /// `.quire/config.yaml`.
@@ -58,6 +61,13 @@ enum FuzzTarget: String, CaseIterable {
             }
         case .note:
             _ = NoteParser.parse(bytes, path: "fuzz.md")
+        case .obsidian:
+            let firstLine = String(decoding: bytes.prefix { $0 != 0x0A }.prefix(256), as: UTF8.self)
+            let patterns = ["==[123;;]answer[;;hint]==", "**[123;;]answer[;;hint]**", "{{[123;;]answer[;;hint]}}", firstLine]
+            var json = #"{"settings": {"clozePatterns": ["#
+            json += patterns.map { JSONValue.string($0).serialized() }.joined(separator: ",") + "]}}"
+            let settings = ObsidianSRSettings.read(Array(json.utf8), path: "data.json").settings
+            _ = NoteParser.parse(Array("#flashcards\n".utf8) + bytes, path: "fuzz.md", syntax: .obsidianSR(settings))
         case .log:
             _ = ReviewLog.parse(String(decoding: bytes, as: UTF8.self))
         case .config:
