@@ -80,7 +80,7 @@ let package = Package(
         .testTarget(name: "QuireModelTests", dependencies: ["QuireModel"]),
         .testTarget(name: "QuireSchedulingTests", dependencies: ["QuireScheduling"], exclude: ["Oracle"]),
         .testTarget(name: "QuireYAMLTests", dependencies: ["QuireYAML"]),
-        .testTarget(name: "QuireMarkdownTests", dependencies: ["QuireMarkdown"]),
+        .testTarget(name: "QuireMarkdownTests", dependencies: ["QuireMarkdown"], exclude: ["Golden"]),
         .testTarget(
             name: "QuireVaultTests",
             dependencies: ["QuireVault"],
