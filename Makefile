@@ -19,12 +19,19 @@ run: release
 	@echo "Sample vault copied to $(RUN_DIR)"
 	@$$($(SWIFT) build -c release --show-bin-path)/quire -C $(RUN_DIR) review
 
+# The suites that parse Markdown, run again with the cmark-gfm shim's public-API path.
+PUBLIC_API_TESTS := QuireMarkdownTests|QuireVaultTests\.(CardExtractorTests|NoteParserTests|ParseModeCardTests|CardMatcherTests|HostileInputTests|IndexCacheTests|VaultIndexTests)|EndToEndTests\.(SampleVaultTests|FuzzCorpusTests)
+
 test:
 	@QUIRE_TEST_DEPS=1 scripts/install-deps.sh
 	$(SWIFT) build --build-tests
 	@# A short, repeatable fuzz run of every parser under AddressSanitizer (make fuzz: a long one).
 	FUZZ_RUNS=3000 scripts/fuzz.sh
 	$(SWIFT) test --skip-build
+	@# The cmark-gfm shim's public-API path (what any cmark-gfm but the fast path's version gets),
+	@# forced by QUIRE_CMARK_PUBLIC_API (Package.swift) in a build of its own.
+	QUIRE_CMARK_PUBLIC_API=1 $(SWIFT) build --build-tests --scratch-path .build/public-api
+	QUIRE_CMARK_PUBLIC_API=1 $(SWIFT) test --skip-build --scratch-path .build/public-api --filter '$(PUBLIC_API_TESTS)'
 
 bench:
 	@QUIRE_BENCH_DEPS=1 scripts/install-deps.sh

@@ -17,10 +17,11 @@ shift || true
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=(frontmatter frontmatter-diff note obsidian log config query render)
 
-swift build --product QuireFuzz --scratch-path .build/fuzz \
-    -Xswiftc -sanitize=fuzzer,address -Xswiftc -DQUIRE_FUZZER -Xswiftc -use-ld=lld \
-    >/dev/null
-bin="$(swift build --product QuireFuzz --scratch-path .build/fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DQUIRE_FUZZER -Xswiftc -use-ld=lld --show-bin-path)/QuireFuzz"
+# The C target of the cmark-gfm shim gets the same instrumentation as the Swift code (-Xcc).
+flags=(-Xswiftc -sanitize=fuzzer,address -Xswiftc -DQUIRE_FUZZER -Xswiftc -use-ld=lld
+    -Xcc -fsanitize=fuzzer-no-link,address)
+swift build --product QuireFuzz --scratch-path .build/fuzz "${flags[@]}" >/dev/null
+bin="$(swift build --product QuireFuzz --scratch-path .build/fuzz "${flags[@]}" --show-bin-path)/QuireFuzz"
 
 status=0
 mkdir -p .build/fuzz/findings

@@ -1,4 +1,10 @@
 internal import CCmarkGFM
+internal import CCmarkGFMShim
+#if canImport(Glibc)
+internal import Glibc
+#elseif canImport(Darwin)
+internal import Darwin
+#endif
 
 /// Registers cmark-gfm's core extensions exactly once.
 ///
@@ -26,14 +32,12 @@ enum CmarkRuntime {
         )
     }()
 
-    /// The extension whose nodes hold no inlines, given to bare paragraphs (see
-    /// ``MarkdownConverter/leaveBareParagraphsUnparsed(_:)``). Made once, never freed, never
-    /// attached to a parser and never changed, so sharing it between threads is safe.
-    struct NoInlines: @unchecked Sendable {
-        let pointer: OpaquePointer?
-    }
+    /// Whether the shim was compiled with its fast path (cmark's structs read directly, bare
+    /// paragraphs left unparsed, an arena per thread) or with cmark's public API only.
+    static let fastPath = quire_cmark_fast_path() != 0
 
-    static let noInlines = NoInlines(pointer: quire_make_no_inlines_extension())
+    /// The version of the cmark-gfm library in use, such as `0.29.0.gfm.6`.
+    static let version = String(cString: cmark_version_string())
 }
 
 /// Parses a buffer with cmark-gfm and copies the tree into ``MarkdownNode`` values.
@@ -95,64 +99,57 @@ struct MarkdownConverter {
 
     // MARK: - Entry point
 
-    /// Inputs up to this size are parsed with the per-thread arena allocator of the shim; larger
-    /// ones use cmark's default allocator, so the arena never holds more than a few megabytes.
-    static let arenaLimit = 1 << 20
+    /// On the shim's fast path, inputs up to this size are parsed with its per-thread arena
+    /// allocator; larger ones use cmark's default allocator, so the arena never holds more than a
+    /// few megabytes.
+    static let arenaLimit = Int(QUIRE_CMARK_ARENA_LIMIT)
 
     /// Parses `input` (already without BOM and NUL bytes) and returns the flat node list.
-    ///
-    /// The arena functions of the shim keep their state in a `static` thread-local variable of the
-    /// header, one copy per object file: every use of them must stay in this file.
     static func convert(_ input: UnsafeBufferPointer<UInt8>, options: MarkdownParseOptions) -> [MarkdownNode] {
         let extensions = CmarkRuntime.extensions
         var cmarkOptions: Int32 = 0
         if options.contains(.footnotes) { cmarkOptions |= Int32(CMARK_OPT_FOOTNOTES) }
         if options.contains(.smartPunctuation) { cmarkOptions |= Int32(CMARK_OPT_SMART) }
-        let useArena = input.count <= arenaLimit
-        var mem = quire_arena_mem()
-        if useArena { quire_arena_begin() }
-        defer { if useArena { quire_arena_end() } }
-        return withUnsafeMutablePointer(to: &mem) { mem -> [MarkdownNode] in
-            let created = useArena ? cmark_parser_new_with_mem(cmarkOptions, mem) : cmark_parser_new(cmarkOptions)
-            guard let parser = created else { return [emptyDocument()] }
-            // With the arena, quire_arena_end releases the parser and the tree at once.
-            defer { if !useArena { cmark_parser_free(parser) } }
+        guard let parser = quire_parser_new(cmarkOptions, input.count) else { return [emptyDocument()] }
+        var finished: OpaquePointer?
+        // Frees the parser and the tree (on the fast path, an arena parse's all at once).
+        defer { quire_parser_dispose(parser, finished) }
 
-            func attach(_ option: MarkdownParseOptions, _ ext: OpaquePointer?) {
-                if options.contains(option), let ext { cmark_parser_attach_syntax_extension(parser, ext) }
-            }
-            attach(.tables, extensions.table)
-            attach(.strikethrough, extensions.strikethrough)
-            attach(.autolinks, extensions.autolink)
-            attach(.taskLists, extensions.tasklist)
-            attach(.tagFilter, extensions.tagfilter)
-            let tasklist = options.contains(.taskLists) ? extensions.tasklist : nil
-            var converter = MarkdownConverter(source: input)
-            // Only finishing reads and writes cmark's process-wide character tables (see CmarkParseLock).
-            if let base = input.baseAddress, input.count > 0 {
-                base.withMemoryRebound(to: CChar.self, capacity: input.count) { chars in
-                    cmark_parser_feed(parser, chars, input.count)
-                }
-            }
-            if options.contains(.bareProseParagraphs), let root = quire_parser_root(parser) {
-                converter.leaveBareParagraphsUnparsed(root)
-            }
-            let finished = CmarkParseLock.withLock(exclusive: options.switchesCharacterTables) { cmark_parser_finish(parser) }
-            guard let root = finished else { return [emptyDocument()] }
-            defer { if !useArena { cmark_node_free(root) } }
-
-            converter.exactCodeSpansOnly = options.contains(.exactCodeSpansOnly)
-            converter.bareProseParagraphs = options.contains(.bareProseParagraphs)
-            converter.nodes.reserveCapacity(input.count / 24 + 8)
-            let types = ExtensionTypes(
-                table: quire_node_type_table().rawValue,
-                tableRow: quire_node_type_table_row().rawValue,
-                tableCell: quire_node_type_table_cell().rawValue,
-                strikethrough: quire_node_type_strikethrough().rawValue
-            )
-            converter.traverse(root: root, types: types, tasklist: tasklist)
-            return converter.nodes
+        func attach(_ option: MarkdownParseOptions, _ ext: OpaquePointer?) {
+            if options.contains(option), let ext { cmark_parser_attach_syntax_extension(parser, ext) }
         }
+        attach(.tables, extensions.table)
+        attach(.strikethrough, extensions.strikethrough)
+        attach(.autolinks, extensions.autolink)
+        attach(.taskLists, extensions.tasklist)
+        attach(.tagFilter, extensions.tagfilter)
+        let tasklist = options.contains(.taskLists) ? extensions.tasklist : nil
+        var converter = MarkdownConverter(source: input)
+        // Only finishing reads and writes cmark's process-wide character tables (see CmarkParseLock).
+        if let base = input.baseAddress, input.count > 0 {
+            base.withMemoryRebound(to: CChar.self, capacity: input.count) { chars in
+                cmark_parser_feed(parser, chars, input.count)
+            }
+        }
+        // On the public-API path there is no block tree to reach and cmark parses every paragraph;
+        // the traversal leaves out the same inline nodes either way.
+        if options.contains(.bareProseParagraphs), CmarkRuntime.fastPath, let root = quire_parser_block_root(parser) {
+            converter.leaveBareParagraphsUnparsed(root)
+        }
+        finished = CmarkParseLock.withLock(exclusive: options.switchesCharacterTables) { cmark_parser_finish(parser) }
+        guard let root = finished else { return [emptyDocument()] }
+
+        converter.exactCodeSpansOnly = options.contains(.exactCodeSpansOnly)
+        converter.bareProseParagraphs = options.contains(.bareProseParagraphs)
+        converter.nodes.reserveCapacity(input.count / 24 + 8)
+        let types = ExtensionTypes(
+            table: quire_node_type_table(),
+            tableRow: quire_node_type_table_row(),
+            tableCell: quire_node_type_table_cell(),
+            strikethrough: quire_node_type_strikethrough()
+        )
+        converter.traverse(root: root, types: types, tasklist: tasklist)
+        return converter.nodes
     }
 
     private static func emptyDocument() -> MarkdownNode {
@@ -163,40 +160,36 @@ struct MarkdownConverter {
 
     // MARK: - Bare paragraphs
 
-    /// Before cmark parses inlines: gives each paragraph of the block tree under `root` whose
-    /// lines hold no backtick, no `<` and no `[^` the extension that makes cmark leave its inlines
-    /// unparsed. The traversal does not descend into such paragraphs anyway
+    /// Before cmark parses inlines (fast path of the shim only): has cmark leave unparsed the
+    /// inlines of each paragraph of the block tree under `root` whose lines hold no backtick, no
+    /// `<` and no `[^`. The traversal does not descend into such paragraphs anyway
     /// (``MarkdownParseOptions/bareProseParagraphs``, whose test this one implies). A footnote
     /// reference `[^…]` keeps its paragraph parsed: cmark drops the definitions nothing refers to.
     /// A paragraph still open (the last one) is checked to the end of the input, where it may end;
     /// it is left alone when the input's last line has no line ending, for cmark reads that line
     /// only when finishing, and it may turn the paragraph into a setext heading.
-    fileprivate func leaveBareParagraphsUnparsed(_ root: UnsafeMutablePointer<cmark_node>) {
-        guard let extensionPointer = CmarkRuntime.noInlines.pointer else { return }
+    fileprivate func leaveBareParagraphsUnparsed(_ root: OpaquePointer) {
         let lineLeft = source.last.map { $0 != 10 && $0 != 13 } ?? false
         var node = root
+        var fields = quire_node_fields()
+        quire_node_read(node, &fields)
         while true {
-            if UInt32(quire_node_raw_type(node)) == 0x8008 {  // a paragraph (see kind(of:types:))
-                let first = Int(quire_node_start_line(node))
-                let open = quire_node_is_open(node) != 0
-                let end = open ? source.count : lines.next(after: max(first, Int(quire_node_end_line(node))))
-                if !(open && lineLeft), !mayNeedInlines(from: lines.start(of: first), to: end) {
-                    quire_node_set_extension(node, extensionPointer)
+            if fields.type == 0x8008 {  // a paragraph (see kind(of:types:))
+                let first = Int(fields.start_line)
+                let open = fields.open != 0
+                let end = open ? source.count : lines.next(after: max(first, Int(fields.end_line)))
+                if !(open && lineLeft), !mayNeedInlines(from: lines.start(of: first), to: end),
+                   quire_node_leave_inlines_unparsed(node) == 0 {
+                    return
                 }
-            } else if let child = quire_node_first_child(node) {
+            } else if let child = fields.first_child {
                 node = child
+                quire_node_read(node, &fields)
                 continue
             }
-            // Climb until a node has a next sibling.
-            while true {
-                if node == root { return }
-                if let next = quire_node_next(node) {
-                    node = next
-                    break
-                }
-                guard let parent = quire_node_parent(node) else { return }
-                node = parent
-            }
+            var closed: Int32 = 0
+            guard let after = quire_node_after(node, root, &fields, &closed) else { return }
+            node = after
         }
     }
 
@@ -215,16 +208,18 @@ struct MarkdownConverter {
 
     // MARK: - Traversal
 
-    private mutating func traverse(root: UnsafeMutablePointer<cmark_node>, types: ExtensionTypes, tasklist: OpaquePointer?) {
+    private mutating func traverse(root: OpaquePointer, types: ExtensionTypes, tasklist: OpaquePointer?) {
         // Open nodes: their index and the index of their last child so far (-1: none).
         var open: [(index: Int, lastChild: Int)] = []
         open.reserveCapacity(32)
         var quoteDepth = 0
         var node = root
+        var fields = quire_node_fields()
+        quire_node_read(node, &fields)
 
         descend: while true {
             let parent = open.last?.index ?? -1
-            if let index = enter(node, parent: parent, types: types, tasklist: tasklist) {
+            if let index = enter(node, fields, parent: parent, types: types, tasklist: tasklist) {
                 if let top = open.last {
                     if top.lastChild >= 0 {
                         nodes[top.lastChild].nextSibling = index
@@ -236,27 +231,23 @@ struct MarkdownConverter {
                 if nodes[index].kind == .blockQuote { quoteDepth += 1 }
                 if bareProseParagraphs, nodes[index].kind == .paragraph, !mayHoldCodeOrHTML(nodes[index].range) {
                     finish(index, quoteDepth: &quoteDepth)
-                } else if let child = quire_node_first_child(node) {
+                } else if let child = fields.first_child {
                     open.append((index, -1))
                     node = child
+                    quire_node_read(node, &fields)
                     continue descend
                 } else {
                     finish(index, quoteDepth: &quoteDepth)
                 }
             }
-            // Climb until a node has a next sibling.
-            while true {
-                if node == root { break descend }
-                if let next = quire_node_next(node) {
-                    node = next
-                    continue descend
-                }
-                guard let parent = quire_node_parent(node) else { break descend }
-                node = parent
-                if let closed = open.popLast() {
-                    finish(closed.index, quoteDepth: &quoteDepth)
-                }
+            // Climb to the next node, finishing the nodes whose subtrees end here.
+            var closed: Int32 = 0
+            let after = quire_node_after(node, root, &fields, &closed)
+            for _ in 0..<closed {
+                if let top = open.popLast() { finish(top.index, quoteDepth: &quoteDepth) }
             }
+            guard let after else { break descend }
+            node = after
         }
         while let closed = open.popLast() {
             finish(closed.index, quoteDepth: &quoteDepth)
@@ -266,12 +257,11 @@ struct MarkdownConverter {
     /// Appends the node for `node` and returns its index, or `nil` for a node that is left out
     /// (the empty text nodes the autolink extension leaves behind).
     private mutating func enter(
-        _ node: UnsafeMutablePointer<cmark_node>, parent: Int, types: ExtensionTypes, tasklist: OpaquePointer?
+        _ node: OpaquePointer, _ fields: quire_node_fields, parent: Int, types: ExtensionTypes, tasklist: OpaquePointer?
     ) -> Int? {
-        let kind = Self.kind(of: UInt32(quire_node_raw_type(node)), types: types)
+        let kind = Self.kind(of: fields.type, types: types)
         let range = SourceRange(
-            Int(quire_node_start_line(node)), Int(quire_node_start_column(node)),
-            Int(quire_node_end_line(node)), Int(quire_node_end_column(node))
+            Int(fields.start_line), Int(fields.start_column), Int(fields.end_line), Int(fields.end_column)
         )
         var value = MarkdownNode(kind: kind, range: range)
         if parent >= 0 { value.parent = parent }
@@ -296,17 +286,22 @@ struct MarkdownConverter {
         }
         switch kind {
         case .text:
-            guard quire_node_literal_length(node) > 0 else { return nil }
-            storeLiteral(quire_node_literal_data(node), quire_node_literal_length(node), in: &value)
+            var length = 0
+            let data = quire_node_literal(node, &length)
+            guard length > 0 else { return nil }
+            storeLiteral(data, length, in: &value)
         case .code, .htmlInline, .htmlBlock, .footnoteReference:
             // The kinds cmark_node_get_literal answers for (not footnote definitions); an empty
             // literal reads as `nil`, as the getter's empty C string did.
-            if quire_node_literal_length(node) > 0 {
-                storeLiteral(quire_node_literal_data(node), quire_node_literal_length(node), in: &value)
-            }
+            var length = 0
+            let data = quire_node_literal(node, &length)
+            if length > 0 { storeLiteral(data, length, in: &value) }
         case .codeBlock:
-            storeLiteral(quire_node_code_data(node), quire_node_code_length(node), in: &value)
-            if let info = Self.string(quire_node_info_data(node), quire_node_info_length(node)) {
+            var length = 0
+            let data = quire_node_literal(node, &length)
+            storeLiteral(data, length, in: &value)
+            var infoLength = 0
+            if let info = Self.string(quire_node_fence_info(node, &infoLength), infoLength) {
                 value.fenceInfo = info
             }
         case .heading:
@@ -320,8 +315,10 @@ struct MarkdownConverter {
                 value.taskState = cmark_gfm_extensions_get_tasklist_item_checked(node)
             }
         case .link, .image:
-            value.setLink(url: Self.string(quire_node_url_data(node), quire_node_url_length(node)) ?? "",
-                          title: Self.string(quire_node_title_data(node), quire_node_title_length(node)))
+            var urlLength = 0
+            var titleLength = 0
+            let url = Self.string(quire_node_url(node, &urlLength), urlLength)
+            value.setLink(url: url ?? "", title: Self.string(quire_node_title(node, &titleLength), titleLength))
         case .table:
             let columns = Int(cmark_gfm_extensions_get_table_columns(node))
             var alignments: [MarkdownTableAlignment] = []
@@ -348,12 +345,10 @@ struct MarkdownConverter {
         return nodes.count - 1
     }
 
-    /// Copies a cmark chunk into the document's literal buffer and points `value` at it (an empty
-    /// chunk gives `""`). Chunks are not NUL-terminated. cmark's getters return the bytes up to the
-    /// first NUL; the input holds none (they are replaced before parsing) and cmark decodes `&#0;`
-    /// to U+FFFD, so the whole chunk is the same text.
-    private mutating func storeLiteral(_ data: UnsafePointer<UInt8>?, _ length: Int32, in value: inout MarkdownNode) {
-        let count = data == nil ? 0 : max(Int(length), 0)
+    /// Copies a byte string from the shim into the document's literal buffer and points `value`
+    /// at it (an empty string gives `""`).
+    private mutating func storeLiteral(_ data: UnsafePointer<UInt8>?, _ length: Int, in value: inout MarkdownNode) {
+        let count = data == nil ? 0 : max(length, 0)
         if literals.count > MarkdownLiteralBuffer.maximumCount - count {
             literals = MarkdownLiteralBuffer(capacity: count)
         }
@@ -470,12 +465,11 @@ struct MarkdownConverter {
         )
     }
 
-    /// The text of a cmark chunk; `nil` when it is empty. Chunks are not NUL-terminated.
-    /// cmark's getters return the bytes up to the first NUL; the input holds none (they are
-    /// replaced before parsing) and cmark decodes `&#0;` to U+FFFD, so the whole chunk is the same.
-    private static func string(_ data: UnsafePointer<UInt8>?, _ length: Int32) -> String? {
+    /// The text of a byte string from the shim; `nil` when it is empty (see the shim's header on
+    /// why both of its paths give the same bytes).
+    private static func string(_ data: UnsafePointer<UInt8>?, _ length: Int) -> String? {
         guard let data, length > 0 else { return nil }
-        return String(decoding: UnsafeBufferPointer(start: data, count: Int(length)), as: UTF8.self)
+        return String(decoding: UnsafeBufferPointer(start: data, count: length), as: UTF8.self)
     }
 
     private static func kind(of type: UInt32, types: ExtensionTypes) -> MarkdownNodeKind {

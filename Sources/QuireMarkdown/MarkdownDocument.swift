@@ -45,6 +45,13 @@ public struct MarkdownDocument: Sendable {
     /// The document node.
     public var root: MarkdownNode { nodes[0] }
 
+    /// Whether parses take the fast path: cmark-gfm's node structs read directly, the inlines of
+    /// bare paragraphs left unparsed (``MarkdownParseOptions/bareProseParagraphs``) and an arena
+    /// allocator per thread. It is built only against the cmark-gfm version it was written for;
+    /// with any other (or when forced at build time), cmark's public API is used. Both give the
+    /// same documents; the fast path is quicker.
+    public static var usesFastPath: Bool { CmarkRuntime.fastPath }
+
     /// The indices of the children of `nodes[index]`, in order.
     public func children(of index: Int) -> some Sequence<Int> {
         let nodes = self.nodes
