@@ -362,21 +362,22 @@ struct MarkdownConverter {
     /// one line each, so its header is on the line `end - rows`; the paragraph is the lines from
     /// the table's reported start up to the header. Checked against the source (the line after the
     /// header must be a delimiter row); when the check fails the position stays unknown.
-    private mutating func repairParagraphBeforeTable(_ node: UnsafeMutablePointer<cmark_node>, _ value: inout MarkdownNode) {
-        guard let table = quire_node_next(node), quire_node_start_line(table) > 0 else { return }
+    private mutating func repairParagraphBeforeTable(_ node: OpaquePointer, _ value: inout MarkdownNode) {
+        // Rare, so cmark's public getters serve (on either path of the shim).
+        guard let table = cmark_node_next(node), cmark_node_get_start_line(table) > 0 else { return }
         var rows = 0
-        var row = quire_node_first_child(table)
+        var row = cmark_node_first_child(table)
         while let current = row {
             rows += 1
-            row = quire_node_next(current)
+            row = cmark_node_next(current)
         }
-        var end = Int(quire_node_end_line(table))
-        if quire_node_end_column(table) <= 0 { end -= 1 }
+        var end = Int(cmark_node_get_end_line(table))
+        if cmark_node_get_end_column(table) <= 0 { end -= 1 }
         let header = end - rows
-        let start = Int(quire_node_start_line(table))
+        let start = Int(cmark_node_get_start_line(table))
         guard rows > 0, header > start, header + 1 <= lines.lineCount, isDelimiterRow(header + 1) else { return }
         let last = header - 1
-        value.range = SourceRange(start, Int(quire_node_start_column(table)),
+        value.range = SourceRange(start, Int(cmark_node_get_start_column(table)),
                                   last, max(1, lines.contentEnd(of: last, in: source) - lines.start(of: last)))
         tableHeaderLine = header
         repairedParagraph = nodes.count
