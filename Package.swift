@@ -13,7 +13,10 @@ let package = Package(
     name: "Quire",
     platforms: [.macOS(.v15)],
     products: [
-        .library(name: "QuireVault", targets: ["QuireVault"]),
+        .library(
+            name: "QuireKit",
+            targets: ["QuireSupport", "QuireFileSystem", "QuireParsing", "QuireIndex", "QuireReview", "QuireWatch", "QuireStudy"]
+        ),
         .executable(name: "quire", targets: ["quire"]),
     ],
     dependencies: [
@@ -45,26 +48,44 @@ let package = Package(
         .systemLibrary(name: "CSystem"),
 
         // MARK: - Library modules
+        // Lowest first; each depends only on modules above it in this list (docs/ARCHITECTURE.md,
+        // scripts/module-graph.py, which `make test` runs, checks that the imports agree).
+        .target(name: "QuireSupport"),
         .target(name: "QuireModel"),
         .target(name: "QuireScheduling", dependencies: ["QuireModel"]),
         .target(name: "QuireYAML", dependencies: ["CLibYAML"]),
         .target(name: "QuireMarkdown", dependencies: ["CCmarkGFM", "CCmarkGFMShim"]),
+        .target(name: "QuireFileSystem", dependencies: ["QuireSupport", "QuireModel", "CMalloc", "CSystem"]),
+        .target(name: "QuireParsing", dependencies: ["QuireSupport", "QuireModel", "QuireYAML", "QuireMarkdown"]),
         .target(
-            name: "QuireVault",
-            dependencies: ["QuireModel", "QuireScheduling", "QuireYAML", "QuireMarkdown", "CMalloc", "CSystem"]
+            name: "QuireIndex",
+            dependencies: ["QuireSupport", "QuireModel", "QuireScheduling", "QuireYAML", "QuireFileSystem", "QuireParsing"]
+        ),
+        .target(
+            name: "QuireReview",
+            dependencies: ["QuireModel", "QuireScheduling", "QuireYAML", "QuireFileSystem", "QuireParsing", "QuireIndex"]
+        ),
+        .target(name: "QuireWatch", dependencies: ["QuireModel", "QuireFileSystem", "QuireParsing", "QuireIndex"]),
+        .target(
+            name: "QuireStudy",
+            dependencies: ["QuireModel", "QuireScheduling", "QuireParsing", "QuireIndex", "QuireReview", "QuireWatch"]
         ),
 
         // MARK: - Executables
         .executableTarget(
             name: "quire",
             dependencies: [
-                "QuireVault",
+                "QuireSupport", "QuireModel", "QuireScheduling", "QuireMarkdown", "QuireFileSystem", "QuireParsing",
+                "QuireIndex", "QuireReview", "QuireWatch", "QuireStudy",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
             name: "QuireBench",
-            dependencies: ["QuireVault"],
+            dependencies: [
+                "QuireModel", "QuireScheduling", "QuireYAML", "QuireMarkdown", "QuireFileSystem", "QuireParsing",
+                "QuireIndex", "QuireReview",
+            ],
             path: "Benchmarks/QuireBench"
         ),
 
@@ -72,20 +93,36 @@ let package = Package(
         // replayer of the seed corpus.
         .executableTarget(
             name: "QuireFuzz",
-            dependencies: ["QuireVault", "QuireYAML", "QuireMarkdown", "QuireModel"],
+            dependencies: [
+                "QuireSupport", "QuireModel", "QuireMarkdown", "QuireFileSystem", "QuireParsing", "QuireIndex",
+                "QuireReview",
+            ],
             path: "Fuzz/QuireFuzz"
         ),
 
         // MARK: - Tests
+        .testTarget(name: "QuireSupportTests", dependencies: ["QuireSupport"]),
         .testTarget(name: "QuireModelTests", dependencies: ["QuireModel"]),
         .testTarget(name: "QuireSchedulingTests", dependencies: ["QuireScheduling"], exclude: ["Oracle"]),
         .testTarget(name: "QuireYAMLTests", dependencies: ["QuireYAML"]),
         .testTarget(name: "QuireMarkdownTests", dependencies: ["QuireMarkdown"], exclude: ["Golden"]),
+        // Helpers the library's test targets share (temporary folders, a note parsed in one call, a
+        // vault set up for grading): a plain target, as test targets cannot import one another.
+        .target(
+            name: "QuireTestSupport",
+            dependencies: ["QuireModel", "QuireScheduling", "QuireFileSystem", "QuireParsing", "QuireReview"],
+            path: "Tests/QuireTestSupport"
+        ),
+        .testTarget(name: "QuireFileSystemTests", dependencies: ["QuireFileSystem", "QuireTestSupport"]),
         .testTarget(
-            name: "QuireVaultTests",
-            dependencies: ["QuireVault"],
+            name: "QuireParsingTests",
+            dependencies: ["QuireParsing", "QuireTestSupport"],
             resources: [.copy("Fixtures")]
         ),
+        .testTarget(name: "QuireIndexTests", dependencies: ["QuireIndex", "QuireTestSupport"]),
+        .testTarget(name: "QuireReviewTests", dependencies: ["QuireReview", "QuireTestSupport"]),
+        .testTarget(name: "QuireWatchTests", dependencies: ["QuireWatch", "QuireTestSupport"]),
+        .testTarget(name: "QuireStudyTests", dependencies: ["QuireStudy", "QuireTestSupport"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["quire"],

@@ -3,8 +3,10 @@ import Glibc
 #endif
 import QuireModel
 import QuireScheduling
-import QuireVault
 import QuireYAML
+import QuireFileSystem
+import QuireParsing
+import QuireReview
 
 /// Benchmarks of grading and replay (`QuireBench --grading`), in process, timed with
 /// `clock_gettime(CLOCK_MONOTONIC)`:

@@ -5,8 +5,10 @@ import Dispatch
 import Synchronization
 import QuireMarkdown
 import QuireModel
-import QuireVault
 import QuireYAML
+import QuireFileSystem
+import QuireIndex
+import QuireParsing
 
 /// Benchmarks of indexing, run in release mode against a floor measured in the same run:
 /// `swift run -c release QuireBench [--files 10000,100000] [--vaults DIR] [--runs N]`; with

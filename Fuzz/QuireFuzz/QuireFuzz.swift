@@ -12,7 +12,11 @@ import Glibc
 #endif
 import QuireMarkdown
 import QuireModel
-import QuireVault
+import QuireFileSystem
+import QuireIndex
+import QuireParsing
+import QuireReview
+import QuireSupport
 @_spi(Testing) import QuireYAML
 
 /// Writes a line to standard error.

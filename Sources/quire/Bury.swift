@@ -1,7 +1,6 @@
 import ArgumentParser
 import QuireModel
 import QuireScheduling
-import QuireVault
 
 extension Quire {
     /// `quire bury QUERY [--until TIME]`.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import QuireModel
-import QuireVault
+import QuireIndex
+import QuireReview
 
 /// Shared by the commands that change cards a query selects (`suspend`, `bury`, `reset`, `promote` …).
 struct CardActionOptions: ParsableArguments {

@@ -1,7 +1,9 @@
 import ArgumentParser
 import QuireModel
 import QuireMarkdown
-import QuireVault
+import QuireIndex
+import QuireReview
+import QuireSupport
 
 extension Quire {
     /// `quire check`.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import QuireModel
-import QuireVault
+import QuireIndex
+import QuireSupport
 
 extension Quire {
     /// `quire decks`.

@@ -1,7 +1,8 @@
 import ArgumentParser
 import QuireModel
 import QuireScheduling
-import QuireVault
+import QuireIndex
+import QuireSupport
 
 extension Quire {
     /// `quire due`.

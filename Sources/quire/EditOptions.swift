@@ -1,6 +1,6 @@
 import ArgumentParser
 import QuireModel
-import QuireVault
+import QuireReview
 
 /// Shared by the bulk front-matter commands (`tag`, `set`, `unset`).
 struct EditOptions: ParsableArguments {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import QuireModel
 import QuireScheduling
-import QuireVault
+import QuireReview
 
 extension Quire {
     /// `quire grade CARD RATING`.

@@ -1,5 +1,5 @@
 import ArgumentParser
-import QuireVault
+import QuireFileSystem
 
 extension Quire {
     /// `quire init [DIR]`.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import QuireModel
-import QuireVault
+import QuireFileSystem
+import QuireIndex
 
 /// A vault opened and indexed for a command. Files with errors were reported on standard error and
 /// skipped; ``finish()`` turns that into exit status 1 once the command has done its work.

@@ -4,7 +4,8 @@ import Glibc
 import Foundation
 import QuireMarkdown
 import QuireModel
-import QuireVault
+import QuireFileSystem
+import QuireParsing
 
 /// Buffered writing to standard output and error. A closed pipe (`quire list | head`) ends the
 /// program quietly with status 0.

@@ -4,7 +4,7 @@ import Glibc
 import QuireMarkdown
 import QuireModel
 import QuireScheduling
-import QuireVault
+import QuireStudy
 
 /// `quire review --plain`: the session as plain text, driven by commands read line by line from
 /// standard input (for scripts and tests). An empty line shows the answer; `1`–`4` or a rating's

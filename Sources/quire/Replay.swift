@@ -1,6 +1,6 @@
 import ArgumentParser
 import QuireModel
-import QuireVault
+import QuireReview
 
 extension Quire {
     /// `quire replay [--check]`.

@@ -1,7 +1,8 @@
 import ArgumentParser
 import QuireModel
 import QuireScheduling
-import QuireVault
+import QuireIndex
+import QuireStudy
 
 extension Quire {
     /// `quire review [QUERY]`.

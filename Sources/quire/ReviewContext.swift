@@ -1,7 +1,10 @@
 import ArgumentParser
 import QuireModel
 import QuireScheduling
-import QuireVault
+import QuireFileSystem
+import QuireIndex
+import QuireReview
+import QuireSupport
 
 /// What the commands that record reviews share: the vault, its settings, this device's log writer,
 /// and finding a card without indexing the whole vault when the log already says where it is.

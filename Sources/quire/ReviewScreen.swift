@@ -5,7 +5,8 @@ import Foundation
 import QuireMarkdown
 import QuireModel
 import QuireScheduling
-import QuireVault
+import QuireStudy
+import QuireWatch
 
 /// The full-screen review: draws the card, reads keys, and hands every action to
 /// ``ReviewController``. Redraws on resize and every second (the clock); works from 80×24 up.

@@ -2,7 +2,7 @@ import ArgumentParser
 import QuireMarkdown
 import QuireModel
 import QuireScheduling
-import QuireVault
+import QuireIndex
 
 extension Quire {
     /// `quire show CARD`.

@@ -1,7 +1,9 @@
 import ArgumentParser
 import QuireModel
 import QuireScheduling
-import QuireVault
+import QuireIndex
+import QuireReview
+import QuireStudy
 
 /// What `today`, `due` and `review` share: the indexed vault, its settings, the log's statistics,
 /// and the study day.

@@ -1,6 +1,5 @@
 import ArgumentParser
 import QuireModel
-import QuireVault
 
 extension Quire {
     /// `quire suspend QUERY`.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import QuireModel
-import QuireVault
+import QuireSupport
 
 extension Quire {
     /// `quire tags`.

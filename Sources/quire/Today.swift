@@ -2,7 +2,9 @@ import ArgumentParser
 import QuireMarkdown
 import QuireModel
 import QuireScheduling
-import QuireVault
+import QuireIndex
+import QuireStudy
+import QuireSupport
 
 extension Quire {
     /// `quire today`.

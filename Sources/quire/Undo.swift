@@ -1,6 +1,7 @@
 import ArgumentParser
 import QuireModel
-import QuireVault
+import QuireParsing
+import QuireReview
 
 extension Quire {
     /// `quire undo`.

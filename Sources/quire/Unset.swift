@@ -1,5 +1,4 @@
 import ArgumentParser
-import QuireVault
 
 extension Quire {
     /// `quire unset KEY [QUERY]`.

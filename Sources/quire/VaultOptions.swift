@@ -1,6 +1,6 @@
 import ArgumentParser
 import QuireModel
-import QuireVault
+import QuireFileSystem
 
 /// Options every vault command shares.
 struct VaultOptions: ParsableArguments {

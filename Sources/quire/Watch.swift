@@ -1,6 +1,8 @@
 import ArgumentParser
 import QuireModel
-import QuireVault
+import QuireIndex
+import QuireSupport
+import QuireWatch
 
 extension Quire {
     /// `quire watch`.

@@ -1,0 +1,749 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
+import QuireModel
+import QuireFileSystem
+import QuireParsing
+import QuireSupport
+
+/// Why a cache file was not used. A cache that is missing, damaged or from another version is
+/// rebuilt, never trusted; the reason is kept for `quire check` and tests.
+public enum IndexCacheError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// There is no cache file yet.
+    case missing
+    /// The file was written by another cache format or parser version.
+    case otherVersion(format: UInt32, parser: UInt32)
+    /// The cache was written with another card syntax or other syntax settings.
+    case otherCardSyntax
+    /// The file is cut short or does not decode.
+    case malformed(String)
+    /// A section's checksum does not match its bytes.
+    case checksumMismatch(section: String)
+    /// The file could not be read.
+    case unreadable(FileIOError)
+
+    public var description: String {
+        switch self {
+        case .missing: "no index cache yet"
+        case .otherVersion(let f, let p): "index cache from another version (format \(f), parser \(p))"
+        case .otherCardSyntax: "index cache written with another card syntax"
+        case .malformed(let why): "index cache damaged (\(why))"
+        case .checksumMismatch(let s): "index cache damaged (checksum of \(s) does not match)"
+        case .unreadable(let e): "index cache unreadable: \(e)"
+        }
+    }
+}
+
+/// The persistent index cache in `.quire/cache/index`: every note as parsed, with the size,
+/// modification time, inode and content digest of the file it came from, so that a later run
+/// re-reads only the files that changed.
+///
+/// Layout (little-endian), written front to back in one pass: the notes, each with its own checksum
+/// (decoded only when the whole index is wanted); one entry per file (stamp, digest, where its note
+/// is, its deck, the scheduling states of its cards and its diagnostics — all a due count needs);
+/// the name tables (decks, tags), the diagnostics that span files, the folders the scan read with
+/// their stamps and the scan's own diagnostics; a table of every card ID's 64-bit hash with its
+/// entry, sorted (read only to check a changed note for duplicate IDs); and a fixed trailer (magic,
+/// format and parser versions, section lengths and checksums, its own checksum).
+///
+/// The file is replaced atomically (temporary file, then rename), so concurrent `quire` processes
+/// each see a whole cache, old or new; readers keep their file open, so a replacement never
+/// changes what they read.
+public struct IndexCache: Sendable {
+    /// Bumped when the file layout changes.
+    public static let formatVersion: UInt32 = 3
+    /// Bumped whenever ``NoteParser`` would read any file differently: a cache holds parse
+    /// results, so a parser change must invalidate every cache.
+    public static let parserVersion: UInt32 = 4
+    static let magic: [UInt8] = Array("QUIREIX\0".utf8)
+    static let trailerSize = 8 + 4 + 4 + 10 * 8
+    /// Files modified within this long before the cache was written may have changed again within
+    /// the same modification-time tick: their digest is checked (git's "racily clean" entries).
+    static let racyWindowNanoseconds: Int64 = 2_000_000_000
+
+    /// The cache file.
+    public let path: String
+    /// The file layer.
+    public let io: FileIO
+
+    /// The cache file's path relative to the vault root.
+    static let relativePath = Vault.folderName + "/cache/index"
+    /// The vault root.
+    let root: String
+    /// The card syntax notes are parsed with; a cache written with another is not used.
+    public let syntax: CardSyntax
+
+    /// The cache of the vault at `root`.
+    public init(root: String, io: FileIO = FileIO(), syntax: CardSyntax = .quire) {
+        self.root = root
+        self.syntax = syntax
+        path = root + "/" + Self.relativePath
+        self.io = io
+    }
+
+    /// What the cache knows about one file.
+    struct Entry: Sendable {
+        var path: String
+        var size: Int64
+        var mtimeNanoseconds: Int64
+        var ctimeNanoseconds: Int64
+        var inode: UInt64
+        var digest: UInt64
+        /// Where the note's bytes are in the notes section, or nil when the file held no note.
+        var noteRange: Range<Int>?
+        var noteChecksum: UInt64
+        var deck: Int
+        var archived: Bool
+        /// The scheduling states of the note's cards that have one, in card order.
+        var schedules: [SchedulingState]
+        var diagnostics: [Diagnostic]
+
+        /// Whether `stamp` describes the version of the file this entry was made from.
+        func matches(_ stamp: FileStamp) -> Bool {
+            stamp.size == size && stamp.mtimeNanoseconds == mtimeNanoseconds && stamp.inode == inode
+                && stamp.ctimeNanoseconds == ctimeNanoseconds
+        }
+    }
+
+    /// The entry of a file read now, its note's bytes at `place` in the notes section.
+    static func entry(_ record: Record, note place: (offset: Int, length: Int, checksum: UInt64)?,
+                      tables: NameTables) -> Entry {
+        let note = place == nil ? nil : record.note
+        return Entry(path: record.path, size: record.stamp.size, mtimeNanoseconds: record.stamp.mtimeNanoseconds,
+                     ctimeNanoseconds: record.stamp.ctimeNanoseconds, inode: record.stamp.inode, digest: record.digest,
+                     noteRange: place.map { $0.offset..<($0.offset + $0.length) }, noteChecksum: place?.checksum ?? 0,
+                     deck: note.map { tables.existingNumber(of: $0.deck) } ?? 0, archived: note?.archived ?? false,
+                     schedules: note?.cards.compactMap(\.schedule) ?? [], diagnostics: record.diagnostics)
+    }
+
+    /// One file as read for a new cache.
+    struct Record: Sendable {
+        var path: String
+        var stamp: FileStamp
+        var digest: UInt64
+        var note: Note?
+        var diagnostics: [Diagnostic]
+
+        /// Reads and parses a scanned file.
+        static func read(_ file: ScannedFile, io: FileIO, syntax: CardSyntax) -> FileRead {
+            do throws(FileIOError) {
+                let (bytes, stamp) = try io.read(file.fullPath)
+                let parsed = NoteParser.parse(bytes, path: file.relativePath, syntax: syntax)
+                let digest = parsed.note?.contentDigest ?? NoteParser.contentDigest(bytes)
+                return .record(Record(path: file.relativePath, stamp: stamp, digest: digest, note: parsed.note,
+                                      diagnostics: parsed.diagnostics))
+            } catch {
+                return .unreadable(Diagnostic(.error, path: file.relativePath, message: error.description))
+            }
+        }
+    }
+
+    /// A file read and parsed, or why it could not be read.
+    enum FileRead: Sendable {
+        case record(Record)
+        case unreadable(Diagnostic)
+    }
+
+    /// The card-ID table: every card's ``IndexCache/idHash(_:)`` in ascending order, with the
+    /// number of the entry whose note holds it.
+    struct CardIDTable {
+        var hashes: [UInt64]
+        var entries: [UInt32]
+
+        /// The entries whose notes hold a card whose ID hashes like `id`'s.
+        func entries(holding id: CardID) -> [Int] {
+            let h = IndexCache.idHash(id)
+            var low = 0, high = hashes.count
+            while low < high {
+                let mid = (low + high) / 2
+                if hashes[mid] < h { low = mid + 1 } else { high = mid }
+            }
+            var found: [Int] = []
+            while low < hashes.count, hashes[low] == h {
+                found.append(Int(entries[low]))
+                low += 1
+            }
+            return found
+        }
+    }
+
+    /// A cache file opened and checked: its entries and name tables. The notes section is read
+    /// from the same open file on demand (`pread`, safe from several threads: hence Sendable; every
+    /// stored property is immutable).
+    final class Snapshot: @unchecked Sendable {
+        let entries: [Entry]
+        let tables: NameTables
+        let crossFileDiagnostics: [Diagnostic]
+        /// The folders the scan read, with their stamps then (size is not kept).
+        let folders: [ScannedFolder]
+        /// What the scan itself reported (links leaving the vault, unreadable folders).
+        let scanDiagnostics: [Diagnostic]
+        /// The cache file's modification time.
+        let writtenAtNanoseconds: Int64
+        private let fd: Int32
+        private let io: FileIO
+        /// Where the card-ID table is, and its checksum.
+        let idsRange: Range<Int>
+        let idsChecksum: UInt64
+
+        init(entries: [Entry], tables: NameTables, crossFileDiagnostics: [Diagnostic], folders: [ScannedFolder],
+             scanDiagnostics: [Diagnostic], writtenAt: Int64, fd: Int32, io: FileIO, idsRange: Range<Int>, idsChecksum: UInt64) {
+            self.idsRange = idsRange
+            self.idsChecksum = idsChecksum
+            self.entries = entries
+            self.tables = tables
+            self.crossFileDiagnostics = crossFileDiagnostics
+            self.folders = folders
+            self.scanDiagnostics = scanDiagnostics
+            writtenAtNanoseconds = writtenAt
+            self.fd = fd
+            self.io = io
+        }
+
+        deinit { _ = io.sys.close(fd) }
+
+        /// Whether a file matching `entry` may still have changed unseen.
+        func isRacy(_ entry: Entry) -> Bool { isRacy(mtime: entry.mtimeNanoseconds) }
+
+        /// Whether something modified at `mtime` may have changed again within the same clock tick
+        /// after it was read for this cache.
+        func isRacy(mtime: Int64) -> Bool { mtime + IndexCache.racyWindowNanoseconds > writtenAtNanoseconds }
+
+        /// Whether the folders the scan read now differ from the cached ones (or are racy).
+        func foldersDiffer(from scanned: [ScannedFolder]) -> Bool {
+            foldersDiffer(from: scanned, countingRacy: true)
+        }
+
+        /// Whether the folders differ; with `countingRacy`, a racy cached folder counts as
+        /// different (it cannot be trusted until a cache written later vouches for it).
+        func foldersDiffer(from scanned: [ScannedFolder], countingRacy: Bool) -> Bool {
+            scanned.count != folders.count || zip(scanned, folders).contains { a, b in
+                a.relativePath != b.relativePath || !folder(b, isStill: a.stamp, countingRacy: countingRacy)
+            }
+        }
+
+        /// Whether a cached folder has the stamp `now` (same modification time and inode), and —
+        /// with `countingRacy` — was not modified so shortly before the cache was written that a
+        /// change could hide in the same tick.
+        func folder(_ cached: ScannedFolder, isStill now: FileStamp?, countingRacy: Bool = true) -> Bool {
+            now?.mtimeNanoseconds == cached.stamp.mtimeNanoseconds && now?.inode == cached.stamp.inode
+                && !(countingRacy && isRacy(mtime: cached.stamp.mtimeNanoseconds))
+        }
+
+        /// The file's current stamp when it still holds what `entry` was made from, else nil.
+        func unchangedStamp(_ entry: Entry, fullPath: String) -> FileStamp? {
+            unchangedStamp(entry, stamp: io.stamp(fullPath), fullPath: fullPath)
+        }
+
+        /// `stamp` (the file's current stamp) when the file still holds what `entry` was made
+        /// from, else nil. Files modified within ``IndexCache/racyWindowNanoseconds`` before the
+        /// cache was written are read and their digest compared.
+        func unchangedStamp(_ entry: Entry, stamp: FileStamp?, fullPath: String) -> FileStamp? {
+            guard let stamp, entry.matches(stamp) else { return nil }
+            if isRacy(entry) {
+                guard let bytes = try? io.read(fullPath).bytes, NoteParser.contentDigest(bytes) == entry.digest else { return nil }
+            }
+            return stamp
+        }
+
+        /// The card-ID table, checked against its checksum.
+        func cardIDs() throws(IndexCacheError) -> CardIDTable {
+            let bytes = try cardIDBytes()
+            let count = bytes.count / 12
+            guard count * 12 == bytes.count else { throw .malformed("card-ID table size") }
+            var hashes = [UInt64](repeating: 0, count: count), entries = [UInt32](repeating: 0, count: count)
+            bytes.withUnsafeBytes { raw in
+                for i in 0..<count {
+                    hashes[i] = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self))
+                    entries[i] = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: count * 8 + i * 4, as: UInt32.self))
+                }
+            }
+            return CardIDTable(hashes: hashes, entries: entries)
+        }
+
+        /// Whether the card-ID table reads back with its checksum.
+        func cardIDsIntact() -> Bool { (try? cardIDBytes()) != nil }
+
+        /// The card-ID table's bytes, checked against its checksum.
+        private func cardIDBytes() throws(IndexCacheError) -> [UInt8] {
+            let bytes = try IndexCache.pread(fd, io: io, offset: Int64(idsRange.lowerBound), count: idsRange.count)
+            guard Checksum64.of(bytes) == idsChecksum else { throw .checksumMismatch(section: "card IDs") }
+            return bytes
+        }
+
+        /// Reads part of the notes section (the notes section starts the file).
+        func readNotes(_ range: Range<Int>) throws(IndexCacheError) -> [UInt8] {
+            try IndexCache.pread(fd, io: io, offset: Int64(range.lowerBound), count: range.count)
+        }
+
+        /// Decodes one entry's note from `notes`, the bytes of the notes section from `start` on.
+        func note(_ entry: Entry, in notes: UnsafeRawBufferPointer, from start: Int) throws(IndexCacheError) -> Note? {
+            guard let range = entry.noteRange else { return nil }
+            guard range.lowerBound >= start, range.upperBound - start <= notes.count else { throw .malformed("note out of range") }
+            let bytes = UnsafeRawBufferPointer(rebasing: notes[(range.lowerBound - start)..<(range.upperBound - start)])
+            guard Checksum64.of(bytes) == entry.noteChecksum else { throw .checksumMismatch(section: "note \(entry.path)") }
+            var r = BinaryReader(bytes)
+            let note = try NoteCoding.decodeNote(path: entry.path, tables: tables, &r)
+            guard r.isAtEnd else { throw .malformed("note \(entry.path) has trailing bytes") }
+            return note
+        }
+    }
+
+    // MARK: - Reading
+
+    /// The notes that held a card with this ID when the cache was written (normally one; none when
+    /// the cache is missing or damaged), read from the card-ID table without decoding any note:
+    /// where to look for a card the log has never named. The caller checks the note still holds it.
+    public func notePaths(holding id: CardID) -> [String] {
+        guard case .success(let snapshot) = load(), let table = try? snapshot.cardIDs() else { return [] }
+        return table.entries(holding: id).filter(snapshot.entries.indices.contains).map { snapshot.entries[$0].path }
+    }
+
+    /// Opens and checks the cache: header, versions, checksums, tables and entries.
+    func load() -> Result<Snapshot, IndexCacheError> {
+        // Never through a linked `.quire/cache`, never a FIFO or device (it would block or not end).
+        do { _ = try io.pathWithoutLinkedFolders(root, Self.relativePath) } catch { return .failure(.unreadable(error)) }
+        let fd = io.sys.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0)
+        guard fd >= 0 else {
+            let code = currentErrno
+            return .failure(code == ENOENT ? .missing : .unreadable(.system(path: path, operation: "open", code: code)))
+        }
+        var handedOver = false
+        defer { if !handedOver { _ = io.sys.close(fd) } }
+        var st = stat()
+        guard io.sys.fstat(fd, &st) == 0 else {
+            return .failure(.unreadable(.system(path: path, operation: "stat", code: currentErrno)))
+        }
+        if let kind = FileIOError.kind(ofMode: UInt32(st.st_mode)) {
+            return .failure(.unreadable(.notRegularFile(path: path, kind: kind)))
+        }
+        let fileSize = Int64(st.st_size)
+        let writtenAt = FileStamp(st).mtimeNanoseconds
+        do throws(IndexCacheError) {
+            guard fileSize >= Int64(Self.trailerSize) else { throw IndexCacheError.malformed("shorter than its trailer") }
+            let trailer = try Self.pread(fd, io: io, offset: fileSize - Int64(Self.trailerSize), count: Self.trailerSize)
+            let fields = try trailer.withUnsafeBytes { raw in Result { () throws(IndexCacheError) in
+                var r = BinaryReader(raw)
+                guard Array(try r.bytes(8)) == Self.magic else { throw IndexCacheError.malformed("not a Quire index cache") }
+                let format = try r.u32(), parser = try r.u32()
+                guard format == Self.formatVersion, parser == Self.parserVersion else {
+                    throw IndexCacheError.otherVersion(format: format, parser: parser)
+                }
+                var v: [UInt64] = []
+                for _ in 0..<9 { v.append(try r.u64()) }
+                let trailerChecksum = try r.u64()
+                guard Checksum64.of(UnsafeRawBufferPointer(rebasing: raw[0..<(Self.trailerSize - 8)])) == trailerChecksum else {
+                    throw IndexCacheError.checksumMismatch(section: "trailer")
+                }
+                guard v[8] == syntax.digest else { throw IndexCacheError.otherCardSyntax }
+                return v
+            } }.get()
+            let entryCount = Int(truncatingIfNeeded: fields[0])
+            let notesLength = Int(truncatingIfNeeded: fields[1])
+            let entriesLength = Int(truncatingIfNeeded: fields[2]), entriesChecksum = fields[3]
+            let tablesLength = Int(truncatingIfNeeded: fields[4]), tablesChecksum = fields[5]
+            let idsLength = Int(truncatingIfNeeded: fields[6]), idsChecksum = fields[7]
+            guard tablesLength >= 0, entriesLength >= 0, notesLength >= 0, entryCount >= 0, idsLength >= 0,
+                  Int64(notesLength) + Int64(entriesLength) + Int64(tablesLength) + Int64(idsLength)
+                    + Int64(Self.trailerSize) == fileSize else {
+                throw IndexCacheError.malformed("sizes do not add up to the file's \(fileSize) bytes")
+            }
+            let body = try Self.pread(fd, io: io, offset: Int64(notesLength), count: entriesLength + tablesLength)
+            let (tables, cross, entries, folders, scanned) = try body.withUnsafeBytes { raw in Result { () throws(IndexCacheError) in
+                let entriesBytes = UnsafeRawBufferPointer(rebasing: raw[0..<entriesLength])
+                let tablesBytes = UnsafeRawBufferPointer(rebasing: raw[entriesLength...])
+                guard Checksum64.of(tablesBytes) == tablesChecksum else { throw IndexCacheError.checksumMismatch(section: "tables") }
+                guard Checksum64.of(entriesBytes) == entriesChecksum else { throw IndexCacheError.checksumMismatch(section: "entries") }
+                var r = BinaryReader(tablesBytes)
+                let tables = try NameTables.decode(&r)
+                var cross: [Diagnostic] = []
+                for _ in 0..<(try r.count()) { cross.append(try NoteCoding.decodeDiagnostic(&r)) }
+                var folders: [ScannedFolder] = []
+                for _ in 0..<(try r.count()) {
+                    let path = try r.string()
+                    guard path.isEmpty || Vault.isPlainRelativePath(path) else {
+                        throw IndexCacheError.malformed("folder outside the vault")
+                    }
+                    let mtime = try r.i64(), inode = try r.u64()
+                    folders.append(ScannedFolder(relativePath: path, stamp: FileStamp(size: 0, mtimeNanoseconds: mtime, inode: inode,
+                                                                                      device: 0, mode: 0)))
+                }
+                var scanned: [Diagnostic] = []
+                for _ in 0..<(try r.count()) { scanned.append(try NoteCoding.decodeDiagnostic(&r)) }
+                guard r.isAtEnd else { throw IndexCacheError.malformed("tables have trailing bytes") }
+                var e = BinaryReader(entriesBytes)
+                var entries: [Entry] = []
+                entries.reserveCapacity(min(entryCount, entriesLength / 32 + 1))
+                for _ in 0..<entryCount {
+                    let entry = try Self.decodeEntry(&e, tables: tables)
+                    if let range = entry.noteRange, range.upperBound > notesLength { throw IndexCacheError.malformed("note out of range") }
+                    entries.append(entry)
+                }
+                guard e.isAtEnd else { throw IndexCacheError.malformed("entries have trailing bytes") }
+                return (tables, cross, entries, folders, scanned)
+            } }.get()
+            handedOver = true
+            let idsStart = notesLength + entriesLength + tablesLength
+            return .success(Snapshot(entries: entries, tables: tables, crossFileDiagnostics: cross, folders: folders,
+                                     scanDiagnostics: scanned, writtenAt: writtenAt, fd: fd, io: io,
+                                     idsRange: idsStart..<(idsStart + idsLength), idsChecksum: idsChecksum))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private static func decodeEntry(_ r: inout BinaryReader, tables: NameTables) throws(IndexCacheError) -> Entry {
+        let path = try r.string()
+        // The cache is a file in the vault like any other: a path in it that leaves the vault makes
+        // it damaged (rebuilt), never a file to read.
+        guard Vault.isPlainRelativePath(path) else { throw .malformed("path outside the vault") }
+        let size = try r.i64(), mtime = try r.i64(), ctime = try r.i64(), inode = try r.u64(), digest = try r.u64()
+        var range: Range<Int>?
+        var checksum: UInt64 = 0
+        var deck = 0, archived = false
+        var schedules: [SchedulingState] = []
+        if try r.bool() {
+            let start = try r.varint(), length = try r.varint()
+            guard start >= 0, length >= 0 else { throw .malformed("bad note range") }
+            range = start..<(start + length)
+            checksum = try r.u64()
+            deck = try r.varint()
+            _ = try tables.deck(deck)
+            archived = try r.bool()
+            let n = try r.count()
+            schedules.reserveCapacity(n)
+            for _ in 0..<n { schedules.append(try NoteCoding.decodeSchedule(&r)) }
+        }
+        var diagnostics: [Diagnostic] = []
+        for _ in 0..<(try r.count()) { diagnostics.append(try NoteCoding.decodeDiagnostic(&r)) }
+        return Entry(path: path, size: size, mtimeNanoseconds: mtime, ctimeNanoseconds: ctime, inode: inode, digest: digest,
+                     noteRange: range,
+                     noteChecksum: checksum, deck: deck, archived: archived, schedules: schedules, diagnostics: diagnostics)
+    }
+
+    /// Reads exactly `count` bytes at `offset`.
+    static func pread(_ fd: Int32, io: FileIO, offset: Int64, count: Int) throws(IndexCacheError) -> [UInt8] {
+        var failure: Int32 = 0
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buf, initialized in
+            var filled = 0
+            while filled < count {
+                let n = io.sys.pread(fd, buf.baseAddress.map { UnsafeMutableRawPointer($0 + filled) }, count - filled,
+                                     offset + Int64(filled))
+                if n < 0, currentErrno == EINTR { continue }
+                if n < 0 { failure = currentErrno; break }
+                if n == 0 { break }
+                filled += n
+            }
+            initialized = filled
+        }
+        if failure != 0 { throw .unreadable(.system(path: "index cache", operation: "read", code: failure)) }
+        guard bytes.count == count else { throw .malformed("truncated") }
+        return bytes
+    }
+
+    // MARK: - Writing
+
+    /// Writes a cache holding `records` (in path order) and the diagnostics that span files,
+    /// replacing the old one atomically. The notes are written out as they are encoded, so the
+    /// cache is never whole in memory.
+    func write(_ records: [Record], crossFileDiagnostics: [Diagnostic], folders: [ScannedFolder],
+               scanDiagnostics: [Diagnostic]) throws(FileIOError) {
+        let file = try newFile()
+        // The card-ID table is gathered and sorted on another thread while the notes are encoded.
+        let idTable = BackgroundValue { Self.idTable(records) }
+        var tables = NameTables()
+        for record in records { tables.number(record.note) }
+        let numbered = tables
+        var entries = BinaryWriter(capacity: records.count * 64)
+        var flushed = 0
+        // Notes are encoded on all cores, a wave of chunks at a time (so the cache is never whole
+        // in memory), and written in order.
+        let chunk = 64
+        let wave = chunk * 16 * System.coreCount
+        var waveStart = 0
+        while waveStart < records.count {
+            let waveEnd = min(records.count, waveStart + wave)
+            let chunks = (waveEnd - waveStart + chunk - 1) / chunk
+            let encoded = ResultSlots<EncodedChunk>(count: chunks)
+            let first = waveStart
+            DispatchQueue.concurrentPerform(iterations: chunks) { c in
+                var w = BinaryWriter(capacity: 64 << 10)
+                var places: [(start: Int, length: Int, checksum: UInt64)?] = []
+                for i in (first + c * chunk)..<min(waveEnd, first + (c + 1) * chunk) {
+                    places.append(Self.encodeNote(of: records[i], tables: numbered, into: &w))
+                }
+                encoded[c] = EncodedChunk(bytes: w.bytes, places: places)
+            }
+            for c in 0..<chunks {
+                guard let part = encoded[c] else { continue }
+                for (k, place) in part.places.enumerated() {
+                    Self.encodeEntry(of: records[first + c * chunk + k], note: place, at: flushed, tables: numbered,
+                                     into: &entries)
+                }
+                try file.write(part.bytes)
+                flushed += part.bytes.count
+            }
+            waveStart = waveEnd
+        }
+        try finish(file, entryCount: records.count, notesLength: flushed, entries: entries.bytes, tables: numbered,
+                   crossFileDiagnostics: crossFileDiagnostics, folders: folders, scanDiagnostics: scanDiagnostics,
+                   idTable: idTable.value)
+    }
+
+    /// Creates the folder and the temporary file of a new cache.
+    func newFile() throws(FileIOError) -> FileIO.TemporaryFile {
+        _ = try io.pathWithoutLinkedFolders(root, Self.relativePath)
+        try io.makeDirectories(FileIO.directory(of: path))
+        return try io.overwriting(path)
+    }
+
+    /// Appends the entry of `record`, whose note (if any) was encoded at `place` in a buffer that
+    /// starts at offset `base` of the notes section.
+    static func encodeEntry(of record: Record, note place: (start: Int, length: Int, checksum: UInt64)?, at base: Int,
+                            tables: NameTables, into entries: inout BinaryWriter) {
+        encodeEntry(entry(record, note: place.map { (base + $0.start, $0.length, $0.checksum) }, tables: tables),
+                    into: &entries)
+    }
+
+    /// Appends the note of `record` (if it has one) to `w`; returns where it is in `w` and its
+    /// checksum.
+    static func encodeNote(of record: Record, tables: NameTables,
+                           into w: inout BinaryWriter) -> (start: Int, length: Int, checksum: UInt64)? {
+        guard let note = record.note else { return nil }
+        let start = w.bytes.count
+        NoteCoding.encode(note, tables: tables, into: &w)
+        let checksum = w.bytes.withUnsafeBytes { Checksum64.of(UnsafeRawBufferPointer(rebasing: $0[start...])) }
+        return (start, w.bytes.count - start, checksum)
+    }
+
+    /// The card-ID table of `records` as the cache stores it (see ``IDTableBuilder/encoded(concurrency:)``).
+    static func idTable(_ records: [Record]) -> [UInt8] {
+        var ids = IDTableBuilder()
+        for (n, record) in records.enumerated() { ids.add(record.note, entry: n) }
+        return ids.encoded()
+    }
+
+    /// A sorted card-ID table as the cache stores it: every hash, then every entry number,
+    /// little-endian.
+    static func idTable(sorted ids: [(hash: UInt64, entry: UInt32)]) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: ids.count * 12) { buffer, initialized in
+            guard let base = UnsafeMutableRawPointer(buffer.baseAddress) else { return }
+            for (k, id) in ids.enumerated() {
+                base.storeBytes(of: id.hash.littleEndian, toByteOffset: k * 8, as: UInt64.self)
+                base.storeBytes(of: id.entry.littleEndian, toByteOffset: ids.count * 8 + k * 4, as: UInt32.self)
+            }
+            initialized = ids.count * 12
+        }
+    }
+
+    /// The card-ID table of a new cache, gathered note by note: each card's ID hash with its
+    /// entry's number, sorted by hash (and entry, for an ID two files use) at the end.
+    struct IDTableBuilder: Sendable {
+        /// The IDs by the top byte of their hash, each bucket in the order added.
+        private var buckets = ByteBuckets<(hash: UInt64, entry: UInt32)>()
+
+        /// Adds the card IDs of entry `entry`'s note.
+        mutating func add(_ note: Note?, entry: Int) {
+            note?.cards.withUnsafeBufferPointer { cards in
+                for c in cards.indices {
+                    let hash = IndexCache.idHash(cards[c].id)
+                    buckets.append((hash, UInt32(truncatingIfNeeded: entry)), bucket: UInt8(truncatingIfNeeded: hash >> 56))
+                }
+            }
+        }
+
+        /// The table sorted by hash and entry, as ``idTable(sorted:)`` stores it. The buckets are
+        /// sorted on all cores and each stored straight at its place (no sorted copy of the whole
+        /// table: for a 100,000-file vault that is 20 MB of fresh memory to fault in).
+        func encoded(concurrency: Int? = nil) -> [UInt8] {
+            let buckets = self.buckets
+            var starts = [0]
+            for b in 0..<256 { starts.append(starts[b] + buckets.count(of: b)) }
+            let first = starts, count = buckets.count
+            return [UInt8](unsafeUninitializedCapacity: count * 12) { buffer, initialized in
+                guard let base = UnsafeMutableRawPointer(buffer.baseAddress) else { return }
+                // Each bucket is stored by one thread, at bytes no other thread touches.
+                let table = Destination(base: base)
+                inParallelChunks(of: 256, chunk: 16, concurrency: concurrency) { range in
+                    for b in range {
+                        let sorted = buckets.withBucket(b) { ids in
+                            ids.sorted { $0.hash < $1.hash || ($0.hash == $1.hash && $0.entry < $1.entry) }
+                        }
+                        for (k, id) in sorted.enumerated() {
+                            let place = first[b] + k
+                            table.base.storeBytes(of: id.hash.littleEndian, toByteOffset: place * 8, as: UInt64.self)
+                            table.base.storeBytes(of: id.entry.littleEndian, toByteOffset: count * 8 + place * 4, as: UInt32.self)
+                        }
+                    }
+                    return true
+                }
+                initialized = count * 12
+            }
+        }
+
+        /// The table's buffer, handed to the sorting threads.
+        private struct Destination: @unchecked Sendable {
+            let base: UnsafeMutableRawPointer
+        }
+    }
+}
+
+extension IndexCache {
+    /// Writes one file's entry.
+    static func encodeEntry(_ e: Entry, into entries: inout BinaryWriter) {
+        entries.string(e.path)
+        entries.i64(e.size)
+        entries.i64(e.mtimeNanoseconds)
+        entries.i64(e.ctimeNanoseconds)
+        entries.u64(e.inode)
+        entries.u64(e.digest)
+        if let range = e.noteRange {
+            entries.bool(true)
+            entries.varint(range.lowerBound)
+            entries.varint(range.count)
+            entries.u64(e.noteChecksum)
+            entries.varint(e.deck)
+            entries.bool(e.archived)
+            entries.varint(e.schedules.count)
+            for s in e.schedules { NoteCoding.encode(s, into: &entries) }
+        } else {
+            entries.bool(false)
+        }
+        entries.varint(e.diagnostics.count)
+        for d in e.diagnostics { NoteCoding.encode(d, into: &entries) }
+    }
+
+    /// Writes everything after the notes — entries, tables, card IDs, trailer — and puts the new
+    /// cache in place.
+    func finish(_ file: FileIO.TemporaryFile, entryCount: Int, notesLength: Int, entries: [UInt8], tables: NameTables,
+                crossFileDiagnostics: [Diagnostic], folders: [ScannedFolder], scanDiagnostics: [Diagnostic],
+                idTable: [UInt8]) throws(FileIOError) {
+        var tableBytes = BinaryWriter()
+        tables.encode(into: &tableBytes)
+        tableBytes.varint(crossFileDiagnostics.count)
+        for d in crossFileDiagnostics { NoteCoding.encode(d, into: &tableBytes) }
+        tableBytes.varint(folders.count)
+        for f in folders {
+            tableBytes.string(f.relativePath)
+            tableBytes.i64(f.stamp.mtimeNanoseconds)
+            tableBytes.u64(f.stamp.inode)
+        }
+        tableBytes.varint(scanDiagnostics.count)
+        for d in scanDiagnostics { NoteCoding.encode(d, into: &tableBytes) }
+        try file.write(entries)
+        try file.write(tableBytes.bytes)
+        try file.write(idTable)
+        var trailer = BinaryWriter(capacity: Self.trailerSize)
+        trailer.bytes.append(contentsOf: Self.magic)
+        trailer.u32(Self.formatVersion)
+        trailer.u32(Self.parserVersion)
+        trailer.u64(UInt64(entryCount))
+        trailer.u64(UInt64(notesLength))
+        trailer.u64(UInt64(entries.count))
+        trailer.u64(Checksum64.of(entries))
+        trailer.u64(UInt64(tableBytes.bytes.count))
+        trailer.u64(Checksum64.of(tableBytes.bytes))
+        trailer.u64(UInt64(idTable.count))
+        trailer.u64(Checksum64.of(idTable))
+        trailer.u64(syntax.digest)
+        trailer.u64(trailer.bytes.withUnsafeBytes { Checksum64.of($0) })
+        try file.write(trailer.bytes)
+        try file.commit()
+    }
+
+    /// One file of an updated cache: an entry kept from the old cache (its note's bytes copied as
+    /// they are), or a file read now.
+    enum Update {
+        case kept(Int)
+        case read(Record)
+    }
+
+    /// Writes a new cache from `snapshot` and what changed since, without decoding a kept note:
+    /// their bytes are copied from the old file, which the snapshot holds open. Deck and tag
+    /// numbers of kept notes stay as they were; new ones are added to the tables.
+    func write(updating snapshot: Snapshot, _ items: [Update], folders: [ScannedFolder],
+               scanDiagnostics: [Diagnostic]) throws(FileIOError) {
+        var tables = NameTables(decks: snapshot.tables.decks, tags: snapshot.tables.tags)
+        for case .read(let record) in items { tables.number(record.note) }
+        guard let oldIDs = try? snapshot.cardIDs() else { throw .system(path: path, operation: "read the old cache", code: EIO) }
+        var newNumber = [Int](repeating: -1, count: snapshot.entries.count)
+        for (n, item) in items.enumerated() { if case .kept(let e) = item { newNumber[e] = n } }
+        var ids: [(hash: UInt64, entry: UInt32)] = []
+        ids.reserveCapacity(oldIDs.hashes.count)
+        for (k, h) in oldIDs.hashes.enumerated() {
+            let old = Int(oldIDs.entries[k])
+            if newNumber.indices.contains(old), newNumber[old] >= 0 { ids.append((h, UInt32(newNumber[old]))) }
+        }
+        _ = try io.pathWithoutLinkedFolders(root, Self.relativePath)
+        let file = try io.overwriting(path)
+        var notes = BinaryWriter(capacity: 1 << 20)
+        var entries = BinaryWriter(capacity: items.count * 64)
+        var flushed = 0
+        // Kept notes that follow each other in the old file are copied in one read (up to 8 MB).
+        var copy: Range<Int>?
+        func copyPending() throws(FileIOError) {
+            guard let range = copy else { return }
+            copy = nil
+            guard let bytes = try? snapshot.readNotes(range) else {
+                throw .system(path: path, operation: "read the old cache", code: EIO)
+            }
+            notes.bytes.append(contentsOf: bytes)
+        }
+        for (n, item) in items.enumerated() {
+            switch item {
+            case .kept(let e):
+                let entry = snapshot.entries[e]
+                if let range = entry.noteRange {
+                    if let pending = copy, pending.upperBound == range.lowerBound, pending.count + range.count <= 8 << 20 {
+                        copy = pending.lowerBound..<range.upperBound
+                    } else {
+                        try copyPending()
+                        copy = range
+                    }
+                }
+                // Where the note lands: after what is written, buffered, and still to copy before it.
+                var moved = entry
+                if let range = entry.noteRange {
+                    let offset = flushed + notes.bytes.count + (copy?.count ?? 0) - range.count
+                    moved.noteRange = offset..<(offset + range.count)
+                }
+                Self.encodeEntry(moved, into: &entries)
+            case .read(let record):
+                try copyPending()
+                let place = Self.encodeNote(of: record, tables: tables, into: &notes)
+                for card in record.note?.cards ?? [] { ids.append((Self.idHash(card.id), UInt32(n))) }
+                Self.encodeEntry(of: record, note: place, at: flushed, tables: tables, into: &entries)
+            }
+            if notes.bytes.count >= 4 << 20 {
+                try file.write(notes.bytes)
+                flushed += notes.bytes.count
+                notes.bytes.removeAll(keepingCapacity: true)
+            }
+        }
+        try copyPending()
+        try file.write(notes.bytes)
+        flushed += notes.bytes.count
+        try finish(file, entryCount: items.count, notesLength: flushed, entries: entries.bytes, tables: tables,
+                   crossFileDiagnostics: [], folders: folders, scanDiagnostics: scanDiagnostics,
+                   idTable: Self.idTable(sorted: ids.sorted { $0.hash < $1.hash }))
+    }
+}
+
+/// One chunk of notes encoded by a worker: the bytes, and each record's place in them.
+private struct EncodedChunk: Sendable {
+    var bytes: [UInt8]
+    var places: [(start: Int, length: Int, checksum: UInt64)?]
+}
+
+extension IndexCache {
+    /// A card ID's 64-bit FNV-1a hash, as the card-ID table keeps it.
+    static func idHash(_ id: CardID) -> UInt64 {
+        var text = id.rawValue
+        return text.withUTF8 { bytes in
+            var h: UInt64 = 0xCBF2_9CE4_8422_2325
+            for b in bytes { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
+            return h
+        }
+    }
+}

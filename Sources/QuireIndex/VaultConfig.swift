@@ -1,0 +1,336 @@
+import QuireModel
+import QuireScheduling
+import QuireYAML
+import QuireFileSystem
+import QuireParsing
+
+/// Which scheduler decides when cards are due (`fsrs`, `sm2`, `flow`).
+public typealias SchedulerKind = SchedulerSettings.Kind
+
+/// Settings from `.quire/config.yaml` (FORMAT.md §7): the vault's scheduler settings and the
+/// overrides for deck prefixes under `decks:`.
+public struct VaultConfig: Sendable, Equatable {
+    /// The settings for cards whose deck no override names.
+    public var settings = SchedulerSettings()
+    /// Settings for decks and their sub-decks, complete (the vault's settings with the override's
+    /// keys applied), most specific first.
+    public var deckSettings: [(deck: DeckPath, settings: SchedulerSettings)] = []
+
+    /// Daily limits and session defaults for `quire review` and `quire today`.
+    public var study = StudySettings()
+
+    /// Which card syntax the vault's notes use (`card_syntax`, FORMAT.md §3.8).
+    public var cardSyntax: CardSyntaxName = .quire
+
+    /// The values of `card_syntax`.
+    public enum CardSyntaxName: String, Sendable, Equatable {
+        /// Quire's own (FORMAT.md §3.1–§3.7).
+        case quire
+        /// The Obsidian spaced-repetition plugin's, with its settings from `.obsidian/`.
+        case obsidianSR = "obsidian-sr"
+    }
+
+    /// Default settings.
+    public init() {}
+
+    /// The scheduler used where no deck override applies.
+    public var scheduler: SchedulerKind { settings.kind }
+    /// Hour (0–23, local time) when a new study day begins; one for the whole vault.
+    public var dayRollover: Int { settings.dayRolloverHour }
+
+    /// The settings for a card in `deck`: the longest `decks:` prefix that contains it, else the
+    /// vault's.
+    public func settings(for deck: DeckPath) -> SchedulerSettings {
+        deckSettings.first { deck.isWithin($0.deck) }?.settings ?? settings
+    }
+
+    public static func == (a: VaultConfig, b: VaultConfig) -> Bool {
+        a.settings == b.settings && a.study == b.study && a.cardSyntax == b.cardSyntax
+            && a.deckSettings.elementsEqual(b.deckSettings) { $0.deck == $1.deck && $0.settings == $1.settings }
+    }
+
+    /// The file `quire init` writes.
+    public static let template = """
+        # Quire settings. See docs/FORMAT.md in the Quire repository.
+        scheduler: fsrs        # fsrs | sm2 | flow
+        day_rollover: 4        # hour (local time) when a new study day begins
+        desired_retention: 0.9 # FSRS: the chance of recall intervals aim for
+        learning_steps: [1m, 10m]
+        relearning_steps: [10m]
+        maximum_interval: 36500  # days
+        fuzz: true             # spread review intervals a little
+        buttons: 4             # 4: again/hard/good/easy; 3: again/good/easy
+        new_per_day: 20        # new cards a day, at most
+        reviews_per_day: 200   # reviews a day, at most
+        session: mixed         # quire review's default: new (20) | review (25) | mixed (5 new + 20)
+        bury_siblings: true    # a cloze group's or reversed pair's cards not on the same day
+        card_syntax: quire     # quire | obsidian-sr (exactly the cards of the Obsidian spaced-repetition plugin)
+        # decks:               # settings for a deck and its sub-decks
+        #   Languages/Spanish:
+        #     scheduler: sm2
+
+        """
+
+    /// Reads settings; problems come back as diagnostics for `path`, and the defaults are used for
+    /// the settings in question.
+    public static func parse(_ bytes: [UInt8], path: String) -> (config: VaultConfig, diagnostics: [Diagnostic]) {
+        var config = VaultConfig()
+        let root: YAMLNode?
+        do {
+            root = try YAMLParser.parse(bytes, baseMark: .start)
+        } catch {
+            return (config, [Diagnostic(.error, path: path, line: error.mark.line, column: error.mark.column,
+                                        message: error.message)])
+        }
+        guard let root else { return (config, []) }
+        var reader = SettingsReader(path: path)
+        guard let map = root.mapping else {
+            return (config, [Diagnostic(.error, path: path, line: root.start.line, column: root.start.column,
+                                        message: "settings must be a mapping")])
+        }
+        var draft = SettingsDraft(SchedulerSettings())
+        var study = StudySettings()
+        var deckNodes: [(YAMLScalar, YAMLNode)] = []
+        for (key, value) in map.entries {
+            if key.value == "decks" {
+                if let decks = value.mapping {
+                    deckNodes = decks.entries
+                } else if !(value.scalar?.isNull ?? false) {
+                    reader.problem(.error, value.start, "'decks' must map deck names to settings")
+                }
+                continue
+            }
+            if reader.readStudy(key, value, into: &study) { continue }
+            if key.value == "card_syntax" {
+                if let name = value.scalar.flatMap({ CardSyntaxName(rawValue: $0.value) }) {
+                    config.cardSyntax = name
+                } else {
+                    reader.problem(.error, value.start, "'card_syntax' must be quire or obsidian-sr")
+                }
+                continue
+            }
+            reader.read(key, value, into: &draft, topLevel: true)
+        }
+        config.study = study
+        config.settings = reader.build(draft, at: root.start, fallback: SchedulerSettings())
+        for (key, value) in deckNodes {
+            guard let deck = DeckPath(key.value) else {
+                reader.problem(.error, key.start, "'\(key.value)' is not a deck name")
+                continue
+            }
+            guard let entries = value.mapping?.entries else {
+                reader.problem(.error, value.start, "the settings for deck '\(deck)' must be a mapping")
+                continue
+            }
+            var deckDraft = SettingsDraft(config.settings)
+            for (k, v) in entries { reader.read(k, v, into: &deckDraft, topLevel: false) }
+            config.deckSettings.append((deck, reader.build(deckDraft, at: value.start, fallback: config.settings)))
+        }
+        // Most specific first, so the first prefix that matches is the longest.
+        config.deckSettings.sort { $0.deck.components.count > $1.deck.components.count }
+        return (config, reader.diagnostics)
+    }
+}
+
+/// The settings being read, before validation as a whole.
+private struct SettingsDraft {
+    var kind: SchedulerKind
+    var desiredRetention: Double
+    var learningSteps: [Int]
+    var relearningSteps: [Int]
+    var maximumInterval: Int
+    var fuzz: Bool
+    var buttons: Int
+    var parameters: [Double]
+    var dayRolloverHour: Int
+    var intervalOrdering: Bool
+
+    init(_ s: SchedulerSettings) {
+        kind = s.kind
+        desiredRetention = s.desiredRetention
+        learningSteps = s.learningSteps
+        relearningSteps = s.relearningSteps
+        maximumInterval = s.maximumInterval
+        fuzz = s.fuzz
+        buttons = s.buttons
+        parameters = s.parameters.values
+        dayRolloverHour = s.dayRolloverHour
+        intervalOrdering = s.intervalOrdering
+    }
+}
+
+/// Reads setting keys into a draft, collecting diagnostics with their locations.
+private struct SettingsReader {
+    let path: String
+    var diagnostics: [Diagnostic] = []
+
+    init(path: String) { self.path = path }
+
+    mutating func problem(_ severity: Diagnostic.Severity, _ mark: YAMLMark, _ message: String) {
+        diagnostics.append(Diagnostic(severity, path: path, line: mark.line, column: mark.column, message: message))
+    }
+
+    /// Reads a study setting; false when `key` is not one.
+    mutating func readStudy(_ key: YAMLScalar, _ value: YAMLNode, into s: inout StudySettings) -> Bool {
+        let scalar = value.scalar
+        func warn(_ expected: String) { problem(.warning, value.start, "'\(key.value)' must be \(expected); setting ignored") }
+        switch key.value {
+        case "new_per_day":
+            if let n = scalar?.int, (0...100_000).contains(n) { s.newPerDay = n } else { warn("a number from 0 to 100000") }
+        case "reviews_per_day":
+            if let n = scalar?.int, (0...1_000_000).contains(n) { s.reviewsPerDay = n } else { warn("a number from 0 to 1000000") }
+        case "session":
+            if let m = scalar.flatMap({ StudyMode(rawValue: $0.value) }), m != .custom { s.mode = m } else { warn("new, review or mixed") }
+        case "bury_siblings":
+            if let b = scalar?.bool { s.burySiblings = b } else { warn("true or false") }
+        default:
+            return false
+        }
+        return true
+    }
+
+    mutating func read(_ key: YAMLScalar, _ value: YAMLNode, into d: inout SettingsDraft, topLevel: Bool) {
+        let name = key.value
+        let scalar = value.scalar
+        func warn(_ expected: String) { problem(.warning, value.start, "'\(name)' must be \(expected); setting ignored") }
+        switch name {
+        case "scheduler":
+            if let s = scalar.flatMap({ SchedulerKind(rawValue: $0.value.lowercased()) }) { d.kind = s } else { warn("fsrs, sm2 or flow") }
+        case "day_rollover":
+            guard topLevel else {
+                problem(.warning, key.start, "'day_rollover' applies to the whole vault and cannot be set per deck")
+                return
+            }
+            if let h = scalar?.int, (0...23).contains(h) { d.dayRolloverHour = h } else { warn("an hour from 0 to 23") }
+        case "desired_retention":
+            if let r = scalar?.double, r > 0, r < 1 { d.desiredRetention = r } else { warn("a number between 0 and 1, like 0.9") }
+        case "learning_steps", "relearning_steps":
+            if let steps = Self.steps(value) {
+                if name == "learning_steps" { d.learningSteps = steps } else { d.relearningSteps = steps }
+            } else {
+                warn("a list of durations like [1m, 10m] (s, m, h or d; a bare number is minutes)")
+            }
+        case "maximum_interval":
+            if let n = scalar?.int, (1...36_500).contains(n) { d.maximumInterval = n } else { warn("a number of days from 1 to 36500") }
+        case "fuzz":
+            if let b = scalar?.bool { d.fuzz = b } else { warn("true or false") }
+        case "buttons":
+            if let n = scalar?.int, n == 3 || n == 4 { d.buttons = n } else { warn("3 or 4") }
+        case "interval_ordering":
+            if let b = scalar?.bool { d.intervalOrdering = b } else { warn("true or false") }
+        case "fsrs_parameters":
+            let numbers = value.sequence?.items.map { $0.scalar?.double }
+            guard let numbers, numbers.allSatisfy({ $0 != nil }) else {
+                warn("a list of 17, 19 or 21 numbers")
+                return
+            }
+            let values = numbers.compactMap { $0 }
+            do {
+                _ = try FSRSParameters(values)
+                d.parameters = values
+            } catch {
+                problem(.warning, value.start, error.description + "; setting ignored")
+            }
+        default:
+            problem(.warning, key.start, "unknown setting '\(name)'")
+        }
+    }
+
+    /// Validates the draft as a whole; on failure reports it and returns `fallback`.
+    mutating func build(_ d: SettingsDraft, at mark: YAMLMark, fallback: SchedulerSettings) -> SchedulerSettings {
+        do {
+            return try SchedulerSettings(kind: d.kind, desiredRetention: d.desiredRetention, learningSteps: d.learningSteps,
+                                         relearningSteps: d.relearningSteps, maximumInterval: d.maximumInterval,
+                                         fuzz: d.fuzz, buttons: d.buttons, parameters: d.parameters,
+                                         dayRolloverHour: d.dayRolloverHour, intervalOrdering: d.intervalOrdering)
+        } catch {
+            problem(.warning, mark, error.description + "; using the defaults")
+            return fallback
+        }
+    }
+
+    /// Durations in seconds from a list like `[1m, 10m]` (units s, m, h, d; a bare number is minutes,
+    /// as in Anki). Nil when any item is not a positive duration.
+    static func steps(_ node: YAMLNode) -> [Int]? {
+        let items: [String]
+        if let seq = node.sequence {
+            guard let texts = Optional(seq.items.compactMap { $0.scalar?.value }), texts.count == seq.items.count else { return nil }
+            items = texts
+        } else if let s = node.scalar {
+            items = s.isNull ? [] : s.value.split(separator: " ").map(String.init)
+        } else {
+            return nil
+        }
+        var out: [Int] = []
+        for item in items {
+            guard let seconds = duration(item) else { return nil }
+            out.append(seconds)
+        }
+        return out
+    }
+
+    /// `90s`, `10m`, `1.5h`, `2d`, or minutes without a unit.
+    static func duration(_ text: String) -> Int? {
+        let t = text.trimmingSpaces()
+        let unit = t.last.flatMap { "smhd".contains($0) ? $0 : nil }
+        guard let number = Double(unit == nil ? t : String(t.dropLast())), number.isFinite, number > 0 else { return nil }
+        let scale: Double = switch unit {
+        case "s": 1
+        case "h": 3600
+        case "d": 86_400
+        default: 60
+        }
+        let seconds = (number * scale).rounded()
+        return seconds >= 1 && seconds < 1e9 ? Int(seconds) : nil
+    }
+}
+
+extension Vault {
+    /// The vault's settings: defaults when there is no config file; when there is one that cannot
+    /// be read (a link, a FIFO, no permission), the defaults with an error saying so. Commands that
+    /// schedule use ``readConfig()``, which refuses instead.
+    public func config() -> (config: VaultConfig, diagnostics: [Diagnostic]) {
+        do { return try readConfig() } catch {
+            return (VaultConfig(), [Diagnostic(.error, path: Vault.folderName + "/config.yaml",
+                                               message: Self.reason(error) + "; the default settings are used")])
+        }
+    }
+
+    /// The vault's settings (defaults when there is no config file, with the file's problems as
+    /// diagnostics), or an error when the file exists but cannot be read: scheduling with the
+    /// default settings instead of the user's would be wrong without a word.
+    public func readConfig() throws(FileIOError) -> (config: VaultConfig, diagnostics: [Diagnostic]) {
+        let rel = Vault.folderName + "/config.yaml"
+        let path = try internalPath(rel)
+        guard linkStamp(rel) != nil else { return (VaultConfig(), []) }
+        return VaultConfig.parse(try io.read(path).bytes, path: rel)
+    }
+
+    /// The card syntax of the vault's notes (FORMAT.md §3.8): Quire's own, or the Obsidian
+    /// spaced-repetition plugin's with the settings of its `data.json` (its defaults when the file
+    /// is missing; when it cannot be read or holds errors, its defaults with a diagnostic).
+    public func cardSyntax() -> (syntax: CardSyntax, diagnostics: [Diagnostic]) {
+        guard config().config.cardSyntax == .obsidianSR else { return (.quire, []) }
+        let rel = ObsidianSRSettings.dataPath
+        guard linkStamp(rel) != nil else { return (.obsidianSR(ObsidianSRSettings()), []) }
+        do {
+            // A constant path inside the vault: no folder on the way may be a link, and the file
+            // itself is opened without following one (FileIO.read).
+            let read = ObsidianSRSettings.read(try io.read(try io.pathWithoutLinkedFolders(root, rel)).bytes, path: rel)
+            return (.obsidianSR(read.settings), read.diagnostics)
+        } catch {
+            return (.obsidianSR(ObsidianSRSettings()),
+                    [Diagnostic(.error, path: rel, message: Self.reason(error) + "; the plugin's default settings are used")])
+        }
+    }
+
+    /// The stamp of a path relative to the root, not following a final link.
+    func linkStamp(_ relative: String) -> FileStamp? { io.linkStamp(fullPath(relative)) }
+
+    /// A file error's message without the path it starts with (a diagnostic shows the path).
+    static package func reason(_ error: FileIOError) -> String {
+        let text = error.description
+        guard let colon = text.range(of: ": ") else { return text }
+        return String(text[colon.upperBound...])
+    }
+}

@@ -1,0 +1,269 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import QuireMarkdown
+import QuireModel
+import QuireYAML
+import QuireSupport
+
+/// Reads one note file: front matter, cards, tags and stored scheduling state (FORMAT.md §2–§5).
+///
+/// Pure: bytes and the note's relative path in, a ``Note`` (or nothing) and diagnostics out.
+public enum NoteParser {
+    /// How many leading bytes are checked for a NUL to tell binary files apart.
+    static let binaryProbeLength = 8192
+
+    /// Parses a note.
+    ///
+    /// - Parameters:
+    ///   - bytes: the whole file.
+    ///   - path: the note's path relative to the vault root, `/`-separated.
+    /// - Returns: the note, or nil when the file cannot be read as a note (binary, invalid UTF-8,
+    ///   broken front matter); the diagnostics say why.
+    public static func parse(_ bytes: [UInt8], path: String, syntax: CardSyntax = .quire)
+        -> (note: Note?, diagnostics: [Diagnostic]) {
+        let parsed = parseForEditing(bytes, path: path, syntax: syntax)
+        return (parsed.note, parsed.diagnostics)
+    }
+
+    /// The digest stored in ``Note/contentDigest``: ``Checksum64`` (one multiply per eight bytes;
+    /// a change confined to eight aligned bytes always changes it). It tells whether a file still
+    /// holds the bytes a note was made from; nothing adversarial depends on it.
+    public static func contentDigest(_ bytes: [UInt8]) -> UInt64 {
+        Checksum64.of(bytes)
+    }
+
+    /// Parses a note and also returns its parsed front matter, for an editor to start from.
+    static package func parseForEditing(_ bytes: [UInt8], path: String, syntax: CardSyntax = .quire)
+        -> (note: Note?, frontMatter: FrontMatter?, diagnostics: [Diagnostic]) {
+        var diagnostics: [Diagnostic] = []
+        let hasNUL = bytes.withUnsafeBytes { buf in
+            buf.baseAddress.map { memchr($0, 0, min(buf.count, binaryProbeLength)) != nil } ?? false
+        }
+        if hasNUL {
+            return (nil, nil, [Diagnostic(.error, path: path, message: "binary file (contains NUL bytes); skipped")])
+        }
+        if let bad = firstInvalidUTF8(bytes) {
+            let loc = SourceText(bytes).location(ofOffset: bad)
+            return (nil, nil, [Diagnostic(.error, path: path, line: loc.line, column: loc.column,
+                                     message: "invalid UTF-8; file skipped")])
+        }
+        let frontMatter: FrontMatter
+        do {
+            frontMatter = try FrontMatter(file: bytes)
+        } catch {
+            return (nil, nil, [Diagnostic(.error, path: path, line: error.mark.line, column: error.mark.column,
+                                     message: error.message + "; file skipped")])
+        }
+        if let root = frontMatter.root, let (duplicate, first) = YAMLNode.mapping(root).firstDuplicateKey() {
+            let error = YAMLError.duplicateKey(key: duplicate.value, at: duplicate.start, firstAt: first.start)
+            return (nil, nil, [Diagnostic(.error, path: path, line: duplicate.start.line, column: duplicate.start.column,
+                                     message: error.message + "; file skipped")])
+        }
+        let source = SourceText(bytes)
+        let root = frontMatter.root
+        func warn(_ node: YAMLNode, _ message: String) {
+            diagnostics.append(Diagnostic(.warning, path: path, line: node.start.line, column: node.start.column,
+                                          message: message))
+        }
+        func string(_ key: String) -> String? {
+            guard let node = root?[key] else { return nil }
+            guard let s = node.scalar, !s.isNull else {
+                warn(node, "'\(key)' should be a single value; ignored")
+                return nil
+            }
+            return s.value
+        }
+        func timestamp(_ key: String) -> Timestamp? {
+            guard let text = string(key), let node = root?[key] else { return nil }
+            guard let t = Timestamp(iso8601: text.trimmingSpaces()) else {
+                warn(node, "'\(key)' should be a date like 2026-11-22; ignored")
+                return nil
+            }
+            return t
+        }
+
+        // Body: shapes whose cost in cmark grows faster than their size are refused first.
+        if let excess = bytes.withUnsafeBufferPointer({ buf in
+            MarkdownLimits.firstExcess(in: UnsafeBufferPointer(rebasing: buf[frontMatter.bodyRange]))
+        }) {
+            let loc = source.location(ofOffset: frontMatter.bodyRange.lowerBound + excess.offset)
+            return (nil, nil, [Diagnostic(.error, path: path, line: loc.line, column: loc.column,
+                                          message: excess.message + "; file skipped")])
+        }
+        func parseBody(_ options: MarkdownParseOptions) -> MarkdownDocument {
+            bytes.withUnsafeBufferPointer { buf in
+                MarkdownDocument(parsing: UnsafeBufferPointer(rebasing: buf[frontMatter.bodyRange]),
+                                 options: options, lineOffset: frontMatter.bodyStartLine - 1)
+            }
+        }
+        var document = parseBody(.indexing)
+        // The indexing parse leaves strikethrough out; it changes only a heading's plain text.
+        if headingHoldsTilde(document, source: source) { document = parseBody(.indexing.union(.strikethrough)) }
+        var body = CardExtractor.scan(document, source: source, path: path)
+        if case .quire = syntax { diagnostics += body.diagnostics }
+
+        // Title and deck.
+        let title = string("title") ?? body.firstTitle ?? fileStem(path)
+        var namedDeck: DeckPath?
+        if let text = string("deck") {
+            namedDeck = DeckPath(text)
+            if namedDeck == nil, let node = root?["deck"] { warn(node, "'deck' is empty; ignored") }
+        }
+        let deck = namedDeck ?? folderDeck(path)
+
+        // Tags: front matter, then inline.
+        var tags: [Tag] = []
+        var seen = SmallSet<String>()
+        func addTag(_ text: String, node: YAMLNode?) {
+            guard let tag = Tag(text) else {
+                if let node { warn(node, "'\(text)' is not a valid tag; ignored") }
+                return
+            }
+            if seen.insert(tag.key) { tags.append(tag) }
+        }
+        if let node = root?["tags"] {
+            switch node {
+            case .scalar(let s) where s.isNull: break
+            case .scalar(let s):
+                for part in s.value.split(separator: ",") where !part.trimmingSpaces().isEmpty {
+                    addTag(String(part), node: node)
+                }
+            case .sequence(let seq):
+                for item in seq.items {
+                    if let s = item.scalar { addTag(s.value, node: item) } else { warn(item, "a tag must be a single word; ignored") }
+                }
+            case .mapping:
+                warn(node, "'tags' should be a list or a comma-separated string; ignored")
+            }
+        }
+        for t in body.inlineTags { addTag(t, node: nil) }
+        if case .obsidianSR(let settings) = syntax {
+            let found = ObsidianCardParser.cards(in: bytes, path: path, tags: tags.map(\.name), settings: settings)
+            body.cards = found.cards
+            diagnostics += found.diagnostics
+        }
+
+        var cycle: NoteCycle?
+        if let text = string("cycle") {
+            cycle = NoteCycle(rawValue: text.lowercased())
+            if cycle == nil, let node = root?["cycle"] { warn(node, "'cycle' must be daily, weekly, monthly or yearly; ignored") }
+        }
+        var archived = false
+        if let node = root?["archived"], let s = node.scalar, !s.isNull {
+            if let b = s.bool { archived = b } else { warn(node, "'archived' must be true or false; ignored") }
+        }
+
+        // Stored scheduling lines.
+        var stored: [StoredLine] = []
+        if let node = root?[SchedulingLine.key] {
+            if let map = node.mapping {
+                for (key, value) in map.entries {
+                    guard let id = CardID(key.value) else {
+                        diagnostics.append(Diagnostic(.warning, path: path, line: key.start.line, column: key.start.column,
+                                                      message: "'\(key.value)' is not a valid card ID; line ignored"))
+                        continue
+                    }
+                    let decoded = SchedulingLine.decode(value)
+                    for (mark, message) in decoded.problems {
+                        diagnostics.append(Diagnostic(.warning, path: path, line: mark.line, column: mark.column,
+                                                      message: message))
+                    }
+                    if let state = decoded.state {
+                        stored.append(StoredLine(id: id, state: state, line: key.start.line, column: key.start.column))
+                    }
+                }
+            } else if !(node.scalar?.isNull ?? false) {
+                warn(node, "'\(SchedulingLine.key)' must be a mapping of card IDs to scheduling lines; ignored")
+            }
+        }
+        // Moved out, so that giving the cards their IDs does not copy the array.
+        var cards = body.cards
+        body.cards = []
+        diagnostics += CardMatcher.assign(&cards, stored: stored, path: path)
+        // The extractor grew the array by doubling; the index keeps it, so it keeps no spare room
+        // (a quarter of the cards' memory in a big vault).
+        if cards.capacity > cards.count + cards.count / 8 {
+            cards = [Card](unsafeUninitializedCapacity: cards.count) { buffer, initialized in
+                initialized = buffer.initialize(fromContentsOf: cards)
+            }
+        }
+
+        var note = Note(path: path, title: title, deck: deck, tags: tags, created: timestamp("created"),
+                        cycle: cycle, archived: archived, category: string("category"), source: string("source"),
+                        sourceType: string("source_type"), reviewed: timestamp("reviewed"), cards: cards,
+                        byteCount: bytes.count)
+        note.contentDigest = contentDigest(bytes)
+        return (note, frontMatter, diagnostics)
+    }
+
+    /// Whether a line of some heading holds a `~`: only there can strikethrough, which the
+    /// indexing parse leaves out, change what the indexer reads (the heading's plain text).
+    static func headingHoldsTilde(_ document: MarkdownDocument, source: SourceText) -> Bool {
+        document.nodes.withUnsafeBufferPointer { nodes in
+            source.bytes.withUnsafeBufferPointer { bytes in
+                for i in nodes.indices where nodes[i].kind == .heading {
+                    let range = nodes[i].range
+                    for line in range.start.line...max(range.start.line, range.end.line) where line <= source.lineCount {
+                        if bytes[source.lineRange(line)].contains(UInt8(ascii: "~")) { return true }
+                    }
+                }
+                return false
+            }
+        }
+    }
+
+    /// The deck named by a note's folder (`Default` at the root).
+    static func folderDeck(_ path: String) -> DeckPath {
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return .defaultDeck }
+        return DeckPath(path[..<slash]) ?? .defaultDeck
+    }
+
+    /// The file name without folder and `.md`.
+    static func fileStem(_ path: String) -> String {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        return name.utf8.count > 3 ? String(name.dropLast(3)) : name
+    }
+
+    /// Offset of the first byte that is not valid UTF-8, or nil.
+    static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
+        bytes.withUnsafeBufferPointer { buf -> Int? in
+            guard let base = buf.baseAddress else { return nil }
+            var i = 0
+            let n = buf.count
+            while i < n {
+                // Fast paths: 32, then 8 ASCII bytes at a time.
+                if i + 32 <= n {
+                    let p = UnsafeRawPointer(base + i)
+                    let words = p.loadUnaligned(as: UInt64.self) | p.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+                        | p.loadUnaligned(fromByteOffset: 16, as: UInt64.self) | p.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
+                    if words & 0x8080_8080_8080_8080 == 0 { i += 32; continue }
+                }
+                if i + 8 <= n {
+                    let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+                    if word & 0x8080_8080_8080_8080 == 0 { i += 8; continue }
+                }
+                let b = buf[i]
+                if b < 0x80 { i += 1; continue }
+                let len: Int
+                let minValue: UInt32
+                var value: UInt32
+                switch b {
+                case 0xC2...0xDF: len = 2; value = UInt32(b & 0x1F); minValue = 0x80
+                case 0xE0...0xEF: len = 3; value = UInt32(b & 0x0F); minValue = 0x800
+                case 0xF0...0xF4: len = 4; value = UInt32(b & 0x07); minValue = 0x10000
+                default: return i
+                }
+                guard i + len <= n else { return i }
+                for k in 1..<len {
+                    let c = buf[i + k]
+                    guard c & 0xC0 == 0x80 else { return i }
+                    value = value << 6 | UInt32(c & 0x3F)
+                }
+                if value < minValue || value > 0x10FFFF || (0xD800...0xDFFF).contains(value) { return i }
+                i += len
+            }
+            return nil
+        }
+    }
+}

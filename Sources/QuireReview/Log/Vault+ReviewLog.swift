@@ -1,0 +1,96 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import QuireModel
+import QuireFileSystem
+
+extension Vault {
+    /// The log folder's path relative to the root.
+    public static let logFolder = folderName + "/log"
+
+    /// Relative paths of the review-log files, sorted.
+    public func reviewLogFiles() -> [String] {
+        guard let folder = try? internalFolder(Self.logFolder), let dir = opendir(folder) else { return [] }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) { ptr in
+                ptr.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
+            if name.hasSuffix(".log"), !name.hasPrefix(".") { names.append(Self.logFolder + "/" + name) }
+        }
+        return names.sorted()
+    }
+
+    /// Every event of every log file, with problems as diagnostics: a line that cannot be read (a
+    /// torn write, a hand edit) is reported with its location and skipped, and so is an event
+    /// whose `path=` is not a plain path to a note inside the vault.
+    public func reviewLog() -> (events: [ReviewEvent], diagnostics: [Diagnostic]) {
+        var events: [ReviewEvent] = []
+        var diagnostics: [Diagnostic] = []
+        for rel in reviewLogFiles() {
+            do {
+                let (bytes, _) = try io.read(try internalPath(rel))
+                guard let text = String(validating: bytes, as: UTF8.self) else {
+                    diagnostics.append(Diagnostic(.error, path: rel, message: "invalid UTF-8"))
+                    continue
+                }
+                let parsed = ReviewLog.parse(text)
+                for (event, line) in zip(parsed.events, parsed.lines) {
+                    if let path = event.field("path"), let reason = Self.unsafeReason(path) {
+                        diagnostics.append(Diagnostic(.error, path: rel, line: line, column: 1,
+                                                      message: "path=\(path): \(reason); event skipped"))
+                    } else {
+                        events.append(event)
+                    }
+                }
+                diagnostics += parsed.errors.map { Diagnostic(.error, path: rel, line: $0.line, column: $0.column, message: $0.message) }
+            } catch {
+                diagnostics.append(Diagnostic(.error, path: rel, message: error.description))
+            }
+        }
+        return (events, diagnostics)
+    }
+
+    /// The path the newest logged event of a card names, found by reading each log file from its
+    /// end (no log is parsed whole): a hint for finding the card's note without indexing the vault.
+    ///
+    /// Of the log files, the event with the latest time wins; within one file, the last line that
+    /// names the card and a `path=`. Nil when no log names one.
+    public func lastLoggedPath(of card: CardID) -> String? {
+        let needle = Array(card.rawValue.utf8)
+        var best: (time: Timestamp, path: String)?
+        for rel in reviewLogFiles() {
+            guard let full = try? internalPath(rel) else { continue }
+            try? io.scanLinesBackward(full) { raw in
+                let bytes = raw.last == 0x0D ? raw.dropLast() : raw
+                guard Self.contains(bytes, needle), let line = String(validating: bytes, as: UTF8.self),
+                      let event = try? ReviewLog.parseLine(line[...], number: 0),
+                      event.card == card, let path = event.field("path"),
+                      Self.unsafeReason(path) == nil else { return false }
+                if best.map({ event.time > $0.time }) ?? true { best = (event.time, path) }
+                return true
+            }
+        }
+        return best?.path
+    }
+
+    /// Whether `bytes` hold `needle` (memchr for its first byte, then memcmp).
+    private static func contains(_ bytes: ArraySlice<UInt8>, _ needle: [UInt8]) -> Bool {
+        guard let first = needle.first else { return true }
+        return bytes.withUnsafeBytes { haystack in
+            needle.withUnsafeBytes { n in
+                guard var p = haystack.baseAddress, let nb = n.baseAddress else { return false }
+                let end = p + haystack.count
+                while end - p >= n.count, let hit = memchr(p, Int32(first), end - p - n.count + 1) {
+                    if memcmp(hit, nb, n.count) == 0 { return true }
+                    p = UnsafeRawPointer(hit) + 1
+                }
+                return false
+            }
+        }
+    }
+
+    /// Problems in the review log files.
+    public func reviewLogDiagnostics() -> [Diagnostic] { reviewLog().diagnostics }
+}

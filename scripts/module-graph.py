@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""Prints the package's module graph from Package.swift and the sources' `import` lines, and checks it.
+
+    scripts/module-graph.py           the graph, lowest layer first (docs/ARCHITECTURE.md quotes it)
+    scripts/module-graph.py --check   only the problems; exit 1 if there are any (make test runs it)
+
+The rules it checks (docs/ARCHITECTURE.md, "Dependencies"):
+  - a module of the package imports only modules it declares as dependencies in Package.swift, so
+    Package.swift is the whole truth and no module can import one above it (SwiftPM refuses cycles
+    among declared dependencies); a test target may also import what those depend on;
+  - a C module is imported only by its wrapper, and with `internal import`.
+It also lists, per module, the files that import the platform's C library (Glibc) directly.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+
+# Which modules may import each C module.
+C_WRAPPERS = {
+    "CCmarkGFM": {"QuireMarkdown", "CCmarkGFMShim"},
+    "CCmarkGFMShim": {"QuireMarkdown"},
+    "CLibYAML": {"QuireYAML"},
+    "CSystem": {"QuireFileSystem"},
+    "CMalloc": {"QuireFileSystem"},
+}
+PLATFORM_MODULES = {"Glibc", "Darwin", "Musl"}
+
+IMPORT = re.compile(r"^\s*(?:@testable\s+|@_implementationOnly\s+)?(internal\s+|public\s+|package\s+)?import\s+(?:struct\s+|enum\s+|class\s+|func\s+)?(\w+)", re.M)
+
+
+def load_package(root):
+    out = subprocess.run(["swift", "package", "--package-path", root, "dump-package"],
+                         check=True, capture_output=True, text=True).stdout
+    targets = {}
+    for t in json.loads(out)["targets"]:
+        deps = []
+        for d in t["dependencies"]:
+            kind, value = next(iter(d.items()))
+            deps.append(value[0])
+        default = "Tests" if t["type"] == "test" else "Sources"
+        targets[t["name"]] = {
+            "type": t["type"],
+            "path": t.get("path") or os.path.join(default, t["name"]),
+            "deps": deps,
+        }
+    return targets
+
+
+def imports_of(root, target):
+    found = {}
+    folder = os.path.join(root, target["path"])
+    for dirpath, _, files in os.walk(folder):
+        for name in sorted(files):
+            if not name.endswith(".swift"):
+                continue
+            path = os.path.join(dirpath, name)
+            text = open(path, encoding="utf-8").read()
+            for m in IMPORT.finditer(text):
+                found.setdefault(m.group(2), []).append((os.path.relpath(path, root), m.group(1) or ""))
+    return found
+
+
+def closure(targets, name, seen=None):
+    seen = set() if seen is None else seen
+    for d in targets.get(name, {}).get("deps", []):
+        if d not in seen:
+            seen.add(d)
+            closure(targets, d, seen)
+    return seen
+
+
+def layers(targets, names):
+    level = {}
+
+    def depth(n):
+        if n not in level:
+            inside = [d for d in targets[n]["deps"] if d in targets]
+            level[n] = 1 + max((depth(d) for d in inside), default=-1)
+        return level[n]
+
+    for n in names:
+        depth(n)
+    return level
+
+
+def main():
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    check_only = "--check" in sys.argv[1:]
+    targets = load_package(root)
+    problems = []
+    graph = {}
+    platform = {}
+    for name, t in targets.items():
+        if t["type"] == "system":
+            continue
+        allowed = set(t["deps"])
+        if t["type"] == "test":
+            for d in list(t["deps"]):
+                allowed |= closure(targets, d)
+        used = imports_of(root, t)
+        quire_imports = sorted(m for m in used if m in targets and m != name)
+        graph[name] = quire_imports
+        for module in quire_imports:
+            places = used[module]
+            if module not in allowed:
+                problems.append(f"{places[0][0]}: {name} imports {module}, which Package.swift does not give it")
+            if targets[module]["type"] == "system" or module in C_WRAPPERS:
+                if name not in C_WRAPPERS.get(module, set()):
+                    problems.append(f"{places[0][0]}: {name} imports the C module {module}; only {sorted(C_WRAPPERS.get(module, []))} may")
+                for path, access in places:
+                    if access.strip() != "internal" and targets[name]["type"] != "system" and name != "CCmarkGFMShim":
+                        problems.append(f"{path}: {module} must be imported with `internal import`")
+        for module in sorted(PLATFORM_MODULES & set(used)):
+            platform.setdefault(name, set()).update(path for path, _ in used[module])
+
+    if not check_only:
+        library = [n for n, t in targets.items() if t["type"] in ("regular", "executable")]
+        level = layers(targets, library)
+        print("layer  module             imports (of this package's modules)")
+        for n in sorted(library, key=lambda n: (level[n], n)):
+            print(f"{level[n]:>5}  {n:<18} {' '.join(graph.get(n, [])) or '-'}")
+        print()
+        print("files that import the platform's C library (Glibc) directly")
+        for n in sorted(platform, key=lambda n: (level.get(n, 99), n)):
+            print(f"  {n:<18} {len(platform[n])}")
+    for p in problems:
+        print(f"module-graph: {p}", file=sys.stderr)
+    if problems:
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
