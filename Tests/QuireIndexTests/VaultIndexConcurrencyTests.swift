@@ -84,16 +84,4 @@ import QuireModel
             }
         }
     }
-
-    /// Chunks handed in from two threads in a shuffled order come out once each, in order.
-    @Test func chunksComeOutInOrder() {
-        let ordered = InOrderChunks<Int>()
-        let seen = Mutex<[Int]>([])
-        let numbers = Array(0..<2_000).shuffled()
-        inParallelChunks(of: numbers.count, chunk: 3, concurrency: 2) { range in
-            for i in range { ordered.add(numbers[i], numbers[i]) { n in seen.withLock { $0.append(n) } } }
-            return true
-        }
-        #expect(seen.withLock { $0 } == Array(0..<2_000))
-    }
 }
