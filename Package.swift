@@ -6,7 +6,7 @@ import PackageDescription
 // switch is read here rather than passed as `-Xcc -DQUIRE_CMARK_PUBLIC_API` because it then
 // reaches the shim's C compile only (not every C compile and module import) and `swift test
 // --skip-build` needs no matching flags; SwiftPM re-evaluates the manifest when the variable
-// changes, and each mode builds into its own `--scratch-path` (the Makefile's .build/public-api).
+// changes and compiles the shim again (the Makefile switches one build folder between the two).
 let cmarkPublicAPI = !["", "0"].contains(Context.environment["QUIRE_CMARK_PUBLIC_API"] ?? "")
 
 let package = Package(

@@ -116,7 +116,7 @@ def main():
             platform.setdefault(name, set()).update(path for path, _ in used[module])
 
     if not check_only:
-        library = [n for n, t in targets.items() if t["type"] in ("regular", "executable")]
+        library = [n for n, t in targets.items() if t["type"] in ("regular", "executable") and n not in C_WRAPPERS]
         level = layers(targets, library)
         print("layer  module             imports (of this package's modules)")
         for n in sorted(library, key=lambda n: (level[n], n)):
