@@ -48,21 +48,26 @@ public enum JSONRepresentation {
 
     /// A note's metadata and card count.
     public static func note(_ note: Note) -> JSONValue {
-        .object([
+        var fields: [(String, JSONValue)] = [
             ("path", .string(note.path)),
             ("title", .string(note.title)),
             ("deck", .string(note.deck.description)),
             ("tags", .array(note.tags.map { .string($0.name) })),
-            ("created", .optional(note.created?.description)),
-            ("cycle", .optional(note.cycle?.rawValue)),
-            ("archived", .bool(note.archived)),
-            ("category", .optional(note.category)),
-            ("source", .optional(note.source)),
-            ("source_type", .optional(note.sourceType)),
-            ("reviewed", .optional(note.reviewed?.description)),
-            ("cards", .int(note.cards.count)),
-            ("bytes", .int(note.byteCount)),
-        ])
+        ]
+        for key in NoteKey.all { fields.append((key.name, value(key.value(in: note)))) }
+        fields.append(("cards", .int(note.cards.count)))
+        fields.append(("bytes", .int(note.byteCount)))
+        return .object(fields)
+    }
+
+    /// A plain-valued key's value: dates in the form notes and logs use, absent ones as null.
+    static func value(_ value: NoteKey.Value?) -> JSONValue {
+        switch value {
+        case nil: .null
+        case .date(let t): .string(t.description)
+        case .text(let s), .choice(let s): .string(s)
+        case .flag(let on): .bool(on)
+        }
     }
 
     /// A deck and its sub-decks, with counts that include the sub-decks.

@@ -50,7 +50,7 @@ extension VaultIndex {
             let before = Dictionary(old.cards.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
             result.changedCards = note.cards.compactMap { card in
                 guard let was = before[card.id] else { return nil }
-                return Self.sameCard(was, card) ? nil : card.id
+                return was == card ? nil : card.id
             }
         }
         let oldDiagnostics = diagnostics.filter { $0.path == path && !crossFileDiagnostics.contains($0) }
@@ -62,7 +62,7 @@ extension VaultIndex {
         case (.some, nil):
             result.kind = .removed
         case (.some(let a), .some(let b)):
-            result.kind = a.contentDigest == b.contentDigest && a.contentDigest != 0 || Self.sameNote(a, b) ? .unchanged : .changed
+            result.kind = a.contentDigest == b.contentDigest && a.contentDigest != 0 || a.readsTheSame(as: b) ? .unchanged : .changed
         }
         let sameBytes = old != nil && note != nil && old?.contentDigest == note?.contentDigest && old?.contentDigest != 0
         if (old == nil && note == nil || sameBytes) && oldDiagnostics == fileDiagnostics {
@@ -110,19 +110,5 @@ extension VaultIndex {
             if utf8Precedes(notes[mid].path, path) { low = mid + 1 } else { high = mid }
         }
         return low
-    }
-
-    /// Whether two versions of a card show and schedule the same.
-    static func sameCard(_ a: Card, _ b: Card) -> Bool {
-        a.kind == b.kind && a.variant == b.variant && a.front == b.front && a.back == b.back && a.lines == b.lines
-            && a.column == b.column && a.headingPath == b.headingPath && a.schedule == b.schedule
-    }
-
-    /// Whether two versions of a note read the same in everything the index keeps.
-    static func sameNote(_ a: Note, _ b: Note) -> Bool {
-        a.title == b.title && a.deck == b.deck && a.tags.map(\.name) == b.tags.map(\.name) && a.created == b.created
-            && a.cycle == b.cycle && a.archived == b.archived && a.category == b.category && a.source == b.source
-            && a.sourceType == b.sourceType && a.reviewed == b.reviewed && a.cards.count == b.cards.count
-            && zip(a.cards, b.cards).allSatisfy { $0.id == $1.id && sameCard($0, $1) }
     }
 }

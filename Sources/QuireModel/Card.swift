@@ -1,5 +1,6 @@
-/// One flashcard found in a note's body.
-public struct Card: Sendable {
+/// One flashcard found in a note's body. Two cards are equal when every field is, the stored
+/// scheduling line included.
+public struct Card: Sendable, Equatable {
     /// The card's ID (explicit, stored, or derived — FORMAT.md §3.5).
     public var id: CardID
     public var kind: CardKind
@@ -84,7 +85,9 @@ public struct Card: Sendable {
 }
 
 /// An immutable box for a card's scheduling state; replaced, never mutated, so sharing is safe.
-final class ScheduleBox: Sendable {
+final class ScheduleBox: Sendable, Equatable {
     let state: SchedulingState
     init(_ state: SchedulingState) { self.state = state }
+
+    static func == (a: ScheduleBox, b: ScheduleBox) -> Bool { a === b || a.state == b.state }
 }

@@ -3,14 +3,16 @@ public enum NoteCycle: String, CaseIterable, Sendable, Codable {
     case daily, weekly, monthly, yearly
 }
 
-/// One Markdown file of the vault, with what Quire read from it.
-public struct Note: Sendable {
+/// One Markdown file of the vault, with what Quire read from it. Two notes are equal when every
+/// field is, cards and their scheduling included.
+public struct Note: Sendable, Equatable {
     /// Path relative to the vault root, `/`-separated.
     public var path: String
     public var title: String
     public var deck: DeckPath
     /// Front-matter tags first, then inline `#tags`, without duplicates (compared case-insensitively).
     public var tags: [Tag]
+    // The plain-valued front-matter keys: each also has its entry in `NoteKey.all`.
     public var created: Timestamp?
     public var cycle: NoteCycle?
     public var archived: Bool
@@ -47,4 +49,13 @@ public struct Note: Sendable {
 
     /// Whether the note has a tag equal to `tag` or below it (`a` matches `a` and `a/b`).
     public func hasTag(_ tag: Tag) -> Bool { tags.contains { $0.isSame(as: tag) || $0.isDescendant(of: tag) } }
+
+    /// Whether `other` reads the same in everything the index keeps: equal but for the file's size
+    /// and digest (a change the parse does not see, like a trailing space, changes those only).
+    public func readsTheSame(as other: Note) -> Bool {
+        var copy = self
+        copy.byteCount = other.byteCount
+        copy.contentDigest = other.contentDigest
+        return copy == other
+    }
 }

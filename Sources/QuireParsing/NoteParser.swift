@@ -74,14 +74,6 @@ public enum NoteParser {
             }
             return s.value
         }
-        func timestamp(_ key: String) -> Timestamp? {
-            guard let text = string(key), let node = root?[key] else { return nil }
-            guard let t = Timestamp(iso8601: text.trimmingSpaces()) else {
-                warn(node, "'\(key)' should be a date like 2026-11-22; ignored")
-                return nil
-            }
-            return t
-        }
 
         // Body: shapes whose cost in cmark grows faster than their size are refused first.
         if let excess = bytes.withUnsafeBufferPointer({ buf in
@@ -144,14 +136,11 @@ public enum NoteParser {
             diagnostics += found.diagnostics
         }
 
-        var cycle: NoteCycle?
-        if let text = string("cycle") {
-            cycle = NoteCycle(rawValue: text.lowercased())
-            if cycle == nil, let node = root?["cycle"] { warn(node, "'cycle' must be daily, weekly, monthly or yearly; ignored") }
-        }
-        var archived = false
-        if let node = root?["archived"], let s = node.scalar, !s.isNull {
-            if let b = s.bool { archived = b } else { warn(node, "'archived' must be true or false; ignored") }
+        // The plain-valued keys (NoteKey.all), each read by its kind.
+        var values: [(NoteKey, NoteKey.Value)] = []
+        for key in NoteKey.all {
+            guard let node = root?[key.name], let value = Self.value(of: key, in: node, warn: warn) else { continue }
+            values.append((key, value))
         }
 
         // Stored scheduling lines.
@@ -189,12 +178,35 @@ public enum NoteParser {
             }
         }
 
-        var note = Note(path: path, title: title, deck: deck, tags: tags, created: timestamp("created"),
-                        cycle: cycle, archived: archived, category: string("category"), source: string("source"),
-                        sourceType: string("source_type"), reviewed: timestamp("reviewed"), cards: cards,
-                        byteCount: bytes.count)
+        var note = Note(path: path, title: title, deck: deck, tags: tags, cards: cards, byteCount: bytes.count)
+        for (key, value) in values { key.set(value, in: &note) }
         note.contentDigest = contentDigest(bytes)
         return (note, frontMatter, diagnostics)
+    }
+
+    /// The value of a plain-valued key from its front-matter node, or nil with a warning (through
+    /// `warn`) when the node holds no value of the key's kind; an empty value (`key:`) is no value.
+    static func value(of key: NoteKey, in node: YAMLNode, warn: (YAMLNode, String) -> Void) -> NoteKey.Value? {
+        guard let scalar = node.scalar else {
+            warn(node, "'\(key.name)' should be a single value; ignored")
+            return nil
+        }
+        if scalar.isNull { return nil }
+        let value: NoteKey.Value?
+        switch key.kind {
+        case .text: value = .text(scalar.value)
+        case .date: value = Timestamp(iso8601: scalar.value.trimmingSpaces()).map(NoteKey.Value.date)
+        case .flag: value = scalar.bool.map(NoteKey.Value.flag)
+        case .choice(let words):
+            let word = scalar.value.lowercased()
+            value = words.contains(word) ? .choice(word) : nil
+        }
+        if value == nil {
+            // The wording `quire check` has always printed ("should" for dates, "must" otherwise).
+            let verb = key.kind == .date ? "should be" : "must be"
+            warn(node, "'\(key.name)' \(verb) \(key.expectation); ignored")
+        }
+        return value
     }
 
     /// Whether a line of some heading holds a `~`: only there can strikethrough, which the

@@ -325,3 +325,35 @@ import QuireModel
         #expect(printed(diagnostics) == ["notes.md:2:8: warning: 'quire' must be a mapping of card IDs to scheduling lines; ignored"])
     }
 }
+
+/// Every key of `NoteKey.all` is read from the front matter by its kind, with a located warning for
+/// a value of another kind: a key added to the table needs no code here.
+@Suite struct NoteKeyParsingTests {
+    static func sample(_ key: NoteKey) -> (text: String, value: NoteKey.Value, bad: String?) {
+        switch key.kind {
+        case .choice(let words): (words[words.count - 1].uppercased(), .choice(words[words.count - 1]), "never-a-word")
+        case .text: ("some words", .text("some words"), nil)
+        case .date: ("2026-11-22", .date(Timestamp(iso8601: "2026-11-22")!), "yesterday")
+        case .flag: ("True", .flag(true), "maybe")
+        }
+    }
+
+    @Test(arguments: NoteKey.all.map(\.name))
+    func keyIsRead(_ name: String) throws {
+        let key = try #require(NoteKey.named(name))
+        let sample = Self.sample(key)
+        let parsed = parse("---\n\(name): \(sample.text)\n---\nBody.\n")
+        #expect(key.value(in: try #require(parsed.note)) == sample.value)
+        #expect(parsed.diagnostics.isEmpty)
+        if let bad = sample.bad {
+            let wrong = parse("---\n\(name): \(bad)\n---\nBody.\n")
+            #expect(printed(wrong.diagnostics).count == 1)
+            #expect(printed(wrong.diagnostics).first?.hasPrefix("notes.md:2:\(name.count + 3): warning: '\(name)'") == true)
+            #expect(printed(wrong.diagnostics).first?.contains(key.expectation) == true)
+        }
+        let nested = parse("---\n\(name):\n  a: 1\n---\nBody.\n")
+        #expect(printed(nested.diagnostics) == ["notes.md:3:3: warning: '\(name)' should be a single value; ignored"])
+        let empty = parse("---\n\(name):\n---\nBody.\n")
+        #expect(empty.diagnostics.isEmpty)
+    }
+}

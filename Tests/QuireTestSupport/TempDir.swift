@@ -103,9 +103,8 @@ package let fixedNow = Timestamp(year: 2026, month: 11, day: 22, hour: 12)
 /// Every field of a note, cards and scheduling included, as text: two notes print the same exactly
 /// when the cache gave back what the parser made.
 package func dump(_ note: Note) -> String {
-    var s = "\(note.path)|\(note.title)|\(note.deck)|\(note.tags.map(\.name))|\(String(describing: note.created))"
-    s += "|\(String(describing: note.cycle))|\(note.archived)|\(String(describing: note.category))"
-    s += "|\(String(describing: note.source))|\(String(describing: note.sourceType))|\(String(describing: note.reviewed))"
+    var s = "\(note.path)|\(note.title)|\(note.deck)|\(note.tags.map(\.name))"
+    for key in NoteKey.all { s += "|\(key.name)=\(String(describing: key.value(in: note)))" }
     s += "|\(note.byteCount)|\(note.contentDigest)\n"
     for c in note.cards {
         s += "  \(c.id)|\(c.kind)|\(c.variant)|\(c.front)|\(c.back)|\(c.lines)|\(c.column)|\(c.headingPath)"

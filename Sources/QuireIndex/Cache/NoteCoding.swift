@@ -92,13 +92,7 @@ enum NoteCoding {
         w.varint(tables.existingNumber(of: note.deck))
         w.varint(note.tags.count)
         for t in note.tags { w.varint(tables.existingNumber(of: t)) }
-        timestamp(note.created, &w)
-        w.u8(note.cycle.map { UInt8(NoteCycle.allCases.firstIndex(of: $0) ?? 0) + 1 } ?? 0)
-        w.bool(note.archived)
-        optionalString(note.category, &w)
-        optionalString(note.source, &w)
-        optionalString(note.sourceType, &w)
-        timestamp(note.reviewed, &w)
+        for key in NoteKey.all { encode(key.value(in: note), of: key, into: &w) }
         w.varint(note.byteCount)
         w.u64(note.contentDigest)
         // Cards are read in place: copying one out retains each of its strings.
@@ -196,15 +190,9 @@ enum NoteCoding {
         let tagCount = try r.count()
         tags.reserveCapacity(tagCount)
         for _ in 0..<tagCount { tags.append(try tables.tag(try r.varint())) }
-        let created = try timestamp(&r)
-        let cycleCode = Int(try r.u8())
-        guard cycleCode <= NoteCycle.allCases.count else { throw .malformed("bad cycle") }
-        let cycle = cycleCode == 0 ? nil : NoteCycle.allCases[cycleCode - 1]
-        let archived = try r.bool()
-        let category = try optionalString(&r)
-        let source = try optionalString(&r)
-        let sourceType = try optionalString(&r)
-        let reviewed = try timestamp(&r)
+        var values: [NoteKey.Value?] = []
+        values.reserveCapacity(NoteKey.all.count)
+        for key in NoteKey.all { values.append(try decodeValue(of: key, &r)) }
         let byteCount = try r.varint()
         let digest = try r.u64()
         var headings: [[String]] = []
@@ -249,9 +237,8 @@ enum NoteCoding {
                               column: column, headingPath: headings[h], identityText: identity,
                               hasExplicitID: explicit, schedule: schedule))
         }
-        var note = Note(path: path, title: title, deck: deck, tags: tags, created: created, cycle: cycle,
-                        archived: archived, category: category, source: source, sourceType: sourceType,
-                        reviewed: reviewed, cards: cards, byteCount: byteCount)
+        var note = Note(path: path, title: title, deck: deck, tags: tags, cards: cards, byteCount: byteCount)
+        for (key, value) in zip(NoteKey.all, values) { key.set(value, in: &note) }
         note.contentDigest = digest
         return note
     }
@@ -381,6 +368,33 @@ enum NoteCoding {
         case 2: .reversed
         case 3: .cloze
         default: throw .malformed("bad card kind")
+        }
+    }
+
+    /// A plain-valued key's value, by its kind: dates and texts behind a presence byte, flags as a
+    /// byte, choices as the word's place in the key's list plus one (0: none).
+    private static func encode(_ value: NoteKey.Value?, of key: NoteKey, into w: inout BinaryWriter) {
+        switch key.kind {
+        case .date:
+            if case .date(let t) = value { timestamp(t, &w) } else { timestamp(nil, &w) }
+        case .text:
+            if case .text(let s) = value { optionalString(s, &w) } else { optionalString(nil, &w) }
+        case .flag:
+            if case .flag(let on) = value { w.bool(on) } else { w.bool(false) }
+        case .choice(let words):
+            if case .choice(let word) = value, let at = words.firstIndex(of: word) { w.u8(UInt8(at + 1)) } else { w.u8(0) }
+        }
+    }
+
+    private static func decodeValue(of key: NoteKey, _ r: inout BinaryReader) throws(IndexCacheError) -> NoteKey.Value? {
+        switch key.kind {
+        case .date: return try timestamp(&r).map(NoteKey.Value.date)
+        case .text: return try optionalString(&r).map(NoteKey.Value.text)
+        case .flag: return .flag(try r.bool())
+        case .choice(let words):
+            let code = Int(try r.u8())
+            guard code <= words.count else { throw .malformed("bad \(key.name)") }
+            return code == 0 ? nil : .choice(words[code - 1])
         }
     }
 

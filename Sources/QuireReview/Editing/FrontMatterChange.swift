@@ -12,24 +12,17 @@ public enum FrontMatterChange: Equatable, Sendable {
     case unset(key: String)
 
     /// Checks a change before any file is touched: reserved keys, and values of the keys Quire
-    /// reads (`cycle`, `archived`, dates, `deck`).
+    /// reads (those of `NoteKey.all` by their kind, and `deck`).
     public func validate() throws(EditError) {
         switch self {
         case .addTag, .removeTag: return
         case .set(let key, let value):
             try Self.validateKey(key)
             if value.contains(where: { $0 == "\n" || $0 == "\r" }) { throw .invalid("a value cannot span lines") }
-            switch key {
-            case "cycle":
-                guard NoteCycle(rawValue: value) != nil else { throw .invalid("'cycle' must be daily, weekly, monthly or yearly") }
-            case "archived":
-                guard ["true", "false"].contains(value) else { throw .invalid("'archived' must be true or false") }
-            case "created", "reviewed":
-                guard Timestamp(iso8601: value) != nil else { throw .invalid("'\(key)' must be a date like 2026-11-22") }
-            case "deck":
-                guard DeckPath(value) != nil else { throw .invalid("'deck' cannot be empty") }
-            default: break
+            if let noteKey = NoteKey.named(key), noteKey.value(fromArgument: value) == nil {
+                throw .invalid("'\(key)' must be \(noteKey.expectation)")
             }
+            if key == "deck", DeckPath(value) == nil { throw .invalid("'deck' cannot be empty") }
         case .unset(let key):
             try Self.validateKey(key)
         }
