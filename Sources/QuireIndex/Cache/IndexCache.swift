@@ -39,25 +39,25 @@ public enum IndexCacheError: Error, Equatable, Sendable, CustomStringConvertible
 /// modification time, inode and content digest of the file it came from, so that a later run
 /// re-reads only the files that changed.
 ///
-/// Layout (little-endian), written front to back in one pass: the notes, each with its own checksum
-/// (decoded only when the whole index is wanted); one entry per file (stamp, digest, where its note
-/// is, its deck, the scheduling states of its cards and its diagnostics — all a due count needs);
-/// the name tables (decks, tags), the diagnostics that span files, the folders the scan read with
-/// their stamps and the scan's own diagnostics; a table of every card ID's 64-bit hash with its
-/// entry, sorted (read only to check a changed note for duplicate IDs); and a fixed trailer (magic,
-/// format and parser versions, section lengths and checksums, its own checksum).
+/// Layout (little-endian; IndexCache+Sections.swift): sections written front to back in one pass —
+/// the notes, each with its own checksum (decoded only when the whole index is wanted); one entry per
+/// file (stamp, digest, where its note is, its deck, the scheduling states of its cards and its
+/// diagnostics — all a due count needs); the name tables (decks, tags), the diagnostics that span
+/// files, the folders the scan read with their stamps and the scan's own diagnostics; a table of
+/// every card ID's 64-bit hash with its entry, sorted (read only to check a changed note for
+/// duplicate IDs) — then a table of the sections (name, offset, length, count, checksum) and a fixed
+/// trailer (magic, versions, card-syntax digest, where the section table is, checksums).
 ///
 /// The file is replaced atomically (temporary file, then rename), so concurrent `quire` processes
 /// each see a whole cache, old or new; readers keep their file open, so a replacement never
 /// changes what they read.
 public struct IndexCache: Sendable {
     /// Bumped when the file layout changes.
-    public static let formatVersion: UInt32 = 3
+    public static let formatVersion: UInt32 = 4
     /// Bumped whenever ``NoteParser`` would read any file differently: a cache holds parse
     /// results, so a parser change must invalidate every cache.
     public static let parserVersion: UInt32 = 4
     static let magic: [UInt8] = Array("QUIREIX\0".utf8)
-    static let trailerSize = 8 + 4 + 4 + 10 * 8
     /// Files modified within this long before the cache was written may have changed again within
     /// the same modification-time tick: their digest is checked (git's "racily clean" entries).
     static let racyWindowNanoseconds: Int64 = 2_000_000_000
@@ -323,33 +323,28 @@ public struct IndexCache: Sendable {
         do throws(IndexCacheError) {
             guard fileSize >= Int64(Self.trailerSize) else { throw IndexCacheError.malformed("shorter than its trailer") }
             let trailer = try Self.pread(fd, io: io, offset: fileSize - Int64(Self.trailerSize), count: Self.trailerSize)
-            let fields = try trailer.withUnsafeBytes { raw in Result { () throws(IndexCacheError) in
-                var r = BinaryReader(raw)
-                guard Array(try r.bytes(8)) == Self.magic else { throw IndexCacheError.malformed("not a Quire index cache") }
-                let format = try r.u32(), parser = try r.u32()
-                guard format == Self.formatVersion, parser == Self.parserVersion else {
-                    throw IndexCacheError.otherVersion(format: format, parser: parser)
-                }
-                var v: [UInt64] = []
-                for _ in 0..<9 { v.append(try r.u64()) }
-                let trailerChecksum = try r.u64()
-                guard Checksum64.of(UnsafeRawBufferPointer(rebasing: raw[0..<(Self.trailerSize - 8)])) == trailerChecksum else {
-                    throw IndexCacheError.checksumMismatch(section: "trailer")
-                }
-                guard v[8] == syntax.digest else { throw IndexCacheError.otherCardSyntax }
-                return v
+            let table = try trailer.withUnsafeBytes { raw in Result { () throws(IndexCacheError) in
+                try Self.decodeTrailer(raw, syntaxDigest: syntax.digest)
             } }.get()
-            let entryCount = Int(truncatingIfNeeded: fields[0])
-            let notesLength = Int(truncatingIfNeeded: fields[1])
-            let entriesLength = Int(truncatingIfNeeded: fields[2]), entriesChecksum = fields[3]
-            let tablesLength = Int(truncatingIfNeeded: fields[4]), tablesChecksum = fields[5]
-            let idsLength = Int(truncatingIfNeeded: fields[6]), idsChecksum = fields[7]
-            guard tablesLength >= 0, entriesLength >= 0, notesLength >= 0, entryCount >= 0, idsLength >= 0,
-                  Int64(notesLength) + Int64(entriesLength) + Int64(tablesLength) + Int64(idsLength)
-                    + Int64(Self.trailerSize) == fileSize else {
+            guard Int64(table.range.upperBound) + Int64(Self.trailerSize) == fileSize else {
                 throw IndexCacheError.malformed("sizes do not add up to the file's \(fileSize) bytes")
             }
-            let body = try Self.pread(fd, io: io, offset: Int64(notesLength), count: entriesLength + tablesLength)
+            let tableBytes = try Self.pread(fd, io: io, offset: Int64(table.range.lowerBound), count: table.range.count)
+            let sections = try tableBytes.withUnsafeBytes { raw in Result { () throws(IndexCacheError) in
+                try Self.decodeSectionTable(raw, checksum: table.checksum, end: table.range.lowerBound)
+            } }.get()
+            // decodeSectionTable checked that these four are there.
+            guard let notesSection = sections[SectionName.notes], let entriesSection = sections[SectionName.entries],
+                  let tablesSection = sections[SectionName.tables], let idsSection = sections[SectionName.cardIDs] else {
+                throw IndexCacheError.malformed("a section is missing")
+            }
+            let entryCount = entriesSection.count
+            let notesLength = notesSection.length
+            let entriesLength = entriesSection.length, entriesChecksum = entriesSection.checksum
+            let tablesLength = tablesSection.length, tablesChecksum = tablesSection.checksum
+            guard notesSection.count == entryCount else { throw IndexCacheError.malformed("notes and entries disagree") }
+            let body = try Self.pread(fd, io: io, offset: Int64(entriesSection.offset), count: entriesLength)
+                + Self.pread(fd, io: io, offset: Int64(tablesSection.offset), count: tablesLength)
             let (tables, cross, entries, folders, scanned) = try body.withUnsafeBytes { raw in Result { () throws(IndexCacheError) in
                 let entriesBytes = UnsafeRawBufferPointer(rebasing: raw[0..<entriesLength])
                 let tablesBytes = UnsafeRawBufferPointer(rebasing: raw[entriesLength...])
@@ -384,10 +379,9 @@ public struct IndexCache: Sendable {
                 return (tables, cross, entries, folders, scanned)
             } }.get()
             handedOver = true
-            let idsStart = notesLength + entriesLength + tablesLength
             return .success(Snapshot(entries: entries, tables: tables, crossFileDiagnostics: cross, folders: folders,
                                      scanDiagnostics: scanned, writtenAt: writtenAt, fd: fd, io: io,
-                                     idsRange: idsStart..<(idsStart + idsLength), idsChecksum: idsChecksum))
+                                     idsRange: idsSection.range, idsChecksum: idsSection.checksum ?? 0))
         } catch {
             return .failure(error)
         }
@@ -631,25 +625,14 @@ extension IndexCache {
         }
         tableBytes.varint(scanDiagnostics.count)
         for d in scanDiagnostics { NoteCoding.encode(d, into: &tableBytes) }
-        try file.write(entries)
-        try file.write(tableBytes.bytes)
-        try file.write(idTable)
-        var trailer = BinaryWriter(capacity: Self.trailerSize)
-        trailer.bytes.append(contentsOf: Self.magic)
-        trailer.u32(Self.formatVersion)
-        trailer.u32(Self.parserVersion)
-        trailer.u64(UInt64(entryCount))
-        trailer.u64(UInt64(notesLength))
-        trailer.u64(UInt64(entries.count))
-        trailer.u64(Checksum64.of(entries))
-        trailer.u64(UInt64(tableBytes.bytes.count))
-        trailer.u64(Checksum64.of(tableBytes.bytes))
-        trailer.u64(UInt64(idTable.count))
-        trailer.u64(Checksum64.of(idTable))
-        trailer.u64(syntax.digest)
-        trailer.u64(trailer.bytes.withUnsafeBytes { Checksum64.of($0) })
-        try file.write(trailer.bytes)
-        try file.commit()
+        // The notes are in the file already: every writer streams them. Each further section is
+        // one `add`; readers find sections by name and skip the ones they do not know.
+        var sections = SectionWriter(file)
+        sections.wrote(SectionName.notes, length: notesLength, count: entryCount, checksum: nil)
+        try sections.add(SectionName.entries, entries, count: entryCount)
+        try sections.add(SectionName.tables, tableBytes.bytes)
+        try sections.add(SectionName.cardIDs, idTable, count: idTable.count / 12)
+        try sections.finish(syntaxDigest: syntax.digest)
     }
 
     /// One file of an updated cache: an entry kept from the old cache (its note's bytes copied as

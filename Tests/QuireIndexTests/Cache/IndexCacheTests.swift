@@ -192,16 +192,26 @@ private func ageEverything(_ root: String) {
                 return index
             }
             let g = Array(good)
-            // The trailer's seventh number is the length of the card-ID table, the last section.
-            let trailer = g.count - IndexCache.trailerSize
-            let idsLength = Int(g[(trailer + 16 + 48)..<(trailer + 16 + 56)].reversed().reduce(0) { $0 << 8 | UInt64($1) })
-            // A flipped bit in the entries or tables (before the card IDs) fails the whole file.
-            var flipped = g
-            flipped[trailer - idsLength - 100] ^= 0x10
-            #expect(try corrupt(flipped).cacheUse?.problem != nil)
+            let sections = try IndexCache.sections(ofFile: g, syntaxDigest: cache.syntax.digest)
+            let entries = try #require(sections["entries"]), tables = try #require(sections["tables"])
+            let cardIDs = try #require(sections["card-ids"])
+            #expect(sections["notes"]?.offset == 0)
+            // A flipped bit in the entries or the tables fails the whole file.
+            for section in [entries, tables] {
+                var flipped = g
+                flipped[section.offset + section.length / 2] ^= 0x10
+                #expect(try corrupt(flipped).cacheUse?.problem == .checksumMismatch(section: section.name))
+            }
+            // A flipped bit in the section table or the trailer fails it too.
+            var inTable = g
+            inTable[g.count - IndexCache.trailerSize - 3] ^= 0x01
+            #expect(try corrupt(inTable).cacheUse?.problem == .checksumMismatch(section: "section table"))
+            var inTrailer = g
+            inTrailer[g.count - 20] ^= 0x01
+            #expect(try corrupt(inTrailer).cacheUse?.problem == .checksumMismatch(section: "trailer"))
             // A flipped bit in the card-ID table: the notes are reused, and the cache is rewritten.
             var inIDs = g
-            inIDs[trailer - idsLength / 2] ^= 0x04
+            inIDs[cardIDs.offset + cardIDs.length / 2] ^= 0x04
             let ids = try corrupt(inIDs)
             #expect(ids.cacheUse?.parsed == 0)
             // A flipped bit inside one note's bytes: that note is read from its file, the rest reused.
@@ -218,6 +228,48 @@ private func ageEverything(_ root: String) {
             other[g.count - IndexCache.trailerSize + 8] &+= 1
             #expect(try corrupt(other).cacheUse?.problem == .otherVersion(format: IndexCache.formatVersion + 1,
                                                                         parser: IndexCache.parserVersion))
+        }
+    }
+
+    /// The section table: a section the reader does not know is skipped, so a later version can add
+    /// one (curation state, search hashes) without breaking this one; a table missing a section
+    /// the reader needs, or with sections overlapping, makes the cache damaged (rebuilt).
+    @Test func sectionsAreFoundByName() throws {
+        try withSampleVault { _, vault in
+            let cache = try #require(vault.cache)
+            _ = vault.index()
+            let g = try #require(FileManager.default.contents(atPath: cache.path)).map { $0 }
+            let sections = try IndexCache.sections(ofFile: g, syntaxDigest: cache.syntax.digest)
+            let notes = try #require(sections["notes"]), entries = try #require(sections["entries"])
+            let tables = try #require(sections["tables"]), ids = try #require(sections["card-ids"])
+            #expect(notes.count == entries.count && notes.checksum == nil && ids.count == ids.length / 12)
+
+            /// Writes the cache again with `names` in that order ("extra": an unknown section).
+            func reframe(_ names: [String]) throws -> IndexCacheError? {
+                let file = try cache.newFile()
+                var writer = IndexCache.SectionWriter(file)
+                for name in names {
+                    switch name {
+                    case "notes":
+                        try file.write(Array(g[notes.range]))
+                        writer.wrote("notes", length: notes.length, count: notes.count, checksum: nil)
+                    case "extra": try writer.add("extra", Array("what a later version adds".utf8), count: 1)
+                    default:
+                        let section = try #require(sections[name])
+                        try writer.add(name, Array(g[section.range]), count: section.count)
+                    }
+                }
+                try writer.finish(syntaxDigest: cache.syntax.digest)
+                let index = vault.index()
+                #expect(index.cardCount > 0)
+                return index.cacheUse?.problem
+            }
+            #expect(try reframe(["notes", "entries", "tables", "extra", "card-ids"]) == nil)
+            #expect(vault.index().cacheUse?.parsed == 0)
+            #expect(try reframe(["notes", "extra", "entries", "tables", "card-ids"]) == nil)
+            #expect(try reframe(["notes", "tables", "card-ids"]) == .malformed("no entries section"))
+            #expect(try reframe(["extra", "notes", "entries", "tables", "card-ids"]) == .malformed("the notes do not start the file"))
+            #expect(try reframe(["notes", "entries", "entries", "tables", "card-ids"]) == .malformed("section entries twice"))
         }
     }
 
