@@ -1,31 +1,34 @@
 import ArgumentParser
 import QuireModel
 import QuireScheduling
+import QuireIndex
 
 extension Quire {
     /// `quire bury QUERY [--until TIME]`.
-    struct Bury: ParsableCommand {
+    enum Bury: CardAction {
         static let configuration = CommandConfiguration(
+            commandName: "bury",
             abstract: "Bury cards: they do not come up before the next study day (or --until).")
+        static let verb = "buried"
 
-        @OptionGroup var options: VaultOptions
-        @Option(help: "Bury until this time instead of the start of the next study day.")
-        var until: String?
-        @OptionGroup var action: CardActionOptions
-
-        func validate() throws {
-            if let until, Timestamp(iso8601: until) == nil { throw ValidationError("--until must be a time like 2026-11-23T04:00:00Z") }
+        struct Options: ParsableArguments {
+            @Option(help: "Bury until this time instead of the start of the next study day.")
+            var until: String?
         }
 
-        func run() throws {
-            let now = options.now
-            var context = try ReviewContext(options)
-            let rollover = context.config.dayRollover
+        static func validate(_ options: Options) throws {
+            if let until = options.until, Timestamp(iso8601: until) == nil {
+                throw ValidationError("--until must be a time like 2026-11-23T04:00:00Z")
+            }
+        }
+
+        static func action(_ options: Options, now: Timestamp, config: VaultConfig) -> ReviewAction {
+            let rollover = config.dayRollover
             let offset = Clock.utcOffset(at: now)
-            let end = until.flatMap { Timestamp(iso8601: $0) }
+            let end = options.until.flatMap { Timestamp(iso8601: $0) }
                 ?? Day(containing: now, utcOffsetSeconds: offset, rolloverHour: rollover).advanced(by: 1)
                     .start(utcOffsetSeconds: offset, rolloverHour: rollover)
-            try context.apply({ _ in .bury(until: end) }, action, now: now, verb: "buried")
+            return .bury(until: end)
         }
     }
 }

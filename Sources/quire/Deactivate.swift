@@ -1,17 +1,15 @@
 import ArgumentParser
 import QuireModel
+import QuireIndex
 
 extension Quire {
     /// `quire deactivate QUERY`.
-    struct Deactivate: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "StudyFlow: make cards inactive (never due; counts kept).")
+    enum Deactivate: CardAction {
+        static let configuration = CommandConfiguration(
+            commandName: "deactivate",
+            abstract: "StudyFlow: make cards inactive (never due; counts kept).")
+        static let verb = "deactivated"
 
-        @OptionGroup var options: VaultOptions
-        @OptionGroup var action: CardActionOptions
-
-        func run() throws {
-            var context = try ReviewContext(options)
-            try context.apply({ _ in .deactivate }, action, now: options.now, verb: "deactivated")
-        }
+        static func action(_ options: NoCardActionOptions, now: Timestamp, config: VaultConfig) -> ReviewAction { .deactivate }
     }
 }

@@ -1,17 +1,15 @@
 import ArgumentParser
 import QuireModel
+import QuireIndex
 
 extension Quire {
     /// `quire demote QUERY`.
-    struct Demote: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "StudyFlow: move cards down (mastered → reviewing → learning).")
+    enum Demote: CardAction {
+        static let configuration = CommandConfiguration(
+            commandName: "demote",
+            abstract: "StudyFlow: move cards down (mastered → reviewing → learning).")
+        static let verb = "demoted"
 
-        @OptionGroup var options: VaultOptions
-        @OptionGroup var action: CardActionOptions
-
-        func run() throws {
-            var context = try ReviewContext(options)
-            try context.apply({ _ in .demote }, action, now: options.now, verb: "demoted")
-        }
+        static func action(_ options: NoCardActionOptions, now: Timestamp, config: VaultConfig) -> ReviewAction { .demote }
     }
 }

@@ -21,7 +21,10 @@ extension Quire {
         func run() throws {
             let vault = try options.open()
             let config = try LoadedVault.settings(of: vault).config
-            let now = options.now
+            // The clock, read once: the cache compares it with files' times, and unless `--now`
+            // pins the time (tests), it is also the time cards are due at.
+            let clock = Clock.now()
+            let now = options.pinnedNow ?? clock
             let offset = Clock.utcOffset(at: now)
             var total = 0
             var byDeck: [DeckPath: Int] = [:]
@@ -37,7 +40,7 @@ extension Quire {
             // The cache answers alone when few notes changed; otherwise the index is built (and
             // the cache updated).
             let diagnostics: [Diagnostic]
-            if !options.noCache, let cache = vault.cache, let summary = ScheduleSummary.load(root: vault.root, cache: cache, now: Clock.now()) {
+            if !options.noCache, let cache = vault.cache, let summary = ScheduleSummary.load(root: vault.root, cache: cache, now: clock) {
                 for note in summary.notes { count(note.deck, archived: note.archived, note.schedules) }
                 diagnostics = summary.diagnostics
                 Self.keptUntilExit = summary

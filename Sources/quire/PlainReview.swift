@@ -49,9 +49,12 @@ struct PlainReview {
                 if let rating = Self.rating(command, buttons: controller.settings(for: entry).ratings) {
                     if !revealed { reveal(card, entry, at: now) }
                     do {
-                        let state = try controller.answer(entry, rating, at: clock.now(),
-                                                          milliseconds: clock.milliseconds(since: shownAt))
-                        say("→ \(rating.name): \(ReviewContext.summary(state, now: now))")
+                        // One reading of the clock: the answer's time, how long it took, and what
+                        // its due time is counted from.
+                        let answeredAt = clock.now()
+                        let state = try controller.answer(entry, rating, at: answeredAt,
+                                                          milliseconds: clock.milliseconds(from: shownAt, to: answeredAt))
+                        say("→ \(rating.name): \(ReviewContext.summary(state, now: answeredAt))")
                         if let state, state.flow != nil, StudyFlowScheduler.offersPromotion(state) {
                             say("  \(state.streak ?? 0) correct in a row: 'p' would promote it next time it comes up.")
                         }

@@ -1,17 +1,15 @@
 import ArgumentParser
 import QuireModel
+import QuireIndex
 
 extension Quire {
     /// `quire promote QUERY`.
-    struct Promote: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "StudyFlow: move cards up (learning → reviewing → mastered; inactive → learning).")
+    enum Promote: CardAction {
+        static let configuration = CommandConfiguration(
+            commandName: "promote",
+            abstract: "StudyFlow: move cards up (learning → reviewing → mastered; inactive → learning).")
+        static let verb = "promoted"
 
-        @OptionGroup var options: VaultOptions
-        @OptionGroup var action: CardActionOptions
-
-        func run() throws {
-            var context = try ReviewContext(options)
-            try context.apply({ _ in .promote }, action, now: options.now, verb: "promoted")
-        }
+        static func action(_ options: NoCardActionOptions, now: Timestamp, config: VaultConfig) -> ReviewAction { .promote }
     }
 }

@@ -13,9 +13,10 @@ struct Quire: ParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [Init.self, Check.self, List.self, Show.self, Decks.self, Tags.self, TagCommand.self,
-                      SetCommand.self, Unset.self, Grade.self, Undo.self, Replay.self, Suspend.self,
-                      Unsuspend.self, Bury.self, Reset.self, Promote.self, Demote.self, Deactivate.self,
-                      Review.self, Today.self, Due.self, Watch.self]
+                      SetCommand.self, Unset.self, Grade.self, Undo.self, Replay.self,
+                      CardActionCommand<Suspend>.self, CardActionCommand<Unsuspend>.self, CardActionCommand<Bury>.self,
+                      CardActionCommand<Reset>.self, CardActionCommand<Promote>.self, CardActionCommand<Demote>.self,
+                      CardActionCommand<Deactivate>.self, Review.self, Today.self, Due.self, Watch.self]
     )
 
     /// Lets `-C DIR` / `--vault DIR` stand before the subcommand, as with git: moves such options

@@ -1,17 +1,15 @@
 import ArgumentParser
 import QuireModel
+import QuireIndex
 
 extension Quire {
     /// `quire reset QUERY`.
-    struct Reset: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Forget cards' scheduling history (the log keeps it); they become new.")
+    enum Reset: CardAction {
+        static let configuration = CommandConfiguration(
+            commandName: "reset",
+            abstract: "Forget cards' scheduling history (the log keeps it); they become new.")
+        static let verb = "reset"
 
-        @OptionGroup var options: VaultOptions
-        @OptionGroup var action: CardActionOptions
-
-        func run() throws {
-            var context = try ReviewContext(options)
-            try context.apply({ _ in .reset }, action, now: options.now, verb: "reset")
-        }
+        static func action(_ options: NoCardActionOptions, now: Timestamp, config: VaultConfig) -> ReviewAction { .reset }
     }
 }

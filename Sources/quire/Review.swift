@@ -63,7 +63,7 @@ extension Quire {
             })
             let review = try ReviewContext(options)
             let controller = ReviewController(writer: review.writer, index: index, entries: entries, dayEnd: context.dayEnd)
-            let clock = StudyClock(fixed: options.nowText == nil ? nil : context.now)
+            let clock = StudyClock(fixed: options.pinnedNow)
             if plain || !Output.isTerminal {
                 var loop = PlainReview(controller: controller, context: context, clock: clock, secondsPerCard: plan.secondsPerCard)
                 loop.run()
@@ -107,9 +107,9 @@ final class StudyClock {
     /// The time now, without moving the pinned clock (for drawing).
     func peek() -> Timestamp { fixed ?? Clock.now() }
 
-    /// Milliseconds since `start` (1000 on the pinned clock).
-    func milliseconds(since start: Timestamp) -> Int {
-        fixed == nil ? Int(max(0, Clock.now().milliseconds - start.milliseconds)) : 1000
+    /// Milliseconds from `start` to `end`, two times this clock gave (1000 on the pinned clock).
+    func milliseconds(from start: Timestamp, to end: Timestamp) -> Int {
+        fixed == nil ? Int(max(0, end.milliseconds - start.milliseconds)) : 1000
     }
 }
 

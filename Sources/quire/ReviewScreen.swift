@@ -152,9 +152,12 @@ struct ReviewScreen {
                 }
                 let rating = ratings[n - 1]
                 do {
-                    let state = try controller.answer(entry, rating, at: clock.now(),
-                                                      milliseconds: clock.milliseconds(since: shownAt))
-                    message = "\(rating.name.capitalized): \(ReviewContext.summary(state, now: clock.now()))"
+                    // One reading of the clock: the answer's time, how long it took, and what its
+                    // due time is counted from.
+                    let answeredAt = clock.now()
+                    let state = try controller.answer(entry, rating, at: answeredAt,
+                                                      milliseconds: clock.milliseconds(from: shownAt, to: answeredAt))
+                    message = "\(rating.name.capitalized): \(ReviewContext.summary(state, now: answeredAt))"
                     if let state, state.flow != nil, StudyFlowScheduler.offersPromotion(state) {
                         message += " · \(state.streak ?? 0) right in a row: p promotes it next time"
                     }
@@ -203,7 +206,9 @@ struct ReviewScreen {
         let (width, height) = Terminal.size
         var lines: [String] = []
         let r = controller.session.remaining
-        let elapsed = max(0, (clock.peek().milliseconds - started.milliseconds) / 1000)
+        // One reading of the clock per drawing: the session's time and the buttons' intervals.
+        let now = clock.peek()
+        let elapsed = max(0, (now.milliseconds - started.milliseconds) / 1000)
         let clockText = String(format: "%02d:%02d", elapsed / 60, elapsed % 60)
         let counts = "new \(r.new) · learn \(r.learning) · due \(r.review) · \(clockText)"
         var title = "Quire"
@@ -240,7 +245,6 @@ struct ReviewScreen {
                 body.append(dim(String(repeating: "╌", count: min(width, 40))))
                 body.append("")
                 body += render(card.back, width: width)
-                let now = clock.peek()
                 let buttons = controller.preview(entry, at: now).enumerated().map { i, p in
                     bold("\(i + 1)") + " \(p.rating.name.capitalized) " + dim(p.state.due.map { ReviewContext.span(from: now, to: $0) } ?? "-")
                 }

@@ -1,17 +1,15 @@
 import ArgumentParser
 import QuireModel
+import QuireIndex
 
 extension Quire {
     /// `quire suspend QUERY`.
-    struct Suspend: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Suspend cards (they never come up until unsuspended).")
+    enum Suspend: CardAction {
+        static let configuration = CommandConfiguration(
+            commandName: "suspend",
+            abstract: "Suspend cards (they never come up until unsuspended).")
+        static let verb = "suspended"
 
-        @OptionGroup var options: VaultOptions
-        @OptionGroup var action: CardActionOptions
-
-        func run() throws {
-            var context = try ReviewContext(options)
-            try context.apply({ _ in .suspend }, action, now: options.now, verb: "suspended")
-        }
+        static func action(_ options: NoCardActionOptions, now: Timestamp, config: VaultConfig) -> ReviewAction { .suspend }
     }
 }

@@ -1,17 +1,15 @@
 import ArgumentParser
 import QuireModel
+import QuireIndex
 
 extension Quire {
     /// `quire unsuspend QUERY`.
-    struct Unsuspend: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Unsuspend cards.")
+    enum Unsuspend: CardAction {
+        static let configuration = CommandConfiguration(
+            commandName: "unsuspend",
+            abstract: "Unsuspend cards.")
+        static let verb = "unsuspended"
 
-        @OptionGroup var options: VaultOptions
-        @OptionGroup var action: CardActionOptions
-
-        func run() throws {
-            var context = try ReviewContext(options)
-            try context.apply({ _ in .unsuspend }, action, now: options.now, verb: "unsuspended")
-        }
+        static func action(_ options: NoCardActionOptions, now: Timestamp, config: VaultConfig) -> ReviewAction { .unsuspend }
     }
 }

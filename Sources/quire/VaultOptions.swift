@@ -19,11 +19,12 @@ struct VaultOptions: ParsableArguments {
         }
     }
 
-    /// The time this command runs at (read once).
-    var now: Timestamp {
-        if let nowText, let t = Timestamp(iso8601: nowText) { return t }
-        return Clock.now()
-    }
+    /// The time this command runs at: `--now` when given, else the clock. Each use reads the
+    /// clock, so a command reads it once and passes the value down.
+    var now: Timestamp { pinnedNow ?? Clock.now() }
+
+    /// The time `--now` pins (tests), or nil for the clock's.
+    var pinnedNow: Timestamp? { nowText.flatMap { Timestamp(iso8601: $0) } }
 
     /// Opens the vault.
     func open() throws -> Vault {

@@ -139,6 +139,21 @@ import Testing
         #expect(try pane.q.run(["replay", "--check", "--now", QuireRunner.now]).status == 0)
     }
 
+    /// Regression: the message after an answer counted the card's next due time from a second
+    /// reading of the clock, taken after the answer's, so a 10-minute step showed as `in 9m`.
+    @Test func theAnswersIntervalIsCountedFromTheAnswer() throws {
+        let pane = try Pane()
+        defer { pane.close() }
+        try pane.keys("Space")
+        try pane.waitFor { $0.contains("Space show answer") }
+        try pane.keys("Enter")
+        try pane.waitFor { $0.contains("3 Good 10m") }
+        try pane.keys("3")
+        let s = try pane.waitFor { $0.contains("Good: learning") }
+        #expect(s.contains("(in 10m)"), "\(s)")
+        try pane.keys("q")
+    }
+
     @Test func editingACardShowsItsNewText() throws {
         // The "editor" rewrites the card's question, as a user would.
         let script = FileManager.default.temporaryDirectory.appendingPathComponent("quire-editor-\(UUID().uuidString).sh")
