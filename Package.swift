@@ -51,9 +51,9 @@ let package = Package(
         // Lowest first; each depends only on modules above it in this list (docs/ARCHITECTURE.md,
         // scripts/module-graph.py, which `make test` runs, checks that the imports agree).
         .target(name: "QuireSupport"),
-        .target(name: "QuireModel"),
+        .target(name: "QuireModel", dependencies: ["QuireSupport"]),
         .target(name: "QuireScheduling", dependencies: ["QuireModel"]),
-        .target(name: "QuireYAML", dependencies: ["CLibYAML"]),
+        .target(name: "QuireYAML", dependencies: ["QuireSupport", "CLibYAML"]),
         .target(name: "QuireMarkdown", dependencies: ["CCmarkGFM", "CCmarkGFMShim"]),
         .target(name: "QuireFileSystem", dependencies: ["QuireSupport", "QuireModel", "CMalloc", "CSystem"]),
         .target(name: "QuireParsing", dependencies: ["QuireSupport", "QuireModel", "QuireYAML", "QuireMarkdown"]),

@@ -1,3 +1,4 @@
+import QuireSupport
 /// A point in time, in whole milliseconds since 1970-01-01T00:00:00Z.
 ///
 /// Quire never reads the clock inside its model, parsers or schedulers; a command reads it once and
@@ -55,127 +56,28 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
     }
 
     /// Parses `YYYY-MM-DD`, or a date with a time after `T` or a space: `HH:MM`, `HH:MM:SS`, optional
-    /// fraction, optional `Z` or `±HH:MM` / `±HHMM` / `±HH` offset (none means UTC).
+    /// fraction, optional `Z` or `±HH:MM` / `±HHMM` / `±HH` offset (none means UTC); a leap second
+    /// (`:60`) counts as `:59`. The grammar is `ISODateTime.Grammar.iso8601`.
     public init?(iso8601 text: Substring) {
-        var p = ASCIIScanner(text.utf8)
-        guard let year = p.digits(4), p.eat(UInt8(ascii: "-")), let month = p.digits(2),
-              p.eat(UInt8(ascii: "-")), let day = p.digits(2),
-              (1...12).contains(month), (1...Self.daysIn(month: month, year: year)).contains(day)
-        else { return nil }
-        var hour = 0, minute = 0, second = 0, millis = 0, offsetSeconds = 0
-        if p.eat(UInt8(ascii: "T")) || p.eat(UInt8(ascii: "t")) || p.eatSpaces() {
-            guard let h = p.digits(2), p.eat(UInt8(ascii: ":")), let m = p.digits(2), h < 24, m < 60
-            else { return nil }
-            hour = h; minute = m
-            if p.eat(UInt8(ascii: ":")) {
-                guard let s = p.digits(2), s < 61 else { return nil }
-                second = min(s, 59)
-                if p.eat(UInt8(ascii: ".")) || p.eat(UInt8(ascii: ",")) {
-                    var scale = 100, count = 0
-                    while let d = p.digit() {
-                        millis += d * scale; scale /= 10; count += 1
-                    }
-                    guard count > 0 else { return nil }
-                }
-            }
-            _ = p.eatSpaces()
-            if p.eat(UInt8(ascii: "Z")) || p.eat(UInt8(ascii: "z")) {
-                offsetSeconds = 0
-            } else if let sign = p.peek(), sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
-                p.advance()
-                guard let oh = p.digits(2) else { return nil }
-                var om = 0
-                if p.eat(UInt8(ascii: ":")) {
-                    guard let v = p.digits(2) else { return nil }
-                    om = v
-                } else if let v = p.digits(2) {
-                    om = v
-                }
-                offsetSeconds = (oh * 3600 + om * 60) * (sign == UInt8(ascii: "-") ? -1 : 1)
-            }
-        }
-        guard p.atEnd else { return nil }
-        self.init(year: year, month: month, day: day, hour: hour, minute: minute, second: second,
-                  millisecond: millis)
-        milliseconds -= Int64(offsetSeconds) * 1000
+        guard let t = ISODateTime(text.utf8, grammar: .iso8601) else { return nil }
+        self.init(year: t.year, month: t.month, day: t.day, hour: t.hour ?? 0, minute: t.minute ?? 0,
+                  second: min(t.second ?? 0, 59), millisecond: (t.nanosecond ?? 0) / 1_000_000)
+        milliseconds -= Int64(t.utcOffsetSeconds ?? 0) * 1000
     }
 
     /// Parses like ``init(iso8601:)-(Substring)``.
     public init?(iso8601 text: String) { self.init(iso8601: Substring(text)) }
 
-    // MARK: - Calendar arithmetic (proleptic Gregorian; Howard Hinnant's algorithms)
+    // MARK: - Calendar arithmetic (QuireSupport's CivilCalendar)
 
     static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = (month + 9) % 12
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
+        CivilCalendar.daysFromCivil(year: year, month: month, day: day)
     }
 
-    static func civilFromDays(_ z0: Int) -> (year: Int, month: Int, day: Int) {
-        let z = z0 + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
-    }
-
-    static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
+    static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) { CivilCalendar.civilFromDays(days) }
 }
 
 private func pad(_ value: Int, _ width: Int) -> String {
     let s = String(value)
     return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
-}
-
-/// A tiny forward scanner over ASCII bytes, for hand-written parsers of small fixed formats.
-struct ASCIIScanner<C: Collection<UInt8>> {
-    private let bytes: C
-    private var index: C.Index
-
-    init(_ bytes: C) { self.bytes = bytes; self.index = bytes.startIndex }
-
-    var atEnd: Bool { index == bytes.endIndex }
-    func peek() -> UInt8? { atEnd ? nil : bytes[index] }
-    mutating func advance() { if !atEnd { bytes.formIndex(after: &index) } }
-
-    mutating func eat(_ byte: UInt8) -> Bool {
-        guard peek() == byte else { return false }
-        advance()
-        return true
-    }
-
-    mutating func eatSpaces() -> Bool {
-        var ate = false
-        while peek() == UInt8(ascii: " ") { advance(); ate = true }
-        return ate
-    }
-
-    mutating func digit() -> Int? {
-        guard let b = peek(), b >= 48, b <= 57 else { return nil }
-        advance()
-        return Int(b - 48)
-    }
-
-    mutating func digits(_ count: Int) -> Int? {
-        var value = 0
-        for _ in 0..<count {
-            guard let d = digit() else { return nil }
-            value = value * 10 + d
-        }
-        return value
-    }
 }

@@ -255,25 +255,9 @@ public enum NoteParser {
                     let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
                     if word & 0x8080_8080_8080_8080 == 0 { i += 8; continue }
                 }
-                let b = buf[i]
-                if b < 0x80 { i += 1; continue }
-                let len: Int
-                let minValue: UInt32
-                var value: UInt32
-                switch b {
-                case 0xC2...0xDF: len = 2; value = UInt32(b & 0x1F); minValue = 0x80
-                case 0xE0...0xEF: len = 3; value = UInt32(b & 0x0F); minValue = 0x800
-                case 0xF0...0xF4: len = 4; value = UInt32(b & 0x07); minValue = 0x10000
-                default: return i
-                }
-                guard i + len <= n else { return i }
-                for k in 1..<len {
-                    let c = buf[i + k]
-                    guard c & 0xC0 == 0x80 else { return i }
-                    value = value << 6 | UInt32(c & 0x3F)
-                }
-                if value < minValue || value > 0x10FFFF || (0xD800...0xDFFF).contains(value) { return i }
-                i += len
+                if buf[i] < 0x80 { i += 1; continue }
+                guard let (_, length) = UTF8Scalar.decode(buf, at: i, end: n) else { return i }
+                i += length
             }
             return nil
         }

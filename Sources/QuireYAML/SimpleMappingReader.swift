@@ -1,3 +1,4 @@
+import QuireSupport
 /// A fast, exact reader for the front matter most notes have: top-level `key: value` lines whose
 /// values are simple plain scalars, simple double-quoted strings, or lists of such scalars, in
 /// flow or block form:
@@ -203,23 +204,7 @@ enum SimpleMappingReader {
         /// one libyaml takes as plain content: printable (U+00A0 and up, but not U+FEFF, U+FFFE or
         /// U+FFFF) and not a line break (U+2028, U+2029). Else nil.
         func plainScalarLength(at k: Int, _ end: Int) -> Int? {
-            let b = bytes[k]
-            let length: Int
-            var v: UInt32
-            switch b {
-            case 0xC2...0xDF: length = 2; v = UInt32(b & 0x1F)
-            case 0xE0...0xEF: length = 3; v = UInt32(b & 0x0F)
-            case 0xF0...0xF4: length = 4; v = UInt32(b & 0x07)
-            default: return nil
-            }
-            guard k + length <= end else { return nil }
-            for i in (k + 1)..<(k + length) {
-                let c = bytes[i]
-                guard c & 0xC0 == 0x80 else { return nil }
-                v = v << 6 | UInt32(c & 0x3F)
-            }
-            let shortest: UInt32 = length == 2 ? 0x80 : length == 3 ? 0x800 : 0x10000
-            guard v >= shortest, v <= 0x10FFFF, !(0xD800...0xDFFF).contains(v), v >= 0xA0,
+            guard let (v, length) = UTF8Scalar.decode(bytes, at: k, end: end), v >= 0xA0,
                   v != 0x2028, v != 0x2029, v != 0xFEFF, v != 0xFFFE, v != 0xFFFF else { return nil }
             return length
         }

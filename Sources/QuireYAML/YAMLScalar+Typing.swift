@@ -1,3 +1,4 @@
+import QuireSupport
 /// A YAML timestamp (`2024-01-05`, `2024-01-05T10:00:00Z`, `2024-01-05 10:00:00.5 +02:00`).
 public struct YAMLTimestamp: Hashable, Sendable {
     /// Year, e.g. 2024.
@@ -45,15 +46,7 @@ public struct YAMLTimestamp: Hashable, Sendable {
     public var isDateOnly: Bool { hour == nil }
 
     /// Days from 1970-01-01 to this timestamp's calendar date (proleptic Gregorian, ignoring the zone).
-    public var daysSince1970: Int {
-        // Howard Hinnant's days_from_civil.
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
+    public var daysSince1970: Int { CivilCalendar.daysFromCivil(year: year, month: month, day: day) }
 
     /// Seconds since 1970-01-01T00:00:00Z.
     /// - Parameter defaultUTCOffsetSeconds: The offset assumed when none was written (0 = UTC).
@@ -183,97 +176,11 @@ enum YAMLCoreSchema {
         return Double(normalised)
     }
 
+    /// A timestamp by the YAML 1.1 timestamp type's grammar (`ISODateTime.Grammar.yaml`).
     static func timestamp(_ text: String) -> YAMLTimestamp? {
-        let b = Array(text.utf8)
-        var i = 0
-        func number(min: Int, max: Int) -> Int? {
-            var value = 0
-            var count = 0
-            while i < b.count, count < max, isDigit(b[i]) {
-                value = value * 10 + Int(b[i] - 48)
-                i += 1
-                count += 1
-            }
-            return count >= min ? value : nil
-        }
-        func expect(_ c: Character) -> Bool {
-            guard i < b.count, let ascii = c.asciiValue, b[i] == ascii else { return false }
-            i += 1
-            return true
-        }
-        guard let year = number(min: 4, max: 4), expect("-") else { return nil }
-        let monthStart = i
-        guard let month = number(min: 1, max: 2), expect("-") else { return nil }
-        let monthDigits = i - monthStart - 1
-        let dayStart = i
-        guard let day = number(min: 1, max: 2) else { return nil }
-        let dayDigits = i - dayStart
-        guard (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year) else { return nil }
-        if i == b.count {
-            // A date alone must be written with two-digit month and day.
-            guard monthDigits == 2, dayDigits == 2 else { return nil }
-            return YAMLTimestamp(year: year, month: month, day: day)
-        }
-        // Separator: T, t, or one or more spaces/tabs.
-        if b[i] == UInt8(ascii: "T") || b[i] == UInt8(ascii: "t") {
-            i += 1
-        } else {
-            let before = i
-            while i < b.count, b[i] == 0x20 || b[i] == 0x09 { i += 1 }
-            guard i > before else { return nil }
-        }
-        guard let hour = number(min: 1, max: 2), expect(":"),
-              let minute = number(min: 2, max: 2), expect(":"),
-              let second = number(min: 2, max: 2),
-              hour < 24, minute < 60, second <= 60 else { return nil }
-        var nanosecond: Int?
-        if expect(".") {
-            var nanos = 0
-            var digits = 0
-            while i < b.count, isDigit(b[i]) {
-                if digits < 9 { nanos = nanos * 10 + Int(b[i] - 48) }
-                digits += 1
-                i += 1
-            }
-            guard digits > 0 else { return nil }
-            for _ in min(digits, 9)..<9 { nanos *= 10 }
-            nanosecond = nanos
-        }
-        var offset: Int?
-        while i < b.count, b[i] == 0x20 || b[i] == 0x09 { i += 1 }
-        if i < b.count {
-            if b[i] == UInt8(ascii: "Z") || b[i] == UInt8(ascii: "z") {
-                i += 1
-                offset = 0
-            } else if b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") {
-                let sign = b[i] == UInt8(ascii: "-") ? -1 : 1
-                i += 1
-                guard let hours = number(min: 1, max: 2), hours <= 23 else { return nil }
-                var minutes = 0
-                if expect(":") {
-                    guard let m = number(min: 2, max: 2), m < 60 else { return nil }
-                    minutes = m
-                } else if i < b.count, isDigit(b[i]) {
-                    guard let m = number(min: 2, max: 2), m < 60 else { return nil }
-                    minutes = m
-                }
-                offset = sign * (hours * 3_600 + minutes * 60)
-            } else {
-                return nil
-            }
-        }
-        guard i == b.count else { return nil }
-        return YAMLTimestamp(
-            year: year, month: month, day: day, hour: hour, minute: minute, second: second,
-            nanosecond: nanosecond, utcOffsetSeconds: offset)
-    }
-
-    private static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
+        guard let t = ISODateTime(text.utf8, grammar: .yaml) else { return nil }
+        return YAMLTimestamp(year: t.year, month: t.month, day: t.day, hour: t.hour, minute: t.minute, second: t.second,
+                             nanosecond: t.nanosecond, utcOffsetSeconds: t.utcOffsetSeconds)
     }
 }
 

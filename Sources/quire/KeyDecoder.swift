@@ -1,3 +1,4 @@
+import QuireSupport
 /// A key read in raw mode.
 enum Key: Equatable {
     case character(Character)
@@ -89,19 +90,13 @@ struct KeyDecoder {
     /// UTF-8, is one ``Key/other`` per byte.
     private static func decodeUTF8(_ bytes: ArraySlice<UInt8>) -> (Key?, Int) {
         let i = bytes.startIndex
-        let length: Int
-        switch bytes[i] {
-        case 0xC2...0xDF: length = 2
-        case 0xE0...0xEF: length = 3
-        case 0xF0...0xF4: length = 4
-        default: return (.other, 1)
-        }
+        guard let length = UTF8Scalar.sequenceLength(lead: bytes[i]) else { return (.other, 1) }
         let available = min(length, bytes.count)
         for k in 1..<available where bytes[i + k] & 0xC0 != 0x80 { return (.other, 1) }
+        // The rest of the sequence has not come yet.
         guard available == length else { return (nil, available) }
-        guard let text = String(validating: bytes[i..<(i + length)], as: UTF8.self), let c = text.first else {
-            return (.other, 1)
-        }
-        return (.character(c), length)
+        guard let (scalar, _) = UTF8Scalar.decode(bytes, at: i, end: bytes.endIndex),
+              let unicode = Unicode.Scalar(scalar) else { return (.other, 1) }
+        return (.character(Character(unicode)), length)
     }
 }
