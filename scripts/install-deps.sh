@@ -3,7 +3,7 @@
 set -euo pipefail
 
 packages=(libcmark-gfm-dev libcmark-gfm-extensions-dev libyaml-dev pkg-config python3 git)
-[ "${QUIRE_BENCH_DEPS:-0}" = 1 ] && packages+=(ripgrep time)
+[ "${QUIRE_BENCH_DEPS:-0}" = 1 ] && packages+=(ripgrep time gcc)
 # The review screen's end-to-end tests drive it through a real terminal in tmux.
 [ "${QUIRE_TEST_DEPS:-0}" = 1 ] && packages+=(tmux)
 

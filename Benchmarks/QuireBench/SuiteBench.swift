@@ -6,7 +6,9 @@ import QuireFileSystem
 
 /// The live-index suite (`QuireBench --suite`, or `make bench`): the built `quire` run as a user
 /// runs it, on copies of generated vaults, against baselines run in the same invocation — reading
-/// every file's bytes, `rg -c` over the vault, and a python-frontmatter script — with ratios.
+/// every file's bytes, `rg -c` over the vault, a python-frontmatter script, and the one-core C
+/// reference indexer `parsebench both` (libyaml + cmark-gfm) in alternating pairs with the cold
+/// index — with ratios.
 ///
 /// Measures, per vault: cold index (no cache), warm index, `quire due`, `quire list` with a query,
 /// one `quire grade` write-back, `quire due` right after it (one note changed), and the watcher's
@@ -45,6 +47,16 @@ enum SuiteBench {
         let python = try Child.median(1, ["python3", "Benchmarks/baselines/frontmatter_baseline.py", vault])
         let cache = vault + "/.quire/cache"
         let cold = try Child.median(runs, [quire, "-C", vault, "list", "--count"], before: { _ = system("rm -rf '\(cache)'") })
+        // The one-core C reference indexer (libyaml + cmark-gfm: what a native indexer costs), run
+        // in alternating pairs with a cold index so both see the same machine.
+        let reference = try parsebenchBinary()
+        var pairs: [(quire: Timing, c: Timing)] = []
+        for _ in 0..<max(1, runs) {
+            _ = system("rm -rf '\(cache)'")
+            let q = try Child.run([quire, "-C", vault, "list", "--count"]).timing
+            let c = try Child.run([reference, "both", vault]).timing
+            pairs.append((q, c))
+        }
         let warm = try Child.median(runs, [quire, "-C", vault, "list", "--count"])
         let due = try Child.median(runs, [quire, "-C", vault, "due"])
         let list = try Child.median(runs, [quire, "-C", vault, "list", "deck:Biology", "tag:biology"])
@@ -59,6 +71,14 @@ enum SuiteBench {
         row("baseline: rg -c 'Q:' over the vault", rg)
         row("baseline: python-frontmatter, every file", python)
         row("quire list --count, cold (no cache)", cold, vs: ("python", python.seconds))
+        let wallRatios = pairs.map { $0.quire.seconds / $0.c.seconds }.sorted()
+        let cpuRatios = pairs.map { $0.quire.cpuSeconds / max($0.c.cpuSeconds, 0.001) }.sorted()
+        let cMedian = pairs.map(\.c.seconds).sorted()[pairs.count / 2]
+        print("  " + QuireBench.pad("baseline: parsebench both (C, 1 core)", 46) + QuireBench.pad(String(format3: cMedian) + " s", 11)
+              + QuireBench.pad("—", 11))
+        print("  " + QuireBench.pad("cold index ÷ parsebench, \(pairs.count) pairs", 46)
+              + "wall \(String(format2: wallRatios[wallRatios.count / 2]))×, processor "
+              + "\(String(format2: cpuRatios[cpuRatios.count / 2]))× (medians of the pairs' ratios)")
         row("quire list --count, warm cache", warm, vs: ("read all", readAll.seconds))
         row("quire due, warm cache", due, vs: ("rg", rg.seconds))
         row("quire list deck:Biology tag:biology", list, vs: ("rg", rg.seconds))
@@ -96,6 +116,20 @@ enum SuiteBench {
         return (times[times.count / 2], times[min(times.count - 1, times.count * 99 / 100)], times.last ?? 0)
     }
 
+    /// The C reference indexer, compiled from `../shared/bench/parsebench.c` (or
+    /// `QUIRE_PARSEBENCH_SOURCE`) into `.build/parsebench` when that is missing or older.
+    static func parsebenchBinary() throws -> String {
+        let source = getenv("QUIRE_PARSEBENCH_SOURCE").map { String(cString: $0) } ?? "../shared/bench/parsebench.c"
+        let binary = ".build/parsebench"
+        var built = stat(), src = stat()
+        guard stat(source, &src) == 0 else { throw BenchError("no \(source): set QUIRE_PARSEBENCH_SOURCE") }
+        if stat(binary, &built) != 0 || built.st_mtim.tv_sec < src.st_mtim.tv_sec {
+            let command = "gcc -O2 -o '\(binary)' '\(source)' $(pkg-config --cflags --libs libcmark-gfm yaml-0.1) -lcmark-gfm-extensions"
+            guard system(command) == 0 else { throw BenchError("cannot build \(source)") }
+        }
+        return binary
+    }
+
     static func quireBinary() throws -> String {
         let me = CommandLine.arguments[0]
         let dir = me.contains("/") ? String(me[..<(me.lastIndex(of: "/") ?? me.endIndex)]) : "."
@@ -109,6 +143,8 @@ enum SuiteBench {
 struct Timing {
     var seconds: Double
     var peakKB: Int
+    /// User plus system processor time, when GNU time measured it.
+    var cpuSeconds: Double = 0
 }
 
 /// A child process started with no signals blocked, its standard output a pipe.
@@ -159,7 +195,7 @@ final class Child {
         let report = "/tmp/quire-bench-rss-\(getpid())"
         defer { unlink(report) }
         let began = DispatchTime.now().uptimeNanoseconds
-        let child = try Child.start(["/usr/bin/time", "-f", "%M", "-o", report] + args)
+        let child = try Child.start(["/usr/bin/time", "-f", "%M %U %S", "-o", report] + args)
         var out: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
@@ -170,13 +206,18 @@ final class Child {
         }
         child.wait()
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - began) / 1e9
-        var peak = 0
+        var peak = 0, cpu = 0.0
         if let f = fopen(report, "r") {
-            var line = [CChar](repeating: 0, count: 64)
-            if fgets(&line, 64, f) != nil { peak = Int(String(decoding: line.prefix { $0 != 0 && $0 != 10 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)) ?? 0 }
+            var line = [CChar](repeating: 0, count: 128)
+            if fgets(&line, 128, f) != nil {
+                let fields = String(decoding: line.prefix { $0 != 0 && $0 != 10 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                    .split(separator: " ")
+                peak = fields.first.flatMap { Int($0) } ?? 0
+                cpu = fields.dropFirst().compactMap { Double($0) }.reduce(0, +)
+            }
             fclose(f)
         }
-        return (Timing(seconds: seconds, peakKB: peak), String(decoding: out, as: UTF8.self))
+        return (Timing(seconds: seconds, peakKB: peak, cpuSeconds: cpu), String(decoding: out, as: UTF8.self))
     }
 
     /// The median time of `runs` runs, with the largest peak memory seen.
