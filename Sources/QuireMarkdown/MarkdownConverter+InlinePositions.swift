@@ -92,20 +92,11 @@ extension MarkdownConverter {
             switch nodes[index].kind {
             case .code:
                 guard range.start.line == line, range.end.line == line, range.start.column > 0 else { return false }
-                var start = lineStart + range.start.column - 1
-                var end = lineStart + range.end.column - 1
+                let start = lineStart + range.start.column - 1
+                let end = lineStart + range.end.column - 1
                 guard start < source.count, end < source.count else { return false }
-                var fence = 0
-                while start > lineStart, source[start - 1] == UInt8(ascii: "`") {
-                    start -= 1
-                    fence += 1
-                }
-                var closing = 0
-                while closing < fence, end + 1 < source.count, source[end + 1] == UInt8(ascii: "`") {
-                    end += 1
-                    closing += 1
-                }
-                nodes[index].range = SourceRange(line, start - lineStart + 1, line, end - lineStart + 1)
+                let code = widenedToFences(start: start, end: end, floor: lineStart)
+                nodes[index].range = SourceRange(line, code.start - lineStart + 1, line, code.end - lineStart + 1)
             case .link, .image:
                 guard range.start.line == line, range.start.column > 0 else { return false }
                 let start = lineStart + range.start.column - 1
@@ -116,6 +107,25 @@ extension MarkdownConverter {
             }
         }
         return true
+    }
+
+    /// cmark reports a code span's content only, but the span's source includes its backtick
+    /// fences: widens the content's offsets `start...end` over the backticks right before it (not
+    /// below `floor`), the opening fence, and over as many backticks after it, the closing one.
+    private func widenedToFences(start: Int, end: Int, floor: Int) -> (start: Int, end: Int) {
+        var start = start
+        var end = end
+        var fence = 0
+        while start > floor, source[start - 1] == UInt8(ascii: "`") {
+            start -= 1
+            fence += 1
+        }
+        var closing = 0
+        while closing < fence, end + 1 < source.count, source[end + 1] == UInt8(ascii: "`") {
+            end += 1
+            closing += 1
+        }
+        return (start, end)
     }
 
     /// How many text leaves do not start with their literal's first bytes at their mapped position.
@@ -249,17 +259,7 @@ extension MarkdownConverter {
                 var startOffset = start.offset
                 var endOffset = max(end.offset, startOffset)
                 if kind == .code {
-                    // cmark reports the content only; widen to the backtick fences.
-                    var fence = 0
-                    while startOffset > 0, source[startOffset - 1] == UInt8(ascii: "`") {
-                        startOffset -= 1
-                        fence += 1
-                    }
-                    var closing = 0
-                    while closing < fence, endOffset + 1 < source.count, source[endOffset + 1] == UInt8(ascii: "`") {
-                        endOffset += 1
-                        closing += 1
-                    }
+                    (startOffset, endOffset) = widenedToFences(start: startOffset, end: endOffset, floor: 0)
                 }
                 startOffsets[slot] = startOffset
                 endOffsets[slot] = endOffset
