@@ -1,5 +1,10 @@
 internal import CCmarkGFM
 internal import CCmarkGFMShim
+#if canImport(Glibc)
+internal import Glibc
+#elseif canImport(Darwin)
+internal import Darwin
+#endif
 
 // MARK: - Reading cmark's trees
 //
@@ -93,8 +98,9 @@ extension MarkdownConverter {
         var value = MarkdownNode(kind: kind, range: range)
         if parent >= 0 { value.parent = parent }
         repairTableRanges(&value, cmarkRange: range, parent: parent)
-        if kind == .paragraph, range.start.line <= 0 {
-            repairParagraphBeforeTable(&value, following: Self.block(after: node))
+        if kind == .paragraph {
+            paragraph = (nodes.count, node)
+            if range.start.line <= 0 { repairParagraphBeforeTable(&value, following: Self.block(after: node)) }
         }
         switch kind {
         case .text:
@@ -172,6 +178,31 @@ extension MarkdownConverter {
             end: SourceLocation(line: Int(cmark_node_get_end_line(block)), column: Int(cmark_node_get_end_column(block))),
             children: children
         )
+    }
+
+    /// How many lines the content of paragraph `nodes[index]` had when cmark parsed its inlines,
+    /// or nil when the paragraph is not the one being traversed. The content is the paragraph's
+    /// text after cmark took out the link reference definitions opening it; each of its lines
+    /// keeps its line ending (`\n`, `\r\n` or `\r`). Rare, so cmark's public getter serves.
+    func paragraphContentLines(_ index: Int) -> Int? {
+        guard let paragraph, paragraph.index == index else { return nil }
+        guard let content = cmark_node_get_string_content(paragraph.node) else { return 0 }
+        let count = strlen(content)
+        return content.withMemoryRebound(to: UInt8.self, capacity: count) { bytes in
+            var lines = 0
+            var i = 0
+            while i < count {
+                if bytes[i] == 10 {
+                    lines += 1
+                } else if bytes[i] == 13 {
+                    lines += 1
+                    if i + 1 < count, bytes[i + 1] == 10 { i += 1 }
+                }
+                i += 1
+            }
+            if count > 0, bytes[count - 1] != 10, bytes[count - 1] != 13 { lines += 1 }
+            return lines
+        }
     }
 
     /// Copies a byte string from the shim into the document's literal buffer and points `value`

@@ -43,39 +43,13 @@ extension MarkdownConverter {
             let endLine = blockRange.end.line
             mapping = repaired ? .paragraph(startLine: 1, blockOffset: 0)
                 : .paragraph(startLine: startLine, blockOffset: blockRange.start.column - 1)
-            var breaks = 0
-            for index in first..<nodes.count where nodes[index].kind == .softBreak || nodes[index].kind == .lineBreak {
-                breaks += 1
+            var skipped = 0
+            if kind == .paragraph, endLine > startLine, opensWithBracket(line: startLine, column: blockRange.start.column) {
+                skipped = referenceDefinitionLines(paragraph: block)
             }
-            let maxSkipped = kind == .paragraph ? min(endLine - startLine - breaks, 64) : 0
-            var chosen = 0
-            if maxSkipped > 0, opensWithBracket(line: startLine, column: blockRange.start.column) {
-                // Reference definitions may have been cut from the front of the content; find how
-                // many lines they took: the right guess puts text literals on their source bytes and
-                // ends the last inline on the block's last line.
-                var bestScore = Int.max
-                for skipped in 0...maxSkipped {
-                    buildSegments(firstLine: startLine, lastLine: endLine, firstColumn: blockRange.start.column,
-                                  quoteDepth: quoteDepth, skipped: skipped)
-                    let lastEnd = mapLeaves(first: first, mapping: mapping)
-                    var score = textMismatches(first: first)
-                    if lastEnd < 0 || lines.line(containing: lastEnd) != endLine { score += 1_000 }
-                    if score < bestScore {
-                        bestScore = score
-                        chosen = skipped
-                    }
-                    if score == 0 { break }
-                }
-                if chosen != maxSkipped || bestScore != 0 {
-                    buildSegments(firstLine: startLine, lastLine: endLine, firstColumn: blockRange.start.column,
-                                  quoteDepth: quoteDepth, skipped: chosen)
-                    mapLeaves(first: first, mapping: mapping)
-                }
-            } else {
-                buildSegments(firstLine: startLine, lastLine: endLine, firstColumn: blockRange.start.column,
-                              quoteDepth: quoteDepth, skipped: 0)
-                mapLeaves(first: first, mapping: mapping)
-            }
+            buildSegments(firstLine: startLine, lastLine: endLine, firstColumn: blockRange.start.column,
+                          quoteDepth: quoteDepth, skipped: skipped)
+            mapLeaves(first: first, mapping: mapping)
         }
         mapContainers(first: first, mapping: mapping)
         repairAutolinks(block: block, first: first)
@@ -128,26 +102,6 @@ extension MarkdownConverter {
         return (start, end)
     }
 
-    /// How many text leaves do not start with their literal's first bytes at their mapped position.
-    private func textMismatches(first: Int) -> Int {
-        var mismatches = 0
-        for slot in 0..<raw.count where nodes[first + slot].kind == .text {
-            let start = startOffsets[slot]
-            guard start >= 0 else { continue }
-            let mismatch = nodes[first + slot].withLiteralBytes { bytes -> Bool in
-                guard let bytes else { return false }
-                var offset = start
-                for byte in bytes.prefix(8) {
-                    if offset >= source.count || source[offset] != byte { return true }
-                    offset += 1
-                }
-                return false
-            }
-            if mismatch { mismatches += 1 }
-        }
-        return mismatches
-    }
-
     private enum Mapping {
         /// Positions are (subject line, column relative to the last consumed line ending).
         case paragraph(startLine: Int, blockOffset: Int)
@@ -155,6 +109,25 @@ extension MarkdownConverter {
         case trusted
     }
 
+    /// How many lines at the start of paragraph `nodes[paragraph]` were link reference
+    /// definitions, which cmark took out of the paragraph's content before parsing its inlines.
+    ///
+    /// cmark-gfm leaves the paragraph's start where the first definition began, and its inline
+    /// parser counts lines from there, so without this every inline of such a paragraph would be
+    /// placed that many lines too early. A definition always ends at a line ending (nothing but
+    /// blanks may follow it on its line), so the definitions are whole lines, the content cmark
+    /// parsed is the paragraph's remaining lines, and the difference between the paragraph's
+    /// line count and the content's (``paragraphContentLines(_:)``) is exactly the number of
+    /// lines the definitions took. 0 when cmark gives no content.
+    private func referenceDefinitionLines(paragraph: Int) -> Int {
+        let range = nodes[paragraph].range
+        let lineCount = range.end.line - range.start.line + 1
+        guard let contentLines = paragraphContentLines(paragraph), contentLines > 0 else { return 0 }
+        return min(max(lineCount - contentLines, 0), lineCount - 1)
+    }
+
+    /// Whether the source at a line and column is `[`: a paragraph whose content starts elsewhere
+    /// cannot start with a link reference definition.
     private func opensWithBracket(line: Int, column: Int) -> Bool {
         let offset = lines.start(of: line) + column - 1
         return offset < source.count && source[offset] == UInt8(ascii: "[")
@@ -227,13 +200,11 @@ extension MarkdownConverter {
         }
     }
 
-    /// Maps leaves and line breaks; returns the largest end offset seen.
-    @discardableResult
-    private mutating func mapLeaves(first: Int, mapping: Mapping) -> Int {
+    /// Maps leaves and line breaks.
+    private mutating func mapLeaves(first: Int, mapping: Mapping) {
         bases.removeAll(keepingCapacity: true)
         bases.append(0)
         var segment = 0
-        var lastEnd = -1
         for slot in 0..<raw.count {
             switch nodes[first + slot].kind {
             case let kind where kind == .softBreak || kind == .lineBreak:
@@ -264,10 +235,8 @@ extension MarkdownConverter {
                 startOffsets[slot] = startOffset
                 endOffsets[slot] = endOffset
                 if case .paragraph = mapping { segment = max(segment, end.segment) }
-                lastEnd = max(lastEnd, endOffset)
             }
         }
-        return lastEnd
     }
 
     /// Maps emphasis, strong, strikethrough, links and images; marks extension autolinks with -2.

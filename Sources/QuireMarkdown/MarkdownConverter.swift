@@ -45,6 +45,9 @@ struct MarkdownConverter {
     var repairedParagraph: Int?
     /// The index of the table being repaired, until its header row is entered.
     var repairedTable: Int?
+    /// The paragraph last entered: its index and cmark node, for reading its content while its
+    /// inlines are placed (the node lives as long as the traversal).
+    var paragraph: (index: Int, node: OpaquePointer)?
 
     /// One source line's share of a paragraph's content string.
     struct Segment {
