@@ -34,6 +34,9 @@ enum CmarkParse {
     ///   - beforeFinish: called with the parser once the input is fed, before the inlines are parsed.
     ///   - body: called with the parser and the document; neither may be kept past the call.
     /// - Returns: what `body` returns, or nil when cmark made no parser or no document.
+    // Inlined so that the closures' captures (the converter, a large struct) stay plain local
+    // variables: called through a closure, its non-mutating methods would copy it.
+    @inline(__always)
     static func run<Result>(
         _ input: UnsafeBufferPointer<UInt8>,
         options: MarkdownParseOptions,

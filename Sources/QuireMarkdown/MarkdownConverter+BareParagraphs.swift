@@ -13,7 +13,8 @@ internal import Darwin
 extension MarkdownConverter {
     /// Whether cmark may leave unparsed the inlines of the paragraph of the block tree on lines
     /// `firstLine...lastLine`: its lines hold no backtick, no `<` and no `[^`. The traversal does
-    /// not descend into such paragraphs anyway (``isBareProse(_:)``, which this test implies). A
+    /// not descend into such paragraphs anyway (``mayHoldCodeOrHTML(_:)`` is false for them: this
+    /// test implies it). A
     /// footnote reference `[^…]` keeps its paragraph parsed: cmark drops the definitions nothing
     /// refers to. A paragraph still `open` (the last one) is checked to the end of the input,
     /// where it may end; it is left alone when the input's last line has no line ending
@@ -23,11 +24,6 @@ extension MarkdownConverter {
         if open && lastLineUnended { return false }
         let end = open ? source.count : lines.next(after: max(firstLine, lastLine))
         return !mayNeedInlines(from: lines.start(of: firstLine), to: end)
-    }
-
-    /// Whether the paragraph `nodes[index]` gets no inline nodes (``MarkdownParseOptions/bareProseParagraphs``).
-    func isBareProse(_ index: Int) -> Bool {
-        bareProseParagraphs && nodes[index].kind == .paragraph && !mayHoldCodeOrHTML(nodes[index].range)
     }
 
     /// Whether bytes `start..<end` of the source hold a backtick, a `<` or `[^`.
@@ -57,6 +53,7 @@ extension MarkdownConverter {
 
     /// Whether a node from `first` on (the inlines of the block just finished) is a code span or
     /// inline HTML.
+    @inline(__always)  // called for every block finished; a call would be handed a copy of the converter
     func holdsCodeOrHTML(from first: Int) -> Bool {
         nodes.withUnsafeBufferPointer { nodes in
             for i in first..<nodes.count where nodes[i].kind == .code || nodes[i].kind == .htmlInline { return true }

@@ -37,6 +37,7 @@ extension MarkdownConverter {
     /// The rest of that repair, for the node about to be appended (`value`, which cmark placed at
     /// `range`): the table after a repaired paragraph starts on its header line, its header row is
     /// that line, and the header row's descendants move onto it.
+    @inline(__always)  // runs for every node; almost always finds nothing to do
     mutating func repairTableRanges(_ value: inout MarkdownNode, cmarkRange range: SourceRange, parent: Int) {
         if let repair = headerRowRepair {
             value.range = SourceRange(repair.line, range.start.column - repair.shift,

@@ -61,7 +61,10 @@ extension MarkdownConverter {
                     open[open.count - 1].lastChild = index
                 }
                 if nodes[index].kind == .blockQuote { quoteDepth += 1 }
-                if isBareProse(index) {
+                // A bare prose paragraph (``MarkdownParseOptions/bareProseParagraphs``) gets no
+                // inline nodes. (Tested here rather than in a method: a method of the converter
+                // called from this mutating loop would be handed a copy of it for every node.)
+                if bareProseParagraphs, nodes[index].kind == .paragraph, !mayHoldCodeOrHTML(nodes[index].range) {
                     finish(index, quoteDepth: &quoteDepth)
                 } else if let child = fields.first_child {
                     open.append((index, -1))
