@@ -19,9 +19,11 @@ extension MarkdownConverter {
     /// refers to. A paragraph still `open` (the last one) is checked to the end of the input,
     /// where it may end; it is left alone when the input's last line has no line ending
     /// (`lastLineUnended`), for cmark reads that line only when finishing, and it may turn the
-    /// paragraph into a setext heading.
+    /// paragraph into a setext heading. A paragraph at line 0 (the one cmark-gfm's table
+    /// extension splits off before a table; see ``repairParagraphBeforeTable(_:following:)``)
+    /// has no known lines yet, so its inlines are parsed.
     func leavesInlinesUnparsed(firstLine: Int, lastLine: Int, open: Bool, lastLineUnended: Bool) -> Bool {
-        if open && lastLineUnended { return false }
+        if firstLine <= 0 || open && lastLineUnended { return false }
         let end = open ? source.count : lines.next(after: max(firstLine, lastLine))
         return !mayNeedInlines(from: lines.start(of: firstLine), to: end)
     }
