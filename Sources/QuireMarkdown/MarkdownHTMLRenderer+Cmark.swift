@@ -188,6 +188,8 @@ extension MarkdownHTMLRenderer {
                     write(range)
                     continue
                 }
+                // A link in a hidden answer or an unshown hint is not asked about.
+                guard case .node? = sinks.last else { continue }
                 let element = wikilinkURL(link).map { ("<a class=\"wikilink\" href=\"\(hrefAttribute($0))\">", "</a>") }
                     ?? ("<span class=\"wikilink missing\">", "</span>")
                 if let node = custom(element.0, element.1) { Self.appendText(link.label.utf8[...], to: node) }

@@ -173,6 +173,10 @@ import Testing
         let asked = Asked()
         let renderer = MarkdownHTMLRenderer(wikilinkURL: { asked.add($0); return nil })
         _ = try html("[[ Note # Part | shown ]] [[#Top]] [[Plain]] [[|x]] [[]]", renderer)
+        // Nor about the links of a hidden answer.
+        var hiding = renderer
+        hiding.clozes = .hidden(number: 1)
+        _ = try html("{{c1::[[Secret]]}}", hiding)
         #expect(asked.links == [
             MarkdownWikilink(note: "Note", heading: "Part", label: "shown"),
             MarkdownWikilink(note: "", heading: "Top", label: "#Top"),
