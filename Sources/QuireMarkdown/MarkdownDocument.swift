@@ -133,23 +133,9 @@ public struct MarkdownDocument: Sendable {
     // MARK: - Parsing
 
     private static func parse(_ input: UnsafeBufferPointer<UInt8>, options: MarkdownParseOptions, lineOffset: Int) -> [MarkdownNode] {
-        var body = input
-        var bomShift = 0
-        if body.count >= 3, body[0] == 0xEF, body[1] == 0xBB, body[2] == 0xBF {
-            body = UnsafeBufferPointer(rebasing: body[3...])
-            bomShift = 3
-        }
-        var nodes: [MarkdownNode]
-        if LineTable.containsNul(body) {
-            var cleaned: [UInt8] = []
-            cleaned.reserveCapacity(body.count + 16)
-            for byte in body {
-                if byte == 0 { cleaned.append(contentsOf: [0xEF, 0xBF, 0xBD]) } else { cleaned.append(byte) }
-            }
-            nodes = cleaned.withUnsafeBufferPointer { MarkdownConverter.convert($0, options: options) }
-        } else {
-            nodes = MarkdownConverter.convert(body, options: options)
-        }
+        let parsed = CmarkParse.withPreparedInput(input) { MarkdownConverter.convert($0, options: options) }
+        var nodes = parsed.result
+        let bomShift = parsed.bomLength
         if bomShift != 0 || lineOffset != 0 {
             for index in nodes.indices {
                 var range = nodes[index].range

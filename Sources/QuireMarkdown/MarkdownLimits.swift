@@ -6,10 +6,11 @@ internal import Glibc
 /// sees them, so that any note costs time and memory linear in its length or is refused with a
 /// location.
 ///
-/// - Nesting: each block quote or list item open on a line costs cmark 350–650 bytes and a node,
-///   and a failed allocation aborts the process: 20 MB of `>` would take gigabytes.
-/// - Table columns: cmark-gfm's table extension is quadratic in a row's cell count (40,000
-///   columns: 15 s).
+/// - Nesting: each block quote or list item open on a line costs cmark a node and its parser
+///   state, many times the bytes of its marker, and a failed allocation aborts the process.
+/// - Table columns: cmark-gfm's table extension takes time quadratic in a row's cell count.
+///
+/// What such notes cost without the limits is in docs/BENCHMARKS.md.
 public enum MarkdownLimits {
     /// The most block quotes and list items one line may open.
     public static let maximumNesting = 100
