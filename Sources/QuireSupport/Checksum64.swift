@@ -1,4 +1,4 @@
-/// A fast 64-bit checksum of bytes (word-wise multiply-xorshift, about ten times SipHash's speed):
+/// A fast 64-bit checksum of bytes (word-wise multiply-xorshift, one multiply per eight bytes):
 /// it guards the cache against torn writes and bit rot, not against an adversary.
 package enum Checksum64 {
     static package func of(_ buffer: UnsafeRawBufferPointer) -> UInt64 {

@@ -45,8 +45,8 @@ uint32_t quire_node_type_strikethrough(void);
 
 /* ---- Node fields ------------------------------------------------------------------------- */
 
-/* The fields every visited node needs, read in one call (a call per field costs the traversal
-   several percent). */
+/* The fields every visited node needs, read in one call: Swift cannot inline a call into this C
+   target, and a call per field would multiply the calls of the hottest loop (docs/BENCHMARKS.md). */
 typedef struct quire_node_fields {
   cmark_node *first_child;
   /* The node's cmark_node_type value. */

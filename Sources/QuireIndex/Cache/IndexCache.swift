@@ -549,7 +549,7 @@ public struct IndexCache: Sendable {
 
         /// The table sorted by hash and entry, as ``idTable(sorted:)`` stores it. The buckets are
         /// sorted on all cores and each stored straight at its place (no sorted copy of the whole
-        /// table: for a 100,000-file vault that is 20 MB of fresh memory to fault in).
+        /// table, whose size grows with the vault's card count, to fault in).
         func encoded(concurrency: Int? = nil) -> [UInt8] {
             let buckets = self.buckets
             var starts = [0]
