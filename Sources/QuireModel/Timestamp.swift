@@ -59,7 +59,7 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
     /// fraction, optional `Z` or `±HH:MM` / `±HHMM` / `±HH` offset (none means UTC); a leap second
     /// (`:60`) counts as `:59`. The grammar is `ISODateTime.Grammar.iso8601`.
     public init?(iso8601 text: Substring) {
-        guard let t = ISODateTime(text.utf8, grammar: .iso8601) else { return nil }
+        guard let t = ISODateTime(text, grammar: .iso8601) else { return nil }
         self.init(year: t.year, month: t.month, day: t.day, hour: t.hour ?? 0, minute: t.minute ?? 0,
                   second: min(t.second ?? 0, 59), millisecond: (t.nanosecond ?? 0) / 1_000_000)
         milliseconds -= Int64(t.utcOffsetSeconds ?? 0) * 1000

@@ -137,10 +137,10 @@ public enum NoteParser {
         }
 
         // The plain-valued keys (NoteKey.all), each read by its kind.
-        var values: [(NoteKey, NoteKey.Value)] = []
+        var note = Note(path: path, title: title, deck: deck, tags: tags, byteCount: bytes.count)
         for key in NoteKey.all {
             guard let node = root?[key.name], let value = Self.value(of: key, in: node, warn: warn) else { continue }
-            values.append((key, value))
+            key.set(value, in: &note)
         }
 
         // Stored scheduling lines.
@@ -178,8 +178,7 @@ public enum NoteParser {
             }
         }
 
-        var note = Note(path: path, title: title, deck: deck, tags: tags, cards: cards, byteCount: bytes.count)
-        for (key, value) in values { key.set(value, in: &note) }
+        note.cards = cards
         note.contentDigest = contentDigest(bytes)
         return (note, frontMatter, diagnostics)
     }

@@ -48,8 +48,19 @@ package struct ISODateTime: Equatable, Sendable {
     }
 
     /// Reads `text` whole by `grammar`; nil unless all of it is one date or date-time.
-    package init?(_ text: some Collection<UInt8>, grammar: Grammar) {
-        var p = ASCIIScanner(text)
+    package init?(_ text: Substring, grammar: Grammar) {
+        var text = text
+        guard let read = text.withUTF8({ ISODateTime(bytes: $0, grammar: grammar) }) else { return nil }
+        self = read
+    }
+
+    /// Reads `text` whole by `grammar`, like ``init(_:grammar:)``.
+    package init?(_ text: String, grammar: Grammar) { self.init(Substring(text), grammar: grammar) }
+
+    /// Reads `bytes` whole by `grammar`: the scanner itself, not generic, so that it is compiled
+    /// for the bytes it reads once, here.
+    package init?(bytes: UnsafeBufferPointer<UInt8>, grammar: Grammar) {
+        var p = ASCIIScanner(bytes)
         let dateDigits = grammar.shortMonthAndDay ? 1...2 : 2...2
         guard let year = p.number(4...4), p.eat(UInt8(ascii: "-")), let month = p.number(dateDigits),
               p.eat(UInt8(ascii: "-")), let day = p.number(dateDigits),

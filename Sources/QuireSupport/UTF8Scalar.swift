@@ -18,8 +18,7 @@ package enum UTF8Scalar {
     /// continuation byte, a sequence cut by `end`, an overlong form, a surrogate or a value above
     /// U+10FFFF.
     @inlinable
-    package static func decode<C: RandomAccessCollection<UInt8>>(_ bytes: C, at i: C.Index, end: C.Index)
-        -> (scalar: UInt32, length: Int)? where C.Index == Int {
+    package static func decode(_ bytes: UnsafeBufferPointer<UInt8>, at i: Int, end: Int) -> (scalar: UInt32, length: Int)? {
         let lead = bytes[i]
         guard let length = sequenceLength(lead: lead), end - i >= length else { return nil }
         var value = UInt32(lead & (0xFF >> (length + 1)))

@@ -178,7 +178,7 @@ enum YAMLCoreSchema {
 
     /// A timestamp by the YAML 1.1 timestamp type's grammar (`ISODateTime.Grammar.yaml`).
     static func timestamp(_ text: String) -> YAMLTimestamp? {
-        guard let t = ISODateTime(text.utf8, grammar: .yaml) else { return nil }
+        guard let t = ISODateTime(text, grammar: .yaml) else { return nil }
         return YAMLTimestamp(year: t.year, month: t.month, day: t.day, hour: t.hour, minute: t.minute, second: t.second,
                              nanosecond: t.nanosecond, utcOffsetSeconds: t.utcOffsetSeconds)
     }

@@ -95,7 +95,7 @@ struct KeyDecoder {
         for k in 1..<available where bytes[i + k] & 0xC0 != 0x80 { return (.other, 1) }
         // The rest of the sequence has not come yet.
         guard available == length else { return (nil, available) }
-        guard let (scalar, _) = UTF8Scalar.decode(bytes, at: i, end: bytes.endIndex),
+        guard let (scalar, _) = bytes.withUnsafeBufferPointer({ UTF8Scalar.decode($0, at: 0, end: $0.count) }),
               let unicode = Unicode.Scalar(scalar) else { return (.other, 1) }
         return (.character(Character(unicode)), length)
     }

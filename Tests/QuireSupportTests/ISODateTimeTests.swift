@@ -6,18 +6,18 @@ import Testing
     /// Texts both grammars read, and what they read.
     @Test func bothGrammars() throws {
         for grammar in [ISODateTime.Grammar.iso8601, .yaml] {
-            let date = try #require(ISODateTime(Array("2024-02-29".utf8), grammar: grammar))
+            let date = try #require(ISODateTime(("2024-02-29"), grammar: grammar))
             #expect(date.year == 2024 && date.month == 2 && date.day == 29 && date.hour == nil && date.utcOffsetSeconds == nil)
-            let full = try #require(ISODateTime(Array("2026-11-22T09:14:03.120Z".utf8), grammar: grammar))
+            let full = try #require(ISODateTime(("2026-11-22T09:14:03.120Z"), grammar: grammar))
             #expect(full.hour == 9 && full.minute == 14 && full.second == 3 && full.nanosecond == 120_000_000
                 && full.utcOffsetSeconds == 0)
-            let zoned = try #require(ISODateTime(Array("2026-11-22 09:14:03 -05:30".utf8), grammar: grammar))
+            let zoned = try #require(ISODateTime(("2026-11-22 09:14:03 -05:30"), grammar: grammar))
             #expect(zoned.utcOffsetSeconds == -(5 * 3600 + 30 * 60))
-            #expect(ISODateTime(Array("2026-11-22T09:14:03+0200".utf8), grammar: grammar)?.utcOffsetSeconds == 7200)
-            #expect(ISODateTime(Array("2026-11-22T09:14:60Z".utf8), grammar: grammar)?.second == 60)
+            #expect(ISODateTime(("2026-11-22T09:14:03+0200"), grammar: grammar)?.utcOffsetSeconds == 7200)
+            #expect(ISODateTime(("2026-11-22T09:14:60Z"), grammar: grammar)?.second == 60)
             for bad in ["2023-02-29", "2026-13-01", "2026-11-22T24:00:00", "2026-11-22T09:60:00", "2026-11-22T09:14:61",
                         "2026-11-22x", "2026-11-22T09:14:03.", "2026-11-22T09:14:03 PST", "", "2026-1-05", "20261122"] {
-                #expect(ISODateTime(Array(bad.utf8), grammar: grammar) == nil, "\(bad)")
+                #expect(ISODateTime((bad), grammar: grammar) == nil, "\(bad)")
             }
         }
     }
@@ -25,7 +25,7 @@ import Testing
     /// Where the grammars differ, as their specifications do.
     @Test func whereTheGrammarsDiffer() {
         func both(_ text: String) -> (iso: Bool, yaml: Bool) {
-            (ISODateTime(Array(text.utf8), grammar: .iso8601) != nil, ISODateTime(Array(text.utf8), grammar: .yaml) != nil)
+            (ISODateTime((text), grammar: .iso8601) != nil, ISODateTime((text), grammar: .yaml) != nil)
         }
         #expect(both("2026-11-22T09:14") == (true, false))            // seconds optional in ISO only
         #expect(both("2024-1-5T10:00:00") == (false, true))           // one-digit month and day: YAML
@@ -37,8 +37,8 @@ import Testing
     }
 
     @Test func fractionsKeepNineDigits() {
-        #expect(ISODateTime(Array("2026-11-22T09:14:03.1234567891Z".utf8), grammar: .yaml)?.nanosecond == 123_456_789)
-        #expect(ISODateTime(Array("2026-11-22T09:14:03.5".utf8), grammar: .iso8601)?.nanosecond == 500_000_000)
+        #expect(ISODateTime(("2026-11-22T09:14:03.1234567891Z"), grammar: .yaml)?.nanosecond == 123_456_789)
+        #expect(ISODateTime(("2026-11-22T09:14:03.5"), grammar: .iso8601)?.nanosecond == 500_000_000)
     }
 
     @Test func calendar() {

@@ -12,7 +12,7 @@ import Testing
         for a in 0xE0...0xF4 { for b in edges { for c in edges { sequences.append([UInt8(a), b, c]) } } }
         for a in 0xF0...0xF5 { for b in edges { for c in edges { for d in edges { sequences.append([UInt8(a), b, c, d]) } } } }
         for bytes in sequences {
-            let ours = UTF8Scalar.decode(bytes, at: 0, end: bytes.count)
+            let ours = bytes.withUnsafeBufferPointer { UTF8Scalar.decode($0, at: 0, end: $0.count) }
             // The standard library's reading of the first scalar, when it is multi-byte and whole.
             var iterator = bytes.makeIterator()
             var decoder = UTF8()
@@ -26,8 +26,10 @@ import Testing
 
     @Test func cutShortByTheEnd() {
         let euro: [UInt8] = [0xE2, 0x82, 0xAC]
-        #expect(UTF8Scalar.decode(euro, at: 0, end: 3)! == (0x20AC, 3))
-        #expect(UTF8Scalar.decode(euro, at: 0, end: 2) == nil)
+        euro.withUnsafeBufferPointer { buffer in
+            #expect(UTF8Scalar.decode(buffer, at: 0, end: 3)! == (0x20AC, 3))
+            #expect(UTF8Scalar.decode(buffer, at: 0, end: 2) == nil)
+        }
         #expect(UTF8Scalar.sequenceLength(lead: 0xE2) == 3)
         #expect(UTF8Scalar.sequenceLength(lead: 0x80) == nil)
         #expect(UTF8Scalar.sequenceLength(lead: 0x41) == nil)

@@ -190,9 +190,8 @@ enum NoteCoding {
         let tagCount = try r.count()
         tags.reserveCapacity(tagCount)
         for _ in 0..<tagCount { tags.append(try tables.tag(try r.varint())) }
-        var values: [NoteKey.Value?] = []
-        values.reserveCapacity(NoteKey.all.count)
-        for key in NoteKey.all { values.append(try decodeValue(of: key, &r)) }
+        var note = Note(path: path, title: title, deck: deck, tags: tags)
+        for key in NoteKey.all { key.set(try decodeValue(of: key, &r), in: &note) }
         let byteCount = try r.varint()
         let digest = try r.u64()
         var headings: [[String]] = []
@@ -237,8 +236,8 @@ enum NoteCoding {
                               column: column, headingPath: headings[h], identityText: identity,
                               hasExplicitID: explicit, schedule: schedule))
         }
-        var note = Note(path: path, title: title, deck: deck, tags: tags, cards: cards, byteCount: byteCount)
-        for (key, value) in zip(NoteKey.all, values) { key.set(value, in: &note) }
+        note.cards = cards
+        note.byteCount = byteCount
         note.contentDigest = digest
         return note
     }
