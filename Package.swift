@@ -54,7 +54,7 @@ let package = Package(
         .target(name: "QuireModel", dependencies: ["QuireSupport"]),
         .target(name: "QuireScheduling", dependencies: ["QuireModel"]),
         .target(name: "QuireYAML", dependencies: ["QuireSupport", "CLibYAML"]),
-        .target(name: "QuireMarkdown", dependencies: ["CCmarkGFM", "CCmarkGFMShim"]),
+        .target(name: "QuireMarkdown", dependencies: ["QuireSupport", "CCmarkGFM", "CCmarkGFMShim"]),
         .target(name: "QuireFileSystem", dependencies: ["QuireSupport", "QuireModel", "CMalloc", "CSystem"]),
         .target(name: "QuireParsing", dependencies: ["QuireSupport", "QuireModel", "QuireYAML", "QuireMarkdown"]),
         .target(
@@ -63,7 +63,7 @@ let package = Package(
         ),
         .target(
             name: "QuireReview",
-            dependencies: ["QuireModel", "QuireScheduling", "QuireYAML", "QuireFileSystem", "QuireParsing", "QuireIndex"]
+            dependencies: ["QuireSupport", "QuireModel", "QuireScheduling", "QuireYAML", "QuireFileSystem", "QuireParsing", "QuireIndex"]
         ),
         .target(name: "QuireWatch", dependencies: ["QuireModel", "QuireFileSystem", "QuireParsing", "QuireIndex"]),
         .target(

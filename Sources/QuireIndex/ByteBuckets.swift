@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import QuireSupport
 
 /// Elements gathered in 256 buckets, each bucket in the order its elements were added: for tables
 /// of a million entries made by the top byte of a hash (the card table, the cache's card-ID table),
@@ -49,7 +47,7 @@ struct ByteBuckets<Element: BitwiseCopyable>: @unchecked Sendable {
         }
 
         deinit {
-            for b in 0..<256 { free(bases[b]) }
+            for b in 0..<256 { RawBytes.release(bases[b]) }
             bases.deallocate()
             counts.deallocate()
             capacities.deallocate()
@@ -65,7 +63,7 @@ struct ByteBuckets<Element: BitwiseCopyable>: @unchecked Sendable {
 
         private func grow(_ b: Int) {
             let capacity = max(64, capacities[b] * 2)
-            guard let grown = realloc(bases[b], capacity * MemoryLayout<Element>.stride) else {
+            guard let grown = RawBytes.resize(bases[b], to: capacity * MemoryLayout<Element>.stride) else {
                 fatalError("out of memory growing a bucket to \(capacity) elements")
             }
             bases[b] = grown.bindMemory(to: Element.self, capacity: capacity)

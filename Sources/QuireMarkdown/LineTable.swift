@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-internal import Glibc
-#elseif canImport(Darwin)
-internal import Darwin
-#endif
+import QuireSupport
 
 /// Where each line of a buffer starts, with cmark's idea of a line ending (`\n`, `\r\n` or `\r`).
 struct LineTable {
@@ -14,10 +10,10 @@ struct LineTable {
         count = buffer.count
         var starts: [Int] = [0]
         starts.reserveCapacity(count / 40 + 4)
-        if let base = buffer.baseAddress, memchr(base, 13, count) == nil {
+        if let base = buffer.baseAddress, RawBytes.first(13, in: base, count: count) == nil {
             // No carriage returns (the usual case): let memchr find the line feeds.
             var from = 0
-            while from < count, let hit = memchr(base + from, 10, count - from) {
+            while from < count, let hit = RawBytes.first(10, in: base + from, count: count - from) {
                 let offset = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
                 starts.append(offset + 1)
                 from = offset + 1
@@ -66,7 +62,7 @@ struct LineTable {
     /// Whether the buffer holds a NUL byte.
     static func containsNul(_ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = buffer.baseAddress else { return false }
-        return memchr(base, 0, buffer.count) != nil
+        return RawBytes.first(0, in: base, count: buffer.count) != nil
     }
 
     /// The 1-based line containing `offset`, searching near `hint` first.

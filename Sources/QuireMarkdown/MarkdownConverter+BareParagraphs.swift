@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-internal import Glibc
-#elseif canImport(Darwin)
-internal import Darwin
-#endif
+import QuireSupport
 
 // MARK: - Bare paragraphs
 //
@@ -33,7 +29,7 @@ extension MarkdownConverter {
         guard let base = source.baseAddress, end > start else { return false }
         if mayHoldCodeOrHTML(from: start, to: end) { return true }
         var i = start
-        while i < end, let hit = memchr(base + i, 0x5B, end - i) {
+        while i < end, let hit = RawBytes.first(0x5B, in: base + i, count: end - i) {
             let at = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
             if at + 1 < end, base[at + 1] == 0x5E { return true }
             i = at + 1
@@ -50,7 +46,7 @@ extension MarkdownConverter {
     /// Whether bytes `start..<end` of the source hold a backtick or a `<`.
     private func mayHoldCodeOrHTML(from start: Int, to end: Int) -> Bool {
         guard let base = source.baseAddress, end > start else { return false }
-        return memchr(base + start, 0x60, end - start) != nil || memchr(base + start, 0x3C, end - start) != nil
+        return RawBytes.first(0x60, in: base + start, count: end - start) != nil || RawBytes.first(0x3C, in: base + start, count: end - start) != nil
     }
 
     /// Whether a node from `first` on (the inlines of the block just finished) is a code span or

@@ -1,10 +1,5 @@
 internal import CCmarkGFM
 internal import CCmarkGFMShim
-#if canImport(Glibc)
-internal import Glibc
-#elseif canImport(Darwin)
-internal import Darwin
-#endif
 
 // MARK: - Reading cmark's trees
 //
@@ -190,7 +185,8 @@ extension MarkdownConverter {
     func paragraphContentLines(_ index: Int) -> Int? {
         guard let paragraph, paragraph.index == index else { return nil }
         guard let content = cmark_node_get_string_content(paragraph.node) else { return 0 }
-        let count = strlen(content)
+        var count = 0
+        while content[count] != 0 { count += 1 }
         return content.withMemoryRebound(to: UInt8.self, capacity: count) { bytes in
             var lines = 0
             var i = 0

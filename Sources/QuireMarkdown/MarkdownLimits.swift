@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-internal import Glibc
-#endif
+import QuireSupport
 
 /// Shapes of Markdown whose cost inside cmark-gfm grows faster than their size, found before cmark
 /// sees them, so that any note costs time and memory linear in its length or is refused with a
@@ -24,7 +22,7 @@ public enum MarkdownLimits {
         // Pipes: only a text with that many in all can have that many on a line.
         var pipes = 0
         var p = 0
-        while p < count, let hit = memchr(base + p, Int32(UInt8(ascii: "|")), count - p) {
+        while p < count, let hit = RawBytes.first(UInt8(ascii: "|"), in: base + p, count: count - p) {
             pipes += 1
             p = base.distance(to: hit.assumingMemoryBound(to: UInt8.self)) + 1
         }
@@ -32,7 +30,7 @@ public enum MarkdownLimits {
         var start = 0
         while start < count {
             let end: Int
-            if let hit = memchr(base + start, 0x0A, count - start) {
+            if let hit = RawBytes.first(0x0A, in: base + start, count: count - start) {
                 end = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
             } else {
                 end = count

@@ -1,7 +1,4 @@
 import QuireModel
-#if canImport(Glibc)
-import Glibc
-#endif
 
 extension CardExtractor {
     /// Anki `{{cN::answer::hint}}` or `==highlight==` deletions in the paragraph lines `lines`
@@ -118,7 +115,7 @@ extension CardExtractor {
                 var n = 0
                 func copy(_ range: Range<Int>) {
                     guard !range.isEmpty, n + range.count <= out.count else { return }
-                    memcpy(target + n, source + range.lowerBound, range.count)
+                    UnsafeMutableRawPointer(target + n).copyMemory(from: source + range.lowerBound, byteCount: range.count)
                     n += range.count
                 }
                 func put(_ byte: UInt8) {
@@ -144,7 +141,8 @@ extension CardExtractor {
                 }
                 copy(cursor..<back.upperBound)
                 let kept = trimmed(UnsafeBufferPointer(start: target, count: n), 0..<n)
-                if kept.lowerBound > 0 { memmove(target, target + kept.lowerBound, kept.count) }
+                // Overlapping regions: copyMemory moves (memmove).
+                if kept.lowerBound > 0 { UnsafeMutableRawPointer(target).copyMemory(from: target + kept.lowerBound, byteCount: kept.count) }
                 return kept.count
             }
         }

@@ -1,8 +1,6 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import QuireMarkdown
 import QuireModel
+import QuireSupport
 
 /// What card extraction finds in a note's body.
 public struct BodyScan: Sendable {
@@ -328,9 +326,9 @@ struct CardExtractor: MarkdownWalker {
             guard let base = buf.baseAddress, end > start else { return [] }
             let count = end - start
             var found: SyntaxMarkers = []
-            if memchr(base + start, 0x3A, count) != nil { found.insert(.colon) }
-            if memchr(base + start, 0x3F, count) != nil { found.insert(.question) }
-            if memchr(base + start, 0x23, count) != nil { found.insert(.hash) }
+            if RawBytes.first(0x3A, in: base + start, count: count) != nil { found.insert(.colon) }
+            if RawBytes.first(0x3F, in: base + start, count: count) != nil { found.insert(.question) }
+            if RawBytes.first(0x23, in: base + start, count: count) != nil { found.insert(.hash) }
             // `{{` or `==`: each `{` or `=` found is checked for a second one after it.
             func doubled(_ byte: UInt8) -> Bool {
                 var i = start
@@ -382,7 +380,7 @@ struct CardExtractor: MarkdownWalker {
     /// The offset of the first `byte` in `bytes[start..<end]`, found with `memchr`.
     static func firstIndex(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int, before end: Int) -> Int? {
         guard let base = bytes.baseAddress, start < end, end <= bytes.count,
-              let hit = memchr(base + start, Int32(byte), end - start) else { return nil }
+              let hit = RawBytes.first(byte, in: base + start, count: end - start) else { return nil }
         return base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
     }
 

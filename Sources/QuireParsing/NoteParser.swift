@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import QuireMarkdown
 import QuireModel
 import QuireYAML
@@ -38,7 +35,7 @@ public enum NoteParser {
         -> (note: Note?, frontMatter: FrontMatter?, diagnostics: [Diagnostic]) {
         var diagnostics: [Diagnostic] = []
         let hasNUL = bytes.withUnsafeBytes { buf in
-            buf.baseAddress.map { memchr($0, 0, min(buf.count, binaryProbeLength)) != nil } ?? false
+            buf.baseAddress.map { RawBytes.first(0, in: $0, count: min(buf.count, binaryProbeLength)) != nil } ?? false
         }
         if hasNUL {
             return (nil, nil, [Diagnostic(.error, path: path, message: "binary file (contains NUL bytes); skipped")])

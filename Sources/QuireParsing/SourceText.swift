@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import QuireSupport
 
 /// A file's bytes with an index of where each line starts, for turning (line, column) positions into
 /// byte offsets and slicing lines without their line ending.
@@ -19,7 +17,7 @@ public struct SourceText: Sendable {
         starts.append(bom ? 3 : 0)
         bytes.withUnsafeBytes { buf in
             guard let base = buf.baseAddress else { return }
-            if memchr(base, 13, buf.count) != nil {
+            if RawBytes.first(13, in: base, count: buf.count) != nil {
                 // A lone `\r` ends a line too, as cmark-gfm and libyaml count lines (old Mac files,
                 // or a crafted note): the lines must be theirs.
                 var i = 0
@@ -31,7 +29,7 @@ public struct SourceText: Sendable {
                 return
             }
             var offset = 0
-            while offset < buf.count, let hit = memchr(base + offset, 10, buf.count - offset) {
+            while offset < buf.count, let hit = RawBytes.first(10, in: base + offset, count: buf.count - offset) {
                 offset = base.distance(to: UnsafeRawPointer(hit)) + 1
                 starts.append(offset)
             }

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import QuireFileSystem
 
 /// One change to a vault's note files, as a ``FileWatcher`` reports it.
@@ -33,7 +30,7 @@ public enum WatchError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .system(let path, let op, let code) where code == ENOSPC && op == "inotify_add_watch":
+        case .system(let path, let op, let code) where code == SystemErrorCode.noSpace && op == "inotify_add_watch":
             "\(path): \(op) failed: the inotify watch limit is reached (raise fs.inotify.max_user_watches)"
         case .system(let path, let op, let code): "\(path): \(op) failed: \(errnoMessage(code))"
         case .notRunning(let path): "\(path): the file watcher is not running"

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Appends little-endian values to a byte buffer: the writing half of the cache's binary format.
 struct BinaryWriter {

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Synchronization
 import QuireModel
 import QuireFileSystem
@@ -94,7 +91,7 @@ extension IndexCache {
                 Self.flush(&out)
                 if let error = out.error { return .failure(error) }
                 guard let file = out.file, out.entryCount == recordCount else {
-                    return .failure(.system(path: cache.path, operation: "write the cache", code: EIO))
+                    return .failure(.inputOutput(path: cache.path, operation: "write the cache"))
                 }
                 out.file = nil
                 var taken = Output()

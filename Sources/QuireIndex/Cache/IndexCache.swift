@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Dispatch
 import QuireModel
 import QuireFileSystem
@@ -181,14 +178,14 @@ public struct IndexCache: Sendable {
         let scanDiagnostics: [Diagnostic]
         /// The cache file's modification time.
         let writtenAtNanoseconds: Int64
-        private let fd: Int32
+        private let file: ReadOnlyFile
         private let io: FileIO
         /// Where the card-ID table is, and its checksum.
         let idsRange: Range<Int>
         let idsChecksum: UInt64
 
         init(entries: [Entry], tables: NameTables, crossFileDiagnostics: [Diagnostic], folders: [ScannedFolder],
-             scanDiagnostics: [Diagnostic], writtenAt: Int64, fd: Int32, io: FileIO, idsRange: Range<Int>, idsChecksum: UInt64) {
+             scanDiagnostics: [Diagnostic], file: ReadOnlyFile, io: FileIO, idsRange: Range<Int>, idsChecksum: UInt64) {
             self.idsRange = idsRange
             self.idsChecksum = idsChecksum
             self.entries = entries
@@ -196,12 +193,10 @@ public struct IndexCache: Sendable {
             self.crossFileDiagnostics = crossFileDiagnostics
             self.folders = folders
             self.scanDiagnostics = scanDiagnostics
-            writtenAtNanoseconds = writtenAt
-            self.fd = fd
+            writtenAtNanoseconds = file.stamp.mtimeNanoseconds
+            self.file = file
             self.io = io
         }
-
-        deinit { _ = io.sys.close(fd) }
 
         /// Whether a file matching `entry` may still have changed unseen.
         func isRacy(_ entry: Entry) -> Bool { isRacy(mtime: entry.mtimeNanoseconds) }
@@ -267,14 +262,14 @@ public struct IndexCache: Sendable {
 
         /// The card-ID table's bytes, checked against its checksum.
         private func cardIDBytes() throws(IndexCacheError) -> [UInt8] {
-            let bytes = try IndexCache.pread(fd, io: io, offset: Int64(idsRange.lowerBound), count: idsRange.count)
+            let bytes = try IndexCache.read(file, offset: Int64(idsRange.lowerBound), count: idsRange.count)
             guard Checksum64.of(bytes) == idsChecksum else { throw .checksumMismatch(section: "card IDs") }
             return bytes
         }
 
         /// Reads part of the notes section (the notes section starts the file).
         func readNotes(_ range: Range<Int>) throws(IndexCacheError) -> [UInt8] {
-            try IndexCache.pread(fd, io: io, offset: Int64(range.lowerBound), count: range.count)
+            try IndexCache.read(file, offset: Int64(range.lowerBound), count: range.count)
         }
 
         /// Decodes one entry's note from `notes`, the bytes of the notes section from `start` on.
@@ -304,32 +299,23 @@ public struct IndexCache: Sendable {
     func load() -> Result<Snapshot, IndexCacheError> {
         // Never through a linked `.quire/cache`, never a FIFO or device (it would block or not end).
         do { _ = try io.pathWithoutLinkedFolders(root, Self.relativePath) } catch { return .failure(.unreadable(error)) }
-        let fd = io.sys.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0)
-        guard fd >= 0 else {
-            let code = currentErrno
-            return .failure(code == ENOENT ? .missing : .unreadable(.system(path: path, operation: "open", code: code)))
+        let file: ReadOnlyFile
+        do {
+            file = try ReadOnlyFile(path: path, io: io)
+        } catch {
+            return .failure(error.isNotFound ? .missing : .unreadable(error))
         }
-        var handedOver = false
-        defer { if !handedOver { _ = io.sys.close(fd) } }
-        var st = stat()
-        guard io.sys.fstat(fd, &st) == 0 else {
-            return .failure(.unreadable(.system(path: path, operation: "stat", code: currentErrno)))
-        }
-        if let kind = FileIOError.kind(ofMode: UInt32(st.st_mode)) {
-            return .failure(.unreadable(.notRegularFile(path: path, kind: kind)))
-        }
-        let fileSize = Int64(st.st_size)
-        let writtenAt = FileStamp(st).mtimeNanoseconds
+        let fileSize = file.stamp.size
         do throws(IndexCacheError) {
             guard fileSize >= Int64(Self.trailerSize) else { throw IndexCacheError.malformed("shorter than its trailer") }
-            let trailer = try Self.pread(fd, io: io, offset: fileSize - Int64(Self.trailerSize), count: Self.trailerSize)
+            let trailer = try Self.read(file, offset: fileSize - Int64(Self.trailerSize), count: Self.trailerSize)
             let table = try trailer.withUnsafeBytes { raw in Result { () throws(IndexCacheError) in
                 try Self.decodeTrailer(raw, syntaxDigest: syntax.digest)
             } }.get()
             guard Int64(table.range.upperBound) + Int64(Self.trailerSize) == fileSize else {
                 throw IndexCacheError.malformed("sizes do not add up to the file's \(fileSize) bytes")
             }
-            let tableBytes = try Self.pread(fd, io: io, offset: Int64(table.range.lowerBound), count: table.range.count)
+            let tableBytes = try Self.read(file, offset: Int64(table.range.lowerBound), count: table.range.count)
             let sections = try tableBytes.withUnsafeBytes { raw in Result { () throws(IndexCacheError) in
                 try Self.decodeSectionTable(raw, checksum: table.checksum, end: table.range.lowerBound)
             } }.get()
@@ -343,8 +329,8 @@ public struct IndexCache: Sendable {
             let entriesLength = entriesSection.length, entriesChecksum = entriesSection.checksum
             let tablesLength = tablesSection.length, tablesChecksum = tablesSection.checksum
             guard notesSection.count == entryCount else { throw IndexCacheError.malformed("notes and entries disagree") }
-            let body = try Self.pread(fd, io: io, offset: Int64(entriesSection.offset), count: entriesLength)
-                + Self.pread(fd, io: io, offset: Int64(tablesSection.offset), count: tablesLength)
+            let body = try Self.read(file, offset: Int64(entriesSection.offset), count: entriesLength)
+                + Self.read(file, offset: Int64(tablesSection.offset), count: tablesLength)
             let (tables, cross, entries, folders, scanned) = try body.withUnsafeBytes { raw in Result { () throws(IndexCacheError) in
                 let entriesBytes = UnsafeRawBufferPointer(rebasing: raw[0..<entriesLength])
                 let tablesBytes = UnsafeRawBufferPointer(rebasing: raw[entriesLength...])
@@ -378,9 +364,8 @@ public struct IndexCache: Sendable {
                 guard e.isAtEnd else { throw IndexCacheError.malformed("entries have trailing bytes") }
                 return (tables, cross, entries, folders, scanned)
             } }.get()
-            handedOver = true
             return .success(Snapshot(entries: entries, tables: tables, crossFileDiagnostics: cross, folders: folders,
-                                     scanDiagnostics: scanned, writtenAt: writtenAt, fd: fd, io: io,
+                                     scanDiagnostics: scanned, file: file, io: io,
                                      idsRange: idsSection.range, idsChecksum: idsSection.checksum ?? 0))
         } catch {
             return .failure(error)
@@ -417,21 +402,9 @@ public struct IndexCache: Sendable {
     }
 
     /// Reads exactly `count` bytes at `offset`.
-    static func pread(_ fd: Int32, io: FileIO, offset: Int64, count: Int) throws(IndexCacheError) -> [UInt8] {
-        var failure: Int32 = 0
-        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buf, initialized in
-            var filled = 0
-            while filled < count {
-                let n = io.sys.pread(fd, buf.baseAddress.map { UnsafeMutableRawPointer($0 + filled) }, count - filled,
-                                     offset + Int64(filled))
-                if n < 0, currentErrno == EINTR { continue }
-                if n < 0 { failure = currentErrno; break }
-                if n == 0 { break }
-                filled += n
-            }
-            initialized = filled
-        }
-        if failure != 0 { throw .unreadable(.system(path: "index cache", operation: "read", code: failure)) }
+    static func read(_ file: ReadOnlyFile, offset: Int64, count: Int) throws(IndexCacheError) -> [UInt8] {
+        let bytes: [UInt8]
+        do { bytes = try file.read(at: offset, count: count) } catch { throw .unreadable(error) }
         guard bytes.count == count else { throw .malformed("truncated") }
         return bytes
     }
@@ -649,7 +622,7 @@ extension IndexCache {
                scanDiagnostics: [Diagnostic]) throws(FileIOError) {
         var tables = NameTables(decks: snapshot.tables.decks, tags: snapshot.tables.tags)
         for case .read(let record) in items { tables.number(record.note) }
-        guard let oldIDs = try? snapshot.cardIDs() else { throw .system(path: path, operation: "read the old cache", code: EIO) }
+        guard let oldIDs = try? snapshot.cardIDs() else { throw .inputOutput(path: path, operation: "read the old cache") }
         var newNumber = [Int](repeating: -1, count: snapshot.entries.count)
         for (n, item) in items.enumerated() { if case .kept(let e) = item { newNumber[e] = n } }
         var ids: [(hash: UInt64, entry: UInt32)] = []
@@ -669,7 +642,7 @@ extension IndexCache {
             guard let range = copy else { return }
             copy = nil
             guard let bytes = try? snapshot.readNotes(range) else {
-                throw .system(path: path, operation: "read the old cache", code: EIO)
+                throw .inputOutput(path: path, operation: "read the old cache")
             }
             notes.bytes.append(contentsOf: bytes)
         }

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import QuireModel
 import QuireFileSystem
 import QuireSupport
@@ -204,39 +201,5 @@ public struct ScheduleSummary: Sendable {
     private enum Slot: Sendable {
         case cached(Int)
         case read(IndexCache.FileRead)
-    }
-}
-
-/// The folder of the last note looked at, kept open while the next notes are in it too.
-private struct FolderHandle {
-    let root: String
-    let io: FileIO
-    private var path: Substring?
-    private var fd: Int32 = -1
-
-    init(root: String, io: FileIO) {
-        self.root = root
-        self.io = io
-    }
-
-    /// The stamp of the note at `relativePath`.
-    mutating func stamp(of relativePath: String) -> FileStamp? {
-        // Byte-wise: a Character search would segment graphemes.
-        let slash = relativePath.utf8.lastIndex(of: UInt8(ascii: "/"))
-        let dir = slash.map { relativePath[..<$0] } ?? ""
-        let name = slash.map { String(relativePath[relativePath.utf8.index(after: $0)...]) } ?? relativePath
-        if dir != path {
-            close()
-            fd = io.sys.open(dir.isEmpty ? root : root + "/" + dir, O_RDONLY | O_DIRECTORY, 0)
-            path = dir
-        }
-        guard fd >= 0 else { return io.stamp(root + "/" + relativePath) }
-        return io.stamp(in: fd, name)
-    }
-
-    mutating func close() {
-        if fd >= 0 { _ = io.sys.close(fd) }
-        fd = -1
-        path = nil
     }
 }

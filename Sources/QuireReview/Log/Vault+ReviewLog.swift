@@ -1,8 +1,6 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import QuireModel
 import QuireFileSystem
+import QuireSupport
 
 extension Vault {
     /// The log folder's path relative to the root.
@@ -10,16 +8,8 @@ extension Vault {
 
     /// Relative paths of the review-log files, sorted.
     public func reviewLogFiles() -> [String] {
-        guard let folder = try? internalFolder(Self.logFolder), let dir = opendir(folder) else { return [] }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) { ptr in
-                ptr.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-            }
-            if name.hasSuffix(".log"), !name.hasPrefix(".") { names.append(Self.logFolder + "/" + name) }
-        }
-        return names.sorted()
+        guard let folder = try? internalFolder(Self.logFolder), let names = io.names(in: folder) else { return [] }
+        return names.filter { $0.hasSuffix(".log") && !$0.hasPrefix(".") }.map { Self.logFolder + "/" + $0 }.sorted()
     }
 
     /// Every event of every log file, with problems as diagnostics: a line that cannot be read (a
@@ -82,8 +72,8 @@ extension Vault {
             needle.withUnsafeBytes { n in
                 guard var p = haystack.baseAddress, let nb = n.baseAddress else { return false }
                 let end = p + haystack.count
-                while end - p >= n.count, let hit = memchr(p, Int32(first), end - p - n.count + 1) {
-                    if memcmp(hit, nb, n.count) == 0 { return true }
+                while end - p >= n.count, let hit = RawBytes.first(first, in: p, count: end - p - n.count + 1) {
+                    if RawBytes.equal(hit, nb, count: n.count) { return true }
                     p = UnsafeRawPointer(hit) + 1
                 }
                 return false

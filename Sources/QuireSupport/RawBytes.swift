@@ -1,0 +1,32 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The C library's byte routines — vectorized `memchr` and `memcmp`, and `malloc`'s family for
+/// blocks that grow in place — for the modules above the system layer, which import no platform
+/// module: a port to another C library changes this file, not the parsers.
+package enum RawBytes {
+    /// The first `byte` among the `count` bytes at `start`, or nil.
+    @inlinable
+    package static func first(_ byte: UInt8, in start: UnsafeRawPointer, count: Int) -> UnsafeRawPointer? {
+        memchr(start, Int32(byte), count).map { UnsafeRawPointer($0) }
+    }
+
+    /// Whether the `count` bytes at `a` equal those at `b`.
+    @inlinable
+    package static func equal(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, count: Int) -> Bool {
+        memcmp(a, b, count) == 0
+    }
+
+    /// A block of `size` bytes from the C heap, or `block` grown or shrunk to `size` (moved when
+    /// it must be, its bytes kept), or nil when there is no memory (`block` is then still valid).
+    /// Give it back with ``release(_:)``.
+    package static func resize(_ block: UnsafeMutableRawPointer?, to size: Int) -> UnsafeMutableRawPointer? {
+        realloc(block, size)
+    }
+
+    /// Gives back a block of ``resize(_:to:)``; nil does nothing.
+    package static func release(_ block: UnsafeMutableRawPointer?) { free(block) }
+}
