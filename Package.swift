@@ -15,7 +15,7 @@ let package = Package(
     products: [
         .library(
             name: "QuireKit",
-            targets: ["QuireSupport", "QuireFileSystem", "QuireParsing", "QuireIndex", "QuireReview", "QuireWatch", "QuireStudy"]
+            targets: ["QuireSupport", "QuireSystem", "QuireParsing", "QuireIndex", "QuireReview", "QuireWatch", "QuireStudy"]
         ),
         .executable(name: "quire", targets: ["quire"]),
     ],
@@ -55,17 +55,17 @@ let package = Package(
         .target(name: "QuireScheduling", dependencies: ["QuireModel"]),
         .target(name: "QuireYAML", dependencies: ["QuireSupport", "CLibYAML"]),
         .target(name: "QuireMarkdown", dependencies: ["QuireSupport", "CCmarkGFM", "CCmarkGFMShim"]),
-        .target(name: "QuireFileSystem", dependencies: ["QuireSupport", "QuireModel", "CMalloc", "CSystem"]),
+        .target(name: "QuireSystem", dependencies: ["QuireSupport", "QuireModel", "CMalloc", "CSystem"]),
         .target(name: "QuireParsing", dependencies: ["QuireSupport", "QuireModel", "QuireYAML", "QuireMarkdown"]),
         .target(
             name: "QuireIndex",
-            dependencies: ["QuireSupport", "QuireModel", "QuireScheduling", "QuireYAML", "QuireFileSystem", "QuireParsing"]
+            dependencies: ["QuireSupport", "QuireModel", "QuireScheduling", "QuireYAML", "QuireSystem", "QuireParsing"]
         ),
         .target(
             name: "QuireReview",
-            dependencies: ["QuireSupport", "QuireModel", "QuireScheduling", "QuireYAML", "QuireFileSystem", "QuireParsing", "QuireIndex"]
+            dependencies: ["QuireSupport", "QuireModel", "QuireScheduling", "QuireYAML", "QuireSystem", "QuireParsing", "QuireIndex"]
         ),
-        .target(name: "QuireWatch", dependencies: ["QuireModel", "QuireFileSystem", "QuireParsing", "QuireIndex"]),
+        .target(name: "QuireWatch", dependencies: ["QuireModel", "QuireSystem", "QuireParsing", "QuireIndex"]),
         .target(
             name: "QuireStudy",
             dependencies: ["QuireModel", "QuireScheduling", "QuireParsing", "QuireIndex", "QuireReview", "QuireWatch"]
@@ -75,7 +75,7 @@ let package = Package(
         .executableTarget(
             name: "quire",
             dependencies: [
-                "QuireSupport", "QuireModel", "QuireScheduling", "QuireMarkdown", "QuireFileSystem", "QuireParsing",
+                "QuireSupport", "QuireModel", "QuireScheduling", "QuireMarkdown", "QuireSystem", "QuireParsing",
                 "QuireIndex", "QuireReview", "QuireWatch", "QuireStudy",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -83,7 +83,7 @@ let package = Package(
         .executableTarget(
             name: "QuireBench",
             dependencies: [
-                "QuireModel", "QuireScheduling", "QuireYAML", "QuireMarkdown", "QuireFileSystem", "QuireParsing",
+                "QuireModel", "QuireScheduling", "QuireYAML", "QuireMarkdown", "QuireSystem", "QuireParsing",
                 "QuireIndex", "QuireReview",
             ],
             path: "Benchmarks/QuireBench"
@@ -94,7 +94,7 @@ let package = Package(
         .executableTarget(
             name: "QuireFuzz",
             dependencies: [
-                "QuireSupport", "QuireModel", "QuireMarkdown", "QuireFileSystem", "QuireParsing", "QuireIndex",
+                "QuireSupport", "QuireModel", "QuireMarkdown", "QuireSystem", "QuireParsing", "QuireIndex",
                 "QuireReview",
             ],
             path: "Fuzz/QuireFuzz"
@@ -110,10 +110,10 @@ let package = Package(
         // vault set up for grading): a plain target, as test targets cannot import one another.
         .target(
             name: "QuireTestSupport",
-            dependencies: ["QuireModel", "QuireScheduling", "QuireFileSystem", "QuireParsing", "QuireReview"],
+            dependencies: ["QuireModel", "QuireScheduling", "QuireSystem", "QuireParsing", "QuireReview"],
             path: "Tests/QuireTestSupport"
         ),
-        .testTarget(name: "QuireFileSystemTests", dependencies: ["QuireFileSystem", "QuireTestSupport"]),
+        .testTarget(name: "QuireSystemTests", dependencies: ["QuireSystem", "QuireTestSupport"]),
         .testTarget(
             name: "QuireParsingTests",
             dependencies: ["QuireParsing", "QuireTestSupport"],

@@ -4,7 +4,7 @@ import Glibc
 import QuireModel
 import QuireScheduling
 import QuireYAML
-import QuireFileSystem
+import QuireSystem
 import QuireParsing
 import QuireReview
 

@@ -6,7 +6,7 @@ import Synchronization
 import QuireMarkdown
 import QuireModel
 import QuireYAML
-import QuireFileSystem
+import QuireSystem
 import QuireIndex
 import QuireParsing
 

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import Dispatch
-import QuireFileSystem
+import QuireSystem
 
 /// The live-index suite (`QuireBench --suite`, or `make bench`): the built `quire` run as a user
 /// runs it, on copies of generated vaults, against baselines run in the same invocation — reading

@@ -12,7 +12,7 @@ import Glibc
 #endif
 import QuireMarkdown
 import QuireModel
-import QuireFileSystem
+import QuireSystem
 import QuireIndex
 import QuireParsing
 import QuireReview

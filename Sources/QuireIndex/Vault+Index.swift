@@ -1,4 +1,4 @@
-import QuireFileSystem
+import QuireSystem
 import QuireModel
 import QuireParsing
 

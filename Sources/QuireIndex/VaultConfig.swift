@@ -1,7 +1,7 @@
 import QuireModel
 import QuireScheduling
 import QuireYAML
-import QuireFileSystem
+import QuireSystem
 import QuireParsing
 
 /// Which scheduler decides when cards are due (`fsrs`, `sm2`, `flow`).

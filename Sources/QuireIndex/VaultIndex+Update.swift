@@ -1,5 +1,5 @@
 import QuireModel
-import QuireFileSystem
+import QuireSystem
 
 /// What one file's new version changed in the index.
 public struct NoteUpdate: Equatable, Sendable {

@@ -1,7 +1,7 @@
 import Dispatch
 import Synchronization
 import QuireModel
-import QuireFileSystem
+import QuireSystem
 import QuireParsing
 import QuireSupport
 

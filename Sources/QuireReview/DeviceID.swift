@@ -1,5 +1,5 @@
 import QuireModel
-import QuireFileSystem
+import QuireSystem
 
 extension Vault {
     /// The file holding this machine's device ID, relative to the root (kept out of git).

@@ -1,5 +1,5 @@
 import QuireModel
-import QuireFileSystem
+import QuireSystem
 
 /// Why a review, undo or replay could not be recorded. Whenever one is thrown, the note was not
 /// changed.

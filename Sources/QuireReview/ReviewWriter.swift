@@ -2,7 +2,7 @@ import QuireModel
 import Synchronization
 import QuireScheduling
 import QuireYAML
-import QuireFileSystem
+import QuireSystem
 import QuireIndex
 import QuireParsing
 

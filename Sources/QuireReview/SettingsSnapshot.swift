@@ -1,7 +1,7 @@
 import QuireModel
 import Synchronization
 import QuireScheduling
-import QuireFileSystem
+import QuireSystem
 import QuireIndex
 
 /// Content-addressed copies of the scheduler settings that graded cards, so replaying the log

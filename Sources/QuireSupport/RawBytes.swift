@@ -7,16 +7,16 @@ import Darwin
 /// The C library's byte routines — vectorized `memchr` and `memcmp`, and `malloc`'s family for
 /// blocks that grow in place — for the modules above the system layer, which import no platform
 /// module: a port to another C library changes this file, not the parsers.
-package enum RawBytes {
+public enum RawBytes {
     /// The first `byte` among the `count` bytes at `start`, or nil.
-    @inlinable
-    package static func first(_ byte: UInt8, in start: UnsafeRawPointer, count: Int) -> UnsafeRawPointer? {
+    @inlinable @inline(__always)
+    public static func first(_ byte: UInt8, in start: UnsafeRawPointer, count: Int) -> UnsafeRawPointer? {
         memchr(start, Int32(byte), count).map { UnsafeRawPointer($0) }
     }
 
     /// Whether the `count` bytes at `a` equal those at `b`.
-    @inlinable
-    package static func equal(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, count: Int) -> Bool {
+    @inlinable @inline(__always)
+    public static func equal(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, count: Int) -> Bool {
         memcmp(a, b, count) == 0
     }
 

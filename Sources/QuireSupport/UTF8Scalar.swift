@@ -1,10 +1,10 @@
 /// Decoding one UTF-8 sequence by the Unicode standard's rules (table 3-7): the one decoder behind
 /// the note reader's validity check, the fast front-matter reader and the terminal's key decoder.
-package enum UTF8Scalar {
+public enum UTF8Scalar {
     /// How many bytes a sequence starting with `lead` has (2–4), or nil for an ASCII byte or one that
     /// cannot start a sequence (a continuation byte, C0, C1, F5–FF).
     @inlinable
-    package static func sequenceLength(lead: UInt8) -> Int? {
+    public static func sequenceLength(lead: UInt8) -> Int? {
         switch lead {
         case 0xC2...0xDF: 2
         case 0xE0...0xEF: 3
@@ -18,7 +18,7 @@ package enum UTF8Scalar {
     /// continuation byte, a sequence cut by `end`, an overlong form, a surrogate or a value above
     /// U+10FFFF.
     @inlinable
-    package static func decode(_ bytes: UnsafeBufferPointer<UInt8>, at i: Int, end: Int) -> (scalar: UInt32, length: Int)? {
+    public static func decode(_ bytes: UnsafeBufferPointer<UInt8>, at i: Int, end: Int) -> (scalar: UInt32, length: Int)? {
         let lead = bytes[i]
         guard let length = sequenceLength(lead: lead), end - i >= length else { return nil }
         var value = UInt32(lead & (0xFF >> (length + 1)))

@@ -1,4 +1,4 @@
-import QuireFileSystem
+import QuireSystem
 /// The changes collected for one batch: one entry per path, the last state winning, and the rescan
 /// reasons, each once.
 ///

@@ -1,4 +1,4 @@
-import QuireFileSystem
+import QuireSystem
 
 /// One change to a vault's note files, as a ``FileWatcher`` reports it.
 ///

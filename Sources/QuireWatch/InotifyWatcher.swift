@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import QuireFileSystem
+import QuireSystem
 
 /// A ``FileWatcher`` over Linux inotify: one watch per non-hidden folder of the vault, added as
 /// folders appear.

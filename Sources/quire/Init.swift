@@ -1,5 +1,5 @@
 import ArgumentParser
-import QuireFileSystem
+import QuireSystem
 
 extension Quire {
     /// `quire init [DIR]`.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import QuireModel
-import QuireFileSystem
+import QuireSystem
 import QuireIndex
 
 /// A vault opened and indexed for a command. Files with errors were reported on standard error and

@@ -1,10 +1,7 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import QuireMarkdown
 import QuireModel
-import QuireFileSystem
+import QuireSystem
 import QuireParsing
 
 /// Buffered writing to standard output and error. A closed pipe (`quire list | head`) ends the
@@ -12,16 +9,10 @@ import QuireParsing
 enum Output {
     nonisolated(unsafe) private static var buffer: [UInt8] = []
 
-    static func ignoreBrokenPipeSignal() { signal(SIGPIPE, SIG_IGN) }
+    static func ignoreBrokenPipeSignal() { StandardStreams.ignoreBrokenPipeSignal() }
 
-    /// Unblocks the signals that end a program (Ctrl-C, `kill`, a closed terminal): a parent may
-    /// have started Quire with them blocked, and a long-running command (`watch`) must still stop.
-    static func unblockTerminationSignals() {
-        var set = sigset_t()
-        sigemptyset(&set)
-        for s in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] { sigaddset(&set, s) }
-        pthread_sigmask(SIG_UNBLOCK, &set, nil)
-    }
+    /// Unblocks the signals that end a program (``StandardStreams/unblockTerminationSignals()``).
+    static func unblockTerminationSignals() { StandardStreams.unblockTerminationSignals() }
 
     /// How a writer waits for the vault's write lock: `QUIRE_LOCK_TIMEOUT` seconds (30 by default),
     /// saying once on standard error that it waits.
@@ -71,16 +62,7 @@ enum Output {
     }
 
     static func flush() {
-        var offset = 0
-        while offset < buffer.count {
-            let n = buffer.withUnsafeBytes { Glibc.write(1, $0.baseAddress.map { $0 + offset }, $0.count - offset) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                if errno == EPIPE { Glibc.exit(0) }
-                break
-            }
-            offset += n
-        }
+        StandardStreams.write(buffer, to: 1)
         buffer.removeAll(keepingCapacity: true)
     }
 
@@ -90,11 +72,11 @@ enum Output {
         flush()
         var bytes = Array(safe(text).utf8)
         bytes.append(10)
-        _ = bytes.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+        StandardStreams.write(bytes, to: 2)
     }
 
     /// Whether standard output is a terminal.
-    static var isTerminal: Bool { isatty(1) == 1 }
+    static var isTerminal: Bool { StandardStreams.outputIsTerminal }
 
     /// Whether to use colour on standard output: a terminal, `NO_COLOR` unset, `TERM` not `dumb`.
     static var useColor: Bool {
@@ -103,11 +85,7 @@ enum Output {
     }
 
     /// Terminal width, or 80.
-    static var width: Int {
-        var ws = winsize()
-        if ioctl(1, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_col > 0 { return Int(ws.ws_col) }
-        return 80
-    }
+    static var width: Int { StandardStreams.outputWidth ?? 80 }
 
     /// Prints diagnostics in compiler style with the offending line and a caret, to standard
     /// output or error.
@@ -150,19 +128,10 @@ enum Output {
 
 /// The only place the CLI reads the clock and the working directory.
 enum Clock {
-    static func now() -> Timestamp {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return Timestamp(milliseconds: Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000)
-    }
+    static func now() -> Timestamp { SystemClock.now() }
 
     static func currentDirectory() -> String { FileManager.default.currentDirectoryPath }
 
     /// The local time zone's offset from UTC at `time`, in seconds east (from `TZ` or the system).
-    static func utcOffset(at time: Timestamp) -> Int {
-        var t = time_t(time.milliseconds / 1000)
-        var parts = tm()
-        guard localtime_r(&t, &parts) != nil else { return 0 }
-        return parts.tm_gmtoff
-    }
+    static func utcOffset(at time: Timestamp) -> Int { SystemClock.utcOffset(at: time) }
 }

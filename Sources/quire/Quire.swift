@@ -1,5 +1,5 @@
 import ArgumentParser
-import QuireFileSystem
+import QuireSystem
 
 /// The `quire` command: a spaced-repetition study system over a folder of Markdown files.
 @main

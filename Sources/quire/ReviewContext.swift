@@ -1,7 +1,7 @@
 import ArgumentParser
 import QuireModel
 import QuireScheduling
-import QuireFileSystem
+import QuireSystem
 import QuireIndex
 import QuireReview
 import QuireSupport

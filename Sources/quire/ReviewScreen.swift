@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import QuireMarkdown
 import QuireModel
@@ -63,8 +60,7 @@ struct ReviewScreen {
         var lastDraw = ContinuousClock.now
         while true {
             let key = Terminal.readKey(timeoutMilliseconds: watching ? 100 : 1000)
-            var redraw = key != nil || Terminal.resized != 0 || ContinuousClock.now - lastDraw >= .seconds(1)
-            if Terminal.resized != 0 { Terminal.resized = 0 }
+            var redraw = Terminal.takeResized() || key != nil || ContinuousClock.now - lastDraw >= .seconds(1)
             if watching, let batch = try? watcher.next(timeout: .zero) { redraw = takeIn(batch) || redraw }
             if let key, !handle(key) { return }
             if redraw {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import QuireModel
-import QuireFileSystem
+import QuireSystem
 
 /// Options every vault command shares.
 struct VaultOptions: ParsableArguments {

@@ -1,7 +1,7 @@
 @testable import QuireIndex
 import Testing
 import QuireModel
-@testable import QuireFileSystem
+@testable import QuireSystem
 @testable import QuireParsing
 @testable import QuireTestSupport
 

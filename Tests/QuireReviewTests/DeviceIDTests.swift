@@ -2,7 +2,7 @@
 import Foundation
 import Testing
 import QuireModel
-@testable import QuireFileSystem
+@testable import QuireSystem
 @testable import QuireTestSupport
 
 @Suite struct DeviceIDTests {

@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 import QuireModel
-@testable import QuireFileSystem
+@testable import QuireSystem
 @testable import QuireTestSupport
 
 /// Grading through injected system-call failures and a concurrent external edit: the note is old or

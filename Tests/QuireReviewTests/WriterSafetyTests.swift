@@ -4,7 +4,7 @@ import Synchronization
 import Testing
 import QuireModel
 import QuireScheduling
-@testable import QuireFileSystem
+@testable import QuireSystem
 @testable import QuireIndex
 @testable import QuireTestSupport
 

@@ -1,7 +1,7 @@
 import Foundation
 import QuireModel
 import QuireScheduling
-import QuireFileSystem
+import QuireSystem
 import QuireParsing
 import QuireReview
 

@@ -1,6 +1,6 @@
 import Foundation
 import QuireModel
-import QuireFileSystem
+import QuireSystem
 import QuireParsing
 
 /// A temporary folder made with `mkdtemp`, removed by ``withTempDir(_:)`` when the test is done.

@@ -2,7 +2,7 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import QuireFileSystem
+@testable import QuireSystem
 @testable import QuireTestSupport
 
 /// The inotify watcher on real temporary folders and the real kernel, plus injected failures.

@@ -2,7 +2,7 @@
 import Foundation
 import Testing
 import QuireModel
-@testable import QuireFileSystem
+@testable import QuireSystem
 @testable import QuireTestSupport
 
 /// The live index on real folders and the real kernel: after each batch it equals a full build.

@@ -1,6 +1,6 @@
 import Synchronization
 import QuireModel
-import QuireFileSystem
+import QuireSystem
 import QuireSupport
 
 extension IndexCache {

@@ -1,4 +1,4 @@
-import QuireFileSystem
+import QuireSystem
 import QuireSupport
 
 /// The cache file's frame: its sections one after another, a table of them, and a fixed trailer.

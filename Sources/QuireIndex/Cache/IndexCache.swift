@@ -1,6 +1,6 @@
 import Dispatch
 import QuireModel
-import QuireFileSystem
+import QuireSystem
 import QuireParsing
 import QuireSupport
 

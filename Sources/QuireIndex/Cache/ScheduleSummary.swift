@@ -1,5 +1,5 @@
 import QuireModel
-import QuireFileSystem
+import QuireSystem
 import QuireSupport
 
 /// Every card's scheduling state with its note's deck, read from the index cache alone: what

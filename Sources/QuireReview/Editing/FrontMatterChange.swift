@@ -1,6 +1,6 @@
 import QuireModel
 import QuireYAML
-import QuireFileSystem
+import QuireSystem
 import QuireParsing
 
 /// One change to apply to the front matter of many notes (`quire tag`, `quire set`, `quire unset`).

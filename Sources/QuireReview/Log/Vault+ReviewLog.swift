@@ -1,5 +1,5 @@
 import QuireModel
-import QuireFileSystem
+import QuireSystem
 import QuireSupport
 
 extension Vault {

@@ -3,7 +3,7 @@ import Dispatch
 import Foundation
 import Testing
 import QuireModel
-@testable import QuireFileSystem
+@testable import QuireSystem
 @testable import QuireTestSupport
 
 private func dump(_ index: VaultIndex) -> String {

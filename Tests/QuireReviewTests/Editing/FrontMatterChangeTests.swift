@@ -1,7 +1,7 @@
 @testable import QuireReview
 import Testing
 import QuireModel
-@testable import QuireFileSystem
+@testable import QuireSystem
 @testable import QuireTestSupport
 
 /// `quire tag` / `set` / `unset` as planned and applied edits on real files.

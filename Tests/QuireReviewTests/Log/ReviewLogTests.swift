@@ -1,7 +1,7 @@
 @testable import QuireReview
 import Testing
 import QuireModel
-@testable import QuireFileSystem
+@testable import QuireSystem
 @testable import QuireTestSupport
 
 /// The review log's line format (FORMAT.md §6).

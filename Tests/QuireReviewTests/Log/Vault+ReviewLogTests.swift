@@ -1,7 +1,7 @@
 @testable import QuireReview
 import Testing
 import QuireModel
-@testable import QuireFileSystem
+@testable import QuireSystem
 @testable import QuireTestSupport
 
 /// Reading every log file of a vault.

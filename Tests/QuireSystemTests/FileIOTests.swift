@@ -1,4 +1,4 @@
-@testable import QuireFileSystem
+@testable import QuireSystem
 import Foundation
 import Testing
 @testable import QuireTestSupport

@@ -1,4 +1,4 @@
-@testable import QuireFileSystem
+@testable import QuireSystem
 import Glibc
 import Testing
 import QuireModel
