@@ -15,7 +15,7 @@ let package = Package(
     products: [
         .library(
             name: "QuireKit",
-            targets: ["QuireSupport", "QuireSystem", "QuireParsing", "QuireIndex", "QuireReview", "QuireWatch", "QuireStudy"]
+            targets: ["QuireSupport", "QuireSystem", "QuireParsing", "QuireIndex", "QuireReview", "QuireWatch", "QuireStudy", "QuireSync"]
         ),
         .executable(name: "quire", targets: ["quire"]),
     ],
@@ -67,6 +67,10 @@ let package = Package(
         ),
         .target(name: "QuireWatch", dependencies: ["QuireModel", "QuireSystem", "QuireParsing", "QuireIndex"]),
         .target(
+            name: "QuireSync",
+            dependencies: ["QuireModel", "QuireScheduling", "QuireYAML", "QuireSystem", "QuireParsing", "QuireIndex", "QuireReview"]
+        ),
+        .target(
             name: "QuireStudy",
             dependencies: ["QuireModel", "QuireScheduling", "QuireParsing", "QuireIndex", "QuireReview", "QuireWatch"]
         ),
@@ -76,7 +80,7 @@ let package = Package(
             name: "quire",
             dependencies: [
                 "QuireSupport", "QuireModel", "QuireScheduling", "QuireMarkdown", "QuireSystem", "QuireParsing",
-                "QuireIndex", "QuireReview", "QuireWatch", "QuireStudy",
+                "QuireIndex", "QuireReview", "QuireWatch", "QuireStudy", "QuireSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -29,7 +29,7 @@ extension Vault {
     }
 
     /// Adds the lines a file does not have yet, keeping its bytes and line ending.
-    private static func appendLines(_ path: String, _ lines: [String], io: FileIO) throws(FileIOError) {
+    package static func appendLines(_ path: String, _ lines: [String], io: FileIO) throws(FileIOError) {
         let existing = (try? io.read(path))?.bytes
         let text = existing.map { String(decoding: $0, as: UTF8.self) } ?? ""
         let have = Set(text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }).map { $0.trimmingSpaces() })

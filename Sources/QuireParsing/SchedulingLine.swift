@@ -8,7 +8,7 @@ public enum SchedulingLine {
 
     /// Reads a line's flow mapping. Problems with single fields are returned as messages with their
     /// marks; the fields that could be read are kept.
-    static func decode(_ node: YAMLNode) -> (state: SchedulingState?, problems: [(YAMLMark, String)]) {
+    package static func decode(_ node: YAMLNode) -> (state: SchedulingState?, problems: [(YAMLMark, String)]) {
         guard case .mapping(let map) = node else {
             return (nil, [(node.start, "a scheduling line must be a mapping like {state: review, due: …}")])
         }

@@ -38,6 +38,26 @@ public struct FrontMatterEditor: Sendable {
     /// The file's current bytes decoded as UTF-8.
     public var text: String { String(decoding: file, as: UTF8.self) }
 
+    // MARK: - Reading a block mapping as written
+
+    /// The whole lines of the top-level key `key` (its key line to its value's last line break),
+    /// or nil when the front matter does not have it.
+    public func lines(ofTopLevelKey key: String) throws(YAMLError) -> Range<Int>? {
+        guard let root = try editableRoot(), let entry = root.entries.first(where: { $0.key.value == key }) else { return nil }
+        return try entryLines(entry)
+    }
+
+    /// The entries of the block mapping under the top-level key `key`, each key with its value's
+    /// text exactly as written and its node; nil when the key is missing or not a mapping.
+    public func entriesAsWritten(under key: String) throws(YAMLError) -> [(key: String, text: String, value: YAMLNode)]? {
+        guard let root = try editableRoot(), let entry = root.entries.first(where: { $0.key.value == key }),
+              case .mapping(let map) = entry.value else { return nil }
+        return map.entries.map { entry in
+            let start = entry.value.start.offset, end = max(start, contentEnd(entry.value))
+            return (entry.key.value, String(decoding: file[start..<end], as: UTF8.self), entry.value)
+        }
+    }
+
     // MARK: - Top-level keys
 
     /// Sets a top-level key, replacing only its value's bytes, or appending `key: value` when absent.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import QuireSync
 import QuireSystem
 
 extension Quire {
@@ -15,8 +16,12 @@ extension Quire {
             do {
                 let vault = try Vault.initialize(dir)
                 Output.line("Initialized Quire vault in \(vault.root)/\(Vault.folderName)/")
+                // In a git work tree, notes are merged by Quire's driver from the start.
+                if GitRepository(containing: vault.root) != nil {
+                    for line in try GitSetup.register(vault: vault, executable: Quire.executablePath) { Output.line(line) }
+                }
             } catch {
-                throw CLIError(error.description)
+                throw CLIError("\(error)")
             }
         }
     }

@@ -16,7 +16,8 @@ struct Quire: ParsableCommand {
                       SetCommand.self, Unset.self, Grade.self, Undo.self, Replay.self,
                       CardActionCommand<Suspend>.self, CardActionCommand<Unsuspend>.self, CardActionCommand<Bury>.self,
                       CardActionCommand<Reset>.self, CardActionCommand<Promote>.self, CardActionCommand<Demote>.self,
-                      CardActionCommand<Deactivate>.self, Review.self, Today.self, Due.self, Watch.self]
+                      CardActionCommand<Deactivate>.self, Review.self, Today.self, Due.self, Watch.self,
+                      GitCommand.self, MergeDriver.self]
     )
 
     /// Lets `-C DIR` / `--vault DIR` stand before the subcommand, as with git: moves such options

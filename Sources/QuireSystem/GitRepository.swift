@@ -1,0 +1,65 @@
+import Foundation
+
+/// A git work tree, driven through the `git` program (the merge driver, `quire git setup`,
+/// `quire sync`): what Quire needs of git, and nothing of git's internals.
+package struct GitRepository: Sendable {
+    /// The top folder of the work tree.
+    package let root: String
+
+    /// The work tree holding `directory`, or nil when it is in none (or git is not installed).
+    package init?(containing directory: String) {
+        let found = ChildProcess.run(["git", "-C", directory, "rev-parse", "--show-toplevel"])
+        guard found.status == 0, !found.text.isEmpty else { return nil }
+        root = found.text
+    }
+
+    /// Runs `git ARGUMENTS` in the work tree.
+    package func run(_ arguments: [String], input: [UInt8] = []) -> ChildProcess {
+        ChildProcess.run(["git", "-C", root] + arguments, input: input)
+    }
+
+    /// The commits whose changes are being brought into `HEAD` while git merges, rebases or
+    /// cherry-picks, as a merge driver sees them: for a merge, the heads git names in its
+    /// `GITHEAD_<commit>` environment variables; for a rebase, the branch's tip before the rebase
+    /// (`rebase-merge/orig-head`: it holds every commit being replayed); else `MERGE_HEAD`,
+    /// `REBASE_HEAD` or `CHERRY_PICK_HEAD` when one exists.
+    package func incomingCommits(environment: [String: String]) -> [String] {
+        var found = environment.keys.filter { $0.hasPrefix("GITHEAD_") }.map { String($0.dropFirst("GITHEAD_".count)) }.sorted()
+        for state in ["rebase-merge/orig-head", "rebase-apply/orig-head"] {
+            let path = run(["rev-parse", "--git-path", state]).text
+            let file = path.hasPrefix("/") ? path : root + "/" + path
+            if let text = try? FileIO().read(file).bytes {
+                let commit = String(decoding: text, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                if !commit.isEmpty { found.append(commit) }
+            }
+        }
+        for ref in ["MERGE_HEAD", "REBASE_HEAD", "CHERRY_PICK_HEAD"] {
+            let head = run(["rev-parse", "--verify", "--quiet", ref])
+            if head.status == 0, !head.text.isEmpty { found.append(head.text) }
+        }
+        // Only object names: an environment variable is no place to take a command from.
+        return found.filter { !$0.isEmpty && $0.allSatisfy(\.isHexDigit) }
+    }
+
+    /// The paths of the files under `folder` in `commit`.
+    package func files(at commit: String, under folder: String) -> [String] {
+        let listed = run(["ls-tree", "-r", "-z", "--name-only", commit, "--", folder])
+        guard listed.status == 0 else { return [] }
+        return listed.output.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// A file's bytes in `commit`, or nil when it has no such file.
+    package func contents(of path: String, at commit: String) -> [UInt8]? {
+        let shown = run(["cat-file", "blob", commit + ":" + path])
+        return shown.status == 0 ? shown.output : nil
+    }
+
+    /// Sets a key of the repository's own configuration (`.git/config`).
+    package func setConfig(_ key: String, _ value: String) -> ChildProcess { run(["config", key, value]) }
+
+    /// A key of the configuration git sees here, or nil.
+    package func config(_ key: String) -> String? {
+        let found = run(["config", "--get", key])
+        return found.status == 0 ? found.text : nil
+    }
+}
