@@ -127,6 +127,7 @@ let package = Package(
         .testTarget(name: "QuireReviewTests", dependencies: ["QuireReview", "QuireTestSupport"]),
         .testTarget(name: "QuireWatchTests", dependencies: ["QuireWatch", "QuireTestSupport"]),
         .testTarget(name: "QuireStudyTests", dependencies: ["QuireStudy", "QuireTestSupport"]),
+        .testTarget(name: "QuireSyncTests", dependencies: ["QuireSync", "QuireTestSupport"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["quire"],

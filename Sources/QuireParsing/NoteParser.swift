@@ -45,6 +45,10 @@ public enum NoteParser {
             return (nil, nil, [Diagnostic(.error, path: path, line: loc.line, column: loc.column,
                                      message: "invalid UTF-8; file skipped")])
         }
+        if let conflict = mergeConflict(in: bytes) {
+            return (nil, nil, [Diagnostic(.error, path: path, line: conflict.lowerBound, column: 1,
+                                          message: mergeConflictMessage(conflict) + "; file skipped")])
+        }
         let frontMatter: FrontMatter
         do {
             frontMatter = try FrontMatter(file: bytes)
@@ -231,6 +235,49 @@ public enum NoteParser {
     static func fileStem(_ path: String) -> String {
         let name = path.split(separator: "/").last.map(String.init) ?? path
         return name.utf8.count > 3 ? String(name.dropLast(3)) : name
+    }
+
+    /// The message for a note git left with conflict markers (lines `first...last`).
+    package static func mergeConflictMessage(_ lines: ClosedRange<Int>) -> String {
+        "unresolved merge conflict (lines \(lines.lowerBound)–\(lines.upperBound)): keep the text you want, delete the "
+            + "<<<<<<< ======= >>>>>>> lines and 'git add' the note, or run 'quire resolve'; its scheduling lines "
+            + "come from the review log"
+    }
+
+    /// The lines of the first merge conflict git left in `bytes` — a `<<<<<<< ` line, then a
+    /// `=======` line, then a `>>>>>>> ` line — or nil.
+    package static func mergeConflict(in bytes: [UInt8]) -> ClosedRange<Int>? {
+        bytes.withUnsafeBufferPointer { buf -> ClosedRange<Int>? in
+            guard let base = buf.baseAddress else { return nil }
+            let n = buf.count
+            func marker(at i: Int, _ byte: UInt8, spaceAfter: Bool) -> Bool {
+                guard i + 7 <= n, (i == 0 || buf[i - 1] == 0x0A) else { return false }
+                for k in 0..<7 where buf[i + k] != byte { return false }
+                if i + 7 == n { return !spaceAfter }
+                let next = buf[i + 7]
+                return spaceAfter ? (next == 0x20 || next == 0x0A || next == 0x0D) : (next == 0x0A || next == 0x0D)
+            }
+            var i = 0
+            // Most notes hold no '<' at the start of a line: jump from one '<' to the next.
+            while i < n, let hit = RawBytes.first(UInt8(ascii: "<"), in: base + i, count: n - i) {
+                let at = UnsafeRawPointer(hit) - UnsafeRawPointer(base)
+                if marker(at: at, UInt8(ascii: "<"), spaceAfter: true) {
+                    var line = 1
+                    for k in 0..<at where buf[k] == 0x0A { line += 1 }
+                    var j = at, current = line, sawMiddle = false
+                    while j < n {
+                        if !sawMiddle, marker(at: j, UInt8(ascii: "="), spaceAfter: false) { sawMiddle = true }
+                        if sawMiddle, marker(at: j, UInt8(ascii: ">"), spaceAfter: true) { return line...current }
+                        while j < n, buf[j] != 0x0A { j += 1 }
+                        j += 1
+                        current += 1
+                    }
+                    return nil
+                }
+                i = at + 1
+            }
+            return nil
+        }
     }
 
     /// Offset of the first byte that is not valid UTF-8, or nil.

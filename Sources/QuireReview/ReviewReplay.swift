@@ -39,10 +39,18 @@ public struct ReviewReplay: Sendable {
             Diagnostic(.warning, path: $0.path, line: $0.line, column: 1,
                        message: "card \($0.card): scheduling line differs from the review log (\($0.summary)); run 'quire replay'")
         } + missingCards.map {
-            Diagnostic(.note, path: $0.lastPath ?? Vault.logFolder,
-                       message: "card \($0.card) has reviews in the log but is no longer in the vault")
+            if let path = $0.lastPath, unreadablePaths.contains(path) {
+                return Diagnostic(.note, path: path,
+                                  message: "card \($0.card) is in a note that could not be read (above); its reviews are kept in the log")
+            }
+            return Diagnostic(.note, path: $0.lastPath ?? Vault.logFolder,
+                              message: "card \($0.card) has reviews in the log but is no longer in the vault")
         }
     }
+
+    /// Notes the index could not read (an error skipped them: a merge conflict, bad YAML): their
+    /// cards are not gone, only unread.
+    public var unreadablePaths: Set<String> = []
 
     /// Cards that disagree, in note-path and card order.
     public var differences: [Difference] = []
@@ -65,6 +73,7 @@ public struct ReviewReplay: Sendable {
     /// Replays the given events against an index.
     public init(events: [ReviewEvent], vault: Vault, index: VaultIndex, config: VaultConfig) {
         eventCount = events.count
+        unreadablePaths = Set(index.diagnostics.filter { $0.severity == .error }.map(\.path))
         let history = ReviewHistory(events)
         let resolver = SettingsResolver(vault: vault, config: config)
         var found: [(CardLocation, Difference)] = []

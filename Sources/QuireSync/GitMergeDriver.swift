@@ -14,12 +14,19 @@ public enum SyncError: Error, Equatable, Sendable, CustomStringConvertible {
     case git(command: String, message: String)
     /// A file could not be read or written.
     case io(FileIOError)
+    /// The note still has conflict markers and no side was chosen.
+    case conflictLeft(path: String, lines: ClosedRange<Int>)
+    /// A planned write was refused (the reason is a diagnostic).
+    case notWritten(String)
 
     public var description: String {
         switch self {
         case .notARepository(let path): "\(path): not in a git repository (or git is not installed)"
         case .git(let command, let message): "git \(command) failed: \(message)"
         case .io(let error): error.description
+        case .conflictLeft(let path, let lines):
+            "\(path): conflict markers left at lines \(lines.lowerBound)–\(lines.upperBound); choose --ours or --theirs, or edit the note first"
+        case .notWritten(let reason): reason
         }
     }
 }

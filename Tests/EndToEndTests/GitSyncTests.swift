@@ -1,0 +1,260 @@
+import Foundation
+import Testing
+
+/// Two (or three) clones of one vault with real git and a local bare repository: reviews on
+/// several devices merge without conflicts on scheduling lines and without a lost review
+/// (FORMAT.md §6.3).
+@Suite(.serialized) struct GitSyncTests {
+    /// A bare origin and clones of it, each a vault with the merge driver registered.
+    struct Clones {
+        let runner: QuireRunner
+        let base: URL
+
+        init() throws {
+            runner = try QuireRunner()
+            base = runner.vault.deletingLastPathComponent()
+            try git(["init", "-q", "--bare", "origin.git"], in: base)
+            try git(["clone", "-q", "origin.git", "a"], in: base)
+            try configure("a")
+            try write("a", "n.md", "---\ntitle: N\n---\n\nAlpha :: first\n\nBeta :: second\n\nGamma :: third\n")
+            let initialized = try quire(["init", "."], in: "a")
+            #expect(initialized.stdout.contains("merge driver 'quire' set"))
+            try git(["add", "-A"], in: "a")
+            try git(["commit", "-q", "-m", "init"], in: "a")
+            try git(["push", "-q", "origin", "HEAD"], in: "a")
+        }
+
+        func cleanUp() { runner.cleanUp() }
+
+        func url(_ clone: String) -> URL { base.appendingPathComponent(clone) }
+
+        /// Clones origin as `name` and registers the driver there (git does not copy it).
+        func clone(_ name: String) throws {
+            try git(["clone", "-q", "origin.git", name], in: base)
+            try configure(name)
+            #expect(try quire(["git", "setup"], in: name).status == 0)
+        }
+
+        func configure(_ clone: String) throws {
+            try git(["config", "user.email", "\(clone)@example.org"], in: clone)
+            try git(["config", "user.name", clone], in: clone)
+        }
+
+        @discardableResult
+        func git(_ args: [String], in clone: String, allowFailure: Bool = false) throws -> QuireRunner.Result {
+            try git(args, in: url(clone), allowFailure: allowFailure)
+        }
+
+        @discardableResult
+        func git(_ args: [String], in directory: URL, allowFailure: Bool = false) throws -> QuireRunner.Result {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["git"] + args
+            process.currentDirectoryURL = directory
+            var env = ProcessInfo.processInfo.environment
+            env["GIT_CONFIG_NOSYSTEM"] = "1"
+            env["GIT_TERMINAL_PROMPT"] = "0"
+            process.environment = env
+            let out = Pipe(), err = Pipe()
+            process.standardOutput = out
+            process.standardError = err
+            try process.run()
+            let (o, e) = QuireRunner.finish(process, out: out, err: err)
+            let result = QuireRunner.Result(stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self),
+                                            status: process.terminationStatus)
+            if !allowFailure, result.status != 0 { throw TestFailure("git \(args.joined(separator: " ")): \(result)") }
+            return result
+        }
+
+        @discardableResult
+        func quire(_ args: [String], in clone: String) throws -> QuireRunner.Result {
+            try runner.run(args, workingDirectory: url(clone))
+        }
+
+        func write(_ clone: String, _ path: String, _ text: String) throws {
+            try Data(text.utf8).write(to: url(clone).appendingPathComponent(path))
+        }
+
+        func read(_ clone: String, _ path: String) throws -> String {
+            String(decoding: try Data(contentsOf: url(clone).appendingPathComponent(path)), as: UTF8.self)
+        }
+
+        func grade(_ clone: String, _ card: String, _ rating: String, at time: String) throws {
+            let graded = try quire(["grade", card, rating, "--at", time], in: clone)
+            #expect(graded.status == 0, "\(graded)")
+        }
+
+        func commitAll(_ clone: String, _ message: String) throws {
+            try git(["add", "-A"], in: clone)
+            try git(["commit", "-q", "-m", message], in: clone)
+        }
+
+        /// Pulls with a merge or a rebase; the result of git.
+        func pull(_ clone: String, rebase: Bool) throws -> QuireRunner.Result {
+            try git(["pull", rebase ? "--rebase" : "--no-rebase", "origin", "HEAD"], in: clone, allowFailure: true)
+        }
+
+        /// `quire check`'s summary and `quire replay --dry-run`'s, which must agree with the log.
+        func expectAgreesWithTheLog(_ clone: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+            let check = try quire(["check"], in: clone)
+            #expect(check.status == 0 && (check.stdout + check.stderr).contains(" 0 errors, 0 warnings"), "\(check)",
+                    sourceLocation: sourceLocation)
+            let replay = try quire(["replay", "--dry-run"], in: clone)
+            #expect((replay.stdout + replay.stderr).contains(" 0 differ"), "\(replay)", sourceLocation: sourceLocation)
+        }
+    }
+
+    static let alpha = "chfb2reefpmb", beta = "8rarmg1vrs4v", gamma = "bnhx54sckbcs"
+
+    /// Each device reviews disjoint and overlapping cards of one note and edits its text; the
+    /// second to push merges (or rebases) without a conflict, every review counts, and both
+    /// devices end with the same note, the one replaying the combined log gives.
+    @Test(arguments: [false, true])
+    func overlappingReviewsMergeWithoutConflict(rebase: Bool) throws {
+        let c = try Clones()
+        defer { c.cleanUp() }
+        try c.clone("b")
+        try c.grade("a", Self.alpha, "good", at: "2026-11-20T10:00:00Z")
+        try c.grade("a", Self.gamma, "again", at: "2026-11-21T10:00:00Z")
+        try c.grade("a", Self.alpha, "good", at: "2026-11-21T10:05:00Z")
+        try c.write("a", "n.md", try c.read("a", "n.md").replacingOccurrences(of: "third", with: "third, edited on A"))
+        try c.commitAll("a", "a")
+        try c.git(["push", "-q", "origin", "HEAD"], in: "a")
+
+        try c.grade("b", Self.beta, "good", at: "2026-11-20T11:00:00Z")
+        try c.grade("b", Self.gamma, "good", at: "2026-11-21T12:00:00Z")
+        try c.grade("b", Self.alpha, "hard", at: "2026-11-21T09:00:00Z")
+        try c.write("b", "n.md", try c.read("b", "n.md").replacingOccurrences(of: "first", with: "first, edited on B"))
+        try c.commitAll("b", "b")
+        let pulled = try c.pull("b", rebase: rebase)
+        #expect(pulled.status == 0, "\(pulled)")
+        #expect(!(pulled.stdout + pulled.stderr).contains("CONFLICT"))
+        #expect(pulled.stderr.contains("2 card(s) reviewed on both sides"))
+        try c.git(["push", "-q", "origin", "HEAD"], in: "b")
+        #expect(try c.pull("a", rebase: rebase).status == 0)
+
+        let note = try c.read("b", "n.md")
+        #expect(try c.read("a", "n.md") == note)
+        #expect(note.contains("first, edited on B") && note.contains("third, edited on A"))
+        #expect(!note.contains("<<<<<<<") && !note.contains("quire-merge-placeholder"))
+        // Alpha: reviewed twice on A and once on B, Gamma once on each: every review counted.
+        #expect(note.contains("\(Self.alpha): {") && note.contains("reps: 3"))
+        #expect(note.contains("\(Self.gamma): {") && note.contains("reps: 2"))
+        #expect(note.contains("\(Self.beta): {"))
+        for clone in ["a", "b"] { try c.expectAgreesWithTheLog(clone) }
+    }
+
+    /// A note renamed on one device while the other reviews it: the reviews follow the note.
+    @Test func aRenameOnOneSideKeepsTheOthersReviews() throws {
+        let c = try Clones()
+        defer { c.cleanUp() }
+        try c.clone("b")
+        try c.git(["mv", "n.md", "renamed.md"], in: "a")
+        try c.commitAll("a", "rename")
+        try c.git(["push", "-q", "origin", "HEAD"], in: "a")
+        try c.grade("b", Self.alpha, "good", at: "2026-11-20T10:00:00Z")
+        try c.grade("b", Self.gamma, "easy", at: "2026-11-20T11:00:00Z")
+        try c.commitAll("b", "review")
+        let pulled = try c.pull("b", rebase: false)
+        #expect(pulled.status == 0, "\(pulled)")
+        let note = try c.read("b", "renamed.md")
+        #expect(note.contains("\(Self.alpha): {") && note.contains("\(Self.gamma): {"))
+        #expect(!FileManager.default.fileExists(atPath: c.url("b").appendingPathComponent("n.md").path))
+        try c.expectAgreesWithTheLog("b")
+    }
+
+    /// A text conflict is left to the user, in the body only; the schedule is already right, and
+    /// stays right once the user has chosen.
+    @Test func aTextConflictIsTheUsersAndTheScheduleStaysRight() throws {
+        let c = try Clones()
+        defer { c.cleanUp() }
+        try c.clone("b")
+        try c.grade("a", Self.beta, "good", at: "2026-11-20T10:00:00Z")
+        try c.write("a", "n.md", try c.read("a", "n.md").replacingOccurrences(of: "second", with: "second (A's words)"))
+        try c.commitAll("a", "a")
+        try c.git(["push", "-q", "origin", "HEAD"], in: "a")
+        try c.grade("b", Self.beta, "again", at: "2026-11-20T11:00:00Z")
+        try c.write("b", "n.md", try c.read("b", "n.md").replacingOccurrences(of: "second", with: "second (B's words)"))
+        try c.commitAll("b", "b")
+        let pulled = try c.pull("b", rebase: false)
+        #expect(pulled.status != 0)
+        let conflicted = try c.read("b", "n.md")
+        let frontMatter = conflicted.components(separatedBy: "\n---\n").first ?? ""
+        #expect(!frontMatter.contains("<<<<<<<"), "scheduling lines are never in conflict")
+        #expect(conflicted.contains("<<<<<<<") && conflicted.contains("(A's words)") && conflicted.contains("(B's words)"))
+        #expect(conflicted.contains("reps: 2"))
+        // The user keeps B's words.
+        var lines = conflicted.components(separatedBy: "\n")
+        if let start = lines.firstIndex(where: { $0.hasPrefix("<<<<<<<") }), let middle = lines.firstIndex(of: "======="),
+           let end = lines.firstIndex(where: { $0.hasPrefix(">>>>>>>") }) {
+            lines.removeSubrange(middle...end)
+            lines.remove(at: start)
+        }
+        try c.write("b", "n.md", lines.joined(separator: "\n"))
+        try c.commitAll("b", "merge, B's words")
+        #expect(try c.read("b", "n.md").contains("second (B's words)"))
+        try c.expectAgreesWithTheLog("b")
+    }
+
+    /// `quire check` explains a conflicted note (no raw YAML error, no "cards gone"), and
+    /// `quire resolve` finishes it: the chosen side's text, the schedule from the log, `git add`.
+    @Test func checkExplainsAndResolveFinishesAConflict() throws {
+        let c = try Clones()
+        defer { c.cleanUp() }
+        try c.clone("b")
+        try c.grade("a", Self.gamma, "good", at: "2026-11-20T10:00:00Z")
+        try c.write("a", "n.md", try c.read("a", "n.md").replacingOccurrences(of: "title: N", with: "title: From A"))
+        try c.commitAll("a", "a")
+        try c.git(["push", "-q", "origin", "HEAD"], in: "a")
+        try c.grade("b", Self.gamma, "hard", at: "2026-11-20T12:00:00Z")
+        try c.write("b", "n.md", try c.read("b", "n.md").replacingOccurrences(of: "title: N", with: "title: From B"))
+        try c.commitAll("b", "b")
+        #expect(try c.pull("b", rebase: false).status != 0)
+        let check = try c.quire(["check"], in: "b")
+        #expect(check.status == 1)
+        let said = check.stdout + check.stderr
+        #expect(said.contains("n.md:2:1: error: unresolved merge conflict (lines 2–6)"), "\(check)")
+        #expect(!said.contains("no longer in the vault"))
+        let refused = try c.quire(["resolve", "n.md"], in: "b")
+        #expect(refused.status != 0 && refused.stderr.contains("conflict markers left at lines 2–6"))
+        let resolved = try c.quire(["resolve", "n.md", "--theirs"], in: "b")
+        #expect(resolved.status == 0, "\(resolved)")
+        #expect(resolved.stdout.contains("marked resolved in git"))
+        let note = try c.read("b", "n.md")
+        #expect(note.contains("title: From A") && !note.contains("From B") && !note.contains("<<<<<<<"))
+        #expect(note.contains("reps: 2"))
+        try c.git(["commit", "-q", "--no-edit"], in: "b")
+        try c.expectAgreesWithTheLog("b")
+    }
+
+    /// A third device that syncs after the others reviewed for a while gets every review.
+    @Test func aLateThirdCloneGetsEveryReview() throws {
+        let c = try Clones()
+        defer { c.cleanUp() }
+        try c.clone("b")
+        try c.clone("c")
+        for day in 20...26 {
+            try c.grade("a", Self.alpha, "good", at: "2026-11-\(day)T08:00:00Z")
+            try c.commitAll("a", "a \(day)")
+            try c.git(["push", "-q", "origin", "HEAD"], in: "a")
+            #expect(try c.pull("b", rebase: true).status == 0)
+            try c.grade("b", Self.beta, "good", at: "2026-11-\(day)T09:00:00Z")
+            try c.commitAll("b", "b \(day)")
+            try c.git(["push", "-q", "origin", "HEAD"], in: "b")
+            #expect(try c.pull("a", rebase: true).status == 0)
+        }
+        try c.grade("c", Self.alpha, "again", at: "2026-11-22T20:00:00Z")
+        try c.commitAll("c", "c")
+        let pulled = try c.pull("c", rebase: false)
+        #expect(pulled.status == 0, "\(pulled)")
+        let note = try c.read("c", "n.md")
+        #expect(note.contains("reps: 8"), "seven reviews on A and one on C")
+        try c.expectAgreesWithTheLog("c")
+    }
+}
+
+/// A failed step of a test's set-up.
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
