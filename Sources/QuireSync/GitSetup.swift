@@ -9,6 +9,9 @@ public enum GitSetup {
     /// The `.gitattributes` line that sends notes to the driver.
     public static let attributesLine = "*.md merge=quire"
 
+    /// The files under `.quire/` that belong to one clone, never to git (FORMAT.md §1).
+    public static let localFiles = [".quire/cache/", ".quire/device", ".quire/journal", ".quire/lock"]
+
     /// Writes the driver's definition into the repository's configuration, calling `executable`,
     /// and the attributes line into the vault's `.gitattributes`; returns what it did, for the user.
     public static func register(vault: Vault, executable: String) throws(SyncError) -> [String] {
@@ -20,10 +23,19 @@ public enum GitSetup {
             guard set.status == 0 else { throw .git(command: "config \(key)", message: set.errorText) }
         }
         do {
-            try Vault.appendLines(vault.fullPath(".gitattributes"), [attributesLine], io: vault.io)
+            try Vault.appendLines(vault.fullPath(".gitattributes"), [attributesLine, ".quire/log/*.log merge=union"], io: vault.io)
+            try Vault.appendLines(vault.fullPath(".gitignore"), localFiles, io: vault.io)
         } catch { throw .io(error) }
-        return ["merge driver 'quire' set in \(repository.root)/.git/config (runs \(executable))",
-                "notes merged by it: '\(attributesLine)' in \(vault.root)/.gitattributes"]
+        var done = ["merge driver 'quire' set in \(repository.root)/.git/config (runs \(executable))",
+                    "notes merged by it: '\(attributesLine)' in \(vault.root)/.gitattributes"]
+        // A device file in git would give every clone the same device, and one log file.
+        let device = vault.fullPath(".quire/device")
+        if repository.run(["ls-files", "--error-unmatch", "--", device]).status == 0 {
+            let removed = repository.run(["rm", "--cached", "-q", "--", device])
+            guard removed.status == 0 else { throw .git(command: "rm --cached", message: removed.errorText) }
+            done.append(".quire/device is no longer tracked by git (each clone has its own): commit this")
+        }
+        return done
     }
 
     /// Whether the repository holding `vault` has the driver defined.

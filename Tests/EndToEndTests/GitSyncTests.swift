@@ -227,6 +227,67 @@ import Testing
         try c.expectAgreesWithTheLog("b")
     }
 
+    /// `quire sync` on two devices, in either order and with either pull mode: every review and
+    /// edit arrives on both, the notes end identical and agree with the merged log.
+    @Test(arguments: [false, true])
+    func syncBothWays(rebase: Bool) throws {
+        let c = try Clones()
+        defer { c.cleanUp() }
+        try c.git(["branch", "-q", "-u", "origin/" + (try c.git(["branch", "--show-current"], in: "a").stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines))], in: "a")
+        try c.git(["clone", "-q", "origin.git", "b"], in: c.base)
+        try c.configure("b")
+        let mode = rebase ? ["--rebase"] : []
+        try c.grade("a", Self.alpha, "good", at: "2026-11-20T10:00:00Z")
+        try c.grade("b", Self.alpha, "again", at: "2026-11-20T11:00:00Z")
+        try c.grade("b", Self.beta, "good", at: "2026-11-20T11:05:00Z")
+        try c.write("b", "n.md", try c.read("b", "n.md") + "\nDelta :: fourth\n")
+
+        let dry = try c.quire(["sync", "--dry-run"] + mode, in: "a")
+        #expect(dry.status == 0 && dry.stdout.contains("would commit: quire sync: 1 review, 1 note edited"), "\(dry)")
+        #expect(try c.git(["status", "--porcelain"], in: "a").stdout.contains("n.md"), "a dry run commits nothing")
+
+        let first = try c.quire(["sync"] + mode, in: "a")
+        #expect(first.status == 0 && first.stdout.contains("pushed to origin/"), "\(first)")
+        let second = try c.quire(["sync"] + mode, in: "b")
+        #expect(second.status == 0, "\(second)")
+        #expect(second.stdout.contains("merge driver 'quire' set"), "the clone registers the driver on its first sync")
+        #expect(second.stdout.contains("committed: quire sync: 2 reviews, 1 note edited"))
+        #expect(try c.quire(["sync"] + mode, in: "a").status == 0)
+        let note = try c.read("a", "n.md")
+        #expect(try c.read("b", "n.md") == note)
+        #expect(note.contains("Delta :: fourth") && note.contains("\(Self.beta): {"))
+        #expect(note.contains("reps: 2"), "Alpha: one review on each device")
+        for clone in ["a", "b"] {
+            try c.expectAgreesWithTheLog(clone)
+            #expect(try c.git(["status", "--porcelain"], in: clone).stdout.isEmpty)
+        }
+        #expect(try c.quire(["sync"] + mode, in: "b").stdout.contains("nothing to commit"))
+    }
+
+    /// A conflict in a note's text stops the sync with what to do, and nothing is lost.
+    @Test func aSyncStoppedByAConflictSaysHowToGoOn() throws {
+        let c = try Clones()
+        defer { c.cleanUp() }
+        try c.git(["branch", "-q", "-u", "origin/" + (try c.git(["branch", "--show-current"], in: "a").stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines))], in: "a")
+        try c.clone("b")
+        try c.write("a", "n.md", try c.read("a", "n.md").replacingOccurrences(of: "second", with: "two"))
+        #expect(try c.quire(["sync"], in: "a").status == 0)
+        try c.write("b", "n.md", try c.read("b", "n.md").replacingOccurrences(of: "second", with: "2nd"))
+        let stopped = try c.quire(["sync"], in: "b")
+        #expect(stopped.status == 1)
+        #expect(stopped.stderr.contains("conflicts in the notes' text") && stopped.stderr.contains("n.md"))
+        #expect(stopped.stderr.contains("quire resolve NOTE") && stopped.stderr.contains("git merge --abort"))
+        let again = try c.quire(["sync"], in: "b")
+        #expect(again.status == 1 && again.stderr.contains("a merge is under way"))
+        #expect(try c.quire(["resolve", "n.md", "--ours"], in: "b").status == 0)
+        try c.git(["commit", "-q", "--no-edit"], in: "b")
+        let finished = try c.quire(["sync"], in: "b")
+        #expect(finished.status == 0, "\(finished)")
+        #expect(try c.read("b", "n.md").contains("Beta :: 2nd"))
+    }
+
     /// A third device that syncs after the others reviewed for a while gets every review.
     @Test func aLateThirdCloneGetsEveryReview() throws {
         let c = try Clones()

@@ -1,0 +1,172 @@
+import QuireIndex
+import QuireModel
+import QuireReview
+import QuireSystem
+
+/// `quire sync`: commit the vault's changes, pull with the merge driver, replay what the merged
+/// log says is behind, push (FORMAT.md §6.5). Every step is git run as a program; a step that
+/// fails stops the sync with what to do next, and the repository is never left mid-merge or
+/// mid-rebase without saying so.
+public struct Sync {
+    /// How to bring the other devices' commits in.
+    public enum PullMode: String, Sendable {
+        case merge, rebase
+    }
+
+    /// What a sync did or, with `dryRun`, would do, step by step, for the user.
+    public struct Report: Sendable {
+        public var steps: [String] = []
+        /// Set when the sync stopped before its end: what happened and how to go on.
+        public var stopped: String?
+    }
+
+    let vault: Vault
+    let repository: GitRepository
+    let executable: String
+    /// The vault's folder as an absolute path (git runs in the work tree's top folder).
+    let root: String
+
+    /// A sync of `vault`, whose git work tree must exist; `executable` is the `quire` the merge
+    /// driver runs (registered when the clone does not have it yet).
+    public init(vault: Vault, executable: String) throws(SyncError) {
+        guard let repository = GitRepository(containing: vault.root) else { throw .notARepository(vault.root) }
+        self.vault = vault
+        self.repository = repository
+        self.executable = executable
+        root = VaultScanner.realPath(vault.root) ?? vault.root
+    }
+
+    /// Runs the sync (or, with `dryRun`, only says what it would do).
+    public func run(mode: PullMode, dryRun: Bool, config: VaultConfig) throws(SyncError) -> Report {
+        var report = Report()
+        if let busy = unfinishedOperation() {
+            report.stopped = "a \(busy) is under way in \(repository.root): finish it (git \(busy) --continue) or abort it (git \(busy) --abort), then sync again"
+            return report
+        }
+        if !GitSetup.isRegistered(vault: vault) {
+            if dryRun {
+                report.steps.append("would register the merge driver (quire git setup)")
+            } else {
+                report.steps += try GitSetup.register(vault: vault, executable: executable)
+            }
+        }
+
+        // 1. Commit what changed here.
+        let message = try commitMessage()
+        if let message {
+            if dryRun {
+                report.steps.append("would commit: \(message)")
+            } else {
+                try git(["add", "-A", "--", root])
+                try git(["commit", "-q", "-m", message])
+                report.steps.append("committed: \(message)")
+            }
+        } else {
+            report.steps.append("nothing to commit")
+        }
+
+        // 2. Pull.
+        guard let upstream = upstream() else {
+            report.steps.append("no upstream branch: nothing to pull from or push to (git push -u REMOTE BRANCH sets one)")
+            return report
+        }
+        if dryRun {
+            let behind = repository.run(["rev-list", "--count", "HEAD..\(upstream)"]).text
+            report.steps.append("would fetch and \(mode.rawValue) \(upstream) (\(behind.isEmpty ? "?" : behind) commit(s) known behind before fetching), then push")
+            return report
+        }
+        let fetched = repository.run(["fetch", "-q"])
+        guard fetched.status == 0 else { throw .git(command: "fetch", message: fetched.errorText) }
+        let pulled = repository.run(mode == .rebase ? ["rebase", "-q", upstream] : ["merge", "-q", "--no-edit", upstream])
+        if pulled.status != 0 {
+            let conflicted = repository.run(["diff", "--name-only", "--diff-filter=U"]).text
+                .split(separator: "\n").map(String.init)
+            let go = mode == .rebase ? "git rebase --continue" : "git commit"
+            let back = mode == .rebase ? "git rebase --abort" : "git merge --abort"
+            if conflicted.isEmpty {
+                report.stopped = "git \(mode.rawValue) failed: \(pulled.errorText)"
+            } else {
+                report.stopped = "conflicts in the notes' text (their scheduling lines are merged): "
+                    + conflicted.joined(separator: ", ")
+                    + ". For each: 'quire resolve NOTE --ours' or '--theirs' (or edit it), then '\(go)' and 'quire sync' again;"
+                    + " or '\(back)' to go back to before the sync"
+            }
+            return report
+        }
+        report.steps.append("\(mode == .rebase ? "rebased onto" : "merged") \(upstream)")
+
+        // 3. Notes behind the merged log (a conflict resolved by hand, a line merged without its events).
+        let replay = ReviewReplay(vault: vault, index: vault.index(), config: config)
+        if !replay.differences.isEmpty {
+            let applied = vault.apply(replay.plan(vault: vault).edits)
+            if let problem = applied.diagnostics.first { throw .notWritten(problem.description) }
+            try git(["add", "-A", "--", root])
+            try git(["commit", "-q", "-m", "quire sync: \(replay.differences.count) scheduling line(s) replayed from the merged log"])
+            report.steps.append("replayed \(replay.differences.count) scheduling line(s) from the merged log, committed")
+        }
+
+        // 4. Push.
+        let pushed = repository.run(["push", "-q"])
+        guard pushed.status == 0 else {
+            report.stopped = "git push failed (\(pushed.errorText)); your commits are safe here: 'quire sync' again later"
+            return report
+        }
+        report.steps.append("pushed to \(upstream)")
+        return report
+    }
+
+    /// A generated commit message for the vault's uncommitted changes, or nil when there are none:
+    /// `quire sync: 12 reviews, 2 notes edited, 1 note added`.
+    func commitMessage() throws(SyncError) -> String? {
+        let status = repository.run(["status", "--porcelain", "-z", "--untracked-files=all", "--", root])
+        guard status.status == 0 else { throw .git(command: "status", message: status.errorText) }
+        let entries = status.output.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+        guard !entries.isEmpty else { return nil }
+        var added = 0, edited = 0, removed = 0, other = 0
+        for entry in entries where entry.count > 3 {
+            let code = entry.prefix(2), path = entry.dropFirst(3)
+            guard path.hasSuffix(".md") else {
+                // Quire's own files (logs, settings snapshots) are told by the review count.
+                if !path.contains(".quire/") { other += 1 }
+                continue
+            }
+            if code.contains("?") || code.contains("A") { added += 1 } else if code.contains("D") { removed += 1 } else { edited += 1 }
+        }
+        // Reviews: the grade lines this clone added to its log since the last commit.
+        let logDiff = repository.run(["diff", "HEAD", "--unified=0", "--", root + "/" + Vault.logFolder])
+        var reviews = logDiff.text.split(separator: "\n").filter { $0.hasPrefix("+") && $0.contains(" grade ") }.count
+        for entry in entries where entry.hasPrefix("??") && entry.hasSuffix(".log") {
+            let path = repository.root + "/" + entry.dropFirst(3)
+            if let bytes = try? vault.io.read(path).bytes {
+                reviews += String(decoding: bytes, as: UTF8.self).split(separator: "\n").filter { $0.contains(" grade ") }.count
+            }
+        }
+        func count(_ n: Int, _ one: String, _ many: String) -> String? { n == 0 ? nil : "\(n) \(n == 1 ? one : many)" }
+        let parts = [count(reviews, "review", "reviews"), count(edited, "note edited", "notes edited"),
+                     count(added, "note added", "notes added"), count(removed, "note removed", "notes removed"),
+                     count(other, "other file", "other files")].compactMap { $0 }
+        return "quire sync: " + (parts.isEmpty ? "changes" : parts.joined(separator: ", "))
+    }
+
+    /// The upstream branch of the current one (`origin/main`), or nil.
+    func upstream() -> String? {
+        let found = repository.run(["rev-parse", "--abbrev-ref", "--symbolic-full-name", "@{u}"])
+        return found.status == 0 && !found.text.isEmpty ? found.text : nil
+    }
+
+    /// A merge, rebase or cherry-pick left unfinished, by the word git uses for it, or nil.
+    func unfinishedOperation() -> String? {
+        for (state, name) in [("rebase-merge", "rebase"), ("rebase-apply", "rebase"), ("MERGE_HEAD", "merge"),
+                              ("CHERRY_PICK_HEAD", "cherry-pick")] {
+            let path = repository.run(["rev-parse", "--git-path", state]).text
+            let full = path.hasPrefix("/") ? path : repository.root + "/" + path
+            if vault.io.linkStamp(full) != nil { return name }
+        }
+        return nil
+    }
+
+    private func git(_ arguments: [String]) throws(SyncError) {
+        let run = repository.run(arguments)
+        guard run.status == 0 else { throw .git(command: arguments.first ?? "", message: run.errorText) }
+    }
+}

@@ -1,0 +1,41 @@
+import ArgumentParser
+import QuireSync
+
+extension Quire {
+    /// `quire sync [--rebase] [--dry-run]`.
+    struct SyncCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "sync",
+            abstract: "Commit this vault's changes, pull the other devices' (merging notes), and push.",
+            discussion: """
+            Commits with a generated message (reviews, notes edited and added), fetches and merges \
+            (--rebase: rebases onto) the upstream branch with Quire's merge driver, replays scheduling \
+            lines the merged log says are behind, and pushes. A conflict in a note's text stops the \
+            sync with what to do next (quire resolve, then git's continue or abort).
+            """)
+
+        @OptionGroup var options: VaultOptions
+        @Flag(help: "Rebase this clone's commits onto the upstream branch instead of merging it.")
+        var rebase = false
+        @Flag(help: "Say what would be done; change nothing.")
+        var dryRun = false
+
+        func run() throws {
+            let vault = try options.open()
+            let (config, _) = try LoadedVault.settings(of: vault)
+            let report: Sync.Report
+            do {
+                report = try Sync(vault: vault, executable: Quire.executablePath)
+                    .run(mode: rebase ? .rebase : .merge, dryRun: dryRun, config: config)
+            } catch {
+                throw CLIError(error.description)
+            }
+            for step in report.steps { Output.line(step) }
+            Output.flush()
+            if let stopped = report.stopped {
+                Output.error("quire: sync stopped: \(stopped)")
+                throw ExitCode(1)
+            }
+        }
+    }
+}
