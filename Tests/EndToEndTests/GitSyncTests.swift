@@ -288,6 +288,25 @@ import Testing
         #expect(try c.read("b", "n.md").contains("Beta :: 2nd"))
     }
 
+    /// An undo on one device while the other reviews the same card: the undone review is not
+    /// counted, the others are.
+    @Test func anUndoOnOneSide() throws {
+        let c = try Clones()
+        defer { c.cleanUp() }
+        try c.clone("b")
+        try c.grade("a", Self.gamma, "good", at: "2026-11-20T10:00:00Z")
+        try c.grade("a", Self.gamma, "easy", at: "2026-11-21T10:00:00Z")
+        #expect(try c.quire(["undo"], in: "a").status == 0)
+        try c.commitAll("a", "a")
+        try c.git(["push", "-q", "origin", "HEAD"], in: "a")
+        try c.grade("b", Self.gamma, "hard", at: "2026-11-22T10:00:00Z")
+        try c.commitAll("b", "b")
+        #expect(try c.pull("b", rebase: false).status == 0)
+        let note = try c.read("b", "n.md")
+        #expect(note.contains("\(Self.gamma): {") && note.contains("reps: 2") && note.contains("last: 2026-11-22T10:00:00Z"))
+        try c.expectAgreesWithTheLog("b")
+    }
+
     /// A third device that syncs after the others reviewed for a while gets every review.
     @Test func aLateThirdCloneGetsEveryReview() throws {
         let c = try Clones()
