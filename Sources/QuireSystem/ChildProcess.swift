@@ -1,8 +1,12 @@
-import Dispatch
-import Foundation
-import QuireSupport
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A program run to its end with its output captured (git, for the merge driver and `quire sync`).
+///
+/// Started with `posix_spawnp` and waited for with `waitpid`: a merge driver runs git a dozen
+/// times for every note git hands it, so the start of a program must cost no more than the
+/// kernel's.
 package struct ChildProcess: Sendable {
     /// The exit status (128 + the signal for a program a signal ended; -1 when it could not start).
     package var status: Int32
@@ -16,36 +20,107 @@ package struct ChildProcess: Sendable {
         return s
     }
 
-    /// The standard error as text, trimmed.
+    /// The standard error as text, without surrounding blanks.
     package var errorText: String {
-        String(decoding: errorOutput, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        var s = Substring(String(decoding: errorOutput, as: UTF8.self))
+        while let c = s.first, c.isWhitespace { s.removeFirst() }
+        while let c = s.last, c.isWhitespace { s.removeLast() }
+        return String(s)
     }
 
-    /// Runs `arguments` (the program found on `PATH`) in `directory`, with `input` on its standard
-    /// input and `environment` added to this process's.
-    package static func run(_ arguments: [String], in directory: String? = nil, input: [UInt8] = [],
-                            environment: [String: String] = [:]) -> ChildProcess {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+    /// Runs `arguments` (the program found on `PATH`), with `input` on its standard input and
+    /// `environment` added to this process's.
+    package static func run(_ arguments: [String], input: [UInt8] = [], environment: [String: String] = [:]) -> ChildProcess {
+        func failed(_ what: String) -> ChildProcess {
+            ChildProcess(status: -1, output: [], errorOutput: Array("\(arguments.first ?? ""): \(what)".utf8))
         }
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        do { try process.run() } catch {
-            return ChildProcess(status: -1, output: [], errorOutput: Array("\(arguments.first ?? ""): \(error)".utf8))
+        guard let program = arguments.first else { return failed("no program") }
+        var stdin: [Int32] = [-1, -1], stdout: [Int32] = [-1, -1], stderr: [Int32] = [-1, -1]
+        /// A pipe whose ends a program started meanwhile on another thread does not inherit.
+        func makePipe(_ ends: inout [Int32]) -> Bool {
+            guard pipe(&ends) == 0 else { return false }
+            for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+            return true
         }
-        // Both outputs are drained at once, so that neither pipe fills and stops the program.
-        let errors = BackgroundValue { [stderr] in [UInt8](stderr.fileHandleForReading.readDataToEndOfFile()) }
-        if !input.isEmpty { try? stdin.fileHandleForWriting.write(contentsOf: Data(input)) }
-        try? stdin.fileHandleForWriting.close()
-        let output = [UInt8](stdout.fileHandleForReading.readDataToEndOfFile())
-        process.waitUntilExit()
-        let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
-        return ChildProcess(status: status, output: output, errorOutput: errors.value)
+        guard makePipe(&stdin) else { return failed("pipe: \(errnoMessage(errno))") }
+        guard makePipe(&stdout) else {
+            for fd in stdin { close(fd) }
+            return failed("pipe: \(errnoMessage(errno))")
+        }
+        guard makePipe(&stderr) else {
+            for fd in stdin + stdout { close(fd) }
+            return failed("pipe: \(errnoMessage(errno))")
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, stdin[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, stdout[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, stderr[1], 2)
+
+        var variables: [String: String] = [:]
+        var e = environ
+        while let entry = e.pointee {
+            let text = String(cString: entry)
+            if let eq = text.firstIndex(of: "=") { variables[String(text[..<eq])] = String(text[text.index(after: eq)...]) }
+            e += 1
+        }
+        for (key, value) in environment { variables[key] = value }
+        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = variables.sorted { $0.key < $1.key }.map { strdup($0.key + "=" + $0.value) } + [nil]
+        defer { for p in argv + envp { free(p) } }
+
+        var pid = pid_t()
+        let spawned = argv.withUnsafeBufferPointer { args in
+            envp.withUnsafeBufferPointer { env -> Int32 in
+                guard let args = args.baseAddress, let env = env.baseAddress else { return EINVAL }
+                return posix_spawnp(&pid, program, &actions, nil, args, env)
+            }
+        }
+        close(stdin[0]); close(stdout[1]); close(stderr[1])
+        guard spawned == 0 else {
+            close(stdin[1]); close(stdout[0]); close(stderr[0])
+            return failed(errnoMessage(spawned))
+        }
+        // The input first (small: git's answers come after), then both outputs drained together,
+        // so that neither pipe fills and stops the program.
+        var written = 0
+        while written < input.count {
+            let n = input.withUnsafeBytes { write(stdin[1], $0.baseAddress.map { $0 + written }, input.count - written) }
+            if n < 0, errno == EINTR { continue }
+            if n <= 0 { break }
+            written += n
+        }
+        close(stdin[1])
+        var output: [UInt8] = [], errors: [UInt8] = []
+        var open: [Int32] = [stdout[0], stderr[0]]
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while !open.isEmpty {
+            var fds = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            let ready = poll(&fds, nfds_t(fds.count), -1)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                break
+            }
+            for f in fds where f.revents != 0 {
+                let n = buffer.withUnsafeMutableBytes { read(f.fd, $0.baseAddress, $0.count) }
+                if n < 0, errno == EINTR { continue }
+                if n <= 0 {
+                    close(f.fd)
+                    open.removeAll { $0 == f.fd }
+                } else if f.fd == stdout[0] {
+                    output += buffer[..<n]
+                } else {
+                    errors += buffer[..<n]
+                }
+            }
+        }
+        for fd in open { close(fd) }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        // WIFEXITED / WEXITSTATUS / WTERMSIG, spelled out (Swift does not import the macros).
+        let signal = status & 0x7F
+        let code = signal == 0 ? (status >> 8) & 0xFF : 128 + signal
+        return ChildProcess(status: code, output: output, errorOutput: errors)
     }
 }

@@ -25,17 +25,21 @@ package struct GitRepository: Sendable {
     /// `REBASE_HEAD` or `CHERRY_PICK_HEAD` when one exists.
     package func incomingCommits(environment: [String: String]) -> [String] {
         var found = environment.keys.filter { $0.hasPrefix("GITHEAD_") }.map { String($0.dropFirst("GITHEAD_".count)) }.sorted()
-        for state in ["rebase-merge/orig-head", "rebase-apply/orig-head"] {
-            let path = run(["rev-parse", "--git-path", state]).text
-            let file = path.hasPrefix("/") ? path : root + "/" + path
-            if let text = try? FileIO().read(file).bytes {
-                let commit = String(decoding: text, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-                if !commit.isEmpty { found.append(commit) }
+        if found.isEmpty {
+            let paths = run(["rev-parse", "--git-path", "rebase-merge/orig-head", "--git-path", "rebase-apply/orig-head"])
+            for path in paths.text.split(separator: "\n").map(String.init) {
+                let file = path.hasPrefix("/") ? path : root + "/" + path
+                if let text = try? FileIO().read(file).bytes {
+                    let commit = String(decoding: text, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                    if !commit.isEmpty { found.append(commit) }
+                }
             }
         }
-        for ref in ["MERGE_HEAD", "REBASE_HEAD", "CHERRY_PICK_HEAD"] {
-            let head = run(["rev-parse", "--verify", "--quiet", ref])
-            if head.status == 0, !head.text.isEmpty { found.append(head.text) }
+        if found.isEmpty {
+            for ref in ["MERGE_HEAD", "REBASE_HEAD", "CHERRY_PICK_HEAD"] {
+                let head = run(["rev-parse", "--verify", "--quiet", ref])
+                if head.status == 0, !head.text.isEmpty { found.append(head.text) }
+            }
         }
         // Only object names: an environment variable is no place to take a command from.
         return found.filter { !$0.isEmpty && $0.allSatisfy(\.isHexDigit) }
