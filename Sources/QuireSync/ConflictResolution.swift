@@ -22,12 +22,8 @@ public enum ConflictResolution {
         var part = Part.outside
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
-        var start = 0
-        while start < bytes.count {
-            var end = start
-            while end < bytes.count, bytes[end] != 0x0A { end += 1 }
-            let next = min(end + 1, bytes.count)
-            let line = bytes[start..<next]
+        for range in lineRanges(of: bytes) {
+            let line = bytes[range]
             func isMarker(_ byte: UInt8, label: Bool) -> Bool {
                 guard line.count >= 7, line.prefix(7).allSatisfy({ $0 == byte }) else { return false }
                 let after = line.dropFirst(7).first
@@ -44,7 +40,6 @@ public enum ConflictResolution {
             case .theirs: if side == .theirs { out += line }
             case .base: break
             }
-            start = next
         }
         return out
     }

@@ -68,8 +68,11 @@ public struct GitMergeDriver {
             ourBytes = try io.read(ours).bytes
             theirBytes = try io.read(theirs).bytes
         } catch { throw .io(error) }
+        // Git names notes by their path in the work tree; anything else finds no vault (and so no
+        // log to replay from), and the note is merged by git's rules alone.
+        let inside = Vault.isPlainRelativePath(path)
         let noteFolder = FileIO.directory(of: repository.root + "/" + path)
-        let vault = try? Vault.discover(from: noteFolder, io: io)
+        let vault = inside ? try? Vault.discover(from: noteFolder, io: io) : nil
         let replay = vault.map { LogUnion(repository: repository, vault: $0, incoming: repository.incomingCommits(environment: environment), io: io) }
         var textFailure: String?
         func mergeText(_ o: [UInt8], _ a: [UInt8], _ b: [UInt8]) -> (bytes: [UInt8], conflicts: Bool)? {

@@ -104,20 +104,15 @@ public enum NoteMerge {
         var out: [UInt8] = []
         out.reserveCapacity(text.count + block.count)
         var placed = false
-        var start = 0
-        while start < text.count {
-            var end = start
-            while end < text.count, text[end] != 0x0A { end += 1 }
-            let next = min(end + 1, text.count)
-            var content = text[start..<end]
-            if content.last == 0x0D { content = content.dropLast() }
+        for line in lineRanges(of: text) {
+            var content = text[line]
+            while let last = content.last, last == 0x0A || last == 0x0D { content = content.dropLast() }
             if content.elementsEqual(marker) {
                 if !placed { out += block }
                 placed = true
             } else {
-                out += text[start..<next]
+                out += text[line]
             }
-            start = next
         }
         if !placed, !block.isEmpty, let split = Split(out) {
             return split.inserting(block)
