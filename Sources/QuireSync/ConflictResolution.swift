@@ -80,8 +80,8 @@ public enum ConflictResolution {
         done.append("\(path): \(changed) scheduling line\(changed == 1 ? "" : "s") set from the review log")
         if let repository = GitRepository(containing: vault.root) {
             let inRepository = vault.fullPath(path)
-            let unmerged = repository.run(["diff", "--name-only", "--diff-filter=U", "--", inRepository])
-            if unmerged.status == 0, !unmerged.text.isEmpty {
+            let unmerged = repository.run(["diff", "-z", "--name-only", "--diff-filter=U", "--", inRepository])
+            if unmerged.status == 0, !unmerged.output.isEmpty {
                 let added = repository.run(["add", "--", inRepository])
                 guard added.status == 0 else { throw .git(command: "add", message: added.errorText) }
                 done.append("\(path): marked resolved in git (git add)")

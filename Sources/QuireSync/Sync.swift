@@ -75,44 +75,58 @@ public struct Sync {
             report.steps.append("would fetch and \(mode.rawValue) \(upstream) (\(behind.isEmpty ? "?" : behind) commit(s) known behind before fetching), then push")
             return report
         }
+        // Another device may push between this fetch and this push: the push is then refused,
+        // and the sync fetches and merges again (a few times at most).
+        for attempt in 1...3 {
+            if let stop = try pull(upstream: upstream, mode: mode, into: &report) {
+                report.stopped = stop
+                return report
+            }
+            try replayBehindNotes(config: config, into: &report)
+            let pushed = repository.run(["push", "-q"])
+            if pushed.status == 0 {
+                report.steps.append("pushed to \(upstream)")
+                return report
+            }
+            let refused = pushed.errorText.contains("rejected") || pushed.errorText.contains("fetch first")
+            guard refused, attempt < 3 else {
+                report.stopped = "git push failed (\(pushed.errorText)); your commits are safe here: 'quire sync' again later"
+                return report
+            }
+            report.steps.append("the remote moved on meanwhile: pulling again")
+        }
+        return report
+    }
+
+    /// Fetches and merges (or rebases onto) `upstream`; what stopped it, or nil.
+    private func pull(upstream: String, mode: PullMode, into report: inout Report) throws(SyncError) -> String? {
         let fetched = repository.run(["fetch", "-q"])
         guard fetched.status == 0 else { throw .git(command: "fetch", message: fetched.errorText) }
         let pulled = repository.run(mode == .rebase ? ["rebase", "-q", upstream] : ["merge", "-q", "--no-edit", upstream])
-        if pulled.status != 0 {
-            let conflicted = repository.run(["diff", "--name-only", "--diff-filter=U"]).text
-                .split(separator: "\n").map(String.init)
-            let go = mode == .rebase ? "git rebase --continue" : "git commit"
-            let back = mode == .rebase ? "git rebase --abort" : "git merge --abort"
-            if conflicted.isEmpty {
-                report.stopped = "git \(mode.rawValue) failed: \(pulled.errorText)"
-            } else {
-                report.stopped = "conflicts in the notes' text (their scheduling lines are merged): "
-                    + conflicted.joined(separator: ", ")
-                    + ". For each: 'quire resolve NOTE --ours' or '--theirs' (or edit it), then '\(go)' and 'quire sync' again;"
-                    + " or '\(back)' to go back to before the sync"
-            }
-            return report
+        guard pulled.status != 0 else {
+            report.steps.append("\(mode == .rebase ? "rebased onto" : "merged") \(upstream)")
+            return nil
         }
-        report.steps.append("\(mode == .rebase ? "rebased onto" : "merged") \(upstream)")
+        let conflicted = repository.run(["diff", "-z", "--name-only", "--diff-filter=U"]).output
+            .split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+        let go = mode == .rebase ? "git rebase --continue" : "git commit"
+        let back = mode == .rebase ? "git rebase --abort" : "git merge --abort"
+        if conflicted.isEmpty { return "git \(mode.rawValue) failed: \(pulled.errorText)" }
+        return "conflicts in the notes' text (their scheduling lines are merged): " + conflicted.joined(separator: ", ")
+            + ". For each: 'quire resolve NOTE --ours' or '--theirs' (or edit it), then '\(go)' and 'quire sync' again;"
+            + " or '\(back)' to go back to before the sync"
+    }
 
-        // 3. Notes behind the merged log (a conflict resolved by hand, a line merged without its events).
+    /// Replays and commits the scheduling lines the merged log says are behind (a conflict
+    /// resolved by hand, lines git merged without the driver).
+    private func replayBehindNotes(config: VaultConfig, into report: inout Report) throws(SyncError) {
         let replay = ReviewReplay(vault: vault, index: vault.index(), config: config)
-        if !replay.differences.isEmpty {
-            let applied = vault.apply(replay.plan(vault: vault).edits)
-            if let problem = applied.diagnostics.first { throw .notWritten(problem.description) }
-            try git(["add", "-A", "--", root])
-            try git(["commit", "-q", "-m", "quire sync: \(replay.differences.count) scheduling line(s) replayed from the merged log"])
-            report.steps.append("replayed \(replay.differences.count) scheduling line(s) from the merged log, committed")
-        }
-
-        // 4. Push.
-        let pushed = repository.run(["push", "-q"])
-        guard pushed.status == 0 else {
-            report.stopped = "git push failed (\(pushed.errorText)); your commits are safe here: 'quire sync' again later"
-            return report
-        }
-        report.steps.append("pushed to \(upstream)")
-        return report
+        guard !replay.differences.isEmpty else { return }
+        let applied = vault.apply(replay.plan(vault: vault).edits)
+        if let problem = applied.diagnostics.first { throw .notWritten(problem.description) }
+        try git(["add", "-A", "--", root])
+        try git(["commit", "-q", "-m", "quire sync: \(replay.differences.count) scheduling line(s) replayed from the merged log"])
+        report.steps.append("replayed \(replay.differences.count) scheduling line(s) from the merged log, committed")
     }
 
     /// A generated commit message for the vault's uncommitted changes, or nil when there are none:

@@ -14,8 +14,10 @@ package struct GitRepository: Sendable {
     }
 
     /// Runs `git ARGUMENTS` in the work tree.
+    /// Git speaks English here, so that its answers can be read (a refused push); names come
+    /// with `-z` where they are read.
     package func run(_ arguments: [String], input: [UInt8] = []) -> ChildProcess {
-        ChildProcess.run(["git", "-C", root] + arguments, input: input)
+        ChildProcess.run(["git", "-C", root] + arguments, input: input, environment: ["LC_ALL": "C"])
     }
 
     /// The commits whose changes are being brought into `HEAD` while git merges, rebases or

@@ -265,6 +265,37 @@ import Testing
         #expect(try c.quire(["sync"] + mode, in: "b").stdout.contains("nothing to commit"))
     }
 
+    /// Another device pushes between this sync's fetch and its push: the push is refused, and the
+    /// sync pulls again and pushes.
+    @Test func aPushRefusedBecauseTheRemoteMovedOn() throws {
+        let c = try Clones()
+        defer { c.cleanUp() }
+        try c.git(["branch", "-q", "-u", "origin/" + (try c.git(["branch", "--show-current"], in: "a").stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines))], in: "a")
+        try c.clone("b")
+        try c.grade("a", Self.alpha, "good", at: "2026-11-20T10:00:00Z")
+        try c.commitAll("a", "a")
+        // The first push from b first lets a push (once): b's push then finds the remote moved on.
+        let hook = c.url("b").appendingPathComponent(".git/hooks/pre-push")
+        let marker = c.base.appendingPathComponent("hook-ran").path
+        try Data("""
+            #!/bin/sh
+            if [ ! -e '\(marker)' ]; then touch '\(marker)'; git -C '\(c.url("a").path)' push -q origin HEAD; fi
+            exit 0
+
+            """.utf8).write(to: hook)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: hook.path)
+        try c.grade("b", Self.beta, "good", at: "2026-11-20T11:00:00Z")
+        let synced = try c.quire(["sync"], in: "b")
+        #expect(synced.status == 0, "\(synced)")
+        #expect(synced.stdout.contains("the remote moved on meanwhile: pulling again"), "\(synced)")
+        #expect(synced.stdout.hasSuffix("pushed to origin/" + (try c.git(["branch", "--show-current"], in: "b").stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines)) + "\n"))
+        let note = try c.read("b", "n.md")
+        #expect(note.contains("\(Self.alpha): {") && note.contains("\(Self.beta): {"))
+        try c.expectAgreesWithTheLog("b")
+    }
+
     /// A conflict in a note's text stops the sync with what to do, and nothing is lost.
     @Test func aSyncStoppedByAConflictSaysHowToGoOn() throws {
         let c = try Clones()
