@@ -49,4 +49,16 @@ public enum SchedulingLine {
     public static func encode(_ state: SchedulingState) -> YAMLValue {
         .flowMapping(state.fields.map { ($0.key, .raw($0.value)) })
     }
+
+    /// Sets a card's line to `state`, or removes it when nil (a new card has no line).
+    ///
+    /// A new line is followed by a blank line (FORMAT.md §5): no two cards' lines touch, so git
+    /// merges two devices' reviews of different cards of one note even without Quire's driver.
+    public static func set(_ state: SchedulingState?, of card: CardID, in editor: inout FrontMatterEditor) throws(YAMLError) {
+        if let state {
+            try editor.setEntry(card.rawValue, in: key, to: encode(state), blankLineAfter: true)
+        } else {
+            try editor.removeEntry(card.rawValue, in: key, blankLineAfter: true)
+        }
+    }
 }

@@ -122,11 +122,7 @@ public struct ReviewReplay: Sendable {
         return vault.planEdits(paths: order) { path, bytes in
             var editor = try FrontMatterEditor(file: bytes)
             for d in byNote[path] ?? [] {
-                if let state = d.replayed {
-                    try editor.setEntry(d.card.rawValue, in: SchedulingLine.key, to: SchedulingLine.encode(state))
-                } else {
-                    try editor.removeEntry(d.card.rawValue, in: SchedulingLine.key)
-                }
+                try SchedulingLine.set(d.replayed, of: d.card, in: &editor)
             }
             return editor.file
         }

@@ -71,11 +71,7 @@ extension ReviewWriter {
             state?.fingerprint = current.fingerprint
             do {
                 var editor = try FrontMatterEditor(file: bytes)
-                if let state {
-                    try editor.setEntry(card.rawValue, in: SchedulingLine.key, to: SchedulingLine.encode(state))
-                } else {
-                    try editor.removeEntry(card.rawValue, in: SchedulingLine.key)
-                }
+                try SchedulingLine.set(state, of: card, in: &editor)
                 edited = editor.file
             } catch {
                 throw .edit(path: path, line: error.mark.line, column: error.mark.column, message: error.message)

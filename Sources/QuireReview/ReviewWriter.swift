@@ -165,11 +165,7 @@ public struct ReviewWriter: Sendable {
             editor = FrontMatterEditor(file: bytes, frontMatter: frontMatter)
             oldBodyStart = editor.frontMatter.bodyRange.lowerBound
             for card in order {
-                if let after = states[card] ?? nil {
-                    try editor.setEntry(card.rawValue, in: SchedulingLine.key, to: SchedulingLine.encode(after))
-                } else {
-                    try editor.removeEntry(card.rawValue, in: SchedulingLine.key)
-                }
+                try SchedulingLine.set(states[card] ?? nil, of: card, in: &editor)
             }
         } catch {
             throw .edit(path: path, line: error.mark.line, column: error.mark.column, message: error.message)

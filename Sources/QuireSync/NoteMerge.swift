@@ -91,8 +91,10 @@ public enum NoteMerge {
 
         let eol = a.lineEnding
         let indent = a.indent ?? b.indent ?? o.indent ?? "  "
+        // A blank line between lines, as the writer keeps them (FORMAT.md §5); the blank line after
+        // the last one stays in the text around the placeholder.
         let block = lines.isEmpty ? [] : Array(("\(SchedulingLine.key):" + eol
-            + lines.map { indent + $0.key + ": " + $0.text + eol }.joined()).utf8)
+            + lines.map { indent + $0.key + ": " + $0.text + eol }.joined(separator: eol)).utf8)
         return Outcome(bytes: substitute(block, into: merged.bytes), hasConflicts: merged.conflicts,
                        replayedCards: replayed, unreplayedCards: unreplayed)
     }

@@ -4,12 +4,16 @@
 /// ```yaml
 /// quire:
 ///   7k2m9xq4v1ab: {fp: 3c9e0f51aa72d418, state: review, due: 2026-11-25T09:00:00Z, reps: 4, lapses: 0}
+///
+///   q8d3c1f7hz0n: {fp: 91a0be3370c4d2e6, state: new}
 /// ```
+///
+/// Lines of spaces only (a CR at the end allowed) may sit between the entries.
 ///
 /// Such blocks are read here, without libyaml, into the nodes and marks libyaml would give; the
 /// rest of the front matter still goes through libyaml, with the block's entry lines blanked out
 /// (offsets, lines and columns unchanged). Anything outside the narrow shape — quotes, comments,
-/// tabs, nested collections, blank lines inside the block, odd spacing, keys longer than libyaml
+/// tabs, nested collections, lines of other whitespace inside the block, odd spacing, keys longer than libyaml
 /// reads, a line after the block that libyaml could read otherwise — leaves the whole key to
 /// libyaml, so the fast path never changes what a front matter means. Tests and a fuzz target
 /// compare both paths.
@@ -36,7 +40,16 @@ struct FlowLineBlock {
             var indent: Int?
             var ok = true
             var after = lines
-            while let entryLine = after.peek(), let first = entryLine.range.first, yaml[first] == 0x20 {
+            while var entryLine = after.peek() {
+                if isBlank(yaml, entryLine.range) {
+                    // Blank lines between entries (Quire's layout) are the block's when an entry follows.
+                    var skip = after
+                    while let blank = skip.peek(), isBlank(yaml, blank.range) { _ = skip.next() }
+                    guard let next = skip.peek(), let first = next.range.first, yaml[first] == 0x20 else { break }
+                    after = skip
+                    entryLine = next
+                }
+                guard let first = entryLine.range.first, yaml[first] == 0x20 else { break }
                 guard let (k, v, n) = entry(yaml, entryLine, indent: indent) else { ok = false; break }
                 indent = n
                 entries.append((k, v))
@@ -130,6 +143,13 @@ struct FlowLineBlock {
         if !key, first == UInt8(ascii: "."), i - start >= 3 { return nil }
         let text = String(decoding: yaml[start..<i], as: UTF8.self)
         return YAMLScalar(value: text, style: .plain, start: line.mark(at: start), end: line.mark(at: i))
+    }
+
+    /// A line of spaces only, with maybe a CR at its end.
+    private static func isBlank(_ yaml: ArraySlice<UInt8>, _ range: Range<Int>) -> Bool {
+        var end = range.upperBound
+        if end > range.lowerBound, yaml[end - 1] == 0x0D { end -= 1 }
+        return yaml[range.lowerBound..<end].allSatisfy { $0 == 0x20 }
     }
 
     /// Whether a line holds a line break of libyaml's other than a last CR: a CR inside, or a

@@ -110,9 +110,13 @@ public struct FrontMatterEditor: Sendable {
     ///   - entry: The nested key's decoded text (e.g. a card ID).
     ///   - parent: The top-level key's decoded text.
     ///   - value: The new value, typically a ``YAMLValue/flowMapping(_:)``.
+    ///   - blankLineAfter: Whether a new entry is followed by a blank line (placed after the blank
+    ///     line that follows the last entry, if there is one), so that no two entries are
+    ///     neighbours: git merges changes to lines that do not touch.
     /// - Throws: ``YAMLError/notAMapping(key:at:)`` when the parent holds a scalar or a list, or
     ///   another ``YAMLError`` when the edit cannot be made losslessly or does not verify.
-    public mutating func setEntry(_ entry: String, in parent: String, to value: YAMLValue) throws(YAMLError) {
+    public mutating func setEntry(_ entry: String, in parent: String, to value: YAMLValue,
+                                  blankLineAfter: Bool = false) throws(YAMLError) {
         let root = try editableRoot()
         let text = value.yamlText()
         let entryKey = YAMLEmitter.key(entry, inFlow: false)
@@ -137,8 +141,17 @@ public struct FrontMatterEditor: Sendable {
                         throw .unsupportedEdit(reason: "'\(parent)' is an empty block mapping", at: mapping.start)
                     }
                     let indent = try keyIndent(firstKey)
-                    let position = try endOfLines(.mapping(mapping))
-                    edits = [Edit(position: position, bytes: Array((indent + entryKey + ": " + text).utf8) + lineEnding)]
+                    var position = try endOfLines(.mapping(mapping))
+                    var bytes = Array((indent + entryKey + ": " + text).utf8) + lineEnding
+                    if blankLineAfter {
+                        if let blank = blankLine(at: position) {
+                            position = blank.upperBound
+                        } else {
+                            bytes = lineEnding + bytes
+                        }
+                        bytes += lineEnding
+                    }
+                    edits = [Edit(position: position, bytes: bytes)]
                 }
             case .mapping(let mapping) where mapping.isFlow && mapping.entries.isEmpty && !mapping.isAlias:
                 edits = try blockMappingStart(replacing: parentEntry, firstLine: entryKey + ": " + text)
@@ -159,7 +172,8 @@ public struct FrontMatterEditor: Sendable {
             }
         } else {
             let parentKey = YAMLEmitter.key(parent, inFlow: false)
-            edits = [try appendTopLevel(lines: [parentKey + ":", "  " + entryKey + ": " + text], root: root)]
+            let lines = [parentKey + ":", "  " + entryKey + ": " + text] + (blankLineAfter ? [""] : [])
+            edits = [try appendTopLevel(lines: lines, root: root)]
         }
         try commit(edits, at: parentEntry?.key.start) { new in
             Self.verifyTopLevel(old: root, new: new, changedKey: parent) { node in
@@ -181,9 +195,11 @@ public struct FrontMatterEditor: Sendable {
     /// - Parameters:
     ///   - entry: The nested key's decoded text.
     ///   - parent: The top-level key's decoded text.
+    ///   - blankLineAfter: Whether the blank line that follows the entry (or the emptied parent)
+    ///     goes with it, undoing ``setEntry(_:in:to:blankLineAfter:)``.
     /// - Throws: ``YAMLError/notAMapping(key:at:)`` when the parent holds a scalar or a list, or
     ///   another ``YAMLError`` when the edit cannot be made losslessly or does not verify.
-    public mutating func removeEntry(_ entry: String, in parent: String) throws(YAMLError) {
+    public mutating func removeEntry(_ entry: String, in parent: String, blankLineAfter: Bool = false) throws(YAMLError) {
         guard let root = try editableRoot(), let parentEntry = root.entry(for: parent) else { return }
         let mapping: YAMLMapping
         switch parentEntry.value {
@@ -206,7 +222,8 @@ public struct FrontMatterEditor: Sendable {
                 at: mapping.start)
         }
         let removesParent = mapping.entries.count == 1
-        let range = try removesParent ? entryLines(parentEntry) : entryLines(target)
+        var range = try removesParent ? entryLines(parentEntry) : entryLines(target)
+        if blankLineAfter, let blank = blankLine(at: range.upperBound) { range = range.lowerBound..<blank.upperBound }
         try checkAnchors(removing: [range], in: root)
         try commit([Edit(range: range, bytes: [])], at: target.key.start) { new in
             Self.verifyTopLevel(old: root, new: new, changedKey: parent) { node in
@@ -414,6 +431,16 @@ public struct FrontMatterEditor: Sendable {
             throw .unsupportedEdit(reason: "the front matter does not end with a line break", at: node.start)
         }
         return next
+    }
+
+    /// The line starting at `offset` when it is inside the YAML and holds nothing but spaces (and
+    /// its line break): its range with the break.
+    func blankLine(at offset: Int) -> Range<Int>? {
+        guard let yamlRange = frontMatter.yamlRange, offset >= yamlRange.lowerBound, offset < yamlRange.upperBound else { return nil }
+        let line = FrontMatter.line(in: file, from: offset)
+        guard line.next <= yamlRange.upperBound, line.next > line.contentEnd,
+              file[offset..<line.contentEnd].allSatisfy({ $0 == 0x20 }) else { return nil }
+        return offset..<line.next
     }
 
     /// The byte just after the `:` that follows a block mapping key.

@@ -89,6 +89,11 @@ import Testing
             try git(["commit", "-q", "-m", message], in: clone)
         }
 
+        func commitAndPush(_ clone: String, _ message: String) throws {
+            try commitAll(clone, message)
+            try git(["push", "-q", "origin", "HEAD"], in: clone)
+        }
+
         /// Pulls with a merge or a rebase; the result of git.
         func pull(_ clone: String, rebase: Bool) throws -> QuireRunner.Result {
             try git(["pull", rebase ? "--rebase" : "--no-rebase", "origin", "HEAD"], in: clone, allowFailure: true)
@@ -118,8 +123,7 @@ import Testing
         try c.grade("a", Self.gamma, "again", at: "2026-11-21T10:00:00Z")
         try c.grade("a", Self.alpha, "good", at: "2026-11-21T10:05:00Z")
         try c.write("a", "n.md", try c.read("a", "n.md").replacingOccurrences(of: "third", with: "third, edited on A"))
-        try c.commitAll("a", "a")
-        try c.git(["push", "-q", "origin", "HEAD"], in: "a")
+        try c.commitAndPush("a", "a")
 
         try c.grade("b", Self.beta, "good", at: "2026-11-20T11:00:00Z")
         try c.grade("b", Self.gamma, "good", at: "2026-11-21T12:00:00Z")
@@ -144,14 +148,40 @@ import Testing
         for clone in ["a", "b"] { try c.expectAgreesWithTheLog(clone) }
     }
 
+    /// Without the driver (a clone that never ran `quire git setup`), git merges notes as text: the
+    /// blank line after each scheduling line keeps two devices' reviews of different cards apart,
+    /// a new card's line included, so the merge still has no conflict (FORMAT.md §5).
+    @Test func withoutTheDriverReviewsOfDifferentCardsStillMerge() throws {
+        let c = try Clones()
+        defer { c.cleanUp() }
+        try c.grade("a", Self.alpha, "good", at: "2026-11-19T10:00:00Z")
+        try c.grade("a", Self.beta, "good", at: "2026-11-19T10:01:00Z")
+        try c.commitAndPush("a", "first reviews")
+        try c.git(["config", "--unset", "merge.quire.driver"], in: "a")
+        try c.git(["clone", "-q", "origin.git", "b"], in: c.base)
+        try c.configure("b")
+        #expect(try c.git(["config", "merge.quire.driver"], in: "b", allowFailure: true).status != 0)
+
+        try c.grade("a", Self.alpha, "hard", at: "2026-11-21T10:00:00Z")
+        try c.commitAndPush("a", "alpha again")
+        try c.grade("b", Self.beta, "easy", at: "2026-11-22T10:00:00Z")
+        try c.grade("b", Self.gamma, "good", at: "2026-11-22T10:01:00Z")
+        try c.commitAll("b", "beta again, gamma new")
+        let pulled = try c.pull("b", rebase: false)
+        #expect(pulled.status == 0, "\(pulled)")
+        let note = try c.read("b", "n.md")
+        #expect(!note.contains("<<<<<<<"))
+        for card in [Self.alpha, Self.beta, Self.gamma] { #expect(note.contains("\(card): {")) }
+        try c.expectAgreesWithTheLog("b")
+    }
+
     /// A note renamed on one device while the other reviews it: the reviews follow the note.
     @Test func aRenameOnOneSideKeepsTheOthersReviews() throws {
         let c = try Clones()
         defer { c.cleanUp() }
         try c.clone("b")
         try c.git(["mv", "n.md", "renamed.md"], in: "a")
-        try c.commitAll("a", "rename")
-        try c.git(["push", "-q", "origin", "HEAD"], in: "a")
+        try c.commitAndPush("a", "rename")
         try c.grade("b", Self.alpha, "good", at: "2026-11-20T10:00:00Z")
         try c.grade("b", Self.gamma, "easy", at: "2026-11-20T11:00:00Z")
         try c.commitAll("b", "review")
@@ -171,8 +201,7 @@ import Testing
         try c.clone("b")
         try c.grade("a", Self.beta, "good", at: "2026-11-20T10:00:00Z")
         try c.write("a", "n.md", try c.read("a", "n.md").replacingOccurrences(of: "second", with: "second (A's words)"))
-        try c.commitAll("a", "a")
-        try c.git(["push", "-q", "origin", "HEAD"], in: "a")
+        try c.commitAndPush("a", "a")
         try c.grade("b", Self.beta, "again", at: "2026-11-20T11:00:00Z")
         try c.write("b", "n.md", try c.read("b", "n.md").replacingOccurrences(of: "second", with: "second (B's words)"))
         try c.commitAll("b", "b")
@@ -204,8 +233,7 @@ import Testing
         try c.clone("b")
         try c.grade("a", Self.gamma, "good", at: "2026-11-20T10:00:00Z")
         try c.write("a", "n.md", try c.read("a", "n.md").replacingOccurrences(of: "title: N", with: "title: From A"))
-        try c.commitAll("a", "a")
-        try c.git(["push", "-q", "origin", "HEAD"], in: "a")
+        try c.commitAndPush("a", "a")
         try c.grade("b", Self.gamma, "hard", at: "2026-11-20T12:00:00Z")
         try c.write("b", "n.md", try c.read("b", "n.md").replacingOccurrences(of: "title: N", with: "title: From B"))
         try c.commitAll("b", "b")
@@ -328,8 +356,7 @@ import Testing
         try c.grade("a", Self.gamma, "good", at: "2026-11-20T10:00:00Z")
         try c.grade("a", Self.gamma, "easy", at: "2026-11-21T10:00:00Z")
         #expect(try c.quire(["undo"], in: "a").status == 0)
-        try c.commitAll("a", "a")
-        try c.git(["push", "-q", "origin", "HEAD"], in: "a")
+        try c.commitAndPush("a", "a")
         try c.grade("b", Self.gamma, "hard", at: "2026-11-22T10:00:00Z")
         try c.commitAll("b", "b")
         #expect(try c.pull("b", rebase: false).status == 0)
@@ -346,12 +373,10 @@ import Testing
         try c.clone("c")
         for day in 20...26 {
             try c.grade("a", Self.alpha, "good", at: "2026-11-\(day)T08:00:00Z")
-            try c.commitAll("a", "a \(day)")
-            try c.git(["push", "-q", "origin", "HEAD"], in: "a")
+            try c.commitAndPush("a", "a \(day)")
             #expect(try c.pull("b", rebase: true).status == 0)
             try c.grade("b", Self.beta, "good", at: "2026-11-\(day)T09:00:00Z")
-            try c.commitAll("b", "b \(day)")
-            try c.git(["push", "-q", "origin", "HEAD"], in: "b")
+            try c.commitAndPush("b", "b \(day)")
             #expect(try c.pull("a", rebase: true).status == 0)
         }
         try c.grade("c", Self.alpha, "again", at: "2026-11-22T20:00:00Z")

@@ -55,7 +55,7 @@ import Testing
         let text = String(decoding: try q.read(path), as: UTF8.self)
         try q.write(path, Data(text.replacingOccurrences(of: "reps: 2,", with: "reps: 9,").utf8))
         let check = try q.run(["check"] + now)
-        #expect(check.stdout.contains("sorting.md:34:1: warning: card 5nsb9c0xhqxp: scheduling line differs from the review log (reps 9 → 2)"))
+        #expect(check.stdout.contains("sorting.md:36:1: warning: card 5nsb9c0xhqxp: scheduling line differs from the review log (reps 9 → 2)"))
         #expect(try q.run(["replay"] + now).status == 0)
         #expect(try q.read(path) == Data(text.utf8))
         #expect(try q.run(["replay", "--check"] + now).status == 0)

@@ -107,7 +107,7 @@ import QuireScheduling
             let replay = v.replay()
             #expect(replay.differences.count == 1)
             #expect(printed(replay.diagnostics) == ["\(snapshot): warning: settings snapshot missing; replayed with the current settings"])
-            #expect(printed(replay.checkDiagnostics).first?.hasPrefix("Biology/organelles.md:9:1: warning: card \(card.id): scheduling line differs from the review log (") == true)
+            #expect(printed(replay.checkDiagnostics).first?.hasPrefix("Biology/organelles.md:10:1: warning: card \(card.id): scheduling line differs from the review log (") == true)
         }
     }
 

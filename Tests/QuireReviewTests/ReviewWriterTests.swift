@@ -20,11 +20,12 @@ import QuireScheduling
             let after = try #require(outcome.changes.first?.after)
             #expect(after.sameSchedule(as: expected.stored))
             #expect(after.fingerprint == card.fingerprint)
-            // Exactly one line was added to the front matter; the comment and the body are intact.
+            // Exactly one line (and a blank line after it) was added to the front matter; the comment
+            // and the body are intact.
             let text = try dir.text(path)
             let line = "  \(card.id): {fp: \(card.fingerprint), state: learning, step: 1, due: 2026-11-22T09:10:00Z, last: 2026-11-22T09:00:00Z, stability: 2.3065, difficulty: 2.1181, reps: 1, lapses: 0}"
             #expect(text == before.replacingOccurrences(of: "tags: [biology]   # keep this comment\n",
-                                                        with: "tags: [biology]   # keep this comment\nquire:\n\(line)\n"))
+                                                        with: "tags: [biology]   # keep this comment\nquire:\n\(line)\n\n"))
             let snapshot = SettingsSnapshot.id(of: SchedulerSettings())
             let lines = try v.logLines()
             let id = try #require(lines.first.flatMap(eventID))
@@ -62,7 +63,7 @@ import QuireScheduling
             _ = try v.writer().grade(card.id, .easy, inNote: "w.md", at: at(22))
             let after = try dir.text("w.md")
             #expect(after.hasPrefix("\u{FEFF}---\r\ntitle: Windows\r\nquire:\r\n  \(card.id): {"))
-            #expect(after.hasSuffix("}\r\n---\r\nQ: One?\r\nA: Two.\r\n"))
+            #expect(after.hasSuffix("}\r\n\r\n---\r\nQ: One?\r\nA: Two.\r\n"))
             #expect(!after.replacingOccurrences(of: "\r\n", with: "").contains("\n"))
         }
     }

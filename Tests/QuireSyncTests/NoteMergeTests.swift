@@ -32,11 +32,12 @@ import Foundation
     /// Lines of different cards added on both sides next to each other: no conflict, both kept.
     @Test func neighbouringLinesOfDifferentCards() throws {
         let base = "---\ntitle: T\n---\nbody\n"
-        let ours = "---\ntitle: T\nquire:\n  aaaaaaaaaaaa: \(Self.line1)\n---\nbody\n"
-        let theirs = "---\ntitle: T\nquire:\n  bbbbbbbbbbbb: \(Self.line2)\n---\nbody\n"
+        let ours = "---\ntitle: T\nquire:\n  aaaaaaaaaaaa: \(Self.line1)\n\n---\nbody\n"
+        let theirs = "---\ntitle: T\nquire:\n  bbbbbbbbbbbb: \(Self.line2)\n\n---\nbody\n"
         let (text, outcome) = try Self.merge(base, ours, theirs)
         #expect(!outcome.hasConflicts)
-        #expect(text == "---\ntitle: T\nquire:\n  aaaaaaaaaaaa: \(Self.line1)\n  bbbbbbbbbbbb: \(Self.line2)\n---\nbody\n")
+        // The writer's layout: a blank line after each line.
+        #expect(text == "---\ntitle: T\nquire:\n  aaaaaaaaaaaa: \(Self.line1)\n\n  bbbbbbbbbbbb: \(Self.line2)\n\n---\nbody\n")
     }
 
     /// A card changed on both sides takes what the replay gives; without events, the later review.

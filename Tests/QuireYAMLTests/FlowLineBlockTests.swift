@@ -22,14 +22,20 @@ import Testing
         "quire:\n  a: {k: true, n: null, t: 12:30}\nother:\n  b: {k: v}\n",
         "quire:\n  a: {k: v}\n\n\n",
         "quire:\n  a: {k: -v, l: -1.5}\n",
+        "quire:\n  a: {k: v}\n\n  b: {k: v}\n\n",
+        "quire:\n  a: {k: v}\n      \n \n  b: {k: v}\n\ntitle: x\n",
+        "quire:\r\n  a: {k: v}\r\n  \r\n  b: {k: v}\r\n\r\n",
     ]
 
     static let leftToLibyaml = [
         "quire:\n  a: {k: 'quoted'}\n",
         "quire:\n  a: {k: v}  # comment\n",
         "quire:   # comment\n  a: {k: v}\n",
-        "quire:\n  a: {k: v}\n\n  b: {k: v}\n",
         "quire:\n  a: {k: v}\n    b: {k: v}\n",
+        "quire:\n  a: {k: v}\n\n    b: {k: v}\n",
+        "quire:\n  a: {k: v}\n\t\n  b: {k: v}\n",
+        "quire:\n  a: {k: v}\n \r \n  b: {k: v}\n",
+        "quire:\n  a: {k: v}\n\n  # c\n  b: {k: v}\n",
         "quire:\n  a: {k: [1, 2]}\n",
         "quire:\n  a: {k:  v}\n",
         "quire:\n  a: {k: v,l: w}\n",
@@ -85,6 +91,7 @@ import Testing
             for e in 0..<(1 + next(5)) {
                 let fields = (0..<(1 + next(6))).map { "f\($0): \(values[next(values.count)])" }
                 yaml += indent + "id\(e)x: {" + fields.joined(separator: ", ") + "}" + (next(4) == 0 ? "  " : "") + "\n"
+                yaml += ["", "\n", "\n\n", "   \n"][next(4)]
             }
             if next(2) == 0 { yaml += (next(2) == 0 ? "# note\n" : "\n") + "tags: [a]\n" }
             let r = try both(yaml)

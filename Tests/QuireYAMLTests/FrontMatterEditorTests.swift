@@ -202,6 +202,28 @@ import Testing
         #expect(try edited(uglyFile) { e throws(YAMLError) in try e.removeEntry("nope", in: "empty") } == uglyFile)
     }
 
+    /// Entries kept apart by blank lines: each new one is followed by one, and goes with it.
+    @Test func entriesWithABlankLineAfterEach() throws {
+        let v = YAMLValue.flowMapping([("due", .scalar("2024-02-01"))])
+        let start = "---\ntitle: x\n---\nBody\n"
+        let one = try edited(start) { e throws(YAMLError) in try e.setEntry("a", in: "q", to: v, blankLineAfter: true) }
+        #expect(one == "---\ntitle: x\nq:\n  a: {due: 2024-02-01}\n\n---\nBody\n")
+        let two = try edited(one) { e throws(YAMLError) in try e.setEntry("b", in: "q", to: v, blankLineAfter: true) }
+        #expect(two == "---\ntitle: x\nq:\n  a: {due: 2024-02-01}\n\n  b: {due: 2024-02-01}\n\n---\nBody\n")
+        // An older block without blank lines gets one before and after the new entry.
+        let old = "---\r\nq:\r\n  a: 1\r\n  b: 2\r\nz: 3\r\n---\r\n"
+        #expect(try edited(old) { e throws(YAMLError) in try e.setEntry("c", in: "q", to: .scalar("4"), blankLineAfter: true) }
+            == "---\r\nq:\r\n  a: 1\r\n  b: 2\r\n\r\n  c: 4\r\n\r\nz: 3\r\n---\r\n")
+        // Removing gives back the bytes before, whichever entry goes first.
+        let withoutA = try edited(two) { e throws(YAMLError) in try e.removeEntry("a", in: "q", blankLineAfter: true) }
+        #expect(withoutA == "---\ntitle: x\nq:\n  b: {due: 2024-02-01}\n\n---\nBody\n")
+        #expect(try edited(two) { e throws(YAMLError) in try e.removeEntry("b", in: "q", blankLineAfter: true) } == one)
+        #expect(try edited(one) { e throws(YAMLError) in try e.removeEntry("a", in: "q", blankLineAfter: true) } == start)
+        // A line after the entry that is not blank stays.
+        #expect(try edited(old) { e throws(YAMLError) in try e.removeEntry("a", in: "q", blankLineAfter: true) }
+            == "---\r\nq:\r\n  b: 2\r\nz: 3\r\n---\r\n")
+    }
+
     @Test func largeParentIsEditedLinearly() throws {
         var text = "---\ntitle: Big\ncards:\n"
         for i in 0..<1_000 { text += "  card\(i): {due: 2024-01-05, stability: \(i).5, difficulty: 5.0}\n" }
