@@ -52,14 +52,20 @@ public final class SettingsResolver: Sendable {
         var missing: Set<String> = []
     }
     private let state = Mutex(State())
+    private let elsewhere: @Sendable (String) -> [UInt8]?
 
     /// Snapshot IDs that could not be read; the current settings were used instead.
     public var missing: Set<String> { state.withLock { $0.missing } }
 
     /// A resolver for a vault with its current configuration.
-    public init(vault: Vault, config: VaultConfig) {
+    ///
+    /// - Parameter elsewhere: where to read a snapshot the vault does not hold, given its path
+    ///   relative to the vault (the merge driver reads the commits being merged: git writes their
+    ///   new files only after every merge).
+    public init(vault: Vault, config: VaultConfig, elsewhere: @escaping @Sendable (String) -> [UInt8]? = { _ in nil }) {
         self.vault = vault
         self.config = config
+        self.elsewhere = elsewhere
     }
 
     /// The settings for an event on a card in `deck`: its `cfg=` snapshot, else the current
@@ -85,8 +91,8 @@ public final class SettingsResolver: Sendable {
 
     private func load(_ id: String) -> SchedulerSettings? {
         guard !id.isEmpty, id.utf8.count <= 64, id.utf8.allSatisfy(CardID.isIDByte),
-              let path = try? vault.internalPath(SettingsSnapshot.path(id: id)),
-              let (bytes, _) = try? vault.io.read(path) else { return nil }
+              let path = try? vault.internalPath(SettingsSnapshot.path(id: id)) else { return nil }
+        guard let bytes = (try? vault.io.read(path))?.bytes ?? elsewhere(SettingsSnapshot.path(id: id)) else { return nil }
         let parsed = VaultConfig.parse(bytes, path: "")
         guard parsed.diagnostics.isEmpty else { return nil }
         return parsed.config.settings

@@ -164,7 +164,12 @@ struct LogUnion {
             }
         }
         history = ReviewHistory(ReviewLog.parse(union.joined(separator: "\n")).events)
-        resolver = SettingsResolver(vault: vault, config: vault.config().config)
+        // A snapshot the other side added is not in the work tree yet: read it from the commits.
+        let commits = ["HEAD"] + incoming
+        let inRepository = prefix.isEmpty ? "" : prefix + "/"
+        resolver = SettingsResolver(vault: vault, config: vault.config().config) { path in
+            commits.lazy.compactMap { repository.contents(of: inRepository + path, at: $0) }.first
+        }
         self.prefix = prefix
     }
 

@@ -175,6 +175,26 @@ import Testing
         try c.expectAgreesWithTheLog("b")
     }
 
+    /// The other device changed its settings before reviewing: its grades are replayed with the
+    /// settings they were made with, read from the commit being merged (git writes the new
+    /// snapshot file only after the merge driver has run).
+    @Test func theOtherSidesSettingsReplayItsGrades() throws {
+        let c = try Clones()
+        defer { c.cleanUp() }
+        try c.clone("b")
+        try c.write("b", ".quire/config.yaml", "learning_steps: []\n")
+        try c.grade("b", Self.alpha, "good", at: "2026-11-20T10:00:00Z")
+        try c.commitAndPush("b", "no learning steps")
+        // Half an hour later (the first grade's state decides the second's result): under B's
+        // settings the card went straight to review, under A's it would be learning.
+        try c.grade("a", Self.alpha, "good", at: "2026-11-20T10:30:00Z")
+        try c.commitAll("a", "review")
+        let pulled = try c.pull("a", rebase: false)
+        #expect(pulled.status == 0, "\(pulled)")
+        #expect(pulled.stderr.contains("scheduled from both review logs"), "\(pulled)")
+        try c.expectAgreesWithTheLog("a")
+    }
+
     /// A note renamed on one device while the other reviews it: the reviews follow the note.
     @Test func aRenameOnOneSideKeepsTheOthersReviews() throws {
         let c = try Clones()
