@@ -13,6 +13,20 @@ public struct Sync {
         case merge, rebase
     }
 
+    /// The pull mode git's own configuration asks for, as `git pull` reads it: the current
+    /// branch's `branch.NAME.rebase`, else `pull.rebase`; merging when neither is set. Any true
+    /// value (`true`, `merges`, `interactive`) means a rebase.
+    public func configuredMode() -> (mode: PullMode, setBy: String?) {
+        let branch = repository.run(["symbolic-ref", "-q", "--short", "HEAD"]).text
+        let keys = (branch.isEmpty ? [] : ["branch.\(branch).rebase"]) + ["pull.rebase"]
+        for key in keys {
+            guard let value = repository.config(key)?.lowercased() else { continue }
+            let off = ["false", "no", "off", "0", ""].contains(value)
+            return (off ? .merge : .rebase, key)
+        }
+        return (.merge, nil)
+    }
+
     /// What a sync did or, with `dryRun`, would do, step by step, for the user.
     public struct Report: Sendable {
         public var steps: [String] = []

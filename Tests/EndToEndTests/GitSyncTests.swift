@@ -297,8 +297,12 @@ import Testing
 
         let first = try c.quire(["sync"] + mode, in: "a")
         #expect(first.status == 0 && first.stdout.contains("pushed to origin/"), "\(first)")
-        let second = try c.quire(["sync"] + mode, in: "b")
+        // B takes its pull mode from git's configuration, as `git pull` would.
+        if rebase { try c.git(["config", "pull.rebase", "true"], in: "b") }
+        let second = try c.quire(["sync"], in: "b")
         #expect(second.status == 0, "\(second)")
+        #expect(second.stdout.contains(rebase ? "rebase (git config pull.rebase)\n" : "\nmerged origin/"), "\(second)")
+        #expect(second.stdout.contains(rebase ? "rebased onto origin/" : "merged origin/"), "\(second)")
         #expect(second.stdout.contains("merge driver 'quire' set"), "the clone registers the driver on its first sync")
         #expect(second.stdout.contains("committed: quire sync: 2 reviews, 1 note edited"))
         #expect(try c.quire(["sync"] + mode, in: "a").status == 0)
