@@ -7,6 +7,12 @@ public enum ReviewAction: Hashable, Sendable {
     case reset
     case promote, demote, deactivate
 
+    /// Whether the action is a grade.
+    public static func isGrade(_ action: ReviewAction) -> Bool {
+        if case .grade = action { return true }
+        return false
+    }
+
     /// The event word in the log.
     public var word: String {
         switch self {

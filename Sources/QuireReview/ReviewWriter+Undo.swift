@@ -7,7 +7,7 @@ import QuireParsing
 extension ReviewWriter {
     /// What ``undoLast(at:locate:)`` reverted.
     public struct UndoOutcome: Sendable {
-        /// The grade that no longer counts.
+        /// The event (a grade, unless asked otherwise) that no longer counts.
         public var undone: ReviewEvent
         /// The note it was in.
         public var path: String
@@ -28,7 +28,10 @@ extension ReviewWriter {
     /// - Parameters:
     ///   - now: the time of the undo event (moved to just after the grade if the clock is behind it).
     ///   - locate: finds the note holding a card when it is no longer in the note the log names.
-    public func undoLast(at now: Timestamp, locate: (CardID) -> String? = { _ in nil }) throws(ReviewError) -> UndoOutcome {
+    ///   - undoing: which events may be taken back (grades by default; the review screen's `u`
+    ///     also takes back a bury, a suspension or a StudyFlow move).
+    public func undoLast(at now: Timestamp, locate: (CardID) -> String? = { _ in nil },
+                         undoing: (ReviewAction) -> Bool = ReviewAction.isGrade) throws(ReviewError) -> UndoOutcome {
         let lock: VaultLock.Token
         do { lock = try vault.lockForWriting() } catch { throw .io(error) }
         defer { lock.release() }
@@ -36,7 +39,7 @@ extension ReviewWriter {
         let own = ownEvents()
         let history = ReviewHistory(all)
         guard let target = own.last(where: { event in
-            guard case .grade = event.action else { return false }
+            guard undoing(event.action) else { return false }
             return history.events[event.card]?.contains { ReviewHistory.same($0, event) } ?? false
         }) else { throw .nothingToUndo }
         let card = target.card

@@ -14,6 +14,8 @@ public struct ReviewController: Sendable {
     public let writer: ReviewWriter
     /// The notes as last read, by path (from the index, then as each write left them).
     private var notes: [String: Note]
+    /// What this session did, in order, for undo: answers and the other actions of its keys.
+    private var done: [(entry: StudySession.Entry, action: ReviewAction)] = []
 
     /// A session over `entries` (see ``StudySession/order(_:)``), with the index's notes.
     public init(writer: ReviewWriter, index: VaultIndex, entries: [StudySession.Entry], dayEnd: Timestamp) {
@@ -62,24 +64,39 @@ public struct ReviewController: Sendable {
         notes[entry.path] = outcome.noteAfter
         let state = outcome.changes.last?.after
         session.answer(entry, rating: rating, state: state, at: now, milliseconds: milliseconds)
+        done.append((entry, .grade(rating)))
         return state
     }
 
-    /// Takes back the session's last answer (in the log and the note); the card is shown next.
-    /// Nil when nothing was answered in this session.
-    public mutating func undo(at now: Timestamp) throws(ReviewError) -> StudySession.Entry? {
-        guard let last = session.answers.last else { return nil }
-        let outcome = try writer.undoLast(at: now) { [notes] card in
+    /// Takes back the session's last action — an answer, a bury, a suspension, a StudyFlow move —
+    /// in the log and the note; the card is shown next. Returns the card and what was undone;
+    /// nil when nothing was done in this session.
+    public mutating func undo(at now: Timestamp) throws(ReviewError) -> (entry: StudySession.Entry, action: ReviewAction)? {
+        guard let last = done.last else { return nil }
+        let outcome = try writer.undoLast(at: now, locate: { [notes] card in
             notes.values.first { $0.cards.contains { $0.id == card } }?.path
-        }
-        guard outcome.undone.card == last.entry.card else {
-            // The log's last grade was not this session's (another process graded since): keep
-            // the session as it is; the undo stands as the user asked.
-            reload(outcome.path)
+        }, undoing: Self.undoable)
+        reload(outcome.path)
+        guard outcome.undone.card == last.entry.card, outcome.undone.action.word == last.action.word else {
+            // The log's last such event was not this session's (another process wrote since):
+            // keep the session as it is; the undo stands as the user asked.
             return nil
         }
-        reload(outcome.path)
-        return session.undo()
+        done.removeLast()
+        if ReviewAction.isGrade(last.action) {
+            guard let entry = session.undo() else { return nil }
+            return (entry, last.action)
+        }
+        session.restore(last.entry)
+        return last
+    }
+
+    /// The events the session's undo takes back: what its keys record.
+    static func undoable(_ action: ReviewAction) -> Bool {
+        switch action {
+        case .grade, .bury, .suspend, .promote, .demote: true
+        default: false
+        }
     }
 
     /// Records a change to the entry's card (bury, suspend, StudyFlow moves) and takes it out of
@@ -88,6 +105,7 @@ public struct ReviewController: Sendable {
         let outcome = try writer.record([.init(card: entry.card, action: action)], inNote: entry.path, at: now,
                                         known: notes[entry.path])
         notes[entry.path] = outcome.noteAfter
+        if Self.undoable(action) { done.append((entry, action)) }
         switch action {
         case .bury, .suspend, .deactivate, .reset: session.remove(entry.card)
         case .promote, .demote:

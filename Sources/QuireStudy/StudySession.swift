@@ -122,6 +122,14 @@ public struct StudySession: Sendable {
         removed.append(card)
     }
 
+    /// Brings back a card taken out of the session (its bury or suspension was undone): it is
+    /// shown next.
+    public mutating func restore(_ entry: Entry) {
+        if let i = removed.lastIndex(of: entry.card) { removed.remove(at: i) }
+        take(entry.card)
+        queue.insert(entry, at: 0)
+    }
+
     /// Adds a card (a new due card that appeared while studying) at the end of the queue.
     public mutating func add(_ entry: Entry) {
         guard !queue.contains(where: { $0.card == entry.card }), !waiting.contains(where: { $0.entry.card == entry.card })

@@ -3,8 +3,10 @@ import QuireSupport
 enum Key: Equatable {
     case character(Character)
     case enter, space, escape, backspace, interrupt, endOfInput
-    /// A key the review does not use: an arrow or function key, a control character, bytes that
-    /// are not UTF-8.
+    /// The arrows up and down, Page Up and Page Down, Home and End (scrolling a long card).
+    case up, down, pageUp, pageDown, home, end
+    /// A key the review does not use: another arrow or function key, a control character, bytes
+    /// that are not UTF-8.
     case other
 }
 
@@ -74,15 +76,30 @@ struct KeyDecoder {
             while j < bytes.endIndex {
                 switch bytes[j] {
                 case 0x20...0x3F: j += 1
-                case 0x40...0x7E: return (.other, j - i + 1)
+                case 0x40...0x7E: return (csiKey(parameters: bytes[(i + 2)..<j], final: bytes[j]), j - i + 1)
                 default: return (.other, j - i)  // malformed: the sequence ends before this byte
                 }
             }
             return (nil, j - i)
         case UInt8(ascii: "O"):
-            return bytes.count > 2 ? (.other, 3) : (nil, 2)
+            return bytes.count > 2 ? (csiKey(parameters: [], final: bytes[i + 2]), 3) : (nil, 2)
         default:
             return (.escape, 1)
+        }
+    }
+
+    /// The key a complete `CSI` (or `SS3`) sequence stands for: `A`/`B` are the arrows up and
+    /// down, `5~`/`6~` Page Up/Down, `H`/`F` and `1~`/`4~` (or `7~`/`8~`) Home and End.
+    private static func csiKey<Parameters: Collection<UInt8>>(parameters: Parameters, final: UInt8) -> Key {
+        let p = String(decoding: parameters, as: UTF8.self)
+        switch (p, final) {
+        case ("", UInt8(ascii: "A")), ("1", UInt8(ascii: "A")): return .up
+        case ("", UInt8(ascii: "B")), ("1", UInt8(ascii: "B")): return .down
+        case ("5", UInt8(ascii: "~")): return .pageUp
+        case ("6", UInt8(ascii: "~")): return .pageDown
+        case ("", UInt8(ascii: "H")), ("1", UInt8(ascii: "~")), ("7", UInt8(ascii: "~")): return .home
+        case ("", UInt8(ascii: "F")), ("4", UInt8(ascii: "~")), ("8", UInt8(ascii: "~")): return .end
+        default: return .other
         }
     }
 

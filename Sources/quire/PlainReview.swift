@@ -31,7 +31,7 @@ struct PlainReview {
             }
             say("")
             let progress = controller.session.progress
-            say("Card \(progress.position) of \(progress.total) · \(entry.section.rawValue) · \(note.path):\(card.lines.lowerBound) · \(note.deck)")
+            say("Card \(progress.position) of \(progress.total) · \(ReviewContext.stateWord(card.schedule, section: entry.section)) · \(note.path):\(card.lines.lowerBound) · \(note.deck)")
             say("Q: " + render(card.front))
             let shownAt = now
             var revealed = false
@@ -67,13 +67,16 @@ struct PlainReview {
                 switch command {
                 case "u":
                     do {
-                        if let back = try controller.undo(at: clock.now()) { say("↶ undid the answer to \(back.card)") } else { say("nothing to undo in this session") }
+                        if let back = try controller.undo(at: clock.now()) { say("↶ undid \(ReviewContext.undone(back.action)) \(back.entry.card)") } else { say("nothing to undo in this session") }
                     } catch { say("error: \(error)") }
                     continue session
                 case "s":
                     controller.skip(entry)
                     say("skipped")
                     continue session
+                case "p" where controller.settings(for: entry).kind != .flow, "P" where controller.settings(for: entry).kind != .flow:
+                    say("p and P promote and demote StudyFlow cards; this card's scheduler is \(controller.settings(for: entry).kind.rawValue)")
+                    continue
                 case "b", "!", "p", "P":
                     let action: ReviewAction = switch command {
                     case "b": .bury(until: context.dayEnd)
@@ -96,7 +99,7 @@ struct PlainReview {
             }
         }
         say("")
-        for line in SessionSummary.lines(controller, context: context) { say(line) }
+        for line in SessionSummary.lines(controller, context: context, inScreen: true) { say(line) }
         if !controller.session.results.failed.isEmpty, readLine()?.trimmingSpaces() == "r" {
             controller.retryFailed()
             run()

@@ -115,7 +115,10 @@ final class StudyClock {
 
 /// The lines shown when a session ends: cards, accuracy, level, time and streaks.
 enum SessionSummary {
-    static func lines(_ controller: ReviewController, context: StudyContext) -> [String] {
+    ///
+    /// - Parameter inScreen: whether the review screen is still open to take `r` (after it closes,
+    ///   the command that goes over the failed cards is named instead).
+    static func lines(_ controller: ReviewController, context: StudyContext, inScreen: Bool = false) -> [String] {
         let results = controller.session.results
         var stats = context.stats
         for answer in controller.session.answers {
@@ -133,7 +136,9 @@ enum SessionSummary {
             "Streak: \(streak.current) day\(streak.current == 1 ? "" : "s") (longest \(streak.longest))",
         ]
         if !results.failed.isEmpty {
-            lines.append("\(results.failed.count) card\(results.failed.count == 1 ? "" : "s") failed: press r to go over \(results.failed.count == 1 ? "it" : "them") again")
+            let them = results.failed.count == 1 ? "it" : "them"
+            lines.append("\(results.failed.count) card\(results.failed.count == 1 ? "" : "s") failed: "
+                + (inScreen ? "press r to go over \(them) again" : "'quire review --failed-today' goes over \(them) again"))
         }
         return lines
     }

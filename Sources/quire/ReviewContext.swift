@@ -1,5 +1,6 @@
 import ArgumentParser
 import QuireModel
+import QuireStudy
 import QuireScheduling
 import QuireSystem
 import QuireIndex
@@ -64,6 +65,28 @@ struct ReviewContext {
         }
         do { return try body(index.card(at: loc).id, index.notes[loc.note].path, index.notes[loc.note]) } catch {
             throw CLIError(error.description)
+        }
+    }
+
+    /// The card's state as a session shows it: the StudyFlow state, or FSRS/SM-2's (so a failed
+    /// card gone over again shows as relearning, not as its section), and whether it is overdue.
+    static func stateWord(_ s: SchedulingState?, section: StudyPlan.Section) -> String {
+        guard let s else { return "new" }
+        var word = s.flow?.rawValue ?? s.state.rawValue
+        if section == .overdue { word += " (overdue)" }
+        if s.suspended { word += " · suspended" }
+        return word
+    }
+
+    /// What an undo took back, before the card's ID: "the answer to", "the bury of", …
+    static func undone(_ action: ReviewAction) -> String {
+        switch action {
+        case .grade: "the answer to"
+        case .bury: "the bury of"
+        case .suspend: "the suspension of"
+        case .promote: "the promotion of"
+        case .demote: "the demotion of"
+        default: "the \(action.word) of"
         }
     }
 

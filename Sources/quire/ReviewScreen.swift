@@ -20,6 +20,8 @@ struct ReviewScreen {
 
     private var phase = Phase.intro
     private var entry: StudySession.Entry?
+    /// The first body line shown: a card longer than the screen scrolls.
+    private var scroll = 0
     private var shownAt = Timestamp(milliseconds: 0)
     private var started = Timestamp(milliseconds: 0)
     private var message = ""
@@ -95,36 +97,39 @@ struct ReviewScreen {
     private mutating func handle(_ key: Key) -> Bool {
         message = ""
         if key == .interrupt || key == .endOfInput || key == .character("q") { return false }
+        if scrolls(key) { return true }
         switch phase {
         case .intro:
             if key == .space || key == .enter { advance() }
         case .help:
             phase = entry == nil ? .done : .front
+            scroll = 0
         case .done:
             if key == .character("r"), !controller.session.results.failed.isEmpty {
                 controller.retryFailed()
                 advance()
+            } else if key == .character("u") {
+                undo()
             }
         case .front, .back:
             guard let entry else { return true }
+            let isFlow = controller.settings(for: entry).kind == .flow
             switch key {
+            case .space where hasMoreBelow:
+                scroll = min(maxScroll, scroll + max(1, visibleRows - 1))
             case .space, .enter:
-                if phase == .front { phase = .back }
+                if phase == .front { reveal() }
             case .character("?"):
                 phase = .help
+                scroll = 0
             case .character("u"):
-                do {
-                    if let back = try controller.undo(at: clock.now()) {
-                        message = "Undid the answer to \(back.card)."
-                        advance()
-                    } else {
-                        message = "Nothing to undo in this session."
-                    }
-                } catch { message = "\(error)" }
+                undo()
             case .character("s"):
                 controller.skip(entry)
                 message = "Skipped."
                 advance()
+            case .character(let c) where (c == "p" || c == "P") && !isFlow:
+                message = "p and P promote and demote StudyFlow cards; this card's scheduler is \(controller.settings(for: entry).kind.rawValue)."
             case .character("b"), .character("!"), .character("p"), .character("P"):
                 let action: ReviewAction = switch key {
                 case .character("b"): .bury(until: context.dayEnd)
@@ -140,12 +145,13 @@ struct ReviewScreen {
             case .character("e"):
                 edit(entry)
             case .character(let c):
-                guard let n = c.wholeNumberValue else { break }
+                // Grades only once the answer is shown, as in Anki.
+                guard phase == .back, let n = c.wholeNumberValue else {
+                    if c.wholeNumberValue != nil { message = "Show the answer first (Space)." }
+                    break
+                }
                 let ratings = controller.settings(for: entry).ratings
                 guard (1...ratings.count).contains(n) else { break }
-                if phase == .front {
-                    phase = .back  // grading straight from the front also works; the answer was seen in the head
-                }
                 let rating = ratings[n - 1]
                 do {
                     // One reading of the clock: the answer's time, how long it took, and what its
@@ -166,9 +172,45 @@ struct ReviewScreen {
         return true
     }
 
+    /// Moves through a long card (or the help, or the results); true when the key was for that.
+    private mutating func scrolls(_ key: Key) -> Bool {
+        let page = max(1, visibleRows - 1)
+        switch key {
+        case .down, .character("j"): scroll = min(maxScroll, scroll + 1)
+        case .up, .character("k"): scroll = max(0, scroll - 1)
+        case .pageDown: scroll = min(maxScroll, scroll + page)
+        case .pageUp: scroll = max(0, scroll - page)
+        case .home: scroll = 0
+        case .end: scroll = maxScroll
+        default: return false
+        }
+        return true
+    }
+
+    /// Shows the answer, scrolled so that its first lines are on the screen.
+    private mutating func reveal() {
+        phase = .back
+        let page = self.page()
+        guard let answer = page.answerStart, page.body.count > page.room else { return }
+        scroll = min(maxScroll, max(scroll, answer + 3 - visibleRows))
+    }
+
+    /// Takes back the session's last action, whatever it was.
+    private mutating func undo() {
+        do {
+            if let back = try controller.undo(at: clock.now()) {
+                message = "Undid \(ReviewContext.undone(back.action)) \(back.entry.card)."
+                advance()
+            } else {
+                message = "Nothing to undo in this session."
+            }
+        } catch { message = "\(error)" }
+    }
+
     /// Shows the next card, or the results.
     private mutating func advance() {
         let now = clock.now()
+        scroll = 0
         if let next = controller.next(at: now) {
             entry = next
             phase = .front
@@ -198,9 +240,32 @@ struct ReviewScreen {
 
     // MARK: - Drawing
 
-    private func draw() {
+    /// What the screen shows, before it is cut to the terminal's height.
+    private struct Page {
+        var header: [String]
+        var body: [String]
+        var footer: [String]
+        /// The rows between the header and the message line.
+        var room: Int
+        /// The body line where the answer starts (its separator), when it is shown.
+        var answerStart: Int?
+    }
+
+    /// The body rows shown at once: the room, less one for the "more" line when the body does
+    /// not fit.
+    private var visibleRows: Int {
+        let page = page()
+        return page.body.count > page.room ? max(1, page.room - 1) : page.room
+    }
+
+    /// How far the body can scroll.
+    private var maxScroll: Int { max(0, page().body.count - visibleRows) }
+
+    private var hasMoreBelow: Bool { scroll < maxScroll }
+
+    private func page() -> Page {
         let (width, height) = Terminal.size
-        var lines: [String] = []
+        var header: [String] = []
         let r = controller.session.remaining
         // One reading of the clock per drawing: the session's time and the buttons' intervals.
         let now = clock.peek()
@@ -213,31 +278,36 @@ struct ReviewScreen {
             let progress = controller.session.progress
             title += " · card \(progress.position) of \(progress.total)"
         }
-        lines.append(fit(bold(title), counts, width))
-        lines.append(dim(String(repeating: "─", count: width)))
+        header.append(fit(bold(title), counts, width))
+        header.append(dim(String(repeating: "─", count: width)))
         var body: [String] = []
         var footer: [String] = []
+        var answerStart: Int?
         switch phase {
         case .intro:
             let total = controller.session.leftCount
             body = ["", bold("\(total) card\(total == 1 ? "" : "s") to study") + " (\(r.new) new, \(r.learning) learning, \(r.review) review)",
                     "about \(StudyContext.duration(seconds: total * secondsPerCard))", "", "Space: start · q: quit"]
         case .help:
-            body = ["", bold("Keys"), "", "Space, Enter   show the answer", "1–4            grade: again, hard, good, easy (1–3 with 3 buttons)",
-                    "u              undo the last answer", "e              edit the card's note in $EDITOR",
+            body = ["", bold("Keys"), "", "Space, Enter   show the answer (Space scrolls first when there is more)",
+                    "↓ ↑, j k       scroll a long card; PgDn PgUp a page",
+                    "1–4            grade once the answer shows: again, hard, good, easy (1–3 with 3 buttons)",
+                    "u              undo the last answer, bury, suspension or move", "e              edit the card's note in $EDITOR",
                     "s              skip (the card comes back at the end)", "b              bury until tomorrow",
-                    "!              suspend", "p / P          promote / demote (StudyFlow)", "q, Ctrl-C      quit", "",
-                    "Any key goes back."]
+                    "!              suspend", "p / P          promote / demote (StudyFlow cards only)", "q, Ctrl-C      quit", "",
+                    "Any other key goes back."]
         case .done:
-            body = [""] + SessionSummary.lines(controller, context: context).map { $0 }
-            footer = [dim(controller.session.results.failed.isEmpty ? "q quit" : "r retry the failed cards · q quit")]
+            body = [""] + SessionSummary.lines(controller, context: context, inScreen: true)
+            footer = [dim(controller.session.results.failed.isEmpty ? "u undo · q quit" : "r retry the failed cards · u undo · q quit")]
         case .front, .back:
             guard let entry, let (card, note) = controller.card(entry) else { break }
-            body.append(dim("\(note.path):\(card.lines.lowerBound) · \(entry.section.rawValue)"))
+            body.append(dim("\(note.path):\(card.lines.lowerBound) · \(ReviewContext.stateWord(card.schedule, section: entry.section))"))
             body.append("")
             body += render(card.front, width: width)
+            let isFlow = controller.settings(for: entry).kind == .flow
             if phase == .back {
                 body.append("")
+                answerStart = body.count
                 body.append(dim(String(repeating: "╌", count: min(width, 40))))
                 body.append("")
                 body += render(card.back, width: width)
@@ -248,17 +318,34 @@ struct ReviewScreen {
             } else {
                 footer.append(bold("Space") + " show answer")
             }
-            footer.append(dim("u undo · e edit · s skip · b bury · ! suspend · p/P promote · ? help · q quit"))
+            footer.append(dim("u undo · e edit · s skip · b bury · ! suspend · " + (isFlow ? "p/P promote · " : "") + "? help · q quit"))
         }
-        let room = max(1, height - lines.count - footer.count - 1)
-        if body.count > room { body = Array(body.prefix(room - 1)) + [dim("…")] }
+        let room = max(1, height - header.count - footer.count - 1)
+        return Page(header: header, body: body, footer: footer, room: room, answerStart: answerStart)
+    }
+
+    private func draw() {
+        let (width, height) = Terminal.size
+        let page = page()
+        var lines = page.header
+        var body = page.body
+        if body.count > page.room {
+            let rows = visibleRows
+            let top = min(scroll, maxScroll)
+            let below = body.count - (top + rows)
+            body = Array(body[top..<min(body.count, top + rows)])
+            let more = below > 0
+                ? "↓ \(below) more line\(below == 1 ? "" : "s") below (↓ j PgDn\(phase == .front ? ", Space" : ""))"
+                : "↑ \(top) line\(top == 1 ? "" : "s") above (↑ k PgUp)"
+            body.append(dim(more))
+        }
         lines += body
-        while lines.count < height - footer.count - 1 { lines.append("") }
+        while lines.count < height - page.footer.count - 1 { lines.append("") }
         lines.append(message)
-        lines += footer
+        lines += page.footer
         var frame = "\u{1B}[H"
         for (i, line) in lines.prefix(height).enumerated() {
-            frame += Output.safe(line) + "\u{1B}[0m\u{1B}[K" + (i < min(lines.count, height) - 1 ? "\r\n" : "")
+            frame += TerminalText.clip(Output.safe(line), to: width) + "\u{1B}[0m\u{1B}[K" + (i < min(lines.count, height) - 1 ? "\r\n" : "")
         }
         Terminal.write(frame + "\u{1B}[J")
     }
@@ -272,18 +359,8 @@ struct ReviewScreen {
     }
 
     private func fit(_ left: String, _ right: String, _ width: Int) -> String {
-        let gap = width - visibleWidth(left) - visibleWidth(right)
+        let gap = width - TerminalText.width(left) - TerminalText.width(right)
         return gap >= 1 ? left + String(repeating: " ", count: gap) + right : left
-    }
-
-    private func visibleWidth(_ s: String) -> Int {
-        var count = 0, inEscape = false
-        for scalar in s.unicodeScalars {
-            if inEscape { if scalar == "m" { inEscape = false }; continue }
-            if scalar == "\u{1B}" { inEscape = true; continue }
-            count += 1
-        }
-        return count
     }
 
     private func bold(_ s: String) -> String { color ? "\u{1B}[1m" + TerminalText.visible(s) + "\u{1B}[0m" : TerminalText.visible(s) }

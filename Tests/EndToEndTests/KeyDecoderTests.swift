@@ -21,7 +21,12 @@ struct KeyDecoderTests {
     @Test func escapeSequencesAreOneKeyEach() {
         // Up arrow, F5 (CSI with parameters), F1 (SS3), then a key.
         let arrows: [UInt8] = [27, 91, 65] + [27, 91, 49, 53, 126] + [27, 79, 80] + Array("3".utf8)
-        #expect(keys(arrows) == [.other, .other, .other, .character("3")])
+        #expect(keys(arrows) == [.up, .other, .other, .character("3")])
+        // The scrolling keys, in both the CSI and the SS3 forms.
+        let scrolling: [UInt8] = [27, 91, 66, 27, 79, 65, 27, 91, 53, 126, 27, 91, 54, 126, 27, 91, 72, 27, 79, 70, 27, 91, 52, 126]
+        #expect(keys(scrolling) == [.down, .up, .pageUp, .pageDown, .home, .end, .end])
+        // Left and right are not used.
+        #expect(keys([27, 91, 67, 27, 91, 68]) == [.other, .other])
         // Escape followed by a key that is not the start of a sequence: two keys.
         #expect(keys([27] + Array("q".utf8)) == [.escape, .character("q")])
         #expect(keys([27]) == [.escape])
@@ -47,7 +52,7 @@ struct KeyDecoderTests {
         decoder.feed([66, 32])
         let arrow = decoder.next(atEnd: false)
         let space = decoder.next(atEnd: false)
-        #expect(arrow == .other)
+        #expect(arrow == .down)
         #expect(space == .space)
         #expect(decoder.isEmpty)
         // Nothing more is coming: a lone Escape is the Escape key.

@@ -9,10 +9,12 @@ import Testing
         let socket: String
         let q: QuireRunner
 
-        init(size: (Int, Int) = (80, 24), environment: [String: String] = [:], arguments: [String] = []) throws {
+        init(size: (Int, Int) = (80, 24), environment: [String: String] = [:], arguments: [String] = [],
+             before: (QuireRunner) throws -> Void = { _ in }) throws {
             q = try QuireRunner()
             socket = "quire-test-\(UUID().uuidString.prefix(8))"
             try q.write(".quire/device", Data("tmuxtest\n".utf8))
+            try before(q)
             var env = ["TERM=xterm-256color", "EDITOR=true"]
             env += environment.map { "\($0.key)=\($0.value)" }
             let command = ([QuireRunner.executable.path, "review", "--now", QuireRunner.now] + arguments)
@@ -258,5 +260,156 @@ import Testing
         try pane.waitFor { $0.contains("Space show answer") }
         let e = try pane.screen(escapes: true)
         #expect(e.contains("\u{1B}[1m"))
+    }
+
+    /// A note whose answer is longer than a small screen: eight list items and a code block.
+    static let longNote = """
+        Q: What does the long answer hold?
+        A: Eight items and some code:
+
+        1. first item
+        2. second item
+        3. third item
+        4. fourth item
+        5. fifth item
+        6. sixth item
+        7. seventh item
+        8. eighth item
+        ```swift
+        let answer = 42
+        print("the very last line")
+        ```
+
+        """
+
+    /// A pane studying only the long note, at `size`.
+    private func longPane(_ size: (Int, Int)) throws -> Pane {
+        let pane = try Pane(size: size, arguments: ["path:Long.md"], before: { q in
+            try q.write("Long.md", Data(Self.longNote.utf8))
+        })
+        try pane.keys("Space")
+        try pane.waitFor { $0.contains("What does the long answer hold?") }
+        return pane
+    }
+
+    /// Regression: on 80×16 the answer was cut at "…", and on 40×10 it was not seen at all.
+    @Test(arguments: [(80, 16), (40, 10)])
+    func aLongAnswerScrolls(_ size: (Int, Int)) throws {
+        let pane = try longPane(size)
+        defer { pane.close() }
+        try pane.keys("Space")
+        var s = try pane.waitFor { $0.contains("more line") && $0.contains("below") }
+        #expect(!s.contains("the very last line"))
+        for line in s.split(separator: "\n") { #expect(line.count <= size.0, "no line wraps: \(line)") }
+        // Down to the end, a line at a time and a page at a time.
+        for _ in 0..<3 { try pane.keys("j") }
+        try pane.keys("PgDn", "PgDn", "PgDn", "PgDn", "Down")
+        s = try pane.waitFor { $0.contains("the very last line") }
+        #expect(s.contains("above"))
+        #expect(!s.contains("below"))
+        // And back up to the question.
+        try pane.keys("PgUp", "PgUp", "PgUp", "PgUp", "PgUp", "k", "Up", "Home")
+        s = try pane.waitFor { $0.contains("What does the long answer hold?") }
+        try pane.keys("3")
+        try pane.waitFor { $0.contains("Good:") }
+    }
+
+    /// Space first scrolls a front longer than the screen, then shows the answer.
+    @Test func spaceScrollsThenReveals() throws {
+        let pane = try Pane(size: (40, 10), arguments: ["path:Long.md"], before: { q in
+            let words = (1...40).map { "word\($0)" }.joined(separator: " ")
+            try q.write("Long.md", Data("Q: Which word is last? \(words) lastword\nA: the seventh.\n".utf8))
+        })
+        defer { pane.close() }
+        try pane.keys("Space")
+        var s = try pane.waitFor { $0.contains("Which word is last?") }
+        #expect(s.contains("below"))
+        // Each Space moves a page down until the end of the question shows; the answer stays hidden.
+        for _ in 0..<10 where !s.contains("lastword") {
+            try pane.keys("Space")
+            usleep(100_000)
+            s = try pane.screen()
+        }
+        #expect(s.contains("lastword"))
+        #expect(!s.contains("the seventh."))
+        try pane.keys("Space")
+        s = try pane.waitFor { $0.contains("the seventh.") }
+    }
+
+    /// As in Anki, a number key does nothing before the answer is shown.
+    @Test func gradesOnlyOnceTheAnswerShows() throws {
+        let pane = try Pane()
+        defer { pane.close() }
+        try pane.keys("Space")
+        try pane.waitFor { $0.contains("Space show answer") }
+        try pane.keys("3")
+        let s = try pane.waitFor { $0.contains("Show the answer first") }
+        #expect(s.contains("card 1 of"))
+        #expect(!FileManager.default.fileExists(atPath: pane.q.vault.appendingPathComponent(".quire/log/tmuxtest.log").path))
+        try pane.keys("Space", "3")
+        try pane.waitFor { $0.contains("Good: learning") }
+    }
+
+    /// `u` takes back a bury and a suspension too, not only answers; the card comes back.
+    @Test func undoTakesBackAnyAction() throws {
+        let pane = try Pane()
+        defer { pane.close() }
+        try pane.keys("Space")
+        try pane.waitFor { $0.contains("What is the worst case of quicksort") }
+        try pane.keys("b")
+        try pane.waitFor { $0.contains("Buried until tomorrow.") }
+        try pane.keys("u")
+        var s = try pane.waitFor { $0.contains("Undid the bury of") }
+        #expect(s.contains("What is the worst case of quicksort"))
+        try pane.keys("!")
+        try pane.waitFor { $0.contains("Suspended.") }
+        try pane.keys("u")
+        s = try pane.waitFor { $0.contains("Undid the suspension of") }
+        #expect(s.contains("What is the worst case of quicksort"))
+        try pane.keys("q")
+        try pane.waitFor { $0.contains("EXIT=0") }
+        let log = String(decoding: try pane.q.read(".quire/log/tmuxtest.log"), as: UTF8.self)
+        let events = log.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { $0.split(separator: " ")[1] }
+        #expect(events == ["bury", "undo", "suspend", "undo"])
+        let note = String(decoding: try pane.q.read("Computer-Science/Algorithms/sorting.md"), as: UTF8.self)
+        #expect(!note.contains("suspended: true") && !note.contains("buried:"))
+        #expect(try pane.q.run(["replay", "--check", "--now", QuireRunner.now]).status == 0)
+    }
+
+    /// StudyFlow's p/P are offered only for cards the flow scheduler schedules.
+    @Test func studyFlowKeysOnlyForFlowCards() throws {
+        let pane = try Pane()
+        defer { pane.close() }
+        try pane.keys("Space")
+        var s = try pane.waitFor { $0.contains("Space show answer") }
+        #expect(!s.contains("promote"))
+        try pane.keys("p")
+        s = try pane.waitFor { $0.contains("p and P promote and demote StudyFlow cards") }
+        #expect(s.contains("card 1 of"))
+        #expect(!FileManager.default.fileExists(atPath: pane.q.vault.appendingPathComponent(".quire/log/tmuxtest.log").path))
+    }
+
+    /// The retry is offered in the screen; after it closes, the summary names a command instead
+    /// of a key that would land in the shell.
+    @Test func theRetryIsOfferedWhileTheScreenIsOpen() throws {
+        let pane = try Pane(arguments: ["path:Long.md"], before: { q in
+            try q.write("Long.md", Data("Q: Retry me?\nA: yes\n".utf8))
+        })
+        defer { pane.close() }
+        try pane.keys("Space")
+        try pane.waitFor { $0.contains("Retry me?") }
+        try pane.keys("Space", "1")
+        try pane.waitFor { $0.contains("Again:") && $0.contains("Retry me?") }
+        try pane.keys("Space", "4")
+        // Failed once, then right: the session is done and offers the retry.
+        var s = try pane.waitFor { $0.contains("press r to go over it again") }
+        #expect(s.contains("r retry the failed cards"))
+        try pane.keys("r")
+        s = try pane.waitFor { $0.contains("Retry me?") }
+        #expect(s.contains("Long.md:6 · review"), "the card's own state, not the retry's learning section: \(s)")
+        try pane.keys("q")
+        s = try pane.waitFor { $0.contains("EXIT=0") }
+        #expect(s.contains("'quire review --failed-today' goes over it again"))
+        #expect(!s.contains("press r"))
     }
 }
