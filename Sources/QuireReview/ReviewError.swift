@@ -21,6 +21,8 @@ public enum ReviewError: Error, Sendable, CustomStringConvertible {
     case invalidDevice(path: String, text: String)
     /// No review of this device is left to undo.
     case nothingToUndo
+    /// The session does not write (cramming), so it cannot take this action.
+    case notInThisSession(String)
 
     public var description: String {
         switch self {
@@ -34,6 +36,7 @@ public enum ReviewError: Error, Sendable, CustomStringConvertible {
             "deck '\(deck)' grades with 3 buttons (again, good, easy); '\(r.name)' is not one of them"
         case .invalidDevice(let path, let text): "\(path): '\(text)' is not a device ID (letters, digits, - and _)"
         case .nothingToUndo: "nothing to undo: this device has no review left that is not undone"
+        case .notInThisSession(let why): why
         }
     }
 }

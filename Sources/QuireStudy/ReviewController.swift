@@ -17,9 +17,17 @@ public struct ReviewController: Sendable {
     /// What this session did, in order, for undo: answers and the other actions of its keys.
     private var done: [(entry: StudySession.Entry, action: ReviewAction)] = []
 
+    /// Whether answers are written (the log and the notes); false when cramming: the session runs
+    /// as usual, and the cards' schedules are left alone.
+    public let recordsAnswers: Bool
+
     /// A session over `entries` (see ``StudySession/order(_:)``), with the index's notes.
-    public init(writer: ReviewWriter, index: VaultIndex, entries: [StudySession.Entry], dayEnd: Timestamp) {
+    ///
+    /// - Parameter recordsAnswers: false to leave the log and the notes untouched (cramming).
+    public init(writer: ReviewWriter, index: VaultIndex, entries: [StudySession.Entry], dayEnd: Timestamp,
+                recordsAnswers: Bool = true) {
         self.writer = writer
+        self.recordsAnswers = recordsAnswers
         session = StudySession(entries: entries, dayEnd: dayEnd)
         var notes: [String: Note] = [:]
         let paths = Set(entries.map(\.path))
@@ -59,6 +67,14 @@ public struct ReviewController: Sendable {
     @discardableResult
     public mutating func answer(_ entry: StudySession.Entry, _ rating: Rating, at now: Timestamp,
                                 milliseconds: Int) throws(ReviewError) -> SchedulingState? {
+        guard recordsAnswers else {
+            // Cramming: what the answer would give decides when the card comes back in this
+            // session; nothing is written.
+            let state = preview(entry, at: now).first { $0.rating == rating }?.state
+            session.answer(entry, rating: rating, state: state, at: now, milliseconds: milliseconds)
+            done.append((entry, .grade(rating)))
+            return state
+        }
         let outcome = try writer.grade(entry.card, rating, inNote: entry.path, at: now,
                                        answerMilliseconds: milliseconds, known: notes[entry.path])
         notes[entry.path] = outcome.noteAfter
@@ -73,6 +89,10 @@ public struct ReviewController: Sendable {
     /// nil when nothing was done in this session.
     public mutating func undo(at now: Timestamp) throws(ReviewError) -> (entry: StudySession.Entry, action: ReviewAction)? {
         guard let last = done.last else { return nil }
+        guard recordsAnswers else {
+            done.removeLast()
+            return session.undo().map { ($0, last.action) }
+        }
         let outcome = try writer.undoLast(at: now, locate: { [notes] card in
             notes.values.first { $0.cards.contains { $0.id == card } }?.path
         }, undoing: Self.undoable)
@@ -102,6 +122,7 @@ public struct ReviewController: Sendable {
     /// Records a change to the entry's card (bury, suspend, StudyFlow moves) and takes it out of
     /// the session when it should not come back today.
     public mutating func apply(_ action: ReviewAction, to entry: StudySession.Entry, at now: Timestamp) throws(ReviewError) {
+        guard recordsAnswers else { throw .notInThisSession("cramming leaves the cards' schedules alone: \(action.word) them outside the session, or cram with --reschedule") }
         let outcome = try writer.record([.init(card: entry.card, action: action)], inNote: entry.path, at: now,
                                         known: notes[entry.path])
         notes[entry.path] = outcome.noteAfter

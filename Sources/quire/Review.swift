@@ -11,8 +11,9 @@ extension Quire {
             abstract: "Study: today's plan, or the due and new cards a query selects.",
             discussion: """
                 Without a query or --mode, studies exactly today's plan (see 'quire today'). --mode new \
-                takes up to 20 new cards, review up to 25 due cards, mixed 5 new and 20 due, custom the \
-                counts of --new and --reviews; the daily limits still apply. Keys: Space or Enter shows \
+                takes up to 20 new cards, review up to 25 due cards, mixed 5 new and 20 due (the daily \
+                limits still apply), custom the counts of --new and --reviews (past the daily limits). \
+                Beyond the plan: --ahead DAYS, --failed-today, --forgotten DAYS, --cram QUERY. Keys: Space or Enter shows \
                 the answer, 1-4 grade (1-3 with 3 buttons), u undo, e edit in $EDITOR, s skip, b bury until \
                 tomorrow, ! suspend, p/P promote/demote (StudyFlow), ? help, q quit. --plain reads the same \
                 commands line by line from standard input, for scripts.
@@ -25,12 +26,38 @@ extension Quire {
         var new: Int?
         @Option(help: "Due cards in the session (custom mode).")
         var reviews: Int?
+        @Option(help: ArgumentHelp("Study cards due in the next DAYS days, before they are due.", valueName: "DAYS"))
+        var ahead: Int?
+        @Flag(help: "Go over the cards answered Again today.")
+        var failedToday = false
+        @Option(help: ArgumentHelp("Go over the cards answered Again in the last DAYS days.", valueName: "DAYS"))
+        var forgotten: Int?
+        @Flag(help: "Cram the cards the query selects, new and not due ones too; their schedules are left alone.")
+        var cram = false
+        @Flag(help: "With --cram: record the answers and reschedule the cards as usual.")
+        var reschedule = false
         @Flag(help: "No full-screen interface: read commands line by line from standard input.")
         var plain = false
         @Argument(parsing: .allUnrecognized, help: "A query selecting the cards to study, e.g. deck:Biology.")
         var query: [String] = []
 
+        /// The custom study the options ask for, if any.
+        var custom: CustomStudy? {
+            if let ahead { return .ahead(days: ahead) }
+            if failedToday { return .failedToday }
+            if let forgotten { return .forgotten(days: forgotten) }
+            return cram ? .cram : nil
+        }
+
         func validate() throws {
+            let customs = [ahead != nil, failedToday, forgotten != nil, cram].filter { $0 }.count
+            if customs > 1 { throw ValidationError("choose one of --ahead, --failed-today, --forgotten and --cram") }
+            if customs == 1, mode != nil || new != nil || reviews != nil {
+                throw ValidationError("--ahead, --failed-today, --forgotten and --cram take no --mode, --new or --reviews")
+            }
+            if let ahead, ahead < 1 { throw ValidationError("--ahead takes a number of days, 1 or more") }
+            if let forgotten, forgotten < 1 { throw ValidationError("--forgotten takes a number of days, 1 or more") }
+            if reschedule && !cram { throw ValidationError("--reschedule goes with --cram") }
             if let new, new < 0 { throw ValidationError("--new cannot be negative") }
             if let reviews, reviews < 0 { throw ValidationError("--reviews cannot be negative") }
             if (new != nil || reviews != nil), let mode, mode != .custom {
@@ -43,11 +70,13 @@ extension Quire {
             let words = query.filter { $0 != "--" }
             let wholePlan = words.isEmpty && mode == nil && new == nil && reviews == nil
             let q = words.isEmpty ? nil : try LoadedVault.query(words)
-            let plan = context.plan(query: q)
+            if cram && q == nil { throw ValidationError("--cram needs a query selecting the cards to cram (all: every card)") }
+            let chosen = mode ?? (new != nil || reviews != nil ? .custom : context.config.study.mode)
+            // A custom session's counts are the user's: today's limits do not hold it back.
+            let plan = context.plan(query: q, limit: wholePlan || custom != nil || chosen != .custom)
             var items = plan.items
             var chosenMode: StudyMode?
             if !wholePlan {
-                let chosen = mode ?? (new != nil || reviews != nil ? .custom : context.config.study.mode)
                 chosenMode = chosen
                 var counts = chosen.defaultCounts
                 if chosen == .custom { counts = (new ?? counts.new, reviews ?? counts.reviews) }
@@ -58,11 +87,25 @@ extension Quire {
                 items = learning + due + fresh
             }
             let index = context.loaded.index
-            let entries = StudySession.order(items.map {
-                StudySession.Entry(card: $0.card, path: index.notes[$0.location.note].path, section: $0.section)
-            })
+            let entries: [StudySession.Entry]
+            if let custom {
+                entries = custom.entries(index: index, history: context.history, now: context.now, utcOffset: context.utcOffset,
+                                         rolloverHour: context.config.dayRollover) { loc in
+                    q?.matches(card: index.card(at: loc), in: index.notes[loc.note], now: context.now) ?? true
+                }
+            } else {
+                entries = StudySession.order(items.map {
+                    StudySession.Entry(card: $0.card, path: index.notes[$0.location.note].path, section: $0.section)
+                })
+            }
+            if entries.isEmpty {
+                for line in StudyContext.nothingToStudy(plan: plan, custom: custom, settings: context.config.study) { Output.line(line) }
+                try context.loaded.finish()
+                return
+            }
             let review = try ReviewContext(options)
-            let controller = ReviewController(writer: review.writer, index: index, entries: entries, dayEnd: context.dayEnd)
+            let controller = ReviewController(writer: review.writer, index: index, entries: entries, dayEnd: context.dayEnd,
+                                              recordsAnswers: !cram || reschedule)
             let clock = StudyClock(fixed: options.pinnedNow)
             if plain || !Output.isTerminal {
                 var loop = PlainReview(controller: controller, context: context, clock: clock, secondsPerCard: plan.secondsPerCard)
@@ -71,7 +114,7 @@ extension Quire {
                 // A card that becomes due in a note changed while studying joins, unless this is a
                 // new-cards session or today's reviews were already over the limit.
                 let config = context.config, offset = context.utcOffset
-                let canJoin = chosenMode != .new && plan.overLimit == 0
+                let canJoin = chosenMode != .new && plan.overLimit == 0 && custom == nil
                 let joining: (Card, Note, Timestamp) -> StudyPlan.Section? = { card, note, now in
                     guard canJoin, !note.archived, let s = card.schedule, s.state != .new || s.flow != nil,
                           Day.isDue(s, now: now, utcOffsetSeconds: offset, rolloverHour: config.dayRollover),

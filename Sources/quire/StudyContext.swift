@@ -11,6 +11,8 @@ struct StudyContext {
     let loaded: LoadedVault
     let config: VaultConfig
     let stats: StudyStats
+    /// The review log in order, undone events taken out.
+    let history: ReviewHistory
     let now: Timestamp
     let utcOffset: Int
 
@@ -22,8 +24,8 @@ struct StudyContext {
         now = options.now
         utcOffset = Clock.utcOffset(at: now)
         let log = loaded.vault.reviewLog()
-        stats = StudyStats(history: ReviewHistory(log.events), utcOffset: { Clock.utcOffset(at: $0) },
-                           rolloverHour: config.dayRollover)
+        history = ReviewHistory(log.events)
+        stats = StudyStats(history: history, utcOffset: { Clock.utcOffset(at: $0) }, rolloverHour: config.dayRollover)
     }
 
     /// Today's plan, optionally limited to cards a query selects.
@@ -41,6 +43,34 @@ struct StudyContext {
 
     /// When the study day ends.
     var dayEnd: Timestamp { today.advanced(by: 1).start(utcOffsetSeconds: utcOffset, rolloverHour: config.dayRollover) }
+
+    /// Why a session has nothing to study, and how to study more: the daily limits and the
+    /// siblings that held cards back, and the ways past them.
+    static func nothingToStudy(plan: StudyPlan, custom: CustomStudy?, settings: StudySettings) -> [String] {
+        func cards(_ n: Int) -> String { n == 1 ? "1 card" : "\(n) cards" }
+        guard custom == nil else {
+            let what = switch custom {
+            case .ahead(let days): "no card is due in the next \(days == 1 ? "day" : "\(days) days") that is not due already"
+            case .failedToday: "no card was answered Again today"
+            case .forgotten(let days): "no card was answered Again in the last \(days == 1 ? "day" : "\(days) days")"
+            default: "the query selects no card that is not suspended"
+            }
+            return ["Nothing to study: \(what)."]
+        }
+        var lines = ["Nothing to study now."]
+        if plan.newOverLimit > 0 {
+            lines.append("\(cards(plan.newOverLimit)) new wait beyond today's new-card limit (new_per_day: \(settings.newPerDay); \(plan.studiedToday.new) studied today).")
+        }
+        if plan.overLimit > 0 {
+            lines.append("\(cards(plan.overLimit)) due wait beyond today's review limit (reviews_per_day: \(settings.reviewsPerDay); \(plan.studiedToday.reviews) studied today).")
+        }
+        if plan.siblingsDeferred > 0 {
+            lines.append("\(cards(plan.siblingsDeferred)) wait because a card of the same note was studied today (bury_siblings).")
+        }
+        lines.append("To study more: 'quire review --mode custom --new N --reviews N [QUERY]' goes past today's limits;"
+            + " --ahead DAYS takes cards due in the next days; --cram QUERY any cards, their schedules untouched.")
+        return lines
+    }
 
     /// `13 min`, `1 h 5 min`, `40 s`.
     static func duration(seconds: Int) -> String {
