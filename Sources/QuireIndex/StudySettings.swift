@@ -19,6 +19,14 @@ public enum StudyMode: String, CaseIterable, Sendable {
     }
 }
 
+/// What becomes of a card that lapses too often (`leech_action`).
+public enum LeechAction: String, CaseIterable, Sendable {
+    /// Tag its note `leech` and suspend it.
+    case suspend
+    /// Only tag its note `leech`.
+    case tag
+}
+
 /// Daily limits and session defaults from `.quire/config.yaml` (FORMAT.md §7.2).
 public struct StudySettings: Sendable, Equatable {
     /// New cards a study day, at most (default 20).
@@ -30,9 +38,22 @@ public struct StudySettings: Sendable, Equatable {
     /// Whether the other cards of a cloze group or a reversed pair wait for another day once one
     /// has been studied today (default on).
     public var burySiblings = true
+    /// Lapses that make a card a leech (default 8, Anki's): at that many, and every half as many
+    /// again, the card's note is tagged `leech` and, with ``LeechAction/suspend``, the card is
+    /// suspended.
+    public var leechThreshold = 8
+    /// What happens to a leech (default: suspended and tagged).
+    public var leechAction = LeechAction.suspend
     /// The time a card is assumed to take until the user's own average is known.
     public var defaultSecondsPerCard = 30
 
     /// The defaults.
     public init() {}
+
+    /// Whether a lapse that brought a card's lapses to `lapses` makes it a leech: at the
+    /// threshold, then every half threshold again (Anki's rule).
+    public func isLeech(lapses: Int) -> Bool {
+        guard leechThreshold > 0, lapses >= leechThreshold else { return false }
+        return (lapses - leechThreshold) % max(1, leechThreshold / 2) == 0
+    }
 }

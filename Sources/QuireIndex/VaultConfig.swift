@@ -64,6 +64,8 @@ public struct VaultConfig: Sendable, Equatable {
         reviews_per_day: 200   # reviews a day, at most
         session: mixed         # quire review's default: new (20) | review (25) | mixed (5 new + 20)
         bury_siblings: true    # a cloze group's or reversed pair's cards not on the same day
+        leech_threshold: 8     # lapses that make a card a leech (0: never)
+        leech_action: suspend  # suspend | tag: a leech's note is tagged 'leech', and the card suspended
         card_syntax: quire     # quire | obsidian-sr (exactly the cards of the Obsidian spaced-repetition plugin)
         # decks:               # settings for a deck and its sub-decks
         #   Languages/Spanish:
@@ -183,6 +185,10 @@ private struct SettingsReader {
             if let m = scalar.flatMap({ StudyMode(rawValue: $0.value) }), m != .custom { s.mode = m } else { warn("new, review or mixed") }
         case "bury_siblings":
             if let b = scalar?.bool { s.burySiblings = b } else { warn("true or false") }
+        case "leech_threshold":
+            if let n = scalar?.int, (0...1000).contains(n) { s.leechThreshold = n } else { warn("a number from 0 (never) to 1000") }
+        case "leech_action":
+            if let a = scalar.flatMap({ LeechAction(rawValue: $0.value) }) { s.leechAction = a } else { warn("suspend or tag") }
         default:
             return false
         }

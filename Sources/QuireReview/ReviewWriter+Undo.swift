@@ -60,6 +60,15 @@ extension ReviewWriter {
         let undoTime = max(now, Timestamp(milliseconds: target.time.milliseconds + 1))
         let undo = ReviewEvent(time: undoTime, card: card, action: .undo(of: target.time),
                                fields: (target.field("id").map { [("of-id", $0)] } ?? []) + [("path", path)])
+        // A grade that made the card a leech suspended it with an event of its own: that goes too.
+        let leechSuspensions = ReviewAction.isGrade(target.action) ? own.filter { event in
+            event.card == card && event.time == target.time && event.action == .suspend && event.field("why") == "leech"
+                && (history.events[card]?.contains { ReviewHistory.same($0, event) } ?? false)
+        } : []
+        let undos = [undo] + leechSuspensions.map {
+            ReviewEvent(time: undoTime, card: card, action: .undo(of: $0.time),
+                        fields: ($0.field("id").map { [("of-id", $0)] } ?? []) + [("path", path)])
+        }
         let resolver = SettingsResolver(vault: vault, config: config)
         let block = Self.frontMatterBlock(bytes)
         var edited: [UInt8]
@@ -70,7 +79,7 @@ extension ReviewWriter {
             state = (try? parse(edited, path: path))?.cards.first { $0.id == card }?.schedule
             exact = true
         } else {
-            state = ReviewHistory(all + [undo]).state(of: card) { resolver.settings(for: $0, deck: note.deck) }
+            state = ReviewHistory(all + undos).state(of: card) { resolver.settings(for: $0, deck: note.deck) }
             state?.fingerprint = current.fingerprint
             do {
                 var editor = try FrontMatterEditor(file: bytes)
@@ -80,7 +89,7 @@ extension ReviewWriter {
                 throw .edit(path: path, line: error.mark.line, column: error.mark.column, message: error.message)
             }
         }
-        try appendToLog([undo])
+        try appendToLog(undos)
         if edited != bytes {
             do {
                 try vault.io.replace(try vault.notePath(path), with: edited, expected: bytes)

@@ -56,6 +56,8 @@ public struct ReviewWriter: Sendable {
         public var wrote: Bool
         /// In a dry run, the change the call would make, as a unified diff.
         public var diff: String? = nil
+        /// Cards this call made leeches (their note tagged `leech`; suspended, as configured).
+        public var leeches: [CardID] = []
     }
 
     /// The vault.
@@ -135,6 +137,7 @@ public struct ReviewWriter: Sendable {
         var order: [CardID] = []
         var changes: [(CardID, SchedulingState?, SchedulingState?)] = []
         var events: [ReviewEvent] = []
+        var leeches: [CardID] = []
         var snapshot: String?
         for request in requests {
             guard let card = note.cards.first(where: { $0.id == request.card }) else {
@@ -146,6 +149,17 @@ public struct ReviewWriter: Sendable {
             let before = states[card.id] ?? card.schedule
             var after = ReviewTransition.apply(request.action, to: before, at: now, card: card.id, settings: settings)
             after?.fingerprint = card.fingerprint
+            // A lapse that makes the card a leech (FORMAT.md §7): its note is tagged, and the card
+            // suspended by an event of its own, so that the log says why.
+            var suspendsLeech = false
+            if case .grade = request.action, let lapses = after?.lapses, lapses > (before?.lapses ?? 0),
+               config.study.isLeech(lapses: lapses) {
+                leeches.append(card.id)
+                if config.study.leechAction == .suspend, after?.suspended == false {
+                    after?.suspended = true
+                    suspendsLeech = true
+                }
+            }
             if states[card.id] == nil { order.append(card.id) }
             states[card.id] = after
             changes.append((card.id, before, after))
@@ -158,6 +172,10 @@ public struct ReviewWriter: Sendable {
             if !dryRun { fields.insert(("id", eventIDs()), at: 0) }
             fields.append(("path", path))
             events.append(ReviewEvent(time: now, card: card.id, action: request.action, fields: fields))
+            if suspendsLeech {
+                events.append(ReviewEvent(time: now, card: card.id, action: .suspend,
+                                          fields: (dryRun ? [] : [("id", eventIDs())]) + [("why", "leech"), ("path", path)]))
+            }
         }
         var editor: FrontMatterEditor
         let oldBodyStart: Int
@@ -166,6 +184,9 @@ public struct ReviewWriter: Sendable {
             oldBodyStart = editor.frontMatter.bodyRange.lowerBound
             for card in order {
                 try SchedulingLine.set(states[card] ?? nil, of: card, in: &editor)
+            }
+            if !leeches.isEmpty, let tag = Tag(Self.leechTag), let tagged = try FrontMatterChange.addTag(tag).apply(to: editor.file) {
+                editor = try FrontMatterEditor(file: tagged)
             }
         } catch {
             throw .edit(path: path, line: error.mark.line, column: error.mark.column, message: error.message)
@@ -199,10 +220,12 @@ public struct ReviewWriter: Sendable {
                 UndoJournal.Entry(time: now, card: $0.card, path: path, before: before, after: after)
             })
         }
-        let after = Self.note(note, after: states, bodyShift: editor.frontMatter.bodyStartLine - frontMatter.bodyStartLine,
-                              bytes: edited)
+        // A leech's tag changed more than scheduling lines: the note is read again.
+        let reread = leeches.isEmpty ? nil : try? parse(edited, path: path)
+        let after = reread ?? Self.note(note, after: states, bodyShift: editor.frontMatter.bodyStartLine - frontMatter.bodyStartLine,
+                                        bytes: edited)
         return Outcome(path: path, note: note, noteAfter: after, events: events,
-                       changes: changes.map { ($0.0, $0.1, $0.2) }, wrote: true)
+                       changes: changes.map { ($0.0, $0.1, $0.2) }, wrote: true, leeches: leeches)
     }
 
     /// The note as `bytes` parse, derived from the note before an edit that changed only scheduling
@@ -220,6 +243,9 @@ public struct ReviewWriter: Sendable {
         note.contentDigest = NoteParser.contentDigest(bytes)
         return note
     }
+
+    /// The tag a leech's note gets.
+    public static let leechTag = "leech"
 
     /// Appends events to this device's log (with the header when the file is new) and fsyncs it.
     func appendToLog(_ events: [ReviewEvent]) throws(ReviewError) {

@@ -14,6 +14,8 @@ public struct ReviewController: Sendable {
     public let writer: ReviewWriter
     /// The notes as last read, by path (from the index, then as each write left them).
     private var notes: [String: Note]
+    /// Cards that became leeches in this session, in order (see ``ReviewWriter/Outcome/leeches``).
+    public private(set) var leeches: [CardID] = []
     /// What this session did, in order, for undo: answers and the other actions of its keys.
     private var done: [(entry: StudySession.Entry, action: ReviewAction)] = []
 
@@ -81,6 +83,11 @@ public struct ReviewController: Sendable {
         let state = outcome.changes.last?.after
         session.answer(entry, rating: rating, state: state, at: now, milliseconds: milliseconds)
         done.append((entry, .grade(rating)))
+        if outcome.leeches.contains(entry.card) {
+            leeches.append(entry.card)
+            // A suspended leech does not come back in this session.
+            if state?.suspended == true { session.remove(entry.card) }
+        }
         return state
     }
 
@@ -105,6 +112,7 @@ public struct ReviewController: Sendable {
         done.removeLast()
         if ReviewAction.isGrade(last.action) {
             guard let entry = session.undo() else { return nil }
+            if session.removed.contains(entry.card) { session.restore(entry) }
             return (entry, last.action)
         }
         session.restore(last.entry)

@@ -49,9 +49,11 @@ struct PlainReview {
                         // One reading of the clock: the answer's time, how long it took, and what
                         // its due time is counted from.
                         let answeredAt = clock.now()
+                        let leechesBefore = controller.leeches.count
                         let state = try controller.answer(entry, rating, at: answeredAt,
                                                           milliseconds: clock.milliseconds(from: shownAt, to: answeredAt))
                         say("→ \(rating.name): \(ReviewContext.summary(state, now: answeredAt))")
+                        if controller.leeches.count > leechesBefore { say("  " + ReviewContext.leechNotice(state)) }
                         if let state, state.flow != nil, StudyFlowScheduler.offersPromotion(state) {
                             say("  \(state.streak ?? 0) correct in a row: 'p' would promote it next time it comes up.")
                         }

@@ -78,6 +78,12 @@ struct ReviewContext {
         return word
     }
 
+    /// What the screen says when an answer made the card a leech.
+    static func leechNotice(_ state: SchedulingState?) -> String {
+        "Leech: lapsed \(state?.lapses ?? 0) times; its note is tagged 'leech'"
+            + (state?.suspended == true ? " and the card suspended (quire unsuspend to study it again)" : "")
+    }
+
     /// What an undo took back, before the card's ID: "the answer to", "the bury of", …
     static func undone(_ action: ReviewAction) -> String {
         switch action {

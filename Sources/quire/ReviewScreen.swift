@@ -157,9 +157,11 @@ struct ReviewScreen {
                     // One reading of the clock: the answer's time, how long it took, and what its
                     // due time is counted from.
                     let answeredAt = clock.now()
+                    let leechesBefore = controller.leeches.count
                     let state = try controller.answer(entry, rating, at: answeredAt,
                                                       milliseconds: clock.milliseconds(from: shownAt, to: answeredAt))
                     message = "\(rating.name.capitalized): \(ReviewContext.summary(state, now: answeredAt))"
+                    if controller.leeches.count > leechesBefore { message += " · " + ReviewContext.leechNotice(state) }
                     if let state, state.flow != nil, StudyFlowScheduler.offersPromotion(state) {
                         message += " · \(state.streak ?? 0) right in a row: p promotes it next time"
                     }

@@ -95,6 +95,7 @@ extension CardStatus {
         case .suspended: card.schedule?.suspended ?? false
         case .buried: card.schedule?.buriedUntil.map { $0 > now } ?? false
         case .archived: note.archived
+        case .leech: (card.schedule?.lapses ?? 0) > 0 && note.tags.contains { $0.key == "leech" }
         }
     }
 }

@@ -50,6 +50,9 @@ public enum CardStatus: String, CaseIterable, Sendable {
     case buried
     /// In a note with `archived: true`.
     case archived
+    /// A leech: lapsed, in a note tagged `leech` (the tag a review adds when a card lapses
+    /// `leech_threshold` times).
+    case leech
 }
 
 /// A query that could not be parsed: `message` at `column` (1-based, in characters).

@@ -57,7 +57,7 @@ import QuireModel
         // A whole query in one argument, as in docs/QUERIES.md, is still a query.
         #expect(try Query(arguments: ["tag:exam -tag:done (type:cloze or type:reversed)"])
             == .and([tag("exam"), .not(tag("done")), .or([.term(.kind(.cloze)), .term(.kind(.reversed))])]))
-        #expect(throws: QueryError(column: 13, message: "unknown status 'soon' (is: due, new, learning, review, suspended, buried, archived)")) {
+        #expect(throws: QueryError(column: 13, message: "unknown status 'soon' (is: due, new, learning, review, suspended, buried, archived, leech)")) {
             try Query(arguments: ["deck:Bio is:soon"])
         }
     }
@@ -82,7 +82,7 @@ import QuireModel
 
     @Test func errorsWithExactColumns() {
         #expect(error("deck:Bio is:soon")
-            == "query:1:13: error: unknown status 'soon' (is: due, new, learning, review, suspended, buried, archived)")
+            == "query:1:13: error: unknown status 'soon' (is: due, new, learning, review, suspended, buried, archived, leech)")
         #expect(error("a foo:bar")
             == "query:1:3: error: unknown field 'foo' (fields: deck, tag, is, type, kind, path, cycle, category, id)")
         #expect(error("x tag:") == "query:1:7: error: 'tag:' needs a value")
@@ -100,7 +100,7 @@ import QuireModel
         #expect(error("deck:/") == "query:1:6: error: empty deck")
         #expect(error("a -)") == "query:1:4: error: unexpected ')'")
         // Columns count characters, not bytes.
-        #expect(error("é is:x") == "query:1:6: error: unknown status 'x' (is: due, new, learning, review, suspended, buried, archived)")
+        #expect(error("é is:x") == "query:1:6: error: unknown status 'x' (is: due, new, learning, review, suspended, buried, archived, leech)")
     }
 
     @Test func missingTermAfterOrPointsPastTheText() {
