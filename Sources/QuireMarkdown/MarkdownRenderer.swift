@@ -16,13 +16,32 @@ public enum MarkdownRenderer {
     ///   - width: the terminal width in columns; at least 10 is used.
     /// - Returns: the rendered lines, each ending in `"\n"`; empty for an empty document.
     public static func ansi(_ markdown: String, color: Bool, width: Int = 80) -> String {
+        // The marks of revealed cloze text come only from ``ansi(revealing:hiddenIn:color:width:)``.
+        render(ClozeReveal.withoutMarks(markdown), color: color, width: width)
+    }
+
+    /// Renders a cloze card's back with the text its front hid highlighted: bold and coloured, or
+    /// between brackets without colour (then unlike ``plain(_:width:)``).
+    /// - Parameters:
+    ///   - back: the card's back.
+    ///   - front: the card's front, where `[...]` or `[hint]` stands for each hidden deletion.
+    public static func ansi(revealing back: String, hiddenIn front: String, color: Bool, width: Int = 80) -> String {
+        render(ClozeReveal.marking(front: ClozeReveal.withoutMarks(front), back: ClozeReveal.withoutMarks(back)),
+               color: color, width: width)
+    }
+
+    private static func render(_ markdown: String, color: Bool, width: Int) -> String {
         // The note's own control characters are shown, never sent (``TerminalText``).
-        let document = MarkdownDocument(parsing: TerminalText.visible(markdown), options: .default)
+        let document = MarkdownDocument(parsing: TerminalMarkup.prepare(TerminalText.visible(markdown)), options: .default)
         var renderer = TerminalRenderer(document: document, color: color, width: max(width, 10))
         let lines = renderer.renderDocument()
         guard !lines.isEmpty else { return "" }
         return lines.joined(separator: "\n") + "\n"
     }
+
+    /// The files a card embeds or shows as images (`![[diagram.png]]`, `![alt](img/cat.png)`), as
+    /// written, web addresses left out: what the review screen's `o` opens.
+    public static func embeds(in markdown: String) -> [String] { TerminalMarkup.embeds(in: markdown) }
 
     /// Renders `markdown` without escape codes; the same as `ansi(markdown, color: false, width: width)`.
     public static func plain(_ markdown: String, width: Int = 80) -> String {
@@ -44,6 +63,8 @@ struct TextStyle: OptionSet, Hashable {
     static let heading1 = TextStyle(rawValue: 1 << 7)
     static let heading2 = TextStyle(rawValue: 1 << 8)
     static let heading3 = TextStyle(rawValue: 1 << 9)
+    /// Text a cloze answer reveals (``ClozeReveal``).
+    static let highlight = TextStyle(rawValue: 1 << 10)
 
     /// The SGR parameters, e.g. `1;35`.
     var parameters: String {
@@ -53,7 +74,9 @@ struct TextStyle: OptionSet, Hashable {
         if contains(.italic) { codes.append("3") }
         if contains(.underline) { codes.append("4") }
         if contains(.strike) { codes.append("9") }
-        if contains(.heading1) {
+        if contains(.highlight) {
+            codes += ["1", "33"]
+        } else if contains(.heading1) {
             codes.append("35")
         } else if contains(.heading2) {
             codes.append("34")
@@ -298,14 +321,37 @@ struct TerminalRenderer {
                 if let suffix = top.suffix { runs.append(suffix) }
             }
         }
+        // Between ClozeReveal's marks: highlighted, or bracketed without colour.
+        var highlighted = false
+        func text(_ literal: String, _ style: TextStyle) {
+            guard literal.unicodeScalars.contains(where: { $0.value == 0xE000 || $0.value == 0xE001 }) else {
+                runs.append(Run(text: literal, style: highlighted ? style.union(.highlight) : style))
+                return
+            }
+            var piece = ""
+            func flush() {
+                if !piece.isEmpty { runs.append(Run(text: piece, style: highlighted ? style.union(.highlight) : style)) }
+                piece = ""
+            }
+            for c in literal {
+                if c == ClozeReveal.start || c == ClozeReveal.end {
+                    flush()
+                    highlighted = c == ClozeReveal.start
+                    if !color { runs.append(Run(text: highlighted ? "[" : "]", style: style)) }
+                } else {
+                    piece.append(c)
+                }
+            }
+            flush()
+        }
         while index < end {
             close(before: index)
             let node = document.nodes[index]
             switch node.kind {
             case .text:
-                runs.append(Run(text: node.literal ?? "", style: style))
+                text(node.literal ?? "", style)
             case .code:
-                runs.append(Run(text: node.literal ?? "", style: style.union(.code)))
+                text(node.literal ?? "", style.union(.code))
             case .softBreak:
                 runs.append(Run(text: " ", style: style))
             case .lineBreak:
@@ -327,12 +373,14 @@ struct TerminalRenderer {
                 }
                 let url = node.url ?? ""
                 if node.kind == .image {
-                    runs.append(Run(text: "[image: ", style: style.union(.dim)))
-                    suffix = Run(text: url.isEmpty ? "]" : "] (\(url))", style: style.union(.dim))
+                    let embed = url.hasPrefix(TerminalMarkup.embedScheme)
+                    runs.append(Run(text: embed ? "[embed: " : "[image: ", style: style.union(.dim)))
+                    suffix = Run(text: url.isEmpty || embed ? "]" : "] (\(url))", style: style.union(.dim))
                     added = .dim
                 } else if node.kind == .link {
                     let text = document.plainText(of: index)
-                    if !url.isEmpty, url != text, url != "mailto:" + text, url != "http://" + text {
+                    if !url.isEmpty, url != text, url != "mailto:" + text, url != "http://" + text,
+                       !url.hasPrefix(TerminalMarkup.wikilinkScheme) {
                         suffix = Run(text: " (\(url))", style: base.union(.dim))
                     }
                 }

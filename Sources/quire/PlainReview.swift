@@ -116,7 +116,9 @@ struct PlainReview {
     }
 
     private func reveal(_ card: Card, _ entry: StudySession.Entry, at now: Timestamp) {
-        say("A: " + render(card.back))
+        // A cloze's revealed text in brackets.
+        say("A: " + (card.kind == .cloze ? indented(MarkdownRenderer.ansi(revealing: card.back, hiddenIn: card.front, color: false, width: 78))
+            : render(card.back)))
         let buttons = controller.preview(entry, at: now).enumerated().map { i, p in
             "\(i + 1) \(p.rating.name) \(p.state.due.map { ReviewContext.span(from: now, to: $0) } ?? "-")"
         }
@@ -124,7 +126,12 @@ struct PlainReview {
     }
 
     private func render(_ markdown: String) -> String {
-        var text = MarkdownRenderer.plain(markdown, width: 78)
+        indented(MarkdownRenderer.plain(markdown, width: 78))
+    }
+
+    /// Rendered lines after the first indented under `Q: ` / `A: `.
+    private func indented(_ rendered: String) -> String {
+        var text = rendered
         while text.hasSuffix("\n") { text.removeLast() }
         return text.replacingOccurrences(of: "\n", with: "\n   ")
     }

@@ -144,6 +144,8 @@ struct ReviewScreen {
                 } catch { message = "\(error)" }
             case .character("e"):
                 edit(entry)
+            case .character("o"):
+                openEmbeds(entry)
             case .character(let c):
                 // Grades only once the answer is shown, as in Anki.
                 guard phase == .back, let n = c.wholeNumberValue else {
@@ -240,6 +242,33 @@ struct ReviewScreen {
         }
     }
 
+    /// The files the card shows (the answer's too once it is shown).
+    private func embeds(_ card: Card) -> [String] {
+        MarkdownRenderer.embeds(in: card.front + (phase == .back ? "\n\n" + card.back : ""))
+    }
+
+    /// Opens the card's embedded images (and PDFs, audio, video) with the system's opener.
+    private mutating func openEmbeds(_ entry: StudySession.Entry) {
+        guard let (card, note) = controller.card(entry) else { return }
+        let targets = embeds(card)
+        guard !targets.isEmpty else {
+            message = "Nothing to open: the card embeds no file."
+            return
+        }
+        var said: [String] = []
+        for target in targets {
+            let name = TerminalText.visible(target, keepLineBreaks: false)
+            guard let path = controller.writer.vault.attachmentPath(target, fromNote: note.path) else {
+                said.append("\(name): not found in the vault, or not an image, PDF, audio or video file")
+                continue
+            }
+            let status = Terminal.runOutside(["xdg-open", path])
+            said.append(status == 0 ? "Opened \(name)." : status == 127 ? "Cannot open \(name): xdg-open is not installed."
+                : "xdg-open could not open \(name) (status \(status)).")
+        }
+        message = said.joined(separator: " ")
+    }
+
     // MARK: - Drawing
 
     /// What the screen shows, before it is cut to the terminal's height.
@@ -295,6 +324,7 @@ struct ReviewScreen {
                     "↓ ↑, j k       scroll a long card; PgDn PgUp a page",
                     "1–4            grade once the answer shows: again, hard, good, easy (1–3 with 3 buttons)",
                     "u              undo the last answer, bury, suspension or move", "e              edit the card's note in $EDITOR",
+                    "o              open the card's images (and PDFs, audio, video) with xdg-open",
                     "s              skip (the card comes back at the end)", "b              bury until tomorrow",
                     "!              suspend", "p / P          promote / demote (StudyFlow cards only)", "q, Ctrl-C      quit", "",
                     "Any other key goes back."]
@@ -312,7 +342,7 @@ struct ReviewScreen {
                 answerStart = body.count
                 body.append(dim(String(repeating: "╌", count: min(width, 40))))
                 body.append("")
-                body += render(card.back, width: width)
+                body += card.kind == .cloze ? render(card.back, revealedFrom: card.front, width: width) : render(card.back, width: width)
                 let buttons = controller.preview(entry, at: now).enumerated().map { i, p in
                     bold("\(i + 1)") + " \(p.rating.name.capitalized) " + dim(p.state.due.map { ReviewContext.span(from: now, to: $0) } ?? "-")
                 }
@@ -320,7 +350,8 @@ struct ReviewScreen {
             } else {
                 footer.append(bold("Space") + " show answer")
             }
-            footer.append(dim("u undo · e edit · s skip · b bury · ! suspend · " + (isFlow ? "p/P promote · " : "") + "? help · q quit"))
+            let open = embeds(card).isEmpty ? "" : "o open image · "
+            footer.append(dim(open + "u undo · e edit · s skip · b bury · ! suspend · " + (isFlow ? "p/P promote · " : "") + "? help · q quit"))
         }
         let room = max(1, height - header.count - footer.count - 1)
         return Page(header: header, body: body, footer: footer, room: room, answerStart: answerStart)
@@ -353,8 +384,15 @@ struct ReviewScreen {
     }
 
     private func render(_ markdown: String, width: Int) -> [String] {
-        let text = color ? MarkdownRenderer.ansi(markdown, color: true, width: max(20, width - 2))
-            : MarkdownRenderer.plain(markdown, width: max(20, width - 2))
+        lines(MarkdownRenderer.ansi(markdown, color: color, width: max(20, width - 2)))
+    }
+
+    /// A cloze card's back, the text its front hid highlighted (bracketed without colour).
+    private func render(_ back: String, revealedFrom front: String, width: Int) -> [String] {
+        lines(MarkdownRenderer.ansi(revealing: back, hiddenIn: front, color: color, width: max(20, width - 2)))
+    }
+
+    private func lines(_ text: String) -> [String] {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         while lines.last?.isEmpty == true { lines.removeLast() }
         return lines

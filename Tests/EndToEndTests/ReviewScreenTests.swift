@@ -412,4 +412,36 @@ import Testing
         #expect(s.contains("'quire review --failed-today' goes over it again"))
         #expect(!s.contains("press r"))
     }
+
+    /// Wikilinks, embeds and math read as text; `o` opens an embedded image with xdg-open; a
+    /// cloze's answer shows what it revealed (in brackets without colour).
+    @Test func renderingAndOpeningEmbeds() throws {
+        let bin = FileManager.default.temporaryDirectory.appendingPathComponent("quire-opener-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: bin) }
+        let opened = bin.appendingPathComponent("opened.txt")
+        try Data("#!/bin/sh\nprintf '%s\\n' \"$@\" >> '\(opened.path)'\n".utf8).write(to: bin.appendingPathComponent("xdg-open"))
+        chmod(bin.appendingPathComponent("xdg-open").path, 0o755)
+        let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let pane = try Pane(environment: ["NO_COLOR": "1", "PATH": bin.path + ":" + path], arguments: ["path:Render/**"], before: { q in
+            try q.write("Render/a.md", Data("Q: What does [[Cell|the cell]] hold? ![[cell.png]]\nA: $E = mc^2$ and $\\alpha \\leq \\frac{1}{2}$\n".utf8))
+            try q.write("Render/cell.png", Data("png".utf8))
+            try q.write("Render/b.md", Data("The {{c1::nucleus}} holds the DNA.\n".utf8))
+        })
+        defer { pane.close() }
+        try pane.keys("Space")
+        var s = try pane.waitFor { $0.contains("What does the cell hold?") }
+        #expect(s.contains("[embed: cell.png]") && s.contains("o open image"), "\(s)")
+        try pane.keys("o")
+        s = try pane.waitFor { $0.contains("Opened cell.png.") }
+        let args = String(decoding: (try? Data(contentsOf: opened)) ?? Data(), as: UTF8.self)
+        #expect(args == pane.q.vault.appendingPathComponent("Render/cell.png").path + "\n", "\(args)")
+        try pane.keys("Space")
+        s = try pane.waitFor { $0.contains("E = mc²") }
+        #expect(s.contains("α ≤ 1/2"), "\(s)")
+        try pane.keys("4")
+        s = try pane.waitFor { $0.contains("The [...] holds the DNA.") }
+        try pane.keys("Space")
+        s = try pane.waitFor { $0.contains("The [nucleus] holds the DNA.") }
+    }
 }
