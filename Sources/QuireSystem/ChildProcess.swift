@@ -28,6 +28,21 @@ package struct ChildProcess: Sendable {
         return String(s)
     }
 
+    /// Runs `arguments` (the program found on `PATH`) on this process's standard input, output and
+    /// error (an editor on the terminal), and waits for it: its exit status, or -1 when it could
+    /// not be started (not installed), or 128 plus the signal that ended it.
+    package static func runAttached(_ arguments: [String]) -> Int32 {
+        guard let program = arguments.first else { return -1 }
+        var pid = pid_t()
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for p in argv { free(p) } }
+        guard posix_spawnp(&pid, program, nil, nil, &argv, environ) == 0 else { return -1 }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        let signal = status & 0x7F
+        return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
+    }
+
     /// Runs `arguments` (the program found on `PATH`), with `input` on its standard input and
     /// `environment` added to this process's.
     package static func run(_ arguments: [String], input: [UInt8] = [], environment: [String: String] = [:]) -> ChildProcess {

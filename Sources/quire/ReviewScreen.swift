@@ -263,8 +263,9 @@ struct ReviewScreen {
                 continue
             }
             let status = Terminal.runOutside(["xdg-open", path])
-            said.append(status == 0 ? "Opened \(name)." : status == 127 ? "Cannot open \(name): xdg-open is not installed."
-                : "xdg-open could not open \(name) (status \(status)).")
+            // runOutside gives waitpid's raw status; -1 when xdg-open could not be started.
+            said.append(status == 0 ? "Opened \(name)." : status == -1 ? "Cannot open \(name): xdg-open is not installed."
+                : "xdg-open could not open \(name) (status \(status >> 8)).")
         }
         message = said.joined(separator: " ")
     }
