@@ -20,6 +20,8 @@ public struct Note: Sendable, Equatable {
     public var source: String?
     public var sourceType: String?
     public var reviewed: Timestamp?
+    /// `type: true`: the review screen asks to type each answer and shows how it differs.
+    public var typeAnswer: Bool = false
     public var cards: [Card]
     /// Size of the file in bytes when it was read.
     public var byteCount: Int

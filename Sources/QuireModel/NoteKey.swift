@@ -85,6 +85,11 @@ public struct NoteKey: Sendable {
         text("source", get: { $0.source }, set: { $0.source = $1 }),
         text("source_type", get: { $0.sourceType }, set: { $0.sourceType = $1 }),
         date("reviewed", get: { $0.reviewed }, set: { $0.reviewed = $1 }),
+        NoteKey(name: "type", kind: .flag,
+                read: { .flag($0.typeAnswer) },
+                write: { note, value in
+                    if case .flag(let on) = value { note.typeAnswer = on } else { note.typeAnswer = false }
+                }),
     ]
 
     private static func date(_ name: String, get: @escaping @Sendable (Note) -> Timestamp?,

@@ -36,6 +36,8 @@ extension Quire {
         var cram = false
         @Flag(help: "With --cram: record the answers and reschedule the cards as usual.")
         var reschedule = false
+        @Flag(help: "Type each answer before it is shown, and see how it differs (also: 'type: true' in a note).")
+        var type = false
         @Flag(help: "No full-screen interface: read commands line by line from standard input.")
         var plain = false
         @Argument(parsing: .allUnrecognized, help: "A query selecting the cards to study, e.g. deck:Biology.")
@@ -123,7 +125,7 @@ extension Quire {
                     return learning ? .learning : .reviewing
                 }
                 var screen = ReviewScreen(controller: controller, context: context, clock: clock,
-                                          secondsPerCard: plan.secondsPerCard, joining: joining)
+                                          secondsPerCard: plan.secondsPerCard, typeEveryAnswer: type, joining: joining)
                 screen.run()
             }
             try context.loaded.finish()

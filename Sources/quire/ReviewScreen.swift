@@ -22,14 +22,22 @@ struct ReviewScreen {
     private var entry: StudySession.Entry?
     /// The first body line shown: a card longer than the screen scrolls.
     private var scroll = 0
+    /// Whether every card asks for its answer to be typed (`--type`); otherwise only the cards
+    /// of notes with `type: true`.
+    let typeEveryAnswer: Bool
+    /// The answer being typed on the front of a type-in card; nil when not typing.
+    private var typing: String?
+    /// The answer typed, once the card is turned over.
+    private var typed: String?
     private var shownAt = Timestamp(milliseconds: 0)
     private var started = Timestamp(milliseconds: 0)
     private var message = ""
     private let color = Output.useColor
 
     init(controller: ReviewController, context: StudyContext, clock: StudyClock, secondsPerCard: Int,
-         joining: @escaping (Card, Note, Timestamp) -> StudyPlan.Section?) {
+         typeEveryAnswer: Bool = false, joining: @escaping (Card, Note, Timestamp) -> StudyPlan.Section?) {
         self.controller = controller
+        self.typeEveryAnswer = typeEveryAnswer
         self.context = context
         self.clock = clock
         self.secondsPerCard = secondsPerCard
@@ -96,7 +104,12 @@ struct ReviewScreen {
     /// Acts on a key; false to quit.
     private mutating func handle(_ key: Key) -> Bool {
         message = ""
-        if key == .interrupt || key == .endOfInput || key == .character("q") { return false }
+        if key == .interrupt || key == .endOfInput { return false }
+        if phase == .front, typing != nil {
+            takeTyped(key)
+            return true
+        }
+        if key == .character("q") { return false }
         if scrolls(key) { return true }
         switch phase {
         case .intro:
@@ -176,6 +189,34 @@ struct ReviewScreen {
         return true
     }
 
+    /// A key while the answer is typed: characters go into it; Enter checks it, Escape shows the
+    /// answer without checking; the arrows still scroll.
+    private mutating func takeTyped(_ key: Key) {
+        switch key {
+        case .character(let c): typing?.append(c)
+        case .space: typing?.append(" ")
+        case .backspace: if typing?.isEmpty == false { typing?.removeLast() }
+        case .enter:
+            typed = typing
+            typing = nil
+            reveal()
+        case .escape:
+            typing = nil
+            reveal()
+        case .up, .down, .pageUp, .pageDown, .home, .end:
+            _ = scrolls(key)
+        default:
+            break
+        }
+    }
+
+    /// Whether a card asks for its answer to be typed: `--type`, or `type: true` in its note;
+    /// never a cloze (its gaps are the question).
+    private func asksToType(_ entry: StudySession.Entry) -> Bool {
+        guard let (card, note) = controller.card(entry), card.kind != .cloze else { return false }
+        return typeEveryAnswer || note.typeAnswer
+    }
+
     /// Moves through a long card (or the help, or the results); true when the key was for that.
     private mutating func scrolls(_ key: Key) -> Bool {
         let page = max(1, visibleRows - 1)
@@ -215,10 +256,13 @@ struct ReviewScreen {
     private mutating func advance() {
         let now = clock.now()
         scroll = 0
+        typed = nil
+        typing = nil
         if let next = controller.next(at: now) {
             entry = next
             phase = .front
             shownAt = now
+            if asksToType(next) { typing = "" }
         } else {
             entry = nil
             phase = .done
@@ -338,16 +382,25 @@ struct ReviewScreen {
             body.append("")
             body += render(card.front, width: width)
             let isFlow = controller.settings(for: entry).kind == .flow
+            if let typing {
+                body += ["", bold("Type the answer: ") + TerminalText.visible(typing) + "▏"]
+            }
             if phase == .back {
                 body.append("")
                 answerStart = body.count
                 body.append(dim(String(repeating: "╌", count: min(width, 40))))
                 body.append("")
+                if let typed {
+                    body.append(comparison(typed: typed, back: card.back))
+                    body.append("")
+                }
                 body += card.kind == .cloze ? render(card.back, revealedFrom: card.front, width: width) : render(card.back, width: width)
                 let buttons = controller.preview(entry, at: now).enumerated().map { i, p in
                     bold("\(i + 1)") + " \(p.rating.name.capitalized) " + dim(p.state.due.map { ReviewContext.span(from: now, to: $0) } ?? "-")
                 }
                 footer.append(buttons.joined(separator: "   "))
+            } else if typing != nil {
+                footer.append(bold("Enter") + " check the answer · " + bold("Esc") + " show it without typing · Ctrl-C quit")
             } else {
                 footer.append(bold("Space") + " show answer")
             }
@@ -356,6 +409,23 @@ struct ReviewScreen {
         }
         let room = max(1, height - header.count - footer.count - 1)
         return Page(header: header, body: body, footer: footer, room: room, answerStart: answerStart)
+    }
+
+    /// The typed answer against the card's back: right characters green, wrong ones red and struck
+    /// through, missing ones yellow and underlined (without colour: `[-wrong-]` and `{+missing+}`).
+    private func comparison(typed: String, back: String) -> String {
+        let expected = MarkdownRenderer.plain(back, width: 100_000).split(separator: "\n").joined(separator: " ")
+        let result = AnswerComparison(typed: typed, expected: expected)
+        var line = result.isCorrect ? "✓ " : "✗ "
+        for segment in result.segments {
+            switch segment {
+            case .same(let t): line += color ? "\u{1B}[32m" + TerminalText.visible(t) + "\u{1B}[0m" : TerminalText.visible(t)
+            case .wrong(let t): line += color ? "\u{1B}[31;9m" + TerminalText.visible(t) + "\u{1B}[0m" : "[-" + TerminalText.visible(t) + "-]"
+            case .missing(let t): line += color ? "\u{1B}[33;4m" + TerminalText.visible(t) + "\u{1B}[0m" : "{+" + TerminalText.visible(t) + "+}"
+            }
+        }
+        if typed.isEmpty { line += dim(" (nothing typed)") }
+        return line
     }
 
     private func draw() {

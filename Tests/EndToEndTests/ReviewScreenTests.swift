@@ -444,4 +444,41 @@ import Testing
         try pane.keys("Space")
         s = try pane.waitFor { $0.contains("The [nucleus] holds the DNA.") }
     }
+
+    /// A note with `type: true` asks for the answer to be typed and shows how it differs; keys
+    /// are text while typing (q does not quit); `--type` asks it of every card.
+    @Test func typingTheAnswer() throws {
+        let pane = try Pane(environment: ["NO_COLOR": "1"], arguments: ["path:Typed/**"], before: { q in
+            try q.write("Typed/a.md", Data("---\ntype: true\n---\nQ: The powerhouse of the cell?\nA: mitochondrion\n".utf8))
+        })
+        defer { pane.close() }
+        try pane.keys("Space")
+        var s = try pane.waitFor { $0.contains("Type the answer:") }
+        #expect(s.contains("Enter check the answer"))
+        try pane.type("mitocqondrio")
+        try pane.keys("BSpace", "BSpace")
+        s = try pane.waitFor { $0.contains("Type the answer: mitocqondr") }
+        try pane.keys("Enter")
+        s = try pane.waitFor { $0.contains("✗ ") }
+        #expect(s.contains("✗ mitoc{+h+}[-q-]ondr{+ion+}") || s.contains("✗ mitoc[-q-]{+h+}ondr{+ion+}"), "\(s)")
+        #expect(s.contains("1 Again"))
+        try pane.keys("3")
+        try pane.waitFor { $0.contains("Good:") }
+    }
+
+    @Test func typeEveryAnswerAndQuitWhileTyping() throws {
+        let pane = try Pane(environment: ["NO_COLOR": "1"], arguments: ["--type", "path:Typed/**"], before: { q in
+            try q.write("Typed/b.md", Data("Q: Two and two?\nA: four\n".utf8))
+        })
+        defer { pane.close() }
+        try pane.keys("Space")
+        try pane.waitFor { $0.contains("Type the answer:") }
+        try pane.type("four q")
+        try pane.keys("BSpace", "BSpace")
+        try pane.keys("Enter")
+        let s = try pane.waitFor { $0.contains("✓ four") }
+        #expect(s.contains("Two and two?"))
+        try pane.keys("q")
+        try pane.waitFor { $0.contains("EXIT=0") }
+    }
 }

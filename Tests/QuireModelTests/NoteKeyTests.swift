@@ -11,12 +11,13 @@ import Testing
         "source": .text("https://example.org/a"),
         "source_type": .text("article"),
         "reviewed": .date(Timestamp(iso8601: "2026-11-23T08:00:00Z")!),
+        "type": .flag(true),
     ]
 
     @Test func namesAreUniqueAndDocumented() {
         let names = NoteKey.all.map(\.name)
         #expect(Set(names).count == names.count)
-        #expect(names == ["created", "cycle", "archived", "category", "source", "source_type", "reviewed"])
+        #expect(names == ["created", "cycle", "archived", "category", "source", "source_type", "reviewed", "type"])
         #expect(!names.contains("title") && !names.contains("deck") && !names.contains("tags") && !names.contains("quire"))
         #expect(NoteKey.named("cycle")?.kind == .choice(["daily", "weekly", "monthly", "yearly"]))
         #expect(NoteKey.named("nope") == nil)
@@ -36,6 +37,7 @@ import Testing
         #expect(note.archived)
         #expect(note.category == "concept")
         #expect(note.sourceType == "article")
+        #expect(note.typeAnswer)
         #expect(note != empty)
         for key in NoteKey.all { key.set(nil, in: &note) }
         #expect(note == empty)
