@@ -85,17 +85,15 @@ package enum CardMatcher {
             byFingerprint[fp.bits, default: []].append(ci)
         }
         var usedStored = Set<Int>()
-        var sameTextMatches = 0
         func rematch(_ si: Int, _ ci: Int, distance: Int) {
             usedStored.insert(si)
             matchedCards.insert(ci)
             let s = stored[si]
-            if distance == 0 {
-                // A moved file or reordered cards: normal, and reported once per note below.
-                sameTextMatches += 1
-            } else {
+            // The same text (a moved file, reordered cards, or an edit whose fingerprint a write
+            // has since stored) is the normal state of a card that keeps its ID: nothing to say.
+            if distance != 0 {
                 diagnostics.append(Diagnostic(.note, path: path, line: cards[ci].lines.lowerBound, column: cards[ci].column,
-                    message: "card re-matched to its history '\(s.id)' (text edited; \(distance) of 56 fingerprint bits differ)"))
+                    message: "card re-matched to its history '\(s.id)' (text edited; \(distance) of 56 fingerprint bits differ; 'quire replay' records the edit)"))
             }
             cards[ci].id = s.id
             cards[ci].schedule = s.state
@@ -123,11 +121,6 @@ package enum CardMatcher {
             for p in pairs where !usedStored.contains(p.stored) && !matchedCards.contains(p.card) {
                 rematch(p.stored, p.card, distance: p.distance)
             }
-        }
-        if sameTextMatches > 0 {
-            diagnostics.append(Diagnostic(.note, path: path, message: sameTextMatches == 1
-                ? "1 card matched to its history by its unchanged text (the note was moved or its cards reordered)"
-                : "\(sameTextMatches) cards matched to their history by their unchanged text (the note was moved or its cards reordered)"))
         }
         for si in unmatchedStored where !usedStored.contains(si) {
             let s = stored[si]

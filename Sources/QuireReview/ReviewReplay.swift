@@ -54,6 +54,10 @@ public struct ReviewReplay: Sendable {
 
     /// Cards that disagree, in note-path and card order.
     public var differences: [Difference] = []
+    /// Cards whose line agrees with the log but holds the fingerprint of the card's text before an
+    /// edit: ``plan(vault:)`` stores the new one, after which the note reads without re-matching
+    /// the card by similarity (and `quire check` stops noting it).
+    public var fingerprintUpdates: [Difference] = []
     /// Cards the log knows that are not in the vault, with the last path the log names.
     public var missingCards: [(card: CardID, lastPath: String?)] = []
     /// Cards the log knows (with events that count).
@@ -77,6 +81,7 @@ public struct ReviewReplay: Sendable {
         let history = ReviewHistory(events)
         let resolver = SettingsResolver(vault: vault, config: config)
         var found: [(CardLocation, Difference)] = []
+        var stale: [(CardLocation, Difference)] = []
         // A card whose every event was undone is replayed too: the log leaves it no scheduling
         // line (an undo whose note write failed left its grade in the note).
         for (card, cardEvents) in history.events {
@@ -91,7 +96,8 @@ public struct ReviewReplay: Sendable {
             let note = index.notes[loc.note]
             let current = index.card(at: loc)
             var replayed = history.state(of: card) { resolver.settings(for: $0, deck: note.deck) }
-            replayed?.fingerprint = current.schedule?.fingerprint ?? current.fingerprint
+            // The card's text as it is now: a line rewritten for the log also records an edit.
+            replayed?.fingerprint = current.fingerprint
             replayed?.unknownFields = current.schedule?.unknownFields ?? []
             let same = switch (current.schedule, replayed) {
             case (nil, nil): true
@@ -101,9 +107,17 @@ public struct ReviewReplay: Sendable {
             if !same {
                 found.append((loc, Difference(card: card, path: note.path, line: current.lines.lowerBound,
                                               current: current.schedule, replayed: replayed)))
+            } else if let schedule = current.schedule, schedule.fingerprint != current.fingerprint {
+                // The card's text was edited since its line was written: the line agrees with the
+                // log, and only its fingerprint is behind (the parser re-matches it by similarity).
+                var updated = schedule
+                updated.fingerprint = current.fingerprint
+                stale.append((loc, Difference(card: card, path: note.path, line: current.lines.lowerBound,
+                                              current: schedule, replayed: updated)))
             }
         }
         differences = found.sorted { ($0.0.note, $0.0.card) < ($1.0.note, $1.0.card) }.map(\.1)
+        fingerprintUpdates = stale.sorted { ($0.0.note, $0.0.card) < ($1.0.note, $1.0.card) }.map(\.1)
         missingCards.sort { $0.card < $1.card }
         for id in resolver.missing.sorted() {
             diagnostics.append(Diagnostic(.warning, path: SettingsSnapshot.path(id: id),
@@ -111,11 +125,12 @@ public struct ReviewReplay: Sendable {
         }
     }
 
-    /// The edits that make the front matter match the log, one per note.
+    /// The edits that make the front matter match the log, one per note (stale fingerprints
+    /// brought up to date too).
     public func plan(vault: Vault) -> (edits: [PlannedEdit], diagnostics: [Diagnostic]) {
         var byNote: [String: [Difference]] = [:]
         var order: [String] = []
-        for d in differences {
+        for d in differences + fingerprintUpdates {
             if byNote[d.path] == nil { order.append(d.path) }
             byNote[d.path, default: []].append(d)
         }

@@ -33,9 +33,11 @@ extension Quire {
             for m in replay.missingCards {
                 Output.error("quire: warning: card \(m.card) is in the review log but not in the vault (last in \(m.lastPath ?? "?"))")
             }
+            let edited = replay.fingerprintUpdates.count
             let summary = "\(replay.eventCount) event\(replay.eventCount == 1 ? "" : "s"), \(replay.replayedCards) card\(replay.replayedCards == 1 ? "" : "s") replayed, \(replay.differences.count) differ\(replay.differences.count == 1 ? "s" : "")"
+                + (edited == 0 ? "" : ", \(edited) edited since (fingerprint\(edited == 1 ? "" : "s") updated)")
             var failed = replay.diagnostics.contains { $0.severity == .error }
-            if check || replay.differences.isEmpty {
+            if check || (replay.differences.isEmpty && replay.fingerprintUpdates.isEmpty) {
                 Output.error(summary)
                 Output.flush()
                 if failed || (check && !replay.differences.isEmpty) || loaded.index.hasErrors { throw ExitCode(1) }

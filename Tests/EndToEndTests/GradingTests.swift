@@ -78,3 +78,29 @@ import Testing
         #expect(try q.run(["replay", "--check", "--now", QuireRunner.now]).status == 0)
     }
 }
+
+/// Regression: the "re-matched to its history" note came back on every command after a card's
+/// text was edited; `quire replay` (or the card's next grade) now stores the edited text's
+/// fingerprint, and the note stops.
+@Suite struct EditedCardNoteTests {
+    @Test func theNoteStopsOnceTheFingerprintIsStored() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        let now = ["--now", QuireRunner.now]
+        let path = "Biology/Cells/organelles.md"
+        let text = String(decoding: try q.read(path), as: UTF8.self)
+        try q.write(path, Data(text.replacingOccurrences(of: "Chloroplast ::", with: "Chloroplasts ::").utf8))
+        #expect(try q.run(["check"] + now).stdout.contains("card re-matched to its history 'h9wx0pmjhph4'"))
+        #expect(try q.run(["replay", "--check"] + now).status == 0, "the schedule still agrees with the log")
+        let replayed = try q.run(["replay"] + now)
+        #expect(replayed.stderr.contains("1 edited since (fingerprint updated); rewrote 1 note"), "\(replayed)")
+        let check = try q.run(["check"] + now)
+        #expect(!check.stdout.contains("re-matched") && check.status == 0, "\(check)")
+        #expect(try q.run(["list", "id:h9wx0pmjhph4"] + now).stdout.contains("Chloroplasts"))
+        // A second replay has nothing to do.
+        let after = try q.read(path)
+        let again = try q.run(["replay"] + now)
+        #expect(again.stderr.contains("0 differ\n") && !again.stderr.contains("edited since"), "\(again)")
+        #expect(try q.read(path) == after)
+    }
+}
