@@ -7,6 +7,9 @@ public indirect enum YAMLValue: Sendable, Equatable {
     case scalar(String)
     /// A string, always emitted double-quoted.
     case quoted(String)
+    /// A string emitted single-quoted (`'it''s'`) when it holds no line break, else double-quoted:
+    /// a value the user quoted so keeps its quotes.
+    case singleQuoted(String)
     /// Verbatim YAML text, written as is (the edit is still verified by re-parsing).
     case raw(String)
     /// A flow list `[a, b]`.
@@ -21,7 +24,8 @@ public indirect enum YAMLValue: Sendable, Equatable {
     /// - Returns: True when both are the same case with equal contents.
     public static func == (lhs: YAMLValue, rhs: YAMLValue) -> Bool {
         switch (lhs, rhs) {
-        case (.scalar(let a), .scalar(let b)), (.quoted(let a), .quoted(let b)), (.raw(let a), .raw(let b)):
+        case (.scalar(let a), .scalar(let b)), (.quoted(let a), .quoted(let b)), (.raw(let a), .raw(let b)),
+             (.singleQuoted(let a), .singleQuoted(let b)):
             return a == b
         case (.flowSequence(let a), .flowSequence(let b)):
             return a == b
@@ -41,6 +45,10 @@ public indirect enum YAMLValue: Sendable, Equatable {
             return YAMLEmitter.isPlainSafe(text, inFlow: inFlow) ? text : YAMLEmitter.doubleQuoted(text)
         case .quoted(let text):
             return YAMLEmitter.doubleQuoted(text)
+        case .singleQuoted(let text):
+            guard !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F || $0.value == 0x2028 || $0.value == 0x2029 })
+            else { return YAMLEmitter.doubleQuoted(text) }
+            return "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "''") + "'"
         case .raw(let text):
             return text
         case .flowSequence(let items):
@@ -54,7 +62,7 @@ public indirect enum YAMLValue: Sendable, Equatable {
     /// Whether a parsed node holds this value (``raw(_:)`` matches any node).
     func isMatched(by node: YAMLNode) -> Bool {
         switch self {
-        case .scalar(let text), .quoted(let text):
+        case .scalar(let text), .quoted(let text), .singleQuoted(let text):
             guard case .scalar(let scalar) = node else { return false }
             return scalar.value == text
         case .raw:

@@ -89,6 +89,21 @@ import Testing
         #expect(try snapshot(q) == after)
     }
 
+    /// Regression: `quire set` dropped the quotes of a quoted value and wrote `a, b` plain.
+    @Test func setKeepsTheQuotingAValueNeeds() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        try q.write("S/s.md", Data("---\nsource: \"Campbell, ch. 6\"\nnote: 'it''s'\nplain: word\n---\nA :: b\n".utf8))
+        for args in [["set", "source=Campbell, ch. 7"], ["set", "note=that's it"], ["set", "plain=other word"],
+                     ["set", "where=Paris, France"], ["set", "ratio=3:4"], ["set", "created=2026-11-22T09:00:00Z"]] {
+            #expect(try q.run(args + ["path:S/s.md"] + now).status == 0)
+        }
+        let text = String(decoding: try q.read("S/s.md"), as: UTF8.self)
+        #expect(text == "---\nsource: \"Campbell, ch. 7\"\nnote: 'that''s it'\nplain: other word\nwhere: \"Paris, France\"\nratio: \"3:4\"\ncreated: 2026-11-22T09:00:00Z\n---\nA :: b\n", "\(text)")
+        let json = try q.run(["list", "--notes", "--json", "path:S/s.md"] + now).stdout
+        #expect(json.contains("\"source\": \"Campbell, ch. 7\"") && json.contains("\"created\": \"2026-11-22T09:00:00Z\""), "\(json)")
+    }
+
     @Test func oneBadFileDoesNotStopTheRun() throws {
         let q = try QuireRunner()
         defer { q.cleanUp() }

@@ -41,12 +41,23 @@ public enum FrontMatterChange: Equatable, Sendable {
 
     /// The YAML to write for a `set` value: flow lists and mappings as written, anything else as a
     /// scalar (quoted only when it must be).
-    static func yamlValue(_ text: String) -> YAMLValue {
+    ///
+    /// A value that replaces a quoted one keeps its quotes (single or double), and a value holding
+    /// `,` or `:` (a date-time aside) is double-quoted: valid plain YAML, but other tools read such
+    /// values as lists or mappings.
+    static func yamlValue(_ text: String, replacing old: YAMLScalar? = nil) -> YAMLValue {
         if let first = text.first, first == "[" || first == "{",
            let node = try? YAMLParser.parse(text), node.scalar == nil {
             return .raw(text)
         }
-        return .scalar(text)
+        switch old?.style {
+        case .singleQuoted?: return .singleQuoted(text)
+        case .doubleQuoted?: return .quoted(text)
+        default: break
+        }
+        // A date-time keeps its `:` plain, as YAML and Quire read it.
+        if Timestamp(iso8601: text) != nil { return .scalar(text) }
+        return text.contains(",") || text.contains(":") ? .quoted(text) : .scalar(text)
     }
 
     /// The item texts of the `tags` key as written: list items, or the parts of a comma string.
@@ -73,7 +84,7 @@ public enum FrontMatterChange: Equatable, Sendable {
             for item in Self.tagItems(in: editor.frontMatter) where Tag(item) == tag {
                 try editor.removeFromList("tags", item)
             }
-        case .set(let key, let value): try editor.set(key, to: Self.yamlValue(value))
+        case .set(let key, let value): try editor.set(key, to: Self.yamlValue(value, replacing: editor.frontMatter.root?[key]?.scalar))
         case .unset(let key): try editor.remove(key)
         }
         return editor.file == bytes ? nil : editor.file
