@@ -23,6 +23,8 @@ public enum ReviewError: Error, Sendable, CustomStringConvertible {
     case nothingToUndo
     /// The session does not write (cramming), so it cannot take this action.
     case notInThisSession(String)
+    /// A grade timed before the card's last review.
+    case beforeLastReview(card: CardID, last: Timestamp, at: Timestamp)
 
     public var description: String {
         switch self {
@@ -37,6 +39,8 @@ public enum ReviewError: Error, Sendable, CustomStringConvertible {
         case .invalidDevice(let path, let text): "\(path): '\(text)' is not a device ID (letters, digits, - and _)"
         case .nothingToUndo: "nothing to undo: this device has no review left that is not undone"
         case .notInThisSession(let why): why
+        case .beforeLastReview(let card, let last, let at):
+            "card \(card) was last reviewed at \(last), after \(at): a grade cannot come before it (nothing written)"
         }
     }
 }

@@ -29,12 +29,16 @@ public struct ReviewWriter: Sendable {
         public var action: ReviewAction
         /// How long the user took to answer, for `grade` (logged as `ms=`).
         public var answerMilliseconds: Int?
+        /// Refuse a grade timed before the card's last review (a time given by hand, `grade --at`:
+        /// it would move `last` backwards). A live grade behind another device's clock goes on.
+        public var followsLastReview: Bool
 
         /// A request.
-        public init(card: CardID, action: ReviewAction, answerMilliseconds: Int? = nil) {
+        public init(card: CardID, action: ReviewAction, answerMilliseconds: Int? = nil, followsLastReview: Bool = false) {
             self.card = card
             self.action = action
             self.answerMilliseconds = answerMilliseconds
+            self.followsLastReview = followsLastReview
         }
     }
 
@@ -93,8 +97,10 @@ public struct ReviewWriter: Sendable {
 
     /// Grades one card of a note (see ``record(_:inNote:at:dryRun:known:)``).
     public func grade(_ card: CardID, _ rating: Rating, inNote path: String, at now: Timestamp,
-                      answerMilliseconds: Int? = nil, known: Note? = nil) throws(ReviewError) -> Outcome {
-        try record([Request(card: card, action: .grade(rating), answerMilliseconds: answerMilliseconds)],
+                      answerMilliseconds: Int? = nil, known: Note? = nil,
+                      followsLastReview: Bool = false) throws(ReviewError) -> Outcome {
+        try record([Request(card: card, action: .grade(rating), answerMilliseconds: answerMilliseconds,
+                            followsLastReview: followsLastReview)],
                    inNote: path, at: now, known: known)
     }
 
@@ -147,6 +153,9 @@ public struct ReviewWriter: Sendable {
                 throw .ratingNotOffered(rating, deck: note.deck)
             }
             let before = states[card.id] ?? card.schedule
+            if request.followsLastReview, case .grade = request.action, let last = before?.lastReview, now < last {
+                throw .beforeLastReview(card: card.id, last: last, at: now)
+            }
             var after = ReviewTransition.apply(request.action, to: before, at: now, card: card.id, settings: settings)
             after?.fingerprint = card.fingerprint
             // A lapse that makes the card a leech (FORMAT.md §7): its note is tagged, and the card

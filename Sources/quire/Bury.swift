@@ -16,9 +16,13 @@ extension Quire {
             var until: String?
         }
 
-        static func validate(_ options: Options) throws {
-            if let until = options.until, Timestamp(iso8601: until) == nil {
+        static func validate(_ options: Options, now: Timestamp) throws {
+            guard let text = options.until else { return }
+            guard let until = Timestamp(iso8601: text) else {
                 throw ValidationError("--until must be a time like 2026-11-23T04:00:00Z")
+            }
+            if until <= now {
+                throw ValidationError("--until \(text) is not in the future (now: \(now.iso8601(milliseconds: false))); a card buried until then would not be buried")
             }
         }
 

@@ -14,8 +14,9 @@ protocol CardAction {
     static var configuration: CommandConfiguration { get }
     /// What the command prints for each card it changed (`suspended 7k2m9xq4v1ab (…)`).
     static var verb: String { get }
-    /// Checks the command's own options, after the shared ones (as a command's `validate()` runs).
-    static func validate(_ options: Options) throws
+    /// Checks the command's own options, after the shared ones (as a command's `validate()` runs);
+    /// `now` is the time the command runs at.
+    static func validate(_ options: Options, now: Timestamp) throws
     /// The action to record on each selected card.
     /// - Parameters:
     ///   - options: the command's own options.
@@ -25,7 +26,7 @@ protocol CardAction {
 }
 
 extension CardAction {
-    static func validate(_ options: Options) throws {}
+    static func validate(_ options: Options, now: Timestamp) throws {}
 }
 
 /// The options of a card action that has none of its own.
@@ -41,7 +42,8 @@ struct CardActionCommand<Action: CardAction>: ParsableCommand {
     @OptionGroup var action: CardActionOptions
 
     func validate() throws {
-        try Action.validate(own)
+        try UnknownOptions.reject(action.query, of: Self.self)
+        try Action.validate(own, now: options.now)
     }
 
     func run() throws {

@@ -35,7 +35,8 @@ extension Quire {
             var context = try ReviewContext(options)
             let writer = context.writer
             let (id, outcome) = try context.onCard(card) { (id, path, known) throws(ReviewError) in
-                (id, try writer.grade(id, rating, inNote: path, at: now, answerMilliseconds: ms, known: known))
+                (id, try writer.grade(id, rating, inNote: path, at: now, answerMilliseconds: ms, known: known,
+                                      followsLastReview: at != nil))
             }
             let after = outcome.changes.last?.after
             if json {

@@ -22,6 +22,10 @@ extension Quire {
         @Argument(parsing: .allUnrecognized, help: "A query, e.g. deck:Biology tag:exam is:due.")
         var query: [String] = []
 
+        func validate() throws {
+            try UnknownOptions.reject(query, of: Self.self)
+        }
+
         func run() throws {
             let q = try LoadedVault.query(query)
             let loaded = try LoadedVault(options)

@@ -52,6 +52,7 @@ extension Quire {
         }
 
         func validate() throws {
+            try UnknownOptions.reject(query, of: Self.self)
             let customs = [ahead != nil, failedToday, forgotten != nil, cram].filter { $0 }.count
             if customs > 1 { throw ValidationError("choose one of --ahead, --failed-today, --forgotten and --cram") }
             if customs == 1, mode != nil || new != nil || reviews != nil {

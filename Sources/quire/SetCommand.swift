@@ -14,6 +14,7 @@ extension Quire {
         var query: [String] = []
 
         func validate() throws {
+            try UnknownOptions.reject(query, of: Self.self)
             guard let eq = assignment.firstIndex(of: "="), eq != assignment.startIndex else {
                 throw ValidationError("expected KEY=VALUE, got '\(assignment)'")
             }

@@ -27,12 +27,14 @@ extension Quire {
         struct Add: ParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Add a tag (keeps the file's list style).")
             @OptionGroup var arguments: Arguments
+            func validate() throws { try UnknownOptions.reject(arguments.query, of: Self.self) }
             func run() throws { try arguments.run(FrontMatterChange.addTag, verb: "tagged") }
         }
 
         struct Remove: ParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Remove a tag from the front matter.")
             @OptionGroup var arguments: Arguments
+            func validate() throws { try UnknownOptions.reject(arguments.query, of: Self.self) }
             func run() throws { try arguments.run(FrontMatterChange.removeTag, verb: "untagged") }
         }
     }

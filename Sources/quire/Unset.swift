@@ -12,6 +12,10 @@ extension Quire {
         @Argument(parsing: .allUnrecognized, help: "A query selecting notes.")
         var query: [String] = []
 
+        func validate() throws {
+            try UnknownOptions.reject(query, of: Self.self)
+        }
+
         func run() throws {
             try LoadedVault(options).edit(.unset(key: key), queryWords: query, options: options, edit: edit,
                                           verb: "unset \(key) in")

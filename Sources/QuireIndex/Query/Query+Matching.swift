@@ -54,7 +54,7 @@ extension QueryTerm {
         switch self {
         case .status(let s): s.matches(card: card, in: note, now: now)
         case .kind(let k): card.kind == k
-        case .id(let id): card.id == id
+        case .id(let id): card.id == id || (id.rawValue.utf8.count < 12 && card.id.rawValue.hasPrefix(id.rawValue))
         case .text(let word):
             containsCaseInsensitive(card.front, word) || containsCaseInsensitive(card.back, word)
                 || containsCaseInsensitive(note.title, word) || containsCaseInsensitive(note.path, word)

@@ -28,7 +28,8 @@ public enum QueryTerm: Equatable, Sendable {
     case cycle(NoteCycle)
     /// `category:concept` (case-insensitive).
     case category(String)
-    /// `id:7k2m9xq4v1ab`.
+    /// `id:7k2m9xq4v1ab`, or the first 4 to 11 characters of IDs (`id:7k2m`), as `show` and
+    /// `grade` take them: every card whose ID starts so.
     case id(CardID)
     /// A free word or quoted phrase, matched case-insensitively in the card's text, the note's title
     /// and its path.
@@ -239,6 +240,9 @@ struct QueryParser {
             return .category(value.lowercased())
         default:
             guard let id = CardID(value) else { throw QueryError(column: valueColumn, message: "'\(value)' is not a card ID") }
+            guard value.count >= 4 else {
+                throw QueryError(column: valueColumn, message: "'\(value)' is too short: give a card ID or its first 4 characters or more")
+            }
             return .id(id)
         }
     }

@@ -15,7 +15,12 @@ public enum FrontMatterChange: Equatable, Sendable {
     /// reads (those of `NoteKey.all` by their kind, and `deck`).
     public func validate() throws(EditError) {
         switch self {
-        case .addTag, .removeTag: return
+        case .addTag(let tag):
+            // A query word given first (`quire tag add deck:Math algebra`) is caught here too.
+            if tag.name.contains(":") || tag.name.hasPrefix("-") || tag.name.contains("\"") || tag.name.contains("'") {
+                throw .invalid("'\(tag.name)' cannot be a tag (no ':', quotes or leading '-'); the order is 'quire tag add TAG [QUERY]'")
+            }
+        case .removeTag: return
         case .set(let key, let value):
             try Self.validateKey(key)
             if value.contains(where: { $0 == "\n" || $0 == "\r" }) { throw .invalid("a value cannot span lines") }

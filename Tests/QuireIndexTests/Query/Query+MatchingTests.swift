@@ -133,7 +133,7 @@ import QuireModel
         let cases: [(String, Bool)] = [
             ("", false), ("deck:biology", false), ("tag:exam -path:Archive", false), ("is:archived", false),
             ("cycle:weekly or category:concept", false), ("-(deck:Chemistry or tag:exam)", false),
-            ("is:due", true), ("deck:biology type:basic", true), ("-id:x", true), ("tag:exam or energy", true),
+            ("is:due", true), ("deck:biology type:basic", true), ("-id:xxxx", true), ("tag:exam or energy", true),
         ]
         for (text, perCard) in cases {
             let query = try Query(parsing: text)
