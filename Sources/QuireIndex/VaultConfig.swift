@@ -93,10 +93,12 @@ public struct VaultConfig: Sendable, Equatable {
         var draft = SettingsDraft(SchedulerSettings())
         var study = StudySettings()
         var deckNodes: [(YAMLScalar, YAMLNode)] = []
+        reader.reportRepeatedKeys(map.entries)
         for (key, value) in map.entries {
             if key.value == "decks" {
                 if let decks = value.mapping {
                     deckNodes = decks.entries
+                    reader.reportRepeatedKeys(decks.entries)
                 } else if !(value.scalar?.isNull ?? false) {
                     reader.problem(.error, value.start, "'decks' must map deck names to settings")
                 }
@@ -125,6 +127,7 @@ public struct VaultConfig: Sendable, Equatable {
                 continue
             }
             var deckDraft = SettingsDraft(config.settings)
+            reader.reportRepeatedKeys(entries)
             for (k, v) in entries { reader.read(k, v, into: &deckDraft, topLevel: false) }
             config.deckSettings.append((deck, reader.build(deckDraft, at: value.start, fallback: config.settings)))
         }
@@ -170,6 +173,19 @@ private struct SettingsReader {
 
     mutating func problem(_ severity: Diagnostic.Severity, _ mark: YAMLMark, _ message: String) {
         diagnostics.append(Diagnostic(severity, path: path, line: mark.line, column: mark.column, message: message))
+    }
+
+    /// A warning for each key written again in one mapping: the last one counts, as YAML readers
+    /// that accept repeats take it.
+    mutating func reportRepeatedKeys(_ entries: [(key: YAMLScalar, value: YAMLNode)]) {
+        var first: [String: YAMLMark] = [:]
+        for entry in entries {
+            if let earlier = first[entry.key.value] {
+                problem(.warning, entry.key.start, "'\(entry.key.value)' is repeated (first at line \(earlier.line)); this later one counts")
+            } else {
+                first[entry.key.value] = entry.key.start
+            }
+        }
     }
 
     /// Reads a study setting; false when `key` is not one.

@@ -42,7 +42,7 @@ extension Quire {
                 let errors = all.filter { $0.severity == .error }.count
                 let warnings = all.filter { $0.severity == .warning }.count
                 let notes = loaded.index.notes.count
-                Output.error("checked \(notes) note\(notes == 1 ? "" : "s"), \(loaded.index.cardCount) cards: "
+                Output.error("checked \(notes) note\(notes == 1 ? "" : "s"), \(Output.counted(loaded.index.cardCount, "card")): "
                              + "\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")")
             }
             Output.flush()

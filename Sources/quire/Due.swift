@@ -50,7 +50,13 @@ extension Quire {
                 diagnostics = index.diagnostics
             }
             let errors = diagnostics.filter { $0.severity == .error }
-            Output.diagnostics(errors, root: vault.root, toStandardError: true, color: false)
+            // Quiet for a shell prompt: one line on standard error, the count alone on standard output.
+            let warnings = diagnostics.filter { $0.severity == .warning }.count
+            if !errors.isEmpty || warnings > 0 {
+                let parts = [errors.isEmpty ? nil : "\(errors.count) error\(errors.count == 1 ? "" : "s")",
+                             warnings == 0 ? nil : "\(warnings) warning\(warnings == 1 ? "" : "s")"].compactMap { $0 }
+                Output.error("quire: \(parts.joined(separator: ", ")) in the vault ('quire check' shows them)")
+            }
             if listing.json {
                 Output.line(JSONValue.object([
                     ("due", .int(total)),

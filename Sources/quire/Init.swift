@@ -10,9 +10,16 @@ extension Quire {
 
         @Argument(help: "The folder (default: the working directory).")
         var directory: String?
+        @Flag(help: "Make a vault inside another vault's folder (its notes then belong to the inner vault only).")
+        var nested = false
 
         func run() throws {
             let dir = directory ?? Clock.currentDirectory()
+            // A vault inside a vault: the outer one would index the inner one's notes too.
+            if !nested, let outer = try? Vault.discover(from: FileIO.directory(of: VaultScanner.realPath(dir) ?? dir)),
+               outer.isInitialized, outer.root != (VaultScanner.realPath(dir) ?? dir) {
+                throw CLIError("\(dir) is inside the vault \(outer.root): its notes are already that vault's; use --nested to make a vault of its own there anyway")
+            }
             do {
                 let vault = try Vault.initialize(dir)
                 Output.line("Initialized Quire vault in \(vault.root)/\(Vault.folderName)/")

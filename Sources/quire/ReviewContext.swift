@@ -19,6 +19,11 @@ struct ReviewContext {
     init(_ options: VaultOptions) throws {
         self.options = options
         vault = try options.open()
+        // Recording reviews makes .quire/ (log, device, journal): only in a vault made by init,
+        // whose .gitignore keeps the clone's own files out of git.
+        guard vault.isInitialized else {
+            throw CLIError("\(vault.root) is not a Quire vault (no .quire/ here or above): run 'quire init' first; it also keeps this device's own files out of git")
+        }
         let (config, diagnostics) = try LoadedVault.settings(of: vault)
         Output.diagnostics(diagnostics, root: vault.root, toStandardError: true, color: false)
         self.config = config

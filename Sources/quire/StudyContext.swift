@@ -47,7 +47,6 @@ struct StudyContext {
     /// Why a session has nothing to study, and how to study more: the daily limits and the
     /// siblings that held cards back, and the ways past them.
     static func nothingToStudy(plan: StudyPlan, custom: CustomStudy?, settings: StudySettings) -> [String] {
-        func cards(_ n: Int) -> String { n == 1 ? "1 card" : "\(n) cards" }
         guard custom == nil else {
             let what = switch custom {
             case .ahead(let days): "no card is due in the next \(days == 1 ? "day" : "\(days) days") that is not due already"
@@ -59,13 +58,13 @@ struct StudyContext {
         }
         var lines = ["Nothing to study now."]
         if plan.newOverLimit > 0 {
-            lines.append("\(cards(plan.newOverLimit)) new wait beyond today's new-card limit (new_per_day: \(settings.newPerDay); \(plan.studiedToday.new) studied today).")
+            lines.append("\(Output.counted(plan.newOverLimit, "new card")) \(plan.newOverLimit == 1 ? "waits" : "wait") beyond today's new-card limit (new_per_day: \(settings.newPerDay); \(plan.studiedToday.new) studied today).")
         }
         if plan.overLimit > 0 {
-            lines.append("\(cards(plan.overLimit)) due wait beyond today's review limit (reviews_per_day: \(settings.reviewsPerDay); \(plan.studiedToday.reviews) studied today).")
+            lines.append("\(Output.counted(plan.overLimit, "due card")) \(plan.overLimit == 1 ? "waits" : "wait") beyond today's review limit (reviews_per_day: \(settings.reviewsPerDay); \(plan.studiedToday.reviews) studied today).")
         }
         if plan.siblingsDeferred > 0 {
-            lines.append("\(cards(plan.siblingsDeferred)) wait because a card of the same note was studied today (bury_siblings).")
+            lines.append("\(Output.counted(plan.siblingsDeferred, "card")) \(plan.siblingsDeferred == 1 ? "waits" : "wait") because a card of the same note was studied today (bury_siblings).")
         }
         lines.append("To study more: 'quire review --mode custom --new N --reviews N [QUERY]' goes past today's limits;"
             + " --ahead DAYS takes cards due in the next days; --cram QUERY any cards, their schedules untouched.")

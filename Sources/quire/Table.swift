@@ -27,7 +27,7 @@ enum Table {
                     var last = cell
                     if let width {
                         let room = max(10, width - displayWidth(line))
-                        if displayWidth(last) > room { last = String(last.prefix(room - 1)) + "…" }
+                        last = clipped(last, to: room)
                     }
                     line += rightAligned.contains(i) ? pad(last, widths[i], right: true) : last
                 } else {
@@ -45,17 +45,12 @@ enum Table {
         return right ? fill + s : s + fill
     }
 
-    /// Columns a string takes on a terminal (wide East Asian characters count two).
-    static func displayWidth(_ s: String) -> Int {
-        s.unicodeScalars.reduce(0) { acc, u in
-            if u.properties.generalCategory == .nonspacingMark { return acc }
-            let v = u.value
-            let wide = (0x1100...0x115F).contains(v) || (0x2E80...0xA4CF).contains(v) || (0xAC00...0xD7A3).contains(v)
-                || (0xF900...0xFAFF).contains(v) || (0xFE30...0xFE4F).contains(v) || (0xFF00...0xFF60).contains(v)
-                || (0xFFE0...0xFFE6).contains(v) || (0x1F300...0x1FAFF).contains(v) || (0x20000...0x3FFFD).contains(v)
-            return acc + (wide ? 2 : 1)
-        }
-    }
+    /// A cell cut to `columns` terminal columns, by columns, not characters: a Chinese character
+    /// takes two.
+    static func clipped(_ cell: String, to columns: Int) -> String { TerminalText.clip(cell, to: columns) }
+
+    /// Columns a string takes on a terminal (East Asian wide characters and emoji count two).
+    static func displayWidth(_ s: String) -> Int { TerminalText.width(s) }
 
     /// The text on one line: line breaks and tabs become spaces, runs of spaces collapse.
     static func oneLine(_ s: String) -> String {

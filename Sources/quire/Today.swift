@@ -69,7 +69,7 @@ extension Quire {
             }
             Output.line()
             var notes = ["studied today: \(plan.studiedToday.reviews) review\(plan.studiedToday.reviews == 1 ? "" : "s"), \(plan.studiedToday.new) new",
-                         "limits: \(context.config.study.reviewsPerDay) reviews, \(context.config.study.newPerDay) new a day"]
+                         "limits: \(Output.counted(context.config.study.reviewsPerDay, "review")), \(context.config.study.newPerDay) new a day"]
             if plan.overLimit + plan.newOverLimit > 0 {
                 notes.append("left for another day: \(plan.overLimit) due, \(plan.newOverLimit) new")
             }

@@ -31,7 +31,7 @@ extension Quire {
                 Output.line(JSONValue.object([("event", .string("ready")), ("notes", .int(live.index.notes.count)),
                                               ("cards", .int(live.index.cardCount))]).serialized())
             } else {
-                Output.error("Watching \(vault.root): \(live.index.notes.count) notes, \(live.index.cardCount) cards. Ctrl-C stops.")
+                Output.error("Watching \(vault.root): \(Output.counted(live.index.notes.count, "note")), \(Output.counted(live.index.cardCount, "card")). Ctrl-C stops.")
             }
             Output.flush()
             while true {
@@ -54,7 +54,7 @@ extension Quire {
                     Output.line(JSONValue.object([("event", .string("rescan")), ("reason", .string(reason)),
                                                   ("notes", .int(index.notes.count)), ("cards", .int(index.cardCount))]).serialized())
                 } else {
-                    Output.error("quire: warning: \(reason); read the whole vault again (\(index.notes.count) notes)")
+                    Output.error("quire: warning: \(reason); read the whole vault again (\(Output.counted(index.notes.count, "note")))")
                 }
             case .note(let u):
                 if listing.json {

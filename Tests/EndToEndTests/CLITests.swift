@@ -1,5 +1,7 @@
 import Foundation
+import QuireMarkdown
 import Testing
+@testable import quire
 
 /// A CLI that never surprises (issue 18), through the real binary: typos in options are errors,
 /// not queries; ID prefixes in queries; tags that cannot be tags; times that would rewrite history.
@@ -57,6 +59,58 @@ import Testing
         #expect(try snapshot(q) == before)
         #expect(try q.run(["replay", "--check"] + now).status == 0)
         #expect(try q.run(["grade", "h9wx0pmjhph4", "good", "--at", "2026-11-22T12:00:00Z"]).status == 0)
+    }
+
+    /// Recording reviews in a folder that is no vault would make `.quire/` without the lines of
+    /// `.gitignore` that keep this device's files out of git: refused, with what to do.
+    @Test func writingOutsideAVaultIsRefusedAndInitDoesNotNest() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("quire-plain-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: base.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: base) }
+        try Data("A :: b\n".utf8).write(to: base.appendingPathComponent("n.md"))
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        let id = try q.run(["-C", base.path, "list"]).stdout.prefix { $0 != "\t" }
+        let graded = try q.run(["-C", base.path, "grade", String(id), "good"])
+        #expect(graded.status != 0 && graded.stderr.contains("is not a Quire vault") && graded.stderr.contains("run 'quire init'"), "\(graded)")
+        #expect(!FileManager.default.fileExists(atPath: base.appendingPathComponent(".quire").path))
+        #expect(try q.run(["init", base.path]).status == 0)
+        let nested = try q.run(["init", base.appendingPathComponent("sub").path])
+        #expect(nested.status != 0 && nested.stderr.contains("is inside the vault") && nested.stderr.contains("--nested"), "\(nested)")
+        #expect(try q.run(["init", "--nested", base.appendingPathComponent("sub").path]).status == 0)
+        #expect(try q.run(["-C", base.path, "grade", String(id), "good"]).status == 0)
+    }
+
+    /// `quire due` for a shell prompt: the count alone on standard output, problems summed up in
+    /// one line on standard error.
+    @Test func dueStaysQuiet() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        try q.write("bad.md", Data("---\ntitle: [unclosed\n---\nx :: y\n".utf8))
+        let due = try q.run(["due"] + now)
+        #expect(due.stdout == "3\n", "\(due)")
+        #expect(due.stderr == "quire: 1 error in the vault ('quire check' shows them)\n", "\(due)")
+    }
+
+    @Test func wordsMatchWithoutAccentsAndWideTextIsCutByColumns() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        try q.write("Words/w.md", Data("el niño :: the boy\n\nStraße :: street\n\n学习中文很有意思，但是需要很多时间和耐心才能学好，每天都要练习写字和说话 :: long\n".utf8))
+        #expect(try q.run(["list", "--count", "path:Words/**", "nino"] + now).stdout == "1\n")
+        #expect(try q.run(["list", "--count", "path:Words/**", "NIÑO"] + now).stdout == "1\n")
+        #expect(try q.run(["list", "--count", "path:Words/**", "strasse"] + now).stdout == "1\n")
+        // A line of the table is cut by columns: a Chinese character takes two.
+        let row = "abcd  学习中文很有意思，但是需要很多时间和耐心才能学好"
+        let cut = Table.clipped(row, to: 20)
+        #expect(TerminalText.width(cut) <= 20 && cut.hasSuffix("…"), "\(cut)")
+    }
+
+    @Test func aRepeatedSettingIsReported() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        try q.write(".quire/config.yaml", Data("new_per_day: 10\nnew_per_day: 30\n".utf8))
+        let check = try q.run(["check"] + now)
+        #expect(check.stdout.contains(".quire/config.yaml:2:1: warning: 'new_per_day' is repeated (first at line 1); this later one counts"), "\(check)")
     }
 
     /// Every file of the vault, by path.

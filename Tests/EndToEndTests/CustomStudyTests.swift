@@ -33,7 +33,7 @@ import Testing
         let empty = try q.run(["review", "--plain", "path:Custom/c.md"] + now, stdin: "")
         #expect(empty.status == 0)
         #expect(empty.stdout.contains("Nothing to study now."), "\(empty)")
-        #expect(empty.stdout.contains("1 card new wait beyond today's new-card limit (new_per_day: 2; 2 studied today)"), "\(empty)")
+        #expect(empty.stdout.contains("1 new card waits beyond today's new-card limit (new_per_day: 2; 2 studied today)"), "\(empty)")
         #expect(empty.stdout.contains("--mode custom --new N"))
         // Custom counts go past the limit.
         let more = try q.run(["review", "--plain", "--mode", "custom", "--new", "5", "path:Custom/c.md"] + now, stdin: "4\nq\n")

@@ -56,8 +56,8 @@ extension QueryTerm {
         case .kind(let k): card.kind == k
         case .id(let id): card.id == id || (id.rawValue.utf8.count < 12 && card.id.rawValue.hasPrefix(id.rawValue))
         case .text(let word):
-            containsCaseInsensitive(card.front, word) || containsCaseInsensitive(card.back, word)
-                || containsCaseInsensitive(note.title, word) || containsCaseInsensitive(note.path, word)
+            containsFolded(card.front, word) || containsFolded(card.back, word)
+                || containsFolded(note.title, word) || containsFolded(note.path, word)
         default: matchesNoteField(note)
         }
     }
@@ -67,8 +67,8 @@ extension QueryTerm {
         case .status(.archived): note.archived
         case .status, .kind, .id: note.cards.contains { matches(card: $0, in: note, now: now) }
         case .text(let word):
-            containsCaseInsensitive(note.title, word) || containsCaseInsensitive(note.path, word)
-                || note.cards.contains { containsCaseInsensitive($0.front, word) || containsCaseInsensitive($0.back, word) }
+            containsFolded(note.title, word) || containsFolded(note.path, word)
+                || note.cards.contains { containsFolded($0.front, word) || containsFolded($0.back, word) }
         default: matchesNoteField(note)
         }
     }
@@ -98,32 +98,4 @@ extension CardStatus {
         case .leech: (card.schedule?.lapses ?? 0) > 0 && note.tags.contains { $0.key == "leech" }
         }
     }
-}
-
-/// Case-insensitive substring search; ASCII needles take a fast path without allocating.
-func containsCaseInsensitive(_ haystack: String, _ needle: String) -> Bool {
-    if needle.isEmpty { return true }
-    let n = Array(needle.utf8)
-    if n.allSatisfy({ $0 < 0x80 }) {
-        let lowered = n.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }
-        var h = haystack
-        return h.withUTF8 { buf -> Bool in
-            let count = buf.count, m = lowered.count
-            guard count >= m else { return false }
-            var i = 0
-            while i <= count - m {
-                var j = 0
-                while j < m {
-                    var b = buf[i + j]
-                    if b >= 65 && b <= 90 { b += 32 }
-                    if b != lowered[j] { break }
-                    j += 1
-                }
-                if j == m { return true }
-                i += 1
-            }
-            return false
-        }
-    }
-    return haystack.lowercased().contains(needle.lowercased())
 }
