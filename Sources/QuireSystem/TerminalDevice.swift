@@ -162,6 +162,9 @@ package enum StandardStreams {
     /// Whether standard output is a terminal.
     package static var outputIsTerminal: Bool { isatty(1) == 1 }
 
+    /// Whether standard input is a terminal (someone can be asked).
+    package static var inputIsTerminal: Bool { isatty(0) == 1 }
+
     /// The width of the terminal standard output goes to, or nil.
     package static var outputWidth: Int? {
         var ws = winsize()

@@ -17,6 +17,8 @@ protocol CardAction {
     /// Checks the command's own options, after the shared ones (as a command's `validate()` runs);
     /// `now` is the time the command runs at.
     static func validate(_ options: Options, now: Timestamp) throws
+    /// Whether the command asks before acting on every card (`reset all`: it forgets their history).
+    static var asksBeforeEveryCard: Bool { get }
     /// The action to record on each selected card.
     /// - Parameters:
     ///   - options: the command's own options.
@@ -26,6 +28,8 @@ protocol CardAction {
 }
 
 extension CardAction {
+    static var asksBeforeEveryCard: Bool { false }
+
     static func validate(_ options: Options, now: Timestamp) throws {}
 }
 
@@ -50,6 +54,6 @@ struct CardActionCommand<Action: CardAction>: ParsableCommand {
         let now = options.now
         var context = try ReviewContext(options)
         let recorded = Action.action(own, now: now, config: context.config)
-        try context.apply({ _ in recorded }, action, now: now, verb: Action.verb)
+        try context.apply({ _ in recorded }, action, now: now, verb: Action.verb, asksBeforeEveryCard: Action.asksBeforeEveryCard)
     }
 }

@@ -7,6 +7,8 @@ import QuireReview
 struct CardActionOptions: ParsableArguments {
     @Flag(help: "Show the changes as a unified diff and write nothing.")
     var dryRun = false
+    @Flag(help: "With 'all', change every card without asking (what scripts must say).")
+    var all = false
     @Argument(parsing: .allUnrecognized, help: "A query selecting cards, e.g. deck:Spanish tag:verbs, or a card ID.")
     var query: [String] = []
 
@@ -21,13 +23,17 @@ extension ReviewContext {
     /// Records `action` on every card the query selects, note by note: each note's events are
     /// logged, then the note is written atomically. A note that fails is reported and the others go
     /// on; exit status 1 at the end if any failed.
-    mutating func apply(_ action: (Card) -> ReviewAction?, _ options: CardActionOptions, now: Timestamp, verb: String) throws {
+    mutating func apply(_ action: (Card) -> ReviewAction?, _ options: CardActionOptions, now: Timestamp, verb: String,
+                        asksBeforeEveryCard: Bool = false) throws {
         let words = options.query.filter { $0 != "--" }
         let loaded = try index()
         let index = loaded.index
         var selected: [CardLocation]
         if words == ["all"] {
             selected = index.cards(matching: try LoadedVault.query([]), now: now)
+            if asksBeforeEveryCard, !options.dryRun {
+                try Confirmation.everything(Output.counted(selected.count, "card"), confirmed: options.all)
+            }
         } else if words.count == 1, let loc = index.location(of: words[0]), !words[0].contains(":") {
             selected = [loc]
         } else {

@@ -6,6 +6,8 @@ import QuireReview
 struct EditOptions: ParsableArguments {
     @Flag(help: "Show the changes as a unified diff and write nothing.")
     var dryRun = false
+    @Flag(help: "Change every note without asking, when no query (or 'all') selects them (what scripts must say).")
+    var all = false
 }
 
 extension LoadedVault {
@@ -17,6 +19,10 @@ extension LoadedVault {
         do { try change.validate() } catch { throw CLIError(error.description) }
         let query = try Self.query(queryWords)
         let paths = index.notes(matching: query, now: options.now).map { index.notes[$0].path }
+        let words = queryWords.filter { $0 != "--" }
+        if !edit.dryRun, words.isEmpty || words == ["all"] {
+            try Confirmation.everything(Output.counted(paths.count, "note"), confirmed: edit.all)
+        }
         if edit.dryRun {
             let plan = vault.plan(change, paths: paths)
             Output.diagnostics(plan.diagnostics, root: vault.root, toStandardError: true, color: false)

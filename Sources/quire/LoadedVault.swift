@@ -49,8 +49,10 @@ struct LoadedVault {
 
     /// Parses a query from command-line words.
     static func query(_ words: [String]) throws -> Query {
-        // `--` only separates options from the query; it is not a query word.
-        let words = words.filter { $0 != "--" }
+        // `--` only separates options from the query; it is not a query word. `all` alone is
+        // every card, as an empty query is (to search for the word, quote it: '"all"').
+        var words = words.filter { $0 != "--" }
+        if words == ["all"] { words = [] }
         do { return try Query(arguments: words) } catch { throw CLIError(error.description) }
     }
 }

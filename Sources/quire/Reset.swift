@@ -9,6 +9,7 @@ extension Quire {
             commandName: "reset",
             abstract: "Forget cards' scheduling history (the log keeps it); they become new.")
         static let verb = "reset"
+        static let asksBeforeEveryCard = true
 
         static func action(_ options: NoCardActionOptions, now: Timestamp, config: VaultConfig) -> ReviewAction { .reset }
     }

@@ -113,6 +113,26 @@ import Testing
         #expect(check.stdout.contains(".quire/config.yaml:2:1: warning: 'new_per_day' is repeated (first at line 1); this later one counts"), "\(check)")
     }
 
+    /// `all` means every card the same way everywhere; a change to everything asks first on a
+    /// terminal and needs `--all` in a script.
+    @Test func everythingMeansOneThingAndIsConfirmed() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        #expect(try q.run(["list", "all"] + now).stdout == (try q.run(["list"] + now).stdout))
+        #expect(try q.run(["list", "--count", "--notes", "all"] + now).stdout == "23\n")
+        let before = try snapshot(q)
+        for args in [["tag", "add", "everything"], ["tag", "add", "everything", "all"], ["set", "cycle=weekly"], ["unset", "cycle", "all"], ["reset", "all"]] {
+            let r = try q.run(args + now, stdin: "")
+            #expect(r.status != 0 && r.stderr.contains("pass --all"), "\(args): \(r)")
+        }
+        #expect(try snapshot(q) == before)
+        // A dry run shows it all without asking; --all does it.
+        #expect(try q.run(["tag", "add", "everything", "--dry-run"] + now).status == 0)
+        let tagged = try q.run(["tag", "add", "everything", "--all"] + now)
+        #expect(tagged.status == 0 && tagged.stderr.contains("of 23 matching notes"), "\(tagged)")
+        #expect(try q.run(["list", "--notes", "--count", "tag:everything"] + now).stdout == "23\n")
+    }
+
     /// Every file of the vault, by path.
     private func snapshot(_ q: QuireRunner) throws -> [String: Data] {
         var files: [String: Data] = [:]
