@@ -348,11 +348,17 @@ struct ReviewScreen {
         let elapsed = max(0, (now.milliseconds - started.milliseconds) / 1000)
         let clockText = String(format: "%02d:%02d", elapsed / 60, elapsed % 60)
         let counts = "new \(r.new) · learn \(r.learning) · due \(r.review) · \(clockText)"
-        var title = "Quire"
-        if let entry, let (_, note) = controller.card(entry) { title += " · " + TerminalText.visible(note.deck.description) }
+        var position = ""
         if phase != .intro && phase != .done {
             let progress = controller.session.progress
-            title += " · card \(progress.position) of \(progress.total)"
+            position = " · card \(progress.position) of \(progress.total)"
+        }
+        var title = "Quire" + position
+        if let entry, let (_, note) = controller.card(entry) {
+            // A long deck name is cut, not the card's position or the counts.
+            let room = width - TerminalText.width(counts) - 1 - TerminalText.width(title) - 3
+            let deck = TerminalText.visible(note.deck.description)
+            if room >= 8 { title = "Quire · " + TerminalText.clip(deck, to: room) + position }
         }
         header.append(fit(bold(title), counts, width))
         header.append(dim(String(repeating: "─", count: width)))
@@ -395,17 +401,23 @@ struct ReviewScreen {
                     body.append("")
                 }
                 body += card.kind == .cloze ? render(card.back, revealedFrom: card.front, width: width) : render(card.back, width: width)
-                let buttons = controller.preview(entry, at: now).enumerated().map { i, p in
+                let previews = controller.preview(entry, at: now)
+                let buttons = previews.enumerated().map { i, p in
                     bold("\(i + 1)") + " \(p.rating.name.capitalized) " + dim(p.state.due.map { ReviewContext.span(from: now, to: $0) } ?? "-")
                 }
-                footer.append(buttons.joined(separator: "   "))
+                let line = buttons.joined(separator: "   ")
+                // A narrow screen keeps every button: numbers and intervals only.
+                footer.append(TerminalText.width(line) <= width ? line : previews.enumerated().map { i, p in
+                    bold("\(i + 1)") + " " + dim(p.state.due.map { ReviewContext.span(from: now, to: $0) } ?? "-")
+                }.joined(separator: " · "))
             } else if typing != nil {
                 footer.append(bold("Enter") + " check the answer · " + bold("Esc") + " show it without typing · Ctrl-C quit")
             } else {
                 footer.append(bold("Space") + " show answer")
             }
             let open = embeds(card).isEmpty ? "" : "o open image · "
-            footer.append(dim(open + "u undo · e edit · s skip · b bury · ! suspend · " + (isFlow ? "p/P promote · " : "") + "? help · q quit"))
+            // The keys a narrow screen cuts come last.
+            footer.append(dim("? help · q quit · " + open + "u undo · e edit · s skip · b bury · ! suspend" + (isFlow ? " · p/P promote" : "")))
         }
         let room = max(1, height - header.count - footer.count - 1)
         return Page(header: header, body: body, footer: footer, room: room, answerStart: answerStart)
@@ -469,9 +481,13 @@ struct ReviewScreen {
         return lines
     }
 
+    /// `left` and `right` on one line of `width` columns; a `left` too long is cut first, and
+    /// `right` goes only when nothing of `left` would be left.
     private func fit(_ left: String, _ right: String, _ width: Int) -> String {
-        let gap = width - TerminalText.width(left) - TerminalText.width(right)
-        return gap >= 1 ? left + String(repeating: " ", count: gap) + right : left
+        let rightWidth = TerminalText.width(right)
+        guard rightWidth + 12 <= width else { return left }
+        let shown = TerminalText.width(left) + rightWidth + 1 > width ? TerminalText.clip(left, to: width - rightWidth - 1) : left
+        return shown + String(repeating: " ", count: max(1, width - TerminalText.width(shown) - rightWidth)) + right
     }
 
     private func bold(_ s: String) -> String { color ? "\u{1B}[1m" + TerminalText.visible(s) + "\u{1B}[0m" : TerminalText.visible(s) }

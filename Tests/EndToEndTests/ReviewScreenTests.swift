@@ -301,6 +301,8 @@ import Testing
         var s = try pane.waitFor { $0.contains("more line") && $0.contains("below") }
         #expect(!s.contains("the very last line"))
         for line in s.split(separator: "\n") { #expect(line.count <= size.0, "no line wraps: \(line)") }
+        // Every grade button shows, however narrow the screen; so do the card's position and help.
+        #expect(s.contains("4 ") && !s.contains("4…") && s.contains("card 1 of 1") && s.contains("? help"), "\(s)")
         // Down to the end, a line at a time and a page at a time.
         for _ in 0..<3 { try pane.keys("j") }
         try pane.keys("PgDn", "PgDn", "PgDn", "PgDn", "Down")
