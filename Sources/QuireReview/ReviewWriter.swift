@@ -194,8 +194,11 @@ public struct ReviewWriter: Sendable {
             for card in order {
                 try SchedulingLine.set(states[card] ?? nil, of: card, in: &editor)
             }
-            if !leeches.isEmpty, let tag = Tag(Self.leechTag), let tagged = try FrontMatterChange.addTag(tag).apply(to: editor.file) {
-                editor = try FrontMatterEditor(file: tagged)
+            // The tag is a courtesy: a `tags:` that cannot take it (a scalar, an alias) never stops
+            // the grade; `is:leech` then finds nothing, and the suspension stands.
+            if !leeches.isEmpty, let tag = Tag(Self.leechTag), let tagged = try? FrontMatterChange.addTag(tag).apply(to: editor.file),
+               let retagged = try? FrontMatterEditor(file: tagged) {
+                editor = retagged
             }
         } catch {
             throw .edit(path: path, line: error.mark.line, column: error.mark.column, message: error.message)

@@ -43,7 +43,7 @@ extension Quire {
                 if let value = ReviewContext.json(id, state: after, in: outcome.note) { Output.line(value.serialized(pretty: true)) }
             } else {
                 Output.line("\(id) \(rating.name): \(ReviewContext.summary(after, now: now))")
-                if outcome.leeches.contains(id) { Output.line(ReviewContext.leechNotice(after)) }
+                if outcome.leeches.contains(id) { Output.line(ReviewContext.leechNotice(after, note: outcome.noteAfter)) }
                 if let after, after.flow != nil, StudyFlowScheduler.offersPromotion(after) {
                     Output.line("\(after.streak ?? 0) correct in a row: 'quire promote \(id)' moves it up")
                 }

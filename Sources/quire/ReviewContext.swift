@@ -84,9 +84,13 @@ struct ReviewContext {
     }
 
     /// What the screen says when an answer made the card a leech.
-    static func leechNotice(_ state: SchedulingState?) -> String {
-        "Leech: lapsed \(state?.lapses ?? 0) times; its note is tagged 'leech'"
-            + (state?.suspended == true ? " and the card suspended (quire unsuspend to study it again)" : "")
+    static func leechNotice(_ state: SchedulingState?, note: Note?) -> String {
+        let tagged = note?.tags.contains { $0.key == ReviewWriter.leechTag } ?? false
+        let suspended = state?.suspended == true
+        var said = ["Leech: lapsed " + Output.counted(state?.lapses ?? 0, "time")]
+        if tagged { said.append("its note is tagged '\(ReviewWriter.leechTag)'") }
+        if suspended { said.append("the card is suspended (quire unsuspend to study it again)") }
+        return said.joined(separator: "; ")
     }
 
     /// What an undo took back, before the card's ID: "the answer to", "the bury of", …

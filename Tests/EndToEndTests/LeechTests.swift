@@ -25,7 +25,7 @@ import Testing
         let before = try q.read("Leech/l.md")
         // The second lapse makes it a leech.
         let graded = try q.run(["grade", id, "again", "--at", "2026-11-15T10:00:00Z"])
-        #expect(graded.stdout.contains("Leech: lapsed 2 times; its note is tagged 'leech' and the card suspended"), "\(graded)")
+        #expect(graded.stdout.contains("Leech: lapsed 2 times; its note is tagged 'leech'; the card is suspended"), "\(graded)")
         let note = String(decoding: try q.read("Leech/l.md"), as: UTF8.self)
         #expect(note.contains("tags: [hard, leech]"), "\(note)")
         #expect(note.contains("suspended: true"))
@@ -53,5 +53,23 @@ import Testing
         try q.write(".quire/config.yaml", Data("leech_action: explode\n".utf8))
         let check = try q.run(["check", "--now", QuireRunner.now])
         #expect(check.stdout.contains(".quire/config.yaml:1:15: warning: 'leech_action' must be suspend or tag"), "\(check)")
+    }
+
+    /// A note whose `tags:` cannot take another tag (an anchored list an alias copies) still
+    /// records the grade and suspends the leech; only the tag is left out, and not claimed.
+    @Test func aNoteThatCannotBeTaggedStillGetsTheGrade() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        try q.write(".quire/device", Data("leech\n".utf8))
+        try q.write("Leech/l.md", Data("---\ntags: &t [a]\nother: *t\n---\nStubborn :: fact\n".utf8))
+        let old = String(decoding: try q.read(".quire/config.yaml"), as: UTF8.self)
+        try q.write(".quire/config.yaml", Data((old + "leech_threshold: 1\n").utf8))
+        let id = String(try q.run(["list", "path:Leech/l.md"]).stdout.prefix { $0 != "\t" })
+        #expect(try q.run(["grade", id, "easy", "--at", "2026-11-01T10:00:00Z"]).status == 0)
+        let graded = try q.run(["grade", id, "again", "--at", "2026-11-05T10:00:00Z"])
+        #expect(graded.status == 0 && graded.stdout.contains("Leech: lapsed 1 time; the card is suspended"), "\(graded)")
+        #expect(!graded.stdout.contains("tagged"))
+        #expect(String(decoding: try q.read("Leech/l.md"), as: UTF8.self).contains("suspended: true"))
+        #expect(try q.run(["replay", "--check", "--now", QuireRunner.now]).status == 0)
     }
 }
