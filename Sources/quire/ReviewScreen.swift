@@ -33,6 +33,8 @@ struct ReviewScreen {
     private var started = Timestamp(milliseconds: 0)
     private var message = ""
     private let color = Output.useColor
+    /// Embedded PNGs drawn in the card, on terminals that speak kitty's graphics protocol.
+    private let images: KittyImages? = KittyImages.isSupported(environment: ProcessInfo.processInfo.environment) ? KittyImages() : nil
 
     init(controller: ReviewController, context: StudyContext, clock: StudyClock, secondsPerCard: Int,
          typeEveryAnswer: Bool = false, joining: @escaping (Card, Note, Timestamp) -> StudyPlan.Section?) {
@@ -325,6 +327,8 @@ struct ReviewScreen {
         var room: Int
         /// The body line where the answer starts (its separator), when it is shown.
         var answerStart: Int?
+        /// Images to draw: the first of the blank body lines kept for each, and the file.
+        var images: [(line: Int, path: String)] = []
     }
 
     /// The body rows shown at once: the room, less one for the "more" line when the body does
@@ -365,6 +369,7 @@ struct ReviewScreen {
         var body: [String] = []
         var footer: [String] = []
         var answerStart: Int?
+        var imageLines: [(line: Int, path: String)] = []
         switch phase {
         case .intro:
             let total = controller.session.leftCount
@@ -387,6 +392,7 @@ struct ReviewScreen {
             body.append(dim("\(note.path):\(card.lines.lowerBound) · \(ReviewContext.stateWord(card.schedule, section: entry.section))"))
             body.append("")
             body += render(card.front, width: width)
+            reserveImages(for: card.front, in: &body, note: note, images: &imageLines, height: height)
             let isFlow = controller.settings(for: entry).kind == .flow
             if let typing {
                 body += ["", bold("Type the answer: ") + TerminalText.visible(typing) + "▏"]
@@ -401,6 +407,7 @@ struct ReviewScreen {
                     body.append("")
                 }
                 body += card.kind == .cloze ? render(card.back, revealedFrom: card.front, width: width) : render(card.back, width: width)
+                reserveImages(for: card.back, in: &body, note: note, images: &imageLines, height: height)
                 let previews = controller.preview(entry, at: now)
                 let buttons = previews.enumerated().map { i, p in
                     bold("\(i + 1)") + " \(p.rating.name.capitalized) " + dim(p.state.due.map { ReviewContext.span(from: now, to: $0) } ?? "-")
@@ -420,7 +427,7 @@ struct ReviewScreen {
             footer.append(dim("? help · q quit · " + open + "u undo · e edit · s skip · b bury · ! suspend" + (isFlow ? " · p/P promote" : "")))
         }
         let room = max(1, height - header.count - footer.count - 1)
-        return Page(header: header, body: body, footer: footer, room: room, answerStart: answerStart)
+        return Page(header: header, body: body, footer: footer, room: room, answerStart: answerStart, images: imageLines)
     }
 
     /// The typed answer against the card's back: right characters green, wrong ones red and struck
@@ -463,7 +470,39 @@ struct ReviewScreen {
         for (i, line) in lines.prefix(height).enumerated() {
             frame += TerminalText.clip(Output.safe(line), to: width) + "\u{1B}[0m\u{1B}[K" + (i < min(lines.count, height) - 1 ? "\r\n" : "")
         }
-        Terminal.write(frame + "\u{1B}[J")
+        Terminal.write(frame + "\u{1B}[J" + imageCommands(page))
+    }
+
+    /// Blank lines under a side for each PNG it embeds, where ``imageCommands(_:)`` draws it.
+    private func reserveImages(for side: String, in body: inout [String], note: Note,
+                               images: inout [(line: Int, path: String)], height: Int) {
+        guard self.images != nil else { return }
+        let vault = controller.writer.vault
+        for target in MarkdownRenderer.embeds(in: side) where target.lowercased().hasSuffix(".png") {
+            guard let path = vault.attachmentPath(target, fromNote: note.path) else { continue }
+            body.append("")
+            images.append((body.count, path))
+            body += Array(repeating: "", count: Self.imageRows(height: height))
+        }
+    }
+
+    /// Rows an image takes: a third of the screen, 3 to 12.
+    private static func imageRows(height: Int) -> Int { min(12, max(3, height / 3)) }
+
+    /// The kitty graphics commands for the images of the visible body lines (none elsewhere).
+    private func imageCommands(_ page: Page) -> String {
+        guard let images else { return "" }
+        var out = KittyImages.clearPlacements
+        let (_, height) = Terminal.size
+        let top = page.body.count > page.room ? min(scroll, maxScroll) : 0
+        let shown = page.body.count > page.room ? visibleRows : page.body.count
+        let rows = Self.imageRows(height: height)
+        let io = controller.writer.vault.io
+        for image in page.images where image.line >= top && image.line + rows <= top + shown {
+            guard let sent = images.id(for: image.path, read: { try? io.read($0).bytes }) else { continue }
+            out += sent.transmission + KittyImages.placement(id: sent.id, row: page.header.count + image.line - top + 1, rows: rows)
+        }
+        return out
     }
 
     private func render(_ markdown: String, width: Int) -> [String] {

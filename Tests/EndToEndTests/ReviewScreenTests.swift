@@ -483,4 +483,25 @@ import Testing
         try pane.keys("q")
         try pane.waitFor { $0.contains("EXIT=0") }
     }
+
+    /// With the kitty graphics protocol (forced here: tmux drops its commands), an embedded PNG
+    /// gets rows of its own under the card's text; the rest of the screen is as without it.
+    @Test func roomForAnEmbeddedImage() throws {
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 0, count: 64)
+        let pane = try Pane(environment: ["QUIRE_IMAGES": "kitty", "NO_COLOR": "1"], arguments: ["path:Pic/**"], before: { q in
+            try q.write("Pic/a.md", Data("Q: What is drawn? ![[pic.png]]\nA: A square.\n".utf8))
+            try q.write("Pic/pic.png", Data(png))
+        })
+        defer { pane.close() }
+        try pane.keys("Space")
+        try pane.waitFor { $0.contains("What is drawn?") }
+        try pane.keys("Space")
+        let s = try pane.waitFor { $0.contains("A square.") }
+        let lines = s.split(separator: "\n", omittingEmptySubsequences: false)
+        let question = try #require(lines.firstIndex { $0.contains("What is drawn?") })
+        let separator = try #require(lines.firstIndex { $0.contains("╌╌╌") })
+        // The rows kept for the image (8 of a 24-row screen) lie between the question and the answer.
+        #expect(separator - question >= 9, "\(s)")
+        #expect(lines[(question + 1)..<separator].allSatisfy { $0.trimmingCharacters(in: .whitespaces).isEmpty }, "\(s)")
+    }
 }
