@@ -14,9 +14,11 @@ extension Quire {
                 takes up to 20 new cards, review up to 25 due cards, mixed 5 new and 20 due (the daily \
                 limits still apply), custom the counts of --new and --reviews (past the daily limits). \
                 Beyond the plan: --ahead DAYS, --failed-today, --forgotten DAYS, --cram QUERY. Keys: Space or Enter shows \
-                the answer, 1-4 grade (1-3 with 3 buttons), u undo, e edit in $EDITOR, s skip, b bury until \
-                tomorrow, ! suspend, p/P promote/demote (StudyFlow), ? help, q quit. --plain reads the same \
-                commands line by line from standard input, for scripts.
+                the answer (Space scrolls a long card first; arrows, j/k, PgUp/PgDn scroll), 1-4 grade once \
+                it shows (1-3 with 3 buttons), u undo the last action, e edit in $EDITOR, o open the card's \
+                images, s skip, b bury until tomorrow, ! suspend, p/P promote/demote (StudyFlow cards), ? \
+                help, q quit. With --type (or type: true in a note) the answer is typed and compared. \
+                --plain reads the commands line by line from standard input, for scripts.
                 """)
 
         @OptionGroup var options: VaultOptions
