@@ -15,7 +15,8 @@ let package = Package(
     products: [
         .library(
             name: "QuireKit",
-            targets: ["QuireSupport", "QuireSystem", "QuireParsing", "QuireIndex", "QuireReview", "QuireWatch", "QuireStudy", "QuireSync"]
+            targets: ["QuireSupport", "QuireSystem", "QuireParsing", "QuireIndex", "QuireReview", "QuireWatch", "QuireStudy", "QuireSync",
+                      "QuireCuration"]
         ),
         .executable(name: "quire", targets: ["quire"]),
     ],
@@ -74,13 +75,17 @@ let package = Package(
             name: "QuireStudy",
             dependencies: ["QuireModel", "QuireScheduling", "QuireParsing", "QuireIndex", "QuireReview", "QuireWatch"]
         ),
+        .target(
+            name: "QuireCuration",
+            dependencies: ["QuireSupport", "QuireModel", "QuireYAML", "QuireSystem", "QuireParsing", "QuireIndex", "QuireReview"]
+        ),
 
         // MARK: - Executables
         .executableTarget(
             name: "quire",
             dependencies: [
                 "QuireSupport", "QuireModel", "QuireScheduling", "QuireMarkdown", "QuireSystem", "QuireParsing",
-                "QuireIndex", "QuireReview", "QuireWatch", "QuireStudy", "QuireSync",
+                "QuireIndex", "QuireReview", "QuireWatch", "QuireStudy", "QuireSync", "QuireCuration",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -128,6 +133,7 @@ let package = Package(
         .testTarget(name: "QuireWatchTests", dependencies: ["QuireWatch", "QuireTestSupport"]),
         .testTarget(name: "QuireStudyTests", dependencies: ["QuireStudy", "QuireTestSupport"]),
         .testTarget(name: "QuireSyncTests", dependencies: ["QuireSync", "QuireTestSupport"]),
+        .testTarget(name: "QuireCurationTests", dependencies: ["QuireCuration", "QuireTestSupport"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["quire"],

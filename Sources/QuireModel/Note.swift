@@ -1,6 +1,11 @@
-/// How often a note itself comes up for curation.
-public enum NoteCycle: String, CaseIterable, Sendable, Codable {
+/// How often a note itself comes up for curation: the highest curation review it was kept in
+/// (FORMAT.md §2.2), in this order.
+public enum NoteCycle: String, CaseIterable, Sendable, Codable, Comparable {
     case daily, weekly, monthly, yearly
+
+    public static func < (a: NoteCycle, b: NoteCycle) -> Bool {
+        (allCases.firstIndex(of: a) ?? 0) < (allCases.firstIndex(of: b) ?? 0)
+    }
 }
 
 /// One Markdown file of the vault, with what Quire read from it. Two notes are equal when every

@@ -98,7 +98,7 @@ public enum ReviewLog {
     }
 
     /// Percent-encodes space, `%`, control characters and DEL.
-    static func percentEncode(_ s: String) -> String {
+    package static func percentEncode(_ s: String) -> String {
         String(decoding: encodeBytes(s), as: UTF8.self)
     }
 
