@@ -77,7 +77,7 @@ let package = Package(
         ),
         .target(
             name: "QuireCuration",
-            dependencies: ["QuireSupport", "QuireModel", "QuireYAML", "QuireSystem", "QuireParsing", "QuireIndex", "QuireReview"]
+            dependencies: ["QuireSupport", "QuireModel", "QuireYAML", "QuireSystem", "QuireReview"]
         ),
 
         // MARK: - Executables

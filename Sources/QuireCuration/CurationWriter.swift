@@ -66,11 +66,11 @@ public struct CurationWriter: Sendable {
         var editor: FrontMatterEditor
         do {
             editor = try FrontMatterEditor(file: before)
+            if note.createdInferred { try editor.set("created", to: .scalar(CurationPeriod.dateText(note.created))) }
             switch decision {
             case .keep: try editor.set("cycle", to: .scalar(period.review.output.rawValue))
             case .archive: try editor.set("archived", to: .scalar("true"))
             }
-            if note.createdInferred { try editor.set("created", to: .scalar(CurationPeriod.dateText(note.created))) }
             try editor.set("reviewed", to: .scalar(CurationPeriod.dateText(today)))
         } catch {
             throw .edit(path: note.path, line: error.mark.line, column: error.mark.column, message: error.message)
@@ -95,6 +95,14 @@ public struct CurationWriter: Sendable {
             throw .io(path: recorded.path, error)
         }
         try append("undo \(period.review.rawValue) \(period) of-id=\(recorded.id) path=\(ReviewLog.percentEncode(recorded.path))", at: now)
+    }
+
+    /// The Markdown body of a note as it is on disk (front matter left out), or nil when it
+    /// cannot be read.
+    public func body(of note: CurationNote) -> String? {
+        guard let bytes = try? vault.io.read(vault.notePath(note.path)).bytes,
+              let frontMatter = try? FrontMatter(file: bytes) else { return nil }
+        return String(decoding: bytes[frontMatter.bodyRange], as: UTF8.self)
     }
 
     /// Records a session's start or end (`session weekly 2026-W47 start total=12`).

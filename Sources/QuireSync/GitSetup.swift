@@ -23,7 +23,7 @@ public enum GitSetup {
             guard set.status == 0 else { throw .git(command: "config \(key)", message: set.errorText) }
         }
         do {
-            try Vault.appendLines(vault.fullPath(".gitattributes"), [attributesLine, ".quire/log/*.log merge=union"], io: vault.io)
+            try Vault.appendLines(vault.fullPath(".gitattributes"), [attributesLine, ".quire/log/*.log merge=union", ".quire/curation/*.log merge=union"], io: vault.io)
             try Vault.appendLines(vault.fullPath(".gitignore"), localFiles, io: vault.io)
         } catch { throw .io(error) }
         var done = ["merge driver 'quire' set in \(repository.root)/.git/config (runs \(executable))",

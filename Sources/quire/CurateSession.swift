@@ -5,7 +5,6 @@ import QuireMarkdown
 import QuireModel
 import QuireReview
 import QuireSupport
-import QuireYAML
 
 /// What `quire curate weekly|monthly|yearly` take.
 struct CurateSessionOptions: ParsableArguments {
@@ -189,9 +188,7 @@ struct CurateSession {
         say("Note \(i + 1) of \(notes.count) · " + facts.joined(separator: " · "))
         say("\(note.path) · created \(CurationPeriod.dateText(note.created))\(note.createdInferred ? " (inferred)" : "")"
             + (decided[i].map { $0.decision == .keep ? " · kept" : " · archived" } ?? ""))
-        let vault = context.loaded.vault
-        if let bytes = try? vault.io.read(vault.notePath(note.path)).bytes,
-           let body = (try? FrontMatter(file: bytes)).map({ String(decoding: bytes[$0.bodyRange], as: UTF8.self) }) {
+        if let body = writer.body(of: note) {
             var text = MarkdownRenderer.plain(body, width: 78)
             while text.hasSuffix("\n") { text.removeLast() }
             if !text.isEmpty { say("  " + text.replacingOccurrences(of: "\n", with: "\n  ")) }

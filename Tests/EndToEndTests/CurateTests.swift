@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+
+/// Curation through the real binary, `--plain` (FORMAT.md §2.2): a year's notes kept from week to
+/// month to year, archived at each level, skipped, undone, resumed; missed periods; a renamed note.
+@Suite struct CurateTests {
+    /// An empty vault of its own, with notes created on the given dates (`Insights/DATE.md`).
+    struct Vault {
+        let q: QuireRunner
+        let root: URL
+
+        init(_ dates: [String]) throws {
+            q = try QuireRunner()
+            root = q.vault.deletingLastPathComponent().appendingPathComponent("curation")
+            try FileManager.default.createDirectory(at: root.appendingPathComponent("Insights"), withIntermediateDirectories: true)
+            #expect(try q.run(["init", root.path]).status == 0)
+            try Data("curate\n".utf8).write(to: root.appendingPathComponent(".quire/device"))
+            for date in dates { try write("Insights/\(date).md", "---\ntitle: Insight \(date)\ncategory: Mindset\ncreated: \(date)\n---\nA thought of \(date).\n") }
+        }
+
+        func write(_ path: String, _ text: String) throws {
+            try Data(text.utf8).write(to: root.appendingPathComponent(path))
+        }
+
+        func read(_ path: String) throws -> String {
+            String(decoding: try Data(contentsOf: root.appendingPathComponent(path)), as: UTF8.self)
+        }
+
+        @discardableResult
+        func run(_ args: [String], _ input: String = "", now: String = "2027-01-05T12:00:00Z") throws -> QuireRunner.Result {
+            try q.run(["-C", root.path] + args + ["--now", now], stdin: input)
+        }
+    }
+
+    @Test func aYearFromWeekToMonthToYear() throws {
+        let v = try Vault(["2026-01-05", "2026-01-07", "2026-01-14", "2026-02-10"])
+        defer { v.q.cleanUp() }
+        var status = try v.run(["curate", "status"]).stdout
+        #expect(status == "2026-W02\tWeek 2, 2026\tpending\t2 notes: 0 kept, 0 archived, 2 left\n"
+            + "2026-W03\tWeek 3, 2026\tpending\t1 note: 0 kept, 0 archived, 1 left\n"
+            + "2026-W07\tWeek 7, 2026\tpending\t1 note: 0 kept, 0 archived, 1 left\n", "\(status)")
+        // Weekly: the oldest week first.
+        let w02 = try v.run(["curate", "weekly", "--plain"], "keep\narchive\n")
+        #expect(w02.stdout.contains("Weekly review of Week 2, 2026 (2026-W02): 2 notes") && w02.stdout.contains("is complete"), "\(w02)")
+        #expect(try v.read("Insights/2026-01-05.md").contains("cycle: weekly\nreviewed: 2027-01-05\n"))
+        #expect(try v.read("Insights/2026-01-07.md").contains("archived: true\nreviewed: 2027-01-05\n"))
+        #expect(try v.run(["curate", "weekly", "--plain"], "k\n").status == 0)
+        #expect(try v.run(["curate", "weekly", "2026-W07", "--plain"], "k\n").status == 0)
+        status = try v.run(["curate", "status"]).stdout
+        #expect(status == "2026-01\tJanuary 2026\tpending\t2 notes: 0 kept, 0 archived, 2 left\n"
+            + "2026-02\tFebruary 2026\tpending\t1 note: 0 kept, 0 archived, 1 left\n", "\(status)")
+        // Monthly: keep one, archive one; the archived keeps its cycle.
+        #expect(try v.run(["curate", "monthly", "--plain"], "k\na\n").stdout.contains("is complete"))
+        #expect(try v.read("Insights/2026-01-05.md").contains("cycle: monthly\n"))
+        let archivedMonthly = try v.read("Insights/2026-01-14.md")
+        #expect(archivedMonthly.contains("cycle: weekly\n") && archivedMonthly.contains("archived: true\n"))
+        // Yearly, with February's month still open: a warning, then the evergreen note.
+        let yearly = try v.run(["curate", "yearly", "--plain"], "keep\n")
+        #expect(yearly.stdout.contains("warning: the monthly review of February 2026 (2026-02) is not complete: 1 left"), "\(yearly)")
+        #expect(try v.read("Insights/2026-01-05.md").contains("cycle: yearly\n"))
+        #expect(try v.run(["curate", "status"]).stdout.hasPrefix("2026-02\tFebruary 2026\tpending"))
+        let log = try v.read(".quire/curation/curate.log")
+        #expect(log.hasPrefix("# quire curation log v1\n") && log.contains(" keep yearly 2026 id=") && log.contains(" session yearly 2026 end kept=1 archived=0 left=0\n"))
+    }
+
+    @Test func skipUndoAndResume() throws {
+        let v = try Vault(["2026-11-16", "2026-11-17", "2026-11-18"])
+        defer { v.q.cleanUp() }
+        let first = try v.read("Insights/2026-11-16.md")
+        let now = "2026-11-22T12:00:00Z"
+        let session = try v.run(["curate", "weekly", "--plain"], "keep\nundo\nskip\narchive\nquit\n", now: now)
+        #expect(session.stdout.contains("↶ undid the keep of Insights/2026-11-16.md"), "\(session)")
+        #expect(try v.read("Insights/2026-11-16.md") == first, "the undo gives the note's bytes back")
+        #expect(session.stdout.contains("Kept 0, archived 1, skipped 1; 2 left"), "\(session)")
+        // Resumed: the notes still to decide, the skipped one first; input ending early is a quit.
+        let resumed = try v.run(["curate", "weekly", "--plain"], "keep\n", now: now)
+        #expect(resumed.stdout.contains("2 notes to decide") || resumed.stdout.contains("1 archived, 2 to decide"), "\(resumed)")
+        #expect(resumed.stdout.contains("Note 1 of 2 · Insight 2026-11-16"))
+        #expect(try v.run(["curate", "weekly", "--plain"], "keep\n", now: now).stdout.contains("is complete"))
+        #expect(try v.run(["curate", "status"], now: now).stdout == "No curation review is due.\n")
+    }
+
+    @Test func aRenamedNoteAndANoteWithoutCreated() throws {
+        let v = try Vault(["2026-03-02"])
+        defer { v.q.cleanUp() }
+        try v.write("Insights/2026-03-04 Untitled thought.md", "No front matter at all.\n")
+        let week = try v.run(["curate", "weekly", "2026-W10", "--plain"], "k\nk\n")
+        #expect(week.stdout.contains("created 2026-03-04 (inferred)"), "\(week)")
+        // The decision wrote the inferred date, so the note keeps it whatever its name becomes.
+        #expect(try v.read("Insights/2026-03-04 Untitled thought.md") == "---\ncreated: 2026-03-04\ncycle: weekly\nreviewed: 2027-01-05\n---\nNo front matter at all.\n")
+        try FileManager.default.moveItem(at: v.root.appendingPathComponent("Insights/2026-03-04 Untitled thought.md"),
+                                         to: v.root.appendingPathComponent("Insights/renamed.md"))
+        let month = try v.run(["curate", "monthly", "2026-03", "--plain"], "k\nk\n")
+        #expect(month.stdout.contains("Insights/renamed.md") && month.stdout.contains("is complete"), "\(month)")
+        #expect(try v.read("Insights/renamed.md").contains("cycle: monthly\n"))
+        let bad = try v.run(["curate", "weekly", "2026-13", "--plain"])
+        #expect(bad.status != 0 && bad.stderr.contains("is not a weekly period (like 2026-W47)"))
+    }
+}
