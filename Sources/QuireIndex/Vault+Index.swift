@@ -23,7 +23,7 @@ extension Vault {
             }
             try io.replace(q + "/config.yaml", with: Array(template.utf8), expected: nil)
             try appendLines(directory + "/.gitignore", [".quire/cache/", ".quire/device", ".quire/journal", ".quire/lock"], io: io)
-            try appendLines(directory + "/.gitattributes", [".quire/log/*.log merge=union"], io: io)
+            try appendLines(directory + "/.gitattributes", [".quire/log/*.log merge=union", ".quire/curation/*.log merge=union"], io: io)
         } catch { throw .io(error) }
         return try Vault(root: directory, io: io)
     }

@@ -53,7 +53,7 @@ import Testing
         let ignore = try String(contentsOf: dir.appendingPathComponent(".gitignore"), encoding: .utf8)
         #expect(ignore == ".quire/cache/\n.quire/device\n.quire/journal\n.quire/lock\n")
         let attributes = try String(contentsOf: dir.appendingPathComponent(".gitattributes"), encoding: .utf8)
-        #expect(attributes == ".quire/log/*.log merge=union\n")
+        #expect(attributes == ".quire/log/*.log merge=union\n.quire/curation/*.log merge=union\n")
         let again = try q.run(["init", dir.path])
         #expect(again.status != 0)
         #expect(again.stderr.contains("already a Quire vault"))
