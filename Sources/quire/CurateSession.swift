@@ -70,125 +70,168 @@ extension Quire {
     }
 }
 
-/// One curation review over a period: the notes in order, the decisions taken (for undo).
+/// One curation review over a period: the notes in order, where the user is, the decisions taken
+/// (for undo). `--plain` and the full screen both drive it.
 struct CurateSession {
     let context: CurationContext
     let period: CurationPeriod
     let writer: CurationWriter
-    /// The notes the review decides on, undecided ones as the session began.
-    private var notes: [CurationNote]
+    /// The notes the review decides on: those undecided when the session began.
+    let notes: [CurationNote]
+    /// The note shown.
+    private(set) var position = 0
     /// What was decided on each note in this session, by index.
-    private var decided: [Int: CurationWriter.Recorded] = [:]
+    private(set) var decided: [Int: CurationWriter.Recorded] = [:]
     /// The decisions in order, for undo.
     private var history: [Int] = []
+    private(set) var skipped = Set<Int>()
+    /// The period's status when the session began.
+    let status: PeriodStatus
 
     init(context: CurationContext, period: CurationPeriod, writer: CurationWriter) {
         self.context = context
         self.period = period
         self.writer = writer
         notes = context.curation.eligible(in: period)
+        status = context.curation.status(of: period)
     }
 
-    /// The session read line by line from standard input.
-    mutating func runPlain() throws {
-        let status = context.curation.status(of: period)
-        say("\(period.review.rawValue.capitalized) review of \(period.title) (\(period)): \(Output.counted(status.total, "note")), "
-            + "\(status.kept) kept, \(status.archived) archived, \(status.left) to decide.")
-        for lower in context.curation.incompleteLower(than: period) {
-            say("warning: the \(lower.period.review.rawValue) review of \(lower.period.title) (\(lower.period)) is not complete: \(lower.left) left")
-        }
-        guard !notes.isEmpty else {
-            say("Nothing to decide.")
-            return
-        }
-        do {
-            try writer.session("start", in: period, fields: [("notes", notes.count)], at: context.now)
-        } catch { throw CLIError(error.description) }
-        say("Commands: keep (k), archive (a), skip (s), prev (p), next (n), undo (u), quit (q).")
-        var i = 0
-        var skipped = Set<Int>()
-        session: while i < notes.count {
-            show(i)
-            while true {
-                guard let line = readLine() else { break session }
-                switch line.trimmingSpaces().lowercased() {
-                case "keep", "k", "archive", "a":
-                    if let done = decided[i] {
-                        say("already \(done.decision == .keep ? "kept" : "archived") in this session; undo (u) takes it back")
-                        continue
-                    }
-                    let decision: CurationWriter.Decision = line.trimmingSpaces().lowercased().hasPrefix("k") ? .keep : .archive
-                    do {
-                        let recorded = try writer.decide(decision, on: notes[i], in: period, today: context.today, at: context.now)
-                        decided[i] = recorded
-                        history.append(i)
-                        skipped.remove(i)
-                        say(decision == .keep ? "→ kept: cycle \(period.review.output.rawValue)" : "→ archived")
-                    } catch {
-                        say("error: \(error)")
-                        continue
-                    }
-                    i += 1
-                    continue session
-                case "skip", "s":
-                    skipped.insert(i)
-                    say("→ skipped (still to decide)")
-                    i += 1
-                    continue session
-                case "next", "n":
-                    i += 1
-                    continue session
-                case "prev", "p":
-                    i = max(0, i - 1)
-                    continue session
-                case "undo", "u":
-                    guard let last = history.popLast(), let recorded = decided[last] else {
-                        say("nothing to undo in this session")
-                        continue
-                    }
-                    do {
-                        try writer.undo(recorded, in: period, at: context.now)
-                        decided[last] = nil
-                        say("↶ undid the \(recorded.decision == .keep ? "keep" : "archive") of \(recorded.path)")
-                        i = last
-                    } catch {
-                        history.append(last)
-                        say("error: \(error)")
-                        continue
-                    }
-                    continue session
-                case "quit", "q":
-                    break session
-                case "":
-                    continue
-                default:
-                    say("unknown command '\(line)' (keep, archive, skip, prev, next, undo, quit)")
-                }
-            }
-        }
-        let kept = decided.values.filter { $0.decision == .keep }.count
-        let archived = decided.count - kept
-        let after = status.left - decided.count
-        do {
-            try writer.session("end", in: period, fields: [("kept", kept), ("archived", archived), ("left", after)], at: context.now)
-        } catch { throw CLIError(error.description) }
-        say("")
-        say("Kept \(kept), archived \(archived)" + (skipped.isEmpty ? "" : ", skipped \(skipped.subtracting(decided.keys).count)")
-            + (after == 0 ? ". The \(period.review.rawValue) review of \(period.title) is complete."
-               : "; \(after) left: the review of \(period.title) goes on where it stopped with 'quire curate \(period.review.rawValue) \(period)'."))
+    /// Whether every note was gone through.
+    var isAtEnd: Bool { position >= notes.count }
+
+    /// The opening line: `Weekly review of Week 47, 2026 (2026-W47): 12 notes, 3 kept, 0 archived, 9 to decide.`
+    var heading: String {
+        "\(period.review.rawValue.capitalized) review of \(period.title) (\(period)): \(Output.counted(status.total, "note")), "
+            + "\(status.kept) kept, \(status.archived) archived, \(status.left) to decide."
     }
 
-    private func show(_ i: Int) {
+    /// Warnings about the lower reviews of the span still open.
+    var warnings: [String] {
+        context.curation.incompleteLower(than: period).map {
+            "warning: the \($0.period.review.rawValue) review of \($0.period.title) (\($0.period)) is not complete: \($0.left) left"
+        }
+    }
+
+    /// Keeps or archives the note shown and moves on; what to say.
+    mutating func decide(_ decision: CurationWriter.Decision) -> String {
+        guard !isAtEnd else { return "" }
+        if let done = decided[position] {
+            return "Already \(done.decision == .keep ? "kept" : "archived") in this session; u takes it back."
+        }
+        do {
+            let recorded = try writer.decide(decision, on: notes[position], in: period, today: context.today, at: context.now)
+            decided[position] = recorded
+            history.append(position)
+            skipped.remove(position)
+            position += 1
+            return decision == .keep ? "Kept: cycle \(period.review.output.rawValue)." : "Archived."
+        } catch {
+            return "error: \(error)"
+        }
+    }
+
+    /// Leaves the note shown undecided and moves on.
+    mutating func skip() -> String {
+        guard !isAtEnd else { return "" }
+        if decided[position] == nil { skipped.insert(position) }
+        position += 1
+        return "Skipped (still to decide)."
+    }
+
+    mutating func next() { position = min(notes.count, position + 1) }
+
+    mutating func previous() { position = max(0, position - 1) }
+
+    /// Takes back the session's last decision and shows its note again.
+    mutating func undo() -> String {
+        guard let last = history.last, let recorded = decided[last] else { return "Nothing to undo in this session." }
+        do {
+            try writer.undo(recorded, in: period, at: context.now)
+        } catch {
+            return "error: \(error)"
+        }
+        history.removeLast()
+        decided[last] = nil
+        position = last
+        return "Undid the \(recorded.decision == .keep ? "keep" : "archive") of \(recorded.path)."
+    }
+
+    /// The note's facts: title, category, source, tags.
+    func facts(_ i: Int) -> String {
         let note = notes[i]
-        say("")
         var facts = [note.title]
         if let category = note.category { facts.append("[\(category)]") }
         if let source = note.source { facts.append("from " + source + (note.sourceType.map { " (\($0))" } ?? "")) }
         if !note.tags.isEmpty { facts.append(note.tags.map { "#" + $0.name }.joined(separator: " ")) }
-        say("Note \(i + 1) of \(notes.count) · " + facts.joined(separator: " · "))
-        say("\(note.path) · created \(CurationPeriod.dateText(note.created))\(note.createdInferred ? " (inferred)" : "")"
-            + (decided[i].map { $0.decision == .keep ? " · kept" : " · archived" } ?? ""))
-        if let body = writer.body(of: note) {
+        return facts.joined(separator: " · ")
+    }
+
+    /// Where the note is and when it was made, and what this session decided on it.
+    func location(_ i: Int) -> String {
+        let note = notes[i]
+        return "\(note.path) · created \(CurationPeriod.dateText(note.created))\(note.createdInferred ? " (inferred)" : "")"
+            + (decided[i].map { $0.decision == .keep ? " · kept" : " · archived" } ?? "")
+    }
+
+    /// Records the session's start.
+    func start() throws {
+        do { try writer.session("start", in: period, fields: [("notes", notes.count)], at: context.now) } catch {
+            throw CLIError(error.description)
+        }
+    }
+
+    /// Records the session's end; the summary lines.
+    func finish() throws -> [String] {
+        let kept = decided.values.filter { $0.decision == .keep }.count
+        let archived = decided.count - kept
+        let left = status.left - decided.count
+        do {
+            try writer.session("end", in: period, fields: [("kept", kept), ("archived", archived), ("left", left)], at: context.now)
+        } catch { throw CLIError(error.description) }
+        let skippedNow = skipped.subtracting(decided.keys).count
+        return ["Kept \(kept), archived \(archived)" + (skippedNow == 0 ? "" : ", skipped \(skippedNow)")
+            + (left == 0 ? ". The \(period.review.rawValue) review of \(period.title) is complete."
+               : "; \(left) left: the review of \(period.title) goes on where it stopped with 'quire curate \(period.review.rawValue) \(period)'.")]
+    }
+
+    /// The session read line by line from standard input.
+    mutating func runPlain() throws {
+        say(heading)
+        warnings.forEach(say)
+        guard !notes.isEmpty else {
+            say("Nothing to decide.")
+            return
+        }
+        try start()
+        say("Commands: keep (k), archive (a), skip (s), prev (p), next (n), undo (u), quit (q).")
+        var shown = -1
+        session: while !isAtEnd {
+            if shown != position {
+                show(position)
+                shown = position
+            }
+            guard let line = readLine() else { break }
+            switch line.trimmingSpaces().lowercased() {
+            case "keep", "k": say("→ " + decide(.keep))
+            case "archive", "a": say("→ " + decide(.archive))
+            case "skip", "s": say("→ " + skip())
+            case "next", "n": next()
+            case "prev", "p": previous()
+            case "undo", "u": say("↶ " + undo())
+            case "quit", "q": break session
+            case "": continue
+            default: say("unknown command '\(line)' (keep, archive, skip, prev, next, undo, quit)")
+            }
+        }
+        say("")
+        try finish().forEach(say)
+    }
+
+    private func show(_ i: Int) {
+        say("")
+        say("Note \(i + 1) of \(notes.count) · " + facts(i))
+        say(location(i))
+        if let body = writer.body(of: notes[i]) {
             var text = MarkdownRenderer.plain(body, width: 78)
             while text.hasSuffix("\n") { text.removeLast() }
             if !text.isEmpty { say("  " + text.replacingOccurrences(of: "\n", with: "\n  ")) }

@@ -69,7 +69,7 @@ import Testing
         let first = try v.read("Insights/2026-11-16.md")
         let now = "2026-11-22T12:00:00Z"
         let session = try v.run(["curate", "weekly", "--plain"], "keep\nundo\nskip\narchive\nquit\n", now: now)
-        #expect(session.stdout.contains("↶ undid the keep of Insights/2026-11-16.md"), "\(session)")
+        #expect(session.stdout.contains("↶ Undid the keep of Insights/2026-11-16.md."), "\(session)")
         #expect(try v.read("Insights/2026-11-16.md") == first, "the undo gives the note's bytes back")
         #expect(session.stdout.contains("Kept 0, archived 1, skipped 1; 2 left"), "\(session)")
         // Resumed: the notes still to decide, the skipped one first; input ending early is a quit.
