@@ -33,8 +33,14 @@ struct CurateSessionOptions: ParsableArguments {
         let device: String
         do { device = try context.loaded.vault.deviceID(using: &generator) } catch { throw CLIError(error.description) }
         let writer = CurationWriter(vault: context.loaded.vault, device: device)
-        var session = CurateSession(context: context, period: chosen, writer: writer)
-        try session.runPlain()
+        let session = CurateSession(context: context, period: chosen, writer: writer)
+        if plain || !Output.isTerminal {
+            var plainSession = session
+            try plainSession.runPlain()
+        } else {
+            var screen = CurateScreen(session: session)
+            try screen.run()
+        }
         try context.loaded.finish()
     }
 

@@ -4,7 +4,7 @@ enum Key: Equatable {
     case character(Character)
     case enter, space, escape, backspace, interrupt, endOfInput
     /// The arrows up and down, Page Up and Page Down, Home and End (scrolling a long card).
-    case up, down, pageUp, pageDown, home, end
+    case up, down, left, right, pageUp, pageDown, home, end
     /// A key the review does not use: another arrow or function key, a control character, bytes
     /// that are not UTF-8.
     case other
@@ -88,13 +88,15 @@ struct KeyDecoder {
         }
     }
 
-    /// The key a complete `CSI` (or `SS3`) sequence stands for: `A`/`B` are the arrows up and
-    /// down, `5~`/`6~` Page Up/Down, `H`/`F` and `1~`/`4~` (or `7~`/`8~`) Home and End.
+    /// The key a complete `CSI` (or `SS3`) sequence stands for: `A`/`B`/`C`/`D` are the arrows up,
+    /// down, right and left, `5~`/`6~` Page Up/Down, `H`/`F` and `1~`/`4~` (or `7~`/`8~`) Home and End.
     private static func csiKey<Parameters: Collection<UInt8>>(parameters: Parameters, final: UInt8) -> Key {
         let p = String(decoding: parameters, as: UTF8.self)
         switch (p, final) {
         case ("", UInt8(ascii: "A")), ("1", UInt8(ascii: "A")): return .up
         case ("", UInt8(ascii: "B")), ("1", UInt8(ascii: "B")): return .down
+        case ("", UInt8(ascii: "C")), ("1", UInt8(ascii: "C")): return .right
+        case ("", UInt8(ascii: "D")), ("1", UInt8(ascii: "D")): return .left
         case ("5", UInt8(ascii: "~")): return .pageUp
         case ("6", UInt8(ascii: "~")): return .pageDown
         case ("", UInt8(ascii: "H")), ("1", UInt8(ascii: "~")), ("7", UInt8(ascii: "~")): return .home

@@ -25,8 +25,8 @@ struct KeyDecoderTests {
         // The scrolling keys, in both the CSI and the SS3 forms.
         let scrolling: [UInt8] = [27, 91, 66, 27, 79, 65, 27, 91, 53, 126, 27, 91, 54, 126, 27, 91, 72, 27, 79, 70, 27, 91, 52, 126]
         #expect(keys(scrolling) == [.down, .up, .pageUp, .pageDown, .home, .end, .end])
-        // Left and right are not used.
-        #expect(keys([27, 91, 67, 27, 91, 68]) == [.other, .other])
+        // Right and left (the curation screen's next and previous).
+        #expect(keys([27, 91, 67, 27, 91, 68]) == [.right, .left])
         // Escape followed by a key that is not the start of a sequence: two keys.
         #expect(keys([27] + Array("q".utf8)) == [.escape, .character("q")])
         #expect(keys([27]) == [.escape])

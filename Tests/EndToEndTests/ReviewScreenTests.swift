@@ -17,11 +17,11 @@ import Testing
             try before(q)
             var env = ["TERM=xterm-256color", "EDITOR=true"]
             env += environment.map { "\($0.key)=\($0.value)" }
-            let command = ([QuireRunner.executable.path, "review", "--now", QuireRunner.now] + arguments)
+            let command = ([QuireRunner.executable.path] + (arguments.first == "curate" ? [] : ["review", "--now", QuireRunner.now]) + arguments)
                 .map { "'" + $0 + "'" }.joined(separator: " ")
             let shell = "cd '\(q.vault.path)' && env -u NO_COLOR \(env.map { "'" + $0 + "'" }.joined(separator: " ")) \(command); echo EXIT=$?; sleep 60"
             try tmux(["-f", "/dev/null", "new-session", "-d", "-x", String(size.0), "-y", String(size.1), shell])
-            try waitFor { $0.contains("to study") || $0.contains("Nothing to study") }
+            try waitFor { $0.contains("to study") || $0.contains("Nothing to study") || $0.contains("review ·") || $0.contains("Nothing to decide") }
         }
 
         /// Runs `tmux ARGS` on this pane's server and returns what it printed.
@@ -503,5 +503,32 @@ import Testing
         // The rows kept for the image (8 of a 24-row screen) lie between the question and the answer.
         #expect(separator - question >= 9, "\(s)")
         #expect(lines[(question + 1)..<separator].allSatisfy { $0.trimmingCharacters(in: .whitespaces).isEmpty }, "\(s)")
+    }
+
+    /// The curation screen: keep, archive, previous and next, undo, skip; the summary after it closes.
+    @Test func curationOnTheScreen() throws {
+        let pane = try Pane(environment: ["NO_COLOR": "1"], arguments: ["curate", "weekly", "2026-W47", "--now", "2026-11-22T12:00:00Z"], before: { q in
+            for d in ["16", "17", "18"] {
+                try q.write("Insights/2026-11-\(d).md", Data("---\ntitle: Insight \(d)\ncategory: Mindset\ncreated: 2026-11-\(d)\n---\n# Heading \(d)\n\nA thought of the \(d)th.\n".utf8))
+            }
+        })
+        defer { pane.close() }
+        var s = try pane.waitFor { $0.contains("1 of 3") }
+        #expect(s.contains("Insight 16 · [Mindset]") && s.contains("A thought of the 16th.") && s.contains("k keep · a archive"), "\(s)")
+        try pane.keys("k")
+        s = try pane.waitFor { $0.contains("2 of 3") && $0.contains("Kept: cycle weekly.") }
+        try pane.keys("a")
+        s = try pane.waitFor { $0.contains("3 of 3") }
+        try pane.keys("Left")
+        s = try pane.waitFor { $0.contains("2 of 3") && $0.contains("· archived") }
+        try pane.keys("u")
+        s = try pane.waitFor { $0.contains("Undid the archive of Insights/2026-11-17.md.") }
+        try pane.keys("s", "k")
+        s = try pane.waitFor { $0.contains("done") && $0.contains("Every note of Week 47, 2026 gone through.") }
+        try pane.keys("q")
+        s = try pane.waitFor { $0.contains("EXIT=0") }
+        #expect(s.contains("Kept 2, archived 0, skipped 1; 1 left"), "\(s)")
+        #expect(String(decoding: try pane.q.read("Insights/2026-11-17.md"), as: UTF8.self).contains("cycle") == false)
+        #expect(String(decoding: try pane.q.read("Insights/2026-11-18.md"), as: UTF8.self).contains("cycle: weekly"))
     }
 }

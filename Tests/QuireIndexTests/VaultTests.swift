@@ -16,7 +16,7 @@ import QuireModel
             #expect(try dir.entries(".quire") == ["cache", "config.yaml", "log"])
             #expect(try dir.text(".quire/config.yaml") == VaultConfig.template)
             #expect(try dir.text(".gitignore") == ".quire/cache/\n.quire/device\n.quire/journal\n.quire/lock\n")
-            #expect(try dir.text(".gitattributes") == ".quire/log/*.log merge=union\n")
+            #expect(try dir.text(".gitattributes") == ".quire/log/*.log merge=union\n.quire/curation/*.log merge=union\n")
             #expect(vault.config().config == VaultConfig())
             #expect(vault.config().diagnostics.isEmpty)
         }
@@ -36,12 +36,12 @@ import QuireModel
             try Vault.initialize(dir.path)
             let ignore = try dir.text(".gitignore")
             #expect(ignore == "node_modules/\r\n.quire/device\r\n.quire/cache/\r\n.quire/journal\r\n.quire/lock\r\n")
-            #expect(try dir.text(".gitattributes") == "*.png binary\n.quire/log/*.log merge=union\n")
+            #expect(try dir.text(".gitattributes") == "*.png binary\n.quire/log/*.log merge=union\n.quire/curation/*.log merge=union\n")
             // Run again on a copy without `.quire/` (a fresh clone where it was not committed): nothing repeats.
             try FileManager.default.removeItem(atPath: dir.full(".quire"))
             try Vault.initialize(dir.path)
             #expect(try dir.text(".gitignore") == "node_modules/\r\n.quire/device\r\n.quire/cache/\r\n.quire/journal\r\n.quire/lock\r\n")
-            #expect(try dir.text(".gitattributes") == "*.png binary\n.quire/log/*.log merge=union\n")
+            #expect(try dir.text(".gitattributes") == "*.png binary\n.quire/log/*.log merge=union\n.quire/curation/*.log merge=union\n")
         }
     }
 
