@@ -14,8 +14,13 @@ struct CurationContext {
     let today: Int
 
     init(_ options: VaultOptions) throws {
-        loaded = try LoadedVault(options)
-        now = options.now
+        self.init(loaded: try LoadedVault(options), now: options.now)
+    }
+
+    /// Curation over a vault already indexed.
+    init(loaded: LoadedVault, now: Timestamp) {
+        self.loaded = loaded
+        self.now = now
         let offset = Clock.utcOffset(at: now)
         let vault = loaded.vault
         curation = Curation(notes: loaded.index.notes.map { note in
@@ -30,6 +35,13 @@ struct CurationContext {
     static func line(_ s: PeriodStatus) -> [String] {
         [s.period.description, s.period.title, s.state.rawValue,
          "\(Output.counted(s.total, "note")): \(s.kept) kept, \(s.archived) archived, \(s.left) left"]
+    }
+
+    /// What `quire today` says of the curation due: `2 curation reviews due: weekly 2026-W46, monthly 2026-10 (quire curate status)`.
+    static func dueLine(_ pending: [PeriodStatus]) -> String? {
+        guard !pending.isEmpty else { return nil }
+        let named = pending.prefix(3).map { "\($0.period.review.rawValue) \($0.period)" }.joined(separator: ", ")
+        return "\(Output.counted(pending.count, "curation review")) due: \(named)\(pending.count > 3 ? ", …" : "") ('quire curate status')"
     }
 
     /// A period's status as JSON.

@@ -58,9 +58,14 @@ extension Quire {
                 Output.error("quire: \(parts.joined(separator: ", ")) in the vault ('quire check' shows them)")
             }
             if listing.json {
+                // The curation reviews due need every note's level and dates: the index, read
+                // through its cache (only --json asks; the bare count stays the prompt's fast path).
+                let loaded = try LoadedVault(options, reportErrors: false)
+                let curation = CurationContext(loaded: loaded, now: now)
                 Output.line(JSONValue.object([
                     ("due", .int(total)),
                     ("decks", .object(byDeck.keys.sorted().map { ($0.description, .int(byDeck[$0] ?? 0)) })),
+                    ("curation", .int(curation.curation.pending(today: curation.today).count)),
                 ]).serialized(pretty: true))
             } else {
                 Output.line(String(total))

@@ -25,6 +25,8 @@ extension Quire {
             let context = try StudyContext(options)
             let plan = context.plan()
             let index = context.loaded.index
+            let curation = CurationContext(loaded: context.loaded, now: context.now)
+            let curationDue = curation.curation.pending(today: curation.today)
             if listing.json {
                 var sections: [(String, JSONValue)] = []
                 for section in StudyPlan.Section.allCases {
@@ -46,6 +48,7 @@ extension Quire {
                     ("over_limit", .object([("reviews", .int(plan.overLimit)), ("new", .int(plan.newOverLimit))])),
                     ("siblings_deferred", .int(plan.siblingsDeferred)),
                     ("sections", .object(sections)),
+                    ("curation", .array(curationDue.map(CurationContext.json))),
                 ]).serialized(pretty: true))
                 return try context.loaded.finish()
             }
@@ -75,6 +78,7 @@ extension Quire {
             }
             if plan.siblingsDeferred > 0 { notes.append("\(plan.siblingsDeferred) sibling\(plan.siblingsDeferred == 1 ? "" : "s") wait for another day") }
             Output.line(dim(notes.joined(separator: " · ")))
+            if let line = CurationContext.dueLine(curationDue) { Output.line(line) }
             try context.loaded.finish()
         }
     }
