@@ -150,6 +150,35 @@ public struct Curation: Sendable {
         pending(today: today).first { $0.period.review == review }?.period
     }
 
+    /// A group of the timeline: a period, where its review stands, and its notes, newest first.
+    public struct TimelineGroup: Sendable {
+        public var period: CurationPeriod
+        /// The status of the period's review that decides on these notes (nil in the yearly view:
+        /// yearly notes are evergreen, no review above them).
+        public var status: PeriodStatus?
+        public var notes: [CurationNote]
+    }
+
+    /// The timeline of a level (FORMAT.md §2.2): every note not archived that reached `level`,
+    /// grouped by the period of the review above it — daily notes by ISO week, weekly ones by month,
+    /// monthly and yearly ones by year — newest first.
+    public func timeline(_ level: NoteCycle, including: (CurationNote) -> Bool = { _ in true }) -> [TimelineGroup] {
+        let review: CurationReview? = switch level {
+        case .daily: .weekly
+        case .weekly: .monthly
+        case .monthly: .yearly
+        case .yearly: nil
+        }
+        var groups: [CurationPeriod: [CurationNote]] = [:]
+        for note in notes where !note.archived && (level == .yearly ? note.cycle == .yearly : note.cycle >= level) && including(note) {
+            groups[CurationPeriod(review ?? .yearly, containing: note.created), default: []].append(note)
+        }
+        return groups.keys.sorted(by: >).map { period in
+            TimelineGroup(period: period, status: review.map { _ in status(of: period) },
+                          notes: (groups[period] ?? []).sorted { ($0.created, $0.path) > ($1.created, $1.path) })
+        }
+    }
+
     /// The lower reviews of the same span still incomplete before a monthly or yearly review
     /// (weeks that hold days of the month, months of the year).
     public func incompleteLower(than period: CurationPeriod) -> [PeriodStatus] {

@@ -59,6 +59,14 @@ import Testing
         #expect(yearly.stdout.contains("warning: the monthly review of February 2026 (2026-02) is not complete: 1 left"), "\(yearly)")
         #expect(try v.read("Insights/2026-01-05.md").contains("cycle: yearly\n"))
         #expect(try v.run(["curate", "status"]).stdout.hasPrefix("2026-02\tFebruary 2026\tpending"))
+        // The timelines: every note not archived by week; the evergreen one in the yearly view.
+        let daily = try v.run(["notes"]).stdout
+        #expect(daily.hasPrefix("Week 7, 2026 · weekly review completed (1 note: 1 kept, 0 archived, 0 left)\n"), "\(daily)")
+        #expect(daily.contains("Week 2, 2026 · weekly review completed (2 notes: 1 kept, 1 archived, 0 left)\n  2026-01-05\tInsight 2026-01-05\t[Mindset]"))
+        #expect(!daily.contains("2026-01-07"), "archived notes are left out")
+        #expect(try v.run(["notes", "--cycle", "yearly"]).stdout == "2026\n  2026-01-05\tInsight 2026-01-05\t[Mindset]\t\t\n")
+        let json = try v.run(["notes", "--cycle", "monthly", "--json"]).stdout
+        #expect(json.contains("\"period\": \"2026\"") && json.contains("\"cycle\": \"yearly\""), "\(json)")
         let log = try v.read(".quire/curation/curate.log")
         #expect(log.hasPrefix("# quire curation log v1\n") && log.contains(" keep yearly 2026 id=") && log.contains(" session yearly 2026 end kept=1 archived=0 left=0\n"))
     }
