@@ -507,14 +507,14 @@ import Testing
 
     /// The curation screen: keep, archive, previous and next, undo, skip; the summary after it closes.
     @Test func curationOnTheScreen() throws {
-        let pane = try Pane(environment: ["NO_COLOR": "1"], arguments: ["curate", "weekly", "2026-W47", "--now", "2026-11-22T12:00:00Z"], before: { q in
-            for d in ["16", "17", "18"] {
-                try q.write("Insights/2026-11-\(d).md", Data("---\ntitle: Insight \(d)\ncategory: Mindset\ncreated: 2026-11-\(d)\n---\n# Heading \(d)\n\nA thought of the \(d)th.\n".utf8))
+        let pane = try Pane(environment: ["NO_COLOR": "1"], arguments: ["curate", "weekly", "2026-W49", "--now", "2026-11-22T12:00:00Z"], before: { q in
+            for d in ["01", "02", "03"] {
+                try q.write("Insights/2026-12-\(d).md", Data("---\ntitle: Insight \(d)\ncategory: Mindset\ncreated: 2026-12-\(d)\n---\n# Heading \(d)\n\nA thought of the \(d)th.\n".utf8))
             }
         })
         defer { pane.close() }
         var s = try pane.waitFor { $0.contains("1 of 3") }
-        #expect(s.contains("Insight 16 · [Mindset]") && s.contains("A thought of the 16th.") && s.contains("k keep · a archive"), "\(s)")
+        #expect(s.contains("Insight 01 · [Mindset]") && s.contains("A thought of the 01th.") && s.contains("k keep · a archive"), "\(s)")
         try pane.keys("k")
         s = try pane.waitFor { $0.contains("2 of 3") && $0.contains("Kept: cycle weekly.") }
         try pane.keys("a")
@@ -522,13 +522,13 @@ import Testing
         try pane.keys("Left")
         s = try pane.waitFor { $0.contains("2 of 3") && $0.contains("· archived") }
         try pane.keys("u")
-        s = try pane.waitFor { $0.contains("Undid the archive of Insights/2026-11-17.md.") }
+        s = try pane.waitFor { $0.contains("Undid the archive of Insights/2026-12-02.md.") }
         try pane.keys("s", "k")
-        s = try pane.waitFor { $0.contains("done") && $0.contains("Every note of Week 47, 2026 gone through.") }
+        s = try pane.waitFor { $0.contains("done") && $0.contains("Every note of Week 49, 2026 gone through.") }
         try pane.keys("q")
         s = try pane.waitFor { $0.contains("EXIT=0") }
         #expect(s.contains("Kept 2, archived 0, skipped 1; 1 left"), "\(s)")
-        #expect(String(decoding: try pane.q.read("Insights/2026-11-17.md"), as: UTF8.self).contains("cycle") == false)
-        #expect(String(decoding: try pane.q.read("Insights/2026-11-18.md"), as: UTF8.self).contains("cycle: weekly"))
+        #expect(String(decoding: try pane.q.read("Insights/2026-12-02.md"), as: UTF8.self).contains("cycle") == false)
+        #expect(String(decoding: try pane.q.read("Insights/2026-12-03.md"), as: UTF8.self).contains("cycle: weekly"))
     }
 }

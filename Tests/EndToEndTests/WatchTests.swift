@@ -69,7 +69,7 @@ import Testing
         let watcher = try Watcher(runner)
         defer { watcher.stop() }
         let ready = watcher.waitForLines(1)
-        #expect(ready.first == #"{"event":"ready","notes":23,"cards":161}"#)
+        #expect(ready.first == #"{"event":"ready","notes":33,"cards":161}"#)
 
         try runner.write("Inbox/new.md", Data("new :: card\n".utf8))
         var lines = watcher.waitForLines(2)
