@@ -22,6 +22,19 @@ public struct VaultConfig: Sendable, Equatable {
     /// Which card syntax the vault's notes use (`card_syntax`, FORMAT.md §3.8).
     public var cardSyntax: CardSyntaxName = .quire
 
+    /// The note categories (`categories:`, FORMAT.md §7.3) with their colours (`#rrggbb`), as
+    /// written; without the key, the ones `quire init` seeds.
+    public var categories: [(name: String, color: String?)] = VaultConfig.seededCategories
+    /// The source types offered for notes (`source_types:`); without the key, the seeded ones.
+    public var sourceTypes: [String] = ["Link", "Book", "Video", "Podcast", "Article", "Person", "Other"]
+
+    /// The categories `quire init` writes, with their colours.
+    public static let seededCategories: [(name: String, color: String?)] = [
+        ("Productivity", "#137fec"), ("Relationships", "#ec4899"), ("Health", "#10b981"), ("Finance", "#f59e0b"),
+        ("Leadership", "#8b5cf6"), ("Mindset", "#ef4444"), ("Career", "#06b6d4"), ("Communication", "#84cc16"),
+        ("Learning", "#fb923c"),
+    ]
+
     /// The values of `card_syntax`.
     public enum CardSyntaxName: String, Sendable, Equatable {
         /// Quire's own (FORMAT.md §3.1–§3.7).
@@ -47,6 +60,14 @@ public struct VaultConfig: Sendable, Equatable {
     public static func == (a: VaultConfig, b: VaultConfig) -> Bool {
         a.settings == b.settings && a.study == b.study && a.cardSyntax == b.cardSyntax
             && a.deckSettings.elementsEqual(b.deckSettings) { $0.deck == $1.deck && $0.settings == $1.settings }
+            && a.categories.elementsEqual(b.categories) { $0.name == $1.name && $0.color == $1.color }
+            && a.sourceTypes == b.sourceTypes
+    }
+
+    /// Whether a text is a colour `#rrggbb`.
+    public static func isColor(_ text: String) -> Bool {
+        let u = Array(text.utf8)
+        return u.count == 7 && u[0] == UInt8(ascii: "#") && u.dropFirst().allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) || ($0 >= 65 && $0 <= 70) }
     }
 
     /// The file `quire init` writes.
@@ -67,6 +88,17 @@ public struct VaultConfig: Sendable, Equatable {
         leech_threshold: 8     # lapses that make a card a leech (0: never)
         leech_action: suspend  # suspend | tag: a leech's note is tagged 'leech', and the card suspended
         card_syntax: quire     # quire | obsidian-sr (exactly the cards of the Obsidian spaced-repetition plugin)
+        categories:            # note categories and their colours (quire category add|rename|remove|list)
+          Productivity: "#137fec"
+          Relationships: "#ec4899"
+          Health: "#10b981"
+          Finance: "#f59e0b"
+          Leadership: "#8b5cf6"
+          Mindset: "#ef4444"
+          Career: "#06b6d4"
+          Communication: "#84cc16"
+          Learning: "#fb923c"
+        source_types: [Link, Book, Video, Podcast, Article, Person, Other]
         # decks:               # settings for a deck and its sub-decks
         #   Languages/Spanish:
         #     scheduler: sm2
@@ -105,6 +137,30 @@ public struct VaultConfig: Sendable, Equatable {
                 continue
             }
             if reader.readStudy(key, value, into: &study) { continue }
+            if key.value == "categories" {
+                config.categories = []
+                if let entries = value.mapping?.entries {
+                    reader.reportRepeatedKeys(entries)
+                    for (name, color) in entries {
+                        let text = color.scalar.flatMap { $0.isNull ? nil : $0.value }
+                        if let text, !Self.isColor(text) {
+                            reader.problem(.warning, color.start, "the colour of category '\(name.value)' must be like #137fec; none used")
+                        }
+                        config.categories.append((name.value, text.flatMap { Self.isColor($0) ? $0 : nil }))
+                    }
+                } else if !(value.scalar?.isNull ?? false) {
+                    reader.problem(.warning, value.start, "'categories' must map category names to colours (#137fec)")
+                }
+                continue
+            }
+            if key.value == "source_types" {
+                if let items = value.sequence?.items {
+                    config.sourceTypes = items.compactMap { $0.scalar?.value }
+                } else if !(value.scalar?.isNull ?? false) {
+                    reader.problem(.warning, value.start, "'source_types' must be a list, like [Book, Article]")
+                }
+                continue
+            }
             if key.value == "card_syntax" {
                 if let name = value.scalar.flatMap({ CardSyntaxName(rawValue: $0.value) }) {
                     config.cardSyntax = name

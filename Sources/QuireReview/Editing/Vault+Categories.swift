@@ -1,0 +1,64 @@
+import QuireIndex
+import QuireModel
+import QuireSystem
+import QuireYAML
+
+/// Errors of category edits.
+public enum CategoryError: Error, Sendable, CustomStringConvertible {
+    case invalid(String)
+    case io(FileIOError)
+    case edit(YAMLError)
+
+    public var description: String {
+        switch self {
+        case .invalid(let m): m
+        case .io(let e): e.description
+        case .edit(let e): ".quire/config.yaml:\(e.mark.line - 1):\(e.mark.column): error: \(e.message); nothing written"
+        }
+    }
+}
+
+extension Vault {
+    /// Adds a category to `.quire/config.yaml`, or sets its colour (`#rrggbb`).
+    public func addCategory(_ name: String, color: String?) throws(CategoryError) {
+        try editCategories { (file) throws(YAMLError) in try ConfigEdit.setCategory(name, color: color, in: file) }
+    }
+
+    /// Renames a category in `.quire/config.yaml`, keeping its colour. The notes are rewritten by
+    /// the caller (``plan(_:paths:)`` with `set category`).
+    public func renameCategory(_ old: String, to new: String, color: String?) throws(CategoryError) {
+        try editCategories { (file) throws(YAMLError) in
+            try ConfigEdit.setCategory(new, color: color, in: try ConfigEdit.removeCategory(old, in: file))
+        }
+    }
+
+    /// Removes a category from `.quire/config.yaml` (its notes: `unset category` by the caller).
+    public func removeCategory(_ name: String) throws(CategoryError) {
+        try editCategories { (file) throws(YAMLError) in try ConfigEdit.removeCategory(name, in: file) }
+    }
+
+    /// Edits `.quire/config.yaml`, written atomically if the file is still as read.
+    func editCategories(_ edit: ([UInt8]) throws(YAMLError) -> [UInt8]) throws(CategoryError) {
+        let rel = Vault.folderName + "/config.yaml"
+        let path: String
+        do { path = try internalPath(rel) } catch { throw .io(error) }
+        var original: [UInt8]?
+        if io.linkStamp(path) != nil {
+            do { original = try io.read(path).bytes } catch { throw .io(error) }
+        }
+        let edited: [UInt8]
+        do {
+            // A file without `categories:` has the seeded ones: they are written first, so that
+            // an edit changes one category and keeps the others.
+            var file = original ?? []
+            if (try? YAMLParser.parse(file))?.mapping?["categories"] == nil {
+                for c in VaultConfig.seededCategories { file = try ConfigEdit.setCategory(c.name, color: c.color, in: file) }
+            }
+            edited = try edit(file)
+        } catch { throw .edit(error) }
+        guard VaultConfig.parse(edited, path: rel).diagnostics.allSatisfy({ $0.severity != .error }) else {
+            throw .invalid("the settings would no longer read; nothing written")
+        }
+        do { try io.replace(path, with: edited, expected: original) } catch { throw .io(error) }
+    }
+}

@@ -1,0 +1,30 @@
+import Foundation
+import Testing
+
+/// `quire category`: the seeded categories, add, rename and remove, the notes rewritten in one
+/// lossless bulk edit.
+@Suite struct CategoryTests {
+    let now = ["--now", QuireRunner.now]
+
+    @Test func addRenameRemove() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        var listed = try q.run(["category"] + now).stdout
+        #expect(listed.hasPrefix("Career  1 note\nCommunication  1 note\nFinance  1 note\nHealth  1 note\n"), "\(listed)")
+        #expect(try q.run(["category", "add", "Philosophy", "--color", "#123456"] + now).status == 0)
+        let bad = try q.run(["category", "add", "a:b"] + now)
+        #expect(bad.status != 0 && bad.stderr.contains("cannot be a category name"))
+        let sleep = "Insights/2026-09-22 Sleep debt.md", growth = "Insights/2026-10-21 Fixed vs growth.md"
+        let growthBefore = String(decoding: try q.read(growth), as: UTF8.self)
+        #expect(try q.run(["category", "rename", "Mindset", "Outlook"] + now).status == 0)
+        #expect(String(decoding: try q.read(growth), as: UTF8.self) == growthBefore.replacingOccurrences(of: "category: Mindset\n", with: "category: Outlook\n"))
+        #expect(try q.run(["category", "remove", "Health"] + now).status == 0)
+        #expect(!String(decoding: try q.read(sleep), as: UTF8.self).contains("category:"))
+        listed = try q.run(["category", "--json"] + now).stdout
+        #expect(listed.contains("\"name\": \"Outlook\",\n    \"color\": \"#ef4444\",\n    \"notes\": 1"), "\(listed)")
+        #expect(listed.contains("\"name\": \"Philosophy\"") && !listed.contains("\"Health\"") && !listed.contains("\"Mindset\""))
+        let config = String(decoding: try q.read(".quire/config.yaml"), as: UTF8.self)
+        #expect(config.contains("# Quire settings.") && config.contains("  Outlook: \"#ef4444\"\n"), "comments and colours kept: \(config)")
+        #expect(try q.run(["check"] + now).status == 0)
+    }
+}
