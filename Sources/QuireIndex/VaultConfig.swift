@@ -25,6 +25,8 @@ public struct VaultConfig: Sendable, Equatable {
     /// The note categories (`categories:`, FORMAT.md §7.3) with their colours (`#rrggbb`), as
     /// written; without the key, the ones `quire init` seeds.
     public var categories: [(name: String, color: String?)] = VaultConfig.seededCategories
+    /// The folder `quire new` writes notes into (`notes_folder`, relative to the vault).
+    public var notesFolder = "Notes"
     /// The source types offered for notes (`source_types:`); without the key, the seeded ones.
     public var sourceTypes: [String] = ["Link", "Book", "Video", "Podcast", "Article", "Person", "Other"]
 
@@ -61,7 +63,7 @@ public struct VaultConfig: Sendable, Equatable {
         a.settings == b.settings && a.study == b.study && a.cardSyntax == b.cardSyntax
             && a.deckSettings.elementsEqual(b.deckSettings) { $0.deck == $1.deck && $0.settings == $1.settings }
             && a.categories.elementsEqual(b.categories) { $0.name == $1.name && $0.color == $1.color }
-            && a.sourceTypes == b.sourceTypes
+            && a.sourceTypes == b.sourceTypes && a.notesFolder == b.notesFolder
     }
 
     /// Whether a text is a colour `#rrggbb`.
@@ -99,6 +101,7 @@ public struct VaultConfig: Sendable, Equatable {
           Communication: "#84cc16"
           Learning: "#fb923c"
         source_types: [Link, Book, Video, Podcast, Article, Person, Other]
+        notes_folder: Notes    # where quire new writes notes
         # decks:               # settings for a deck and its sub-decks
         #   Languages/Spanish:
         #     scheduler: sm2
@@ -150,6 +153,13 @@ public struct VaultConfig: Sendable, Equatable {
                     }
                 } else if !(value.scalar?.isNull ?? false) {
                     reader.problem(.warning, value.start, "'categories' must map category names to colours (#137fec)")
+                }
+                continue
+            }
+            if key.value == "notes_folder" {
+                let text = value.scalar?.value ?? ""
+                if Vault.isPlainRelativePath(text) || text.isEmpty { config.notesFolder = text } else {
+                    reader.problem(.warning, value.start, "'notes_folder' must be a folder inside the vault, like Notes")
                 }
                 continue
             }

@@ -48,7 +48,8 @@ extension Quire {
             let markdown: String
             do {
                 if text.isEmpty {
-                    guard let written = try edited() else {
+                    let template = cloze ? "" : reversed ? " ::: \n" : "Q: \nA: \n"
+                    guard let written = try EditorSession.text(startingWith: template, nothingDone: "nothing added") else {
                         Output.line("Nothing added.")
                         return
                     }
@@ -70,20 +71,6 @@ extension Quire {
             } catch let error as EditError {
                 throw CLIError(error.description)
             }
-        }
-
-        /// The card's text written in `$VISUAL` or `$EDITOR` (nil: left empty or as it was).
-        private func edited() throws -> String? {
-            let template = cloze ? "" : reversed ? " ::: \n" : "Q: \nA: \n"
-            let file = FileManager.default.temporaryDirectory.appendingPathComponent("quire-add-\(UUID().uuidString).md")
-            try Data(template.utf8).write(to: file)
-            defer { try? FileManager.default.removeItem(at: file) }
-            let environment = ProcessInfo.processInfo.environment
-            let editor = environment["VISUAL"] ?? environment["EDITOR"] ?? "vi"
-            let status = ChildProcess.runAttached(editor.split(separator: " ").map(String.init) + [file.path])
-            guard status == 0 else { throw CLIError("the editor (\(editor)) exited with status \(status); nothing added") }
-            let text = String(decoding: try Data(contentsOf: file), as: UTF8.self)
-            return text == template || text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : text
         }
     }
 }

@@ -105,3 +105,40 @@ import Testing
         #expect(bad.status != 0 && bad.stderr.contains("is not a weekly period (like 2026-W47)"))
     }
 }
+
+/// `quire new`: a note from the command line or `$EDITOR`, named after its title, never over
+/// another.
+@Suite struct NewNoteTests {
+    @Test func newNotes() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        let now = ["--now", "2026-11-22T12:00:00Z"]
+        let made = try q.run(["new", "Listen first: it works", "--category", "Communication", "--tag", "conversations", "--tag", "listening",
+                              "--source", "Crucial Conversations", "--source-type", "Book"] + now)
+        #expect(made.stdout == "wrote Notes/Listen first it works.md\n", "\(made)")
+        #expect(String(decoding: try q.read("Notes/Listen first it works.md"), as: UTF8.self) == """
+            ---
+            title: "Listen first: it works"
+            created: 2026-11-22T12:00:00Z
+            category: Communication
+            source: Crucial Conversations
+            source_type: Book
+            tags: [conversations, listening]
+            ---
+
+            """)
+        #expect(try q.run(["new", "Listen first: it works"] + now).stdout == "wrote Notes/Listen first it works 2.md\n")
+        // In the editor: the first line is the title, the rest the body; the note is in the timeline.
+        let script = q.vault.deletingLastPathComponent().appendingPathComponent("editor.sh")
+        try Data("#!/bin/sh\nprintf '# Sleep is a skill\\n\\nA fixed wake-up time first.\\n' > \"$1\"\n".utf8).write(to: script)
+        chmod(script.path, 0o755)
+        let edited = try q.run(["new", "--category", "Health"] + now, environment: ["VISUAL": script.path])
+        #expect(edited.stdout == "wrote Notes/Sleep is a skill.md\n", "\(edited)")
+        #expect(String(decoding: try q.read("Notes/Sleep is a skill.md"), as: UTF8.self).hasSuffix("category: Health\n---\n\nA fixed wake-up time first.\n"))
+        let timeline = try q.run(["notes", "path:Notes/**"] + now).stdout
+        #expect(timeline.hasPrefix("Week 47, 2026 · weekly review") && timeline.contains("Sleep is a skill\t[Health]"), "\(timeline)")
+        let unknown = try q.run(["new", "Odd", "--category", "Nope"] + now)
+        #expect(unknown.status == 0 && unknown.stderr.contains("'Nope' is not one of the categories"))
+        #expect(try q.run(["new"] + now, environment: ["VISUAL": "true"]).stdout == "Nothing written: the note was left empty.\n")
+    }
+}

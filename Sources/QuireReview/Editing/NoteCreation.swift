@@ -1,0 +1,79 @@
+import QuireModel
+import QuireSystem
+import QuireYAML
+
+/// A new note (`quire new`): its first line is the title, the rest the body; the front matter
+/// holds the title, `created`, and the category, source, source type, deck and tags given. The
+/// file name comes from the title — letters, digits, spaces, `-` and `_` kept — in the notes
+/// folder, never over an existing file (` 2`, ` 3`, … are added).
+public struct NoteCreation: Sendable {
+    /// The note's path in the vault.
+    public var path: String
+    /// Its bytes.
+    public var bytes: [UInt8]
+
+    /// Plans a note from `text` (title on its first line).
+    /// - Parameters:
+    ///   - fields: front-matter keys after `title` and `created`, in order (`category`, `source`, …),
+    ///     skipped when nil.
+    ///   - tags: the `tags` list, when not empty.
+    ///   - folder: the folder, relative to the vault ("" for its top).
+    public static func plan(_ text: String, fields: [(String, String?)], tags: [String], folder: String,
+                            vault: Vault, created: Timestamp) throws(EditError) -> NoteCreation {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { String($0).trimmingSpaces() }
+        while lines.first?.isEmpty == true { lines.removeFirst() }
+        guard var title = lines.first, !title.isEmpty else { throw .invalid("the note has no title: its first line is the title") }
+        while title.hasPrefix("#") { title.removeFirst() }
+        title = title.trimmingSpaces()
+        guard !title.isEmpty else { throw .invalid("the note has no title: its first line is the title") }
+        var body = Array(lines.dropFirst())
+        while body.first?.isEmpty == true { body.removeFirst() }
+        while body.last?.isEmpty == true { body.removeLast() }
+
+        var editor: FrontMatterEditor
+        do {
+            editor = try FrontMatterEditor(file: [])
+            try editor.set("title", to: .scalar(title))
+            try editor.set("created", to: .scalar(created.iso8601(milliseconds: false)))
+            for (key, value) in fields { if let value, !value.isEmpty { try editor.set(key, to: .scalar(value)) } }
+            if !tags.isEmpty { try editor.set("tags", to: .flowSequence(tags.map { .scalar($0) })) }
+        } catch {
+            throw .invalid("cannot write the note's front matter: \(error.message)")
+        }
+        let bytes = editor.file + Array(((body.isEmpty ? "" : "\n" + body.joined(separator: "\n") + "\n")).utf8)
+
+        // The file name: the title's safe characters.
+        // Other characters become spaces, and runs of spaces one.
+        var name = ""
+        for c in title.unicodeScalars {
+            let keep = c.properties.isAlphabetic || c.properties.numericType != nil || c == "-" || c == "_"
+            if keep {
+                name.unicodeScalars.append(c)
+            } else if !name.isEmpty, name.last != " " {
+                name.append(" ")
+            }
+        }
+        name = String(name.prefix(80)).trimmingSpaces()
+        while name.hasPrefix("-") { name.removeFirst() }
+        if name.isEmpty { name = "Note" }
+        let prefix = folder.isEmpty ? "" : folder + "/"
+        for n in 1...1000 {
+            let path = prefix + name + (n == 1 ? "" : " \(n)") + ".md"
+            let full: String
+            do { full = try vault.notePath(path) } catch { throw .invalid(error.description) }
+            if vault.io.linkStamp(full) == nil { return NoteCreation(path: path, bytes: bytes) }
+        }
+        throw .invalid("too many notes named '\(name)' in \(folder.isEmpty ? "the vault's top folder" : folder)")
+    }
+
+    /// Writes the note, which must not exist (one made meanwhile is kept, and this one refused).
+    public func write(to vault: Vault) throws(EditError) {
+        do {
+            let full = try vault.notePath(path)
+            try vault.io.makeDirectories(FileIO.directory(of: full))
+            try vault.io.replace(full, with: bytes, expected: nil)
+        } catch {
+            throw .invalid(error.description)
+        }
+    }
+}

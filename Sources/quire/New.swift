@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+import QuireModel
+import QuireReview
+import QuireSystem
+
+extension Quire {
+    /// `quire new [TEXT...]`.
+    struct New: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write a new note: its first line is the title (without TEXT, in $EDITOR).",
+            discussion: """
+                The note goes into the notes folder (notes_folder in .quire/config.yaml, default Notes), \
+                named after its title, never over an existing file, with its title, created time and the \
+                options given in its front matter.
+                """)
+
+        @OptionGroup var options: VaultOptions
+        @Option(help: "Its category (quire category lists them).") var category: String?
+        @Option(help: "A tag (again for more).") var tag: [String] = []
+        @Option(help: "Where it comes from: a URL, a book, a person.") var source: String?
+        @Option(help: "The kind of source: Book, Podcast, … (source_types in the settings).") var sourceType: String?
+        @Option(help: "Its deck.") var deck: String?
+        @Argument(help: "The note's text: the title, then the body.") var text: [String] = []
+
+        func validate() throws {
+            for t in tag where Tag(t) == nil || t.contains(":") { throw ValidationError("'\(t)' cannot be a tag") }
+        }
+
+        func run() throws {
+            let vault = try options.open()
+            let config = try LoadedVault.settings(of: vault).config
+            var body = text.joined(separator: " ")
+            if text.isEmpty {
+                guard let written = try EditorSession.text(startingWith: "", nothingDone: "nothing written") else {
+                    Output.line("Nothing written: the note was left empty.")
+                    return
+                }
+                body = written
+            }
+            if let category, !config.categories.contains(where: { $0.name.lowercased() == category.lowercased() }) {
+                Output.error("quire: warning: '\(category)' is not one of the categories ('quire category add \(category)' adds it)")
+            }
+            do {
+                let note = try NoteCreation.plan(body, fields: [("category", category), ("source", source), ("source_type", sourceType), ("deck", deck)],
+                                                 tags: tag, folder: config.notesFolder, vault: vault, created: options.now)
+                try note.write(to: vault)
+                Output.line("wrote \(note.path)")
+            } catch {
+                throw CLIError(error.description)
+            }
+        }
+    }
+}
