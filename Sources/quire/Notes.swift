@@ -30,6 +30,10 @@ extension Quire {
             let index = context.loaded.index
             let selected = Set(index.notes(matching: q, now: context.now).map { index.notes[$0].path })
             let groups = context.curation.timeline(cycle) { selected.contains($0.path) }
+            // Categories in their colours on a terminal.
+            let config = try LoadedVault.settings(of: context.loaded.vault).config
+            var colors: [String: String] = [:]
+            if Output.useColor { for c in config.categories { colors[c.name.lowercased()] = c.color } }
             if listing.json {
                 Output.line(JSONValue.array(groups.map { group in
                     .object([("period", .string(group.period.description)), ("title", .string(group.period.title)),
@@ -46,7 +50,11 @@ extension Quire {
                     head += " · \(s.period.review.rawValue) review \(s.state.rawValue) (\(Output.counted(s.total, "note")): \(s.kept) kept, \(s.archived) archived, \(s.left) left)"
                 }
                 Output.line(head)
-                Table.print(group.notes.map(Self.row), tabs: !Output.isTerminal, width: Output.isTerminal ? Output.width : nil, indent: 2)
+                Table.print(group.notes.map(Self.row), tabs: !Output.isTerminal, width: Output.isTerminal ? Output.width : nil,
+                            indent: 2) { row, column, text in
+                    guard column == 2, let c = group.notes[row].category, let color = colors[c.lowercased()] else { return text }
+                    return CategoryCommand.List.colored(text, color)
+                }
             }
             try context.loaded.finish()
         }

@@ -4,8 +4,10 @@ import QuireMarkdown
 enum Table {
     /// Prints rows. With `tabs`, columns are separated by one tab; otherwise padded to align, and the
     /// last column is cut to `width` when given.
+    /// - Parameter paint: styles a cell once it is laid out (colour only: its width must not
+    ///   change), by row (of `rows`) and column.
     static func print(_ rows: [[String]], header: [String]? = nil, tabs: Bool, width: Int? = nil,
-                      rightAligned: Set<Int> = [], indent: Int = 0) {
+                      rightAligned: Set<Int> = [], indent: Int = 0, paint: ((Int, Int, String) -> String)? = nil) {
         // Cells come from the vault: a tab or line break in one would break the columns, an escape
         // would act on the terminal.
         let rows = rows.map { $0.map { TerminalText.visible($0, keepLineBreaks: false) } }
@@ -20,7 +22,12 @@ enum Table {
         for row in all {
             for (i, cell) in row.enumerated() { widths[i] = max(widths[i], displayWidth(cell)) }
         }
-        for row in all {
+        for (r, row) in all.enumerated() {
+            let dataRow = r - (header == nil ? 0 : 1)
+            func painted(_ text: String, _ column: Int) -> String {
+                guard let paint, dataRow >= 0 else { return text }
+                return paint(dataRow, column, text)
+            }
             var line = margin
             for (i, cell) in row.enumerated() {
                 if i == row.count - 1 {
@@ -29,9 +36,9 @@ enum Table {
                         let room = max(10, width - displayWidth(line))
                         last = clipped(last, to: room)
                     }
-                    line += rightAligned.contains(i) ? pad(last, widths[i], right: true) : last
+                    line += painted(rightAligned.contains(i) ? pad(last, widths[i], right: true) : last, i)
                 } else {
-                    line += pad(cell, widths[i], right: rightAligned.contains(i)) + "  "
+                    line += painted(pad(cell, widths[i], right: rightAligned.contains(i)), i) + "  "
                 }
             }
             var trimmed = Substring(line)

@@ -531,4 +531,28 @@ import Testing
         #expect(String(decoding: try pane.q.read("Insights/2026-12-02.md"), as: UTF8.self).contains("cycle") == false)
         #expect(String(decoding: try pane.q.read("Insights/2026-12-03.md"), as: UTF8.self).contains("cycle: weekly"))
     }
+
+    /// A curation session killed outright (`kill -9`: no chance to write its end) goes on where it
+    /// stopped: the decisions made are in the notes, and the next session takes the rest.
+    @Test func curationResumesAfterKill9() throws {
+        let pane = try Pane(environment: ["NO_COLOR": "1"], arguments: ["curate", "weekly", "2026-W49", "--now", "2026-11-22T12:00:00Z"], before: { q in
+            for d in ["01", "02", "03"] {
+                try q.write("Insights/2026-12-\(d).md", Data("---\ntitle: Insight \(d)\ncreated: 2026-12-\(d)\n---\nA thought.\n".utf8))
+            }
+        })
+        defer { pane.close() }
+        try pane.waitFor { $0.contains("1 of 3") }
+        try pane.keys("k")
+        try pane.waitFor { $0.contains("2 of 3") }
+        let pid = try pane.tmux(["display-message", "-p", "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let children = try String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)
+        let quire = try #require(children.split(separator: " ").first.flatMap { pid_t($0) })
+        #expect(kill(quire, SIGKILL) == 0)
+        try pane.waitFor { $0.contains("EXIT=137") }
+        let resumed = try pane.q.run(["curate", "weekly", "2026-W49", "--plain", "--now", "2026-11-22T12:00:00Z"], stdin: "a\nk\n")
+        #expect(resumed.stdout.contains("3 notes, 1 kept, 0 archived, 2 to decide.") && resumed.stdout.contains("Note 1 of 2 · Insight 02"), "\(resumed)")
+        #expect(resumed.stdout.contains("is complete"))
+        let log = String(decoding: try pane.q.read(".quire/curation/tmuxtest.log"), as: UTF8.self)
+        #expect(log.components(separatedBy: " session weekly 2026-W49 start").count == 3, "two sessions started: \(log)")
+    }
 }
