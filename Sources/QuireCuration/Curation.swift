@@ -106,8 +106,13 @@ public struct PeriodStatus: Sendable, Equatable {
 /// each period stands, which reviews are due. Pure: the notes and today come in.
 public struct Curation: Sendable {
     public let notes: [CurationNote]
+    /// When the reviews fall due.
+    public let reviewDays: ReviewDays
 
-    public init(notes: [CurationNote]) { self.notes = notes }
+    public init(notes: [CurationNote], reviewDays: ReviewDays = .standard) {
+        self.notes = notes
+        self.reviewDays = reviewDays
+    }
 
     /// The notes a period's review takes, in creation order (then path): notes created in the
     /// period that reached the review's input level (weekly: every note; monthly: those kept
@@ -139,7 +144,7 @@ public struct Curation: Sendable {
         for note in notes where !note.archived {
             for review in CurationReview.allCases where note.cycle == review.input {
                 let period = CurationPeriod(review, containing: note.created)
-                if period.reviewDay <= today { periods.insert(period) }
+                if period.reviewDay(reviewDays) <= today { periods.insert(period) }
             }
         }
         return periods.sorted().map(status(of:)).filter { $0.left > 0 }

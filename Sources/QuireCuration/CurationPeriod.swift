@@ -38,6 +38,26 @@ public enum CurationReview: String, CaseIterable, Sendable, Comparable {
     }
 }
 
+/// When each review of a period falls due (FORMAT.md §2.2, `review_days` in the settings): the
+/// week's day (ISO: 1 Monday … 7 Sunday), the day of the following month, and the month and day of
+/// the following year.
+public struct ReviewDays: Sendable, Equatable {
+    public var weekday: Int
+    public var monthDay: Int
+    public var yearMonth: Int
+    public var yearDay: Int
+
+    /// Sunday, the 1st, January 1st.
+    public static let standard = ReviewDays(weekday: 7, monthDay: 1, yearMonth: 1, yearDay: 1)
+
+    public init(weekday: Int, monthDay: Int, yearMonth: Int, yearDay: Int) {
+        self.weekday = weekday
+        self.monthDay = monthDay
+        self.yearMonth = yearMonth
+        self.yearDay = yearDay
+    }
+}
+
 /// A period a curation review covers: an ISO week (`2026-W47`, Monday to Sunday), a month
 /// (`2026-11`) or a year (`2026`). Days are calendar days counted from 1970-01-01.
 public struct CurationPeriod: Hashable, Comparable, Sendable, CustomStringConvertible {
@@ -136,12 +156,19 @@ public struct CurationPeriod: Hashable, Comparable, Sendable, CustomStringConver
     /// Whether the period holds calendar day `day`.
     public func contains(_ day: Int) -> Bool { day >= first && day <= last }
 
-    /// The first day the review of this period is due (FORMAT.md §2.2): a week's Sunday, the
-    /// first of the next month, January 1st of the next year.
-    public var reviewDay: Int {
+    /// The first day the review of this period is due (FORMAT.md §2.2): by default a week's
+    /// Sunday, the 1st of the next month, January 1st of the next year.
+    public func reviewDay(_ days: ReviewDays = .standard) -> Int {
         switch review {
-        case .weekly: last
-        case .monthly, .yearly: last + 1
+        case .weekly:
+            return first + min(7, max(1, days.weekday)) - 1
+        case .monthly:
+            let c = CivilCalendar.civilFromDays(last + 1)
+            return last + 1 + min(max(1, days.monthDay), CivilCalendar.daysIn(month: c.month, year: c.year)) - 1
+        case .yearly:
+            let year = CivilCalendar.civilFromDays(last + 1).year
+            let month = min(12, max(1, days.yearMonth))
+            return CivilCalendar.daysFromCivil(year: year, month: month, day: min(max(1, days.yearDay), CivilCalendar.daysIn(month: month, year: year)))
         }
     }
 

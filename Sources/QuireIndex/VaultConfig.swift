@@ -25,6 +25,9 @@ public struct VaultConfig: Sendable, Equatable {
     /// The note categories (`categories:`, FORMAT.md §7.3) with their colours (`#rrggbb`), as
     /// written; without the key, the ones `quire init` seeds.
     public var categories: [(name: String, color: String?)] = VaultConfig.seededCategories
+    /// When curation reviews fall due (`review_days`): the week's ISO weekday (1 Monday … 7 Sunday),
+    /// the day of the next month, the month and day of the next year.
+    public var reviewDays = (weekday: 7, monthDay: 1, yearMonth: 1, yearDay: 1)
     /// The folder `quire new` writes notes into (`notes_folder`, relative to the vault).
     public var notesFolder = "Notes"
     /// The source types offered for notes (`source_types:`); without the key, the seeded ones.
@@ -63,7 +66,7 @@ public struct VaultConfig: Sendable, Equatable {
         a.settings == b.settings && a.study == b.study && a.cardSyntax == b.cardSyntax
             && a.deckSettings.elementsEqual(b.deckSettings) { $0.deck == $1.deck && $0.settings == $1.settings }
             && a.categories.elementsEqual(b.categories) { $0.name == $1.name && $0.color == $1.color }
-            && a.sourceTypes == b.sourceTypes && a.notesFolder == b.notesFolder
+            && a.sourceTypes == b.sourceTypes && a.notesFolder == b.notesFolder && a.reviewDays == b.reviewDays
     }
 
     /// Whether a text is a colour `#rrggbb`.
@@ -102,6 +105,10 @@ public struct VaultConfig: Sendable, Equatable {
           Learning: "#fb923c"
         source_types: [Link, Book, Video, Podcast, Article, Person, Other]
         notes_folder: Notes    # where quire new writes notes
+        review_days:           # when curation reviews fall due (quire curate status)
+          weekly: sunday
+          monthly: 1           # day of the next month
+          yearly: 01-01        # month-day of the next year
         # decks:               # settings for a deck and its sub-decks
         #   Languages/Spanish:
         #     scheduler: sm2
@@ -153,6 +160,33 @@ public struct VaultConfig: Sendable, Equatable {
                     }
                 } else if !(value.scalar?.isNull ?? false) {
                     reader.problem(.warning, value.start, "'categories' must map category names to colours (#137fec)")
+                }
+                continue
+            }
+            if key.value == "review_days" {
+                for (k, v) in value.mapping?.entries ?? [] {
+                    let text = v.scalar?.value.lowercased() ?? ""
+                    switch k.value {
+                    case "weekly":
+                        let names = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+                        if let i = names.firstIndex(of: text) { config.reviewDays.weekday = i + 1 } else {
+                            reader.problem(.warning, v.start, "'weekly' must be a day of the week, like sunday")
+                        }
+                    case "monthly":
+                        if let d = Int(text), (1...31).contains(d) { config.reviewDays.monthDay = d } else {
+                            reader.problem(.warning, v.start, "'monthly' must be a day of the month, 1 to 31")
+                        }
+                    case "yearly":
+                        let parts = text.split(separator: "-").compactMap { Int($0) }
+                        if parts.count == 2, (1...12).contains(parts[0]), (1...31).contains(parts[1]) {
+                            config.reviewDays.yearMonth = parts[0]
+                            config.reviewDays.yearDay = parts[1]
+                        } else {
+                            reader.problem(.warning, v.start, "'yearly' must be a month and day, like 01-01")
+                        }
+                    default:
+                        reader.problem(.warning, k.start, "unknown review '\(k.value)' (weekly, monthly, yearly)")
+                    }
                 }
                 continue
             }

@@ -23,11 +23,12 @@ struct CurationContext {
         self.now = now
         let offset = Clock.utcOffset(at: now)
         let vault = loaded.vault
+        let d = vault.config().config.reviewDays
         curation = Curation(notes: loaded.index.notes.map { note in
             CurationNote(note, utcOffsetSeconds: offset) {
                 vault.io.stamp(vault.fullPath(note.path)).map { Timestamp(milliseconds: $0.mtimeNanoseconds / 1_000_000) }
             }
-        })
+        }, reviewDays: ReviewDays(weekday: d.weekday, monthDay: d.monthDay, yearMonth: d.yearMonth, yearDay: d.yearDay))
         today = Int((now.milliseconds + Int64(offset) * 1000) / 86_400_000)
     }
 

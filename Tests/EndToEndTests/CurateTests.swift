@@ -88,6 +88,18 @@ import Testing
         #expect(try v.run(["curate", "status"], now: now).stdout == "No curation review is due.\n")
     }
 
+    @Test func reviewDaysAreConfigurable() throws {
+        let v = try Vault(["2026-11-16"])
+        defer { v.q.cleanUp() }
+        let friday = "2026-11-20T12:00:00Z"
+        #expect(try v.run(["curate", "status"], now: friday).stdout == "No curation review is due.\n")
+        let config = try v.read(".quire/config.yaml").replacingOccurrences(of: "weekly: sunday", with: "weekly: friday")
+        try v.write(".quire/config.yaml", config)
+        #expect(try v.run(["curate", "status"], now: friday).stdout.hasPrefix("2026-W47\tWeek 47, 2026\tpending"))
+        try v.write(".quire/config.yaml", config.replacingOccurrences(of: "weekly: friday", with: "weekly: someday"))
+        #expect(try v.run(["check"], now: friday).stdout.contains("warning: 'weekly' must be a day of the week, like sunday"))
+    }
+
     @Test func aRenamedNoteAndANoteWithoutCreated() throws {
         let v = try Vault(["2026-03-02"])
         defer { v.q.cleanUp() }
