@@ -105,9 +105,12 @@ public struct CurationWriter: Sendable {
         return String(decoding: bytes[frontMatter.bodyRange], as: UTF8.self)
     }
 
-    /// Records a session's start or end (`session weekly 2026-W47 start total=12`).
-    public func session(_ what: String, in period: CurationPeriod, fields: [(String, Int)], at now: Timestamp) throws(CurationError) {
-        try append("session \(period.review.rawValue) \(period) \(what)" + fields.map { " \($0.0)=\($0.1)" }.joined(), at: now)
+    /// Records a session's start or end (`session weekly 2026-W47 start notes=12`, `… end kept=3
+    /// archived=1 left=8 status=in-progress`).
+    public func session(_ what: String, in period: CurationPeriod, fields: [(String, Int)], status: PeriodStatus.State? = nil,
+                        at now: Timestamp) throws(CurationError) {
+        try append("session \(period.review.rawValue) \(period) \(what)" + fields.map { " \($0.0)=\($0.1)" }.joined()
+                   + (status.map { " status=" + $0.rawValue.replacingSpaces() } ?? ""), at: now)
     }
 
     private func append(_ line: String, at now: Timestamp) throws(CurationError) {
@@ -121,4 +124,8 @@ public struct CurationWriter: Sendable {
             throw .io(path: relative, error)
         }
     }
+}
+
+private extension String {
+    func replacingSpaces() -> String { String(map { $0 == " " ? "-" : $0 }) }
 }

@@ -192,7 +192,9 @@ struct CurateSession {
         let archived = decided.count - kept
         let left = status.left - decided.count
         do {
-            try writer.session("end", in: period, fields: [("kept", kept), ("archived", archived), ("left", left)], at: context.now)
+            try writer.session("end", in: period, fields: [("kept", kept), ("archived", archived), ("left", left)],
+                               status: left == 0 ? .completed : (kept + archived + status.kept + status.archived == 0 ? .pending : .inProgress),
+                               at: context.now)
         } catch { throw CLIError(error.description) }
         let skippedNow = skipped.subtracting(decided.keys).count
         return ["Kept \(kept), archived \(archived)" + (skippedNow == 0 ? "" : ", skipped \(skippedNow)")

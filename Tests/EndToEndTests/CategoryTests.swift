@@ -26,5 +26,9 @@ import Testing
         let config = String(decoding: try q.read(".quire/config.yaml"), as: UTF8.self)
         #expect(config.contains("# Quire settings.") && config.contains("  Outlook: \"#ef4444\"\n"), "comments and colours kept: \(config)")
         #expect(try q.run(["check"] + now).status == 0)
+        // Source types, the same way.
+        #expect(try q.run(["source-type", "add", "Course"] + now).status == 0)
+        #expect(try q.run(["source-type", "remove", "Link"] + now).status == 0)
+        #expect(try q.run(["source-type"] + now).stdout == "Book\nVideo\nPodcast\nArticle\nPerson\nOther\nCourse\n")
     }
 }

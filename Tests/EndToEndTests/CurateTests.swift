@@ -68,7 +68,7 @@ import Testing
         let json = try v.run(["notes", "--cycle", "monthly", "--json"]).stdout
         #expect(json.contains("\"period\": \"2026\"") && json.contains("\"cycle\": \"yearly\""), "\(json)")
         let log = try v.read(".quire/curation/curate.log")
-        #expect(log.hasPrefix("# quire curation log v1\n") && log.contains(" keep yearly 2026 id=") && log.contains(" session yearly 2026 end kept=1 archived=0 left=0\n"))
+        #expect(log.hasPrefix("# quire curation log v1\n") && log.contains(" keep yearly 2026 id=") && log.contains(" session yearly 2026 end kept=1 archived=0 left=0 status=completed\n"))
     }
 
     @Test func skipUndoAndResume() throws {

@@ -18,6 +18,16 @@ public enum ConfigEdit {
         }
     }
 
+    /// Adds a source type to `source_types:`, making the list when the file has none.
+    public static func addSourceType(_ name: String, in file: [UInt8]) throws(YAMLError) -> [UInt8] {
+        try framed(file) { (editor: inout FrontMatterEditor) throws(YAMLError) in try editor.addToList("source_types", name) }
+    }
+
+    /// Removes a source type from `source_types:`.
+    public static func removeSourceType(_ name: String, in file: [UInt8]) throws(YAMLError) -> [UInt8] {
+        try framed(file) { (editor: inout FrontMatterEditor) throws(YAMLError) in try editor.removeFromList("source_types", name) }
+    }
+
     /// Runs an edit on the file framed by `---` lines, and takes the frame off again.
     private static func framed(_ file: [UInt8], _ edit: (inout FrontMatterEditor) throws(YAMLError) -> Void) throws(YAMLError) -> [UInt8] {
         let fence = Array("---\n".utf8)

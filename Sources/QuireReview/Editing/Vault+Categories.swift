@@ -37,8 +37,41 @@ extension Vault {
         try editCategories { (file) throws(YAMLError) in try ConfigEdit.removeCategory(name, in: file) }
     }
 
-    /// Edits `.quire/config.yaml`, written atomically if the file is still as read.
+    /// Adds a source type to `.quire/config.yaml` (the seeded ones written first when the file
+    /// has no `source_types:`).
+    public func addSourceType(_ name: String) throws(CategoryError) {
+        try editSourceTypes { (file) throws(YAMLError) in try ConfigEdit.addSourceType(name, in: file) }
+    }
+
+    /// Removes a source type from `.quire/config.yaml` (notes that name it keep their `source_type`).
+    public func removeSourceType(_ name: String) throws(CategoryError) {
+        try editSourceTypes { (file) throws(YAMLError) in try ConfigEdit.removeSourceType(name, in: file) }
+    }
+
+    private func editSourceTypes(_ edit: ([UInt8]) throws(YAMLError) -> [UInt8]) throws(CategoryError) {
+        try editConfig { (file) throws(YAMLError) in
+            var file = file
+            if (try? YAMLParser.parse(file))?.mapping?["source_types"] == nil {
+                for t in VaultConfig().sourceTypes { file = try ConfigEdit.addSourceType(t, in: file) }
+            }
+            return try edit(file)
+        }
+    }
+
     func editCategories(_ edit: ([UInt8]) throws(YAMLError) -> [UInt8]) throws(CategoryError) {
+        try editConfig { (file) throws(YAMLError) in
+            // A file without `categories:` has the seeded ones: they are written first, so that
+            // an edit changes one category and keeps the others.
+            var file = file
+            if (try? YAMLParser.parse(file))?.mapping?["categories"] == nil {
+                for c in VaultConfig.seededCategories { file = try ConfigEdit.setCategory(c.name, color: c.color, in: file) }
+            }
+            return try edit(file)
+        }
+    }
+
+    /// Edits `.quire/config.yaml`, written atomically if the file is still as read.
+    func editConfig(_ edit: ([UInt8]) throws(YAMLError) -> [UInt8]) throws(CategoryError) {
         let rel = Vault.folderName + "/config.yaml"
         let path: String
         do { path = try internalPath(rel) } catch { throw .io(error) }
@@ -47,15 +80,7 @@ extension Vault {
             do { original = try io.read(path).bytes } catch { throw .io(error) }
         }
         let edited: [UInt8]
-        do {
-            // A file without `categories:` has the seeded ones: they are written first, so that
-            // an edit changes one category and keeps the others.
-            var file = original ?? []
-            if (try? YAMLParser.parse(file))?.mapping?["categories"] == nil {
-                for c in VaultConfig.seededCategories { file = try ConfigEdit.setCategory(c.name, color: c.color, in: file) }
-            }
-            edited = try edit(file)
-        } catch { throw .edit(error) }
+        do { edited = try edit(original ?? []) } catch { throw .edit(error) }
         guard VaultConfig.parse(edited, path: rel).diagnostics.allSatisfy({ $0.severity != .error }) else {
             throw .invalid("the settings would no longer read; nothing written")
         }
