@@ -80,7 +80,8 @@ struct CurateScreen {
         let kept = session.decided.values.filter { $0.decision == .keep }.count
         let archived = session.decided.count - kept
         let position = finished ? "done" : "\(session.position + 1) of \(session.notes.count)"
-        let title = "Quire · \(session.period.review.rawValue.capitalized) review · \(session.period.title) · \(position)"
+        // The position first: a narrow screen cuts the end of the line.
+        let title = "\(position) · \(session.period.review.rawValue.capitalized) review · \(session.period.title) · Quire"
         let counts = "kept \(kept) · archived \(archived)"
         let gap = width - TerminalText.width(title) - TerminalText.width(counts)
         lines.append(bold(title) + (gap >= 1 ? String(repeating: " ", count: gap) + counts : ""))
@@ -102,7 +103,7 @@ struct CurateScreen {
             }
         }
         let footer = finished ? [dim("← or u back · q quit")]
-            : [dim("k keep · a archive · s skip · ← → previous/next · e edit · u undo · ↓ ↑ scroll · q quit")]
+            : [dim("k keep · a archive · s skip · q quit · ← → previous/next · e edit · u undo · ↓ ↑ scroll")]
         let room = max(1, height - lines.count - footer.count - 1)
         let top = min(scroll, max(0, body.count - room))
         lines += body.dropFirst(top).prefix(room)

@@ -514,7 +514,7 @@ import Testing
         })
         defer { pane.close() }
         var s = try pane.waitFor { $0.contains("1 of 3") }
-        #expect(s.contains("Insight 01 · [Mindset]") && s.contains("A thought of the 01th.") && s.contains("k keep · a archive"), "\(s)")
+        #expect(s.contains("Insight 01 · [Mindset]") && s.contains("A thought of the 01th.") && s.contains("k keep · a archive · s skip · q quit"), "\(s)")
         try pane.keys("k")
         s = try pane.waitFor { $0.contains("2 of 3") && $0.contains("Kept: cycle weekly.") }
         try pane.keys("a")
