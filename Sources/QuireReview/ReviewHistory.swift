@@ -39,6 +39,11 @@ public struct ReviewHistory: Sendable {
         }
     }
 
+    /// Keeps only the events of the cards `include` admits.
+    public mutating func keep(_ include: (CardID) -> Bool) {
+        events = events.filter { include($0.key) }
+    }
+
     /// Whether two events are the same logged event: the same `id=` when both have one, else the
     /// same time and action.
     static func same(_ a: ReviewEvent, _ b: ReviewEvent) -> Bool {

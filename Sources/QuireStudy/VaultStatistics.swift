@@ -1,0 +1,182 @@
+import QuireModel
+import QuireReview
+import QuireScheduling
+
+/// The figures of `quire stats` (docs/JSON.md), from the review log and the cards as the index
+/// holds them, on the vault's study days. Pure: the cards, the history, the time and the time
+/// zone come in. Built on ``StudyStats``, which the session results and `quire today` use.
+public struct VaultStatistics: Sendable {
+    /// Cards by where they stand now.
+    public struct Counts: Sendable, Equatable {
+        public var total = 0, new = 0, learning = 0, young = 0, mature = 0, suspended = 0, buried = 0
+        /// StudyFlow cards mastered, and inactive.
+        public var flowMastered = 0, flowInactive = 0
+    }
+
+    /// How well cards are known, from their schedule (FORMAT.md §8): *Learning* (new, or in a
+    /// learning step), *Developing* (in review, interval under 7 days), *Proficient* (7 to 20 days),
+    /// *Mastered* (21 days or more: Anki's mature). StudyFlow: learning, reviewing (Developing),
+    /// mastered.
+    public enum Mastery: String, CaseIterable, Sendable {
+        case learning = "Learning", developing = "Developing", proficient = "Proficient", mastered = "Mastered"
+    }
+
+    /// A milestone and the moment it was reached, if it was.
+    public struct Milestone: Sendable, Equatable {
+        public var name: String
+        public var achieved: Bool
+        /// When it was reached, where the log tells (Master 50 depends on today's schedules: no date).
+        public var reached: Timestamp?
+
+        init(_ name: String, reached: Timestamp?) {
+            self.name = name
+            achieved = reached != nil
+            self.reached = reached
+        }
+
+        init(_ name: String, achieved: Bool) {
+            self.name = name
+            self.achieved = achieved
+            reached = nil
+        }
+    }
+
+    public var counts = Counts()
+    public var mastery: [Mastery: Int] = [:]
+    /// Grades in the log (undone ones left out).
+    public var reviews = 0
+    /// Grades other than Again, as a fraction of all (nil without reviews).
+    public var successRate: Double?
+    /// Milliseconds answering (`ms=`): today, the last 7 and 30 study days, and all time.
+    public var time = (today: 0, week: 0, month: 0, all: 0)
+    /// Average seconds per answer, from the answers with a time.
+    public var secondsPerCard: Double?
+    /// Streaks of study days.
+    public var streak = (current: 0, longest: 0)
+    /// Cards due on each of the next days (index 0: today), and those overdue before today.
+    public var forecast: [Int] = []
+    public var overdue = 0
+    /// Reviews per study day over the past year, oldest first (the last is today).
+    public var calendar: [(day: Day, reviews: Int)] = []
+    /// Pass rates of reviews of cards in review (at least a day after the card's previous
+    /// review): young when that review was under 21 days before, mature otherwise.
+    public var retention = (young: (passed: 0, total: 0), mature: (passed: 0, total: 0))
+    public var milestones: [Milestone] = []
+
+    /// Computes the figures.
+    ///
+    /// - Parameters:
+    ///   - cards: the cards counted (a query's), with whether their note is archived.
+    ///   - history: the ordered log without undone events (only these cards' events are counted).
+    ///   - now: the time.
+    ///   - days: how many days the forecast covers.
+    public init(cards: [(card: Card, archived: Bool)], history: ReviewHistory, now: Timestamp, utcOffset: @escaping (Timestamp) -> Int,
+                rolloverHour: Int, days: Int = 30) {
+        let today = Day(containing: now, utcOffsetSeconds: utcOffset(now), rolloverHour: rolloverHour)
+        func day(_ t: Timestamp) -> Day { Day(containing: t, utcOffsetSeconds: utcOffset(t), rolloverHour: rolloverHour) }
+        for m in Mastery.allCases { mastery[m] = 0 }
+        forecast = Array(repeating: 0, count: max(1, days))
+        var ids = Set<CardID>()
+        for (card, archived) in cards {
+            ids.insert(card.id)
+            counts.total += 1
+            let s = card.schedule
+            if s?.suspended == true { counts.suspended += 1 }
+            if let b = s?.buriedUntil, b > now { counts.buried += 1 }
+            if s?.flow == .mastered { counts.flowMastered += 1 }
+            if s?.flow == .inactive { counts.flowInactive += 1 }
+            let state = s?.state ?? .new
+            let interval = s?.interval ?? s?.stability.map { Int($0) } ?? 0
+            switch state {
+            case .new: counts.new += 1
+            case .learning, .relearning: counts.learning += 1
+            case .review: if interval >= 21 { counts.mature += 1 } else { counts.young += 1 }
+            }
+            let m: Mastery
+            if let flow = s?.flow {
+                m = flow == .mastered ? .mastered : flow == .learning ? .learning : .developing
+            } else {
+                m = state != .review ? .learning : interval >= 21 ? .mastered : interval >= 7 ? .proficient : .developing
+            }
+            mastery[m, default: 0] += 1
+            // Due: cards with a schedule, not suspended, in notes not archived.
+            if let s, !archived, !s.suspended, s.state != .new || s.flow != nil, let due = s.due {
+                let offset = day(due).number - today.number
+                if offset < 0 { overdue += 1 } else if offset < forecast.count { forecast[offset] += 1 }
+            }
+        }
+
+        // The log: only the counted cards' events.
+        var selected = history
+        selected.keep { ids.contains($0) }
+        let study = StudyStats(history: selected, utcOffset: utcOffset, rolloverHour: rolloverHour)
+        streak = study.streaks(today: today)
+        var passed = 0, timed = 0, timedMs = 0
+        var firstReview: Timestamp?
+        var grades: [Timestamp] = []
+        var firstSeen: [Timestamp] = []
+        for (_, events) in selected.events {
+            var previous: Timestamp?
+            var seen = false
+            for event in events {
+                guard case .grade(let rating) = event.action else { continue }
+                reviews += 1
+                grades.append(event.time)
+                if !seen { firstSeen.append(event.time); seen = true }
+                if rating != .again { passed += 1 }
+                if firstReview.map({ event.time < $0 }) ?? true { firstReview = event.time }
+                if let ms = event.field("ms").flatMap(Int.init), ms >= 0, ms < 3_600_000 {
+                    timed += 1
+                    timedMs += ms
+                    let age = today.number - day(event.time).number
+                    time.all += ms
+                    if age == 0 { time.today += ms }
+                    if age < 7 { time.week += ms }
+                    if age < 30 { time.month += ms }
+                }
+                if let previous, event.time.milliseconds - previous.milliseconds >= 86_400_000 {
+                    let young = event.time.milliseconds - previous.milliseconds < 21 * 86_400_000
+                    if young {
+                        retention.young.total += 1
+                        if rating != .again { retention.young.passed += 1 }
+                    } else {
+                        retention.mature.total += 1
+                        if rating != .again { retention.mature.passed += 1 }
+                    }
+                }
+                previous = event.time
+            }
+        }
+        successRate = reviews == 0 ? nil : Double(passed) / Double(reviews)
+        secondsPerCard = timed == 0 ? nil : Double(timedMs) / Double(timed) / 1000
+        for offset in stride(from: 364, through: 0, by: -1) {
+            let d = today.advanced(by: -offset)
+            calendar.append((d, study.reviewsByDay[d] ?? 0))
+        }
+
+        // Milestones, from the log.
+        grades.sort()
+        firstSeen.sort()
+        milestones = [
+            Milestone("First Review", reached: grades.first),
+            Milestone("Week Streak", reached: Self.streakReached(7, study: study)),
+            Milestone("100 Cards", reached: firstSeen.count >= 100 ? firstSeen[99] : nil),
+            Milestone("Master 50", achieved: (mastery[.mastered] ?? 0) >= 50),
+            Milestone("1000 Reviews", reached: grades.count >= 1000 ? grades[999] : nil),
+            Milestone("Month Streak", reached: Self.streakReached(30, study: study)),
+        ]
+    }
+
+    /// The start of the first study day on which a streak reached `length` days.
+    private static func streakReached(_ length: Int, study: StudyStats) -> Timestamp? {
+        let days = study.reviewsByDay.keys.sorted()
+        var run = 0
+        var previous: Day?
+        for day in days {
+            run = previous.map { $0.advanced(by: 1) == day } == true ? run + 1 : 1
+            if run >= length { return Timestamp(milliseconds: Int64(day.number) * 86_400_000) }
+            previous = day
+        }
+        return nil
+    }
+}

@@ -1,0 +1,161 @@
+import ArgumentParser
+import QuireIndex
+import QuireModel
+import QuireScheduling
+import QuireStudy
+import QuireSupport
+
+extension Quire {
+    /// `quire stats [QUERY]`.
+    struct Stats: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Statistics: streaks, cards by state, reviews and time, the due forecast, a year of reviews, retention, milestones.",
+            discussion: "Computed from the review log and the cards a query selects (every card without one). --json has every figure (docs/JSON.md).")
+
+        @OptionGroup var options: VaultOptions
+        @OptionGroup var listing: ListingOptions
+        @Option(help: "Days the due forecast covers.") var days = 30
+        @Argument(parsing: .allUnrecognized, help: "A query selecting cards, e.g. deck:Biology.") var query: [String] = []
+
+        func validate() throws {
+            try UnknownOptions.reject(query, of: Self.self)
+            if days < 1 || days > 3650 { throw ValidationError("--days must be 1 to 3650") }
+        }
+
+        func run() throws {
+            let q = try LoadedVault.query(query)
+            let context = try StudyContext(options)
+            let index = context.loaded.index
+            let cards = index.cards(matching: q, now: context.now).map { (index.card(at: $0), index.notes[$0.note].archived) }
+            let s = VaultStatistics(cards: cards, history: context.history, now: context.now, utcOffset: { Clock.utcOffset(at: $0) },
+                                    rolloverHour: context.config.dayRollover, days: days)
+            if listing.json {
+                Output.line(Self.json(s).serialized(pretty: true))
+            } else {
+                for line in Self.dashboard(s, color: Output.useColor) { Output.line(line) }
+            }
+            try context.loaded.finish()
+        }
+
+        static func percent(_ part: Int, _ total: Int) -> String { total == 0 ? "–" : "\(Int((Double(part) * 100 / Double(total)).rounded()))%" }
+
+        static func duration(_ ms: Int) -> String { StudyContext.duration(seconds: (ms + 500) / 1000) }
+
+        /// The dashboard: at most 80 columns.
+        static func dashboard(_ s: VaultStatistics, color: Bool) -> [String] {
+            func bold(_ t: String) -> String { color ? "\u{1B}[1m" + t + "\u{1B}[0m" : t }
+            var out: [String] = []
+            let c = s.counts
+            out.append(bold("Streak") + ": \(Output.counted(s.streak.current, "day")) (longest \(s.streak.longest))")
+            out.append(bold("Cards") + ": \(c.total) — \(c.new) new · \(c.learning) learning · \(c.young) young · \(c.mature) mature · "
+                + "\(c.suspended) suspended · \(c.buried) buried")
+            out.append(bold("Reviews") + ": \(s.reviews) · success \(s.successRate.map { "\(Int(($0 * 100).rounded()))%" } ?? "–")"
+                + (s.secondsPerCard.map { String(format: " · %.1f s a card", $0) } ?? ""))
+            out.append(bold("Time") + ": today \(duration(s.time.today)) · 7 days \(duration(s.time.week)) · 30 days \(duration(s.time.month)) · all \(duration(s.time.all))")
+            out.append(bold("Retention") + ": young \(percent(s.retention.young.passed, s.retention.young.total)) (\(s.retention.young.total) reviews)"
+                + " · mature \(percent(s.retention.mature.passed, s.retention.mature.total)) (\(s.retention.mature.total) reviews)")
+            out.append("")
+            out.append(bold("Mastery"))
+            let most = max(1, VaultStatistics.Mastery.allCases.map { s.mastery[$0] ?? 0 }.max() ?? 1)
+            for m in VaultStatistics.Mastery.allCases {
+                let n = s.mastery[m] ?? 0
+                out.append("  " + m.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0) + bar(n, of: most, width: 50) + " \(n)")
+            }
+            out.append("")
+            out.append(bold("Due, next \(s.forecast.count) days") + " (overdue \(s.overdue); today \(s.forecast.first ?? 0), tomorrow \(s.forecast.dropFirst().first ?? 0))")
+            out.append("  " + sparkline(Array(s.forecast.prefix(76)), color: color))
+            out.append("")
+            out.append(bold("Reviews, past year") + " (\(s.calendar.reduce(0) { $0 + $1.reviews }) reviews)")
+            out += heatmap(s.calendar, color: color)
+            out.append("")
+            out.append(bold("Milestones"))
+            // As many to a line as 80 columns hold.
+            var line = " "
+            for m in s.milestones {
+                let item = " " + (m.achieved ? "✓ " : "· ") + m.name + (m.reached.map { " " + String($0.description.prefix(10)) } ?? "")
+                if line.count + item.count + 2 > 80 {
+                    out.append(line)
+                    line = " "
+                }
+                line += (line == " " ? "" : "  ") + item
+            }
+            out.append(line)
+            return out
+        }
+
+        static func bar(_ n: Int, of most: Int, width: Int) -> String {
+            let eighths = n * width * 8 / max(1, most)
+            let blocks = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"]
+            return String(repeating: "█", count: eighths / 8) + blocks[eighths % 8]
+        }
+
+        static func sparkline(_ values: [Int], color: Bool) -> String {
+            let levels = Array("▁▂▃▄▅▆▇█")
+            let most = max(1, values.max() ?? 1)
+            let line = values.enumerated().map { i, v -> String in
+                let ch = v == 0 ? "·" : String(levels[min(7, v * 7 / most)])
+                return i == 0 && color ? "\u{1B}[1;33m" + ch + "\u{1B}[0m" : ch
+            }
+            return line.joined()
+        }
+
+        /// Seven rows (Monday to Sunday) of weeks, like a contribution graph: shades by reviews.
+        static func heatmap(_ calendar: [(day: Day, reviews: Int)], color: Bool) -> [String] {
+            guard let first = calendar.first?.day else { return [] }
+            let most = max(1, calendar.map(\.reviews).max() ?? 1)
+            let weekdayOfFirst = ((first.number + 3) % 7 + 7) % 7
+            var column = Array(repeating: " ", count: weekdayOfFirst)
+            var columns: [[String]] = []
+            for (_, n) in calendar {
+                let shade: String
+                if color {
+                    let greens = [238, 22, 28, 34, 40]
+                    let level = n == 0 ? 0 : 1 + min(3, (n - 1) * 4 / most)
+                    shade = "\u{1B}[38;5;\(greens[level])m■\u{1B}[0m"
+                } else {
+                    shade = n == 0 ? "·" : String(Array("░▒▓█")[min(3, (n - 1) * 4 / most)])
+                }
+                column.append(shade)
+                if column.count == 7 {
+                    columns.append(column)
+                    column = []
+                }
+            }
+            if !column.isEmpty { columns.append(column + Array(repeating: " ", count: 7 - column.count)) }
+            let names = ["Mon", "", "Wed", "", "Fri", "", "Sun"]
+            return (0..<7).map { r in "  " + names[r].padding(toLength: 4, withPad: " ", startingAt: 0) + columns.map { $0[r] }.joined() }
+        }
+
+        static func json(_ s: VaultStatistics) -> JSONValue {
+            let c = s.counts
+            func retention(_ r: (passed: Int, total: Int)) -> JSONValue {
+                .object([("passed", .int(r.passed)), ("reviews", .int(r.total)),
+                         ("rate", r.total == 0 ? .null : .double(Double(r.passed) / Double(r.total)))])
+            }
+            let streak: JSONValue = .object([("current", .int(s.streak.current)), ("longest", .int(s.streak.longest))])
+            let cards: JSONValue = .object([("total", .int(c.total)), ("new", .int(c.new)), ("learning", .int(c.learning)),
+                                            ("young", .int(c.young)), ("mature", .int(c.mature)), ("suspended", .int(c.suspended)),
+                                            ("buried", .int(c.buried)), ("flow_mastered", .int(c.flowMastered)),
+                                            ("flow_inactive", .int(c.flowInactive))])
+            let time: JSONValue = .object([("today", .int(s.time.today)), ("week", .int(s.time.week)), ("month", .int(s.time.month)),
+                                           ("all", .int(s.time.all))])
+            let mastery: JSONValue = .object(VaultStatistics.Mastery.allCases.map { ($0.rawValue.lowercased(), .int(s.mastery[$0] ?? 0)) })
+            let forecast: JSONValue = .object([("overdue", .int(s.overdue)), ("days", .array(s.forecast.map(JSONValue.int)))])
+            let calendar: [JSONValue] = s.calendar.map { .object([("day", .string($0.day.description)), ("reviews", .int($0.reviews))]) }
+            let milestones: [JSONValue] = s.milestones.map { m in
+                let reached: JSONValue = m.reached.map { .string(String($0.description.prefix(10))) } ?? .null
+                return .object([("name", .string(m.name)), ("achieved", .bool(m.achieved)), ("reached", reached)])
+            }
+            var fields: [(String, JSONValue)] = [("streak", streak), ("cards", cards), ("reviews", .int(s.reviews))]
+            fields.append(("success_rate", s.successRate.map(JSONValue.double) ?? .null))
+            fields.append(("seconds_per_card", s.secondsPerCard.map(JSONValue.double) ?? .null))
+            fields.append(("time_ms", time))
+            fields.append(("retention", .object([("young", retention(s.retention.young)), ("mature", retention(s.retention.mature))])))
+            fields.append(("mastery", mastery))
+            fields.append(("forecast", forecast))
+            fields.append(("calendar", .array(calendar)))
+            fields.append(("milestones", .array(milestones)))
+            return .object(fields)
+        }
+    }
+}

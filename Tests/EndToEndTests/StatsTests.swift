@@ -1,0 +1,29 @@
+import Foundation
+import QuireMarkdown
+import Testing
+
+/// `quire stats` through the real binary, on SampleVault.
+@Suite struct StatsTests {
+    let now = ["--now", QuireRunner.now]
+
+    @Test func dashboardAndJSON() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        let dashboard = try q.run(["stats"] + now)
+        #expect(dashboard.status == 0)
+        for line in dashboard.stdout.split(separator: "\n") { #expect(TerminalText.width(String(line)) <= 80, "\(line)") }
+        #expect(dashboard.stdout.hasPrefix("Streak: 1 day (longest 2)\nCards: 161 — "), "\(dashboard)")
+        #expect(dashboard.stdout.contains("Milestones\n  ✓ First Review 2026-10-02"))
+        let json = try q.run(["stats", "--json"] + now).stdout
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        #expect(parsed["reviews"] as? Int == 28)
+        #expect((parsed["cards"] as? [String: Any])?["total"] as? Int == 161)
+        #expect(((parsed["forecast"] as? [String: Any])?["days"] as? [Int])?.count == 30)
+        #expect((parsed["calendar"] as? [Any])?.count == 365)
+        // A query's cards only.
+        let biology = try q.run(["stats", "--json", "deck:Biology"] + now).stdout
+        let b = try #require(try JSONSerialization.jsonObject(with: Data(biology.utf8)) as? [String: Any])
+        #expect((b["cards"] as? [String: Any])?["total"] as? Int == 53)
+        #expect(try q.run(["stats", "--days", "0"] + now).status != 0)
+    }
+}
