@@ -63,6 +63,17 @@ public struct VaultStatistics: Sendable {
     public var retention = (young: (passed: 0, total: 0), mature: (passed: 0, total: 0))
     public var milestones: [Milestone] = []
 
+    /// A deck's figures (its own cards; sub-decks apart).
+    public struct DeckFigures: Sendable, Equatable {
+        public var deck: DeckPath
+        public var cards = 0, mastered = 0, due = 0, reviews = 0, passed = 0, milliseconds = 0
+        /// Grades other than Again, as a fraction (nil without reviews).
+        public var successRate: Double? { reviews == 0 ? nil : Double(passed) / Double(reviews) }
+    }
+
+    /// Each deck's figures, by deck path.
+    public var decks: [DeckFigures] = []
+
     /// Computes the figures.
     ///
     /// - Parameters:
@@ -71,14 +82,23 @@ public struct VaultStatistics: Sendable {
     ///   - now: the time.
     ///   - days: how many days the forecast covers.
     public init(cards: [(card: Card, archived: Bool)], history: ReviewHistory, now: Timestamp, utcOffset: @escaping (Timestamp) -> Int,
-                rolloverHour: Int, days: Int = 30) {
+                rolloverHour: Int, days: Int = 30, deck: (CardID) -> DeckPath? = { _ in nil }) {
         let today = Day(containing: now, utcOffsetSeconds: utcOffset(now), rolloverHour: rolloverHour)
         func day(_ t: Timestamp) -> Day { Day(containing: t, utcOffsetSeconds: utcOffset(t), rolloverHour: rolloverHour) }
         for m in Mastery.allCases { mastery[m] = 0 }
         forecast = Array(repeating: 0, count: max(1, days))
         var ids = Set<CardID>()
+        var byDeck: [DeckPath: DeckFigures] = [:]
         for (card, archived) in cards {
             ids.insert(card.id)
+            if let d = deck(card.id) {
+                var f = byDeck[d] ?? DeckFigures(deck: d)
+                f.cards += 1
+                if let s = card.schedule, s.state == .review, (s.interval ?? 0) >= 21 { f.mastered += 1 }
+                if let s = card.schedule, !archived, !s.suspended, s.state != .new || s.flow != nil,
+                   Day.isDue(s, now: now, utcOffsetSeconds: utcOffset(now), rolloverHour: rolloverHour) { f.due += 1 }
+                byDeck[d] = f
+            }
             counts.total += 1
             let s = card.schedule
             if s?.suspended == true { counts.suspended += 1 }
@@ -115,13 +135,19 @@ public struct VaultStatistics: Sendable {
         var firstReview: Timestamp?
         var grades: [Timestamp] = []
         var firstSeen: [Timestamp] = []
-        for (_, events) in selected.events {
+        for (cardID, events) in selected.events {
+            let cardDeck = deck(cardID)
             var previous: Timestamp?
             var seen = false
             for event in events {
                 guard case .grade(let rating) = event.action else { continue }
                 reviews += 1
                 grades.append(event.time)
+                if let cardDeck {
+                    byDeck[cardDeck]?.reviews += 1
+                    if rating != .again { byDeck[cardDeck]?.passed += 1 }
+                    if let ms = event.field("ms").flatMap(Int.init), ms >= 0, ms < 3_600_000 { byDeck[cardDeck]?.milliseconds += ms }
+                }
                 if !seen { firstSeen.append(event.time); seen = true }
                 if rating != .again { passed += 1 }
                 if firstReview.map({ event.time < $0 }) ?? true { firstReview = event.time }
@@ -148,6 +174,7 @@ public struct VaultStatistics: Sendable {
             }
         }
         successRate = reviews == 0 ? nil : Double(passed) / Double(reviews)
+        decks = byDeck.values.sorted { $0.deck < $1.deck }
         secondsPerCard = timed == 0 ? nil : Double(timedMs) / Double(timed) / 1000
         for offset in stride(from: 364, through: 0, by: -1) {
             let d = today.advanced(by: -offset)

@@ -26,9 +26,12 @@ extension Quire {
             let q = try LoadedVault.query(query)
             let context = try StudyContext(options)
             let index = context.loaded.index
-            let cards = index.cards(matching: q, now: context.now).map { (index.card(at: $0), index.notes[$0.note].archived) }
+            let locations = index.cards(matching: q, now: context.now)
+            let cards = locations.map { (index.card(at: $0), index.notes[$0.note].archived) }
+            var decks: [CardID: DeckPath] = [:]
+            for loc in locations { decks[index.card(at: loc).id] = index.notes[loc.note].deck }
             let s = VaultStatistics(cards: cards, history: context.history, now: context.now, utcOffset: { Clock.utcOffset(at: $0) },
-                                    rolloverHour: context.config.dayRollover, days: days)
+                                    rolloverHour: context.config.dayRollover, days: days) { decks[$0] }
             if listing.json {
                 Output.line(Self.json(s).serialized(pretty: true))
             } else {
@@ -67,6 +70,13 @@ extension Quire {
             out.append("")
             out.append(bold("Reviews, past year") + " (\(s.calendar.reduce(0) { $0 + $1.reviews }) reviews)")
             out += heatmap(s.calendar, color: color)
+            out.append("")
+            out.append(bold("Decks") + " (success, mastered, due, time)")
+            for d in s.decks.sorted(by: { ($0.cards, $1.deck) > ($1.cards, $0.deck) }).prefix(10) {
+                let name = String(d.deck.description.prefix(36)).padding(toLength: 37, withPad: " ", startingAt: 0)
+                out.append("  " + name + "\(d.successRate.map { "\(Int(($0 * 100).rounded()))%" } ?? "–")".padding(toLength: 6, withPad: " ", startingAt: 0)
+                    + "\(d.mastered)/\(d.cards) mastered, \(d.due) due, \(duration(d.milliseconds))")
+            }
             out.append("")
             out.append(bold("Milestones"))
             // As many to a line as 80 columns hold.
@@ -155,6 +165,11 @@ extension Quire {
             fields.append(("forecast", forecast))
             fields.append(("calendar", .array(calendar)))
             fields.append(("milestones", .array(milestones)))
+            fields.append(("decks", .array(s.decks.map { d in
+                .object([("deck", .string(d.deck.description)), ("cards", .int(d.cards)), ("mastered", .int(d.mastered)),
+                         ("due", .int(d.due)), ("reviews", .int(d.reviews)), ("success_rate", d.successRate.map(JSONValue.double) ?? .null),
+                         ("time_ms", .int(d.milliseconds))])
+            })))
             return .object(fields)
         }
     }

@@ -20,6 +20,12 @@ import Testing
         #expect((parsed["cards"] as? [String: Any])?["total"] as? Int == 161)
         #expect(((parsed["forecast"] as? [String: Any])?["days"] as? [Int])?.count == 30)
         #expect((parsed["calendar"] as? [Any])?.count == 365)
+        let decks = try #require(parsed["decks"] as? [[String: Any]])
+        let cells = try #require(decks.first { $0["deck"] as? String == "Biology/Cells" })
+        // Due as `quire due` counts it.
+        let due = try #require(try JSONSerialization.jsonObject(with: Data(try q.run(["due", "--json"] + now).stdout.utf8)) as? [String: Any])
+        #expect(cells["cards"] as? Int == 25 && cells["due"] as? Int == (due["decks"] as? [String: Int])?["Biology/Cells"], "\(cells)")
+        #expect(dashboard.stdout.contains("Decks (success, mastered, due, time)\n"))
         // A query's cards only.
         let biology = try q.run(["stats", "--json", "deck:Biology"] + now).stdout
         let b = try #require(try JSONSerialization.jsonObject(with: Data(biology.utf8)) as? [String: Any])
