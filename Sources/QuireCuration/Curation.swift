@@ -184,6 +184,34 @@ public struct Curation: Sendable {
         }
     }
 
+    /// Curation in figures (`quire stats`): notes by level and by category (archived ones apart),
+    /// the decisions so far — kept is any note above `daily`, archived any archived note — and the
+    /// reviews due.
+    public struct Summary: Sendable, Equatable {
+        public var byCycle: [NoteCycle: Int] = [:]
+        public var byCategory: [String: Int] = [:]
+        public var kept = 0, archived = 0, pendingReviews = 0
+
+        /// Kept notes as a fraction of the decided ones (nil before any decision).
+        public var keepRate: Double? { kept + archived == 0 ? nil : Double(kept) / Double(kept + archived) }
+    }
+
+    /// The summary on calendar day `today`.
+    public func summary(today: Int) -> Summary {
+        var s = Summary()
+        for note in notes {
+            if note.archived {
+                s.archived += 1
+                continue
+            }
+            s.byCycle[note.cycle, default: 0] += 1
+            if let c = note.category { s.byCategory[c, default: 0] += 1 }
+            if note.cycle > .daily { s.kept += 1 }
+        }
+        s.pendingReviews = pending(today: today).count
+        return s
+    }
+
     /// The lower reviews of the same span still incomplete before a monthly or yearly review
     /// (weeks that hold days of the month, months of the year).
     public func incompleteLower(than period: CurationPeriod) -> [PeriodStatus] {

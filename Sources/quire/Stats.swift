@@ -1,4 +1,5 @@
 import ArgumentParser
+import QuireCuration
 import QuireIndex
 import QuireModel
 import QuireScheduling
@@ -32,10 +33,16 @@ extension Quire {
             for loc in locations { decks[index.card(at: loc).id] = index.notes[loc.note].deck }
             let s = VaultStatistics(cards: cards, history: context.history, now: context.now, utcOffset: { Clock.utcOffset(at: $0) },
                                     rolloverHour: context.config.dayRollover, days: days) { decks[$0] }
+            let curationContext = CurationContext(loaded: context.loaded, now: context.now)
+            let curation = curationContext.curation.summary(today: curationContext.today)
             if listing.json {
-                Output.line(Self.json(s).serialized(pretty: true))
+                guard case .object(var fields) = Self.json(s) else { return }
+                fields.append(("curation", Self.json(curation)))
+                Output.line(JSONValue.object(fields).serialized(pretty: true))
             } else {
                 for line in Self.dashboard(s, color: Output.useColor) { Output.line(line) }
+                Output.line("")
+                for line in Self.dashboard(curation) { Output.line(line) }
             }
             try context.loaded.finish()
         }
@@ -91,6 +98,28 @@ extension Quire {
             }
             out.append(line)
             return out
+        }
+
+        /// The curation lines of the dashboard.
+        static func dashboard(_ c: Curation.Summary) -> [String] {
+            let levels = NoteCycle.allCases.map { "\($0.rawValue) \(c.byCycle[$0] ?? 0)" }.joined(separator: " · ")
+            // The most used categories, as many as 80 columns hold.
+            var categories = "  categories:"
+            for (name, n) in c.byCategory.sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) }) {
+                let item = (categories.hasSuffix(":") ? " " : " · ") + "\(name) \(n)"
+                guard categories.count + item.count <= 80 else { break }
+                categories += item
+            }
+            return ["Curation: \(levels) · archived \(c.archived)",
+                    "  kept \(c.keepRate.map { "\(Int(($0 * 100).rounded()))%" } ?? "–") of decided notes · \(Output.counted(c.pendingReviews, "review")) due"]
+                + (c.byCategory.isEmpty ? [] : [categories])
+        }
+
+        static func json(_ c: Curation.Summary) -> JSONValue {
+            .object([("notes", .object(NoteCycle.allCases.map { ($0.rawValue, .int(c.byCycle[$0] ?? 0)) })),
+                     ("archived", .int(c.archived)), ("kept", .int(c.kept)), ("keep_rate", c.keepRate.map(JSONValue.double) ?? .null),
+                     ("categories", .object(c.byCategory.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })),
+                     ("reviews_due", .int(c.pendingReviews))])
         }
 
         static func bar(_ n: Int, of most: Int, width: Int) -> String {

@@ -26,6 +26,9 @@ import Testing
         let due = try #require(try JSONSerialization.jsonObject(with: Data(try q.run(["due", "--json"] + now).stdout.utf8)) as? [String: Any])
         #expect(cells["cards"] as? Int == 25 && cells["due"] as? Int == (due["decks"] as? [String: Int])?["Biology/Cells"], "\(cells)")
         #expect(dashboard.stdout.contains("Decks (success, mastered, due, time)\n"))
+        #expect(dashboard.stdout.contains("\nCuration: daily "), "\(dashboard)")
+        let curation = try #require(parsed["curation"] as? [String: Any])
+        #expect(curation["archived"] as? Int == 2 && (curation["categories"] as? [String: Int])?["Productivity"] == 2, "\(curation)")
         // A query's cards only.
         let biology = try q.run(["stats", "--json", "deck:Biology"] + now).stdout
         let b = try #require(try JSONSerialization.jsonObject(with: Data(biology.utf8)) as? [String: Any])
