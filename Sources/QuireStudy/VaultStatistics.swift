@@ -81,8 +81,10 @@ public struct VaultStatistics: Sendable {
     ///   - history: the ordered log without undone events (only these cards' events are counted).
     ///   - now: the time.
     ///   - days: how many days the forecast covers.
+    ///   - period: the reviews counted in the review figures (reviews, success, time, retention,
+    ///     decks); streaks, the calendar and milestones always read the whole log.
     public init(cards: [(card: Card, archived: Bool)], history: ReviewHistory, now: Timestamp, utcOffset: @escaping (Timestamp) -> Int,
-                rolloverHour: Int, days: Int = 30, deck: (CardID) -> DeckPath? = { _ in nil }) {
+                rolloverHour: Int, days: Int = 30, period: ClosedRange<Timestamp>? = nil, deck: (CardID) -> DeckPath? = { _ in nil }) {
         let today = Day(containing: now, utcOffsetSeconds: utcOffset(now), rolloverHour: rolloverHour)
         func day(_ t: Timestamp) -> Day { Day(containing: t, utcOffsetSeconds: utcOffset(t), rolloverHour: rolloverHour) }
         for m in Mastery.allCases { mastery[m] = 0 }
@@ -141,14 +143,16 @@ public struct VaultStatistics: Sendable {
             var seen = false
             for event in events {
                 guard case .grade(let rating) = event.action else { continue }
-                reviews += 1
                 grades.append(event.time)
+                if !seen { firstSeen.append(event.time); seen = true }
+                defer { previous = event.time }
+                guard period?.contains(event.time) ?? true else { continue }
+                reviews += 1
                 if let cardDeck {
                     byDeck[cardDeck]?.reviews += 1
                     if rating != .again { byDeck[cardDeck]?.passed += 1 }
                     if let ms = event.field("ms").flatMap(Int.init), ms >= 0, ms < 3_600_000 { byDeck[cardDeck]?.milliseconds += ms }
                 }
-                if !seen { firstSeen.append(event.time); seen = true }
                 if rating != .again { passed += 1 }
                 if firstReview.map({ event.time < $0 }) ?? true { firstReview = event.time }
                 if let ms = event.field("ms").flatMap(Int.init), ms >= 0, ms < 3_600_000 {
@@ -170,7 +174,6 @@ public struct VaultStatistics: Sendable {
                         if rating != .again { retention.mature.passed += 1 }
                     }
                 }
-                previous = event.time
             }
         }
         successRate = reviews == 0 ? nil : Double(passed) / Double(reviews)

@@ -16,11 +16,26 @@ extension Quire {
         @OptionGroup var options: VaultOptions
         @OptionGroup var listing: ListingOptions
         @Option(help: "Days the due forecast covers.") var days = 30
+        @Option(help: ArgumentHelp("Count reviews from this date (YYYY-MM-DD) or time.", valueName: "DATE")) var since: String?
+        @Option(help: ArgumentHelp("Count reviews up to this date (included) or time.", valueName: "DATE")) var until: String?
+
+        /// The period `--since` and `--until` give: a plain date's until is the end of that day.
+        var period: ClosedRange<Timestamp>? {
+            guard since != nil || until != nil else { return nil }
+            let from = since.flatMap { Timestamp(iso8601: $0) } ?? Timestamp(milliseconds: .min / 2)
+            var to = until.flatMap { Timestamp(iso8601: $0) } ?? Timestamp(milliseconds: .max / 2)
+            if let until, until.count == 10 { to = Timestamp(milliseconds: to.milliseconds + 86_400_000 - 1) }
+            return from <= to ? from...to : nil
+        }
         @Argument(parsing: .allUnrecognized, help: "A query selecting cards, e.g. deck:Biology.") var query: [String] = []
 
         func validate() throws {
             try UnknownOptions.reject(query, of: Self.self)
             if days < 1 || days > 3650 { throw ValidationError("--days must be 1 to 3650") }
+            for (name, value) in [("--since", since), ("--until", until)] {
+                if let value, Timestamp(iso8601: value) == nil { throw ValidationError("\(name) must be a date like 2026-11-01 or a time") }
+            }
+            if since != nil, until != nil, period == nil { throw ValidationError("--since comes after --until") }
         }
 
         func run() throws {
@@ -32,7 +47,7 @@ extension Quire {
             var decks: [CardID: DeckPath] = [:]
             for loc in locations { decks[index.card(at: loc).id] = index.notes[loc.note].deck }
             let s = VaultStatistics(cards: cards, history: context.history, now: context.now, utcOffset: { Clock.utcOffset(at: $0) },
-                                    rolloverHour: context.config.dayRollover, days: days) { decks[$0] }
+                                    rolloverHour: context.config.dayRollover, days: days, period: period) { decks[$0] }
             let curationContext = CurationContext(loaded: context.loaded, now: context.now)
             let curation = curationContext.curation.summary(today: curationContext.today)
             if listing.json {

@@ -34,5 +34,9 @@ import Testing
         let b = try #require(try JSONSerialization.jsonObject(with: Data(biology.utf8)) as? [String: Any])
         #expect((b["cards"] as? [String: Any])?["total"] as? Int == 53)
         #expect(try q.run(["stats", "--days", "0"] + now).status != 0)
+        let since = try q.run(["stats", "--json", "--since", "2026-11-22"] + now).stdout
+        let s = try #require(try JSONSerialization.jsonObject(with: Data(since.utf8)) as? [String: Any])
+        #expect((s["reviews"] as? Int ?? 0) < 28 && (s["reviews"] as? Int ?? 0) > 0, "\(s["reviews"] ?? "")")
+        #expect(try q.run(["stats", "--since", "2026-11-22", "--until", "2026-11-01"] + now).status != 0)
     }
 }

@@ -67,6 +67,12 @@ import QuireScheduling
         #expect(s.calendar.first { $0.day.description == "2026-11-19" }?.reviews == 2)
         #expect(s.milestones.first?.name == "First Review" && s.milestones.first?.reached == Self.t("2026-10-01T10:00:00Z"))
         #expect(s.milestones.filter(\.achieved).map(\.name) == ["First Review"])
+        // A period: the 21st and 22nd only (e3, e5, e6); e3's interval still counts from e2, before it.
+        let recent = VaultStatistics(cards: cards, history: ReviewHistory(events), now: Self.t("2026-11-22T12:00:00Z"),
+                                     utcOffset: { _ in 0 }, rolloverHour: 4, days: 5,
+                                     period: Self.t("2026-11-21T00:00:00Z")...Self.t("2026-11-22T23:59:59Z"))
+        #expect(recent.reviews == 3 && recent.retention.young.total == 1 && recent.retention.mature.total == 1)
+        #expect(recent.milestones.first?.reached == Self.t("2026-10-01T10:00:00Z"), "milestones read the whole log")
         // A query's cards only: b alone.
         let only = VaultStatistics(cards: [(card(b, review), false)], history: ReviewHistory(events), now: Self.t("2026-11-22T12:00:00Z"),
                                    utcOffset: { _ in 0 }, rolloverHour: 4)
