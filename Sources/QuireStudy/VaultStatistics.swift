@@ -63,6 +63,97 @@ public struct VaultStatistics: Sendable {
     public var retention = (young: (passed: 0, total: 0), mature: (passed: 0, total: 0))
     public var milestones: [Milestone] = []
 
+    /// How a card stood when it was answered: new or in (re)learning steps, young (in review with
+    /// an interval under 21 days), mature.
+    public enum AnswerGroup: String, CaseIterable, Sendable {
+        case learning, young, mature
+    }
+
+    /// Pass counts of reviews of cards in review, young and mature.
+    public struct Retention: Sendable, Equatable {
+        public var young = (passed: 0, total: 0), mature = (passed: 0, total: 0)
+        /// No reviews yet.
+        public init() {}
+        public static func == (a: Retention, b: Retention) -> Bool {
+            a.young == b.young && a.mature == b.mature
+        }
+    }
+
+    /// The periods of the true-retention table, each ending today.
+    public enum RetentionPeriod: String, CaseIterable, Sendable {
+        case today, yesterday, week, month, year, all
+        /// The study days before today it reaches back (nil: the whole log); yesterday alone is apart.
+        var daysBack: Int? {
+            switch self {
+            case .today: 0
+            case .yesterday: 1
+            case .week: 6
+            case .month: 29
+            case .year: 364
+            case .all: nil
+            }
+        }
+    }
+
+    /// True retention (reviews of cards in review state) over each period, young and mature.
+    /// Counts every review in the period, whatever `period` the statistics were asked for.
+    public var retentionByPeriod: [RetentionPeriod: Retention] = [:]
+
+    /// One bin of FSRS calibration: reviews whose predicted recall fell in `range`.
+    public struct CalibrationBin: Sendable, Equatable {
+        public var range: Range<Double>
+        public var reviews = 0
+        /// The sum of the predicted recall probabilities, and the reviews passed.
+        public var predicted = 0.0, passed = 0
+        /// The mean predicted recall and the actual pass rate (nil when empty).
+        public var meanPredicted: Double? { reviews == 0 ? nil : predicted / Double(reviews) }
+        public var actual: Double? { reviews == 0 ? nil : Double(passed) / Double(reviews) }
+    }
+
+    /// FSRS's predicted probability of recall at each review of a card in review with an FSRS
+    /// memory, against whether it was passed, in ten bins of predicted recall (0–10 % … 90–100 %).
+    public var calibration: [CalibrationBin] = (0..<10).map { CalibrationBin(range: Double($0) / 10..<Double($0 + 1) / 10) }
+
+    /// The root mean square of predicted minus actual over the calibration bins, each weighted
+    /// by its reviews (nil without any).
+    public var calibrationError: Double? {
+        let total = calibration.reduce(0) { $0 + $1.reviews }
+        guard total > 0 else { return nil }
+        let sum = calibration.reduce(0.0) { acc, bin in
+            guard let p = bin.meanPredicted, let a = bin.actual else { return acc }
+            return acc + Double(bin.reviews) * (p - a) * (p - a)
+        }
+        return (sum / Double(total)).squareRoot()
+    }
+
+    /// Answer buttons pressed, by how the card stood when answered.
+    public var buttons: [AnswerGroup: [Rating: Int]] = [:]
+
+    /// A histogram bucket: a label and its count.
+    public struct Bucket: Sendable, Equatable {
+        public var label: String
+        public var count: Int
+    }
+
+    /// Cards in review by interval (days), FSRS cards by stability (days) and by difficulty (1–10).
+    public var intervals: [Bucket] = [], stability: [Bucket] = [], difficulty: [Bucket] = []
+
+    /// The upper bounds (days, included) of the interval and stability buckets; the last is open.
+    static let dayBounds = [1, 3, 7, 14, 21, 30, 60, 90, 180, 365]
+
+    static func dayBuckets(_ values: [Double]) -> [Bucket] {
+        var counts = Array(repeating: 0, count: dayBounds.count + 1)
+        for v in values {
+            counts[dayBounds.firstIndex { v <= Double($0) } ?? dayBounds.count] += 1
+        }
+        var lower = 0
+        return counts.enumerated().map { i, n in
+            defer { if i < dayBounds.count { lower = dayBounds[i] + 1 } }
+            if i == dayBounds.count { return Bucket(label: ">\(dayBounds[i - 1]) d", count: n) }
+            return Bucket(label: lower == dayBounds[i] ? "\(lower) d" : "\(lower)–\(dayBounds[i]) d", count: n)
+        }
+    }
+
     /// A deck's figures (its own cards; sub-decks apart).
     public struct DeckFigures: Sendable, Equatable {
         public var deck: DeckPath
@@ -83,13 +174,17 @@ public struct VaultStatistics: Sendable {
     ///   - days: how many days the forecast covers.
     ///   - period: the reviews counted in the review figures (reviews, success, time, retention,
     ///     decks); streaks, the calendar and milestones always read the whole log.
+    ///   - settings: the scheduler settings in force for an event on a card (``SettingsResolver``):
+    ///     the log is replayed to know how each card stood when it was answered.
     public init(cards: [(card: Card, archived: Bool)], history: ReviewHistory, now: Timestamp, utcOffset: @escaping (Timestamp) -> Int,
-                rolloverHour: Int, days: Int = 30, period: ClosedRange<Timestamp>? = nil, deck: (CardID) -> DeckPath? = { _ in nil }) {
+                rolloverHour: Int, days: Int = 30, period: ClosedRange<Timestamp>? = nil, deck: (CardID) -> DeckPath? = { _ in nil },
+                settings: (ReviewEvent, CardID) -> SchedulerSettings = { _, _ in SchedulerSettings() }) {
         let today = Day(containing: now, utcOffsetSeconds: utcOffset(now), rolloverHour: rolloverHour)
         func day(_ t: Timestamp) -> Day { Day(containing: t, utcOffsetSeconds: utcOffset(t), rolloverHour: rolloverHour) }
         for m in Mastery.allCases { mastery[m] = 0 }
         forecast = Array(repeating: 0, count: max(1, days))
         var ids = Set<CardID>()
+        var intervalDays: [Double] = [], stabilities: [Double] = [], difficultyCounts = Array(repeating: 0, count: 9)
         var byDeck: [DeckPath: DeckFigures] = [:]
         for (card, archived) in cards {
             ids.insert(card.id)
@@ -121,6 +216,9 @@ public struct VaultStatistics: Sendable {
                 m = state != .review ? .learning : interval >= 21 ? .mastered : interval >= 7 ? .proficient : .developing
             }
             mastery[m, default: 0] += 1
+            if state == .review { intervalDays.append(Double(interval)) }
+            if let st = s?.stability { stabilities.append(st) }
+            if let d = s?.difficulty, d.isFinite { difficultyCounts[min(8, max(0, Int(d) - 1))] += 1 }
             // Due: cards with a schedule, not suspended, in notes not archived.
             if let s, !archived, !s.suspended, s.state != .new || s.flow != nil, let due = s.due {
                 let offset = day(due).number - today.number
@@ -137,23 +235,48 @@ public struct VaultStatistics: Sendable {
         var firstReview: Timestamp?
         var grades: [Timestamp] = []
         var firstSeen: [Timestamp] = []
+        for group in AnswerGroup.allCases { buttons[group] = Dictionary(uniqueKeysWithValues: Rating.allCases.map { ($0, 0) }) }
+        for p in RetentionPeriod.allCases { retentionByPeriod[p] = Retention() }
         for (cardID, events) in selected.events {
             let cardDeck = deck(cardID)
-            var previous: Timestamp?
             var seen = false
+            var before: SchedulingState?
             for event in events {
+                let eventSettings = settings(event, cardID)
+                defer { before = ReviewTransition.apply(event.action, to: before, at: event.time, card: cardID, settings: eventSettings) }
                 guard case .grade(let rating) = event.action else { continue }
                 grades.append(event.time)
                 if !seen { firstSeen.append(event.time); seen = true }
-                defer { previous = event.time }
+                // How the card stood: in review (young or mature by its interval), or learning.
+                var group = AnswerGroup.learning
+                if let b = before, b.state == .review {
+                    let interval = b.interval ?? b.due.flatMap { due in b.lastReview.map { Int((due.milliseconds - $0.milliseconds) / 86_400_000) } } ?? 0
+                    group = interval >= 21 ? .mature : .young
+                }
+                let pass = rating != .again
+                if group != .learning {
+                    let age = today.number - day(event.time).number
+                    for p in RetentionPeriod.allCases {
+                        let inside = p == .yesterday ? age == 1 : p.daysBack.map { age <= $0 } ?? true
+                        guard inside else { continue }
+                        if group == .young {
+                            retentionByPeriod[p]?.young.total += 1
+                            if pass { retentionByPeriod[p]?.young.passed += 1 }
+                        } else {
+                            retentionByPeriod[p]?.mature.total += 1
+                            if pass { retentionByPeriod[p]?.mature.passed += 1 }
+                        }
+                    }
+                }
                 guard period?.contains(event.time) ?? true else { continue }
                 reviews += 1
+                buttons[group]?[rating, default: 0] += 1
                 if let cardDeck {
                     byDeck[cardDeck]?.reviews += 1
-                    if rating != .again { byDeck[cardDeck]?.passed += 1 }
+                    if pass { byDeck[cardDeck]?.passed += 1 }
                     if let ms = event.field("ms").flatMap(Int.init), ms >= 0, ms < 3_600_000 { byDeck[cardDeck]?.milliseconds += ms }
                 }
-                if rating != .again { passed += 1 }
+                if pass { passed += 1 }
                 if firstReview.map({ event.time < $0 }) ?? true { firstReview = event.time }
                 if let ms = event.field("ms").flatMap(Int.init), ms >= 0, ms < 3_600_000 {
                     timed += 1
@@ -164,18 +287,28 @@ public struct VaultStatistics: Sendable {
                     if age < 7 { time.week += ms }
                     if age < 30 { time.month += ms }
                 }
-                if let previous, event.time.milliseconds - previous.milliseconds >= 86_400_000 {
-                    let young = event.time.milliseconds - previous.milliseconds < 21 * 86_400_000
-                    if young {
-                        retention.young.total += 1
-                        if rating != .again { retention.young.passed += 1 }
-                    } else {
-                        retention.mature.total += 1
-                        if rating != .again { retention.mature.passed += 1 }
-                    }
+                switch group {
+                case .learning: break
+                case .young:
+                    retention.young.total += 1
+                    if pass { retention.young.passed += 1 }
+                case .mature:
+                    retention.mature.total += 1
+                    if pass { retention.mature.passed += 1 }
+                }
+                // Calibration: what FSRS predicted for a card in review with a memory.
+                if group != .learning, let b = before, b.stability != nil,
+                   let r = FSRSScheduler(settings: eventSettings).retrievability(of: b, at: event.time), r.isFinite {
+                    let bin = min(9, max(0, Int(r * 10)))
+                    calibration[bin].reviews += 1
+                    calibration[bin].predicted += r
+                    if pass { calibration[bin].passed += 1 }
                 }
             }
         }
+        intervals = Self.dayBuckets(intervalDays)
+        stability = Self.dayBuckets(stabilities)
+        difficulty = difficultyCounts.enumerated().map { Bucket(label: $0 == 8 ? "9–10" : "\($0 + 1)–\($0 + 2)", count: $1) }
         successRate = reviews == 0 ? nil : Double(passed) / Double(reviews)
         decks = byDeck.values.sorted { $0.deck < $1.deck }
         secondsPerCard = timed == 0 ? nil : Double(timedMs) / Double(timed) / 1000

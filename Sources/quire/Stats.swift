@@ -2,6 +2,7 @@ import ArgumentParser
 import QuireCuration
 import QuireIndex
 import QuireModel
+import QuireReview
 import QuireScheduling
 import QuireStudy
 import QuireSupport
@@ -46,8 +47,10 @@ extension Quire {
             let cards = locations.map { (index.card(at: $0), index.notes[$0.note].archived) }
             var decks: [CardID: DeckPath] = [:]
             for loc in locations { decks[index.card(at: loc).id] = index.notes[loc.note].deck }
+            let resolver = SettingsResolver(vault: context.loaded.vault, config: context.config)
             let s = VaultStatistics(cards: cards, history: context.history, now: context.now, utcOffset: { Clock.utcOffset(at: $0) },
-                                    rolloverHour: context.config.dayRollover, days: days, period: period) { decks[$0] }
+                                    rolloverHour: context.config.dayRollover, days: days, period: period, deck: { decks[$0] },
+                                    settings: { resolver.settings(for: $0, deck: decks[$1]) })
             let curationContext = CurationContext(loaded: context.loaded, now: context.now)
             let curation = curationContext.curation.summary(today: curationContext.today)
             if listing.json {
@@ -79,6 +82,10 @@ extension Quire {
             out.append(bold("Time") + ": today \(duration(s.time.today)) · 7 days \(duration(s.time.week)) · 30 days \(duration(s.time.month)) · all \(duration(s.time.all))")
             out.append(bold("Retention") + ": young \(percent(s.retention.young.passed, s.retention.young.total)) (\(s.retention.young.total) reviews)"
                 + " · mature \(percent(s.retention.mature.passed, s.retention.mature.total)) (\(s.retention.mature.total) reviews)")
+            out.append("")
+            out += retention(s)
+            out.append("")
+            out += answers(s)
             out.append("")
             out.append(bold("Mastery"))
             let most = max(1, VaultStatistics.Mastery.allCases.map { s.mastery[$0] ?? 0 }.max() ?? 1)
@@ -112,6 +119,63 @@ extension Quire {
                 line += (line == " " ? "" : "  ") + item
             }
             out.append(line)
+            return out
+        }
+
+        /// The true-retention table and FSRS's calibration.
+        static func retention(_ s: VaultStatistics) -> [String] {
+            func cell(_ r: (passed: Int, total: Int)) -> String {
+                (percent(r.passed, r.total) + " of \(r.total)").padding(toLength: 16, withPad: " ", startingAt: 0)
+            }
+            var out = ["True retention    young           mature          all"]
+            for p in VaultStatistics.RetentionPeriod.allCases {
+                let r = s.retentionByPeriod[p] ?? VaultStatistics.Retention()
+                let all = (r.young.passed + r.mature.passed, r.young.total + r.mature.total)
+                out.append("  " + p.rawValue.padding(toLength: 16, withPad: " ", startingAt: 0) + cell(r.young) + cell(r.mature) + cell(all))
+            }
+            let bins = s.calibration.filter { $0.reviews > 0 }
+            guard !bins.isEmpty else { return out }
+            out.append("FSRS predicted recall → actual" + (s.calibrationError.map { String(format: " (RMSE %.1f%%)", $0 * 100) } ?? ""))
+            var line = " "
+            for bin in bins {
+                let item = " " + percent(Int(((bin.meanPredicted ?? 0) * 1000).rounded()), 1000) + "→" + percent(bin.passed, bin.reviews)
+                    + " (\(bin.reviews))"
+                if line.count + item.count > 80 {
+                    out.append(line)
+                    line = " "
+                }
+                line += item
+            }
+            out.append(line)
+            return out
+        }
+
+        /// Answer buttons by card state, and the interval, stability and difficulty distributions.
+        static func answers(_ s: VaultStatistics) -> [String] {
+            var out = ["Answers           again           hard            good            easy"]
+            for group in VaultStatistics.AnswerGroup.allCases {
+                let counts = s.buttons[group] ?? [:]
+                let total = counts.values.reduce(0, +)
+                out.append("  " + group.rawValue.padding(toLength: 16, withPad: " ", startingAt: 0) + Rating.allCases.map { r in
+                    let n = counts[r] ?? 0
+                    return "\(n) (\(percent(n, total)))".padding(toLength: 16, withPad: " ", startingAt: 0)
+                }.joined())
+            }
+            out.append("")
+            out.append("Intervals (cards in review)            Stability (FSRS cards)")
+            let most = max(1, (s.intervals + s.stability).map(\.count).max() ?? 1)
+            for (i, st) in zip(s.intervals, s.stability) {
+                func column(_ b: VaultStatistics.Bucket) -> String {
+                    ("  " + b.label.padding(toLength: 10, withPad: " ", startingAt: 0) + bar(b.count, of: most, width: 18) + " \(b.count)")
+                        .padding(toLength: 39, withPad: " ", startingAt: 0)
+                }
+                out.append(column(i) + " " + column(st))
+            }
+            let levels = Array("▁▂▃▄▅▆▇█")
+            let hardest = max(1, s.difficulty.map(\.count).max() ?? 1)
+            out.append("Difficulty (FSRS, 1 easiest to 10 hardest): 1 "
+                + String(s.difficulty.map { $0.count == 0 ? "·" : levels[min(7, $0.count * 7 / hardest)] }) + " 10  ("
+                + s.difficulty.map { "\($0.count)" }.joined(separator: " ") + ")")
             return out
         }
 
@@ -205,6 +269,27 @@ extension Quire {
             fields.append(("seconds_per_card", s.secondsPerCard.map(JSONValue.double) ?? .null))
             fields.append(("time_ms", time))
             fields.append(("retention", .object([("young", retention(s.retention.young)), ("mature", retention(s.retention.mature))])))
+            fields.append(("retention_by_period", .object(VaultStatistics.RetentionPeriod.allCases.map { p in
+                let r = s.retentionByPeriod[p] ?? VaultStatistics.Retention()
+                return (p.rawValue, .object([("young", retention(r.young)), ("mature", retention(r.mature))]))
+            })))
+            fields.append(("calibration", .object([
+                ("rmse", s.calibrationError.map(JSONValue.double) ?? .null),
+                ("bins", .array(s.calibration.map { bin in
+                    .object([("from", .double(bin.range.lowerBound)), ("to", .double(bin.range.upperBound)), ("reviews", .int(bin.reviews)),
+                             ("predicted", bin.meanPredicted.map(JSONValue.double) ?? .null), ("passed", .int(bin.passed)),
+                             ("actual", bin.actual.map(JSONValue.double) ?? .null)])
+                })),
+            ])))
+            fields.append(("buttons", .object(VaultStatistics.AnswerGroup.allCases.map { g in
+                (g.rawValue, .object(Rating.allCases.map { ($0.name, .int(s.buttons[g]?[$0] ?? 0)) }))
+            })))
+            func buckets(_ b: [VaultStatistics.Bucket]) -> JSONValue {
+                .array(b.map { .object([("range", .string($0.label)), ("cards", .int($0.count))]) })
+            }
+            fields.append(("intervals", buckets(s.intervals)))
+            fields.append(("stability", buckets(s.stability)))
+            fields.append(("difficulty", buckets(s.difficulty)))
             fields.append(("mastery", mastery))
             fields.append(("forecast", forecast))
             fields.append(("calendar", .array(calendar)))
