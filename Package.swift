@@ -79,13 +79,14 @@ let package = Package(
             name: "QuireCuration",
             dependencies: ["QuireSupport", "QuireModel", "QuireYAML", "QuireSystem", "QuireReview"]
         ),
+        .target(name: "QuireReport", dependencies: ["QuireModel", "QuireScheduling", "QuireStudy", "QuireCuration"]),
 
         // MARK: - Executables
         .executableTarget(
             name: "quire",
             dependencies: [
                 "QuireSupport", "QuireModel", "QuireScheduling", "QuireMarkdown", "QuireSystem", "QuireParsing",
-                "QuireIndex", "QuireReview", "QuireWatch", "QuireStudy", "QuireSync", "QuireCuration",
+                "QuireIndex", "QuireReview", "QuireWatch", "QuireStudy", "QuireSync", "QuireCuration", "QuireReport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -134,9 +135,11 @@ let package = Package(
         .testTarget(name: "QuireStudyTests", dependencies: ["QuireStudy", "QuireTestSupport"]),
         .testTarget(name: "QuireSyncTests", dependencies: ["QuireSync", "QuireTestSupport"]),
         .testTarget(name: "QuireCurationTests", dependencies: ["QuireCuration", "QuireTestSupport"]),
+        .testTarget(name: "QuireReportTests", dependencies: ["QuireReport", "QuireStudy", "QuireCuration", "QuireReview", "QuireScheduling", "QuireModel"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["quire"],
+            exclude: ["Tools"],
             resources: [.copy("Golden")]
         ),
     ],

@@ -5,7 +5,8 @@ set -euo pipefail
 packages=(libcmark-gfm-dev libcmark-gfm-extensions-dev libyaml-dev pkg-config python3 git)
 [ "${QUIRE_BENCH_DEPS:-0}" = 1 ] && packages+=(ripgrep time gcc)
 # The review screen's end-to-end tests drive it through a real terminal in tmux.
-[ "${QUIRE_TEST_DEPS:-0}" = 1 ] && packages+=(tmux)
+# `quire report`'s test renders the page in a real headless browser, with a font to draw text.
+[ "${QUIRE_TEST_DEPS:-0}" = 1 ] && packages+=(tmux chromium fonts-dejavu-core)
 
 # Python packages used as test oracles (FSRS reference implementations).
 install_python_oracles() {

@@ -192,6 +192,9 @@ public struct Curation: Sendable {
         public var byCategory: [String: Int] = [:]
         public var kept = 0, archived = 0, pendingReviews = 0
 
+        /// No notes.
+        public init() {}
+
         /// Kept notes as a fraction of the decided ones (nil before any decision).
         public var keepRate: Double? { kept + archived == 0 ? nil : Double(kept) / Double(kept + archived) }
     }

@@ -64,6 +64,14 @@ public struct StudyStats: Sendable {
         averageAnswerMilliseconds = timed == 0 ? nil : totalMs / timed
     }
 
+    /// A time span as the session results, `quire stats` and the report print it: seconds under a
+    /// minute, then minutes, then hours and minutes.
+    public static func duration(seconds: Int) -> String {
+        if seconds < 60 { return "\(seconds) s" }
+        let minutes = (seconds + 30) / 60
+        return minutes < 60 ? "\(minutes) min" : "\(minutes / 60) h \(minutes % 60) min"
+    }
+
     /// Adds one grade made in this process (a session's answers, before the log is read again).
     public mutating func add(_ card: CardID, rating: Rating, at time: Timestamp, day: Day) {
         var record = cards[card] ?? CardRecord()

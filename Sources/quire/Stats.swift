@@ -16,53 +16,25 @@ extension Quire {
 
         @OptionGroup var options: VaultOptions
         @OptionGroup var listing: ListingOptions
-        @Option(help: "Days the due forecast covers.") var days = 30
-        @Option(help: ArgumentHelp("Count reviews from this date (YYYY-MM-DD) or time.", valueName: "DATE")) var since: String?
-        @Option(help: ArgumentHelp("Count reviews up to this date (included) or time.", valueName: "DATE")) var until: String?
-
-        /// The period `--since` and `--until` give: a plain date's until is the end of that day.
-        var period: ClosedRange<Timestamp>? {
-            guard since != nil || until != nil else { return nil }
-            let from = since.flatMap { Timestamp(iso8601: $0) } ?? Timestamp(milliseconds: .min / 2)
-            var to = until.flatMap { Timestamp(iso8601: $0) } ?? Timestamp(milliseconds: .max / 2)
-            if let until, until.count == 10 { to = Timestamp(milliseconds: to.milliseconds + 86_400_000 - 1) }
-            return from <= to ? from...to : nil
-        }
+        @OptionGroup var figures: StatisticsOptions
         @Argument(parsing: .allUnrecognized, help: "A query selecting cards, e.g. deck:Biology.") var query: [String] = []
 
         func validate() throws {
             try UnknownOptions.reject(query, of: Self.self)
-            if days < 1 || days > 3650 { throw ValidationError("--days must be 1 to 3650") }
-            for (name, value) in [("--since", since), ("--until", until)] {
-                if let value, Timestamp(iso8601: value) == nil { throw ValidationError("\(name) must be a date like 2026-11-01 or a time") }
-            }
-            if since != nil, until != nil, period == nil { throw ValidationError("--since comes after --until") }
         }
 
         func run() throws {
-            let q = try LoadedVault.query(query)
-            let context = try StudyContext(options)
-            let index = context.loaded.index
-            let locations = index.cards(matching: q, now: context.now)
-            let cards = locations.map { (index.card(at: $0), index.notes[$0.note].archived) }
-            var decks: [CardID: DeckPath] = [:]
-            for loc in locations { decks[index.card(at: loc).id] = index.notes[loc.note].deck }
-            let resolver = SettingsResolver(vault: context.loaded.vault, config: context.config)
-            let s = VaultStatistics(cards: cards, history: context.history, now: context.now, utcOffset: { Clock.utcOffset(at: $0) },
-                                    rolloverHour: context.config.dayRollover, days: days, period: period, deck: { decks[$0] },
-                                    settings: { resolver.settings(for: $0, deck: decks[$1]) })
-            let curationContext = CurationContext(loaded: context.loaded, now: context.now)
-            let curation = curationContext.curation.summary(today: curationContext.today)
+            let computed = try figures.compute(options, query: query)
             if listing.json {
-                guard case .object(var fields) = Self.json(s) else { return }
-                fields.append(("curation", Self.json(curation)))
+                guard case .object(var fields) = Self.json(computed.statistics) else { return }
+                fields.append(("curation", Self.json(computed.curation)))
                 Output.line(JSONValue.object(fields).serialized(pretty: true))
             } else {
-                for line in Self.dashboard(s, color: Output.useColor) { Output.line(line) }
+                for line in Self.dashboard(computed.statistics, color: Output.useColor) { Output.line(line) }
                 Output.line("")
-                for line in Self.dashboard(curation) { Output.line(line) }
+                for line in Self.dashboard(computed.curation) { Output.line(line) }
             }
-            try context.loaded.finish()
+            try computed.loaded.finish()
         }
 
         static func percent(_ part: Int, _ total: Int) -> String { total == 0 ? "–" : "\(Int((Double(part) * 100 / Double(total)).rounded()))%" }

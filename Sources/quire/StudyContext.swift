@@ -72,9 +72,5 @@ struct StudyContext {
     }
 
     /// `13 min`, `1 h 5 min`, `40 s`.
-    static func duration(seconds: Int) -> String {
-        if seconds < 60 { return "\(seconds) s" }
-        let minutes = (seconds + 30) / 60
-        return minutes < 60 ? "\(minutes) min" : "\(minutes / 60) h \(minutes % 60) min"
-    }
+    static func duration(seconds: Int) -> String { StudyStats.duration(seconds: seconds) }
 }
