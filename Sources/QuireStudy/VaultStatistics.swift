@@ -139,7 +139,8 @@ public struct VaultStatistics: Sendable {
     public var intervals: [Bucket] = [], stability: [Bucket] = [], difficulty: [Bucket] = []
 
     /// The upper bounds (days, included) of the interval and stability buckets; the last is open.
-    static let dayBounds = [1, 3, 7, 14, 21, 30, 60, 90, 180, 365]
+    /// 21 days, where cards become mature, begins a bucket.
+    static let dayBounds = [1, 3, 7, 14, 20, 30, 60, 90, 180, 365]
 
     static func dayBuckets(_ values: [Double]) -> [Bucket] {
         var counts = Array(repeating: 0, count: dayBounds.count + 1)
@@ -237,7 +238,8 @@ public struct VaultStatistics: Sendable {
         var firstSeen: [Timestamp] = []
         for group in AnswerGroup.allCases { buttons[group] = Dictionary(uniqueKeysWithValues: Rating.allCases.map { ($0, 0) }) }
         for p in RetentionPeriod.allCases { retentionByPeriod[p] = Retention() }
-        for (cardID, events) in selected.events {
+        // In card order, so that sums of fractions come out the same every run.
+        for (cardID, events) in selected.events.sorted(by: { $0.key < $1.key }) {
             let cardDeck = deck(cardID)
             var seen = false
             var before: SchedulingState?

@@ -30,11 +30,18 @@ extension Quire {
                 fields.append(("curation", Self.json(computed.curation)))
                 Output.line(JSONValue.object(fields).serialized(pretty: true))
             } else {
-                for line in Self.dashboard(computed.statistics, color: Output.useColor) { Output.line(line) }
+                for line in Self.dashboard(computed.statistics, color: Output.useColor) { Output.line(Self.trimmed(line)) }
                 Output.line("")
                 for line in Self.dashboard(computed.curation) { Output.line(line) }
             }
             try computed.loaded.finish()
+        }
+
+        /// A line without the spaces that pad its last column.
+        static func trimmed(_ line: String) -> String {
+            var line = Substring(line)
+            while line.last == " " { line = line.dropLast() }
+            return String(line)
         }
 
         static func percent(_ part: Int, _ total: Int) -> String { total == 0 ? "–" : "\(Int((Double(part) * 100 / Double(total)).rounded()))%" }
@@ -145,9 +152,9 @@ extension Quire {
             }
             let levels = Array("▁▂▃▄▅▆▇█")
             let hardest = max(1, s.difficulty.map(\.count).max() ?? 1)
-            out.append("Difficulty (FSRS, 1 easiest to 10 hardest): 1 "
-                + String(s.difficulty.map { $0.count == 0 ? "·" : levels[min(7, $0.count * 7 / hardest)] }) + " 10  ("
-                + s.difficulty.map { "\($0.count)" }.joined(separator: " ") + ")")
+            out.append("Difficulty (FSRS, 1 easiest to 10 hardest): "
+                + String(s.difficulty.map { $0.count == 0 ? "·" : levels[min(7, $0.count * 7 / hardest)] }) + "  "
+                + s.difficulty.map { "\($0.count)" }.joined(separator: " "))
             return out
         }
 

@@ -99,7 +99,7 @@ import Testing
         let pane = try Pane()
         defer { pane.close() }
         var s = try pane.screen()
-        #expect(s.contains("22 cards to study (19 new, 2 learning, 1 review)"))
+        #expect(s.contains("27 cards to study (19 new, 2 learning, 6 review)"))
         #expect(s.split(separator: "\n").count <= 24)
         try pane.keys("Space")
         s = try pane.waitFor { $0.contains("Space show answer") }

@@ -12,11 +12,11 @@ import Testing
         let dashboard = try q.run(["stats"] + now)
         #expect(dashboard.status == 0)
         for line in dashboard.stdout.split(separator: "\n") { #expect(TerminalText.width(String(line)) <= 80, "\(line)") }
-        #expect(dashboard.stdout.hasPrefix("Streak: 1 day (longest 2)\nCards: 161 — "), "\(dashboard)")
+        #expect(dashboard.stdout.hasPrefix("Streak: 16 days (longest 16)\nCards: 161 — "), "\(dashboard)")
         #expect(dashboard.stdout.contains("Milestones\n  ✓ First Review 2026-10-02"))
         let json = try q.run(["stats", "--json"] + now).stdout
         let parsed = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
-        #expect(parsed["reviews"] as? Int == 28)
+        #expect(parsed["reviews"] as? Int == 414)
         #expect((parsed["cards"] as? [String: Any])?["total"] as? Int == 161)
         #expect(((parsed["forecast"] as? [String: Any])?["days"] as? [Int])?.count == 30)
         #expect((parsed["calendar"] as? [Any])?.count == 365)
@@ -36,7 +36,9 @@ import Testing
         #expect(try q.run(["stats", "--days", "0"] + now).status != 0)
         let since = try q.run(["stats", "--json", "--since", "2026-11-22"] + now).stdout
         let s = try #require(try JSONSerialization.jsonObject(with: Data(since.utf8)) as? [String: Any])
-        #expect((s["reviews"] as? Int ?? 0) < 28 && (s["reviews"] as? Int ?? 0) > 0, "\(s["reviews"] ?? "")")
+        #expect((s["reviews"] as? Int ?? 0) < 414 && (s["reviews"] as? Int ?? 0) > 0, "\(s["reviews"] ?? "")")
         #expect(try q.run(["stats", "--since", "2026-11-22", "--until", "2026-11-01"] + now).status != 0)
+        // The whole dashboard and JSON, golden (the sample vault's history is in scripts/rebuild-sample-history.sh).
+        try Golden.check(dashboard.stdout + "--- json\n" + json, "stats")
     }
 }

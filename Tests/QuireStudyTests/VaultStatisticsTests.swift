@@ -78,7 +78,7 @@ import QuireScheduling
         #expect(s.calibration.allSatisfy { bin in bin.meanPredicted.map { bin.range.contains($0) } ?? true })
         #expect(s.calibrationError != nil)
         // Intervals of the cards in review now: c 3 d, a 8 d, b 30 d. No card has an FSRS memory.
-        #expect(s.intervals.filter { $0.count > 0 }.map(\.label) == ["2–3 d", "8–14 d", "22–30 d"])
+        #expect(s.intervals.filter { $0.count > 0 }.map(\.label) == ["2–3 d", "8–14 d", "21–30 d"])
         #expect(s.intervals.map(\.label).first == "0–1 d" && s.intervals.map(\.label).last == ">365 d")
         #expect(s.stability.allSatisfy { $0.count == 0 } && s.difficulty.allSatisfy { $0.count == 0 })
         // Due: a overdue (the 20th), b on the 24th (day 2); c suspended is not counted.
