@@ -73,7 +73,7 @@ let package = Package(
         ),
         .target(
             name: "QuireStudy",
-            dependencies: ["QuireModel", "QuireScheduling", "QuireParsing", "QuireIndex", "QuireReview", "QuireWatch"]
+            dependencies: ["QuireSupport", "QuireModel", "QuireScheduling", "QuireParsing", "QuireIndex", "QuireReview", "QuireWatch"]
         ),
         .target(
             name: "QuireCuration",

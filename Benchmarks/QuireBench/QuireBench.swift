@@ -24,6 +24,7 @@ enum QuireBench {
         var runs = 5
         var edits = 1000
         var suite = false
+        var statsReviews: Int?
         var args = CommandLine.arguments.dropFirst()
         while let a = args.popFirst() {
             switch a {
@@ -37,6 +38,9 @@ enum QuireBench {
             case "--grading":
                 try GradingBench.run()
                 return
+            case "--stats":
+                // quire stats and quire report on a long review history.
+                statsReviews = Int(args.popFirst() ?? "") ?? 1_000_000
             case "--suite": suite = true
             case "--edits": edits = Int(args.popFirst() ?? "") ?? edits
             case "--sizes":
@@ -60,9 +64,13 @@ enum QuireBench {
                 try phases(dir: args.popFirst() ?? "")
                 return
             default:
-                print("usage: QuireBench [--files N,N] [--vaults DIR] [--runs N] [--edits N] [--suite] | --grading | --index-loop DIR N | --parse-loop DIR N | --phases DIR")
+                print("usage: QuireBench [--files N,N] [--vaults DIR] [--runs N] [--edits N] [--suite] | --grading | [--files N] --stats REVIEWS | --index-loop DIR N | --parse-loop DIR N | --phases DIR")
                 exit(2)
             }
+        }
+        if let statsReviews {
+            try StatsBench.run(vaultsDir: vaultsDir, files: sizes.first ?? 2000, reviews: statsReviews, runs: runs)
+            return
         }
         if suite {
             // The live-index suite: the CLI against rg, reading every file and python-frontmatter.

@@ -17,10 +17,14 @@ public struct ReviewHistory: Sendable {
 
     /// Orders and cleans events.
     public init(_ all: [ReviewEvent]) {
-        let ordered = all.enumerated().sorted {
-            $0.element.time != $1.element.time ? $0.element.time < $1.element.time : $0.offset < $1.offset
+        // A log is written in time order: only several devices' logs, or a clock set back, need the
+        // (stable) sort, made on positions rather than on the events.
+        var order = Array(all.indices)
+        if !zip(all, all.dropFirst()).allSatisfy({ $0.time <= $1.time }) {
+            order.sort { all[$0].time != all[$1].time ? all[$0].time < all[$1].time : $0 < $1 }
         }
-        for (_, event) in ordered {
+        for position in order {
+            let event = all[position]
             if case .undo(let target) = event.action {
                 let targetID = event.field("of-id")
                 if var list = events[event.card],

@@ -16,10 +16,17 @@ public enum ReviewTransition {
     ///   - settings: the scheduler settings in force for this event.
     public static func apply(_ action: ReviewAction, to state: SchedulingState?, at time: Timestamp, card: CardID,
                              settings: SchedulerSettings) -> SchedulingState? {
+        apply(action, to: state, at: time, card: card, settings: settings, scheduler: nil)
+    }
+
+    /// ``apply(_:to:at:card:settings:)`` with the scheduler `settings` make, made once by a caller
+    /// that replays many events under the same settings.
+    public static func apply(_ action: ReviewAction, to state: SchedulingState?, at time: Timestamp, card: CardID,
+                             settings: SchedulerSettings, scheduler: (any Scheduler)?) -> SchedulingState? {
         var new: SchedulingState?
         switch action {
         case .grade(let rating):
-            new = settings.makeScheduler().next(state, rating: rating, at: time, card: card)
+            new = (scheduler ?? settings.makeScheduler()).next(state, rating: rating, at: time, card: card)
         case .undo:
             new = state
         case .suspend:

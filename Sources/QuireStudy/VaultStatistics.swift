@@ -1,4 +1,5 @@
 import QuireModel
+import QuireSupport
 import QuireReview
 import QuireScheduling
 
@@ -176,10 +177,13 @@ public struct VaultStatistics: Sendable {
     ///   - period: the reviews counted in the review figures (reviews, success, time, retention,
     ///     decks); streaks, the calendar and milestones always read the whole log.
     ///   - settings: the scheduler settings in force for an event on a card (``SettingsResolver``):
-    ///     the log is replayed to know how each card stood when it was answered.
-    public init(cards: [(card: Card, archived: Bool)], history: ReviewHistory, now: Timestamp, utcOffset: @escaping (Timestamp) -> Int,
-                rolloverHour: Int, days: Int = 30, period: ClosedRange<Timestamp>? = nil, deck: (CardID) -> DeckPath? = { _ in nil },
-                settings: (ReviewEvent, CardID) -> SchedulerSettings = { _, _ in SchedulerSettings() }) {
+    ///     the log is replayed to know how each card stood when it was answered. Asked again only
+    ///     when a card's events change their `cfg=` or `sched=`; called from several threads.
+    public init(cards: [(card: Card, archived: Bool)], history: ReviewHistory, now: Timestamp,
+                utcOffset: @escaping @Sendable (Timestamp) -> Int,
+                rolloverHour: Int, days: Int = 30, period: ClosedRange<Timestamp>? = nil,
+                deck: @escaping @Sendable (CardID) -> DeckPath? = { _ in nil },
+                settings: @escaping @Sendable (ReviewEvent, CardID) -> SchedulerSettings = { _, _ in SchedulerSettings() }) {
         let today = Day(containing: now, utcOffsetSeconds: utcOffset(now), rolloverHour: rolloverHour)
         func day(_ t: Timestamp) -> Day { Day(containing: t, utcOffsetSeconds: utcOffset(t), rolloverHour: rolloverHour) }
         for m in Mastery.allCases { mastery[m] = 0 }
@@ -232,82 +236,34 @@ public struct VaultStatistics: Sendable {
         selected.keep { ids.contains($0) }
         let study = StudyStats(history: selected, utcOffset: utcOffset, rolloverHour: rolloverHour)
         streak = study.streaks(today: today)
-        var passed = 0, timed = 0, timedMs = 0
-        var firstReview: Timestamp?
-        var grades: [Timestamp] = []
-        var firstSeen: [Timestamp] = []
-        for group in AnswerGroup.allCases { buttons[group] = Dictionary(uniqueKeysWithValues: Rating.allCases.map { ($0, 0) }) }
-        for p in RetentionPeriod.allCases { retentionByPeriod[p] = Retention() }
-        // In card order, so that sums of fractions come out the same every run.
-        for (cardID, events) in selected.events.sorted(by: { $0.key < $1.key }) {
-            let cardDeck = deck(cardID)
-            var seen = false
-            var before: SchedulingState?
-            for event in events {
-                let eventSettings = settings(event, cardID)
-                defer { before = ReviewTransition.apply(event.action, to: before, at: event.time, card: cardID, settings: eventSettings) }
-                guard case .grade(let rating) = event.action else { continue }
-                grades.append(event.time)
-                if !seen { firstSeen.append(event.time); seen = true }
-                // How the card stood: in review (young or mature by its interval), or learning.
-                var group = AnswerGroup.learning
-                if let b = before, b.state == .review {
-                    let interval = b.interval ?? b.due.flatMap { due in b.lastReview.map { Int((due.milliseconds - $0.milliseconds) / 86_400_000) } } ?? 0
-                    group = interval >= 21 ? .mature : .young
-                }
-                let pass = rating != .again
-                if group != .learning {
-                    let age = today.number - day(event.time).number
-                    for p in RetentionPeriod.allCases {
-                        let inside = p == .yesterday ? age == 1 : p.daysBack.map { age <= $0 } ?? true
-                        guard inside else { continue }
-                        if group == .young {
-                            retentionByPeriod[p]?.young.total += 1
-                            if pass { retentionByPeriod[p]?.young.passed += 1 }
-                        } else {
-                            retentionByPeriod[p]?.mature.total += 1
-                            if pass { retentionByPeriod[p]?.mature.passed += 1 }
-                        }
-                    }
-                }
-                guard period?.contains(event.time) ?? true else { continue }
-                reviews += 1
-                buttons[group]?[rating, default: 0] += 1
-                if let cardDeck {
-                    byDeck[cardDeck]?.reviews += 1
-                    if pass { byDeck[cardDeck]?.passed += 1 }
-                    if let ms = event.field("ms").flatMap(Int.init), ms >= 0, ms < 3_600_000 { byDeck[cardDeck]?.milliseconds += ms }
-                }
-                if pass { passed += 1 }
-                if firstReview.map({ event.time < $0 }) ?? true { firstReview = event.time }
-                if let ms = event.field("ms").flatMap(Int.init), ms >= 0, ms < 3_600_000 {
-                    timed += 1
-                    timedMs += ms
-                    let age = today.number - day(event.time).number
-                    time.all += ms
-                    if age == 0 { time.today += ms }
-                    if age < 7 { time.week += ms }
-                    if age < 30 { time.month += ms }
-                }
-                switch group {
-                case .learning: break
-                case .young:
-                    retention.young.total += 1
-                    if pass { retention.young.passed += 1 }
-                case .mature:
-                    retention.mature.total += 1
-                    if pass { retention.mature.passed += 1 }
-                }
-                // Calibration: what FSRS predicted for a card in review with a memory.
-                if group != .learning, let b = before, b.stability != nil,
-                   let r = FSRSScheduler(settings: eventSettings).retrievability(of: b, at: event.time), r.isFinite {
-                    let bin = min(9, max(0, Int(r * 10)))
-                    calibration[bin].reviews += 1
-                    calibration[bin].predicted += r
-                    if pass { calibration[bin].passed += 1 }
-                }
-            }
+        // The log, card by card in ID order, in a fixed number of chunks summed in order: the
+        // same floating-point sums on any number of cores.
+        let cardEvents = selected.events.sorted { $0.key < $1.key }
+        let chunkCount = 16
+        let chunkSize = max(1, (cardEvents.count + chunkCount - 1) / chunkCount)
+        let parts = ResultSlots<LogFigures>(count: chunkCount)
+        let context = LogFigures.Context(today: today, period: period, utcOffset: utcOffset, rolloverHour: rolloverHour)
+        inParallelChunks(of: cardEvents.count, chunk: chunkSize, concurrency: nil) { range in
+            var part = LogFigures()
+            for k in range { part.add(cardEvents[k].key, cardEvents[k].value, deck: deck(cardEvents[k].key), context: context, settings: settings) }
+            parts[range.lowerBound / chunkSize] = part
+            return true
         }
+        var log = LogFigures()
+        for c in 0..<chunkCount { if let part = parts.take(c) { log.merge(part) } }
+        reviews = log.reviews
+        buttons = log.buttons
+        retention = log.retention
+        retentionByPeriod = log.retentionByPeriod
+        calibration = log.calibration
+        time = log.time
+        for (d, figures) in log.decks {
+            byDeck[d]?.reviews += figures.reviews
+            byDeck[d]?.passed += figures.passed
+            byDeck[d]?.milliseconds += figures.milliseconds
+        }
+        let passed = log.passed, timed = log.timed, timedMs = log.timedMs
+        var grades = log.grades, firstSeen = log.firstSeen
         intervals = Self.dayBuckets(intervalDays)
         stability = Self.dayBuckets(stabilities)
         difficulty = difficultyCounts.enumerated().map { Bucket(label: $0 == 8 ? "9–10" : "\($0 + 1)–\($0 + 2)", count: $1) }

@@ -37,8 +37,9 @@ struct StatisticsOptions: ParsableArguments {
         let index = context.loaded.index
         let locations = index.cards(matching: q, now: context.now)
         let cards = locations.map { (index.card(at: $0), index.notes[$0.note].archived) }
-        var decks: [CardID: DeckPath] = [:]
-        for loc in locations { decks[index.card(at: loc).id] = index.notes[loc.note].deck }
+        var deckOf: [CardID: DeckPath] = [:]
+        for loc in locations { deckOf[index.card(at: loc).id] = index.notes[loc.note].deck }
+        let decks = deckOf
         let resolver = SettingsResolver(vault: context.loaded.vault, config: context.config)
         let statistics = VaultStatistics(cards: cards, history: context.history, now: context.now, utcOffset: { Clock.utcOffset(at: $0) },
                                          rolloverHour: context.config.dayRollover, days: days, period: period, deck: { decks[$0] },

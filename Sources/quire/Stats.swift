@@ -252,11 +252,13 @@ extension Quire {
                 let r = s.retentionByPeriod[p] ?? VaultStatistics.Retention()
                 return (p.rawValue, .object([("young", retention(r.young)), ("mature", retention(r.mature))]))
             })))
+            // Sums of predictions: four decimals, the same whatever the order they were added in.
+            func rounded(_ v: Double) -> Double { (v * 10_000).rounded() / 10_000 }
             fields.append(("calibration", .object([
-                ("rmse", s.calibrationError.map(JSONValue.double) ?? .null),
+                ("rmse", s.calibrationError.map { .double(rounded($0)) } ?? .null),
                 ("bins", .array(s.calibration.map { bin in
                     .object([("from", .double(bin.range.lowerBound)), ("to", .double(bin.range.upperBound)), ("reviews", .int(bin.reviews)),
-                             ("predicted", bin.meanPredicted.map(JSONValue.double) ?? .null), ("passed", .int(bin.passed)),
+                             ("predicted", bin.meanPredicted.map { .double(rounded($0)) } ?? .null), ("passed", .int(bin.passed)),
                              ("actual", bin.actual.map(JSONValue.double) ?? .null)])
                 })),
             ])))

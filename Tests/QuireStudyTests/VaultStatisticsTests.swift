@@ -104,7 +104,7 @@ import QuireScheduling
         let a = CardID("aaaaaaaaaaaa")!
         // Tokyo (+9 h) until 2026-11-11T00:00Z, then New York (−5 h); study days begin at 4:00 local.
         let landed = Self.t("2026-11-11T00:00:00Z")
-        let offset: (Timestamp) -> Int = { $0 < landed ? 9 * 3600 : -5 * 3600 }
+        let offset: @Sendable (Timestamp) -> Int = { $0 < landed ? 9 * 3600 : -5 * 3600 }
         let events = [
             Self.grade(a, .good, "2026-11-10T01:00:00Z", ms: 1000, id: "e1"),  // Tokyo 10:00 on the 10th
             Self.grade(a, .good, "2026-11-11T12:00:00Z", ms: 1000, id: "e2"),  // New York 07:00 on the 11th

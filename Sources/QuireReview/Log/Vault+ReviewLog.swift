@@ -21,13 +21,18 @@ extension Vault {
         for rel in reviewLogFiles() {
             do {
                 let (bytes, _) = try io.read(try internalPath(rel))
-                guard let text = String(validating: bytes, as: UTF8.self) else {
-                    diagnostics.append(Diagnostic(.error, path: rel, message: "invalid UTF-8"))
-                    continue
-                }
-                let parsed = ReviewLog.parse(text)
+                let parsed = ReviewLog.parse(bytes)
+                events.reserveCapacity(events.count + parsed.events.count)
+                // Most events name one of a few thousand paths: each is checked once.
+                var checked: [String: String?] = [:]
                 for (event, line) in zip(parsed.events, parsed.lines) {
-                    if let path = event.field("path"), let reason = Self.unsafeReason(path) {
+                    let reason = event.field("path").flatMap { path in
+                        if let known = checked[path] { return known }
+                        let reason = Self.unsafeReason(path)
+                        checked[path] = .some(reason)
+                        return reason
+                    }
+                    if let path = event.field("path"), let reason {
                         diagnostics.append(Diagnostic(.error, path: rel, line: line, column: 1,
                                                       message: "path=\(path): \(reason); event skipped"))
                     } else {

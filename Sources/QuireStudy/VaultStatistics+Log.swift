@@ -1,0 +1,160 @@
+import QuireModel
+import QuireReview
+import QuireScheduling
+
+extension VaultStatistics {
+    /// The figures the review log gives, summed over some cards: what one thread computes before
+    /// the parts are merged.
+    struct LogFigures: Sendable {
+        /// What every card's figures need.
+        struct Context: Sendable {
+            var today: Day
+            var period: ClosedRange<Timestamp>?
+            var utcOffset: @Sendable (Timestamp) -> Int
+            var rolloverHour: Int
+
+            func day(_ t: Timestamp) -> Day {
+                Day(containing: t, utcOffsetSeconds: utcOffset(t), rolloverHour: rolloverHour)
+            }
+        }
+
+        var reviews = 0, passed = 0, timed = 0, timedMs = 0
+        var time = (today: 0, week: 0, month: 0, all: 0)
+        var retention = (young: (passed: 0, total: 0), mature: (passed: 0, total: 0))
+        var retentionByPeriod: [RetentionPeriod: Retention] = Dictionary(uniqueKeysWithValues: RetentionPeriod.allCases.map { ($0, Retention()) })
+        var calibration: [CalibrationBin] = (0..<10).map { CalibrationBin(range: Double($0) / 10..<Double($0 + 1) / 10) }
+        var buttons: [AnswerGroup: [Rating: Int]] = Dictionary(uniqueKeysWithValues: AnswerGroup.allCases.map { group in
+            (group, Dictionary(uniqueKeysWithValues: Rating.allCases.map { ($0, 0) }))
+        })
+        var decks: [DeckPath: (reviews: Int, passed: Int, milliseconds: Int)] = [:]
+        /// The time of every grade, and of each card's first.
+        var grades: [Timestamp] = [], firstSeen: [Timestamp] = []
+
+        /// Adds one card's events (in order, undone ones taken out), replayed from no state.
+        mutating func add(_ card: CardID, _ events: [ReviewEvent], deck: DeckPath?, context: Context,
+                          settings: (ReviewEvent, CardID) -> SchedulerSettings) {
+            var before: SchedulingState?
+            var key: (cfg: String?, sched: String?)?
+            var eventSettings = SchedulerSettings()
+            var scheduler: any Scheduler = FSRSScheduler()
+            var fsrs = FSRSScheduler()
+            var deckFigures = (reviews: 0, passed: 0, milliseconds: 0)
+            var buttonCounts = Array(repeating: 0, count: 3 * 4)
+            for event in events {
+                // The settings, and the schedulers they make, change only with cfg= or sched=.
+                let eventKey = (cfg: event.field("cfg"), sched: event.field("sched"))
+                if key.map({ $0.cfg != eventKey.cfg || $0.sched != eventKey.sched }) ?? true {
+                    key = eventKey
+                    eventSettings = settings(event, card)
+                    scheduler = eventSettings.makeScheduler()
+                    fsrs = FSRSScheduler(settings: eventSettings)
+                }
+                defer {
+                    before = ReviewTransition.apply(event.action, to: before, at: event.time, card: card, settings: eventSettings,
+                                                    scheduler: scheduler)
+                }
+                guard case .grade(let rating) = event.action else { continue }
+                grades.append(event.time)
+                // How the card stood: in review (young or mature by its interval), or learning.
+                var group = AnswerGroup.learning
+                if let b = before, b.state == .review {
+                    let interval = b.interval ?? b.due.flatMap { due in b.lastReview.map { Int((due.milliseconds - $0.milliseconds) / 86_400_000) } } ?? 0
+                    group = interval >= 21 ? .mature : .young
+                }
+                let pass = rating != .again
+                let age = context.today.number - context.day(event.time).number
+                if group != .learning {
+                    for p in RetentionPeriod.allCases {
+                        let inside = p == .yesterday ? age == 1 : p.daysBack.map { age <= $0 } ?? true
+                        guard inside else { continue }
+                        if group == .young {
+                            retentionByPeriod[p]?.young.total += 1
+                            if pass { retentionByPeriod[p]?.young.passed += 1 }
+                        } else {
+                            retentionByPeriod[p]?.mature.total += 1
+                            if pass { retentionByPeriod[p]?.mature.passed += 1 }
+                        }
+                    }
+                }
+                guard context.period?.contains(event.time) ?? true else { continue }
+                reviews += 1
+                buttonCounts[(group == .learning ? 0 : group == .young ? 1 : 2) * 4 + rating.rawValue - 1] += 1
+                deckFigures.reviews += 1
+                if pass {
+                    passed += 1
+                    deckFigures.passed += 1
+                }
+                if let ms = event.field("ms").flatMap(Int.init), ms >= 0, ms < 3_600_000 {
+                    deckFigures.milliseconds += ms
+                    timed += 1
+                    timedMs += ms
+                    time.all += ms
+                    if age == 0 { time.today += ms }
+                    if age < 7 { time.week += ms }
+                    if age < 30 { time.month += ms }
+                }
+                switch group {
+                case .learning: break
+                case .young:
+                    retention.young.total += 1
+                    if pass { retention.young.passed += 1 }
+                case .mature:
+                    retention.mature.total += 1
+                    if pass { retention.mature.passed += 1 }
+                }
+                // Calibration: what FSRS predicted for a card in review with a memory.
+                if group != .learning, let b = before, b.stability != nil, let r = fsrs.retrievability(of: b, at: event.time), r.isFinite {
+                    let bin = min(9, max(0, Int(r * 10)))
+                    calibration[bin].reviews += 1
+                    calibration[bin].predicted += r
+                    if pass { calibration[bin].passed += 1 }
+                }
+            }
+            if let first = events.first(where: { ReviewAction.isGrade($0.action) }) { firstSeen.append(first.time) }
+            for (g, group) in AnswerGroup.allCases.enumerated() {
+                for r in Rating.allCases where buttonCounts[g * 4 + r.rawValue - 1] > 0 {
+                    buttons[group]?[r, default: 0] += buttonCounts[g * 4 + r.rawValue - 1]
+                }
+            }
+            if let deck, deckFigures.reviews > 0 {
+                var d = decks[deck] ?? (0, 0, 0)
+                d.reviews += deckFigures.reviews
+                d.passed += deckFigures.passed
+                d.milliseconds += deckFigures.milliseconds
+                decks[deck] = d
+            }
+        }
+
+        /// Adds another part's figures.
+        mutating func merge(_ o: LogFigures) {
+            reviews += o.reviews
+            passed += o.passed
+            timed += o.timed
+            timedMs += o.timedMs
+            time = (time.today + o.time.today, time.week + o.time.week, time.month + o.time.month, time.all + o.time.all)
+            retention.young = (retention.young.passed + o.retention.young.passed, retention.young.total + o.retention.young.total)
+            retention.mature = (retention.mature.passed + o.retention.mature.passed, retention.mature.total + o.retention.mature.total)
+            for (p, r) in o.retentionByPeriod {
+                var mine = retentionByPeriod[p] ?? Retention()
+                mine.young = (mine.young.passed + r.young.passed, mine.young.total + r.young.total)
+                mine.mature = (mine.mature.passed + r.mature.passed, mine.mature.total + r.mature.total)
+                retentionByPeriod[p] = mine
+            }
+            for i in calibration.indices {
+                calibration[i].reviews += o.calibration[i].reviews
+                calibration[i].predicted += o.calibration[i].predicted
+                calibration[i].passed += o.calibration[i].passed
+            }
+            for (group, counts) in o.buttons {
+                for (r, n) in counts { buttons[group]?[r, default: 0] += n }
+            }
+            for (deck, f) in o.decks {
+                var d = decks[deck] ?? (0, 0, 0)
+                d = (d.reviews + f.reviews, d.passed + f.passed, d.milliseconds + f.milliseconds)
+                decks[deck] = d
+            }
+            grades += o.grades
+            firstSeen += o.firstSeen
+        }
+    }
+}
