@@ -34,26 +34,129 @@ public struct ReviewEvent: Hashable, Sendable {
     public var time: Timestamp
     public var card: CardID
     public var action: ReviewAction
+    /// The extra fields as the log writes them: `key=value` separated by single spaces, values
+    /// percent-encoded (space, `%`, control characters, DEL). One string per event, read by
+    /// ``field(_:)`` without decoding the others: a log of a million events stays small.
+    public private(set) var encodedFields: String
+
     /// Extra `key=value` fields (`sched`, `ms`, `path`, and any the reader did not know), in order.
-    public var fields: [(key: String, value: String)]
+    public var fields: [(key: String, value: String)] {
+        get {
+            encodedFields.split(separator: " ").compactMap { token in
+                guard let eq = token.firstIndex(of: "=") else { return nil }
+                return (String(token[..<eq]), Self.percentDecode(token[token.index(after: eq)...]) ?? String(token[token.index(after: eq)...]))
+            }
+        }
+        set { encodedFields = Self.encode(newValue) }
+    }
 
     /// Creates an event.
     public init(time: Timestamp, card: CardID, action: ReviewAction, fields: [(key: String, value: String)] = []) {
         self.time = time
         self.card = card
         self.action = action
-        self.fields = fields
+        encodedFields = Self.encode(fields)
+    }
+
+    /// Creates an event from fields already encoded as the log writes them (the log reader, which
+    /// has checked them).
+    package init(time: Timestamp, card: CardID, action: ReviewAction, encodedFields: String) {
+        self.time = time
+        self.card = card
+        self.action = action
+        self.encodedFields = encodedFields
     }
 
     /// The value of a field, if present.
-    public func field(_ key: String) -> String? { fields.first { $0.key == key }?.value }
+    public func field(_ key: String) -> String? {
+        var text = encodedFields
+        var keyText = key
+        return text.withUTF8 { bytes in
+            keyText.withUTF8 { k -> String? in
+                var i = 0
+                let n = bytes.count
+                while i < n {
+                    var end = i
+                    while end < n, bytes[end] != 0x20 { end += 1 }
+                    if end - i > k.count, bytes[i + k.count] == 0x3D,
+                       (0..<k.count).allSatisfy({ bytes[i + $0] == k[$0] }) {
+                        let value = UnsafeBufferPointer(rebasing: bytes[(i + k.count + 1)..<end])
+                        return value.contains(0x25) ? Self.percentDecode(value) : String(decoding: value, as: UTF8.self)
+                    }
+                    i = end + 1
+                }
+                return nil
+            }
+        }
+    }
 
     public static func == (a: ReviewEvent, b: ReviewEvent) -> Bool {
-        a.time == b.time && a.card == b.card && a.action == b.action
-            && a.fields.elementsEqual(b.fields) { $0.key == $1.key && $0.value == $1.value }
+        a.time == b.time && a.card == b.card && a.action == b.action && a.encodedFields == b.encodedFields
     }
 
     public func hash(into h: inout Hasher) {
         h.combine(time); h.combine(card); h.combine(action)
+    }
+
+    // MARK: - Percent-encoding (FORMAT.md §6)
+
+    /// Fields as the log writes them.
+    static func encode(_ fields: [(key: String, value: String)]) -> String {
+        fields.map { $0.key + "=" + percentEncode($0.value) }.joined(separator: " ")
+    }
+
+    /// Percent-encodes space, `%`, control characters and DEL.
+    public static func percentEncode(_ s: String) -> String {
+        guard s.utf8.contains(where: { $0 <= 0x20 || $0 == 0x25 || $0 == 0x7F }) else { return s }
+        var out: [UInt8] = []
+        out.reserveCapacity(s.utf8.count + 16)
+        for b in s.utf8 {
+            if b <= 0x20 || b == 0x25 || b == 0x7F {
+                out.append(0x25)
+                out.append(hexDigit(b >> 4))
+                out.append(hexDigit(b & 15))
+            } else {
+                out.append(b)
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func hexDigit(_ v: UInt8) -> UInt8 { v < 10 ? 48 + v : 55 + v }
+
+    /// Decodes `%XX` escapes; nil when an escape is cut short or not hexadecimal, or the result is
+    /// not UTF-8.
+    public static func percentDecode(_ s: Substring) -> String? {
+        var text = String(s)
+        return text.withUTF8 { percentDecode($0) }
+    }
+
+    /// ``percentDecode(_:)-(Substring)`` over bytes.
+    public static func percentDecode(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        guard bytes.contains(0x25) else { return String(validating: bytes, as: UTF8.self) }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var i = 0
+        while i < bytes.count {
+            let b = bytes[i]
+            if b == 0x25 {
+                guard i + 2 < bytes.count, let hi = hexValue(bytes[i + 1]), let lo = hexValue(bytes[i + 2]) else { return nil }
+                out.append(hi << 4 | lo)
+                i += 3
+            } else {
+                out.append(b)
+                i += 1
+            }
+        }
+        return String(validating: out, as: UTF8.self)
+    }
+
+    private static func hexValue(_ b: UInt8) -> UInt8? {
+        switch b {
+        case 48...57: b - 48
+        case 65...70: b - 55
+        case 97...102: b - 87
+        default: nil
+        }
     }
 }

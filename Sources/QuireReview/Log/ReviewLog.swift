@@ -23,7 +23,7 @@ public enum ReviewLog {
         case .bury(let until): parts.append("until=" + until.iso8601(milliseconds: false))
         default: break
         }
-        for (k, v) in event.fields { parts.append(k + "=" + percentEncode(v)) }
+        if !event.encodedFields.isEmpty { parts.append(event.encodedFields) }
         return parts.joined(separator: " ")
     }
 
@@ -153,22 +153,43 @@ public enum ReviewLog {
         } else {
             return fail(1, "unknown event '\(text(word))'")
         }
-        var extras: [(key: String, value: String)] = []
-        extras.reserveCapacity(fields.count - rest)
+        // The extra fields, checked; kept as the log's text (one string), rewritten only when an
+        // escape could be written shorter, a field was taken out or spaces were doubled.
+        var canonical = true
         for k in rest..<fields.count where k != skipped {
             let f = fields[k]
             guard let eq = f.first(where: { b[$0] == 0x3D }), eq != f.lowerBound else {
                 return fail(k, "expected key=value, found '\(text(f))'")
             }
-            guard let key = String(validating: UnsafeBufferPointer(rebasing: b[f.lowerBound..<eq]), as: UTF8.self) else {
-                return fail(k, "invalid UTF-8 in '\(text(f))'")
+            let value = UnsafeBufferPointer(rebasing: b[eq + 1..<f.upperBound])
+            if value.contains(0x25) {
+                guard let decoded = ReviewEvent.percentDecode(value) else { return fail(k, "bad percent-encoding in '\(text(f))'") }
+                if ReviewEvent.percentEncode(decoded).utf8.count != value.count { canonical = false }
             }
-            guard let value = percentDecode(UnsafeBufferPointer(rebasing: b[eq + 1..<f.upperBound])) else {
-                return fail(k, "bad percent-encoding in '\(text(f))'")
-            }
-            extras.append((key, value))
+            if k > rest, fields[k].lowerBound != fields[k - 1].upperBound + 1 { canonical = false }
         }
-        return .success(ReviewEvent(time: time, card: card, action: action, fields: extras))
+        let kept = Array(rest..<fields.count).filter { $0 != skipped }
+        let encoded: String
+        if let first = kept.first, let last = kept.last {
+            let tail = UnsafeBufferPointer(rebasing: b[fields[first].lowerBound..<fields[last].upperBound])
+            guard let tailText = String(validating: tail, as: UTF8.self) else {
+                let bad = kept.first { String(validating: UnsafeBufferPointer(rebasing: b[fields[$0]]), as: UTF8.self) == nil } ?? first
+                return fail(bad, "invalid UTF-8 in '\(text(fields[bad]))'")
+            }
+            if canonical && skipped.map({ !(first..<last).contains($0) }) ?? true {
+                encoded = tailText
+            } else {
+                encoded = kept.map { k -> String in
+                    let f = fields[k]
+                    let eq = f.first { b[$0] == 0x3D } ?? f.lowerBound
+                    let value = ReviewEvent.percentDecode(UnsafeBufferPointer(rebasing: b[eq + 1..<f.upperBound])) ?? ""
+                    return text(f.lowerBound..<eq) + "=" + ReviewEvent.percentEncode(value)
+                }.joined(separator: " ")
+            }
+        } else {
+            encoded = ""
+        }
+        return .success(ReviewEvent(time: time, card: card, action: action, encodedFields: encoded))
     }
 
     /// A time: `YYYY-MM-DDTHH:MM:SS.mmmZ` and `YYYY-MM-DDTHH:MM:SSZ` (what Quire writes) read
@@ -195,59 +216,7 @@ public enum ReviewLog {
     }
 
     /// Percent-encodes space, `%`, control characters and DEL.
-    package static func percentEncode(_ s: String) -> String {
-        String(decoding: encodeBytes(s), as: UTF8.self)
-    }
+    package static func percentEncode(_ s: String) -> String { ReviewEvent.percentEncode(s) }
 
-    private static func encodeBytes(_ s: String) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(s.utf8.count + 16)
-        for b in s.utf8 {
-            if b <= 0x20 || b == 0x25 || b == 0x7F {
-                out.append(0x25)
-                out.append(hexDigit(b >> 4))
-                out.append(hexDigit(b & 15))
-            } else {
-                out.append(b)
-            }
-        }
-        return out
-    }
-
-    private static func hexDigit(_ v: UInt8) -> UInt8 { v < 10 ? 48 + v : 55 + v }
-
-    static func percentDecode(_ s: Substring) -> String? {
-        var text = String(s)
-        return text.withUTF8 { percentDecode($0) }
-    }
-
-    /// Decodes `%XX` escapes and checks the result is UTF-8; nil when it is not, or an escape is
-    /// cut short or not hexadecimal.
-    static func percentDecode(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        guard bytes.contains(0x25) else { return String(validating: bytes, as: UTF8.self) }
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count)
-        var i = 0
-        while i < bytes.count {
-            let b = bytes[i]
-            if b == 0x25 {
-                guard i + 2 < bytes.count, let hi = hexValue(bytes[i + 1]), let lo = hexValue(bytes[i + 2]) else { return nil }
-                out.append(hi << 4 | lo)
-                i += 3
-            } else {
-                out.append(b)
-                i += 1
-            }
-        }
-        return String(validating: out, as: UTF8.self)
-    }
-
-    private static func hexValue(_ b: UInt8) -> UInt8? {
-        switch b {
-        case 48...57: b - 48
-        case 65...70: b - 55
-        case 97...102: b - 87
-        default: nil
-        }
-    }
+    static func percentDecode(_ s: Substring) -> String? { ReviewEvent.percentDecode(s) }
 }
