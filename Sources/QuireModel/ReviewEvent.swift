@@ -69,25 +69,23 @@ public struct ReviewEvent: Hashable, Sendable {
 
     /// The value of a field, if present.
     public func field(_ key: String) -> String? {
-        var text = encodedFields
-        var keyText = key
-        return text.withUTF8 { bytes in
-            keyText.withUTF8 { k -> String? in
-                var i = 0
-                let n = bytes.count
-                while i < n {
-                    var end = i
-                    while end < n, bytes[end] != 0x20 { end += 1 }
-                    if end - i > k.count, bytes[i + k.count] == 0x3D,
-                       (0..<k.count).allSatisfy({ bytes[i + $0] == k[$0] }) {
-                        let value = UnsafeBufferPointer(rebasing: bytes[(i + k.count + 1)..<end])
-                        return value.contains(0x25) ? Self.percentDecode(value) : String(decoding: value, as: UTF8.self)
-                    }
-                    i = end + 1
+        let k = key.utf8
+        let found: String?? = encodedFields.utf8.withContiguousStorageIfAvailable { bytes -> String? in
+            var i = 0
+            let n = bytes.count
+            while i < n {
+                var end = i
+                while end < n, bytes[end] != 0x20 { end += 1 }
+                if end - i > k.count, bytes[i + k.count] == 0x3D, k.elementsEqual(bytes[i..<i + k.count]) {
+                    let value = UnsafeBufferPointer(rebasing: bytes[(i + k.count + 1)..<end])
+                    return value.contains(0x25) ? Self.percentDecode(value) : String(decoding: value, as: UTF8.self)
                 }
-                return nil
+                i = end + 1
             }
+            return nil
         }
+        if let found { return found }
+        return fields.first { $0.key == key }?.value
     }
 
     public static func == (a: ReviewEvent, b: ReviewEvent) -> Bool {

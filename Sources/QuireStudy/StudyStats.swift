@@ -87,6 +87,11 @@ public struct StudyStats: Sendable {
     /// Consecutive study days with at least one review: the run that ends today (or yesterday,
     /// when nothing was studied yet today), and the longest run ever.
     public func streaks(today: Day) -> (current: Int, longest: Int) {
+        Self.streaks(reviewsByDay: reviewsByDay, today: today)
+    }
+
+    /// ``streaks(today:)`` from reviews per study day.
+    public static func streaks(reviewsByDay: [Day: Int], today: Day) -> (current: Int, longest: Int) {
         let days = reviewsByDay.keys.filter { $0 <= today }.sorted()
         var longest = 0, run = 0
         var previous: Day?

@@ -21,12 +21,23 @@ extension VaultStatistics {
         var reviews = 0, passed = 0, timed = 0, timedMs = 0
         var time = (today: 0, week: 0, month: 0, all: 0)
         var retention = (young: (passed: 0, total: 0), mature: (passed: 0, total: 0))
-        var retentionByPeriod: [RetentionPeriod: Retention] = Dictionary(uniqueKeysWithValues: RetentionPeriod.allCases.map { ($0, Retention()) })
+        /// By ``RetentionPeriod`` in `allCases` order.
+        var retentionByPeriod = Array(repeating: Retention(), count: RetentionPeriod.allCases.count)
         var calibration: [CalibrationBin] = (0..<10).map { CalibrationBin(range: Double($0) / 10..<Double($0 + 1) / 10) }
         var buttons: [AnswerGroup: [Rating: Int]] = Dictionary(uniqueKeysWithValues: AnswerGroup.allCases.map { group in
             (group, Dictionary(uniqueKeysWithValues: Rating.allCases.map { ($0, 0) }))
         })
         var decks: [DeckPath: (reviews: Int, passed: Int, milliseconds: Int)] = [:]
+        /// Grades per study day (the whole log: streaks and the calendar ignore the period): by
+        /// days before today, and the days after today apart.
+        var reviewsByAge: [Int] = [], reviewsAfterToday: [Day: Int] = [:]
+
+        /// Grades per study day.
+        func reviewsByDay(today: Day) -> [Day: Int] {
+            var days = reviewsAfterToday
+            for (age, n) in reviewsByAge.enumerated() where n > 0 { days[today.advanced(by: -age), default: 0] += n }
+            return days
+        }
         /// The time of every grade, and of each card's first.
         var grades: [Timestamp] = [], firstSeen: [Timestamp] = []
 
@@ -63,16 +74,22 @@ extension VaultStatistics {
                 }
                 let pass = rating != .again
                 let age = context.today.number - context.day(event.time).number
+                if age >= 0 {
+                    if age >= reviewsByAge.count { reviewsByAge += Array(repeating: 0, count: max(age + 1 - reviewsByAge.count, 64)) }
+                    reviewsByAge[age] += 1
+                } else {
+                    reviewsAfterToday[context.today.advanced(by: -age), default: 0] += 1
+                }
                 if group != .learning {
-                    for p in RetentionPeriod.allCases {
+                    for (k, p) in RetentionPeriod.allCases.enumerated() {
                         let inside = p == .yesterday ? age == 1 : p.daysBack.map { age <= $0 } ?? true
                         guard inside else { continue }
                         if group == .young {
-                            retentionByPeriod[p]?.young.total += 1
-                            if pass { retentionByPeriod[p]?.young.passed += 1 }
+                            retentionByPeriod[k].young.total += 1
+                            if pass { retentionByPeriod[k].young.passed += 1 }
                         } else {
-                            retentionByPeriod[p]?.mature.total += 1
-                            if pass { retentionByPeriod[p]?.mature.passed += 1 }
+                            retentionByPeriod[k].mature.total += 1
+                            if pass { retentionByPeriod[k].mature.passed += 1 }
                         }
                     }
                 }
@@ -134,11 +151,10 @@ extension VaultStatistics {
             time = (time.today + o.time.today, time.week + o.time.week, time.month + o.time.month, time.all + o.time.all)
             retention.young = (retention.young.passed + o.retention.young.passed, retention.young.total + o.retention.young.total)
             retention.mature = (retention.mature.passed + o.retention.mature.passed, retention.mature.total + o.retention.mature.total)
-            for (p, r) in o.retentionByPeriod {
-                var mine = retentionByPeriod[p] ?? Retention()
-                mine.young = (mine.young.passed + r.young.passed, mine.young.total + r.young.total)
-                mine.mature = (mine.mature.passed + r.mature.passed, mine.mature.total + r.mature.total)
-                retentionByPeriod[p] = mine
+            for (k, r) in o.retentionByPeriod.enumerated() {
+                retentionByPeriod[k].young = (retentionByPeriod[k].young.passed + r.young.passed, retentionByPeriod[k].young.total + r.young.total)
+                retentionByPeriod[k].mature = (retentionByPeriod[k].mature.passed + r.mature.passed,
+                                               retentionByPeriod[k].mature.total + r.mature.total)
             }
             for i in calibration.indices {
                 calibration[i].reviews += o.calibration[i].reviews
@@ -153,6 +169,9 @@ extension VaultStatistics {
                 d = (d.reviews + f.reviews, d.passed + f.passed, d.milliseconds + f.milliseconds)
                 decks[deck] = d
             }
+            if o.reviewsByAge.count > reviewsByAge.count { reviewsByAge += Array(repeating: 0, count: o.reviewsByAge.count - reviewsByAge.count) }
+            for (age, n) in o.reviewsByAge.enumerated() { reviewsByAge[age] += n }
+            reviewsAfterToday.merge(o.reviewsAfterToday, uniquingKeysWith: +)
             grades += o.grades
             firstSeen += o.firstSeen
         }

@@ -234,8 +234,6 @@ public struct VaultStatistics: Sendable {
         // The log: only the counted cards' events.
         var selected = history
         selected.keep { ids.contains($0) }
-        let study = StudyStats(history: selected, utcOffset: utcOffset, rolloverHour: rolloverHour)
-        streak = study.streaks(today: today)
         // The log, card by card in ID order, in a fixed number of chunks summed in order: the
         // same floating-point sums on any number of cores.
         let cardEvents = selected.events.sorted { $0.key < $1.key }
@@ -254,7 +252,7 @@ public struct VaultStatistics: Sendable {
         reviews = log.reviews
         buttons = log.buttons
         retention = log.retention
-        retentionByPeriod = log.retentionByPeriod
+        retentionByPeriod = Dictionary(uniqueKeysWithValues: zip(RetentionPeriod.allCases, log.retentionByPeriod))
         calibration = log.calibration
         time = log.time
         for (d, figures) in log.decks {
@@ -262,6 +260,8 @@ public struct VaultStatistics: Sendable {
             byDeck[d]?.passed += figures.passed
             byDeck[d]?.milliseconds += figures.milliseconds
         }
+        let reviewsByDay = log.reviewsByDay(today: today)
+        streak = StudyStats.streaks(reviewsByDay: reviewsByDay, today: today)
         let passed = log.passed, timed = log.timed, timedMs = log.timedMs
         var grades = log.grades, firstSeen = log.firstSeen
         intervals = Self.dayBuckets(intervalDays)
@@ -272,7 +272,7 @@ public struct VaultStatistics: Sendable {
         secondsPerCard = timed == 0 ? nil : Double(timedMs) / Double(timed) / 1000
         for offset in stride(from: 364, through: 0, by: -1) {
             let d = today.advanced(by: -offset)
-            calendar.append((d, study.reviewsByDay[d] ?? 0))
+            calendar.append((d, reviewsByDay[d] ?? 0))
         }
 
         // Milestones, from the log.
@@ -280,17 +280,17 @@ public struct VaultStatistics: Sendable {
         firstSeen.sort()
         milestones = [
             Milestone("First Review", reached: grades.first),
-            Milestone("Week Streak", reached: Self.streakReached(7, study: study)),
+            Milestone("Week Streak", reached: Self.streakReached(7, reviewsByDay: reviewsByDay)),
             Milestone("100 Cards", reached: firstSeen.count >= 100 ? firstSeen[99] : nil),
             Milestone("Master 50", achieved: (mastery[.mastered] ?? 0) >= 50),
             Milestone("1000 Reviews", reached: grades.count >= 1000 ? grades[999] : nil),
-            Milestone("Month Streak", reached: Self.streakReached(30, study: study)),
+            Milestone("Month Streak", reached: Self.streakReached(30, reviewsByDay: reviewsByDay)),
         ]
     }
 
     /// The start of the first study day on which a streak reached `length` days.
-    private static func streakReached(_ length: Int, study: StudyStats) -> Timestamp? {
-        let days = study.reviewsByDay.keys.sorted()
+    private static func streakReached(_ length: Int, reviewsByDay: [Day: Int]) -> Timestamp? {
+        let days = reviewsByDay.keys.sorted()
         var run = 0
         var previous: Day?
         for day in days {

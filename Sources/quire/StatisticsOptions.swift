@@ -33,7 +33,7 @@ struct StatisticsOptions: ParsableArguments {
     func compute(_ options: VaultOptions, query: [String]) throws -> (statistics: VaultStatistics, curation: Curation.Summary,
                                                                        loaded: LoadedVault, now: Timestamp) {
         let q = try LoadedVault.query(query)
-        let context = try StudyContext(options)
+        let context = try StudyContext(options, withStats: false)
         let index = context.loaded.index
         let locations = index.cards(matching: q, now: context.now)
         let cards = locations.map { (index.card(at: $0), index.notes[$0.note].archived) }

@@ -16,7 +16,9 @@ struct StudyContext {
     let now: Timestamp
     let utcOffset: Int
 
-    init(_ options: VaultOptions) throws {
+    /// - Parameter withStats: whether to read the log's ``StudyStats`` (`quire stats` computes
+    ///   its own figures, on every core).
+    init(_ options: VaultOptions, withStats: Bool = true) throws {
         loaded = try LoadedVault(options)
         let (config, diagnostics) = try LoadedVault.settings(of: loaded.vault)
         Output.diagnostics(diagnostics, root: loaded.vault.root, toStandardError: true, color: false)
@@ -25,7 +27,8 @@ struct StudyContext {
         utcOffset = Clock.utcOffset(at: now)
         let log = loaded.vault.reviewLog()
         history = ReviewHistory(log.events)
-        stats = StudyStats(history: history, utcOffset: { Clock.utcOffset(at: $0) }, rolloverHour: config.dayRollover)
+        stats = StudyStats(history: withStats ? history : ReviewHistory([]), utcOffset: { Clock.utcOffset(at: $0) },
+                           rolloverHour: config.dayRollover)
     }
 
     /// Today's plan, optionally limited to cards a query selects.

@@ -22,21 +22,36 @@ extension Vault {
             do {
                 let (bytes, _) = try io.read(try internalPath(rel))
                 let parsed = ReviewLog.parse(bytes)
-                events.reserveCapacity(events.count + parsed.events.count)
-                // Most events name one of a few thousand paths: each is checked once.
-                var checked: [String: String?] = [:]
-                for (event, line) in zip(parsed.events, parsed.lines) {
-                    let reason = event.field("path").flatMap { path in
-                        if let known = checked[path] { return known }
-                        let reason = Self.unsafeReason(path)
-                        checked[path] = .some(reason)
-                        return reason
+                // The paths are checked on every core, each part checking each path it meets once
+                // (most events name one of a few thousand).
+                let all = parsed.events
+                let chunk = max(1, (all.count + 15) / 16)
+                let found = ResultSlots<[(position: Int, reason: String, path: String)]>(count: 16)
+                inParallelChunks(of: all.count, chunk: chunk, concurrency: nil) { range in
+                    var checked: [String: String?] = [:]
+                    var unsafe: [(position: Int, reason: String, path: String)] = []
+                    for position in range {
+                        guard let path = all[position].field("path") else { continue }
+                        let reason: String?
+                        if let known = checked[path] {
+                            reason = known
+                        } else {
+                            reason = Self.unsafeReason(path)
+                            checked[path] = .some(reason)
+                        }
+                        if let reason { unsafe.append((position, reason, path)) }
                     }
-                    if let path = event.field("path"), let reason {
-                        diagnostics.append(Diagnostic(.error, path: rel, line: line, column: 1,
-                                                      message: "path=\(path): \(reason); event skipped"))
-                    } else {
-                        events.append(event)
+                    found[range.lowerBound / chunk] = unsafe
+                    return true
+                }
+                let unsafe = (0..<16).flatMap { found.take($0) ?? [] }
+                if unsafe.isEmpty {
+                    if events.isEmpty { events = all } else { events += all }
+                } else {
+                    let skipped = Set(unsafe.map(\.position))
+                    events += all.enumerated().filter { !skipped.contains($0.offset) }.map(\.element)
+                    diagnostics += unsafe.map { u in
+                        Diagnostic(.error, path: rel, line: parsed.lines[u.position], column: 1, message: "path=\(u.path): \(u.reason); event skipped")
                     }
                 }
                 diagnostics += parsed.errors.map { Diagnostic(.error, path: rel, line: $0.line, column: $0.column, message: $0.message) }

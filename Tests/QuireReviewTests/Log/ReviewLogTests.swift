@@ -98,6 +98,44 @@ import QuireModel
         ])
     }
 
+    /// A log of more than a megabyte is parsed in parts on every core: the same events, in order,
+    /// and the bad lines at their lines, as one pass would give.
+    @Test func aLongLogParsedInPartsIsTheSameAsOnePass() {
+        var text = "# quire log v1\n"
+        var expected: [(line: Int, card: String)] = []
+        var bad: [Int] = []
+        var line = 1
+        for i in 0..<12_000 {
+            line += 1
+            if i % 997 == 0 {
+                text += "garbage line \(i)\r\n"
+                bad.append(line)
+                continue
+            }
+            let card = "card" + String(i % 500)
+            let time = Timestamp(milliseconds: t.milliseconds + Int64(i) * 1000).iso8601(milliseconds: true)
+            text += "\(time) grade \(card) good id=e\(i) sched=fsrs ms=\(i) path=Deck/n%20\(i % 500).md\n"
+            expected.append((line, card))
+        }
+        #expect(text.utf8.count > 1 << 20)
+        let parsed = ReviewLog.parse(Array(text.utf8))
+        #expect(parsed.events.map(\.card.rawValue) == expected.map(\.card))
+        #expect(parsed.lines == expected.map(\.line))
+        #expect(parsed.errors.map(\.line) == bad && parsed.errors.allSatisfy { $0.column == 1 })
+        #expect(parsed.events.last?.field("path") == "Deck/n 499.md" && parsed.events.last?.field("ms") == "11999")
+    }
+
+    /// Quire's own time forms are read digit by digit; every form reads as `Timestamp(iso8601:)` reads it.
+    @Test func timesReadAsTimestampReadsThem() {
+        for text in ["2026-11-22T09:14:03.120Z", "2026-11-22T09:14:03Z", "2024-02-29T23:59:60Z", "2026-02-29T10:00:00Z",
+                     "2026-13-01T00:00:00Z", "2026-04-31T00:00:00.000Z", "2026-11-22T24:00:00Z", "2026-11-22T09:60:00Z",
+                     "2026-11-22T09:14:03.1Z", "2026-11-22T09:14:03+01:00", "2026-11-22", "2026-11-22T09:14", "20x6-11-22T09:14:03Z"] {
+            let line = "\(text) suspend 7k2m9xq4v1ab"
+            let parsed = try? ReviewLog.parseLine(line[...], number: 1)
+            #expect(parsed?.time == Timestamp(iso8601: text), "\(text)")
+        }
+    }
+
     @Test func lastLoggedPathReadsEveryLogFromItsEnd() throws {
         try withTempDir { dir in
             let vault = try Vault.initialize(dir.path)
