@@ -88,6 +88,39 @@ public struct ReviewEvent: Hashable, Sendable {
         return fields.first { $0.key == key }?.value
     }
 
+    /// The values of three fields, read in one pass (a replay asks for `cfg`, `sched` and `ms` of
+    /// every event).
+    public func fields(_ a: String, _ b: String, _ c: String) -> (String?, String?, String?) {
+        var found: (String?, String?, String?) = (nil, nil, nil)
+        let done: Void? = encodedFields.utf8.withContiguousStorageIfAvailable { bytes in
+            var i = 0
+            let n = bytes.count
+            while i < n {
+                var end = i
+                while end < n, bytes[end] != 0x20 { end += 1 }
+                var eq = i
+                while eq < end, bytes[eq] != 0x3D { eq += 1 }
+                if eq < end {
+                    let key = bytes[i..<eq]
+                    func value() -> String? {
+                        let value = UnsafeBufferPointer(rebasing: bytes[(eq + 1)..<end])
+                        return value.contains(0x25) ? Self.percentDecode(value) : String(decoding: value, as: UTF8.self)
+                    }
+                    if found.0 == nil, a.utf8.elementsEqual(key) {
+                        found.0 = value()
+                    } else if found.1 == nil, b.utf8.elementsEqual(key) {
+                        found.1 = value()
+                    } else if found.2 == nil, c.utf8.elementsEqual(key) {
+                        found.2 = value()
+                    }
+                }
+                i = end + 1
+            }
+        }
+        if done == nil { found = (field(a), field(b), field(c)) }
+        return found
+    }
+
     public static func == (a: ReviewEvent, b: ReviewEvent) -> Bool {
         a.time == b.time && a.card == b.card && a.action == b.action && a.encodedFields == b.encodedFields
     }

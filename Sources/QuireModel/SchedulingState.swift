@@ -97,6 +97,17 @@ public struct SchedulingState: Hashable, Sendable {
         return s
     }
 
+    /// A number as it reads back from ``format(_:)``: to four decimals. The text is not made: the
+    /// nearest double to `n / 10_000` is what parsing `format`'s decimal text gives, and IEEE
+    /// division of two exact integers rounds to that same nearest double.
+    static func rounded(_ value: Double) -> Double {
+        guard value.isFinite else { return 0 }
+        let scaled = (value * 10_000).rounded()
+        guard abs(scaled) < 9_007_199_254_740_992 else { return Double(format(value)) ?? 0 }
+        let result = scaled / 10_000
+        return result == 0 ? 0 : result
+    }
+
     /// This state as it reads back after being written to front matter: times to whole seconds,
     /// numbers to four decimals. Live grading reads the stored form back before the next review, so
     /// replaying the log must round the same way between steps to reach the same state.
@@ -105,7 +116,7 @@ public struct SchedulingState: Hashable, Sendable {
         func second(_ t: Timestamp?) -> Timestamp? {
             t.map { Timestamp(milliseconds: $0.milliseconds - (($0.milliseconds % 1000) + 1000) % 1000) }
         }
-        func number(_ d: Double?) -> Double? { d.flatMap { Double(Self.format($0)) } }
+        func number(_ d: Double?) -> Double? { d.map(Self.rounded) }
         s.due = second(due)
         s.lastReview = second(lastReview)
         s.buriedUntil = second(buriedUntil)

@@ -53,7 +53,8 @@ extension VaultStatistics {
             var buttonCounts = Array(repeating: 0, count: 3 * 4)
             for event in events {
                 // The settings, and the schedulers they make, change only with cfg= or sched=.
-                let eventKey = (cfg: event.field("cfg"), sched: event.field("sched"))
+                let (cfg, sched, msText) = event.fields("cfg", "sched", "ms")
+                let eventKey = (cfg: cfg, sched: sched)
                 if key.map({ $0.cfg != eventKey.cfg || $0.sched != eventKey.sched }) ?? true {
                     key = eventKey
                     eventSettings = settings(event, card)
@@ -101,7 +102,7 @@ extension VaultStatistics {
                     passed += 1
                     deckFigures.passed += 1
                 }
-                if let ms = event.field("ms").flatMap(Int.init), ms >= 0, ms < 3_600_000 {
+                if let ms = msText.flatMap(Int.init), ms >= 0, ms < 3_600_000 {
                     deckFigures.milliseconds += ms
                     timed += 1
                     timedMs += ms

@@ -71,4 +71,18 @@ import Testing
         b.lapses = 2
         #expect(a != b)
     }
+
+    /// The stored form's numbers are what their four-decimal text reads back as, bit for bit,
+    /// without making the text.
+    @Test func roundingIsWhatTheTextReadsBackAs() {
+        var generator = SystemRandomNumberGenerator()
+        var values: [Double] = [0, -0.0, 0.00004, -0.00004, 0.00005, 1.23455, 2.5, 36500, 123_456.78915, -7.77775, 1e-9]
+        for _ in 0..<20_000 { values.append(Double.random(in: -1000...100_000, using: &generator)) }
+        for _ in 0..<5_000 { values.append(Double.random(in: 0...20, using: &generator)) }
+        for v in values {
+            let viaText = Double(SchedulingState.format(v)) ?? .nan
+            let direct = SchedulingState.rounded(v)
+            #expect(viaText.bitPattern == direct.bitPattern, "\(v): \(viaText) vs \(direct)")
+        }
+    }
 }
