@@ -23,9 +23,11 @@ enum StatsBench {
             try writeLog(vault: work, reviews: reviews)
         }
         let log = work + "/.quire/log/bench000.log"
-        let bytes = FileIO().stamp(log).map { Int($0.size) } ?? 0
+        let logBytes = (try? FileIO().read(log).bytes) ?? []
+        let bytes = logBytes.count
+        let grades = logBytes.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) } - 1
         print("Quire statistics benchmark — \(System.describe())")
-        print("vault \(work): \(files) files; log \(bytes / 1_048_576) MB, \(reviews) grades; release build; median of \(runs) rounds\n")
+        print("vault \(work): \(files) files; log \(bytes / 1_048_576) MB, \(grades) grades; release build; median of \(runs) rounds\n")
         let commands: [(String, [String])] = [
             ("read the log's bytes (cat > /dev/null)", ["sh", "-c", "cat '\(log)' > /dev/null"]),
             ("quire list --count (index from its cache)", [quire, "-C", work, "list", "--count"]),
