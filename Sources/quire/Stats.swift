@@ -1,6 +1,7 @@
 import ArgumentParser
 import QuireCuration
 import QuireIndex
+import QuireMarkdown
 import QuireModel
 import QuireReview
 import QuireScheduling
@@ -81,7 +82,9 @@ extension Quire {
             out.append("")
             out.append(bold("Decks") + " (success, mastered, due, time)")
             for d in s.decks.sorted(by: { ($0.cards, $1.deck) > ($1.cards, $0.deck) }).prefix(10) {
-                let name = String(d.deck.description.prefix(36)).padding(toLength: 37, withPad: " ", startingAt: 0)
+                // Vault text is made fully visible: its colour sequences too (Output lets Quire's own through).
+                let name = String(TerminalText.visible(d.deck.description, keepLineBreaks: false).prefix(36))
+                    .padding(toLength: 37, withPad: " ", startingAt: 0)
                 out.append("  " + name + "\(d.successRate.map { "\(Int(($0 * 100).rounded()))%" } ?? "–")".padding(toLength: 6, withPad: " ", startingAt: 0)
                     + "\(d.mastered)/\(d.cards) mastered, \(d.due) due, \(duration(d.milliseconds))")
             }
@@ -164,7 +167,7 @@ extension Quire {
             // The most used categories, as many as 80 columns hold.
             var categories = "  categories:"
             for (name, n) in c.byCategory.sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) }) {
-                let item = (categories.hasSuffix(":") ? " " : " · ") + "\(name) \(n)"
+                let item = (categories.hasSuffix(":") ? " " : " · ") + "\(TerminalText.visible(name, keepLineBreaks: false)) \(n)"
                 guard categories.count + item.count <= 80 else { break }
                 categories += item
             }

@@ -41,4 +41,21 @@ import Testing
         // The whole dashboard and JSON, golden (the sample vault's history is in scripts/rebuild-sample-history.sh).
         try Golden.check(dashboard.stdout + "--- json\n" + json, "stats")
     }
+
+    /// A deck or category name holding escape sequences is shown, not obeyed — its colour
+    /// sequences too — in the dashboard; the report escapes it as text.
+    @Test func hostileNamesAreShownNotObeyed() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        try q.write("Hostile/n.md", Data("---\ntitle: x\ndeck: \"Evil\\e[31mRed\\e]0;title\\a\"\ncategory: \"Bad\\e[2J\"\n---\nWhat? :: <script>x</script>\n".utf8))
+        let id = try #require(try q.run(["list", "path:Hostile/n.md"] + now).stdout.split(separator: "\t").first.map(String.init))
+        #expect(try q.run(["grade", id, "good", "--ms", "2000"] + now).status == 0)
+        let dashboard = try q.run(["stats", "path:Hostile/n.md"] + now)
+        #expect(dashboard.status == 0)
+        #expect(!dashboard.stdout.contains("\u{1B}") && !dashboard.stdout.contains("\u{7}"), "\(dashboard)")
+        #expect(dashboard.stdout.contains("Evil^[[31mRed^[]0;title^G"), "\(dashboard)")
+        #expect(dashboard.stdout.contains("Bad^[[2J"))
+        let page = try q.run(["report"] + now).stdout
+        #expect(!page.contains("\u{1B}") && !page.contains("<script>x") && page.contains("Evil[31mRed"))
+    }
 }
