@@ -23,23 +23,51 @@ public struct ReviewHistory: Sendable {
         if !zip(all, all.dropFirst()).allSatisfy({ $0.time <= $1.time }) {
             order.sort { all[$0].time != all[$1].time ? all[$0].time < all[$1].time : $0 < $1 }
         }
+        // Each card's list, found once per event by a slot number: the lists are made with the
+        // room they need, and the undo pass works on them without hashing again.
+        var slotOf: [CardID: Int] = [:]
+        var slots = [Int](repeating: 0, count: all.count)
+        var counts: [Int] = []
+        var cards: [CardID] = []
+        for (position, event) in all.enumerated() {
+            if let slot = slotOf[event.card] {
+                slots[position] = slot
+                counts[slot] += 1
+            } else {
+                slotOf[event.card] = counts.count
+                slots[position] = counts.count
+                counts.append(1)
+                cards.append(event.card)
+            }
+        }
+        var lists: [[ReviewEvent]] = counts.map { count in
+            var list: [ReviewEvent] = []
+            list.reserveCapacity(count)
+            return list
+        }
+        var present = [Bool](repeating: false, count: counts.count)
         for position in order {
             let event = all[position]
+            let slot = slots[position]
             if case .undo(let target) = event.action {
                 let targetID = event.field("of-id")
-                if var list = events[event.card],
-                   let i = list.lastIndex(where: { candidate in
+                if present[slot],
+                   let i = lists[slot].lastIndex(where: { candidate in
                        if let targetID { return candidate.field("id") == targetID }
                        return candidate.time == target && !Self.isUndo(candidate)
                    }) {
-                    list.remove(at: i)
-                    events[event.card] = list
+                    lists[slot].remove(at: i)
                 } else {
                     danglingUndos.append(event)
                 }
                 continue
             }
-            events[event.card, default: []].append(event)
+            lists[slot].append(event)
+            present[slot] = true
+        }
+        events.reserveCapacity(cards.count)
+        for (slot, card) in cards.enumerated() where present[slot] {
+            events[card] = lists[slot]
         }
     }
 

@@ -51,22 +51,24 @@ extension VaultStatistics {
             var fsrs = FSRSScheduler()
             var deckFigures = (reviews: 0, passed: 0, milliseconds: 0)
             var buttonCounts = Array(repeating: 0, count: 3 * 4)
-            for event in events {
+            // By index: the events are read in place, not copied (a copy retains its fields' text).
+            for index in events.indices {
+                let at = events[index].time, action = events[index].action
                 // The settings, and the schedulers they make, change only with cfg= or sched=.
-                let (cfg, sched, msText) = event.fields("cfg", "sched", "ms")
+                let (cfg, sched, msText) = events[index].fields("cfg", "sched", "ms")
                 let eventKey = (cfg: cfg, sched: sched)
                 if key.map({ $0.cfg != eventKey.cfg || $0.sched != eventKey.sched }) ?? true {
                     key = eventKey
-                    eventSettings = settings(event, card)
+                    eventSettings = settings(events[index], card)
                     scheduler = eventSettings.makeScheduler()
                     fsrs = FSRSScheduler(settings: eventSettings)
                 }
                 defer {
-                    before = ReviewTransition.apply(event.action, to: before, at: event.time, card: card, settings: eventSettings,
+                    before = ReviewTransition.apply(action, to: before, at: at, card: card, settings: eventSettings,
                                                     scheduler: scheduler)
                 }
-                guard case .grade(let rating) = event.action else { continue }
-                grades.append(event.time)
+                guard case .grade(let rating) = action else { continue }
+                grades.append(at)
                 // How the card stood: in review (young or mature by its interval), or learning.
                 var group = AnswerGroup.learning
                 if let b = before, b.state == .review {
@@ -74,7 +76,7 @@ extension VaultStatistics {
                     group = interval >= 21 ? .mature : .young
                 }
                 let pass = rating != .again
-                let age = context.today.number - context.day(event.time).number
+                let age = context.today.number - context.day(at).number
                 if age >= 0 {
                     if age >= reviewsByAge.count { reviewsByAge += Array(repeating: 0, count: max(age + 1 - reviewsByAge.count, 64)) }
                     reviewsByAge[age] += 1
@@ -94,7 +96,7 @@ extension VaultStatistics {
                         }
                     }
                 }
-                guard context.period?.contains(event.time) ?? true else { continue }
+                guard context.period?.contains(at) ?? true else { continue }
                 reviews += 1
                 buttonCounts[(group == .learning ? 0 : group == .young ? 1 : 2) * 4 + rating.rawValue - 1] += 1
                 deckFigures.reviews += 1
@@ -121,7 +123,7 @@ extension VaultStatistics {
                     if pass { retention.mature.passed += 1 }
                 }
                 // Calibration: what FSRS predicted for a card in review with a memory.
-                if group != .learning, let b = before, b.stability != nil, let r = fsrs.retrievability(of: b, at: event.time), r.isFinite {
+                if group != .learning, let b = before, b.stability != nil, let r = fsrs.retrievability(of: b, at: at), r.isFinite {
                     let bin = min(9, max(0, Int(r * 10)))
                     calibration[bin].reviews += 1
                     calibration[bin].predicted += r

@@ -14,7 +14,7 @@ public struct VaultStatistics: Sendable {
         public var flowMastered = 0, flowInactive = 0
     }
 
-    /// How well cards are known, from their schedule (FORMAT.md §8): *Learning* (new, or in a
+    /// How well cards are known, from their schedule (docs/JSON.md, statistics): *Learning* (new, or in a
     /// learning step), *Developing* (in review, interval under 7 days), *Proficient* (7 to 20 days),
     /// *Mastered* (21 days or more: Anki's mature). StudyFlow: learning, reviewing (Developing),
     /// mastered.

@@ -61,6 +61,14 @@ enum Output {
         return out + TerminalText.visible(String(rest))
     }
 
+    /// Flushes standard output and ends the process with status 0 at once, its memory given back
+    /// whole: freeing a million review events one by one took a third of a second (`quire stats`
+    /// on a long log). Only for a command that has written everything it writes.
+    static func exitWithoutFreeing() -> Never {
+        flush()
+        exit(0)
+    }
+
     static func flush() {
         StandardStreams.write(buffer, to: 1)
         buffer.removeAll(keepingCapacity: true)

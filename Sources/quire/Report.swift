@@ -42,6 +42,7 @@ extension Quire {
                 Output.write(html)
             }
             try computed.loaded.finish()
+            Output.exitWithoutFreeing()
         }
     }
 }

@@ -30,8 +30,11 @@ struct StatisticsOptions: ParsableArguments {
     }
 
     /// The figures for the cards `query` selects, the curation summary, and the loaded vault.
+    ///
+    /// The history read from the log comes back too, so that it is not freed before the command
+    /// exits (``Output/exitWithoutFreeing()``).
     func compute(_ options: VaultOptions, query: [String]) throws -> (statistics: VaultStatistics, curation: Curation.Summary,
-                                                                       loaded: LoadedVault, now: Timestamp) {
+                                                                       loaded: LoadedVault, now: Timestamp, history: ReviewHistory) {
         let q = try LoadedVault.query(query)
         let context = try StudyContext(options, withStats: false)
         let index = context.loaded.index
@@ -45,6 +48,6 @@ struct StatisticsOptions: ParsableArguments {
                                          rolloverHour: context.config.dayRollover, days: days, period: period, deck: { decks[$0] },
                                          settings: { resolver.settings(for: $0, deck: decks[$1]) })
         let curationContext = CurationContext(loaded: context.loaded, now: context.now)
-        return (statistics, curationContext.curation.summary(today: curationContext.today), context.loaded, context.now)
+        return (statistics, curationContext.curation.summary(today: curationContext.today), context.loaded, context.now, context.history)
     }
 }

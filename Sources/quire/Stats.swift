@@ -36,6 +36,7 @@ extension Quire {
                 for line in Self.dashboard(computed.curation) { Output.line(line) }
             }
             try computed.loaded.finish()
+            Output.exitWithoutFreeing()
         }
 
         /// A line without the spaces that pad its last column.

@@ -81,6 +81,9 @@ public enum ReviewLog {
         -> (events: [ReviewEvent], errors: [ReviewLogError], lines: [Int], count: Int) {
         var events: [ReviewEvent] = []
         var lines: [Int] = []
+        // Quire's lines are 80 to 150 bytes: room for them all, give or take.
+        events.reserveCapacity(range.count / 80)
+        lines.reserveCapacity(range.count / 80)
         var errors: [ReviewLogError] = []
         var fields: [Range<Int>] = []
         fields.reserveCapacity(16)
@@ -204,18 +207,22 @@ public enum ReviewLog {
             }
             if k > rest, fields[k].lowerBound != fields[k - 1].upperBound + 1 { canonical = false }
         }
-        let kept = Array(rest..<fields.count).filter { $0 != skipped }
+        // The first and last fields kept (the undo's or bury's time is not one of them).
+        var first = rest, last = fields.count - 1
+        if first == skipped { first += 1 }
+        if last == skipped { last -= 1 }
         let encoded: String
-        if let first = kept.first, let last = kept.last {
+        if first <= last {
+            func kept() -> [Int] { (first...last).filter { $0 != skipped } }
             let tail = UnsafeBufferPointer(rebasing: b[fields[first].lowerBound..<fields[last].upperBound])
             guard let tailText = String(validating: tail, as: UTF8.self) else {
-                let bad = kept.first { String(validating: UnsafeBufferPointer(rebasing: b[fields[$0]]), as: UTF8.self) == nil } ?? first
+                let bad = kept().first { String(validating: UnsafeBufferPointer(rebasing: b[fields[$0]]), as: UTF8.self) == nil } ?? first
                 return fail(bad, "invalid UTF-8 in '\(text(fields[bad]))'")
             }
             if canonical && skipped.map({ !(first..<last).contains($0) }) ?? true {
                 encoded = tailText
             } else {
-                encoded = kept.map { k -> String in
+                encoded = kept().map { k -> String in
                     let f = fields[k]
                     let eq = f.first { b[$0] == 0x3D } ?? f.lowerBound
                     let value = ReviewEvent.percentDecode(UnsafeBufferPointer(rebasing: b[eq + 1..<f.upperBound])) ?? ""
