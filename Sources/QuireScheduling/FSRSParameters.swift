@@ -37,6 +37,18 @@ public struct FSRSParameters: Hashable, Sendable, CustomStringConvertible {
         sourceCount = values.count
     }
 
+    /// The same weights in storage of their own (see ``SchedulerSettings/unshared()``).
+    func unshared() -> FSRSParameters {
+        var copy = FSRSParameters(unchecked: values.map { $0 })
+        copy = FSRSParameters(values: copy.values, sourceCount: sourceCount)
+        return copy
+    }
+
+    private init(values: [Double], sourceCount: Int) {
+        self.values = values
+        self.sourceCount = sourceCount
+    }
+
     /// Validates a 17-, 19- or 21-value parameter set, filling it to 21 values.
     ///
     /// - Throws: ``SchedulingError/parameterCount(_:)``, ``SchedulingError/parameterNotFinite(index:)``

@@ -98,6 +98,17 @@ public struct SchedulerSettings: Sendable, Hashable {
     public var ratings: [Rating] { buttons == 3 ? [.again, .good, .easy] : Rating.allCases }
 
     /// The scheduler these settings select.
+    /// The same settings with arrays of their own: threads that replay at once, each with its own
+    /// copy, do not contend for the same reference counts (a shared array's count is written by
+    /// every copy and every call that passes the settings).
+    public func unshared() -> SchedulerSettings {
+        var copy = self
+        copy.learningSteps = learningSteps.map { $0 }
+        copy.relearningSteps = relearningSteps.map { $0 }
+        copy.parameters = parameters.unshared()
+        return copy
+    }
+
     public func makeScheduler() -> any Scheduler {
         switch kind {
         case .fsrs: FSRSScheduler(settings: self)

@@ -59,7 +59,7 @@ extension VaultStatistics {
                 let eventKey = (cfg: cfg, sched: sched)
                 if key.map({ $0.cfg != eventKey.cfg || $0.sched != eventKey.sched }) ?? true {
                     key = eventKey
-                    eventSettings = settings(events[index], card)
+                    eventSettings = settings(events[index], card).unshared()
                     scheduler = eventSettings.makeScheduler()
                     fsrs = FSRSScheduler(settings: eventSettings)
                 }
