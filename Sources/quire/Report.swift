@@ -35,8 +35,12 @@ extension Quire {
             let html = report.html()
             if let out {
                 let io = FileIO()
-                let existing = io.linkStamp(out) == nil ? nil : try io.read(out).bytes
-                try io.replace(out, with: Array(html.utf8), expected: existing)
+                do {
+                    let existing = io.linkStamp(out) == nil ? nil : try io.read(out).bytes
+                    try io.replace(out, with: Array(html.utf8), expected: existing)
+                } catch {
+                    throw CLIError("\(error.description); no report written")
+                }
                 Output.line("Report written to \(out)")
             } else {
                 Output.write(html)

@@ -73,6 +73,11 @@ import Testing
         try FileManager.default.createSymbolicLink(at: link, withDestinationURL: folder.appendingPathComponent("elsewhere.html"))
         let refused = try q.run(["report", "--out", link.path] + now)
         #expect(refused.status != 0 && !FileManager.default.fileExists(atPath: folder.appendingPathComponent("elsewhere.html").path))
+        // A folder, or a folder that does not exist: a clear error, nothing written.
+        let folderRefused = try q.run(["report", "--out", folder.path] + now)
+        #expect(folderRefused.status == 1 && folderRefused.stderr.contains("is a folder") && folderRefused.stderr.contains("no report written"))
+        let missing = try q.run(["report", "--out", folder.appendingPathComponent("no/such/report.html").path] + now)
+        #expect(missing.status == 1 && missing.stderr.hasPrefix("quire: error: "))
         // Replaced atomically when it exists.
         let again = try q.run(["report", "--out", page.path, "--since", "2026-11-20"] + now)
         let replaced = try String(contentsOf: page, encoding: .utf8)
