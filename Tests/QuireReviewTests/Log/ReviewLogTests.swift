@@ -125,6 +125,20 @@ import QuireModel
         #expect(parsed.events.last?.field("path") == "Deck/n 499.md" && parsed.events.last?.field("ms") == "11999")
     }
 
+    /// A field that is not UTF-8, raw or percent-decoded, is an error of its line at its column;
+    /// the lines around it are read.
+    @Test func invalidUTF8IsALineError() {
+        var bytes = Array("2026-11-22T09:14:03.120Z grade 7k2m9xq4v1ab good path=a.md\n".utf8)
+        bytes += Array("2026-11-22T09:14:04.120Z grade 7k2m9xq4v1ab good ms=1 path=b".utf8) + [0xFF] + Array(".md\n".utf8)
+        bytes += Array("2026-11-22T09:14:05.120Z grade 7k2m9xq4v1ab good path=c%FF.md\n".utf8)
+        bytes += Array("2026-11-22T09:14:06.120Z grade 7k2m9xq4v1ab easy path=d.md\n".utf8)
+        let parsed = ReviewLog.parse(bytes)
+        #expect(parsed.events.map { $0.field("path") } == ["a.md", "d.md"])
+        #expect(parsed.errors.map(\.line) == [2, 3])
+        #expect(parsed.errors.first?.column == 55 && parsed.errors.first?.message.hasPrefix("invalid UTF-8") == true)
+        #expect(parsed.errors.last?.message.hasPrefix("bad percent-encoding") == true)
+    }
+
     /// Quire's own time forms are read digit by digit; every form reads as `Timestamp(iso8601:)` reads it.
     @Test func timesReadAsTimestampReadsThem() {
         for text in ["2026-11-22T09:14:03.120Z", "2026-11-22T09:14:03Z", "2024-02-29T23:59:60Z", "2026-02-29T10:00:00Z",
