@@ -105,26 +105,44 @@ public struct FileIO: Sendable {
 
     /// Reads an open regular file from its current offset to its end.
     private func readAll(_ fd: Int32, path: String, sizeHint: Int) throws(FileIOError) -> [UInt8] {
-        // One byte more than the file holds, so that the read seeing end-of-file needs no growth.
-        var bytes = [UInt8](repeating: 0, count: sizeHint + 1)
-        var filled = 0
-        while true {
-            if filled == bytes.count {
-                // The file grew since fstat; keep reading until EOF, up to the size limit.
-                guard Int64(filled) <= maximumFileSize else { break }
-                bytes.append(contentsOf: repeatElement(0, count: max(4096, bytes.count / 2)))
+        // One byte more than the file holds, so that the read seeing end-of-file needs no growth;
+        // read into storage not zeroed first (a long log is 100 MB and more).
+        var failure: Int32?
+        var bytes = [UInt8](unsafeUninitializedCapacity: sizeHint + 1) { buffer, initialized in
+            initialized = 0
+            guard let base = buffer.baseAddress else { return }
+            while initialized < buffer.count {
+                let n = sys.read(fd, base + initialized, buffer.count - initialized)
+                if n < 0 {
+                    if currentErrno == EINTR { continue }
+                    failure = currentErrno
+                    return
+                }
+                if n == 0 { return }
+                initialized += n
+                // A regular file reads short only at its end: no second read just to see end-of-file.
+                if initialized < buffer.count { return }
             }
-            let n = bytes.withUnsafeMutableBytes { buf in
-                sys.read(fd, buf.baseAddress.map { $0 + filled }, buf.count - filled)
+        }
+        if let failure { throw .system(path: path, operation: "read", code: failure) }
+        var filled = bytes.count
+        // Only a file that grew since fstat fills the room: then read on to its end, up to the
+        // size limit.
+        var full = filled == sizeHint + 1
+        while full, Int64(filled) <= maximumFileSize {
+            bytes.append(contentsOf: repeatElement(0, count: max(4096, bytes.count / 2)))
+            while true {
+                let n = bytes.withUnsafeMutableBytes { buf in
+                    sys.read(fd, buf.baseAddress.map { $0 + filled }, buf.count - filled)
+                }
+                if n < 0 {
+                    if currentErrno == EINTR { continue }
+                    throw .system(path: path, operation: "read", code: currentErrno)
+                }
+                filled += n
+                break
             }
-            if n < 0 {
-                if currentErrno == EINTR { continue }
-                throw .system(path: path, operation: "read", code: currentErrno)
-            }
-            if n == 0 { break }
-            filled += n
-            // A regular file reads short only at its end: no second read just to see end-of-file.
-            if filled < bytes.count { break }
+            full = filled == bytes.count
         }
         bytes.removeLast(bytes.count - filled)
         return bytes
