@@ -52,13 +52,23 @@ enum SVGChart {
     /// - Parameters:
     ///   - days: each day's label (its date), reviews, and weekday (0 Monday … 6 Sunday), oldest first.
     static func heatmap(_ days: [(label: String, reviews: Int, weekday: Int)], title: String) -> String {
-        let cell = 13, left = 30, top = 4
+        let cell = 13, left = 30, top = 16
         let most = max(1, days.map(\.reviews).max() ?? 1)
         let weeks = (days.count + (days.first?.weekday ?? 0) + 6) / 7
         let width = left + weeks * cell + 4, height = top + 7 * cell + 4
         var out = svgOpen(width: width, height: height, title: title)
         for (r, name) in [(0, "Mon"), (2, "Wed"), (4, "Fri"), (6, "Sun")] {
             out += "<text class=\"tick\" x=\"0\" y=\"\(top + r * cell + 10)\">\(name)</text>"
+        }
+        // Each month's name above the week its first day falls in (labels are YYYY-MM-DD).
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        var lastLabelled = -3
+        for (i, day) in days.enumerated() where day.label.count == 10 && day.label.hasSuffix("-01") {
+            let column = (i + (days.first?.weekday ?? 0)) / 7
+            guard column - lastLabelled >= 3, column < weeks - 1,
+                  let month = Int(day.label.dropFirst(5).prefix(2)), (1...12).contains(month) else { continue }
+            out += "<text class=\"tick\" x=\"\(left + column * cell)\" y=\"10\">\(months[month - 1])</text>"
+            lastLabelled = column
         }
         var slot = days.first?.weekday ?? 0
         for day in days {
