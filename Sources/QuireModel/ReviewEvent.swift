@@ -68,31 +68,13 @@ public struct ReviewEvent: Hashable, Sendable {
     }
 
     /// The value of a field, if present.
-    public func field(_ key: String) -> String? {
-        let k = key.utf8
-        let found: String?? = encodedFields.utf8.withContiguousStorageIfAvailable { bytes -> String? in
-            var i = 0
-            let n = bytes.count
-            while i < n {
-                var end = i
-                while end < n, bytes[end] != 0x20 { end += 1 }
-                if end - i > k.count, bytes[i + k.count] == 0x3D, k.elementsEqual(bytes[i..<i + k.count]) {
-                    let value = UnsafeBufferPointer(rebasing: bytes[(i + k.count + 1)..<end])
-                    return value.contains(0x25) ? Self.percentDecode(value) : String(decoding: value, as: UTF8.self)
-                }
-                i = end + 1
-            }
-            return nil
-        }
-        if let found { return found }
-        return fields.first { $0.key == key }?.value
-    }
+    public func field(_ key: String) -> String? { fields(key, key, key).0 }
 
-    /// The values of three fields, read in one pass (a replay asks for `cfg`, `sched` and `ms` of
-    /// every event).
+    /// The values of three fields, read in one pass over the encoded text (a replay asks for
+    /// `cfg`, `sched` and `ms` of every event). The first field with a key wins.
     public func fields(_ a: String, _ b: String, _ c: String) -> (String?, String?, String?) {
         var found: (String?, String?, String?) = (nil, nil, nil)
-        let done: Void? = encodedFields.utf8.withContiguousStorageIfAvailable { bytes in
+        let scanned: Void? = encodedFields.utf8.withContiguousStorageIfAvailable { bytes in
             var i = 0
             let n = bytes.count
             while i < n {
@@ -117,7 +99,11 @@ public struct ReviewEvent: Hashable, Sendable {
                 i = end + 1
             }
         }
-        if done == nil { found = (field(a), field(b), field(c)) }
+        if scanned == nil {
+            let all = fields
+            func first(_ key: String) -> String? { all.first { $0.key == key }?.value }
+            found = (first(a), first(b), first(c))
+        }
         return found
     }
 
