@@ -152,7 +152,7 @@ public enum ReviewLog {
         guard fields.count >= 3 else { return fail(min(fields.count, 2), "expected 'TIME EVENT CARD …'") }
         guard let time = timestamp(b, fields[0]) else { return fail(0, "bad time '\(text(fields[0]))'") }
         let idRange = fields[2]
-        guard idRange.count <= 64, b[idRange].allSatisfy(CardID.isIDByte), let card = CardID(text(idRange)) else {
+        guard let card = CardID(text(idRange)) else {
             return fail(2, "bad card ID '\(text(idRange))'")
         }
         var rest = 3
@@ -177,18 +177,8 @@ public enum ReviewLog {
             }
             action = undo ? .undo(of: t) : .bury(until: t)
             skipped = k
-        } else if equals(word, "suspend") {
-            action = .suspend
-        } else if equals(word, "unsuspend") {
-            action = .unsuspend
-        } else if equals(word, "reset") {
-            action = .reset
-        } else if equals(word, "promote") {
-            action = .promote
-        } else if equals(word, "demote") {
-            action = .demote
-        } else if equals(word, "deactivate") {
-            action = .deactivate
+        } else if let plain = plainActions.first(where: { equals(word, $0.word) }) {
+            action = plain.action
         } else {
             return fail(1, "unknown event '\(text(word))'")
         }
@@ -234,6 +224,12 @@ public enum ReviewLog {
         }
         return .success(ReviewEvent(time: time, card: card, action: action, encodedFields: encoded))
     }
+
+    /// The events that are their word alone.
+    private static let plainActions: [(word: StaticString, action: ReviewAction)] = [
+        ("suspend", .suspend), ("unsuspend", .unsuspend), ("reset", .reset), ("promote", .promote), ("demote", .demote),
+        ("deactivate", .deactivate),
+    ]
 
     /// A time: `YYYY-MM-DDTHH:MM:SS.mmmZ` and `YYYY-MM-DDTHH:MM:SSZ` (what Quire writes) read
     /// digit by digit; anything else as ``Timestamp/init(iso8601:)-(Substring)`` reads it.
