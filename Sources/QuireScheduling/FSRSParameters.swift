@@ -32,21 +32,14 @@ public struct FSRSParameters: Hashable, Sendable, CustomStringConvertible {
     /// FSRS-5's fixed decay, used to fill 17- and 19-value sets.
     static let fsrs5Decay = 0.5
 
-    private init(unchecked values: [Double]) {
+    private init(unchecked values: [Double], sourceCount: Int? = nil) {
         self.values = values
-        sourceCount = values.count
+        self.sourceCount = sourceCount ?? values.count
     }
 
     /// The same weights in storage of their own (see ``SchedulerSettings/unshared()``).
     func unshared() -> FSRSParameters {
-        var copy = FSRSParameters(unchecked: values.map { $0 })
-        copy = FSRSParameters(values: copy.values, sourceCount: sourceCount)
-        return copy
-    }
-
-    private init(values: [Double], sourceCount: Int) {
-        self.values = values
-        self.sourceCount = sourceCount
+        FSRSParameters(unchecked: values.map { $0 }, sourceCount: sourceCount)
     }
 
     /// Validates a 17-, 19- or 21-value parameter set, filling it to 21 values.

@@ -97,7 +97,6 @@ public struct SchedulerSettings: Sendable, Hashable {
     /// The ratings the user can give: Again/Good/Easy with 3 buttons, all four with 4.
     public var ratings: [Rating] { buttons == 3 ? [.again, .good, .easy] : Rating.allCases }
 
-    /// The scheduler these settings select.
     /// The same settings with arrays of their own: threads that replay at once, each with its own
     /// copy, do not contend for the same reference counts (a shared array's count is written by
     /// every copy and every call that passes the settings).
@@ -109,6 +108,7 @@ public struct SchedulerSettings: Sendable, Hashable {
         return copy
     }
 
+    /// The scheduler these settings select.
     public func makeScheduler() -> any Scheduler {
         switch kind {
         case .fsrs: FSRSScheduler(settings: self)
