@@ -20,7 +20,7 @@ extension VaultStatistics {
 
         var reviews = 0, passed = 0, timed = 0, timedMs = 0
         var time = (today: 0, week: 0, month: 0, all: 0)
-        var retention = (young: (passed: 0, total: 0), mature: (passed: 0, total: 0))
+        var retention = Retention()
         /// By ``RetentionPeriod`` in `allCases` order.
         var retentionByPeriod = Array(repeating: Retention(), count: RetentionPeriod.allCases.count)
         var calibration: [CalibrationBin] = (0..<10).map { CalibrationBin(range: Double($0) / 10..<Double($0 + 1) / 10) }
@@ -86,14 +86,7 @@ extension VaultStatistics {
                 if group != .learning {
                     for (k, p) in RetentionPeriod.allCases.enumerated() {
                         let inside = p == .yesterday ? age == 1 : p.daysBack.map { age <= $0 } ?? true
-                        guard inside else { continue }
-                        if group == .young {
-                            retentionByPeriod[k].young.total += 1
-                            if pass { retentionByPeriod[k].young.passed += 1 }
-                        } else {
-                            retentionByPeriod[k].mature.total += 1
-                            if pass { retentionByPeriod[k].mature.passed += 1 }
-                        }
+                        if inside { retentionByPeriod[k].count(group, passed: pass) }
                     }
                 }
                 guard context.period?.contains(at) ?? true else { continue }
@@ -113,15 +106,7 @@ extension VaultStatistics {
                     if age < 7 { time.week += ms }
                     if age < 30 { time.month += ms }
                 }
-                switch group {
-                case .learning: break
-                case .young:
-                    retention.young.total += 1
-                    if pass { retention.young.passed += 1 }
-                case .mature:
-                    retention.mature.total += 1
-                    if pass { retention.mature.passed += 1 }
-                }
+                retention.count(group, passed: pass)
                 // Calibration: what FSRS predicted for a card in review with a memory.
                 if group != .learning, let b = before, b.stability != nil, let r = fsrs.retrievability(of: b, at: at), r.isFinite {
                     let bin = min(9, max(0, Int(r * 10)))
@@ -152,13 +137,8 @@ extension VaultStatistics {
             timed += o.timed
             timedMs += o.timedMs
             time = (time.today + o.time.today, time.week + o.time.week, time.month + o.time.month, time.all + o.time.all)
-            retention.young = (retention.young.passed + o.retention.young.passed, retention.young.total + o.retention.young.total)
-            retention.mature = (retention.mature.passed + o.retention.mature.passed, retention.mature.total + o.retention.mature.total)
-            for (k, r) in o.retentionByPeriod.enumerated() {
-                retentionByPeriod[k].young = (retentionByPeriod[k].young.passed + r.young.passed, retentionByPeriod[k].young.total + r.young.total)
-                retentionByPeriod[k].mature = (retentionByPeriod[k].mature.passed + r.mature.passed,
-                                               retentionByPeriod[k].mature.total + r.mature.total)
-            }
+            retention = retention + o.retention
+            for (k, r) in o.retentionByPeriod.enumerated() { retentionByPeriod[k] = retentionByPeriod[k] + r }
             for i in calibration.indices {
                 calibration[i].reviews += o.calibration[i].reviews
                 calibration[i].predicted += o.calibration[i].predicted

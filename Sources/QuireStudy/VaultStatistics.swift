@@ -59,9 +59,9 @@ public struct VaultStatistics: Sendable {
     public var overdue = 0
     /// Reviews per study day over the past year, oldest first (the last is today).
     public var calendar: [(day: Day, reviews: Int)] = []
-    /// Pass rates of reviews of cards in review (at least a day after the card's previous
-    /// review): young when that review was under 21 days before, mature otherwise.
-    public var retention = (young: (passed: 0, total: 0), mature: (passed: 0, total: 0))
+    /// True retention over the period asked for: pass counts of reviews of cards that were in
+    /// review state when answered, young (interval under 21 days) and mature.
+    public var retention = Retention()
     public var milestones: [Milestone] = []
 
     /// How a card stood when it was answered: new or in (re)learning steps, young (in review with
@@ -75,6 +75,24 @@ public struct VaultStatistics: Sendable {
         public var young = (passed: 0, total: 0), mature = (passed: 0, total: 0)
         /// No reviews yet.
         public init() {}
+
+        /// Counts one review of a card in review.
+        mutating func count(_ group: AnswerGroup, passed: Bool) {
+            switch group {
+            case .learning: return
+            case .young: young = (young.passed + (passed ? 1 : 0), young.total + 1)
+            case .mature: mature = (mature.passed + (passed ? 1 : 0), mature.total + 1)
+            }
+        }
+
+        /// Both counts summed.
+        static func + (a: Retention, b: Retention) -> Retention {
+            var sum = a
+            sum.young = (a.young.passed + b.young.passed, a.young.total + b.young.total)
+            sum.mature = (a.mature.passed + b.mature.passed, a.mature.total + b.mature.total)
+            return sum
+        }
+
         public static func == (a: Retention, b: Retention) -> Bool {
             a.young == b.young && a.mature == b.mature
         }
