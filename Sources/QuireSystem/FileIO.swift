@@ -130,18 +130,15 @@ public struct FileIO: Sendable {
         // size limit.
         var full = filled == sizeHint + 1
         while full, Int64(filled) <= maximumFileSize {
-            bytes.append(contentsOf: repeatElement(0, count: max(4096, bytes.count / 2)))
-            while true {
-                let n = bytes.withUnsafeMutableBytes { buf in
-                    sys.read(fd, buf.baseAddress.map { $0 + filled }, buf.count - filled)
-                }
-                if n < 0 {
-                    if currentErrno == EINTR { continue }
-                    throw .system(path: path, operation: "read", code: currentErrno)
-                }
-                filled += n
-                break
+            if filled == bytes.count { bytes.append(contentsOf: repeatElement(0, count: max(4096, bytes.count / 2))) }
+            let n = bytes.withUnsafeMutableBytes { buf in
+                sys.read(fd, buf.baseAddress.map { $0 + filled }, buf.count - filled)
             }
+            if n < 0 {
+                if currentErrno == EINTR { continue }
+                throw .system(path: path, operation: "read", code: currentErrno)
+            }
+            filled += n
             full = filled == bytes.count
         }
         bytes.removeLast(bytes.count - filled)
