@@ -47,21 +47,8 @@ import Testing
 
         @discardableResult
         func git(_ args: [String], in directory: URL, allowFailure: Bool = false) throws -> QuireRunner.Result {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["git"] + args
-            process.currentDirectoryURL = directory
-            var env = ProcessInfo.processInfo.environment
-            env["GIT_CONFIG_NOSYSTEM"] = "1"
-            env["GIT_TERMINAL_PROMPT"] = "0"
-            process.environment = env
-            let out = Pipe(), err = Pipe()
-            process.standardOutput = out
-            process.standardError = err
-            try process.run()
-            let (o, e) = QuireRunner.finish(process, out: out, err: err)
-            let result = QuireRunner.Result(stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self),
-                                            status: process.terminationStatus)
+            let result = try QuireRunner.execute(URL(fileURLWithPath: "/usr/bin/env"), ["git"] + args, in: directory,
+                                                 environment: ["GIT_CONFIG_NOSYSTEM": "1", "GIT_TERMINAL_PROMPT": "0"])
             if !allowFailure, result.status != 0 { throw TestFailure("git \(args.joined(separator: " ")): \(result)") }
             return result
         }

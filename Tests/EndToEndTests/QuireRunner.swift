@@ -50,14 +50,21 @@ struct QuireRunner {
     @discardableResult
     func run(_ args: [String], stdin: String? = nil, environment: [String: String] = [:],
              workingDirectory: URL? = nil) throws -> Result {
+        let result = try Self.execute(Self.executable, args, in: workingDirectory ?? vault,
+                                      environment: ["NO_COLOR": "1"].merging(environment) { $1 }, stdin: stdin)
+        let rootPath = vault.path
+        func clean(_ s: String) -> String { s.replacingOccurrences(of: rootPath, with: "$VAULT") }
+        return Result(stdout: clean(result.stdout), stderr: clean(result.stderr), status: result.status)
+    }
+
+    /// Runs a program to its end, with this process's environment and `environment` over it.
+    static func execute(_ executable: URL, _ args: [String], in directory: URL? = nil, environment: [String: String] = [:],
+                        stdin: String? = nil) throws -> Result {
         let process = Process()
-        process.executableURL = Self.executable
+        process.executableURL = executable
         process.arguments = args
-        process.currentDirectoryURL = workingDirectory ?? vault
-        var env = ProcessInfo.processInfo.environment
-        env["NO_COLOR"] = "1"
-        for (k, v) in environment { env[k] = v }
-        process.environment = env
+        if let directory { process.currentDirectoryURL = directory }
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -66,12 +73,9 @@ struct QuireRunner {
         try process.run()
         if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
         try? input.fileHandleForWriting.close()
-        let (outData, errData) = Self.finish(process, out: out, err: err)
-        let rootPath = vault.path
-        func clean(_ d: Data) -> String {
-            String(decoding: d, as: UTF8.self).replacingOccurrences(of: rootPath, with: "$VAULT")
-        }
-        return Result(stdout: clean(outData), stderr: clean(errData), status: process.terminationStatus)
+        let (outData, errData) = finish(process, out: out, err: err)
+        return Result(stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self),
+                      status: process.terminationStatus)
     }
 
     /// Reads a started process's two pipes to their end, both at once so a full pipe cannot block

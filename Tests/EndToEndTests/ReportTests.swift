@@ -9,19 +9,6 @@ import Testing
     static let chromium: URL? = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].map(URL.init(fileURLWithPath:))
         .first { FileManager.default.isExecutableFile(atPath: $0.path) }
 
-    /// Runs a program to its end; its standard output.
-    static func run(_ program: URL, _ args: [String]) throws -> (out: String, status: Int32) {
-        let process = Process()
-        process.executableURL = program
-        process.arguments = args
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let (o, _) = QuireRunner.finish(process, out: out, err: err)
-        return (String(decoding: o, as: UTF8.self), process.terminationStatus)
-    }
-
     /// A screenshot of the page in headless chromium, described by Tools/png-census.py.
     static func render(_ page: URL, dark: Bool, in folder: URL) throws -> [String: Any] {
         let chromium = try #require(Self.chromium, "chromium is not installed (make test installs it)")
@@ -29,12 +16,12 @@ import Testing
         let profile = folder.appendingPathComponent("profile-\(dark)")
         let args = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--user-data-dir=\(profile.path)",
                     "--window-size=900,2000", "--screenshot=\(png.path)"] + (dark ? ["--force-dark-mode"] : []) + [page.absoluteString]
-        _ = try run(chromium, args)
+        _ = try QuireRunner.execute(chromium, args)
         #expect(FileManager.default.fileExists(atPath: png.path), "chromium wrote no screenshot")
         let census = QuireRunner.repositoryRoot.appendingPathComponent("Tests/EndToEndTests/Tools/png-census.py")
-        let result = try run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", census.path, png.path])
+        let result = try QuireRunner.execute(URL(fileURLWithPath: "/usr/bin/env"), ["python3", census.path, png.path])
         #expect(result.status == 0)
-        return try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
+        return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
     }
 
     @Test func reportRendersInABrowser() throws {
