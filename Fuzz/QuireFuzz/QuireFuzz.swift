@@ -74,6 +74,15 @@ enum FuzzTarget: String, CaseIterable {
             _ = NoteParser.parse(Array("#flashcards\n".utf8) + bytes, path: "fuzz.md", syntax: .obsidianSR(settings))
         case .log:
             _ = ReviewLog.parse(String(decoding: bytes, as: UTF8.self))
+            // The statistics reader keeps what the event reader and the history keep.
+            let events = ReviewLog.parse(bytes).events.filter { e in e.field("path").map { Vault.unsafeReason($0) == nil } ?? true }
+            let history = ReviewHistory(events)
+            let log = StatisticsLog(files: [bytes])
+            let expected = history.events.keys.sorted().map { card in (card, (history.events[card] ?? []).map(\.time)) }
+            let found = log.cards.indices.map { (log.cards[$0], log.events(ofCard: $0).map(\.time)) }
+            if !expected.elementsEqual(found, by: { $0.0 == $1.0 && $0.1 == $1.1 }) {
+                fatalError("the statistics reader and the event reader disagree")
+            }
         case .config:
             _ = VaultConfig.parse(bytes, path: ".quire/config.yaml")
         case .query:

@@ -17,14 +17,8 @@ public struct ReviewHistory: Sendable {
 
     /// Orders and cleans events.
     public init(_ all: [ReviewEvent]) {
-        // A log is written in time order: only several devices' logs, or a clock set back, need the
-        // (stable) sort, made on positions rather than on the events.
-        var order = Array(all.indices)
-        if !zip(all, all.dropFirst()).allSatisfy({ $0.time <= $1.time }) {
-            order.sort { all[$0].time != all[$1].time ? all[$0].time < all[$1].time : $0 < $1 }
-        }
-        // Each card's list, found once per event by a slot number: the lists are made with the
-        // room they need, and the undo pass works on them without hashing again.
+        // Each card's events together, in the order given: a slot number per card, found once per
+        // event, then one counting pass.
         var slotOf: [CardID: Int] = [:]
         var slots = [Int](repeating: 0, count: all.count)
         var counts: [Int] = []
@@ -40,35 +34,73 @@ public struct ReviewHistory: Sendable {
                 cards.append(event.card)
             }
         }
-        var lists: [[ReviewEvent]] = counts.map { count in
-            var list: [ReviewEvent] = []
-            list.reserveCapacity(count)
-            return list
+        var (grouped, starts) = Self.group(all, slots: slots, counts: counts)
+        var dangling: [ReviewEvent] = []
+        events.reserveCapacity(cards.count)
+        for (slot, card) in cards.enumerated() {
+            let cleaned = Self.clean(&grouped, starts[slot]..<starts[slot + 1], time: { $0.time }, isUndo: Self.isUndo) { undo, candidate in
+                guard case .undo(let target) = undo.action else { return false }
+                if let targetID = undo.field("of-id") { return candidate.field("id") == targetID }
+                return candidate.time == target
+            }
+            dangling += cleaned.dangling
+            if cleaned.present { events[card] = Array(grouped[starts[slot]..<cleaned.end]) }
         }
-        var present = [Bool](repeating: false, count: counts.count)
-        for position in order {
-            let event = all[position]
-            let slot = slots[position]
-            if case .undo(let target) = event.action {
-                let targetID = event.field("of-id")
-                if present[slot],
-                   let i = lists[slot].lastIndex(where: { candidate in
-                       if let targetID { return candidate.field("id") == targetID }
-                       return candidate.time == target && !Self.isUndo(candidate)
-                   }) {
-                    lists[slot].remove(at: i)
-                } else {
-                    danglingUndos.append(event)
-                }
+        danglingUndos = dangling.sorted { $0.time < $1.time }
+    }
+
+    /// Events grouped by card: `slots[k]` is the card of `all[k]`, and `counts[slot]` the number of
+    /// events of card `slot`. Returns the events card after card, each card's in the order
+    /// given, and where each card's start (and the end).
+    static func group<E>(_ all: [E], slots: [Int], counts: [Int]) -> (events: [E], starts: [Int]) {
+        var starts = [0]
+        starts.reserveCapacity(counts.count + 1)
+        for n in counts { starts.append(starts[starts.count - 1] + n) }
+        guard let first = all.first else { return ([], starts) }
+        var next = starts
+        var grouped = [E](repeating: first, count: all.count)
+        for (position, event) in all.enumerated() {
+            grouped[next[slots[position]]] = event
+            next[slots[position]] += 1
+        }
+        return (grouped, starts)
+    }
+
+    /// The undo rules (FORMAT.md §6) on one card's events, `events[range]`, in place, for any kind
+    /// of event: the events put in order of time (a stable sort, made only when they are out of
+    /// order); each undo takes out the last event before it that it `undoes` (never an undo) and
+    /// goes itself. Returns where the remaining events end, whether the card had an event other
+    /// than an undo, and the undos that found no target.
+    ///
+    /// One card's undos only touch that card's events, so cleaning card by card gives what
+    /// cleaning the whole log in time order gives.
+    static func clean<E>(_ events: inout [E], _ range: Range<Int>, time: (E) -> Timestamp, isUndo: (E) -> Bool,
+                         undoes: (_ undo: E, _ candidate: E) -> Bool) -> (end: Int, present: Bool, dangling: [E]) {
+        var sorted = true
+        for k in range.dropFirst() where time(events[k - 1]) > time(events[k]) {
+            sorted = false
+            break
+        }
+        if !sorted { events[range].sort { time($0) < time($1) } }
+        var end = range.lowerBound
+        var present = false
+        var dangling: [E] = []
+        for k in range {
+            let event = events[k]
+            guard isUndo(event) else {
+                events[end] = event
+                end += 1
+                present = true
                 continue
             }
-            lists[slot].append(event)
-            present[slot] = true
+            if let target = (range.lowerBound..<end).last(where: { undoes(event, events[$0]) }) {
+                for m in target..<end - 1 { events[m] = events[m + 1] }
+                end -= 1
+            } else {
+                dangling.append(event)
+            }
         }
-        events.reserveCapacity(cards.count)
-        for (slot, card) in cards.enumerated() where present[slot] {
-            events[card] = lists[slot]
-        }
+        return (end, present, dangling)
     }
 
     /// Keeps only the events of the cards `include` admits.

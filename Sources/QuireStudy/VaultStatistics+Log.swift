@@ -18,6 +18,25 @@ extension VaultStatistics {
             }
         }
 
+        /// The time zone's offset at the start of each hour asked about: a time between two
+        /// hour starts with the same offset has that offset too (no zone changes its offset twice
+        /// in an hour); only a time in an hour with a change is asked about itself.
+        private var offsetAtHour: [Int64: Int] = [:]
+
+        /// The study day of `t`.
+        mutating func day(_ t: Timestamp, _ context: Context) -> Day {
+            let hour = t.milliseconds >= 0 ? t.milliseconds / 3_600_000 : (t.milliseconds + 1) / 3_600_000 - 1
+            func offset(_ h: Int64) -> Int {
+                if let known = offsetAtHour[h] { return known }
+                let o = context.utcOffset(Timestamp(milliseconds: h * 3_600_000))
+                offsetAtHour[h] = o
+                return o
+            }
+            let start = offset(hour)
+            let offset = start == offset(hour + 1) ? start : context.utcOffset(t)
+            return Day(containing: t, utcOffsetSeconds: offset, rolloverHour: context.rolloverHour)
+        }
+
         var reviews = 0, passed = 0, timed = 0, timedMs = 0
         var time = (today: 0, week: 0, month: 0, all: 0)
         var retention = Retention()
@@ -42,24 +61,21 @@ extension VaultStatistics {
         var grades: [Timestamp] = [], firstSeen: [Timestamp] = []
 
         /// Adds one card's events (in order, undone ones taken out), replayed from no state.
-        mutating func add(_ card: CardID, _ events: [ReviewEvent], deck: DeckPath?, context: Context,
-                          settings: (ReviewEvent, CardID) -> SchedulerSettings) {
+        mutating func add(_ card: CardID, _ events: ArraySlice<StatisticsLog.Event>, deck: DeckPath?, context: Context,
+                          settings: (Int) -> SchedulerSettings) {
             var before: SchedulingState?
-            var key: (cfg: String?, sched: String?)?
+            var key: Int?
             var eventSettings = SchedulerSettings()
             var scheduler: any Scheduler = FSRSScheduler()
             var fsrs = FSRSScheduler()
             var deckFigures = (reviews: 0, passed: 0, milliseconds: 0)
             var buttonCounts = Array(repeating: 0, count: 3 * 4)
-            // By index: the events are read in place, not copied (a copy retains its fields' text).
-            for index in events.indices {
-                let at = events[index].time, action = events[index].action
+            for event in events {
+                let at = event.time, action = event.action
                 // The settings, and the schedulers they make, change only with cfg= or sched=.
-                let (cfg, sched, msText) = events[index].fields("cfg", "sched", "ms")
-                let eventKey = (cfg: cfg, sched: sched)
-                if key.map({ $0.cfg != eventKey.cfg || $0.sched != eventKey.sched }) ?? true {
-                    key = eventKey
-                    eventSettings = settings(events[index], card).unshared()
+                if key != event.settings {
+                    key = event.settings
+                    eventSettings = settings(event.settings).unshared()
                     scheduler = eventSettings.makeScheduler()
                     fsrs = FSRSScheduler(settings: eventSettings)
                 }
@@ -76,7 +92,7 @@ extension VaultStatistics {
                     group = interval >= 21 ? .mature : .young
                 }
                 let pass = rating != .again
-                let age = context.today.number - context.day(at).number
+                let age = context.today.number - day(at, context).number
                 if age >= 0 {
                     if age >= reviewsByAge.count { reviewsByAge += Array(repeating: 0, count: max(age + 1 - reviewsByAge.count, 64)) }
                     reviewsByAge[age] += 1
@@ -97,7 +113,7 @@ extension VaultStatistics {
                     passed += 1
                     deckFigures.passed += 1
                 }
-                if let ms = msText.flatMap(Int.init), ms >= 0, ms < 3_600_000 {
+                if let ms = event.milliseconds, ms >= 0, ms < 3_600_000 {
                     deckFigures.milliseconds += ms
                     timed += 1
                     timedMs += ms

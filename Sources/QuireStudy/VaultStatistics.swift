@@ -189,7 +189,7 @@ public struct VaultStatistics: Sendable {
     ///
     /// - Parameters:
     ///   - cards: the cards counted (a query's), with whether their note is archived.
-    ///   - history: the ordered log without undone events (only these cards' events are counted).
+    ///   - log: the ordered log without undone events (only these cards' events are counted).
     ///   - now: the time.
     ///   - days: how many days the forecast covers.
     ///   - period: the reviews counted in the review figures (reviews, success, time, retention,
@@ -197,7 +197,7 @@ public struct VaultStatistics: Sendable {
     ///   - settings: the scheduler settings in force for an event on a card (``SettingsResolver``):
     ///     the log is replayed to know how each card stood when it was answered. Asked again only
     ///     when a card's events change their `cfg=` or `sched=`; called from several threads.
-    public init(cards: [(card: Card, archived: Bool)], history: ReviewHistory, now: Timestamp,
+    public init(cards: [(card: Card, archived: Bool)], log: StatisticsLog, now: Timestamp,
                 utcOffset: @escaping @Sendable (Timestamp) -> Int,
                 rolloverHour: Int, days: Int = 30, period: ClosedRange<Timestamp>? = nil,
                 deck: @escaping @Sendable (CardID) -> DeckPath? = { _ in nil },
@@ -249,19 +249,19 @@ public struct VaultStatistics: Sendable {
             }
         }
 
-        // The log: only the counted cards' events.
-        var selected = history
-        selected.keep { ids.contains($0) }
-        // The log, card by card in ID order, in a fixed number of chunks summed in order: the
-        // same floating-point sums on any number of cores.
-        let cardEvents = selected.events.sorted { $0.key < $1.key }
+        // The log, card by card in ID order (only the counted cards), in a fixed number of chunks
+        // summed in order: the same floating-point sums on any number of cores.
+        let cardEvents = log.cards.indices.filter { ids.contains(log.cards[$0]) }
         let chunkCount = 16
         let chunkSize = max(1, (cardEvents.count + chunkCount - 1) / chunkCount)
         let parts = ResultSlots<LogFigures>(count: chunkCount)
         let context = LogFigures.Context(today: today, period: period, utcOffset: utcOffset, rolloverHour: rolloverHour)
         inParallelChunks(of: cardEvents.count, chunk: chunkSize, concurrency: nil) { range in
             var part = LogFigures()
-            for k in range { part.add(cardEvents[k].key, cardEvents[k].value, deck: deck(cardEvents[k].key), context: context, settings: settings) }
+            for k in range {
+                let card = log.cards[cardEvents[k]]
+                part.add(card, log.events(ofCard: cardEvents[k]), deck: deck(card), context: context) { settings(log.settingsEvents[$0], card) }
+            }
             parts[range.lowerBound / chunkSize] = part
             return true
         }

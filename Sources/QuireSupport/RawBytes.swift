@@ -20,6 +20,21 @@ public enum RawBytes {
         memcmp(a, b, count) == 0
     }
 
+    /// Whether the `count` bytes at `start` are all ASCII (below 0x80), read eight at a time.
+    @inlinable
+    public static func isASCII(_ start: UnsafeRawPointer, count: Int) -> Bool {
+        var i = 0
+        while i + 8 <= count {
+            if start.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+            i += 8
+        }
+        while i < count {
+            if start.load(fromByteOffset: i, as: UInt8.self) >= 0x80 { return false }
+            i += 1
+        }
+        return true
+    }
+
     /// A block of `size` bytes from the C heap, or `block` grown or shrunk to `size` (moved when
     /// it must be, its bytes kept), or nil when there is no memory (`block` is then still valid).
     /// Give it back with ``release(_:)``.

@@ -31,12 +31,13 @@ struct StatisticsOptions: ParsableArguments {
 
     /// The figures for the cards `query` selects, the curation summary, and the loaded vault.
     ///
-    /// The history read from the log comes back too, so that it is not freed before the command
-    /// exits (``Output/exitWithoutFreeing()``).
+    /// The log comes back too, so that it is not freed before the command exits
+    /// (``Output/exitWithoutFreeing()``).
     func compute(_ options: VaultOptions, query: [String]) throws -> (statistics: VaultStatistics, curation: Curation.Summary,
-                                                                       loaded: LoadedVault, now: Timestamp, history: ReviewHistory) {
+                                                                       loaded: LoadedVault, now: Timestamp, log: StatisticsLog) {
         let q = try LoadedVault.query(query)
-        let context = try StudyContext(options, withStats: false)
+        let context = try StudyContext(options, readLog: false)
+        let log = context.loaded.vault.statisticsLog()
         let index = context.loaded.index
         let locations = index.cards(matching: q, now: context.now)
         let cards = locations.map { (index.card(at: $0), index.notes[$0.note].archived) }
@@ -44,10 +45,10 @@ struct StatisticsOptions: ParsableArguments {
         for loc in locations { deckOf[index.card(at: loc).id] = index.notes[loc.note].deck }
         let decks = deckOf
         let resolver = SettingsResolver(vault: context.loaded.vault, config: context.config)
-        let statistics = VaultStatistics(cards: cards, history: context.history, now: context.now, utcOffset: { Clock.utcOffset(at: $0) },
+        let statistics = VaultStatistics(cards: cards, log: log, now: context.now, utcOffset: { Clock.utcOffset(at: $0) },
                                          rolloverHour: context.config.dayRollover, days: days, period: period, deck: { decks[$0] },
                                          settings: { resolver.settings(for: $0, deck: decks[$1]) })
         let curationContext = CurationContext(loaded: context.loaded, now: context.now)
-        return (statistics, curationContext.curation.summary(today: curationContext.today), context.loaded, context.now, context.history)
+        return (statistics, curationContext.curation.summary(today: curationContext.today), context.loaded, context.now, log)
     }
 }

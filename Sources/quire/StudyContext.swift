@@ -16,18 +16,17 @@ struct StudyContext {
     let now: Timestamp
     let utcOffset: Int
 
-    /// - Parameter withStats: whether to read the log's ``StudyStats`` (`quire stats` computes
-    ///   its own figures, on every core).
-    init(_ options: VaultOptions, withStats: Bool = true) throws {
+    /// - Parameter readLog: whether to read the log into ``history`` and ``stats`` (`quire stats`
+    ///   reads it its own way, as a ``StatisticsLog``).
+    init(_ options: VaultOptions, readLog: Bool = true) throws {
         loaded = try LoadedVault(options)
         let (config, diagnostics) = try LoadedVault.settings(of: loaded.vault)
         Output.diagnostics(diagnostics, root: loaded.vault.root, toStandardError: true, color: false)
         self.config = config
         now = options.now
         utcOffset = Clock.utcOffset(at: now)
-        let log = loaded.vault.reviewLog()
-        history = ReviewHistory(log.events)
-        stats = StudyStats(history: withStats ? history : ReviewHistory([]), utcOffset: { Clock.utcOffset(at: $0) },
+        history = ReviewHistory(readLog ? loaded.vault.reviewLog().events : [])
+        stats = StudyStats(history: history, utcOffset: { Clock.utcOffset(at: $0) },
                            rolloverHour: config.dayRollover)
     }
 

@@ -9,6 +9,9 @@ public struct ReviewLogError: Error, Equatable, Sendable, CustomStringConvertibl
     public var description: String { "\(line):\(column): \(message)" }
 }
 
+/// A part's parser handed to another thread: it reads bytes no thread writes.
+private struct UncheckedPart<T>: @unchecked Sendable { let run: (Range<Int>) -> T }
+
 /// The review log's line format (FORMAT.md §6): `TIME EVENT CARD [RATING] key=value…`.
 public enum ReviewLog {
     /// The first line of a new log file.
@@ -43,30 +46,30 @@ public enum ReviewLog {
     /// The parser proper: one pass over the bytes, line by line, field by field; a long log is cut
     /// at line ends into one part per core, parsed at once and joined in order.
     static func parse(bytes: UnsafeBufferPointer<UInt8>) -> (events: [ReviewEvent], errors: [ReviewLogError], lines: [Int]) {
-        let parts = System.coreCount
-        guard bytes.count >= 1 << 20, parts > 1 else {
-            let whole = parse(bytes, 0..<bytes.count)
-            return (whole.events, whole.errors, whole.lines)
+        let parts = inParts(bytes) { range in
+            var events: [ReviewEvent] = []
+            var lines: [Int] = []
+            // Quire's lines are 80 to 150 bytes: room for them all, give or take.
+            events.reserveCapacity(range.count / 80)
+            lines.reserveCapacity(range.count / 80)
+            var errors: [ReviewLogError] = []
+            var fields: [Range<Int>] = []
+            fields.reserveCapacity(16)
+            let count = forEachLine(bytes, range) { line, number in
+                switch parseLine(bytes, line, number: number, fields: &fields) {
+                case .success(let event):
+                    events.append(event)
+                    lines.append(number)
+                case .failure(let error):
+                    errors.append(error)
+                }
+            }
+            return (events: events, errors: errors, lines: lines, count: count)
         }
-        var bounds = [0]
-        for k in 1..<parts {
-            var cut = max(bounds[bounds.count - 1], bytes.count * k / parts)
-            while cut < bytes.count, bytes[cut - 1] != 0x0A { cut += 1 }
-            bounds.append(cut)
-        }
-        bounds.append(bytes.count)
-        struct Bytes: @unchecked Sendable { let buffer: UnsafeBufferPointer<UInt8> }
-        let shared = Bytes(buffer: bytes)
-        let cuts = bounds
-        let results = ResultSlots<(events: [ReviewEvent], errors: [ReviewLogError], lines: [Int], count: Int)>(count: parts)
-        inParallelChunks(of: parts, chunk: 1, concurrency: parts) { range in
-            results[range.lowerBound] = parse(shared.buffer, cuts[range.lowerBound]..<cuts[range.lowerBound + 1])
-            return true
-        }
+        guard parts.count > 1 else { return (parts[0].events, parts[0].errors, parts[0].lines) }
         var events: [ReviewEvent] = [], errors: [ReviewLogError] = [], lines: [Int] = []
         var before = 0
-        for k in 0..<parts {
-            guard let part = results.take(k) else { continue }
+        for part in parts {
             events += part.events
             lines += part.lines.map { $0 + before }
             errors += part.errors.map { ReviewLogError(line: $0.line + before, column: $0.column, message: $0.message) }
@@ -75,24 +78,40 @@ public enum ReviewLog {
         return (events, errors, lines)
     }
 
-    /// Parses the lines of `range` (which starts a line), numbering them from 1; `count` is how
-    /// many lines it holds.
-    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>)
-        -> (events: [ReviewEvent], errors: [ReviewLogError], lines: [Int], count: Int) {
-        var events: [ReviewEvent] = []
-        var lines: [Int] = []
-        // Quire's lines are 80 to 150 bytes: room for them all, give or take.
-        events.reserveCapacity(range.count / 80)
-        lines.reserveCapacity(range.count / 80)
-        var errors: [ReviewLogError] = []
-        var fields: [Range<Int>] = []
-        fields.reserveCapacity(16)
+    /// Runs `body` on parts of `bytes` cut at line ends, one per core at once for a long log (1 MB
+    /// or more), and returns their results in order.
+    static func inParts<T: Sendable>(_ bytes: UnsafeBufferPointer<UInt8>, _ body: @escaping (Range<Int>) -> T) -> [T] {
+        let parts = System.coreCount
+        guard bytes.count >= 1 << 20, parts > 1 else { return [body(0..<bytes.count)] }
+        var bounds = [0]
+        for k in 1..<parts {
+            var cut = max(bounds[bounds.count - 1], bytes.count * k / parts)
+            while cut < bytes.count, bytes[cut - 1] != 0x0A { cut += 1 }
+            bounds.append(cut)
+        }
+        bounds.append(bytes.count)
+        let shared = UncheckedPart(run: body)
+        let cuts = bounds
+        let results = ResultSlots<T>(count: parts)
+        inParallelChunks(of: parts, chunk: 1, concurrency: parts) { range in
+            results[range.lowerBound] = shared.run(cuts[range.lowerBound]..<cuts[range.lowerBound + 1])
+            return true
+        }
+        return (0..<parts).compactMap { results.take($0) }
+    }
+
+    /// Calls `body` with each line of `range` (which starts a line) that holds an event: not blank,
+    /// not a `#` comment, without its line ending; lines are numbered from 1. Returns how many
+    /// lines the range holds.
+    static func forEachLine(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ body: (Range<Int>, Int) -> Void) -> Int {
         var lineNumber = 0
         var start = range.lowerBound
         let count = range.upperBound
         while start < count {
-            var end = start
-            while end < count, bytes[end] != 0x0A { end += 1 }
+            var end = count
+            if let base = bytes.baseAddress, let newline = RawBytes.first(0x0A, in: base + start, count: count - start) {
+                end = newline - UnsafeRawPointer(base)
+            }
             lineNumber += 1
             let next = end + 1
             // A CRLF line ending (and any carriage returns before it) is not part of the line.
@@ -102,18 +121,10 @@ public enum ReviewLog {
                 blank = false
                 break
             }
-            if !blank, bytes[start] != 0x23 {
-                switch parseLine(bytes, start..<end, number: lineNumber, fields: &fields) {
-                case .success(let event):
-                    events.append(event)
-                    lines.append(lineNumber)
-                case .failure(let error):
-                    errors.append(error)
-                }
-            }
+            if !blank, bytes[start] != 0x23 { body(start..<end, lineNumber) }
             start = next
         }
-        return (events, errors, lines, lineNumber)
+        return lineNumber
     }
 
     /// Parses one line.
@@ -126,93 +137,23 @@ public enum ReviewLog {
 
     private static func parseLine(_ b: UnsafeBufferPointer<UInt8>, _ line: Range<Int>, number: Int,
                                   fields: inout [Range<Int>]) -> Result<ReviewEvent, ReviewLogError> {
-        fields.removeAll(keepingCapacity: true)
-        var i = line.lowerBound
-        while i < line.upperBound {
-            while i < line.upperBound, b[i] == 0x20 { i += 1 }
-            guard i < line.upperBound else { break }
-            let s = i
-            while i < line.upperBound, b[i] != 0x20 { i += 1 }
-            fields.append(s..<i)
-        }
-        func column(_ k: Int) -> Int {
-            // Columns count UTF-8 bytes, as everywhere in Quire's diagnostics.
-            k < fields.count ? fields[k].lowerBound - line.lowerBound + 1 : line.count + 1
+        let parts: LineParts
+        switch LineParts.parse(b, line, number: number, fields: &fields) {
+        case .success(let p): parts = p
+        case .failure(let error): return .failure(error)
         }
         func text(_ r: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: b[r]), as: UTF8.self) }
-        func fail(_ k: Int, _ message: String) -> Result<ReviewEvent, ReviewLogError> {
-            .failure(ReviewLogError(line: number, column: column(k), message: message))
+        guard let card = CardID(text(parts.card)) else {
+            return .failure(ReviewLogError(line: number, column: parts.card.lowerBound - line.lowerBound + 1, message: "bad card ID"))
         }
-        func equals(_ r: Range<Int>, _ word: StaticString) -> Bool {
-            guard r.count == word.utf8CodeUnitCount else { return false }
-            let w = word.utf8Start
-            for k in 0..<r.count where b[r.lowerBound + k] != w[k] { return false }
-            return true
-        }
-        guard fields.count >= 3 else { return fail(min(fields.count, 2), "expected 'TIME EVENT CARD …'") }
-        guard let time = timestamp(b, fields[0]) else { return fail(0, "bad time '\(text(fields[0]))'") }
-        let idRange = fields[2]
-        guard let card = CardID(text(idRange)) else {
-            return fail(2, "bad card ID '\(text(idRange))'")
-        }
-        var rest = 3
-        var skipped: Int?
-        let action: ReviewAction
-        let word = fields[1]
-        if equals(word, "grade") {
-            let rating: Rating? = fields.count < 4 ? nil
-                : equals(fields[3], "good") ? .good : equals(fields[3], "again") ? .again
-                : equals(fields[3], "hard") ? .hard : equals(fields[3], "easy") ? .easy : Rating(name: text(fields[3]))
-            guard let rating else { return fail(3, "expected a rating (again, hard, good, easy)") }
-            action = .grade(rating)
-            rest = 4
-        } else if equals(word, "undo") || equals(word, "bury") {
-            let undo = equals(word, "undo")
-            let key: [UInt8] = undo ? Array("of=".utf8) : Array("until=".utf8)
-            guard let k = fields.indices.dropFirst(3).first(where: { f in
-                      fields[f].count >= key.count && key.indices.allSatisfy { b[fields[f].lowerBound + $0] == key[$0] }
-                  }),
-                  let t = timestamp(b, fields[k].lowerBound + key.count..<fields[k].upperBound) else {
-                return fail(3, "expected \(undo ? "of" : "until")=TIME")
-            }
-            action = undo ? .undo(of: t) : .bury(until: t)
-            skipped = k
-        } else if let plain = plainActions.first(where: { equals(word, $0.word) }) {
-            action = plain.action
-        } else {
-            return fail(1, "unknown event '\(text(word))'")
-        }
-        // The extra fields, checked; kept as the log's text (one string), rewritten only when an
-        // escape could be written shorter, a field was taken out or spaces were doubled.
-        var canonical = true
-        for k in rest..<fields.count where k != skipped {
-            let f = fields[k]
-            guard let eq = f.first(where: { b[$0] == 0x3D }), eq != f.lowerBound else {
-                return fail(k, "expected key=value, found '\(text(f))'")
-            }
-            let value = UnsafeBufferPointer(rebasing: b[eq + 1..<f.upperBound])
-            if value.contains(0x25) {
-                guard let decoded = ReviewEvent.percentDecode(value) else { return fail(k, "bad percent-encoding in '\(text(f))'") }
-                if ReviewEvent.percentEncode(decoded).utf8.count != value.count { canonical = false }
-            }
-            if k > rest, fields[k].lowerBound != fields[k - 1].upperBound + 1 { canonical = false }
-        }
-        // The first and last fields kept (the undo's or bury's time is not one of them).
-        var first = rest, last = fields.count - 1
-        if first == skipped { first += 1 }
-        if last == skipped { last -= 1 }
+        // The extra fields kept as the log's text (one string), rewritten only when an escape could
+        // be written shorter, a field was taken out or spaces were doubled.
         let encoded: String
-        if first <= last {
-            func kept() -> [Int] { (first...last).filter { $0 != skipped } }
-            let tail = UnsafeBufferPointer(rebasing: b[fields[first].lowerBound..<fields[last].upperBound])
-            guard let tailText = String(validating: tail, as: UTF8.self) else {
-                let bad = kept().first { String(validating: UnsafeBufferPointer(rebasing: b[fields[$0]]), as: UTF8.self) == nil } ?? first
-                return fail(bad, "invalid UTF-8 in '\(text(fields[bad]))'")
-            }
-            if canonical && skipped.map({ !(first..<last).contains($0) }) ?? true {
-                encoded = tailText
+        if let first = parts.firstKept, let last = parts.lastKept {
+            if parts.canonical && parts.skipped.map({ !(first..<last).contains($0) }) ?? true {
+                encoded = text(fields[first].lowerBound..<fields[last].upperBound)
             } else {
-                encoded = kept().map { k -> String in
+                encoded = parts.kept.map { k -> String in
                     let f = fields[k]
                     let eq = f.first { b[$0] == 0x3D } ?? f.lowerBound
                     let value = ReviewEvent.percentDecode(UnsafeBufferPointer(rebasing: b[eq + 1..<f.upperBound])) ?? ""
@@ -222,7 +163,122 @@ public enum ReviewLog {
         } else {
             encoded = ""
         }
-        return .success(ReviewEvent(time: time, card: card, action: action, encodedFields: encoded))
+        return .success(ReviewEvent(time: parts.time, card: card, action: parts.action, encodedFields: encoded))
+    }
+
+    /// One line taken apart and checked, before anything is made of it: what the event reader and
+    /// the statistics reader (``StatisticsLog``) share, so that both take and refuse the same lines.
+    struct LineParts {
+        var time: Timestamp
+        /// The card ID's bytes (checked).
+        var card: Range<Int>
+        var action: ReviewAction
+        /// The first extra field (after the rating, if any), among the line's fields.
+        var rest: Int
+        /// The field that gave an undo's or a bury's time: not an extra field.
+        var skipped: Int?
+        /// The number of fields.
+        var count: Int
+        /// Whether the extra fields are written as the log would write them: escapes no longer
+        /// than needed, single spaces.
+        var canonical: Bool
+
+        /// The extra fields' indices.
+        var kept: [Int] { (rest..<count).filter { $0 != skipped } }
+        /// The first and the last extra field's index.
+        var firstKept: Int? { rest == skipped ? (rest + 1 < count ? rest + 1 : nil) : (rest < count ? rest : nil) }
+        var lastKept: Int? { count - 1 == skipped ? (count - 2 >= rest ? count - 2 : nil) : (count - 1 >= rest ? count - 1 : nil) }
+
+        /// Splits `line` into `fields` (byte ranges) and checks it: the time, the event word, the
+        /// card ID, the rating or time it needs, and each extra field's `key=value` form, escapes
+        /// and UTF-8.
+        static func parse(_ b: UnsafeBufferPointer<UInt8>, _ line: Range<Int>, number: Int,
+                          fields: inout [Range<Int>]) -> Result<LineParts, ReviewLogError> {
+            fields.removeAll(keepingCapacity: true)
+            var i = line.lowerBound
+            while i < line.upperBound {
+                while i < line.upperBound, b[i] == 0x20 { i += 1 }
+                guard i < line.upperBound, let base = b.baseAddress else { break }
+                let s = i
+                i = RawBytes.first(0x20, in: base + i, count: line.upperBound - i).map { $0 - UnsafeRawPointer(base) } ?? line.upperBound
+                fields.append(s..<i)
+            }
+            let columns = fields
+            func column(_ k: Int) -> Int {
+                // Columns count UTF-8 bytes, as everywhere in Quire's diagnostics.
+                k < columns.count ? columns[k].lowerBound - line.lowerBound + 1 : line.count + 1
+            }
+            func text(_ r: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: b[r]), as: UTF8.self) }
+            func fail(_ k: Int, _ message: String) -> Result<LineParts, ReviewLogError> {
+                .failure(ReviewLogError(line: number, column: column(k), message: message))
+            }
+            func equals(_ r: Range<Int>, _ word: StaticString) -> Bool {
+                guard r.count == word.utf8CodeUnitCount else { return false }
+                let w = word.utf8Start
+                for k in 0..<r.count where b[r.lowerBound + k] != w[k] { return false }
+                return true
+            }
+            guard fields.count >= 3 else { return fail(min(fields.count, 2), "expected 'TIME EVENT CARD …'") }
+            guard let time = timestamp(b, fields[0]) else { return fail(0, "bad time '\(text(fields[0]))'") }
+            let idRange = fields[2]
+            guard idRange.count <= 64, idRange.allSatisfy({ CardID.isIDByte(b[$0]) }) else {
+                return fail(2, "bad card ID '\(text(idRange))'")
+            }
+            var rest = 3
+            var skipped: Int?
+            let action: ReviewAction
+            let word = fields[1]
+            if equals(word, "grade") {
+                let rating: Rating? = fields.count < 4 ? nil
+                    : equals(fields[3], "good") ? .good : equals(fields[3], "again") ? .again
+                    : equals(fields[3], "hard") ? .hard : equals(fields[3], "easy") ? .easy : Rating(name: text(fields[3]))
+                guard let rating else { return fail(3, "expected a rating (again, hard, good, easy)") }
+                action = .grade(rating)
+                rest = 4
+            } else if equals(word, "undo") || equals(word, "bury") {
+                let undo = equals(word, "undo")
+                let key: [UInt8] = undo ? Array("of=".utf8) : Array("until=".utf8)
+                guard let k = fields.indices.dropFirst(3).first(where: { f in
+                          fields[f].count >= key.count && key.indices.allSatisfy { b[fields[f].lowerBound + $0] == key[$0] }
+                      }),
+                      let t = timestamp(b, fields[k].lowerBound + key.count..<fields[k].upperBound) else {
+                    return fail(3, "expected \(undo ? "of" : "until")=TIME")
+                }
+                action = undo ? .undo(of: t) : .bury(until: t)
+                skipped = k
+            } else if let plain = plainActions.first(where: { equals(word, $0.word) }) {
+                action = plain.action
+            } else {
+                return fail(1, "unknown event '\(text(word))'")
+            }
+            // Escapes and bytes beyond ASCII, looked for in the whole tail at once: most lines
+            // have neither.
+            let tail = rest < fields.count ? fields[rest].lowerBound..<line.upperBound : line.upperBound..<line.upperBound
+            let escaped = b.baseAddress.map { RawBytes.first(0x25, in: $0 + tail.lowerBound, count: tail.count) != nil } ?? false
+            let ascii = b.baseAddress.map { RawBytes.isASCII($0 + tail.lowerBound, count: tail.count) } ?? true
+            var canonical = true
+            for k in rest..<fields.count where k != skipped {
+                let f = fields[k]
+                guard let eq = f.first(where: { b[$0] == 0x3D }), eq != f.lowerBound else {
+                    return fail(k, "expected key=value, found '\(text(f))'")
+                }
+                let value = UnsafeBufferPointer(rebasing: b[eq + 1..<f.upperBound])
+                if escaped, value.contains(0x25) {
+                    guard let decoded = ReviewEvent.percentDecode(value) else { return fail(k, "bad percent-encoding in '\(text(f))'") }
+                    if ReviewEvent.percentEncode(decoded).utf8.count != value.count { canonical = false }
+                }
+                if k > rest, fields[k].lowerBound != fields[k - 1].upperBound + 1 { canonical = false }
+            }
+            // UTF-8: anything beyond ASCII checked field by field.
+            let parts = LineParts(time: time, card: idRange, action: action, rest: rest, skipped: skipped, count: fields.count,
+                                  canonical: canonical)
+            for k in rest..<fields.count where !ascii && k != skipped && fields[k].contains(where: { b[$0] >= 0x80 }) {
+                if String(validating: UnsafeBufferPointer(rebasing: b[fields[k]]), as: UTF8.self) == nil {
+                    return fail(k, "invalid UTF-8 in '\(text(fields[k]))'")
+                }
+            }
+            return .success(parts)
+        }
     }
 
     /// The events that are their word alone.

@@ -101,6 +101,12 @@ extension Vault {
         }
     }
 
+    /// The log as statistics read it (``StatisticsLog``): lines that cannot be read and unsafe
+    /// paths are skipped, as ``reviewLog()`` skips them (and reports them).
+    public func statisticsLog() -> StatisticsLog {
+        StatisticsLog(files: reviewLogFiles().compactMap { rel in (try? io.read(try internalPath(rel)))?.bytes })
+    }
+
     /// Problems in the review log files.
     public func reviewLogDiagnostics() -> [Diagnostic] { reviewLog().diagnostics }
 }
