@@ -124,6 +124,23 @@ import QuireScheduling
         #expect(utc.streak.current == 2 && utc.calendar.suffix(4).map(\.reviews) == [1, 0, 2, 1])
     }
 
+    /// An offset that changes in the middle of an hour (as zones with half-hour offsets do): the
+    /// offsets are looked up once per hour, but a time in the hour of a change is asked itself.
+    @Test func offsetChangingWithinAnHour() {
+        let a = CardID("aaaaaaaaaaaa")!
+        let change = Self.t("2026-11-11T03:30:00Z")
+        let offset: @Sendable (Timestamp) -> Int = { $0 < change ? 0 : 3600 }
+        let events = [
+            Self.grade(a, .good, "2026-11-11T03:20:00Z", ms: 1000, id: "e1"),  // 03:20 local: still the 10th
+            Self.grade(a, .good, "2026-11-11T03:40:00Z", ms: 1000, id: "e2"),  // 04:40 local: the 11th
+        ]
+        let card = Card(id: a, kind: .basic, variant: .single, front: "f", back: "b", lines: 1...1, column: 1, headingPath: [],
+                        identityText: "f", hasExplicitID: false, schedule: nil)
+        let s = VaultStatistics(cards: [(card, false)], log: StatisticsLog(events), now: Self.t("2026-11-11T12:00:00Z"),
+                                utcOffset: offset, rolloverHour: 4)
+        #expect(s.calendar.suffix(2).map(\.reviews) == [1, 1])
+    }
+
     /// A reset forgets the card's schedule: the next answer is a new card's; suspended cards are
     /// counted but never due.
     @Test func resetAndSuspended() {
