@@ -22,6 +22,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", exact: "0.9.20"),
     ],
     targets: [
         // MARK: - System C libraries (Debian packages)
@@ -30,6 +31,8 @@ let package = Package(
             pkgConfig: "libcmark-gfm",
             providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]
         ),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
         .systemLibrary(
             name: "CLibYAML",
             pkgConfig: "yaml-0.1",
@@ -80,13 +83,22 @@ let package = Package(
             dependencies: ["QuireSupport", "QuireModel", "QuireYAML", "QuireSystem", "QuireReview"]
         ),
         .target(name: "QuireReport", dependencies: ["QuireModel", "QuireScheduling", "QuireStudy", "QuireCuration"]),
+        // Packages from other programs: zip archives, zstd, SQLite databases (C libraries wrapped).
+        .target(
+            name: "QuireArchive",
+            dependencies: ["CSQLite", "CZstd", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
+        ),
+        .target(
+            name: "QuireInterchange",
+            dependencies: ["QuireSupport", "QuireModel", "QuireYAML", "QuireParsing", "QuireScheduling", "QuireIndex", "QuireReview", "QuireSystem", "QuireArchive"]
+        ),
 
         // MARK: - Executables
         .executableTarget(
             name: "quire",
             dependencies: [
                 "QuireSupport", "QuireModel", "QuireScheduling", "QuireMarkdown", "QuireSystem", "QuireParsing",
-                "QuireIndex", "QuireReview", "QuireWatch", "QuireStudy", "QuireSync", "QuireCuration", "QuireReport",
+                "QuireIndex", "QuireReview", "QuireWatch", "QuireStudy", "QuireSync", "QuireCuration", "QuireReport", "QuireInterchange",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -136,6 +148,8 @@ let package = Package(
         .testTarget(name: "QuireSyncTests", dependencies: ["QuireSync", "QuireTestSupport"]),
         .testTarget(name: "QuireCurationTests", dependencies: ["QuireCuration", "QuireTestSupport"]),
         .testTarget(name: "QuireReportTests", dependencies: ["QuireReport", "QuireStudy", "QuireCuration", "QuireReview", "QuireScheduling", "QuireModel"]),
+        .testTarget(name: "QuireArchiveTests", dependencies: ["QuireArchive", "QuireTestSupport"]),
+        .testTarget(name: "QuireInterchangeTests", dependencies: ["QuireInterchange", "QuireModel", "QuireParsing", "QuireIndex", "QuireReview", "QuireSystem", "QuireTestSupport"], exclude: ["Tools"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["quire"],

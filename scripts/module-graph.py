@@ -26,6 +26,8 @@ C_WRAPPERS = {
     "CLibYAML": {"QuireYAML"},
     "CSystem": {"QuireSystem"},
     "CMalloc": {"QuireSystem"},
+    "CSQLite": {"QuireArchive"},
+    "CZstd": {"QuireArchive"},
 }
 PLATFORM_MODULES = {"Glibc", "Darwin", "Musl"}
 # The system layer: the only modules of the library and CLI that call the platform's C library, so

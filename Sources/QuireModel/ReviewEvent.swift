@@ -6,6 +6,9 @@ public enum ReviewAction: Hashable, Sendable {
     case bury(until: Timestamp)
     case reset
     case promote, demote, deactivate
+    /// The card's scheduling state becomes the one the event's fields give (an import from
+    /// another program: Anki's state, which Quire's own schedulers would not rebuild).
+    case set
 
     /// Whether the action is a grade.
     public static func isGrade(_ action: ReviewAction) -> Bool {
@@ -25,6 +28,7 @@ public enum ReviewAction: Hashable, Sendable {
         case .promote: "promote"
         case .demote: "demote"
         case .deactivate: "deactivate"
+        case .set: "set"
         }
     }
 }
@@ -105,6 +109,26 @@ public struct ReviewEvent: Hashable, Sendable {
             found = (first(a), first(b), first(c))
         }
         return found
+    }
+
+    /// The state a `set` event gives the card, from its fields (`state=`, `due=`, … as in a
+    /// front-matter line, FORMAT.md §6); nil for other events, or when a field cannot be read or
+    /// `state=` is missing.
+    public var setState: SchedulingState? {
+        guard action == .set else { return nil }
+        return Self.state(fields: fields)
+    }
+
+    /// A scheduling state from `key=value` fields (decoded); unknown keys are left out; nil when a
+    /// known field cannot be read or `state` is missing.
+    public static func state(fields: [(key: String, value: String)]) -> SchedulingState? {
+        var state = SchedulingState()
+        var sawState = false
+        for (key, value) in fields where SchedulingState.isReadableField(key) {
+            if state.read(field: key, text: value) != nil { return nil }
+            if key == "state" { sawState = true }
+        }
+        return sawState ? state : nil
     }
 
     public static func == (a: ReviewEvent, b: ReviewEvent) -> Bool {

@@ -79,6 +79,36 @@ public struct SchedulingState: Hashable, Sendable {
         return out
     }
 
+    /// Sets the known field `key` (any of ``fieldOrder`` but `fp`) from its text. Returns what the
+    /// text should have been when it cannot be read (the state is then unchanged), nil when it was
+    /// read; an unknown key is not read and gives nil (the caller keeps it or not).
+    ///
+    /// What front-matter lines (FORMAT.md §5) and the log's `set` events (§6) share.
+    public mutating func read(field key: String, text: String) -> String? {
+        switch key {
+        case "state": if let st = CardState(rawValue: text) { state = st } else { return "new, learning, review or relearning" }
+        case "step": if let n = Int(text), n >= 0 { step = n } else { return "a whole number" }
+        case "due": if let t = Timestamp(iso8601: text) { due = t } else { return "a timestamp" }
+        case "last": if let t = Timestamp(iso8601: text) { lastReview = t } else { return "a timestamp" }
+        case "stability": if let d = Double(text), d.isFinite { stability = d } else { return "a number" }
+        case "difficulty": if let d = Double(text), d.isFinite { difficulty = d } else { return "a number" }
+        case "ease": if let d = Double(text), d.isFinite { ease = d } else { return "a number" }
+        case "interval": if let n = Int(text), n >= 0 { interval = n } else { return "a whole number of days" }
+        case "reps": if let n = Int(text), n >= 0 { reps = n } else { return "a whole number" }
+        case "lapses": if let n = Int(text), n >= 0 { lapses = n } else { return "a whole number" }
+        case "flow": if let f = FlowState(rawValue: text) { flow = f } else { return "learning, reviewing, mastered or inactive" }
+        case "streak": if let n = Int(text), n >= 0 { streak = n } else { return "a whole number" }
+        case "attempts": if let n = Int(text), n >= 0 { attempts = n } else { return "a whole number" }
+        case "suspended": if text == "true" || text == "false" { suspended = text == "true" } else { return "true or false" }
+        case "buried": if let t = Timestamp(iso8601: text) { buriedUntil = t } else { return "a timestamp" }
+        default: return nil
+        }
+        return nil
+    }
+
+    /// Whether ``read(field:text:)`` reads `key`.
+    public static func isReadableField(_ key: String) -> Bool { key != "fp" && fieldOrder.contains(key) }
+
     /// Numbers are written with up to four decimals and no trailing zeros (`12.4`, `5.1733`, `2.5`).
     public static func format(_ value: Double) -> String {
         guard value.isFinite else { return "0" }

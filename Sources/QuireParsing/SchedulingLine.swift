@@ -24,21 +24,9 @@ public enum SchedulingLine {
             func bad(_ expected: String) { problems.append((v.start, "field '\(key)' must be \(expected), not '\(text)'")) }
             switch key {
             case "fp": if let f = Fingerprint(hex: Substring(text)) { s.fingerprint = f } else { bad("16 hex digits") }
-            case "state": if let st = CardState(rawValue: text) { s.state = st } else { bad("new, learning, review or relearning") }
-            case "step": if let n = Int(text), n >= 0 { s.step = n } else { bad("a whole number") }
-            case "due": if let t = Timestamp(iso8601: text) { s.due = t } else { bad("a timestamp") }
-            case "last": if let t = Timestamp(iso8601: text) { s.lastReview = t } else { bad("a timestamp") }
-            case "stability": if let d = Double(text), d.isFinite { s.stability = d } else { bad("a number") }
-            case "difficulty": if let d = Double(text), d.isFinite { s.difficulty = d } else { bad("a number") }
-            case "ease": if let d = Double(text), d.isFinite { s.ease = d } else { bad("a number") }
-            case "interval": if let n = Int(text), n >= 0 { s.interval = n } else { bad("a whole number of days") }
-            case "reps": if let n = Int(text), n >= 0 { s.reps = n } else { bad("a whole number") }
-            case "lapses": if let n = Int(text), n >= 0 { s.lapses = n } else { bad("a whole number") }
-            case "flow": if let f = FlowState(rawValue: text) { s.flow = f } else { bad("learning, reviewing, mastered or inactive") }
-            case "streak": if let n = Int(text), n >= 0 { s.streak = n } else { bad("a whole number") }
-            case "attempts": if let n = Int(text), n >= 0 { s.attempts = n } else { bad("a whole number") }
+            // YAML's booleans (`True`, `yes`, …) as the front matter may have them.
             case "suspended": if let b = v.bool { s.suspended = b } else { bad("true or false") }
-            case "buried": if let t = Timestamp(iso8601: text) { s.buriedUntil = t } else { bad("a timestamp") }
+            case _ where SchedulingState.isReadableField(key): if let expected = s.read(field: key, text: text) { bad(expected) }
             default: s.unknownFields.append((key, v.style == .plain ? text : YAMLValue.quoted(text).yamlText(inFlow: true)))
             }
         }

@@ -130,7 +130,7 @@ public struct ReviewHistory: Sendable {
         var state: SchedulingState?
         for event in events[card] ?? [] {
             state = ReviewTransition.apply(event.action, to: state, at: event.time, card: card,
-                                           settings: settings(event))
+                                           settings: settings(event), set: event.setState)
         }
         return state
     }

@@ -14,15 +14,16 @@ public enum ReviewTransition {
     ///   - time: the event time.
     ///   - card: the card, which seeds the schedulers' deterministic choices.
     ///   - settings: the scheduler settings in force for this event.
+    ///   - set: the state a `set` event gives (``ReviewEvent/setState``).
     public static func apply(_ action: ReviewAction, to state: SchedulingState?, at time: Timestamp, card: CardID,
-                             settings: SchedulerSettings) -> SchedulingState? {
-        apply(action, to: state, at: time, card: card, settings: settings, scheduler: nil)
+                             settings: SchedulerSettings, set: SchedulingState? = nil) -> SchedulingState? {
+        apply(action, to: state, at: time, card: card, settings: settings, scheduler: nil, set: set)
     }
 
     /// ``apply(_:to:at:card:settings:)`` with the scheduler `settings` make, made once by a caller
     /// that replays many events under the same settings.
     public static func apply(_ action: ReviewAction, to state: SchedulingState?, at time: Timestamp, card: CardID,
-                             settings: SchedulerSettings, scheduler: (any Scheduler)?) -> SchedulingState? {
+                             settings: SchedulerSettings, scheduler: (any Scheduler)?, set: SchedulingState? = nil) -> SchedulingState? {
         var new: SchedulingState?
         switch action {
         case .grade(let rating):
@@ -52,6 +53,16 @@ public enum ReviewTransition {
             new = StudyFlowScheduler(settings: settings).demote(state, at: time, card: card)
         case .deactivate:
             new = StudyFlowScheduler(settings: settings).deactivate(state)
+        case .set:
+            // The state given, for the card as it is: its fingerprint and unknown fields stay. A
+            // set without a readable state (refused by the log reader) changes nothing.
+            guard var given = set else {
+                new = state
+                break
+            }
+            given.fingerprint = state?.fingerprint
+            given.unknownFields = state?.unknownFields ?? []
+            new = given
         }
         return new?.stored
     }

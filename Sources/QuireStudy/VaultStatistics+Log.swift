@@ -61,8 +61,8 @@ extension VaultStatistics {
         var grades: [Timestamp] = [], firstSeen: [Timestamp] = []
 
         /// Adds one card's events (in order, undone ones taken out), replayed from no state.
-        mutating func add(_ card: CardID, _ events: ArraySlice<StatisticsLog.Event>, deck: DeckPath?, context: Context,
-                          settings: (Int) -> SchedulerSettings) {
+        mutating func add(_ card: CardID, _ events: ArraySlice<StatisticsLog.Event>, setStates: [SchedulingState], deck: DeckPath?,
+                          context: Context, settings: (Int) -> SchedulerSettings) {
             var before: SchedulingState?
             var key: Int?
             var eventSettings = SchedulerSettings()
@@ -81,7 +81,7 @@ extension VaultStatistics {
                 }
                 defer {
                     before = ReviewTransition.apply(action, to: before, at: at, card: card, settings: eventSettings,
-                                                    scheduler: scheduler)
+                                                    scheduler: scheduler, set: event.setState.map { setStates[$0] })
                 }
                 guard case .grade(let rating) = action else { continue }
                 grades.append(at)

@@ -260,7 +260,7 @@ public struct VaultStatistics: Sendable {
             var part = LogFigures()
             for k in range {
                 let card = log.cards[cardEvents[k]]
-                part.add(card, log.events(ofCard: cardEvents[k]), deck: deck(card), context: context) { settings(log.settingsEvents[$0], card) }
+                part.add(card, log.events(ofCard: cardEvents[k]), setStates: log.setStates, deck: deck(card), context: context) { settings(log.settingsEvents[$0], card) }
             }
             parts[range.lowerBound / chunkSize] = part
             return true

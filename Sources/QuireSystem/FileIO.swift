@@ -422,6 +422,20 @@ public struct FileIO: Sendable {
         throw .conflictKept(path: path, kept: kept)
     }
 
+    /// Removes a file (not a folder); false when it could not be.
+    @discardableResult
+    public func removeFile(_ path: String) -> Bool { sys.unlink(path) == 0 }
+
+    /// Removes an empty folder; false when it could not be (not empty, missing).
+    @discardableResult
+    public func removeEmptyFolder(_ path: String) -> Bool { rmdir(path) == 0 }
+
+    /// Moves a file from `source` to `path` in one rename, unless something is at `path`: then
+    /// ``FileIOError/changedOnDisk(path:)`` is thrown and `source` is removed (a staged copy).
+    public func moveNoReplace(_ source: String, to path: String) throws(FileIOError) {
+        try renameNoReplace(source, path)
+    }
+
     /// Renames `temp` to `path` unless something is at `path` (then the temporary file is
     /// removed and ``FileIOError/changedOnDisk(path:)`` thrown).
     private func renameNoReplace(_ temp: String, _ path: String) throws(FileIOError) {

@@ -165,6 +165,9 @@ package enum StandardStreams {
     /// Whether standard input is a terminal (someone can be asked).
     package static var inputIsTerminal: Bool { isatty(0) == 1 }
 
+    /// Whether standard error is a terminal (progress bars go there).
+    package static var errorIsTerminal: Bool { isatty(2) == 1 }
+
     /// The width of the terminal standard output goes to, or nil.
     package static var outputWidth: Int? {
         var ws = winsize()

@@ -82,19 +82,33 @@ extension Vault {
     /// the scanner never reads) and end in `.md`; and once resolved, links included, it must stay
     /// inside the vault, its last part not a link.
     public func notePath(_ relative: String) throws(FileIOError) -> String {
-        guard let reason = Self.unsafeReason(relative) else {
-            let full = fullPath(relative)
-            if let s = io.linkStamp(full) {
-                if s.isSymbolicLink { throw .symbolicLink(path: relative) }
-                let parent = FileIO.directory(of: full)
-                if let real = VaultScanner.realPath(parent), let realRoot = VaultScanner.realPath(root),
-                   real != realRoot, !real.hasPrefix(realRoot + "/") {
-                    throw .unsafePath(path: relative, reason: "leads outside the vault through a symbolic link")
-                }
-            }
-            return full
+        if let reason = Self.unsafeReason(relative) { throw .unsafePath(path: relative, reason: reason) }
+        return try pathInside(relative)
+    }
+
+    /// The full path of a file that is not a note (an imported media file), checked like
+    /// ``notePath(_:)`` but for the `.md` ending.
+    public func filePath(_ relative: String) throws(FileIOError) -> String {
+        guard Self.isPlainRelativePath(relative) else { throw .unsafePath(path: relative, reason: "not a plain relative path") }
+        return try pathInside(relative)
+    }
+
+    /// `relative`'s full path, once its last part is known not to be a link and the nearest folder
+    /// on its way that exists (links resolved) is inside the vault: a file about to be made in a
+    /// linked folder is refused too.
+    private func pathInside(_ relative: String) throws(FileIOError) -> String {
+        let full = fullPath(relative)
+        if let s = io.linkStamp(full), s.isSymbolicLink { throw .symbolicLink(path: relative) }
+        var folder = FileIO.directory(of: full)
+        var real = VaultScanner.realPath(folder)
+        while real == nil, folder.count > root.count {
+            folder = FileIO.directory(of: folder)
+            real = VaultScanner.realPath(folder)
         }
-        throw .unsafePath(path: relative, reason: reason)
+        if let real, let realRoot = VaultScanner.realPath(root), real != realRoot, !real.hasPrefix(realRoot + "/") {
+            throw .unsafePath(path: relative, reason: "leads outside the vault through a symbolic link")
+        }
+        return full
     }
 
     /// Why a relative path is not a plain path to a note, or nil when it is.

@@ -34,13 +34,7 @@ extension Quire {
                                           query: query.joined(separator: " "), generated: String(computed.now.description.prefix(16)) + " UTC")
             let html = report.html()
             if let out {
-                let io = FileIO()
-                do {
-                    let existing = io.linkStamp(out) == nil ? nil : try io.read(out).bytes
-                    try io.replace(out, with: Array(html.utf8), expected: existing)
-                } catch {
-                    throw CLIError("\(error.description); no report written")
-                }
+                try OutputFile.write(Array(html.utf8), to: out, what: "report")
                 Output.line("Report written to \(out)")
             } else {
                 Output.write(html)

@@ -62,4 +62,28 @@ import QuireScheduling
         #expect(ReviewHistory(events).lastPath(of: a) == "new.md")
         #expect(ReviewHistory(events).lastPath(of: b) == nil)
     }
+
+    /// A `set` replaces the state (keeping the card's fingerprint); later answers go on from it,
+    /// and a reset forgets it like any history.
+    @Test func setEventsInReplay() throws {
+        let card = try #require(CardID("abcd"))
+        var first = SchedulingState()
+        first.fingerprint = Fingerprint(hex: "0123456789abcdef")
+        first.state = .review
+        let given = try #require(ReviewEvent.state(fields: [("state", "review"), ("due", "2026-12-10T00:00:00Z"),
+                                                            ("last", "2026-11-20T00:00:00Z"), ("stability", "30"),
+                                                            ("difficulty", "4"), ("interval", "20"), ("reps", "9")]))
+        let after = try #require(ReviewTransition.apply(.set, to: first, at: at(22), card: card, settings: SchedulerSettings(), set: given))
+        #expect(after.fingerprint == first.fingerprint && after.due == given.due && after.stability == 30 && after.reps == 9)
+        let events = [
+            ReviewEvent(time: at(21), card: card, action: .grade(.again), fields: [("id", "g1")]),
+            ReviewEvent(time: at(22), card: card, action: .set, fields: given.fields.filter { $0.key != "fp" }),
+            ReviewEvent(time: at(23), card: card, action: .grade(.good), fields: [("id", "g2")]),
+        ]
+        let replayed = try #require(ReviewHistory(events).state(of: card) { _ in SchedulerSettings() })
+        // A review-state card with 30 days of stability answered Good: review again, one more rep, a longer interval.
+        #expect(replayed.state == .review && replayed.reps == 10 && (replayed.interval ?? 0) > 20)
+        let reset = ReviewHistory(events + [ReviewEvent(time: at(24), card: card, action: .reset)])
+        #expect(reset.state(of: card) { _ in SchedulerSettings() } == nil)
+    }
 }

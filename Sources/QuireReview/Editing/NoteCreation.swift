@@ -42,8 +42,20 @@ public struct NoteCreation: Sendable {
         }
         let bytes = editor.file + Array(((body.isEmpty ? "" : "\n" + body.joined(separator: "\n") + "\n")).utf8)
 
-        // The file name: the title's safe characters.
-        // Other characters become spaces, and runs of spaces one.
+        let name = fileName(for: title)
+        let path = try freePath(folder: folder, name: name) { path throws(EditError) in
+            let full: String
+            do throws(FileIOError) { full = try vault.notePath(path) } catch { throw .invalid(error.description) }
+            return vault.io.linkStamp(full) != nil
+        }
+        guard let path else { throw .invalid("too many notes named '\(name)' in \(folder.isEmpty ? "the vault's top folder" : folder)") }
+        return NoteCreation(path: path, bytes: bytes)
+    }
+
+    /// A file name (without `.md`) for a note titled `title`: its letters, digits, `-` and `_`,
+    /// other characters turned into spaces and runs of spaces into one, at most 80 characters,
+    /// no leading `-`; "Note" when nothing is left.
+    public static func fileName(for title: String) -> String {
         var name = ""
         for c in title.unicodeScalars {
             let keep = c.properties.isAlphabetic || c.properties.numericType != nil || c == "-" || c == "_"
@@ -55,15 +67,18 @@ public struct NoteCreation: Sendable {
         }
         name = String(name.prefix(80)).trimmingSpaces()
         while name.hasPrefix("-") { name.removeFirst() }
-        if name.isEmpty { name = "Note" }
+        return name.isEmpty ? "Note" : name
+    }
+
+    /// The first of `folder/name.md`, `folder/name 2.md`, … `folder/name 1000.md` that is not
+    /// `taken`; nil when all are.
+    public static func freePath<E: Error>(folder: String, name: String, taken: (String) throws(E) -> Bool) throws(E) -> String? {
         let prefix = folder.isEmpty ? "" : folder + "/"
         for n in 1...1000 {
             let path = prefix + name + (n == 1 ? "" : " \(n)") + ".md"
-            let full: String
-            do { full = try vault.notePath(path) } catch { throw .invalid(error.description) }
-            if vault.io.linkStamp(full) == nil { return NoteCreation(path: path, bytes: bytes) }
+            if try !taken(path) { return path }
         }
-        throw .invalid("too many notes named '\(name)' in \(folder.isEmpty ? "the vault's top folder" : folder)")
+        return nil
     }
 
     /// Writes the note, which must not exist (one made meanwhile is kept, and this one refused).

@@ -269,6 +269,24 @@ public enum ReviewLog {
                 }
                 if k > rest, fields[k].lowerBound != fields[k - 1].upperBound + 1 { canonical = false }
             }
+            // A `set` gives a whole state: `state=` and every known field readable.
+            if action == .set {
+                var state = SchedulingState()
+                var sawState = false
+                for k in rest..<fields.count where k != skipped {
+                    let f = fields[k]
+                    guard let eq = f.first(where: { b[$0] == 0x3D }) else { continue }
+                    let key = text(f.lowerBound..<eq)
+                    guard SchedulingState.isReadableField(key) else { continue }
+                    let raw = UnsafeBufferPointer(rebasing: b[eq + 1..<f.upperBound])
+                    let value = ReviewEvent.percentDecode(raw) ?? ""
+                    if let expected = state.read(field: key, text: value) {
+                        return fail(k, "field '\(key)' must be \(expected), not '\(value)'")
+                    }
+                    if key == "state" { sawState = true }
+                }
+                if !sawState { return fail(fields.count, "a set event needs state=") }
+            }
             // UTF-8: anything beyond ASCII checked field by field.
             let parts = LineParts(time: time, card: idRange, action: action, rest: rest, skipped: skipped, count: fields.count,
                                   canonical: canonical)
@@ -284,7 +302,7 @@ public enum ReviewLog {
     /// The events that are their word alone.
     private static let plainActions: [(word: StaticString, action: ReviewAction)] = [
         ("suspend", .suspend), ("unsuspend", .unsuspend), ("reset", .reset), ("promote", .promote), ("demote", .demote),
-        ("deactivate", .deactivate),
+        ("deactivate", .deactivate), ("set", .set),
     ]
 
     /// A time: `YYYY-MM-DDTHH:MM:SS.mmmZ` and `YYYY-MM-DDTHH:MM:SSZ` (what Quire writes) read

@@ -19,6 +19,8 @@ public struct StatisticsLog: Sendable {
         private var ms: Int32
         /// Its settings, an index into ``settingsEvents``.
         private var settingsNumber: Int32
+        /// A `set` event's state: an index into ``StatisticsLog/setStates``, else −1.
+        private var setNumber: Int32 = -1
 
         init(time: Timestamp, action: ReviewAction, milliseconds: Int?, settings: Int) {
             self.time = time
@@ -35,6 +37,11 @@ public struct StatisticsLog: Sendable {
             get { Int(settingsNumber) }
             set { settingsNumber = Int32(truncatingIfNeeded: newValue) }
         }
+        /// A `set` event's state: an index into ``StatisticsLog/setStates``; nil for other events.
+        public var setState: Int? {
+            get { setNumber < 0 ? nil : Int(setNumber) }
+            set { setNumber = newValue.map { Int32(truncatingIfNeeded: $0) } ?? -1 }
+        }
     }
 
     /// The cards with events, in ID order.
@@ -46,6 +53,8 @@ public struct StatisticsLog: Sendable {
     /// For each settings number, an event of the log carrying that `cfg=` and `sched=` (and no
     /// other field): what ``SettingsResolver`` reads.
     public let settingsEvents: [ReviewEvent]
+    /// The states `set` events give (``ReviewEvent/setState``), by ``Event/setState``.
+    public let setStates: [SchedulingState]
 
     /// The events of `cards[k]`, in order.
     public func events(ofCard k: Int) -> ArraySlice<Event> { all[starts[k]..<starts[k + 1]] }
@@ -66,7 +75,8 @@ public struct StatisticsLog: Sendable {
         var settingsSlot: [String: Int] = [:]
         var settingsEvents: [ReviewEvent] = []
         var counts: [Int] = []
-        var maps: [(cards: [Int], settings: [Int])] = []
+        var maps: [(cards: [Int], settings: [Int], states: Int)] = []
+        var setStates: [SchedulingState] = []
         for part in parsed.joined() {
             let cardMap = part.cards.enumerated().map { local, id in
                 let slot: Int
@@ -87,7 +97,8 @@ public struct StatisticsLog: Sendable {
                 settingsEvents.append(event)
                 return settingsEvents.count - 1
             }
-            maps.append((cardMap, settingsMap))
+            maps.append((cardMap, settingsMap, setStates.count))
+            setStates += part.setStates
         }
         // Each card's events together, in the order read: one counting pass, straight from the parts.
         var starts = [0]
@@ -100,10 +111,11 @@ public struct StatisticsLog: Sendable {
             var k = 0
             for (file, parts) in parsed.enumerated() {
                 for part in parts {
-                    let (cardMap, settingsMap) = maps[k]
+                    let (cardMap, settingsMap, statesBefore) = maps[k]
                     k += 1
                     for var record in part.records {
                         record.event.settings = settingsMap[record.event.settings]
+                        if let k = record.event.setState { record.event.setState = statesBefore + k }
                         record.file = Int32(file)
                         let slot = cardMap[Int(record.card)]
                         (base + next[slot]).initialize(to: record)
@@ -138,6 +150,7 @@ public struct StatisticsLog: Sendable {
         self.all = all
         self.starts = cardStarts
         self.settingsEvents = settingsEvents
+        self.setStates = setStates
     }
 
     /// Reads events, as if they were one log file: for tests, and for events not read from a log.
@@ -182,6 +195,8 @@ public struct StatisticsLog: Sendable {
         var counts: [Int] = []
         /// Each distinct `cfg=` and `sched=` pair as an event carrying just them.
         var settings: [ReviewEvent] = []
+        /// The states of the part's `set` events.
+        var setStates: [SchedulingState] = []
 
         init(_ b: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) {
             records.reserveCapacity(range.count / 80)
@@ -254,8 +269,19 @@ public struct StatisticsLog: Sendable {
                     settings.append(ReviewEvent(time: parts.time, card: cards[card], action: parts.action, encodedFields: text))
                 }
                 last = (settingsKey, settingsNumber)
-                let event = Event(time: parts.time, action: parts.action, milliseconds: ms.flatMap { Self.integer(b, $0) },
+                var event = Event(time: parts.time, action: parts.action, milliseconds: ms.flatMap { Self.integer(b, $0) },
                                   settings: settingsNumber)
+                if parts.action == .set {
+                    // Rare: the fields decoded as the event reader decodes them.
+                    let pairs: [(key: String, value: String)] = (parts.rest..<parts.count).compactMap { k in
+                        guard k != parts.skipped, let eq = fields[k].first(where: { b[$0] == 0x3D }) else { return nil }
+                        let key = String(decoding: UnsafeBufferPointer(rebasing: b[fields[k].lowerBound..<eq]), as: UTF8.self)
+                        return (key, Self.decoded(b, eq + 1..<fields[k].upperBound) ?? "")
+                    }
+                    guard let state = ReviewEvent.state(fields: pairs) else { return }
+                    event.setState = setStates.count
+                    setStates.append(state)
+                }
                 records.append(Record(event: event, card: card, id: id, ofID: ofID))
                 counts[card] += 1
             }

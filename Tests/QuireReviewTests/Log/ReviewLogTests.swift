@@ -174,4 +174,27 @@ import QuireModel
             #expect(vault.lastLoggedPath(of: id) == "last.md")
         }
     }
+
+    /// A `set` event gives a whole state; a field it cannot read is an error at its column.
+    @Test func setEvents() throws {
+        let line = "2026-11-22T09:00:00.000Z set 7k2m9xq4v1ab id=a1 state=review due=2026-12-01T08:00:00Z last=2026-11-20T08:00:00Z "
+            + "stability=12.5 difficulty=5.25 interval=11 reps=4 lapses=1 imported=anki"
+        let event = try ReviewLog.parseLine(line[...], number: 1)
+        #expect(event.action == .set)
+        let state = try #require(event.setState)
+        #expect(state.state == .review && state.due == Timestamp(iso8601: "2026-12-01T08:00:00Z") && state.stability == 12.5)
+        #expect(state.difficulty == 5.25 && state.interval == 11 && state.reps == 4 && state.lapses == 1)
+        #expect(ReviewLog.format(event) == line)
+        let (_, errors, _) = ReviewLog.parse("""
+            2026-11-22T09:00:00.000Z set 7k2m9xq4v1ab state=review due=soon
+            2026-11-22T09:00:00.000Z set 7k2m9xq4v1ab due=2026-12-01T08:00:00Z
+            2026-11-22T09:00:00.000Z set 7k2m9xq4v1ab state=kind-of reps=1
+
+            """)
+        #expect(errors.map(\.description) == [
+            "1:56: field 'due' must be a timestamp, not 'soon'",
+            "2:67: a set event needs state=",
+            "3:43: field 'state' must be new, learning, review or relearning, not 'kind-of'",
+        ])
+    }
 }

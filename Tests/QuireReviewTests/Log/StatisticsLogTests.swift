@@ -9,15 +9,16 @@ import QuireModel
 @Suite struct StatisticsLogTests {
     /// Each card's events as both readers see them: time, action, `ms=` as a number, `cfg=`, `sched=`.
     struct Seen: Equatable, CustomStringConvertible {
-        var time: Timestamp, action: ReviewAction, ms: Int?, cfg: String?, sched: String?
-        var description: String { "\(time) \(action) ms=\(ms.map(String.init) ?? "-") cfg=\(cfg ?? "-") sched=\(sched ?? "-")" }
+        var time: Timestamp, action: ReviewAction, ms: Int?, cfg: String?, sched: String?, set: SchedulingState? = nil
+        var description: String { "\(time) \(action) ms=\(ms.map(String.init) ?? "-") cfg=\(cfg ?? "-") sched=\(sched ?? "-") set=\(set.map { "\($0.fields)" } ?? "-")" }
     }
 
     static func fromHistory(_ vault: Vault) -> [(CardID, [Seen])] {
         let history = ReviewHistory(vault.reviewLog().events)
         return history.events.keys.sorted().map { card in
             (card, (history.events[card] ?? []).map { e in
-                Seen(time: e.time, action: e.action, ms: e.field("ms").flatMap { Int($0) }, cfg: e.field("cfg"), sched: e.field("sched"))
+                Seen(time: e.time, action: e.action, ms: e.field("ms").flatMap { Int($0) }, cfg: e.field("cfg"), sched: e.field("sched"),
+                     set: e.setState)
             })
         }
     }
@@ -27,7 +28,8 @@ import QuireModel
         return log.cards.indices.map { k in
             (log.cards[k], log.events(ofCard: k).map { e in
                 let s = log.settingsEvents[e.settings]
-                return Seen(time: e.time, action: e.action, ms: e.milliseconds, cfg: s.field("cfg"), sched: s.field("sched"))
+                return Seen(time: e.time, action: e.action, ms: e.milliseconds, cfg: s.field("cfg"), sched: s.field("sched"),
+                            set: e.setState.map { log.setStates[$0] })
             })
         }
     }
@@ -79,7 +81,11 @@ import QuireModel
                 }
             case 72..<78: line = "\(t) reset \(card) path=\(paths.randomElement(using: &rng) ?? "x.md")"
             case 78..<83: line = "\(t) suspend \(card)"
-            case 83..<86: line = "\(t) bury \(card) until=2026-12-01T04:00:00Z"
+            case 83..<85: line = "\(t) bury \(card) until=2026-12-01T04:00:00Z"
+            case 85:
+                line = ["\(t) set \(card) id=\(device)s\(n) state=review due=2026-12-0\(n % 9 + 1)T08:00:00Z stability=\(n % 50).25 reps=\(n % 7) lapses=0",
+                        "\(t) set \(card) state=learning step=1 difficulty=%35.5 suspended=true path=a%20b.md",
+                        "\(t) set \(card) due=2026-12-01T00:00:00Z", "\(t) set \(card) state=review reps=-1"][n % 4]
             case 86..<88: line = "\(t) grade \(card) maybe"
             case 88..<90: line = "\(t) grade \(card) good ms=%zz"
             case 90..<92: line = "garbage line"

@@ -1,0 +1,4 @@
+#ifndef QUIRE_CZSTD_SHIM_H
+#define QUIRE_CZSTD_SHIM_H
+#include <zstd.h>
+#endif

@@ -1,0 +1,343 @@
+import QuireModel
+import QuireParsing
+import QuireReview
+import QuireScheduling
+import QuireSupport
+import QuireYAML
+
+/// What an Anki package becomes (`quire import anki`): planned in full before anything is written.
+///
+/// - Each Anki note becomes a Quire note in the folder of its first card's deck (`A::B` → `A/B`,
+///   under `--into`), named after its first field, with `title`, `created` (the note's creation),
+///   `source` (the package), `anki` (the note's GUID) and `tags` (`::` becomes `/`).
+/// - Its cards are written in Quire's syntax from its fields (HTML turned into Markdown): Basic and
+///   type-in notes make a basic card (`type: true` for type-in), a note with its reverse card
+///   (Basic-and-reversed, or optional-reversed with the reverse present) a reversed pair, Cloze
+///   notes a cloze (Back Extra follows as the note's text); any other note type makes a basic card
+///   of its first field and the others, and is reported.
+/// - Each card's state is Anki's: new, learning, review or relearning, its due date as Anki
+///   computes it (review days from the collection's creation), interval, ease, reps, lapses,
+///   suspended and buried, and its FSRS memory state when the collection has one (otherwise
+///   derived by replaying its answers through Quire's FSRS).
+/// - Its answers become `grade` lines of the log, and a `set` line then gives the state above, so
+///   that replaying the log gives the note's state exactly (FORMAT.md §6).
+/// - Media files the fields use are copied into `assets/` (under `--into`), linked relatively.
+public struct AnkiImport: Sendable {
+    /// What the import is told beyond the package.
+    public struct Options: Sendable {
+        /// The package's file name (`source:`).
+        public var source: String
+        /// A folder of the vault to put everything under ("" for the top).
+        public var folder: String
+        /// When the import runs: the time of the `set` lines.
+        public var now: Timestamp
+        /// When a buried card becomes due again (the next study day's start).
+        public var buriedUntil: Timestamp
+        /// The settings whose FSRS derives a memory state Anki did not keep.
+        public var settings: SchedulerSettings
+        /// Event IDs for the log lines.
+        public var eventIDs: @Sendable () -> String
+
+        /// Options for importing `source`.
+        public init(source: String, folder: String = "", now: Timestamp, buriedUntil: Timestamp,
+                    settings: SchedulerSettings = SchedulerSettings(), eventIDs: @escaping @Sendable () -> String) {
+            self.source = source
+            self.folder = folder
+            self.now = now
+            self.buriedUntil = buriedUntil
+            self.settings = settings
+            self.eventIDs = eventIDs
+        }
+    }
+
+    /// The notes to write.
+    public var notes: [PlannedNote] = []
+    /// The media to copy: the package entry, and the path in the vault.
+    public var media: [(entry: String, path: String)] = []
+    /// The log's new lines, in order (without line ends).
+    public var logLines: [String] = []
+    /// Problems: errors mean nothing may be written.
+    public var diagnostics: [Diagnostic] = []
+    /// Cards and answers planned.
+    public var cardCount = 0, reviewCount = 0
+
+    /// Whether the plan may be written.
+    public var isWritable: Bool { !diagnostics.contains { $0.severity == .error } }
+
+    /// Plans the import.
+    ///
+    /// - Parameter taken: whether a path in the vault is taken.
+    public static func plan(_ package: AnkiPackage, options: Options, taken: (String) -> Bool) -> AnkiImport {
+        var result = AnkiImport()
+        let name = options.source
+        func report(_ severity: Diagnostic.Severity, _ message: String) {
+            result.diagnostics.append(Diagnostic(severity, path: name, message: message))
+        }
+        let prefix = options.folder.isEmpty ? "" : options.folder + "/"
+        var cardsOf: [Int64: [AnkiPackage.Card]] = [:]
+        for card in package.cards { cardsOf[card.note, default: []].append(card) }
+        var reviewsOf: [Int64: [AnkiPackage.Review]] = [:]
+        for review in package.reviews { reviewsOf[review.card, default: []].append(review) }
+        var planned = Set<String>()
+        var mediaNames: [String: String] = [:]
+        for entry in package.media { mediaNames[entry.name] = entry.entry }
+        var usedMedia: [String: String] = [:]
+        var unknownNotetypes: [String: Int] = [:]
+        // A day of the collection starts at its creation's time of day.
+        let dayZero = package.created
+
+        for note in package.notes {
+            guard let notetype = package.notetypes[note.notetype] else {
+                report(.error, "note \(note.id): its note type (\(note.notetype)) is not in the collection")
+                continue
+            }
+            let cards = (cardsOf[note.id] ?? []).sorted { $0.ordinal < $1.ordinal }
+            guard let first = cards.first else { continue }
+            let deckID = first.originalDeck != 0 ? first.originalDeck : first.deck
+            let deckName = package.decks[deckID] ?? "Default"
+            guard let deckFolder = CSVImport.folder(forDeck: deckName) else {
+                report(.error, "note \(note.id): deck '\(deckName)' cannot be a folder of the vault")
+                continue
+            }
+            let folder = prefix + deckFolder
+            // Media links are relative to the note's folder.
+            let up = String(repeating: "../", count: folder.split(separator: "/").count)
+            func markdown(_ html: String) -> String {
+                let converted = HTMLToMarkdown.convert(html) { file in
+                    guard let safe = Self.mediaFileName(file) else { return file }
+                    if mediaNames[file] != nil { usedMedia[file] = prefix + "assets/" + safe }
+                    return up + "assets/" + safe
+                }
+                return converted.markdown
+            }
+            let fields = note.fields.map(markdown)
+            func field(_ k: Int) -> String { k < fields.count ? fields[k] : "" }
+            let ordinals = Set(cards.map(\.ordinal))
+            let draft: CardDraft
+            var extra = ""
+            var typed = false
+            if notetype.isCloze {
+                draft = CardDraft(.cloze(field(0)))
+                extra = field(1)
+            } else {
+                let reversible = notetype.templates.count >= 2 && ordinals.contains(1)
+                let standard = notetype.name.lowercased().hasPrefix("basic")
+                var back = field(1)
+                if !standard || notetype.fields.count > 3 || (notetype.fields.count == 3 && notetype.fields[2].lowercased() != "add reverse") {
+                    let rest = (1..<max(1, fields.count)).map(field).filter { !$0.trimmingSpaces.isEmpty }
+                    back = rest.joined(separator: "\n\n")
+                    unknownNotetypes[notetype.name, default: 0] += 1
+                }
+                typed = notetype.templates.first.map { $0.question.contains("{{type:") || $0.answer.contains("{{type:") } ?? false
+                draft = reversible ? CardDraft(.reversed(front: field(0), back: back)) : CardDraft(.basic(question: field(0), answer: back))
+            }
+            let written: WrittenCard
+            do {
+                written = try CardWriter.write(draft)
+            } catch {
+                report(.error, "note \(note.id) ('\(Self.plainTitle(field(0)))'): cannot be written as a card: \(error)")
+                continue
+            }
+            // The Anki card each Quire card stands for.
+            var ankiCard: [AnkiPackage.Card?] = []
+            for variant in written.variants {
+                switch variant {
+                case .single, .forward: ankiCard.append(cards.first { $0.ordinal == 0 })
+                case .backward: ankiCard.append(cards.first { $0.ordinal == 1 })
+                case .cloze(let n): ankiCard.append(cards.first { $0.ordinal == n - 1 })
+                }
+            }
+            let matched = Set(ankiCard.compactMap { $0?.id })
+            for card in cards where !matched.contains(card.id) {
+                report(.warning, "note \(note.id) ('\(Self.plainTitle(field(0)))'): card \(card.ordinal + 1) has no Quire card (its template's text is not the note's); not imported")
+            }
+            // Where it goes.
+            let title = Self.plainTitle(field(0))
+            guard let path = NoteCreation.freePath(folder: folder, name: NoteCreation.fileName(for: title), taken: { planned.contains($0) || taken($0) }) else {
+                report(.error, "too many notes named '\(title)' in \(folder)")
+                continue
+            }
+            planned.insert(path)
+            let ids = CardWriter.cardIDs(of: [written], path: path).first ?? []
+            // States, and the log lines that give them.
+            var states: [SchedulingState?] = []
+            for (k, anki) in ankiCard.enumerated() {
+                guard let anki, k < ids.count else {
+                    states.append(nil)
+                    continue
+                }
+                let reviews = (reviewsOf[anki.id] ?? []).filter { (1...4).contains($0.ease) && $0.type != 4 && $0.type != 5 }
+                var state = Self.state(of: anki, reviews: reviews, dayZero: dayZero, options: options, card: ids[k])
+                for review in reviews {
+                    guard let rating = Rating(rawValue: review.ease) else { continue }
+                    var fields: [(key: String, value: String)] = [("id", options.eventIDs()), ("sched", "fsrs")]
+                    if review.time > 0 { fields.append(("ms", String(min(review.time, 3_600_000)))) }
+                    fields.append(("path", path))
+                    fields.append(("via", "anki"))
+                    result.logLines.append(ReviewLog.format(ReviewEvent(time: Timestamp(milliseconds: review.id), card: ids[k],
+                                                                        action: .grade(rating), fields: fields)))
+                    result.reviewCount += 1
+                }
+                if let s = state {
+                    let last = reviews.last.map { $0.id + 1 } ?? 0
+                    let time = Timestamp(milliseconds: max(options.now.milliseconds, last))
+                    var fields: [(key: String, value: String)] = [("id", options.eventIDs())]
+                    fields += s.fields.filter { $0.key != "fp" }
+                    fields.append(("path", path))
+                    fields.append(("via", "anki"))
+                    result.logLines.append(ReviewLog.format(ReviewEvent(time: time, card: ids[k], action: .set, fields: fields)))
+                    state = s.stored
+                }
+                states.append(state)
+            }
+            // The note: front matter, then the cards (and a cloze's extra text).
+            var body = "\n"
+            do { body += try CardWriter.body([written]) } catch {
+                report(.error, "note \(note.id): \(error)")
+                continue
+            }
+            if !extra.trimmingSpaces.isEmpty { body += "\n" + extra + "\n" }
+            let tags = Array(Set(note.tags.compactMap { Tag($0.replacingAll("::", with: "/"))?.name })).sorted()
+            var bytes: [UInt8]
+            do {
+                var editor = try FrontMatterEditor(file: [])
+                try editor.set("title", to: .scalar(title))
+                try editor.set("created", to: .scalar(Timestamp(milliseconds: note.id).iso8601(milliseconds: false)))
+                try editor.set("source", to: .scalar(options.source))
+                try editor.set("anki", to: .scalar(note.guid))
+                if typed { try editor.set("type", to: .raw("true")) }
+                if !tags.isEmpty { try editor.set("tags", to: .flowSequence(tags.map { .scalar($0) })) }
+                bytes = editor.file + Array(body.utf8)
+            } catch {
+                report(.error, "note \(note.id): cannot write its front matter: \(error.message)")
+                continue
+            }
+            // Read back: the cards, their IDs as planned; then the states with their fingerprints.
+            let (parsed, problems) = NoteParser.parse(bytes, path: path)
+            guard let parsed, parsed.cards.map(\.id) == ids, !problems.contains(where: { $0.severity >= .warning }) else {
+                report(.error, "note \(note.id): \(path) would not read back as the cards written: " + problems.map(\.message).joined(separator: "; "))
+                continue
+            }
+            do {
+                var editor = try FrontMatterEditor(file: bytes)
+                for (k, card) in parsed.cards.enumerated() {
+                    guard var state = states[k] else { continue }
+                    state.fingerprint = card.fingerprint
+                    try SchedulingLine.set(state, of: card.id, in: &editor)
+                }
+                bytes = editor.file
+            } catch {
+                report(.error, "note \(note.id): cannot write its scheduling lines: \(error.message)")
+                continue
+            }
+            result.notes.append(PlannedNote(path: path, bytes: bytes, cards: parsed.cards.count))
+            result.cardCount += parsed.cards.count
+        }
+        for (notetype, count) in unknownNotetypes.sorted(by: { $0.key < $1.key }) {
+            report(.warning, "note type '\(notetype)' (\(count) note\(count == 1 ? "" : "s")) is not one Quire knows: "
+                   + "its first field became the front, the others the back")
+        }
+        // Media: each file once, at a free path.
+        for (file, path) in usedMedia.sorted(by: { $0.key < $1.key }) {
+            guard let entry = mediaNames[file] else { continue }
+            if taken(path) {
+                report(.warning, "media file \(file): \(path) is already there; the notes link to it as it is")
+                continue
+            }
+            result.media.append((entry, path))
+        }
+        for note in package.notes where cardsOf[note.id] == nil {
+            report(.warning, "note \(note.id) ('\(Self.plainTitle(note.fields.first ?? ""))') has no cards; not imported")
+        }
+        return result
+    }
+
+    /// A card's Quire state from Anki's (nil for a new card neither suspended nor buried).
+    static func state(of card: AnkiPackage.Card, reviews: [AnkiPackage.Review], dayZero: Int64, options: Options,
+                      card id: CardID) -> SchedulingState? {
+        var s = SchedulingState()
+        let due = card.originalDeck != 0 && card.originalDue != 0 ? card.originalDue : card.due
+        switch card.type {
+        case 1, 3:
+            s.state = card.type == 1 ? .learning : .relearning
+            // Learning cards are due at a time (seconds); day-learning ones on a day.
+            s.due = card.queue == 3 ? Timestamp(seconds: dayZero + due * 86_400) : Timestamp(seconds: due)
+            s.step = 0
+        case 2:
+            s.state = .review
+            s.due = Timestamp(seconds: dayZero + due * 86_400)
+            s.interval = Int(clamping: max(card.interval, 0))
+        default:
+            s.state = .new
+        }
+        if s.state != .new {
+            s.reps = Int(clamping: card.reps)
+            s.lapses = Int(clamping: card.lapses)
+            if card.factor > 0 { s.ease = Double(card.factor) / 1000 }
+            s.lastReview = reviews.last.map { Timestamp(milliseconds: $0.id) }
+            if let memory = Self.memory(card.data) {
+                s.stability = memory.stability
+                s.difficulty = memory.difficulty
+            } else if !reviews.isEmpty {
+                // No memory state kept: replay the answers through Quire's FSRS for one.
+                var replayed: SchedulingState?
+                for review in reviews {
+                    guard let rating = Rating(rawValue: review.ease) else { continue }
+                    replayed = ReviewTransition.apply(.grade(rating), to: replayed, at: Timestamp(milliseconds: review.id),
+                                                      card: id, settings: options.settings)
+                }
+                s.stability = replayed?.stability
+                s.difficulty = replayed?.difficulty
+            }
+        }
+        if card.queue == -1 { s.suspended = true }
+        if card.queue == -2 || card.queue == -3 { s.buriedUntil = options.buriedUntil }
+        return s.state == .new && !s.suspended && s.buriedUntil == nil ? nil : s
+    }
+
+    /// The FSRS memory state in a card's data (`{"s": 12.3, "d": 5.1, …}`), when it has one.
+    static func memory(_ data: String) -> (stability: Double, difficulty: Double)? {
+        guard data.contains("\"s\""), let json = try? JSONValue(parsing: Array(data.utf8)), case .object(let fields) = json else { return nil }
+        func number(_ key: String) -> Double? {
+            switch fields.first(where: { $0.0 == key })?.1 {
+            case .double(let d)?: d
+            case .int(let i)?: Double(i)
+            default: nil
+            }
+        }
+        guard let s = number("s"), let d = number("d"), s.isFinite, d.isFinite, s > 0 else { return nil }
+        return (s, d)
+    }
+
+    /// A note's title from its first field: its text without Markdown marks, on one line.
+    static func plainTitle(_ markdown: String) -> String {
+        let line = markdown.split(whereSeparator: { $0 == "\n" }).first.map(String.init) ?? ""
+        let kept = line.unicodeScalars.filter { !"*_`[]()!#<>\\\\$~{}".unicodeScalars.contains($0) }
+        let text = String(String.UnicodeScalarView(kept)).trimmingSpaces
+        return text.isEmpty ? "Note" : String(text.prefix(120))
+    }
+
+    /// A media file's name as Quire writes it: the name's last part, without control characters,
+    /// `/` or `\`, not hidden; nil when nothing is left.
+    static func mediaFileName(_ name: String) -> String? {
+        let last = name.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
+        var kept = String(String.UnicodeScalarView(last.unicodeScalars.filter { $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) }))
+        while kept.hasPrefix(".") { kept.removeFirst() }
+        kept = kept.trimmingSpaces
+        return kept.isEmpty ? nil : String(kept.prefix(200))
+    }
+}
+
+/// A note an import writes: its path in the vault, its bytes, and how many cards it makes.
+public struct PlannedNote: Sendable, Equatable {
+    public var path: String
+    public var bytes: [UInt8]
+    public var cards: Int
+
+    /// A planned note.
+    public init(path: String, bytes: [UInt8], cards: Int) {
+        self.path = path
+        self.bytes = bytes
+        self.cards = cards
+    }
+}

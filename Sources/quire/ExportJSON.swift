@@ -1,0 +1,19 @@
+import ArgumentParser
+import QuireInterchange
+
+extension Quire {
+    /// `quire export json OUT [QUERY]`.
+    struct ExportJSON: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "json",
+            abstract: "Every note with its cards, and the decks, as one JSON document (docs/JSON.md, \"Export\").")
+
+        @OptionGroup var export: CardExportOptions
+
+        func run() throws {
+            try export.export { cards, index in
+                CardExport.json(cards, decks: index.deckTree(now: export.options.now)).serialized(pretty: true) + "\n"
+            }
+        }
+    }
+}

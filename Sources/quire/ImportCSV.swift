@@ -1,0 +1,90 @@
+import ArgumentParser
+import QuireIndex
+import QuireInterchange
+import QuireModel
+import QuireParsing
+import QuireReview
+import QuireSystem
+
+extension Quire {
+    /// `quire import csv FILE [--deck DECK] [--dry-run]`.
+    struct ImportCSV: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "csv",
+            abstract: "Import cards or notes from a CSV or tab-separated file (or an Anki text export).",
+            discussion: """
+                The first row names the columns: Question,Answer (or Front,Back), Term,Definition, \
+                Text (cloze) or Note,Context (each row a note), with Tags, Deck or Notetype columns \
+                if wanted. The separator (comma, tab, semicolon) is found from the file; Anki's \
+                header lines (#separator:, #html:, #tags:, #deck:, #columns:, #… column:) are \
+                followed, HTML fields turned into Markdown. Cards are written in Quire's syntax into \
+                one note per deck and tag set, in the deck's folder (--deck, the Deck column, \
+                #deck:, or the file's name), never over an existing file. A card whose front is \
+                already in its deck is reported and skipped. A bad row is an error with its line, \
+                and then nothing is written.
+                """)
+
+        @OptionGroup var options: VaultOptions
+        @Option(help: ArgumentHelp("Put every card in DECK (A::B or A/B; decks are folders).", valueName: "DECK"))
+        var deck: String?
+        @Flag(help: "Show what would be written; write nothing.")
+        var dryRun = false
+        @Argument(help: "The file to import.")
+        var file: String
+
+        func run() throws {
+            let vault = try options.open()
+            guard case .quire = vault.cardSyntax().syntax else {
+                throw CLIError("this vault's card_syntax is obsidian-sr: imported cards are written in Quire's syntax")
+            }
+            let bytes: [UInt8]
+            do { bytes = try FileIO().read(file).bytes } catch { throw CLIError("\(file): \(error.description)") }
+            let shownRoot = file.hasPrefix("/") ? "" : "."
+            let (table, problems) = CSVReader.read(bytes, path: file)
+            guard let table else {
+                Output.diagnostics(problems, root: shownRoot, toStandardError: true, color: false)
+                Output.error("nothing imported")
+                throw ExitCode(1)
+            }
+            let loaded = try LoadedVault(options)
+            let index = loaded.index
+            var fronts: [String: String] = [:]
+            for note in index.notes {
+                let deck = note.deck.components.joined(separator: "/")
+                for card in note.cards {
+                    // A cloze is found by its whole text (its front hides the deletions).
+                    let key = deck + "\n" + CSVImport.frontKey(card.kind == .cloze ? card.identityText : card.front)
+                    if fronts[key] == nil { fronts[key] = "\(note.path):\(card.lines.lowerBound)" }
+                }
+            }
+            let name = String(file.split(separator: "/").last ?? "Import")
+            let base = name.contains(".") ? String(name[..<(name.lastIndex(of: ".") ?? name.endIndex)]) : name
+            let plan = CSVImport.plan(table, path: file, options: .init(name: base.isEmpty ? name : base, source: name, deck: deck, created: options.now),
+                                      existing: { fronts[$0 + "\n" + $1] },
+                                      taken: { path in (try? vault.notePath(path)).map { vault.io.linkStamp($0) != nil } ?? true })
+            Output.diagnostics(plan.diagnostics, root: shownRoot, toStandardError: true, color: false)
+            guard plan.isWritable else {
+                Output.error("nothing imported: \(Output.counted(plan.diagnostics.filter { $0.severity == .error }.count, "error"))")
+                throw ExitCode(1)
+            }
+            let summary = "\(Output.counted(plan.cardCount, "card")) in \(Output.counted(plan.notes.count, "note"))"
+                + (plan.duplicates > 0 ? ", \(Output.counted(plan.duplicates, "duplicate")) skipped" : "")
+            if dryRun {
+                for note in plan.notes {
+                    Output.write(UnifiedDiff.make(old: [], new: note.bytes, path: note.path))
+                }
+                Output.line("Would import \(summary). Nothing written (--dry-run).")
+                return
+            }
+            var bar = ProgressBar("Writing", total: plan.notes.count)
+            do {
+                try StagedNotes.write(plan.notes.map { ($0.path, $0.bytes) }, to: vault) { bar.update($0) }
+            } catch {
+                throw CLIError(error.description)
+            }
+            for note in plan.notes { Output.line("wrote \(note.path) (\(Output.counted(note.cards, "card")))") }
+            Output.line("Imported \(summary).")
+            try loaded.finish()
+        }
+    }
+}

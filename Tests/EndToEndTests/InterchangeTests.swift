@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+
+/// `quire import csv` and `quire export csv|json|revlog` through the real binary.
+@Suite struct InterchangeTests {
+    /// The cards of an export, as Python's csv module reads them: deck, kind, variant, sides,
+    /// cloze text and tags (sorted), one line each, sorted — what a round trip must keep.
+    static func cards(_ csv: URL) throws -> [String] {
+        let script = """
+            import csv, json, sys
+            rows = list(csv.DictReader(open(sys.argv[1], newline='', encoding='utf-8')))
+            print(json.dumps(sorted([r['Deck'], r['Kind'], r['Variant'], r['Front'], r['Back'], r['Text'],
+                                     ' '.join(sorted(r['Tags'].split()))] for r in rows)))
+            """
+        let result = try QuireRunner.execute(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, csv.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        return result.stdout.split(separator: "\n").map(String.init)
+    }
+
+    @Test func csvRoundTripKeepsEveryCard() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        let out = q.vault.deletingLastPathComponent()
+        let first = out.appendingPathComponent("all.csv"), second = out.appendingPathComponent("again.csv")
+        let exported = try q.run(["export", "csv", first.path, "--now", QuireRunner.now])
+        #expect(exported.status == 0 && exported.stdout == "Exported 161 cards to \(first.path).\n", "\(exported)")
+        // Into an empty vault, and out again.
+        let fresh = out.appendingPathComponent("fresh")
+        try FileManager.default.createDirectory(at: fresh, withIntermediateDirectories: true)
+        #expect(try q.run(["init"], workingDirectory: fresh).status == 0)
+        let imported = try q.run(["import", "csv", first.path, "--now", QuireRunner.now], workingDirectory: fresh)
+        #expect(imported.status == 0 && imported.stdout.hasSuffix("Imported 161 cards in 20 notes.\n"), "\(imported)")
+        #expect(imported.stderr.contains("warning: columns State, Due, Interval, Stability, Difficulty, Reps, Lapses, Suspended, Path, Line not imported"))
+        #expect(try q.run(["check"], workingDirectory: fresh).status == 0)
+        #expect(try q.run(["export", "csv", second.path], workingDirectory: fresh).status == 0)
+        let before = try Self.cards(first), after = try Self.cards(second)
+        #expect(!before.isEmpty && before == after)
+        // Again: every card is a duplicate now (a reversed pair or a cloze group counted once), and
+        // nothing is written.
+        let again = try q.run(["import", "csv", first.path], workingDirectory: fresh)
+        #expect(again.status == 0 && again.stdout.hasSuffix("Imported 0 cards in 0 notes, 123 duplicates skipped.\n"), "\(again.stdout)")
+    }
+
+    @Test func aBadRowWritesNothing() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        let csv = q.vault.deletingLastPathComponent().appendingPathComponent("bad.csv")
+        try Data("Question,Answer\nOne?,1\nTwo?\n\"Three?\",\"never closed\n".utf8).write(to: csv)
+        func notes() throws -> [String] { try FileManager.default.subpathsOfDirectory(atPath: q.vault.path).filter { !$0.hasPrefix(".quire") }.sorted() }
+        let before = try notes()
+        let result = try q.run(["import", "csv", csv.path])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("bad.csv:4:10: error: a quoted field is never closed"), "\(result)")
+        try Data("Question,Answer\nOne?,1\nTwo?\n".utf8).write(to: csv)
+        let ragged = try q.run(["import", "csv", csv.path])
+        #expect(ragged.status == 1 && ragged.stderr.contains("bad.csv:3:1: error: this row has 1 field; the columns are 2"), "\(ragged)")
+        #expect(ragged.stderr.contains("nothing imported"))
+        let dry = try q.run(["import", "csv", csv.path, "--dry-run"])
+        #expect(dry.status == 1)
+        #expect(try notes() == before)
+    }
+
+    @Test func dryRunShowsTheNotesAndWritesNothing() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        let csv = q.vault.deletingLastPathComponent().appendingPathComponent("words.csv")
+        try Data("Term;Definition;Tags\nel gato;the cat;animals\n".utf8).write(to: csv)
+        let dry = try q.run(["import", "csv", csv.path, "--deck", "Languages::Spanish", "--dry-run", "--now", QuireRunner.now])
+        #expect(dry.status == 0)
+        #expect(dry.stdout.contains("+++ b/Languages/Spanish/words.md\n") && dry.stdout.contains("+el gato :: the cat\n"), "\(dry)")
+        #expect(dry.stdout.hasSuffix("Would import 1 card in 1 note. Nothing written (--dry-run).\n"))
+        #expect((try? q.read("Languages/Spanish/words.md")) == nil)
+        #expect(try q.run(["import", "csv", csv.path, "--deck", "Languages::Spanish"]).status == 0)
+        let listed = try q.run(["list", "path:Languages/Spanish/words.md"])
+        #expect(listed.stdout.contains("el gato"), "\(listed)")
+    }
+
+    @Test func revlogForTheFSRSOptimizer() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        let result = try q.run(["export", "revlog", "-", "--now", QuireRunner.now])
+        #expect(result.status == 0)
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.first == "card_id,review_time,review_rating,review_state,review_duration")
+        let rows = lines.dropFirst().map { $0.split(separator: ",").compactMap { Int64($0) } }
+        #expect(rows.allSatisfy { $0.count == 5 })
+        // Every answer of the log, as `quire stats` counts them.
+        let stats = try q.run(["stats", "--json", "--now", QuireRunner.now])
+        #expect(stats.stdout.contains("\"reviews\": \(rows.count),"), "\(rows.count) rows")
+        #expect(rows.allSatisfy { (1...4).contains($0[2]) && (0...3).contains($0[3]) && $0[4] >= 0 && $0[4] < 3_600_000 })
+        // Each card's answers in time order, its first one made on a new card.
+        var last: [Int64: Int64] = [:]
+        for row in rows {
+            if let t = last[row[0]] { #expect(row[1] >= t) } else { #expect(row[3] == 0) }
+            last[row[0]] = row[1]
+        }
+        let chemistry = try q.run(["export", "revlog", "-", "deck:Chemistry"])
+        #expect(chemistry.stdout.split(separator: "\n").count < lines.count)
+    }
+
+    @Test func exportRefusesToWriteThroughALink() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        let dir = q.vault.deletingLastPathComponent()
+        let target = dir.appendingPathComponent("target.txt"), link = dir.appendingPathComponent("link.csv")
+        try Data("keep\n".utf8).write(to: target)
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+        let result = try q.run(["export", "csv", link.path])
+        #expect(result.status != 0 && result.stderr.contains("no export written"), "\(result)")
+        #expect(try Data(contentsOf: target) == Data("keep\n".utf8))
+        let json = try q.run(["export", "json", "-", "deck:Chemistry"])
+        let parsed = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        #expect(parsed?["format"] as? String == "quire-export")
+        #expect((parsed?["notes"] as? [[String: Any]])?.isEmpty == false)
+    }
+}

@@ -1,0 +1,20 @@
+@testable import QuireInterchange
+import Testing
+
+/// What the writer writes, the reader reads back field for field.
+@Suite struct CSVWriterTests {
+    @Test func trickyFieldsRoundTrip() throws {
+        let rows = [["plain", "with, comma", "with \"quotes\"", "two\nlines", " padded ", "#hash", "tab\there", "semi;colon", ""],
+                    ["ünïcödé", "∑ ≤ ∞", "a\r\nb", "'", "=1+1", "x", "y", "z", "last"]]
+        let text = CSVWriter.record(["A", "B", "C", "D", "E", "F", "G", "H", "I"]) + rows.map(CSVWriter.record).joined()
+        let (table, problems) = CSVReader.read(Array(text.utf8), path: "t.csv")
+        #expect(problems.isEmpty)
+        // A CRLF inside a field is read back as LF (the reader's one normalization).
+        #expect(table?.rows.map(\.fields) == rows.map { $0.map { $0.replacingAll("\r\n", with: "\n") } })
+        #expect(table?.separator == ",")
+    }
+
+    @Test func quotingOnlyWhereNeeded() {
+        #expect(CSVWriter.record(["a", "b c", "d,e", "f\"g"]) == "a,b c,\"d,e\",\"f\"\"g\"\r\n")
+    }
+}
