@@ -34,39 +34,22 @@ extension Quire {
 
         func run() throws {
             let vault = try options.open()
-            guard case .quire = vault.cardSyntax().syntax else {
-                throw CLIError("this vault's card_syntax is obsidian-sr: imported cards are written in Quire's syntax")
-            }
+            try ImportCommand.requireQuireSyntax(vault)
             let bytes: [UInt8]
             do { bytes = try FileIO().read(file).bytes } catch { throw CLIError("\(file): \(error.description)") }
             let shownRoot = file.hasPrefix("/") ? "" : "."
             let (table, problems) = CSVReader.read(bytes, path: file)
-            guard let table else {
-                Output.diagnostics(problems, root: shownRoot, toStandardError: true, color: false)
-                Output.error("nothing imported")
-                throw ExitCode(1)
-            }
+            try ImportCommand.report(problems, root: shownRoot)
+            guard let table else { throw ExitCode(1) }
             let loaded = try LoadedVault(options)
             let index = loaded.index
-            var fronts: [String: String] = [:]
-            for note in index.notes {
-                let deck = note.deck.components.joined(separator: "/")
-                for card in note.cards {
-                    // A cloze is found by its whole text (its front hides the deletions).
-                    let key = deck + "\n" + CSVImport.frontKey(card.kind == .cloze ? card.identityText : card.front)
-                    if fronts[key] == nil { fronts[key] = "\(note.path):\(card.lines.lowerBound)" }
-                }
-            }
+            let fronts = CSVImport.fronts(in: index)
             let name = String(file.split(separator: "/").last ?? "Import")
             let base = name.contains(".") ? String(name[..<(name.lastIndex(of: ".") ?? name.endIndex)]) : name
             let plan = CSVImport.plan(table, path: file, options: .init(name: base.isEmpty ? name : base, source: name, deck: deck, created: options.now),
                                       existing: { fronts[$0 + "\n" + $1] },
                                       taken: { path in (try? vault.notePath(path)).map { vault.io.linkStamp($0) != nil } ?? true })
-            Output.diagnostics(plan.diagnostics, root: shownRoot, toStandardError: true, color: false)
-            guard plan.isWritable else {
-                Output.error("nothing imported: \(Output.counted(plan.diagnostics.filter { $0.severity == .error }.count, "error"))")
-                throw ExitCode(1)
-            }
+            try ImportCommand.report(plan.diagnostics, root: shownRoot)
             let summary = "\(Output.counted(plan.cardCount, "card")) in \(Output.counted(plan.notes.count, "note"))"
                 + (plan.duplicates > 0 ? ", \(Output.counted(plan.duplicates, "duplicate")) skipped" : "")
             if dryRun {
@@ -76,12 +59,7 @@ extension Quire {
                 Output.line("Would import \(summary). Nothing written (--dry-run).")
                 return
             }
-            var bar = ProgressBar("Writing", total: plan.notes.count)
-            do {
-                try StagedNotes.write(plan.notes.map { ($0.path, $0.bytes) }, to: vault) { bar.update($0) }
-            } catch {
-                throw CLIError(error.description)
-            }
+            try ImportCommand.write(plan.notes.map { .note($0.path, $0.bytes) }, to: vault)
             for note in plan.notes { Output.line("wrote \(note.path) (\(Output.counted(note.cards, "card")))") }
             Output.line("Imported \(summary).")
             try loaded.finish()

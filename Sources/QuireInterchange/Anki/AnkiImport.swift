@@ -1,3 +1,4 @@
+import QuireArchive
 import QuireModel
 import QuireParsing
 import QuireReview
@@ -60,14 +61,21 @@ public struct AnkiImport: Sendable {
     public var diagnostics: [Diagnostic] = []
     /// Cards and answers planned.
     public var cardCount = 0, reviewCount = 0
+    /// Notes skipped because their first card is already in its deck (an import run again).
+    public var alreadyThere = 0
 
     /// Whether the plan may be written.
     public var isWritable: Bool { !diagnostics.contains { $0.severity == .error } }
 
     /// Plans the import.
     ///
-    /// - Parameter taken: whether a path in the vault is taken.
-    public static func plan(_ package: AnkiPackage, options: Options, taken: (String) -> Bool) -> AnkiImport {
+    /// - Parameters:
+    ///   - existing: the location of a card already in the vault in deck folder `deck` whose front
+    ///     is `front` (``CSVImport/frontKey(_:)``; a cloze: its whole text): a note whose first card
+    ///     is already there (an import run again) is skipped and counted.
+    ///   - taken: whether a path in the vault is taken.
+    public static func plan(_ package: AnkiPackage, options: Options, existing: (_ deck: String, _ front: String) -> String? = { _, _ in nil },
+                            taken: (String) -> Bool) -> AnkiImport {
         var result = AnkiImport()
         let name = options.source
         func report(_ severity: Diagnostic.Severity, _ message: String) {
@@ -82,6 +90,8 @@ public struct AnkiImport: Sendable {
         var mediaNames: [String: String] = [:]
         for entry in package.media { mediaNames[entry.name] = entry.entry }
         var usedMedia: [String: String] = [:]
+        var mediaPathOf: [String: String] = [:]
+        var mediaPathsTaken = Set<String>()
         var unknownNotetypes: [String: Int] = [:]
         // A day of the collection starts at its creation's time of day.
         let dayZero = package.created
@@ -102,15 +112,34 @@ public struct AnkiImport: Sendable {
             let folder = prefix + deckFolder
             // Media links are relative to the note's folder.
             let up = String(repeating: "../", count: folder.split(separator: "/").count)
+            var noteMedia: [String: String] = [:]
             func markdown(_ html: String) -> String {
                 let converted = HTMLToMarkdown.convert(html) { file in
-                    guard let safe = Self.mediaFileName(file) else { return file }
-                    if mediaNames[file] != nil { usedMedia[file] = prefix + "assets/" + safe }
-                    return up + "assets/" + safe
+                    guard mediaNames[file] != nil else { return file }
+                    // Each file its own name in assets/: a name another file (or the vault) has
+                    // gets ` 2`, ` 3`, … before its extension.
+                    let path: String
+                    if let known = mediaPathOf[file] {
+                        path = known
+                    } else {
+                        guard let safe = Self.mediaFileName(file) else { return file }
+                        let dot = safe.lastIndex(of: ".").flatMap { $0 == safe.startIndex ? nil : $0 } ?? safe.endIndex
+                        var candidate = prefix + "assets/" + safe
+                        var n = 1
+                        while mediaPathsTaken.contains(candidate) || taken(candidate) {
+                            n += 1
+                            candidate = prefix + "assets/" + safe[..<dot] + " \(n)" + safe[dot...]
+                        }
+                        mediaPathsTaken.insert(candidate)
+                        mediaPathOf[file] = candidate
+                        path = candidate
+                    }
+                    noteMedia[file] = path
+                    return up + String(path.dropFirst(prefix.count))
                 }
                 return converted.markdown
             }
-            let fields = note.fields.map(markdown)
+            let fields = note.fields.map { Self.sideText(markdown($0)) }
             func field(_ k: Int) -> String { k < fields.count ? fields[k] : "" }
             let ordinals = Set(cards.map(\.ordinal))
             let draft: CardDraft
@@ -125,11 +154,15 @@ public struct AnkiImport: Sendable {
                 var back = field(1)
                 if !standard || notetype.fields.count > 3 || (notetype.fields.count == 3 && notetype.fields[2].lowercased() != "add reverse") {
                     let rest = (1..<max(1, fields.count)).map(field).filter { !$0.trimmingSpaces.isEmpty }
-                    back = rest.joined(separator: "\n\n")
+                    back = rest.joined(separator: "\n")
                     unknownNotetypes[notetype.name, default: 0] += 1
                 }
                 typed = notetype.templates.first.map { $0.question.contains("{{type:") || $0.answer.contains("{{type:") } ?? false
                 draft = reversible ? CardDraft(.reversed(front: field(0), back: back)) : CardDraft(.basic(question: field(0), answer: back))
+            }
+            if existing(folder, CSVImport.frontKey(draft.sides[0].text)) != nil {
+                result.alreadyThere += 1
+                continue
             }
             let written: WrittenCard
             do {
@@ -231,19 +264,16 @@ public struct AnkiImport: Sendable {
                 continue
             }
             result.notes.append(PlannedNote(path: path, bytes: bytes, cards: parsed.cards.count))
+            usedMedia.merge(noteMedia) { a, _ in a }
             result.cardCount += parsed.cards.count
         }
         for (notetype, count) in unknownNotetypes.sorted(by: { $0.key < $1.key }) {
             report(.warning, "note type '\(notetype)' (\(count) note\(count == 1 ? "" : "s")) is not one Quire knows: "
                    + "its first field became the front, the others the back")
         }
-        // Media: each file once, at a free path.
+        // Media: each file the kept notes use, once.
         for (file, path) in usedMedia.sorted(by: { $0.key < $1.key }) {
             guard let entry = mediaNames[file] else { continue }
-            if taken(path) {
-                report(.warning, "media file \(file): \(path) is already there; the notes link to it as it is")
-                continue
-            }
             result.media.append((entry, path))
         }
         for note in package.notes where cardsOf[note.id] == nil {
@@ -309,9 +339,37 @@ public struct AnkiImport: Sendable {
         return (s, d)
     }
 
-    /// A note's title from its first field: its text without Markdown marks, on one line.
+    /// A field's Markdown as one side of a card: a card side is one paragraph (and blocks right
+    /// under it), so the empty lines between the field's paragraphs go, except inside fenced code.
+    static func sideText(_ markdown: String) -> String {
+        var lines: [Substring] = []
+        var fence: Substring?
+        for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
+            let trimmed = line.drop { $0 == " " }
+            if let open = fence {
+                if trimmed.hasPrefix(open) { fence = nil }
+            } else if trimmed.hasPrefix("```") || trimmed.hasPrefix("~~~") {
+                fence = trimmed.prefix { $0 == trimmed.first }
+            } else if trimmed.isEmpty {
+                continue
+            }
+            lines.append(line)
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// A note's title from its first field: its text without Markdown marks or cloze syntax, on
+    /// one line.
     static func plainTitle(_ markdown: String) -> String {
-        let line = markdown.split(whereSeparator: { $0 == "\n" }).first.map(String.init) ?? ""
+        var line = markdown.split(whereSeparator: { $0 == "\n" }).first.map(String.init) ?? ""
+        // `{{c1::answer::hint}}` reads as its answer.
+        while let open = line.range(of: "{{c"), let sep = line[open.upperBound...].range(of: "::"),
+              line[open.upperBound..<sep.lowerBound].allSatisfy(\.isNumber),
+              let close = line[sep.upperBound...].range(of: "}}") {
+            let inner = line[sep.upperBound..<close.lowerBound]
+            let answer = inner.range(of: "::").map { inner[..<$0.lowerBound] } ?? inner
+            line.replaceSubrange(open.lowerBound..<close.upperBound, with: answer)
+        }
         let kept = line.unicodeScalars.filter { !"*_`[]()!#<>\\\\$~{}".unicodeScalars.contains($0) }
         let text = String(String.UnicodeScalarView(kept)).trimmingSpaces
         return text.isEmpty ? "Note" : String(text.prefix(120))
@@ -325,6 +383,34 @@ public struct AnkiImport: Sendable {
         while kept.hasPrefix(".") { kept.removeFirst() }
         kept = kept.trimmingSpaces
         return kept.isEmpty ? nil : String(kept.prefix(200))
+    }
+}
+
+extension AnkiImport {
+    /// Everything the plan writes, for ``StagedFiles``: the log of the imported answers as a log
+    /// file of its own (`.quire/log/LOG.log`, a device that is never written again, so that two
+    /// machines' imports never touch one file), the media read from the package when staged, and
+    /// the notes.
+    public func files(package path: String, name: String, format: AnkiPackage.Format, log: String) throws(InterchangeError) -> [StagedFiles.File] {
+        var files: [StagedFiles.File] = []
+        if !logLines.isEmpty {
+            let text = ReviewLog.header + "\n" + logLines.joined(separator: "\n") + "\n"
+            files.append(StagedFiles.File(".quire/log/" + log + ".log", .quire) { Array(text.utf8) })
+        }
+        if !media.isEmpty {
+            let zip: ZipArchive
+            do { zip = try ZipArchive(path: path, name: name) } catch { throw .invalid(.init(.error, path: name, message: error.description)) }
+            for (entry, target) in media {
+                files.append(StagedFiles.File(target, .file) {
+                    guard let bytes = try AnkiPackage.mediaBytes(zip, entry: entry, current: format == .current, limit: AnkiPackage.entryLimit) else {
+                        throw InterchangeError.invalid(.init(.error, path: name, message: "media entry \(entry) is missing"))
+                    }
+                    return bytes
+                })
+            }
+        }
+        files += notes.map { StagedFiles.File.note($0.path, $0.bytes) }
+        return files
     }
 }
 

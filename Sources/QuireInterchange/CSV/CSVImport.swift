@@ -1,3 +1,4 @@
+import QuireIndex
 import QuireModel
 import QuireParsing
 import QuireReview
@@ -337,6 +338,21 @@ public struct CSVImport: Sendable {
             else { return nil }
         }
         return parts.joined(separator: "/")
+    }
+
+    /// Where each card of the vault is, by deck folder and front (``frontKey(_:)``; a cloze by its
+    /// whole text, since its front hides the deletions): `existing` for ``plan(_:path:options:existing:taken:)``.
+    /// The key is `deck + "\n" + front`; the value `path:line`.
+    public static func fronts(in index: VaultIndex) -> [String: String] {
+        var fronts: [String: String] = [:]
+        for note in index.notes {
+            let deck = note.deck.components.joined(separator: "/")
+            for card in note.cards {
+                let key = deck + "\n" + frontKey(card.kind == .cloze ? card.identityText : card.front)
+                if fronts[key] == nil { fronts[key] = "\(note.path):\(card.lines.lowerBound)" }
+            }
+        }
+        return fronts
     }
 
     /// A front as duplicates are found by: trimmed, each run of white space one space.

@@ -5,12 +5,12 @@ import QuireModel
 @testable import QuireTestSupport
 
 /// New notes written all or none.
-@Suite struct StagedNotesTests {
+@Suite struct StagedFilesTests {
     @Test func notesAreWrittenAndTheStageRemoved() throws {
         try withTempDir { dir in
             let vault = try Vault.initialize(dir.path)
             var counted: [Int] = []
-            try StagedNotes.write([("A/one.md", Array("one\n".utf8)), ("A/B/two.md", Array("two\n".utf8))], to: vault) { counted.append($0) }
+            try StagedFiles.write([.note("A/one.md", Array("one\n".utf8)), .note("A/B/two.md", Array("two\n".utf8))], to: vault) { counted.append($0) }
             #expect(try dir.text("A/one.md") == "one\n")
             #expect(try dir.text("A/B/two.md") == "two\n")
             #expect(counted == [1, 2])
@@ -23,7 +23,7 @@ import QuireModel
             let vault = try Vault.initialize(dir.path)
             try dir.write("A/two.md", "mine\n")
             #expect(throws: InterchangeError.cannotWrite(path: "A/two.md", reason: "a file is already there")) {
-                try StagedNotes.write([("A/one.md", Array("one\n".utf8)), ("A/two.md", Array("two\n".utf8))], to: vault)
+                try StagedFiles.write([.note("A/one.md", Array("one\n".utf8)), .note("A/two.md", Array("two\n".utf8))], to: vault)
             }
             #expect(try dir.text("A/two.md") == "mine\n")
             #expect(try dir.entries("A") == ["two.md"])
@@ -35,9 +35,9 @@ import QuireModel
     @Test func aFileAppearingMidwayLeavesTheVaultAsItWas() throws {
         try withTempDir { dir in
             let vault = try Vault.initialize(dir.path)
-            let notes = (1...3).map { ("A/n\($0).md", Array("note \($0)\n".utf8)) }
+            let notes = (1...3).map { StagedFiles.File.note("A/n\($0).md", Array("note \($0)\n".utf8)) }
             #expect(throws: InterchangeError.self) {
-                try StagedNotes.write(notes, to: vault) { staged in
+                try StagedFiles.write(notes, to: vault) { staged in
                     if staged == 3 { try? dir.write("A/n2.md", "an editor's\n") }
                 }
             }
@@ -51,7 +51,7 @@ import QuireModel
         try withTempDir { dir in
             let vault = try Vault.initialize(dir.path)
             for path in ["../out.md", "/tmp/out.md", ".quire/x.md", "a/../../out.md"] {
-                #expect(throws: InterchangeError.self) { try StagedNotes.write([(path, Array("x\n".utf8))], to: vault) }
+                #expect(throws: InterchangeError.self) { try StagedFiles.write([.note(path, Array("x\n".utf8))], to: vault) }
             }
             #expect(try dir.entries("") .filter { !$0.hasPrefix(".") }.isEmpty)
         }
@@ -64,9 +64,23 @@ import QuireModel
             try dir.makeFolder("outside")
             try dir.link("vault/Biology", to: dir.full("outside"))
             #expect(throws: InterchangeError.self) {
-                try StagedNotes.write([("Biology/Cells/new.md", Array("x\n".utf8))], to: vault)
+                try StagedFiles.write([.note("Biology/Cells/new.md", Array("x\n".utf8))], to: vault)
             }
             #expect(try dir.entries("outside").isEmpty)
+        }
+    }
+
+    /// Media and a log file go where their kind allows; the log is moved in first.
+    @Test func mediaAndLogs() throws {
+        try withTempDir { dir in
+            let vault = try Vault.initialize(dir.path)
+            try StagedFiles.write([.note("A/n.md", Array("n\n".utf8)), .init("assets/cat.png", .file) { [1, 2, 3] },
+                                   .init(".quire/log/anki-x.log", .quire) { Array("# quire log v1\n".utf8) }], to: vault)
+            #expect(try dir.read("assets/cat.png") == [1, 2, 3])
+            #expect(try dir.text(".quire/log/anki-x.log") == "# quire log v1\n")
+            for bad in ["assets/../../x.png", ".hidden/x.png", "/tmp/x.png"] {
+                #expect(throws: InterchangeError.self) { try StagedFiles.write([.init(bad, .file) { [0] }], to: vault) }
+            }
         }
     }
 }

@@ -1,0 +1,107 @@
+import QuireSystem
+
+/// New files written all or none (`quire import`): each is first written in full (and synced) into
+/// a folder of its own under `.quire/staging/`, then all are moved into place, each by one rename
+/// that never replaces a file — log files first, then the others, so the log never lags the notes
+/// (FORMAT.md §6.1). When one cannot be moved — a file appeared at its path, a folder cannot be
+/// made — the ones already moved are taken out again, so the vault is left as it was. The vault's
+/// write lock is held throughout.
+public enum StagedFiles {
+    /// The staging folder's parent, relative to the vault.
+    public static let folder = Vault.folderName + "/staging"
+
+    /// A file to write.
+    public struct File {
+        /// What the path names, which decides how it is checked.
+        public enum Kind: Sendable, Equatable {
+            /// A note (`notePath`: plain, inside the vault, `.md`).
+            case note
+            /// Another file of the vault, such as an image (`filePath`).
+            case file
+            /// A file of Quire's own under `.quire/`, such as a log (`internalPath`).
+            case quire
+        }
+
+        public var path: String
+        public var kind: Kind
+        /// Its bytes, asked for once, when it is staged (a large media file is read then).
+        public var bytes: () throws -> [UInt8]
+
+        /// A file to write.
+        public init(_ path: String, _ kind: Kind, bytes: @escaping () throws -> [UInt8]) {
+            self.path = path
+            self.kind = kind
+            self.bytes = bytes
+        }
+
+        /// A note given with its bytes.
+        public static func note(_ path: String, _ bytes: [UInt8]) -> File { File(path, .note) { bytes } }
+    }
+
+    /// Writes `files` (paths relative to the vault, none existing).
+    ///
+    /// - Parameter progress: called after each file is staged, with the number staged.
+    public static func write(_ files: [File], to vault: Vault, progress: (Int) -> Void = { _ in }) throws(InterchangeError) {
+        let io = vault.io
+        let lock: VaultLock.Token
+        do { lock = try vault.lockForWriting() } catch { throw .cannotWrite(path: Vault.lockPath, reason: error.description) }
+        defer { lock.release() }
+        // Every target checked before anything is written.
+        var targets: [String] = []
+        for file in files {
+            do {
+                let full = switch file.kind {
+                case .note: try vault.notePath(file.path)
+                case .file: try vault.filePath(file.path)
+                case .quire: try vault.internalPath(file.path)
+                }
+                if io.linkStamp(full) != nil { throw InterchangeError.cannotWrite(path: file.path, reason: "a file is already there") }
+                targets.append(full)
+            } catch let error as InterchangeError {
+                throw error
+            } catch {
+                throw .cannotWrite(path: file.path, reason: "\(error)")
+            }
+        }
+        let stage: String
+        do {
+            stage = try vault.internalFolder(folder + "/import-" + String(UInt64.random(in: 0...UInt64.max), radix: 16))
+            try io.makeDirectories(stage)
+        } catch {
+            throw .cannotWrite(path: folder, reason: error.description)
+        }
+        var staged: [String] = []
+        func cleanUp(moved: [String]) {
+            for path in moved { io.removeFile(path) }
+            for path in staged { io.removeFile(path) }
+            io.removeEmptyFolder(stage)
+            if let parent = try? vault.internalFolder(folder) { io.removeEmptyFolder(parent) }
+        }
+        for (k, file) in files.enumerated() {
+            let path = stage + "/\(k)"
+            do {
+                try io.replace(path, with: try file.bytes(), expected: nil)
+            } catch {
+                cleanUp(moved: [])
+                throw .cannotWrite(path: file.path, reason: "\(error)")
+            }
+            staged.append(path)
+            progress(k + 1)
+        }
+        // The logs first.
+        let order = files.indices.filter { files[$0].kind == .quire } + files.indices.filter { files[$0].kind != .quire }
+        var moved: [String] = []
+        for k in order {
+            do {
+                try io.makeDirectories(FileIO.directory(of: targets[k]))
+                try io.moveNoReplace(staged[k], to: targets[k])
+            } catch {
+                cleanUp(moved: moved)
+                throw .cannotWrite(path: files[k].path, reason: error.description)
+            }
+            moved.append(targets[k])
+        }
+        io.removeEmptyFolder(stage)
+        if let parent = try? vault.internalFolder(folder) { io.removeEmptyFolder(parent) }
+    }
+}

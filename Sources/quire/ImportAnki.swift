@@ -1,0 +1,71 @@
+import ArgumentParser
+import QuireIndex
+import QuireInterchange
+import QuireModel
+import QuireReview
+import QuireSystem
+
+extension Quire {
+    /// `quire import anki FILE.apkg|FILE.colpkg [--into FOLDER] [--dry-run]`.
+    struct ImportAnki: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "anki",
+            abstract: "Import an Anki package with its review history and scheduling.",
+            discussion: """
+                Both package formats (Anki 2.1.50's zstd one, and the legacy one). Each Anki note becomes \
+                a note in its deck's folder, its cards in Quire's syntax (Basic, reversed, type-in, \
+                cloze; other note types as first field → front, the rest → back, reported), fields' \
+                HTML as Markdown, media copied into assets/. Each card keeps Anki's state — due date, \
+                interval, ease, FSRS memory state, suspended, buried — and its answers become log lines \
+                followed by a set line with that state (docs/INTERCHANGE.md). A note whose first card is \
+                already in its deck is skipped, so a second run adds only what is new. Nothing is \
+                written unless everything can be.
+                """)
+
+        @OptionGroup var options: VaultOptions
+        @Option(help: ArgumentHelp("Put the decks under FOLDER (a folder of the vault).", valueName: "FOLDER"))
+        var into: String?
+        @Flag(help: "Say what would be imported; write nothing.")
+        var dryRun = false
+        @Argument(help: "The .apkg or .colpkg file.")
+        var file: String
+
+        func run() throws {
+            let context = try StudyContext(options, readLog: false)
+            let vault = context.loaded.vault
+            try ImportCommand.requireQuireSyntax(vault)
+            let folder = try into.map { name -> String in
+                guard let f = CSVImport.folder(forDeck: name) else { throw CLIError("--into \(name): not a folder of the vault") }
+                return f
+            } ?? ""
+            let name = String(file.split(separator: "/").last ?? "package.apkg")
+            let package: AnkiPackage
+            do { package = try AnkiPackage.read(path: file, name: name) } catch {
+                Output.error("quire: error: \(error.description)")
+                throw ExitCode(1)
+            }
+            let fronts = CSVImport.fronts(in: context.loaded.index)
+            let plan = AnkiImport.plan(package, options: .init(source: name, folder: folder, now: context.now, buriedUntil: context.dayEnd,
+                                                               settings: context.config.settings, eventIDs: { ReviewWriter.randomEventID() }),
+                                       existing: { fronts[$0 + "\n" + $1] },
+                                       taken: { path in
+                                           let full = path.hasSuffix(".md") ? try? vault.notePath(path) : try? vault.filePath(path)
+                                           return full.map { vault.io.linkStamp($0) != nil } ?? true
+                                       })
+            try ImportCommand.report(plan.diagnostics, root: ".")
+            let summary = "\(Output.counted(plan.cardCount, "card")) in \(Output.counted(plan.notes.count, "note")), "
+                + "\(Output.counted(plan.reviewCount, "review")), \(Output.counted(plan.media.count, "media file"))"
+                + (plan.alreadyThere > 0 ? "; \(Output.counted(plan.alreadyThere, "note")) already in the vault skipped" : "")
+            if dryRun {
+                for note in plan.notes { Output.line("would write \(note.path) (\(Output.counted(note.cards, "card")))") }
+                for media in plan.media { Output.line("would copy \(media.path)") }
+                Output.line("Would import \(summary). Nothing written (--dry-run).")
+                return
+            }
+            let files = try plan.files(package: file, name: name, format: package.format, log: "anki-" + ReviewWriter.randomEventID())
+            try ImportCommand.write(files, to: vault)
+            Output.line("Imported \(summary).")
+            try context.loaded.finish()
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+@testable import QuireInterchange
+import Testing
+import QuireModel
+import QuireParsing
+import QuireReview
+import QuireScheduling
+@testable import QuireTestSupport
+
+/// Planning what an Anki package (made by Anki's own library) becomes.
+@Suite struct AnkiImportTests {
+    static let now = Timestamp(year: 2026, month: 11, day: 26, hour: 12)
+    static let tomorrow = Timestamp(year: 2026, month: 11, day: 27, hour: 4)
+
+    static func plan(_ file: String, in dir: TempDir) throws -> (AnkiPackage, AnkiImport, [String: Any]) {
+        let expected = try AnkiPackageTests.makePackages(dir)
+        let package = try AnkiPackage.read(path: dir.full(file), name: file)
+        let counter = Counter()
+        let plan = AnkiImport.plan(package, options: .init(source: file, now: now, buriedUntil: tomorrow, eventIDs: { counter.next() }),
+                                   taken: { _ in false })
+        return (package, plan, expected)
+    }
+
+    final class Counter: @unchecked Sendable {
+        private var n = 0
+        func next() -> String {
+            n += 1
+            return String(format: "e%09d", n)
+        }
+    }
+
+    @Test(arguments: ["current.apkg", "legacy.apkg"])
+    func notesCardsAndStates(_ file: String) throws {
+        try withTempDir { dir in
+            let (package, plan, _) = try Self.plan(file, in: dir)
+            #expect(plan.isWritable, "\(plan.diagnostics)")
+            #expect(plan.diagnostics.map(\.description) == [
+                "\(file): warning: note type 'Vocabulary' (1 note) is not one Quire knows: its first field became the front, the others the back",
+            ])
+            // Every Anki card is a Quire card.
+            #expect(plan.cardCount == package.cards.count)
+            let notes = Dictionary(uniqueKeysWithValues: plan.notes.map { ($0.path, $0) })
+            #expect(notes.keys.sorted() == [
+                "Biology/Cells/Capital of France.md", "Biology/Cells/The mitochondria makes ATP.md", "Biology/Cells/What is ATP.md",
+                "Languages/Spanish/correr.md", "Languages/Spanish/el gato.md", "Languages/Spanish/el perro.md", "Languages/Spanish/la casa.md",
+            ])
+            func parsed(_ path: String) throws -> Note {
+                let note = try #require(notes[path])
+                return try #require(NoteParser.parse(note.bytes, path: path).note)
+            }
+            let atp = try parsed("Biology/Cells/What is ATP.md")
+            #expect(atp.cards.map(\.kind) == [.basic])
+            #expect(atp.cards.first?.front == "What is **ATP**?")
+            #expect(atp.cards.first?.back == "The cell's energy currency\n![](../../assets/cell.png)")
+            #expect(atp.tags.map(\.name) == ["bio", "exam"])
+            #expect(try parsed("Languages/Spanish/el perro.md").cards.map(\.variant) == [.forward, .backward])
+            #expect(try parsed("Languages/Spanish/la casa.md").cards.map(\.kind) == [.basic])
+            #expect(try parsed("Languages/Spanish/el gato.md").cards.map(\.kind) == [.reversed, .reversed])
+            #expect(try parsed("Biology/Cells/The mitochondria makes ATP.md").cards.map(\.variant) == [.cloze(1), .cloze(2)])
+            #expect(try parsed("Languages/Spanish/correr.md").cards.first?.back == "to run\nMe gusta *correr*.")
+            let typed = try #require(notes["Biology/Cells/Capital of France.md"])
+            #expect(String(decoding: typed.bytes, as: UTF8.self).contains("\ntype: true\n"))
+            // States: Anki's due dates, FSRS memory, suspension and burial.
+            let ankiATP = try #require(package.cards.first { $0.note == package.notes.first { $0.fields[0].contains("ATP</b>") }?.id })
+            let state = try #require(atp.cards.first?.schedule)
+            #expect(state.state == .review || state.state == .relearning)
+            if ankiATP.type == 2 { #expect(state.due == Timestamp(seconds: package.created + ankiATP.due * 86_400)) }
+            #expect(state.reps == Int(ankiATP.reps) && state.lapses == Int(ankiATP.lapses))
+            #expect(state.stability != nil && state.fingerprint == atp.cards.first?.fingerprint)
+            #expect(try parsed("Languages/Spanish/el gato.md").cards.first?.schedule?.suspended == true)
+            #expect(try parsed("Languages/Spanish/correr.md").cards.first?.schedule?.buriedUntil == Self.tomorrow)
+            #expect(try parsed("Languages/Spanish/la casa.md").cards.first?.schedule == nil)
+            // Media: what the notes use.
+            #expect(plan.media.map(\.path).sorted() == ["assets/cell.png", "assets/hola.mp3"])
+        }
+    }
+
+    /// Replaying the planned log gives exactly the states written into the notes.
+    @Test(arguments: ["current.apkg", "legacy.apkg"])
+    func theLogReplaysToTheNotesStates(_ file: String) throws {
+        try withTempDir { dir in
+            let (package, plan, _) = try Self.plan(file, in: dir)
+            let parsed = ReviewLog.parse(plan.logLines.joined(separator: "\n") + "\n")
+            #expect(parsed.errors.isEmpty)
+            #expect(plan.reviewCount == package.reviews.filter { (1...4).contains($0.ease) }.count)
+            let history = ReviewHistory(parsed.events)
+            var compared = 0
+            for planned in plan.notes {
+                let note = try #require(NoteParser.parse(planned.bytes, path: planned.path).note)
+                for card in note.cards {
+                    let replayed = history.state(of: card.id) { _ in SchedulerSettings() }
+                    switch (card.schedule, replayed) {
+                    case (nil, nil): break
+                    case let (written?, replayed?):
+                        #expect(written.sameSchedule(as: replayed), "\(card.id): \(written.fields) vs \(replayed.fields)")
+                        compared += 1
+                    default: Issue.record("\(card.id): \(String(describing: card.schedule)) vs \(String(describing: replayed))")
+                    }
+                }
+            }
+            #expect(compared >= 5)
+            // Every line names its note.
+            #expect(parsed.events.allSatisfy { $0.field("path").map { path in plan.notes.contains { $0.path == path } } ?? false })
+        }
+    }
+}
