@@ -25,6 +25,7 @@ enum QuireBench {
         var edits = 1000
         var suite = false
         var statsReviews: Int?
+        var anki: (cards: Int, reviews: Int)?
         var args = CommandLine.arguments.dropFirst()
         while let a = args.popFirst() {
             switch a {
@@ -38,6 +39,10 @@ enum QuireBench {
             case "--grading":
                 try GradingBench.run()
                 return
+            case "--anki":
+                // quire import anki against Anki's own import of the same package.
+                let parts = (args.popFirst() ?? "").split(separator: ",").compactMap { Int($0) }
+                anki = (parts.first ?? 50_000, parts.dropFirst().first ?? 500_000)
             case "--stats":
                 // quire stats and quire report on a long review history.
                 statsReviews = Int(args.popFirst() ?? "") ?? 1_000_000
@@ -64,9 +69,13 @@ enum QuireBench {
                 try phases(dir: args.popFirst() ?? "")
                 return
             default:
-                print("usage: QuireBench [--files N,N] [--vaults DIR] [--runs N] [--edits N] [--suite] | --grading | [--files N] --stats REVIEWS | --index-loop DIR N | --parse-loop DIR N | --phases DIR")
+                print("usage: QuireBench [--files N,N] [--vaults DIR] [--runs N] [--edits N] [--suite] | --grading | [--files N] --stats REVIEWS | --anki CARDS,REVIEWS | --index-loop DIR N | --parse-loop DIR N | --phases DIR")
                 exit(2)
             }
+        }
+        if let anki {
+            try AnkiBench.run(vaultsDir: vaultsDir, cards: anki.cards, reviews: anki.reviews, runs: runs)
+            return
         }
         if let statsReviews {
             try StatsBench.run(vaultsDir: vaultsDir, files: sizes.first ?? 2000, reviews: statsReviews, runs: runs)

@@ -31,6 +31,16 @@ static inline int quire_renameat2(int from_dir, const char *from, int to_dir, co
     return -1;
 #endif
 }
+/* syncfs(2): flushes every dirty file of the file system holding `fd`; elsewhere sync(2). */
+static inline int quire_syncfs(int fd) {
+#if defined(__linux__) && defined(SYS_syncfs)
+    return (int)syscall(SYS_syncfs, fd);
+#else
+    (void)fd;
+    sync();
+    return 0;
+#endif
+}
 /* flock(2) (in Swift the name is taken by `struct flock`). */
 static inline int quire_flock(int fd, int operation) { return flock(fd, operation); }
 /* File leases (fcntl F_SETLEASE / F_GETLEASE; Linux). A write lease is granted only while no other

@@ -10,6 +10,9 @@ enum CSystemCalls {
         quire_renameat2(AT_FDCWD, from, AT_FDCWD, to, flags)
     }
 
+    /// `syncfs`: every dirty file of the file system holding `fd` flushed.
+    static func syncfs(_ fd: Int32) -> Int32 { quire_syncfs(fd) }
+
     /// `flock`.
     static func flock(_ fd: Int32, _ operation: Int32) -> Int32 { quire_flock(fd, operation) }
 

@@ -422,6 +422,36 @@ public struct FileIO: Sendable {
         throw .conflictKept(path: path, kept: kept)
     }
 
+    /// Creates the new file `path` holding `bytes` — never over an existing one, never through a
+    /// link — without syncing it: for a staging folder of Quire's own, whose files are made durable
+    /// together by ``syncFileSystem(containing:)`` (one flush instead of one per file). A partly
+    /// written file is removed.
+    public func createNew(_ path: String, with bytes: [UInt8]) throws(FileIOError) {
+        let fd = sys.open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw currentErrno == EEXIST ? .changedOnDisk(path: path) : .system(path: path, operation: "create", code: currentErrno)
+        }
+        if let code = writeAll(fd, bytes) {
+            _ = sys.close(fd)
+            _ = sys.unlink(path)
+            throw .system(path: path, operation: "write", code: code)
+        }
+        guard sys.close(fd) == 0 else {
+            let code = currentErrno
+            _ = sys.unlink(path)
+            throw .system(path: path, operation: "close", code: code)
+        }
+    }
+
+    /// Makes every file and folder written so far on the file system holding `path` durable
+    /// (`syncfs`): after it, renames of staged files move durable bytes.
+    public func syncFileSystem(containing path: String) throws(FileIOError) {
+        let fd = sys.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0)
+        guard fd >= 0 else { throw .system(path: path, operation: "open", code: currentErrno) }
+        defer { _ = sys.close(fd) }
+        guard CSystemCalls.syncfs(fd) == 0 else { throw .system(path: path, operation: "syncfs", code: currentErrno) }
+    }
+
     /// Removes a file (not a folder); false when it could not be.
     @discardableResult
     public func removeFile(_ path: String) -> Bool { sys.unlink(path) == 0 }

@@ -5,6 +5,23 @@ import Testing
 
 /// Atomic replacement and appending through injected ``SystemCalls`` failures.
 @Suite struct FileIOTests {
+    /// A staged file: made new, never over a file or through a link, then flushed with its file system.
+    @Test func createNewNeverReplaces() throws {
+        try withTempDir { dir in
+            let io = FileIO()
+            try io.createNew(dir.full("a"), with: [1, 2, 3])
+            #expect(try dir.read("a") == [1, 2, 3])
+            #expect(throws: FileIOError.changedOnDisk(path: dir.full("a"))) { try io.createNew(dir.full("a"), with: [9]) }
+            #expect(try dir.read("a") == [1, 2, 3])
+            try dir.write("target", "keep")
+            try dir.link("link", to: dir.full("target"))
+            #expect(throws: FileIOError.self) { try io.createNew(dir.full("link"), with: [9]) }
+            #expect(try dir.text("target") == "keep")
+            try io.syncFileSystem(containing: dir.path)
+            #expect(throws: FileIOError.self) { try io.syncFileSystem(containing: dir.full("missing")) }
+        }
+    }
+
     /// Counts calls and remembers state across the `@Sendable` closures.
     final class Box: @unchecked Sendable {
         private let lock = NSLock()
