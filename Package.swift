@@ -90,7 +90,7 @@ let package = Package(
         ),
         .target(
             name: "QuireInterchange",
-            dependencies: ["QuireSupport", "QuireModel", "QuireYAML", "QuireParsing", "QuireScheduling", "QuireIndex", "QuireReview", "QuireSystem", "QuireArchive"]
+            dependencies: ["QuireSupport", "QuireModel", "QuireYAML", "QuireMarkdown", "QuireParsing", "QuireScheduling", "QuireIndex", "QuireReview", "QuireSystem", "QuireArchive"]
         ),
 
         // MARK: - Executables

@@ -94,12 +94,7 @@ public final class SQLiteDatabase {
     ///   table, a corrupt page, too many steps), or what `row` throws.
     public func query(_ sql: String, _ row: (SQLiteRow) throws(ArchiveError) -> Void) throws(ArchiveError) {
         guard let db else { throw .invalidDatabase(name: name, reason: "closed") }
-        var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
-            let reason = String(cString: sqlite3_errmsg(db))
-            sqlite3_finalize(statement)
-            throw .invalidDatabase(name: name, reason: reason)
-        }
+        let statement = try prepareStatement(db, sql, name: name)
         defer { sqlite3_finalize(statement) }
         // Count the steps: a statement past its budget is interrupted.
         var budget = StepBudget(left: stepBudget / 1000)
@@ -121,6 +116,17 @@ public final class SQLiteDatabase {
             }
         }
     }
+}
+
+/// A compiled statement (finalize it), or the database's reason it cannot be.
+func prepareStatement(_ db: OpaquePointer, _ sql: String, name: String) throws(ArchiveError) -> OpaquePointer {
+    var statement: OpaquePointer?
+    guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
+        let reason = String(cString: sqlite3_errmsg(db))
+        sqlite3_finalize(statement)
+        throw .invalidDatabase(name: name, reason: reason)
+    }
+    return statement
 }
 
 /// What a statement may still do: thousands of virtual-machine steps.

@@ -7,6 +7,6 @@ extension Quire {
             commandName: "export",
             abstract: "Write cards or the review history out for other tools.",
             discussion: "OUT is a file (replaced atomically) or - for standard output. A query limits the cards (docs/QUERIES.md).",
-            subcommands: [ExportCSV.self, ExportJSON.self, ExportRevlog.self])
+            subcommands: [ExportCSV.self, ExportJSON.self, ExportRevlog.self, ExportAnki.self])
     }
 }

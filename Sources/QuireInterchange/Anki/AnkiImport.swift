@@ -22,7 +22,8 @@ import QuireYAML
 ///   derived by replaying its answers through Quire's FSRS).
 /// - Its answers become `grade` lines of the log, and a `set` line then gives the state above, so
 ///   that replaying the log gives the note's state exactly (FORMAT.md §6).
-/// - Media files the fields use are copied into `assets/` (under `--into`), linked relatively.
+/// - Media files the fields use are copied into `assets/` (under `--into`), linked by their path from
+///   the vault's top (where Quire looks for an image the note's folder does not hold).
 public struct AnkiImport: Sendable {
     /// What the import is told beyond the package.
     public struct Options: Sendable {
@@ -110,10 +111,11 @@ public struct AnkiImport: Sendable {
                 continue
             }
             let folder = prefix + deckFolder
-            // Media links are relative to the note's folder.
-            let up = String(repeating: "../", count: folder.split(separator: "/").count)
             var noteMedia: [String: String] = [:]
-            func markdown(_ html: String) -> String {
+            func markdown(_ field: String) -> String {
+                // A field Quire exported and Anki left as it was: its Markdown as written.
+                let (html, stashed) = MarkdownStash.take(field)
+                if let stashed { return stashed }
                 let converted = HTMLToMarkdown.convert(html) { file in
                     guard mediaNames[file] != nil else { return file }
                     // Each file its own name in assets/: a name another file (or the vault) has
@@ -135,7 +137,8 @@ public struct AnkiImport: Sendable {
                         path = candidate
                     }
                     noteMedia[file] = path
-                    return up + String(path.dropFirst(prefix.count))
+                    // From the vault's top, as Quire finds a note's images (beside the note, then there).
+                    return path
                 }
                 return converted.markdown
             }
@@ -150,7 +153,9 @@ public struct AnkiImport: Sendable {
                 extra = field(1)
             } else {
                 let reversible = notetype.templates.count >= 2 && ordinals.contains(1)
-                let standard = notetype.name.lowercased().hasPrefix("basic")
+                // Quire's own export of a definition (its note type named for it, or fields so named).
+                let definition = notetype.name.hasPrefix("Quire Definition") || notetype.fields.prefix(2) == ["Term", "Definition"]
+                let standard = notetype.name.lowercased().hasPrefix("basic") || definition
                 var back = field(1)
                 if !standard || notetype.fields.count > 3 || (notetype.fields.count == 3 && notetype.fields[2].lowercased() != "add reverse") {
                     let rest = (1..<max(1, fields.count)).map(field).filter { !$0.trimmingSpaces.isEmpty }
@@ -158,7 +163,8 @@ public struct AnkiImport: Sendable {
                     unknownNotetypes[notetype.name, default: 0] += 1
                 }
                 typed = notetype.templates.first.map { $0.question.contains("{{type:") || $0.answer.contains("{{type:") } ?? false
-                draft = reversible ? CardDraft(.reversed(front: field(0), back: back)) : CardDraft(.basic(question: field(0), answer: back))
+                draft = reversible ? CardDraft(.reversed(front: field(0), back: back))
+                    : definition ? CardDraft(.definition(term: field(0), definition: back)) : CardDraft(.basic(question: field(0), answer: back))
             }
             if existing(folder, CSVImport.frontKey(draft.sides[0].text)) != nil {
                 result.alreadyThere += 1
@@ -303,12 +309,13 @@ public struct AnkiImport: Sendable {
         if s.state != .new {
             s.reps = Int(clamping: card.reps)
             s.lapses = Int(clamping: card.lapses)
-            if card.factor > 0 { s.ease = Double(card.factor) / 1000 }
             s.lastReview = reviews.last.map { Timestamp(milliseconds: $0.id) }
             if let memory = Self.memory(card.data) {
+                // FSRS: the memory state is the card's; Anki's ease is left behind.
                 s.stability = memory.stability
                 s.difficulty = memory.difficulty
-            } else if !reviews.isEmpty {
+            } else {
+                if card.factor > 0 { s.ease = Double(card.factor) / 1000 }
                 // No memory state kept: replay the answers through Quire's FSRS for one.
                 var replayed: SchedulingState?
                 for review in reviews {
@@ -339,23 +346,42 @@ public struct AnkiImport: Sendable {
         return (s, d)
     }
 
-    /// A field's Markdown as one side of a card: a card side is one paragraph (and blocks right
-    /// under it), so the empty lines between the field's paragraphs go, except inside fenced code.
+    /// A field's Markdown as one side of a card: a card side is one paragraph, and blocks (lists,
+    /// quotes, code, tables) each after one empty line; so an empty line before another paragraph
+    /// goes (the two join with a line break), one before a block stays, and code is kept whole.
     static func sideText(_ markdown: String) -> String {
         var lines: [Substring] = []
         var fence: Substring?
+        var pendingBlank = false
         for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
             let trimmed = line.drop { $0 == " " }
             if let open = fence {
                 if trimmed.hasPrefix(open) { fence = nil }
-            } else if trimmed.hasPrefix("```") || trimmed.hasPrefix("~~~") {
-                fence = trimmed.prefix { $0 == trimmed.first }
-            } else if trimmed.isEmpty {
+                lines.append(line)
                 continue
             }
+            if trimmed.isEmpty {
+                pendingBlank = !lines.isEmpty
+                continue
+            }
+            let startsFence = trimmed.hasPrefix("```") || trimmed.hasPrefix("~~~")
+            if pendingBlank, startsFence || isBlockStart(line) { lines.append("") }
+            pendingBlank = false
+            if startsFence { fence = trimmed.prefix { $0 == trimmed.first } }
             lines.append(line)
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// Whether a line starts a block other than a paragraph: a list item, a quote, a table row,
+    /// indented code, a heading or a rule.
+    static func isBlockStart(_ line: Substring) -> Bool {
+        if line.hasPrefix("    ") || line.hasPrefix("\t") { return true }
+        let t = line.drop { $0 == " " }
+        if t.hasPrefix("- ") || t.hasPrefix("* ") || t.hasPrefix("+ ") || t.hasPrefix(">") || t.hasPrefix("|") || t.hasPrefix("#") { return true }
+        if t == "---" || t == "***" { return true }
+        let digits = t.prefix { $0.isASCII && $0.isNumber }
+        return !digits.isEmpty && digits.count <= 9 && (t.dropFirst(digits.count).hasPrefix(". ") || t.dropFirst(digits.count).hasPrefix(") "))
     }
 
     /// A note's title from its first field: its text without Markdown marks or cloze syntax, on

@@ -51,7 +51,7 @@ import QuireScheduling
             let atp = try parsed("Biology/Cells/What is ATP.md")
             #expect(atp.cards.map(\.kind) == [.basic])
             #expect(atp.cards.first?.front == "What is **ATP**?")
-            #expect(atp.cards.first?.back == "The cell's energy currency\n![](../../assets/cell.png)")
+            #expect(atp.cards.first?.back == "The cell's energy currency\n![](assets/cell.png)")
             #expect(atp.tags.map(\.name) == ["bio", "exam"])
             #expect(try parsed("Languages/Spanish/el perro.md").cards.map(\.variant) == [.forward, .backward])
             #expect(try parsed("Languages/Spanish/la casa.md").cards.map(\.kind) == [.basic])

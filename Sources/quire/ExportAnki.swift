@@ -1,0 +1,61 @@
+import ArgumentParser
+import Foundation
+import QuireIndex
+import QuireInterchange
+import QuireModel
+import QuireReview
+import QuireSystem
+
+extension Quire {
+    /// `quire export anki OUT.apkg [QUERY]`.
+    struct ExportAnki: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "anki",
+            abstract: "Cards as an Anki package, with their scheduling and review history.",
+            discussion: """
+                The legacy package format (collection.anki2), which every Anki since 2.1 imports: a \
+                Basic note per basic or definition card, a "Basic (and reversed card)" note per \
+                reversed pair, a Cloze note per cloze group; sides as HTML; decks and tags; each \
+                card's due date, interval, ease, reps, lapses, suspension, burial and FSRS memory \
+                state; every answer of the log; the images the sides embed. docs/INTERCHANGE.md.
+                """)
+
+        @OptionGroup var export: CardExportOptions
+
+        func run() throws {
+            let q = try LoadedVault.query(export.query)
+            let context = try StudyContext(export.options)
+            let vault = context.loaded.vault
+            let index = context.loaded.index
+            let resolver = SettingsResolver(vault: vault, config: context.config)
+            let items = index.cards(matching: q, now: context.now).map { loc in
+                let card = index.card(at: loc), note = index.notes[loc.note]
+                return AnkiExport.Item(card: card, note: note, events: context.history.events[card.id] ?? [])
+            }
+            let decks = Dictionary(items.map { ($0.card.id, $0.note.deck) }, uniquingKeysWith: { a, _ in a })
+            let work = FileManager.default.temporaryDirectory.appendingPathComponent("quire-export-\(UUID().uuidString)").path
+            try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: work) }
+            let package = work + "/export.apkg"
+            let summary: AnkiExport.Summary
+            do {
+                summary = try AnkiExport.write(items, now: context.now, media: { target, note in
+                    guard let full = vault.attachmentPath(target, fromNote: note), let bytes = try? vault.io.read(full).bytes else { return nil }
+                    return (String(full.split(separator: "/").last ?? "file"), bytes)
+                }, settings: { event in resolver.settings(for: event, deck: decks[event.card]) }, to: package, work: work)
+            } catch {
+                throw CLIError("\(error); no export written")
+            }
+            let bytes = try FileIO().read(package).bytes
+            if export.out == "-" {
+                guard !Output.isTerminal else { throw CLIError("an Anki package is binary: give a file name, or send it to a pipe") }
+                StandardStreams.write(bytes, to: 1)
+            } else {
+                try OutputFile.write(bytes, to: export.out, what: "export")
+                Output.line("Exported \(Output.counted(summary.cards, "card")) in \(Output.counted(summary.notes, "note")), "
+                            + "\(Output.counted(summary.reviews, "review")), \(Output.counted(summary.media, "media file")) to \(export.out).")
+            }
+            try context.loaded.finish()
+        }
+    }
+}
