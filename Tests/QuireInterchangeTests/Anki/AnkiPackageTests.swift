@@ -15,12 +15,12 @@ import Testing
         return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
     }
 
-    @Test(arguments: ["current.apkg", "legacy.apkg"])
+    @Test(arguments: ["current.apkg", "legacy.apkg", "collection.colpkg"])
     func readsWhatAnkiWrote(_ file: String) throws {
         try withTempDir { dir in
             let expected = try Self.makePackages(dir)
             let package = try AnkiPackage.read(path: dir.full(file), name: file)
-            #expect(package.format == (file == "current.apkg" ? .current : .legacy21))
+            #expect(package.format == (file == "legacy.apkg" ? .legacy21 : .current))
             #expect(package.created == expected["created"] as? Int64)
             // Notes: fields and tags as Anki has them, and each one's note type by name.
             let notes = try #require(expected["notes"] as? [[String: Any]])

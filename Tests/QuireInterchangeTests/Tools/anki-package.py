@@ -2,8 +2,9 @@
 
     python3 anki-package.py OUT_DIR
 
-Writes OUT_DIR/current.apkg (Anki 2.1.50+ format: zstd, schema 18) and OUT_DIR/legacy.apkg
-(collection.anki21, JSON media list) from one collection holding every stock note type, a custom
+Writes OUT_DIR/current.apkg (Anki 2.1.50+ format: zstd, schema 18), OUT_DIR/legacy.apkg
+(collection.anki21, JSON media list) and OUT_DIR/collection.colpkg (the whole collection) from one
+collection holding every stock note type, a custom
 one, nested decks, tags, media, suspended and buried cards, and a review history answered through
 Anki's scheduler with FSRS on; and OUT_DIR/expected.json: what the collection holds, read through
 the library, for the tests to compare with.
@@ -80,4 +81,6 @@ expected = {
     "created": col.crt,
 }
 json.dump(expected, open(os.path.join(out, "expected.json"), "w"), indent=1)
-col.close()
+# The whole collection as a collection package (what Anki's "Export collection" writes); this
+# closes the collection.
+col.export_collection_package(os.path.join(out, "collection.colpkg"), include_media=True, legacy=False)
