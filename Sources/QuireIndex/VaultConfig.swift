@@ -433,16 +433,22 @@ extension Vault {
     /// is missing; when it cannot be read or holds errors, its defaults with a diagnostic).
     public func cardSyntax() -> (syntax: CardSyntax, diagnostics: [Diagnostic]) {
         guard config().config.cardSyntax == .obsidianSR else { return (.quire, []) }
+        let plugin = obsidianSRSettings()
+        return (.obsidianSR(plugin.settings), plugin.diagnostics)
+    }
+
+    /// The Obsidian spaced-repetition plugin's settings from its `data.json` (its defaults when the
+    /// file is missing; when it cannot be read, its defaults with a diagnostic), whatever the
+    /// vault's `card_syntax`.
+    public func obsidianSRSettings() -> (settings: ObsidianSRSettings, diagnostics: [Diagnostic]) {
         let rel = ObsidianSRSettings.dataPath
-        guard linkStamp(rel) != nil else { return (.obsidianSR(ObsidianSRSettings()), []) }
+        guard linkStamp(rel) != nil else { return (ObsidianSRSettings(), []) }
         do {
             // A constant path inside the vault: no folder on the way may be a link, and the file
             // itself is opened without following one (FileIO.read).
-            let read = ObsidianSRSettings.read(try io.read(try io.pathWithoutLinkedFolders(root, rel)).bytes, path: rel)
-            return (.obsidianSR(read.settings), read.diagnostics)
+            return ObsidianSRSettings.read(try io.read(try io.pathWithoutLinkedFolders(root, rel)).bytes, path: rel)
         } catch {
-            return (.obsidianSR(ObsidianSRSettings()),
-                    [Diagnostic(.error, path: rel, message: Self.reason(error) + "; the plugin's default settings are used")])
+            return (ObsidianSRSettings(), [Diagnostic(.error, path: rel, message: Self.reason(error) + "; the plugin's default settings are used")])
         }
     }
 

@@ -28,6 +28,11 @@ public enum ConfigEdit {
         try framed(file) { (editor: inout FrontMatterEditor) throws(YAMLError) in try editor.removeFromList("source_types", name) }
     }
 
+    /// Sets `card_syntax` (FORMAT.md §3.8): `quire` or `obsidian-sr`.
+    public static func setCardSyntax(_ name: String, in file: [UInt8]) throws(YAMLError) -> [UInt8] {
+        try framed(file) { (editor: inout FrontMatterEditor) throws(YAMLError) in try editor.set("card_syntax", to: .raw(name)) }
+    }
+
     /// Runs an edit on the file framed by `---` lines, and takes the frame off again.
     private static func framed(_ file: [UInt8], _ edit: (inout FrontMatterEditor) throws(YAMLError) -> Void) throws(YAMLError) -> [UInt8] {
         let fence = Array("---\n".utf8)
