@@ -14,6 +14,7 @@ import QuireMarkdown
 import QuireModel
 import QuireSystem
 import QuireIndex
+import QuireInterchange
 import QuireParsing
 import QuireReview
 import QuireSupport
@@ -46,6 +47,10 @@ enum FuzzTarget: String, CaseIterable {
     case query
     /// A card's text rendered for the terminal.
     case render
+    /// A CSV file read and planned into notes (`quire import csv`), as HTML when it starts with `#`.
+    case csv
+    /// An Anki field's HTML turned into Markdown, which must then be written as a card or refused.
+    case html
 
     /// Runs the target on one input.
     func run(_ bytes: [UInt8]) {
@@ -89,6 +94,18 @@ enum FuzzTarget: String, CaseIterable {
             _ = try? Query(parsing: String(decoding: bytes, as: UTF8.self))
         case .render:
             _ = MarkdownRenderer.ansi(String(decoding: bytes, as: UTF8.self), color: true, width: 60)
+        case .csv:
+            let (table, _) = CSVReader.read(bytes, path: "fuzz.csv")
+            if let table {
+                _ = CSVImport.plan(table, path: "fuzz.csv", options: .init(name: "fuzz", source: "fuzz.csv", created: Timestamp(milliseconds: 0)),
+                                   existing: { _, _ in nil }, taken: { _ in false })
+            }
+        case .html:
+            let converted = HTMLToMarkdown.convert(String(decoding: bytes, as: UTF8.self)) { "assets/" + $0 }
+            if converted.markdown.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\n" && $0 != "\t") || (0x7F...0x9F).contains($0.value) }) {
+                fatalError("the converter wrote a control character")
+            }
+            _ = try? CardWriter.write(CardDraft(.basic(question: "Q?", answer: converted.markdown)))
         }
     }
 }
