@@ -91,6 +91,11 @@ import Testing
         let refused = try q.run(["import", "anki", climbing], workingDirectory: other)
         #expect(refused.status == 1 && refused.stderr.contains("cannot be a folder of the vault"), "\(refused)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: other.path).filter { !$0.hasPrefix(".") }.isEmpty)
+        // A FIFO is not read (it would block), nor a folder.
+        let fifo = packages.appendingPathComponent("pipe.apkg").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let piped = try q.run(["import", "anki", fifo], workingDirectory: other)
+        #expect(piped.status == 1 && piped.stderr.contains("not a regular file"), "\(piped)")
         // Not a package at all.
         let text = packages.appendingPathComponent("notes.apkg")
         try Data("not a zip".utf8).write(to: text)

@@ -1,5 +1,6 @@
 import QuireArchive
 import QuireSupport
+import QuireSystem
 
 /// An Anki package (`.apkg`, `.colpkg`) read into plain values: note types, notes, cards, decks,
 /// the review log and the media list, from either package format:
@@ -106,6 +107,9 @@ public struct AnkiPackage: Sendable {
     /// Reads the package at `path` (`name` in errors).
     public static func read(path: String, name: String) throws(InterchangeError) -> AnkiPackage {
         func invalid(_ message: String) -> InterchangeError { .invalid(.init(.error, path: name, message: message)) }
+        // Only a regular file: a FIFO would block the reader, a device never end.
+        guard let stamp = FileIO().stamp(path) else { throw invalid("no such file") }
+        guard stamp.isRegularFile else { throw invalid("not a regular file; not read") }
         do {
             let zip = try ZipArchive(path: path, name: name)
             let entries = Set(zip.entries.filter(\.isFile).map(\.path))
