@@ -28,6 +28,7 @@ public enum AnkiExport {
         /// The card's remaining log events, in order.
         public var events: [ReviewEvent]
 
+        /// A card to export.
         public init(card: Card, note: Note, events: [ReviewEvent]) {
             self.card = card
             self.note = note
@@ -37,6 +38,7 @@ public enum AnkiExport {
 
     /// What was written.
     public struct Summary: Sendable, Equatable {
+        /// Notes, cards, review-log entries and media files written.
         public var notes = 0, cards = 0, reviews = 0, media = 0
     }
 

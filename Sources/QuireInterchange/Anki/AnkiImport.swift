@@ -442,8 +442,11 @@ extension AnkiImport {
 
 /// A note an import writes: its path in the vault, its bytes, and how many cards it makes.
 public struct PlannedNote: Sendable, Equatable {
+    /// Its path in the vault.
     public var path: String
+    /// Its bytes.
     public var bytes: [UInt8]
+    /// The cards it makes.
     public var cards: Int
 
     /// A planned note.

@@ -89,14 +89,19 @@ public struct AnkiPackage: Sendable {
         case legacy = "collection.anki2", legacy21 = "collection.anki21", current = "collection.anki21b"
     }
 
+    /// Which collection of the package was read.
     public var format: Format
     /// The collection's creation, seconds since 1970, at the start of its day: review due days count from it.
     public var created: Int64
+    /// The note types, by ID.
     public var notetypes: [Int64: Notetype] = [:]
     /// Deck names, their parts separated by `::`.
     public var decks: [Int64: String] = [:]
+    /// The notes, by ID order.
     public var notes: [Note] = []
+    /// The cards, by note and template.
     public var cards: [Card] = []
+    /// The review log, card by card, in time order.
     public var reviews: [Review] = []
     /// The media files: each name as notes use it, and the package entry holding its bytes.
     public var media: [(name: String, entry: String)] = []

@@ -23,7 +23,9 @@ public enum StagedFiles {
             case quire
         }
 
+        /// Its path relative to the vault.
         public var path: String
+        /// What it is, which decides how its path is checked.
         public var kind: Kind
         /// Its bytes, asked for once, when it is staged (a large media file is read then).
         public var bytes: () throws -> [UInt8]
