@@ -87,204 +87,273 @@ public struct AnkiImport: Sendable {
         for card in package.cards { cardsOf[card.note, default: []].append(card) }
         var reviewsOf: [Int64: [AnkiPackage.Review]] = [:]
         for review in package.reviews { reviewsOf[review.card, default: []].append(review) }
-        var planned = Set<String>()
-        var mediaNames: [String: String] = [:]
-        for entry in package.media { mediaNames[entry.name] = entry.entry }
-        var usedMedia: [String: String] = [:]
+        // Each media file its own name in assets/: a name another file (or the vault) has gets
+        // ` 2`, ` 3`, … before its extension. Linked from the vault's top, as Quire finds a
+        // note's images (beside the note, then there).
         var mediaPathOf: [String: String] = [:]
         var mediaPathsTaken = Set<String>()
-        var unknownNotetypes: [String: Int] = [:]
-        // A day of the collection starts at its creation's time of day.
-        let dayZero = package.created
+        for entry in package.media where mediaPathOf[entry.name] == nil {
+            guard let safe = Self.mediaFileName(entry.name) else { continue }
+            let dot = safe.lastIndex(of: ".").flatMap { $0 == safe.startIndex ? nil : $0 } ?? safe.endIndex
+            var candidate = prefix + "assets/" + safe
+            var n = 1
+            while mediaPathsTaken.contains(candidate) || taken(candidate) {
+                n += 1
+                candidate = prefix + "assets/" + safe[..<dot] + " \(n)" + safe[dot...]
+            }
+            mediaPathsTaken.insert(candidate)
+            mediaPathOf[entry.name] = candidate
+        }
+        let media = mediaPathOf, cards = cardsOf, reviews = reviewsOf
 
-        for note in package.notes {
-            guard let notetype = package.notetypes[note.notetype] else {
-                report(.error, "note \(note.id): its note type (\(note.notetype)) is not in the collection")
+        // Each note's cards written, on every core.
+        let notes = package.notes
+        let drafted = ResultSlots<Drafted>(count: notes.count)
+        inParallelChunks(of: notes.count, chunk: 64, concurrency: nil) { range in
+            for k in range { drafted[k] = Self.draft(notes[k], package: package, cards: cards[notes[k].id] ?? [], prefix: prefix, media: media) }
+            return true
+        }
+        // In order: what is already there, and where each note goes.
+        var planned = Set<String>()
+        var accepted: [(note: AnkiPackage.Note, draft: Drafted, path: String)] = []
+        var unknownNotetypes: [String: Int] = [:]
+        for (k, note) in notes.enumerated() {
+            guard let draft = drafted.take(k) else { continue }
+            if let problem = draft.problem {
+                report(problem.severity, problem.message)
                 continue
             }
-            let cards = (cardsOf[note.id] ?? []).sorted { $0.ordinal < $1.ordinal }
-            guard let first = cards.first else { continue }
-            let deckID = first.originalDeck != 0 ? first.originalDeck : first.deck
-            let deckName = package.decks[deckID] ?? "Default"
-            guard let deckFolder = CSVImport.folder(forDeck: deckName) else {
-                report(.error, "note \(note.id): deck '\(deckName)' cannot be a folder of the vault")
-                continue
-            }
-            let folder = prefix + deckFolder
-            var noteMedia: [String: String] = [:]
-            func markdown(_ field: String) -> String {
-                // A field Quire exported and Anki left as it was: its Markdown as written.
-                let (html, stashed) = MarkdownStash.take(field)
-                if let stashed { return stashed }
-                let converted = HTMLToMarkdown.convert(html) { file in
-                    guard mediaNames[file] != nil else { return file }
-                    // Each file its own name in assets/: a name another file (or the vault) has
-                    // gets ` 2`, ` 3`, … before its extension.
-                    let path: String
-                    if let known = mediaPathOf[file] {
-                        path = known
-                    } else {
-                        guard let safe = Self.mediaFileName(file) else { return file }
-                        let dot = safe.lastIndex(of: ".").flatMap { $0 == safe.startIndex ? nil : $0 } ?? safe.endIndex
-                        var candidate = prefix + "assets/" + safe
-                        var n = 1
-                        while mediaPathsTaken.contains(candidate) || taken(candidate) {
-                            n += 1
-                            candidate = prefix + "assets/" + safe[..<dot] + " \(n)" + safe[dot...]
-                        }
-                        mediaPathsTaken.insert(candidate)
-                        mediaPathOf[file] = candidate
-                        path = candidate
-                    }
-                    noteMedia[file] = path
-                    // From the vault's top, as Quire finds a note's images (beside the note, then there).
-                    return path
-                }
-                return converted.markdown
-            }
-            let fields = note.fields.map { Self.sideText(markdown($0)) }
-            func field(_ k: Int) -> String { k < fields.count ? fields[k] : "" }
-            let ordinals = Set(cards.map(\.ordinal))
-            let draft: CardDraft
-            var extra = ""
-            var typed = false
-            if notetype.isCloze {
-                draft = CardDraft(.cloze(field(0)))
-                extra = field(1)
-            } else {
-                let reversible = notetype.templates.count >= 2 && ordinals.contains(1)
-                // Quire's own export of a definition (its note type named for it, or fields so named).
-                let definition = notetype.name.hasPrefix("Quire Definition") || notetype.fields.prefix(2) == ["Term", "Definition"]
-                let standard = notetype.name.lowercased().hasPrefix("basic") || definition
-                var back = field(1)
-                if !standard || notetype.fields.count > 3 || (notetype.fields.count == 3 && notetype.fields[2].lowercased() != "add reverse") {
-                    let rest = (1..<max(1, fields.count)).map(field).filter { !$0.trimmingSpaces.isEmpty }
-                    back = rest.joined(separator: "\n")
-                    unknownNotetypes[notetype.name, default: 0] += 1
-                }
-                typed = notetype.templates.first.map { $0.question.contains("{{type:") || $0.answer.contains("{{type:") } ?? false
-                draft = reversible ? CardDraft(.reversed(front: field(0), back: back))
-                    : definition ? CardDraft(.definition(term: field(0), definition: back)) : CardDraft(.basic(question: field(0), answer: back))
-            }
-            if existing(folder, CSVImport.frontKey(draft.sides[0].text)) != nil {
+            guard let written = draft.written else { continue }
+            if let unknown = draft.unknownNotetype { unknownNotetypes[unknown, default: 0] += 1 }
+            if existing(draft.folder, CSVImport.frontKey(written.draft.sides[0].text)) != nil {
                 result.alreadyThere += 1
                 continue
             }
-            let written: WrittenCard
-            do {
-                written = try CardWriter.write(draft)
-            } catch {
-                report(.error, "note \(note.id) ('\(Self.plainTitle(field(0)))'): cannot be written as a card: \(error)")
-                continue
-            }
-            // The Anki card each Quire card stands for.
-            var ankiCard: [AnkiPackage.Card?] = []
-            for variant in written.variants {
-                switch variant {
-                case .single, .forward: ankiCard.append(cards.first { $0.ordinal == 0 })
-                case .backward: ankiCard.append(cards.first { $0.ordinal == 1 })
-                case .cloze(let n): ankiCard.append(cards.first { $0.ordinal == n - 1 })
-                }
-            }
-            let matched = Set(ankiCard.compactMap { $0?.id })
-            for card in cards where !matched.contains(card.id) {
-                report(.warning, "note \(note.id) ('\(Self.plainTitle(field(0)))'): card \(card.ordinal + 1) has no Quire card (its template's text is not the note's); not imported")
-            }
-            // Where it goes.
-            let title = Self.plainTitle(field(0))
-            guard let path = NoteCreation.freePath(folder: folder, name: NoteCreation.fileName(for: title), taken: { planned.contains($0) || taken($0) }) else {
-                report(.error, "too many notes named '\(title)' in \(folder)")
+            for warning in draft.warnings { report(.warning, warning) }
+            guard let path = NoteCreation.freePath(folder: draft.folder, name: NoteCreation.fileName(for: draft.title),
+                                                   taken: { planned.contains($0) || taken($0) }) else {
+                report(.error, "too many notes named '\(draft.title)' in \(draft.folder)")
                 continue
             }
             planned.insert(path)
-            let ids = CardWriter.cardIDs(of: [written], path: path).first ?? []
-            // States, and the log lines that give them.
-            var states: [SchedulingState?] = []
-            for (k, anki) in ankiCard.enumerated() {
-                guard let anki, k < ids.count else {
-                    states.append(nil)
-                    continue
-                }
-                let reviews = (reviewsOf[anki.id] ?? []).filter { (1...4).contains($0.ease) && $0.type != 4 && $0.type != 5 }
-                var state = Self.state(of: anki, reviews: reviews, dayZero: dayZero, options: options, card: ids[k])
-                for review in reviews {
-                    guard let rating = Rating(rawValue: review.ease) else { continue }
-                    var fields: [(key: String, value: String)] = [("id", options.eventIDs()), ("sched", "fsrs")]
-                    if review.time > 0 { fields.append(("ms", String(min(review.time, 3_600_000)))) }
-                    fields.append(("path", path))
-                    fields.append(("via", "anki"))
-                    result.logLines.append(ReviewLog.format(ReviewEvent(time: Timestamp(milliseconds: review.id), card: ids[k],
-                                                                        action: .grade(rating), fields: fields)))
-                    result.reviewCount += 1
-                }
-                if let s = state {
-                    let last = reviews.last.map { $0.id + 1 } ?? 0
-                    let time = Timestamp(milliseconds: max(options.now.milliseconds, last))
-                    var fields: [(key: String, value: String)] = [("id", options.eventIDs())]
-                    fields += s.fields.filter { $0.key != "fp" }
-                    fields.append(("path", path))
-                    fields.append(("via", "anki"))
-                    result.logLines.append(ReviewLog.format(ReviewEvent(time: time, card: ids[k], action: .set, fields: fields)))
-                    state = s.stored
-                }
-                states.append(state)
+            accepted.append((note, draft, path))
+        }
+        // Each note built — states, log lines, front matter, read back — on every core.
+        let jobs = accepted
+        let built = ResultSlots<Built>(count: jobs.count)
+        inParallelChunks(of: jobs.count, chunk: 64, concurrency: nil) { range in
+            for k in range {
+                built[k] = Self.build(jobs[k].note, jobs[k].draft, path: jobs[k].path, reviews: reviews, dayZero: package.created,
+                                      options: options)
             }
-            // The note: front matter, then the cards (and a cloze's extra text).
-            var body = "\n"
-            do { body += try CardWriter.body([written]) } catch {
-                report(.error, "note \(note.id): \(error)")
+            return true
+        }
+        var usedMedia: [String: String] = [:]
+        for k in jobs.indices {
+            guard let note = built.take(k) else { continue }
+            if let problem = note.problem {
+                report(.error, problem)
                 continue
             }
-            if !extra.trimmingSpaces.isEmpty { body += "\n" + extra + "\n" }
-            let tags = Array(Set(note.tags.compactMap { Tag($0.replacingAll("::", with: "/"))?.name })).sorted()
-            var bytes: [UInt8]
-            do {
-                var editor = try FrontMatterEditor(file: [])
-                try editor.set("title", to: .scalar(title))
-                try editor.set("created", to: .scalar(Timestamp(milliseconds: note.id).iso8601(milliseconds: false)))
-                try editor.set("source", to: .scalar(options.source))
-                try editor.set("anki", to: .scalar(note.guid))
-                if typed { try editor.set("type", to: .raw("true")) }
-                if !tags.isEmpty { try editor.set("tags", to: .flowSequence(tags.map { .scalar($0) })) }
-                bytes = editor.file + Array(body.utf8)
-            } catch {
-                report(.error, "note \(note.id): cannot write its front matter: \(error.message)")
-                continue
-            }
-            // Read back: the cards, their IDs as planned; then the states with their fingerprints.
-            let (parsed, problems) = NoteParser.parse(bytes, path: path)
-            guard let parsed, parsed.cards.map(\.id) == ids, !problems.contains(where: { $0.severity >= .warning }) else {
-                report(.error, "note \(note.id): \(path) would not read back as the cards written: " + problems.map(\.message).joined(separator: "; "))
-                continue
-            }
-            do {
-                var editor = try FrontMatterEditor(file: bytes)
-                for (k, card) in parsed.cards.enumerated() {
-                    guard var state = states[k] else { continue }
-                    state.fingerprint = card.fingerprint
-                    try SchedulingLine.set(state, of: card.id, in: &editor)
-                }
-                bytes = editor.file
-            } catch {
-                report(.error, "note \(note.id): cannot write its scheduling lines: \(error.message)")
-                continue
-            }
-            result.notes.append(PlannedNote(path: path, bytes: bytes, cards: parsed.cards.count))
-            usedMedia.merge(noteMedia) { a, _ in a }
-            result.cardCount += parsed.cards.count
+            guard let planned = note.note else { continue }
+            result.notes.append(planned)
+            result.cardCount += planned.cards
+            result.logLines += note.logLines
+            result.reviewCount += note.reviewCount
+            usedMedia.merge(jobs[k].draft.media) { a, _ in a }
         }
         for (notetype, count) in unknownNotetypes.sorted(by: { $0.key < $1.key }) {
             report(.warning, "note type '\(notetype)' (\(count) note\(count == 1 ? "" : "s")) is not one Quire knows: "
                    + "its first field became the front, the others the back")
         }
         // Media: each file the kept notes use, once.
+        var entryOf: [String: String] = [:]
+        for entry in package.media { entryOf[entry.name] = entry.entry }
         for (file, path) in usedMedia.sorted(by: { $0.key < $1.key }) {
-            guard let entry = mediaNames[file] else { continue }
+            guard let entry = entryOf[file] else { continue }
             result.media.append((entry, path))
         }
         for note in package.notes where cardsOf[note.id] == nil {
             report(.warning, "note \(note.id) ('\(Self.plainTitle(note.fields.first ?? ""))') has no cards; not imported")
         }
+        return result
+    }
+
+    /// A note's cards written, before it has a place.
+    struct Drafted: Sendable {
+        var folder = ""
+        var written: WrittenCard?
+        /// A cloze's Back Extra: the note's text after the card.
+        var extra = ""
+        var typed = false
+        var title = ""
+        /// The Anki card each Quire card stands for.
+        var ankiCards: [AnkiPackage.Card?] = []
+        /// The media the fields use: name → path in the vault.
+        var media: [String: String] = [:]
+        var unknownNotetype: String?
+        var warnings: [String] = []
+        var problem: (severity: Diagnostic.Severity, message: String)?
+    }
+
+    /// Writes a note's card from its fields.
+    static func draft(_ note: AnkiPackage.Note, package: AnkiPackage, cards unsorted: [AnkiPackage.Card], prefix: String,
+                      media: [String: String]) -> Drafted {
+        var result = Drafted()
+        guard let notetype = package.notetypes[note.notetype] else {
+            result.problem = (.error, "note \(note.id): its note type (\(note.notetype)) is not in the collection")
+            return result
+        }
+        let cards = unsorted.sorted { $0.ordinal < $1.ordinal }
+        guard let first = cards.first else { return result }
+        let deckID = first.originalDeck != 0 ? first.originalDeck : first.deck
+        let deckName = package.decks[deckID] ?? "Default"
+        guard let deckFolder = CSVImport.folder(forDeck: deckName) else {
+            result.problem = (.error, "note \(note.id): deck '\(deckName)' cannot be a folder of the vault")
+            return result
+        }
+        result.folder = prefix + deckFolder
+        func markdown(_ field: String) -> String {
+            // A field Quire exported and Anki left as it was: its Markdown as written.
+            let (html, stashed) = MarkdownStash.take(field)
+            if let stashed { return stashed }
+            return HTMLToMarkdown.convert(html) { file in
+                guard let path = media[file] else { return file }
+                result.media[file] = path
+                return path
+            }.markdown
+        }
+        let fields = note.fields.map { Self.sideText(markdown($0)) }
+        func field(_ k: Int) -> String { k < fields.count ? fields[k] : "" }
+        let ordinals = Set(cards.map(\.ordinal))
+        let draft: CardDraft
+        if notetype.isCloze {
+            draft = CardDraft(.cloze(field(0)))
+            result.extra = field(1)
+        } else {
+            let reversible = notetype.templates.count >= 2 && ordinals.contains(1)
+            // Quire's own export of a definition (its note type named for it, or fields so named).
+            let definition = notetype.name.hasPrefix("Quire Definition") || notetype.fields.prefix(2) == ["Term", "Definition"]
+            let standard = notetype.name.lowercased().hasPrefix("basic") || definition
+            var back = field(1)
+            if !standard || notetype.fields.count > 3 || (notetype.fields.count == 3 && notetype.fields[2].lowercased() != "add reverse") {
+                let rest = (1..<max(1, fields.count)).map(field).filter { !$0.trimmingSpaces.isEmpty }
+                back = rest.joined(separator: "\n")
+                result.unknownNotetype = notetype.name
+            }
+            result.typed = notetype.templates.first.map { $0.question.contains("{{type:") || $0.answer.contains("{{type:") } ?? false
+            draft = reversible ? CardDraft(.reversed(front: field(0), back: back))
+                : definition ? CardDraft(.definition(term: field(0), definition: back)) : CardDraft(.basic(question: field(0), answer: back))
+        }
+        result.title = Self.plainTitle(field(0))
+        let written: WrittenCard
+        do {
+            written = try CardWriter.write(draft)
+        } catch {
+            result.problem = (.error, "note \(note.id) ('\(result.title)'): cannot be written as a card: \(error)")
+            return result
+        }
+        result.written = written
+        for variant in written.variants {
+            switch variant {
+            case .single, .forward: result.ankiCards.append(cards.first { $0.ordinal == 0 })
+            case .backward: result.ankiCards.append(cards.first { $0.ordinal == 1 })
+            case .cloze(let n): result.ankiCards.append(cards.first { $0.ordinal == n - 1 })
+            }
+        }
+        let matched = Set(result.ankiCards.compactMap { $0?.id })
+        for card in cards where !matched.contains(card.id) {
+            result.warnings.append("note \(note.id) ('\(result.title)'): card \(card.ordinal + 1) has no Quire card (its template's text is not the note's); not imported")
+        }
+        return result
+    }
+
+    /// A note built at its place.
+    struct Built: Sendable {
+        var note: PlannedNote?
+        var logLines: [String] = []
+        var reviewCount = 0
+        var problem: String?
+    }
+
+    /// Builds a drafted note at `path`: its cards' states, the log lines that give them, its front
+    /// matter, read back.
+    static func build(_ note: AnkiPackage.Note, _ draft: Drafted, path: String, reviews reviewsOf: [Int64: [AnkiPackage.Review]],
+                      dayZero: Int64, options: Options) -> Built {
+        var result = Built()
+        guard let written = draft.written else { return result }
+        let ids = CardWriter.cardIDs(of: [written], path: path).first ?? []
+        var states: [SchedulingState?] = []
+        for (k, anki) in draft.ankiCards.enumerated() {
+            guard let anki, k < ids.count else {
+                states.append(nil)
+                continue
+            }
+            let reviews = (reviewsOf[anki.id] ?? []).filter { (1...4).contains($0.ease) && $0.type != 4 && $0.type != 5 }
+            var state = Self.state(of: anki, reviews: reviews, dayZero: dayZero, options: options, card: ids[k])
+            for review in reviews {
+                guard let rating = Rating(rawValue: review.ease) else { continue }
+                var fields: [(key: String, value: String)] = [("id", options.eventIDs()), ("sched", "fsrs")]
+                if review.time > 0 { fields.append(("ms", String(min(review.time, 3_600_000)))) }
+                fields.append(("path", path))
+                fields.append(("via", "anki"))
+                result.logLines.append(ReviewLog.format(ReviewEvent(time: Timestamp(milliseconds: review.id), card: ids[k],
+                                                                    action: .grade(rating), fields: fields)))
+                result.reviewCount += 1
+            }
+            if let s = state {
+                let last = reviews.last.map { $0.id + 1 } ?? 0
+                let time = Timestamp(milliseconds: max(options.now.milliseconds, last))
+                var fields: [(key: String, value: String)] = [("id", options.eventIDs())]
+                fields += s.fields.filter { $0.key != "fp" }
+                fields.append(("path", path))
+                fields.append(("via", "anki"))
+                result.logLines.append(ReviewLog.format(ReviewEvent(time: time, card: ids[k], action: .set, fields: fields)))
+                state = s.stored
+            }
+            states.append(state)
+        }
+        // The note: front matter, then the cards (and a cloze's extra text).
+        var body = "\n"
+        do { body += try CardWriter.body([written]) } catch {
+            result.problem = "note \(note.id): \(error)"
+            return result
+        }
+        if !draft.extra.trimmingSpaces.isEmpty { body += "\n" + draft.extra + "\n" }
+        let tags = Array(Set(note.tags.compactMap { Tag($0.replacingAll("::", with: "/"))?.name })).sorted()
+        var bytes: [UInt8]
+        do {
+            var editor = try FrontMatterEditor(file: [])
+            try editor.set("title", to: .scalar(draft.title))
+            try editor.set("created", to: .scalar(Timestamp(milliseconds: note.id).iso8601(milliseconds: false)))
+            try editor.set("source", to: .scalar(options.source))
+            try editor.set("anki", to: .scalar(note.guid))
+            if draft.typed { try editor.set("type", to: .raw("true")) }
+            if !tags.isEmpty { try editor.set("tags", to: .flowSequence(tags.map { .scalar($0) })) }
+            bytes = editor.file + Array(body.utf8)
+        } catch {
+            result.problem = "note \(note.id): cannot write its front matter: \(error.message)"
+            return result
+        }
+        // Read back: the cards, their IDs as planned; then the states with their fingerprints.
+        let (parsed, problems) = NoteParser.parse(bytes, path: path)
+        guard let parsed, parsed.cards.map(\.id) == ids, !problems.contains(where: { $0.severity >= .warning }) else {
+            result.problem = "note \(note.id): \(path) would not read back as the cards written: " + problems.map(\.message).joined(separator: "; ")
+            return result
+        }
+        do {
+            var editor = try FrontMatterEditor(file: bytes)
+            for (k, card) in parsed.cards.enumerated() {
+                guard var state = states[k] else { continue }
+                state.fingerprint = card.fingerprint
+                try SchedulingLine.set(state, of: card.id, in: &editor)
+            }
+            bytes = editor.file
+        } catch {
+            result.problem = "note \(note.id): cannot write its scheduling lines: \(error.message)"
+            return result
+        }
+        result.note = PlannedNote(path: path, bytes: bytes, cards: parsed.cards.count)
         return result
     }
 

@@ -21,9 +21,13 @@ import QuireScheduling
         return (package, plan, expected)
     }
 
+    /// Event IDs, counted (the plan asks for them from every core).
     final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
         private var n = 0
         func next() -> String {
+            lock.lock()
+            defer { lock.unlock() }
             n += 1
             return String(format: "e%09d", n)
         }
