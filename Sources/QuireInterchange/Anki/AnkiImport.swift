@@ -213,6 +213,12 @@ public struct AnkiImport: Sendable {
             return result
         }
         result.folder = prefix + deckFolder
+        let decks = Set(cards.map { $0.originalDeck != 0 ? $0.originalDeck : $0.deck })
+        if decks.count > 1 {
+            let names = decks.compactMap { package.decks[$0] }.filter { $0 != deckName }.sorted()
+            result.warnings.append("note \(note.id): its cards are in several decks (\(([deckName] + names).joined(separator: ", "))); "
+                                   + "the note goes to its first card's, \(deckName)")
+        }
         func markdown(_ field: String) -> String {
             // A field Quire exported and Anki left as it was: its Markdown as written.
             let (html, stashed) = MarkdownStash.take(field)

@@ -58,6 +58,9 @@ public struct CSVImport: Sendable {
     /// Whether the plan may be written: no error.
     public var isWritable: Bool { !diagnostics.contains { $0.severity == .error } }
 
+    /// What the rows of a table become.
+    enum Shape { case note, definition, cloze, card }
+
     /// What a column holds.
     enum Role: Equatable {
         case front, back, term, definition, text, extra, note, context, tags, deck, notetype, guid
@@ -124,13 +127,13 @@ public struct CSVImport: Sendable {
             }
         }
         let has = Set(roles.compactMap { $0 })
-        let shape: String
+        let shape: Shape
         switch true {
-        case has.contains(.note): shape = "note"
-        case has.contains(.term) && has.contains(.definition): shape = "definition"
-        case has.contains(.text): shape = "cloze"
-        case has.contains(.front) && has.contains(.back): shape = "card"
-        case has.contains(.kind) && has.contains(.text): shape = "card"
+        case has.contains(.note): shape = .note
+        case has.contains(.term) && has.contains(.definition): shape = .definition
+        case has.contains(.kind): shape = .card
+        case has.contains(.text): shape = .cloze
+        case has.contains(.front) && has.contains(.back): shape = .card
         default:
             fail(max(table.columnsLine, 1), nil, "no card columns: name them Question and Answer, Front and Back, Term and Definition, "
                   + "Text (a cloze), or Note and Context")
@@ -177,7 +180,7 @@ public struct CSVImport: Sendable {
                 continue
             }
             let notetype = value(.notetype) ?? table.notetype
-            if shape == "note" {
+            if shape == .note {
                 let text = field(.note).trimmingSpaces
                 guard !text.isEmpty else { fail(row.line, nil, "the note is empty"); continue }
                 let context = value(.context).map { table.html == true ? HTMLToMarkdown.convert($0, media: { $0 }).markdown : $0 }
@@ -195,11 +198,12 @@ public struct CSVImport: Sendable {
                 if let group = clozeGroups[key], group != variant { continue }
                 clozeGroups[key] = variant
             }
-            switch kind.isEmpty ? shape : kind == "basic" || kind == "reversed" ? "card" : kind {
-            case "definition":
+            let rowShape = kind.isEmpty ? shape : kind == "cloze" ? .cloze : kind == "definition" ? .definition : .card
+            switch rowShape {
+            case .definition:
                 draft = roles.contains(.term) ? CardDraft(.definition(term: field(.term), definition: field(.definition)))
                     : CardDraft(.definition(term: field(.front), definition: field(.back)))
-            case "cloze":
+            case .cloze:
                 var text = field(.text)
                 let extra = field(.extra).trimmingSpaces
                 if !extra.isEmpty { text += "\n" + extra }

@@ -71,6 +71,12 @@ import Testing
                 "no Anki collection in the package (collection.anki21b, collection.anki21 or collection.anki2)"))) {
                 try AnkiPackage.read(path: dir.full("empty.apkg"), name: "empty.apkg")
             }
+            // A package cut short (a download stopped halfway).
+            let whole = try AnkiPackageTests.makePackages(dir)
+            #expect(!whole.isEmpty)
+            let bytes = try dir.read("legacy.apkg")
+            try dir.write("cut.apkg", bytes: Array(bytes.prefix(bytes.count / 2)))
+            #expect(throws: InterchangeError.self) { try AnkiPackage.read(path: dir.full("cut.apkg"), name: "cut.apkg") }
             _ = try runPython("import zipfile, sys; zipfile.ZipFile(sys.argv[1], 'w').writestr('collection.anki21', b'SQLite format 3\\x00' + bytes(4000))",
                               [dir.full("broken.apkg")])
             #expect(throws: InterchangeError.self) { try AnkiPackage.read(path: dir.full("broken.apkg"), name: "broken.apkg") }
