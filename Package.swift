@@ -117,7 +117,7 @@ let package = Package(
             name: "QuireFuzz",
             dependencies: [
                 "QuireSupport", "QuireModel", "QuireMarkdown", "QuireSystem", "QuireParsing", "QuireIndex",
-                "QuireReview", "QuireInterchange",
+                "QuireReview", "QuireInterchange", "QuireArchive",
             ],
             path: "Fuzz/QuireFuzz"
         ),

@@ -15,6 +15,7 @@ import QuireModel
 import QuireSystem
 import QuireIndex
 import QuireInterchange
+import QuireArchive
 import QuireParsing
 import QuireReview
 import QuireSupport
@@ -51,6 +52,9 @@ enum FuzzTarget: String, CaseIterable {
     case csv
     /// An Anki field's HTML turned into Markdown, which must then be written as a card or refused.
     case html
+    /// An Anki collection's database image (SQLite), read as a package's collection is: a damaged
+    /// or crafted database must give an error, never a crash or a hang.
+    case anki
 
     /// Runs the target on one input.
     func run(_ bytes: [UInt8]) {
@@ -99,6 +103,10 @@ enum FuzzTarget: String, CaseIterable {
             if let table {
                 _ = CSVImport.plan(table, path: "fuzz.csv", options: .init(name: "fuzz", source: "fuzz.csv", created: Timestamp(milliseconds: 0)),
                                    existing: { _, _ in nil }, taken: { _ in false })
+            }
+        case .anki:
+            if let db = try? SQLiteDatabase(bytes: bytes, name: "fuzz.anki2") {
+                _ = try? AnkiPackage.read(db, format: .legacy21, name: "fuzz.anki2")
             }
         case .html:
             let converted = HTMLToMarkdown.convert(String(decoding: bytes, as: UTF8.self)) { "assets/" + $0 }

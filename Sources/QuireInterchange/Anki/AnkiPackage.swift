@@ -147,7 +147,7 @@ public struct AnkiPackage: Sendable {
     }
 
     /// The collection's tables.
-    static func read(_ db: SQLiteDatabase, format: Format, name: String) throws -> AnkiPackage {
+    package static func read(_ db: SQLiteDatabase, format: Format, name: String) throws -> AnkiPackage {
         func invalid(_ message: String) -> InterchangeError { .invalid(.init(.error, path: name, message: message)) }
         let tables = try db.tableNames()
         for table in ["col", "notes", "cards", "revlog"] where !tables.contains(table) {

@@ -49,6 +49,8 @@ public enum StagedFiles {
         let lock: VaultLock.Token
         do { lock = try vault.lockForWriting() } catch { throw .cannotWrite(path: Vault.lockPath, reason: error.description) }
         defer { lock.release() }
+        // Staging folders left by an import that was killed (none runs now: the lock is ours).
+        removeLeftovers(in: vault)
         // Every target checked before anything is written.
         var targets: [String] = []
         for file in files {
@@ -115,5 +117,19 @@ public enum StagedFiles {
         if let parent = try? vault.internalFolder(folder) { io.removeEmptyFolder(parent) }
         // The renames, and the folders made for them, durable too.
         try? io.syncFileSystem(containing: vault.root)
+    }
+
+    /// Removes what earlier imports left under `.quire/staging/` when they were killed before
+    /// the end: their files never reached the vault. Only plain files inside are removed; a folder
+    /// holding anything else stays.
+    static func removeLeftovers(in vault: Vault) {
+        let io = vault.io
+        guard let parent = try? vault.internalFolder(folder), let stages = io.names(in: parent) else { return }
+        for stage in stages where stage.hasPrefix("import-") {
+            guard let path = try? vault.internalFolder(folder + "/" + stage) else { continue }
+            for name in io.names(in: path) ?? [] { io.removeFile(path + "/" + name) }
+            io.removeEmptyFolder(path)
+        }
+        io.removeEmptyFolder(parent)
     }
 }

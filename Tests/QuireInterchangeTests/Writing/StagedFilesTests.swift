@@ -83,4 +83,15 @@ import QuireModel
             }
         }
     }
+
+    /// What a killed import left is removed by the next one.
+    @Test func leftoversOfAKilledImportGo() throws {
+        try withTempDir { dir in
+            let vault = try Vault.initialize(dir.path)
+            try dir.write(".quire/staging/import-dead/0", "half a note")
+            try StagedFiles.write([.note("n.md", Array("n\n".utf8))], to: vault)
+            #expect(!(try dir.entries(".quire")).contains("staging"))
+            #expect(try dir.text("n.md") == "n\n")
+        }
+    }
 }
