@@ -27,12 +27,11 @@ extension Quire {
             let context = try StudyContext(export.options)
             let vault = context.loaded.vault
             let index = context.loaded.index
-            let resolver = SettingsResolver(vault: vault, config: context.config)
-            let items = index.cards(matching: q, now: context.now).map { loc in
+            let locations = index.cards(matching: q, now: context.now)
+            let items = locations.map { loc in
                 let card = index.card(at: loc), note = index.notes[loc.note]
                 return AnkiExport.Item(card: card, note: note, events: context.history.events[card.id] ?? [])
             }
-            let decks = Dictionary(items.map { ($0.card.id, $0.note.deck) }, uniquingKeysWith: { a, _ in a })
             let work = FileManager.default.temporaryDirectory.appendingPathComponent("quire-export-\(UUID().uuidString)").path
             try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(atPath: work) }
@@ -42,7 +41,7 @@ extension Quire {
                 summary = try AnkiExport.write(items, now: context.now, media: { target, note in
                     guard let full = vault.attachmentPath(target, fromNote: note), let bytes = try? vault.io.read(full).bytes else { return nil }
                     return (String(full.split(separator: "/").last ?? "file"), bytes)
-                }, settings: { event in resolver.settings(for: event, deck: decks[event.card]) }, to: package, work: work)
+                }, settings: context.eventSettings(decks: context.decks(of: locations)), to: package, work: work)
             } catch {
                 throw CLIError("\(error); no export written")
             }

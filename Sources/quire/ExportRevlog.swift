@@ -21,15 +21,9 @@ extension Quire {
         func run() throws {
             let q = try LoadedVault.query(export.query)
             let context = try StudyContext(export.options, readLog: false)
-            let index = context.loaded.index
-            var deckOf: [CardID: DeckPath] = [:]
-            for loc in index.cards(matching: q, now: context.now) { deckOf[index.card(at: loc).id] = index.notes[loc.note].deck }
+            let decks = context.decks(of: context.loaded.index.cards(matching: q, now: context.now))
             let log = context.loaded.vault.statisticsLog()
-            let resolver = SettingsResolver(vault: context.loaded.vault, config: context.config)
-            let decks = deckOf
-            let result = RevlogExport.csv(log, include: { decks[$0] != nil }) { number, card in
-                resolver.settings(for: log.settingsEvents[number], deck: decks[card])
-            }
+            let result = RevlogExport.csv(log, include: { decks[$0] != nil }, settings: context.eventSettings(decks: decks))
             if export.out == "-" {
                 Output.write(result.text)
             } else {

@@ -48,10 +48,7 @@ extension Quire {
             let plan = AnkiImport.plan(package, options: .init(source: name, folder: folder, now: context.now, buriedUntil: context.dayEnd,
                                                                settings: context.config.settings, eventIDs: { ReviewWriter.randomEventID() }),
                                        existing: { fronts[$0 + "\n" + $1] },
-                                       taken: { path in
-                                           let full = path.hasSuffix(".md") ? try? vault.notePath(path) : try? vault.filePath(path)
-                                           return full.map { vault.io.linkStamp($0) != nil } ?? true
-                                       })
+                                       taken: ImportCommand.taken(in: vault))
             try ImportCommand.report(plan.diagnostics, root: ".")
             let summary = "\(Output.counted(plan.cardCount, "card")) in \(Output.counted(plan.notes.count, "note")), "
                 + "\(Output.counted(plan.reviewCount, "review")), \(Output.counted(plan.media.count, "media file"))"

@@ -48,7 +48,7 @@ extension Quire {
             let base = name.contains(".") ? String(name[..<(name.lastIndex(of: ".") ?? name.endIndex)]) : name
             let plan = CSVImport.plan(table, path: file, options: .init(name: base.isEmpty ? name : base, source: name, deck: deck, created: options.now),
                                       existing: { fronts[$0 + "\n" + $1] },
-                                      taken: { path in (try? vault.notePath(path)).map { vault.io.linkStamp($0) != nil } ?? true })
+                                      taken: ImportCommand.taken(in: vault))
             try ImportCommand.report(plan.diagnostics, root: shownRoot)
             let summary = "\(Output.counted(plan.cardCount, "card")) in \(Output.counted(plan.notes.count, "note"))"
                 + (plan.duplicates > 0 ? ", \(Output.counted(plan.duplicates, "duplicate")) skipped" : "")

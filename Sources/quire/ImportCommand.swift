@@ -19,6 +19,15 @@ extension Quire {
             }
         }
 
+        /// Whether a path of the vault is taken (something is there, or it is not a path a note
+        /// or an imported file may have).
+        static func taken(in vault: Vault) -> (String) -> Bool {
+            { path in
+                let full = path.hasSuffix(".md") ? try? vault.notePath(path) : try? vault.filePath(path)
+                return full.map { vault.io.linkStamp($0) != nil } ?? true
+            }
+        }
+
         /// Prints a plan's problems; when one is an error, says nothing is imported and fails.
         static func report(_ diagnostics: [Diagnostic], root: String) throws {
             Output.diagnostics(diagnostics, root: root, toStandardError: true, color: false)

@@ -41,10 +41,10 @@ extension Quire {
             }
             let rollover = context.config.dayRollover
             let plan = ObsidianSRImport.plan(notes, settings: plugin.settings, strip: strip, now: context.now, day: { y, m, d in
-                let noon = Timestamp(year: y, month: m, day: d, hour: 12)
-                let offset = Clock.utcOffset(at: noon)
-                return Day(containing: Timestamp(milliseconds: noon.milliseconds - Int64(offset) * 1000 + 0), utcOffsetSeconds: offset,
-                           rolloverHour: rollover).start(utcOffsetSeconds: offset, rolloverHour: rollover)
+                // The study day of that date, starting at the rollover hour in the offset of that day.
+                let date = Timestamp(year: y, month: m, day: d)
+                return Day(number: Int(date.milliseconds / 86_400_000))
+                    .start(utcOffsetSeconds: Clock.utcOffset(at: date), rolloverHour: rollover)
             }, eventIDs: { ReviewWriter.randomEventID() })
             try ImportCommand.report(plan.diagnostics, root: vault.root)
             let syntaxChange = context.config.cardSyntax != .obsidianSR

@@ -41,13 +41,10 @@ struct StatisticsOptions: ParsableArguments {
         let index = context.loaded.index
         let locations = index.cards(matching: q, now: context.now)
         let cards = locations.map { (index.card(at: $0), index.notes[$0.note].archived) }
-        var deckOf: [CardID: DeckPath] = [:]
-        for loc in locations { deckOf[index.card(at: loc).id] = index.notes[loc.note].deck }
-        let decks = deckOf
-        let resolver = SettingsResolver(vault: context.loaded.vault, config: context.config)
+        let decks = context.decks(of: locations)
         let statistics = VaultStatistics(cards: cards, log: log, now: context.now, utcOffset: { Clock.utcOffset(at: $0) },
                                          rolloverHour: context.config.dayRollover, days: days, period: period, deck: { decks[$0] },
-                                         settings: { resolver.settings(for: $0, deck: decks[$1]) })
+                                         settings: context.eventSettings(decks: decks))
         let curationContext = CurationContext(loaded: context.loaded, now: context.now)
         return (statistics, curationContext.curation.summary(today: curationContext.today), context.loaded, context.now, log)
     }

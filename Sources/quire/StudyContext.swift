@@ -30,6 +30,21 @@ struct StudyContext {
                            rolloverHour: config.dayRollover)
     }
 
+    /// The deck of each card at `locations`.
+    func decks(of locations: [CardLocation]) -> [CardID: DeckPath] {
+        let index = loaded.index
+        var decks: [CardID: DeckPath] = [:]
+        for loc in locations { decks[index.card(at: loc).id] = index.notes[loc.note].deck }
+        return decks
+    }
+
+    /// The settings a logged event on a card was answered with: its `cfg=` snapshot, else the
+    /// settings of the card's deck in `decks` (``SettingsResolver``).
+    func eventSettings(decks: [CardID: DeckPath]) -> @Sendable (ReviewEvent, CardID) -> SchedulerSettings {
+        let resolver = SettingsResolver(vault: loaded.vault, config: config)
+        return { event, card in resolver.settings(for: event, deck: decks[card]) }
+    }
+
     /// Today's plan, optionally limited to cards a query selects.
     func plan(query: Query? = nil, limit: Bool = true) -> StudyPlan {
         let index = loaded.index

@@ -55,7 +55,7 @@ public enum AnkiExport {
     ///   - settings: the settings of an event on a card (for the states the review log records).
     ///   - path: the package to write (must not exist); `work` a scratch folder for the database.
     public static func write(_ items: [Item], now: Timestamp, media: (_ target: String, _ note: String) -> (name: String, bytes: [UInt8])?,
-                             settings: (ReviewEvent) -> SchedulerSettings, to path: String, work: String) throws(InterchangeError) -> Summary {
+                             settings: (ReviewEvent, CardID) -> SchedulerSettings, to path: String, work: String) throws(InterchangeError) -> Summary {
         var summary = Summary()
         let dbPath = work + "/collection.anki2"
         let dayStart = now.milliseconds / 1000 / 86_400 * 86_400
@@ -138,7 +138,7 @@ public enum AnkiExport {
                     fields = [html(first.card.front, note: note), html(first.card.back, note: note)]
                 }
                 let noteID = uniqueID("note\n" + first.card.id.rawValue)
-                let tags = note.tags.map { $0.name.replacingAll("/", with: "::") }
+                let tags = note.tags.map { $0.name.replacing("/", with: "::") }
                 let tagText = tags.isEmpty ? "" : " " + tags.joined(separator: " ") + " "
                 let sortField = Self.plain(MarkdownStash.take(fields[0]).html)
                 try db.execute("INSERT INTO notes VALUES (?,?,?,?,?,?,?,?,?,?,?)", [
@@ -187,7 +187,7 @@ public enum AnkiExport {
                     for event in item.events {
                         let before = state
                         state = ReviewTransition.apply(event.action, to: state, at: event.time, card: item.card.id,
-                                                       settings: settings(event), set: event.setState)
+                                                       settings: settings(event, item.card.id), set: event.setState)
                         guard case .grade(let rating) = event.action else { continue }
                         let kind: Int64 = switch before?.state ?? .new {
                         case .new, .learning: 0
@@ -281,7 +281,7 @@ public enum AnkiExport {
 
     /// The entities cmark writes in attribute values, decoded.
     static func unescape(_ text: String) -> String {
-        text.replacingAll("&quot;", with: "\"").replacingAll("&lt;", with: "<").replacingAll("&gt;", with: ">").replacingAll("&amp;", with: "&")
+        text.replacing("&quot;", with: "\"").replacing("&lt;", with: "<").replacing("&gt;", with: ">").replacing("&amp;", with: "&")
     }
 
     /// HTML's text without its tags (a note's sort field).

@@ -243,7 +243,7 @@ public struct AnkiImport: Sendable {
             let standard = notetype.name.lowercased().hasPrefix("basic") || definition
             var back = field(1)
             if !standard || notetype.fields.count > 3 || (notetype.fields.count == 3 && notetype.fields[2].lowercased() != "add reverse") {
-                let rest = (1..<max(1, fields.count)).map(field).filter { !$0.trimmingSpaces.isEmpty }
+                let rest = (1..<max(1, fields.count)).map(field).filter { !$0.trimmingSpaces().isEmpty }
                 back = rest.joined(separator: "\n")
                 result.unknownNotetype = notetype.name
             }
@@ -325,8 +325,8 @@ public struct AnkiImport: Sendable {
             result.problem = "note \(note.id): \(error)"
             return result
         }
-        if !draft.extra.trimmingSpaces.isEmpty { body += "\n" + draft.extra + "\n" }
-        let tags = Array(Set(note.tags.compactMap { Tag($0.replacingAll("::", with: "/"))?.name })).sorted()
+        if !draft.extra.trimmingSpaces().isEmpty { body += "\n" + draft.extra + "\n" }
+        let tags = Array(Set(note.tags.compactMap { Tag($0.replacing("::", with: "/"))?.name })).sorted()
         var bytes: [UInt8]
         do {
             var editor = try FrontMatterEditor(file: [])
@@ -472,7 +472,7 @@ public struct AnkiImport: Sendable {
             line.replaceSubrange(open.lowerBound..<close.upperBound, with: answer)
         }
         let kept = line.unicodeScalars.filter { !"*_`[]()!#<>\\\\$~{}".unicodeScalars.contains($0) }
-        let text = String(String.UnicodeScalarView(kept)).trimmingSpaces
+        let text = String(String.UnicodeScalarView(kept)).trimmingSpaces()
         return text.isEmpty ? "Note" : String(text.prefix(120))
     }
 
@@ -482,7 +482,7 @@ public struct AnkiImport: Sendable {
         let last = name.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
         var kept = String(String.UnicodeScalarView(last.unicodeScalars.filter { $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) }))
         while kept.hasPrefix(".") { kept.removeFirst() }
-        kept = kept.trimmingSpaces
+        kept = kept.trimmingSpaces()
         return kept.isEmpty ? nil : String(kept.prefix(200))
     }
 }

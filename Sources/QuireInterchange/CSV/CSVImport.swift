@@ -69,7 +69,7 @@ public struct CSVImport: Sendable {
         case kind, variant, state
 
         init?(name: String) {
-            switch name.lowercased().trimmingSpaces {
+            switch name.lowercased().trimmingSpaces() {
             case "question", "front", "q": self = .front
             case "answer", "back", "a": self = .back
             case "term": self = .term
@@ -155,7 +155,7 @@ public struct CSVImport: Sendable {
 
         for row in table.rows {
             let f = row.fields
-            if f.allSatisfy({ $0.trimmingSpaces.isEmpty }) { continue }
+            if f.allSatisfy({ $0.trimmingSpaces().isEmpty }) { continue }
             if table.columns != nil, f.count != roles.count {
                 fail(row.line, 1, "this row has \(f.count) field\(f.count == 1 ? "" : "s"); the columns are \(roles.count)")
                 continue
@@ -169,7 +169,7 @@ public struct CSVImport: Sendable {
                 return table.html == true ? HTMLToMarkdown.convert(raw, media: { $0 }).markdown : raw
             }
             // The deck: the row's, the options', the file's.
-            let deckName = (options.deck ?? value(.deck)).flatMap { $0.trimmingSpaces.isEmpty ? nil : $0 } ?? fallbackDeck
+            let deckName = (options.deck ?? value(.deck)).flatMap { $0.trimmingSpaces().isEmpty ? nil : $0 } ?? fallbackDeck
             guard let deck = Self.folder(forDeck: deckName) else {
                 fail(row.line, nil, "deck '\(deckName)' cannot be a folder of the vault (an empty, '.', '..' or hidden part, or a control character)")
                 continue
@@ -181,17 +181,17 @@ public struct CSVImport: Sendable {
             }
             let notetype = value(.notetype) ?? table.notetype
             if shape == .note {
-                let text = field(.note).trimmingSpaces
+                let text = field(.note).trimmingSpaces()
                 guard !text.isEmpty else { fail(row.line, nil, "the note is empty"); continue }
                 let context = value(.context).map { table.html == true ? HTMLToMarkdown.convert($0, media: { $0 }).markdown : $0 }
-                noteRows.append((deck, text, context?.trimmingSpaces.isEmpty == false ? context : nil, tags))
+                noteRows.append((deck, text, context?.trimmingSpaces().isEmpty == false ? context : nil, tags))
                 continue
             }
             let draft: CardDraft
             // `quire export csv`'s rows: the kind says which card; a reversed pair's backward card
             // and a cloze's further numbers come with the row that makes the pair or the group.
-            let kind = value(.kind).map { $0.lowercased().trimmingSpaces } ?? ""
-            let variant = value(.variant).map { $0.lowercased().trimmingSpaces } ?? ""
+            let kind = value(.kind).map { $0.lowercased().trimmingSpaces() } ?? ""
+            let variant = value(.variant).map { $0.lowercased().trimmingSpaces() } ?? ""
             if kind == "reversed", variant == "backward" { continue }
             if kind == "cloze" {
                 let key = deck + "\n" + Self.frontKey(field(.text))
@@ -205,7 +205,7 @@ public struct CSVImport: Sendable {
                     : CardDraft(.definition(term: field(.front), definition: field(.back)))
             case .cloze:
                 var text = field(.text)
-                let extra = field(.extra).trimmingSpaces
+                let extra = field(.extra).trimmingSpaces()
                 if !extra.isEmpty { text += "\n" + extra }
                 draft = CardDraft(.cloze(text))
             default:
@@ -217,8 +217,8 @@ public struct CSVImport: Sendable {
                 result.diagnostics.append(Diagnostic(.warning, path: path, line: row.line, message:
                     "note type '\(notetype)' is not one Quire knows: imported as \(draft.kind.rawValue)"))
             }
-            if draft.sides.contains(where: { $0.text.trimmingSpaces.isEmpty }) {
-                fail(row.line, nil, "\(draft.sides.first { $0.text.trimmingSpaces.isEmpty }?.side.rawValue ?? "a side") is empty")
+            if draft.sides.contains(where: { $0.text.trimmingSpaces().isEmpty }) {
+                fail(row.line, nil, "\(draft.sides.first { $0.text.trimmingSpaces().isEmpty }?.side.rawValue ?? "a side") is empty")
                 continue
             }
             // Duplicates: the same front in the deck.
@@ -295,11 +295,11 @@ public struct CSVImport: Sendable {
         }
         for row in noteRows {
             var lines = row.body.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-            var title = lines.removeFirst().trimmingSpaces
+            var title = lines.removeFirst().trimmingSpaces()
             while title.hasPrefix("#") { title.removeFirst() }
-            title = title.trimmingSpaces
+            title = title.trimmingSpaces()
             if title.isEmpty { title = "Note" }
-            while lines.first?.trimmingSpaces.isEmpty == true { lines.removeFirst() }
+            while lines.first?.trimmingSpaces().isEmpty == true { lines.removeFirst() }
             guard let notePath = free(row.deck, NoteCreation.fileName(for: title)) else {
                 fail(0, nil, "too many notes named '\(title)' in \(row.deck)")
                 return result
@@ -336,7 +336,7 @@ public struct CSVImport: Sendable {
     /// The folder of a deck named `A::B` or `A/B`; nil when a part is empty, `.`, `..`, hidden or
     /// holds a control character.
     public static func folder(forDeck name: String) -> String? {
-        let parts = name.replacingAll("::", with: "/").split(separator: "/", omittingEmptySubsequences: false).map(\.trimmingSpaces)
+        let parts = name.replacing("::", with: "/").split(separator: "/", omittingEmptySubsequences: false).map { $0.trimmingSpaces() }
         for part in parts {
             guard !part.isEmpty, !part.hasPrefix("."), !part.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
             else { return nil }
@@ -369,20 +369,5 @@ public struct CSVImport: Sendable {
     static func knownNotetype(_ notetype: String) -> Bool {
         let n = notetype.lowercased()
         return n.hasPrefix("basic") || n.contains("cloze")
-    }
-}
-
-extension String {
-    /// The string with every `target` replaced by `replacement`.
-    func replacingAll(_ target: String, with replacement: String) -> String {
-        guard !target.isEmpty else { return self }
-        var out = ""
-        var rest = self[...]
-        while let r = rest.range(of: target) {
-            out += rest[..<r.lowerBound]
-            out += replacement
-            rest = rest[r.upperBound...]
-        }
-        return out + rest
     }
 }

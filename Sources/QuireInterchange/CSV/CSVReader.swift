@@ -1,4 +1,5 @@
 import QuireModel
+import QuireSupport
 
 /// Reads CSV and tab-separated text (RFC 4180 and what spreadsheets and Anki write): UTF-8 with or
 /// without a byte-order mark, LF or CRLF line ends, fields in double quotes holding separators,
@@ -43,7 +44,7 @@ public enum CSVReader {
             defer { start = next }
             let line = b[(start + 1)..<end]
             guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { continue }
-            let key = String(decoding: line[..<colon], as: UTF8.self).lowercased().trimmingSpaces
+            let key = String(decoding: line[..<colon], as: UTF8.self).lowercased().trimmingSpaces()
             let value = String(decoding: line[(colon + 1)...], as: UTF8.self)
             switch key {
             case "separator":
@@ -53,14 +54,14 @@ public enum CSVReader {
                     return (nil, diagnostics)
                 }
                 separator = s
-            case "html": table.html = value.lowercased().trimmingSpaces == "true"
+            case "html": table.html = value.lowercased().trimmingSpaces() == "true"
             case "tags": table.tags = value.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
-            case "deck": table.deck = value.trimmingSpaces
-            case "notetype": table.notetype = value.trimmingSpaces
-            case "deck column": table.deckColumn = Int(value.trimmingSpaces).map { $0 - 1 }
-            case "notetype column": table.notetypeColumn = Int(value.trimmingSpaces).map { $0 - 1 }
-            case "tags column": table.tagsColumn = Int(value.trimmingSpaces).map { $0 - 1 }
-            case "guid column": table.guidColumn = Int(value.trimmingSpaces).map { $0 - 1 }
+            case "deck": table.deck = value.trimmingSpaces()
+            case "notetype": table.notetype = value.trimmingSpaces()
+            case "deck column": table.deckColumn = Int(value.trimmingSpaces()).map { $0 - 1 }
+            case "notetype column": table.notetypeColumn = Int(value.trimmingSpaces()).map { $0 - 1 }
+            case "tags column": table.tagsColumn = Int(value.trimmingSpaces()).map { $0 - 1 }
+            case "guid column": table.guidColumn = Int(value.trimmingSpaces()).map { $0 - 1 }
             case "columns": columnsLine = (Array(line[(colon + 1)...]), lineNumber)
             default: break
             }
@@ -70,7 +71,7 @@ public enum CSVReader {
         table.separator = Character(Unicode.Scalar(sep))
         if let columnsLine {
             let names = parseRecords(columnsLine.text, separator: sep, firstLine: columnsLine.line, path: path)
-            table.columns = names.rows.first?.fields.map(\.trimmingSpaces)
+            table.columns = names.rows.first?.fields.map { $0.trimmingSpaces() }
         }
         let headerLines = lineNumber
         let parsed = parseRecords(records, separator: sep, firstLine: headerLines + 1, path: path)
@@ -79,7 +80,7 @@ public enum CSVReader {
         var rows = parsed.rows[...]
         // An Anki export's records start right after its header lines, unless `#columns:` names them.
         if table.columns == nil, headerRow, headerLines == 0, let first = rows.first {
-            table.columns = first.fields.map(\.trimmingSpaces)
+            table.columns = first.fields.map { $0.trimmingSpaces() }
             table.columnsLine = first.line
             rows = rows.dropFirst()
         }
@@ -164,7 +165,7 @@ public enum CSVReader {
 
     /// The separator a `#separator:` value names.
     static func separatorByte(_ value: String) -> UInt8? {
-        switch value.trimmingSpaces.lowercased() {
+        switch value.trimmingSpaces().lowercased() {
         case "comma": return 0x2C
         case "semicolon": return 0x3B
         case "tab": return 0x09
@@ -172,7 +173,7 @@ public enum CSVReader {
         case "pipe": return 0x7C
         case "colon": return 0x3A
         default:
-            let v = value.trimmingSpaces.isEmpty ? value : value.trimmingSpaces
+            let v = value.trimmingSpaces().isEmpty ? value : value.trimmingSpaces()
             guard v.utf8.count == 1, let b = v.utf8.first, b != 0x22, b != 0x0A, b != 0x0D else { return nil }
             return b
         }
@@ -196,31 +197,18 @@ public enum CSVReader {
 
     /// The line and column of the first byte that breaks UTF-8.
     static func firstInvalidUTF8(_ b: ArraySlice<UInt8>) -> (Int, Int) {
-        var line = 1, lineStart = b.startIndex
-        var i = b.startIndex
-        while i < b.endIndex {
-            let lead = b[i]
-            if lead == 0x0A {
-                line += 1
-                lineStart = i + 1
-                i += 1
-                continue
+        Array(b).withUnsafeBufferPointer { p in
+            var line = 1, lineStart = 0, i = 0
+            while i < p.count {
+                if p[i] < 0x80 {
+                    if p[i] == 0x0A { (line, lineStart) = (line + 1, i + 1) }
+                    i += 1
+                    continue
+                }
+                guard let (_, length) = UTF8Scalar.decode(p, at: i, end: p.count) else { return (line, i - lineStart + 1) }
+                i += length
             }
-            let n = lead < 0x80 ? 1 : lead >= 0xC2 && lead <= 0xDF ? 2 : lead >= 0xE0 && lead <= 0xEF ? 3 : lead >= 0xF0 && lead <= 0xF4 ? 4 : 0
-            if n == 0 || i + n > b.endIndex || String(validating: b[i..<i + n], as: UTF8.self) == nil {
-                return (line, i - lineStart + 1)
-            }
-            i += n
+            return (line, i - lineStart + 1)
         }
-        return (line, i - lineStart + 1)
-    }
-}
-
-extension StringProtocol {
-    /// The text without spaces and tabs at either end.
-    var trimmingSpaces: String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
-        return String(self[first...last])
     }
 }

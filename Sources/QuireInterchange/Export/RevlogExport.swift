@@ -22,10 +22,10 @@ public enum RevlogExport {
 
     /// The CSV text (LF line ends) for the cards `include` admits.
     ///
-    /// - Parameter settings: the scheduler settings of an event's settings number
-    ///   (``StatisticsLog/settingsEvents``) on a card, as ``SettingsResolver`` finds them.
+    /// - Parameter settings: the scheduler settings of a logged event on a card, as
+    ///   ``SettingsResolver`` finds them (asked with the log's event for each settings number).
     public static func csv(_ log: StatisticsLog, include: (CardID) -> Bool,
-                           settings: (Int, CardID) -> SchedulerSettings) -> (text: String, cards: Int, reviews: Int) {
+                           settings: (ReviewEvent, CardID) -> SchedulerSettings) -> (text: String, cards: Int, reviews: Int) {
         var out = header + "\n"
         var number = 0, reviews = 0
         for k in log.cards.indices where include(log.cards[k]) {
@@ -37,7 +37,7 @@ public enum RevlogExport {
             for event in log.events(ofCard: k) {
                 if key != event.settings {
                     key = event.settings
-                    eventSettings = settings(event.settings, card)
+                    eventSettings = settings(log.settingsEvents[event.settings], card)
                 }
                 switch event.action {
                 case .grade(let rating):

@@ -76,11 +76,15 @@ public enum StagedFiles {
             throw .cannotWrite(path: folder, reason: error.description)
         }
         var staged: [String] = []
+        // The stage and `.quire/staging` go once empty.
+        func removeStage() {
+            io.removeEmptyFolder(stage)
+            if let parent = try? vault.internalFolder(folder) { io.removeEmptyFolder(parent) }
+        }
         func cleanUp(moved: [String]) {
             for path in moved { io.removeFile(path) }
             for path in staged { io.removeFile(path) }
-            io.removeEmptyFolder(stage)
-            if let parent = try? vault.internalFolder(folder) { io.removeEmptyFolder(parent) }
+            removeStage()
         }
         // Staged without a flush each, then made durable all at once.
         for (k, file) in files.enumerated() {
@@ -113,8 +117,7 @@ public enum StagedFiles {
             }
             moved.append(targets[k])
         }
-        io.removeEmptyFolder(stage)
-        if let parent = try? vault.internalFolder(folder) { io.removeEmptyFolder(parent) }
+        removeStage()
         // The renames, and the folders made for them, durable too.
         try? io.syncFileSystem(containing: vault.root)
     }

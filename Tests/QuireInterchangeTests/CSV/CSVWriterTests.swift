@@ -10,7 +10,7 @@ import Testing
         let (table, problems) = CSVReader.read(Array(text.utf8), path: "t.csv")
         #expect(problems.isEmpty)
         // A CRLF inside a field is read back as LF (the reader's one normalization).
-        #expect(table?.rows.map(\.fields) == rows.map { $0.map { $0.replacingAll("\r\n", with: "\n") } })
+        #expect(table?.rows.map(\.fields) == rows.map { $0.map { $0.replacing("\r\n", with: "\n") } })
         #expect(table?.separator == ",")
     }
 
