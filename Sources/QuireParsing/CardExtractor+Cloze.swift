@@ -3,7 +3,11 @@ import QuireModel
 extension CardExtractor {
     /// Anki `{{cN::answer::hint}}` or `==highlight==` deletions in the paragraph lines `lines`
     /// (FORMAT.md §3.4): one card per cloze number, or errors for broken deletions.
-    mutating func clozeGroup(_ text: ParagraphText, lines: Range<Int>) {
+    ///
+    /// - Parameter fenced: for a ```` ```cloze ```` block (FORMAT.md §3.10), the ID of its info
+    ///   string (the text's end is then never an ID), and the block's lines and column.
+    mutating func clozeGroup(_ text: ParagraphText, lines: Range<Int>,
+                             fenced: (id: CardID?, lines: ClosedRange<Int>, column: Int)? = nil) {
         let m = text.masked
         let start = text.lineRange(lines.lowerBound).lowerBound
         let end = text.lineRange(lines.upperBound - 1).upperBound
@@ -71,10 +75,10 @@ extension CardExtractor {
             if deletions.isEmpty { return }
         }
         var back = start..<end
-        let id = takeExplicitID(text, &back)
+        let id = fenced.map(\.id) ?? takeExplicitID(text, &back)
         let fullText = text.string(trimmed(text.raw, back))
         let ident = CardID.normalizeIdentityText(fullText)
-        let fileLines = text.fileLines[lines.lowerBound]...text.fileLines[lines.upperBound - 1]
+        let fileLines = fenced?.lines ?? text.fileLines[lines.lowerBound]...text.fileLines[lines.upperBound - 1]
         var numbers: [Int] = []
         for n in deletions.map(\.number).sorted() where numbers.last != n { numbers.append(n) }
         // Each card repeats the paragraph: many numbers in a long paragraph would cost their product
@@ -91,7 +95,7 @@ extension CardExtractor {
         let revealed = render(deletions, text, back, hiding: nil)
         for n in numbers {
             emit(makeCard(kind: .cloze, variant: .cloze(n), front: render(deletions, text, back, hiding: n),
-                          back: revealed, lines: fileLines, column: text.fileColumns[lines.lowerBound],
+                          back: revealed, lines: fileLines, column: fenced?.column ?? text.fileColumns[lines.lowerBound],
                           identityText: ident, explicitID: id?.suffixed("c\(n)")))
         }
     }

@@ -29,6 +29,8 @@ struct CardExtractor: MarkdownWalker {
     var frames: [Frame] = []
     /// Reused paragraph buffers.
     private var scratch = ParagraphText()
+    /// The code block taken as the second side of the fenced card before it (FORMAT.md §3.10).
+    var consumedFence: Int?
 
     /// State of one container (document, block quote, list item…) whose children are being walked.
     struct Frame {
@@ -105,6 +107,9 @@ struct CardExtractor: MarkdownWalker {
         case .paragraph:
             paragraph(node, at: index, in: document)
             return .skipChildren
+        case .codeBlock:
+            fencedCard(node, at: index, in: document)
+            return .skipChildren
         case .table:
             // Only `Q:`, `A:` and `{{cN::` are looked for in cells.
             guard !syntaxMarkers(node).isDisjoint(with: [.colon, .doubled]) else { return .skipChildren }
@@ -161,7 +166,8 @@ struct CardExtractor: MarkdownWalker {
             // The plugin's metadata callout (`> [!sr|card-metadata]`) holds its scheduling comment.
             if isMetadataCallout(node) { return true }
             absorbable = true
-        case .list, .codeBlock, .table: absorbable = true
+        case .codeBlock: absorbable = !Self.isCardFence(node)
+        case .list, .table: absorbable = true
         case .htmlBlock:
             // The Obsidian plugin's scheduling comment on the line after a card is not content.
             if isSchedulingComment(node) { return true }

@@ -116,6 +116,34 @@ extension CardWriter {
         return layout
     }
 
+    /// Each side in a fenced block of its word (FORMAT.md §3.10), the explicit ID after the first
+    /// word. Each fence is a run of backticks longer than any a line of its side starts with, so no
+    /// line of the side closes it.
+    static func fencedLayout(_ draft: CardDraft) -> Layout {
+        let words = FenceWord.words(for: draft.kind)
+        var layout = Layout(sides: draft.sides.map(\.side))
+        for (k, (side, text)) in draft.sides.enumerated() {
+            let sideLines = text.isEmpty ? [] : lines(text)
+            var longest = 0
+            for line in sideLines {
+                let run = line.utf8.drop { $0 == 32 || $0 == 9 }.prefix { $0 == UInt8(ascii: "`") }.count
+                longest = max(longest, run)
+            }
+            let fence = String(repeating: "`", count: max(3, longest + 1))
+            let start = layout.lines.count
+            layout.lines.append(fence + words[min(k, words.count - 1)].rawValue + (k == 0 ? idSuffix(draft) : ""))
+            layout.origins.append(nil)
+            for (i, line) in sideLines.enumerated() {
+                layout.lines.append(line)
+                layout.origins.append((side, i))
+            }
+            layout.lines.append(fence)
+            layout.origins.append(nil)
+            layout.blocks.append((.codeBlock, start...(layout.lines.count - 1)))
+        }
+        return layout
+    }
+
     /// `Q:`/`A:` or `?`/`??` layouts: the answer as written, and — when the answer alone is more
     /// than one paragraph — its blocks laid out to stay the answer's, or why they cannot be.
     static func questionLayouts(_ draft: CardDraft, multiLine: Bool) throws(CardWriterError)

@@ -145,7 +145,8 @@ extension CardWriter {
             return .brokenCloze(error.message)
         }
         let cards = (parsed.note?.cards ?? []).filter { cardLines.contains($0.lines.lowerBound) }
-        if draft.kind == .cloze, cards.isEmpty, parsed.diagnostics.isEmpty { return .noClozeDeletion }
+        if draft.kind == .cloze, cards.isEmpty,
+           parsed.diagnostics.allSatisfy({ $0.message == CardExtractor.clozeBlockWithoutDeletion }) { return .noClozeDeletion }
         if draft.id == nil, cards.contains(where: \.hasExplicitID) || endsLikeBlockID(draft.sides[draft.sides.count - 1].text) {
             return .endsLikeCardID(lastSide)
         }

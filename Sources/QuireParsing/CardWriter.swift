@@ -16,7 +16,11 @@ import QuireModel
 ///   else `Q:`/`A:` (then `?`);
 /// - `definition`: `term :: definition` (the only syntax of that kind);
 /// - `reversed`: `front ::: back` when both sides are one line, else `??`;
-/// - `cloze`: the text as one paragraph.
+/// - `cloze`: the text as one paragraph;
+/// - and when none of these reads back (several paragraphs, a heading, a line that looks like card
+///   syntax, an empty side…): fenced blocks, which hold any Markdown (``Syntax/fenced``). So a card
+///   is refused only for what no syntax holds: control characters, an ID without a block-ID
+///   spelling, a cloze without a (valid) deletion.
 ///
 /// An answer may hold blocks after its first paragraph (lists, code blocks, tables, block
 /// quotes), each after exactly one empty line as the reader gives them back. The writer keeps that
@@ -37,25 +41,19 @@ public enum CardWriter {
         case multiLine
         /// A cloze paragraph (`cloze`).
         case cloze
+        /// Fenced blocks holding each side as it is (```` ```question ```` and ```` ```answer ````,
+        /// ```` ```term ````/```` ```definition ````, ```` ```front ````/```` ```back ````, or one
+        /// ```` ```cloze ````, FORMAT.md §3.10): any Markdown, empty sides too. Every kind.
+        case fenced
     }
 
     /// The syntaxes that can make cards of `kind`, in the order ``Syntax/any`` tries them.
     public static func syntaxes(for kind: CardKind) -> [Syntax] {
         switch kind {
-        case .basic: [.oneLine, .questionAnswer, .multiLine]
-        case .definition: [.oneLine]
-        case .reversed: [.oneLine, .multiLine]
-        case .cloze: [.cloze]
-        }
-    }
-
-    /// The syntax whose refusal ``Syntax/any`` reports when none fits: the one that fits most text.
-    static func fallbackSyntax(for kind: CardKind) -> Syntax {
-        switch kind {
-        case .basic: .questionAnswer
-        case .definition: .oneLine
-        case .reversed: .multiLine
-        case .cloze: .cloze
+        case .basic: [.oneLine, .questionAnswer, .multiLine, .fenced]
+        case .definition: [.oneLine, .fenced]
+        case .reversed: [.oneLine, .multiLine, .fenced]
+        case .cloze: [.cloze, .fenced]
         }
     }
 
@@ -67,25 +65,28 @@ public enum CardWriter {
     ///   - syntax: the syntax to write it in, or ``Syntax/any`` for the simplest that fits.
     /// - Returns: the Markdown, which reads back as exactly the normalized draft.
     /// - Throws: ``CardWriterError`` saying why the card cannot be written in that syntax (for
-    ///   ``Syntax/any``: why not in the syntax that fits most text).
+    ///   ``Syntax/any``: why not even fenced).
     public static func write(_ draft: CardDraft, as syntax: Syntax = .any) throws(CardWriterError) -> WrittenCard {
         let draft = draft.normalized
         try checkValue(draft)
         let fitting = syntaxes(for: draft.kind)
+        let emptySide = draft.sides.first { $0.text.isEmpty }?.side
         guard syntax == .any else {
             guard fitting.contains(syntax) else { throw .syntaxDoesNotFit(syntax, draft.kind) }
+            if let emptySide, syntax != .fenced { throw .emptySide(emptySide) }
             return try write(draft, in: syntax)
         }
-        let fallback = fallbackSyntax(for: draft.kind)
-        var reported = CardWriterError.syntaxDoesNotFit(syntax, draft.kind)
-        for candidate in fitting {
+        // Fenced blocks' refusal is reported (a cloze's: the paragraph's, which names the deletion).
+        var reported: CardWriterError?
+        // An empty side only fenced blocks hold.
+        for candidate in fitting where emptySide == nil || candidate == .fenced {
             do {
                 return try write(draft, in: candidate)
             } catch {
-                if candidate == fallback { reported = error }
+                if reported == nil || (candidate == .fenced && draft.kind != .cloze) { reported = error }
             }
         }
-        throw reported
+        throw reported ?? .syntaxDoesNotFit(syntax, draft.kind)
     }
 
     /// A note body holding written cards in order, each separated from the next by an empty line,
@@ -127,10 +128,9 @@ public enum CardWriter {
 
     // MARK: - Checks on the value alone
 
-    /// What no syntax can write: empty sides, control characters, IDs without a block-ID spelling.
+    /// What no syntax can write: control characters, IDs without a block-ID spelling.
     private static func checkValue(_ draft: CardDraft) throws(CardWriterError) {
         for (side, text) in draft.sides {
-            if text.isEmpty { throw .emptySide(side) }
             if let scalar = text.unicodeScalars.first(where: isRefusedControl) { throw .controlCharacter(side, scalar) }
         }
         if let id = draft.id {
@@ -166,6 +166,8 @@ public enum CardWriter {
             }
         case .cloze:
             layouts = [try clozeLayout(draft)]
+        case .fenced:
+            layouts = [fencedLayout(draft)]
         case .any:
             throw .syntaxDoesNotFit(syntax, draft.kind)
         }

@@ -106,6 +106,18 @@ struct ParagraphText {
         }
     }
 
+    /// Fills the paragraph text from a block's text (a fenced card's cloze, FORMAT.md §3.10): no
+    /// masks; line `i` of the text is file line `firstLine + i`, at `column`.
+    mutating func load(text: [UInt8], firstLine: Int, column: Int) {
+        raw = text
+        maskedBytes.removeAll(keepingCapacity: true)
+        hasMasks = false
+        lineStarts = [0]
+        for (i, b) in text.enumerated() where b == 10 { lineStarts.append(i + 1) }
+        fileLines = lineStarts.indices.map { firstLine + $0 }
+        fileColumns = [Int](repeating: column, count: lineStarts.count)
+    }
+
     /// Whether the inline HTML at `offset` is an Obsidian spaced-repetition scheduling comment
     /// (`<!--SR:!2021-08-11,4,270-->`).
     static func isSchedulingComment(_ bytes: [UInt8], at offset: Int) -> Bool {

@@ -19,8 +19,12 @@ public struct CardAddition: Sendable {
     public var cards: [Card]
 
     /// The Markdown for a card in Quire's syntax (FORMAT.md §3.9: the simplest syntax that reads
-    /// back as exactly this card).
+    /// back as exactly this card). A side typed empty is refused: on the command line it is a
+    /// slip, not a card (an import keeps Anki's empty fields, fenced).
     public static func markdown(for draft: CardDraft) throws(EditError) -> String {
+        if let empty = draft.normalized.sides.first(where: { $0.text.isEmpty }) {
+            throw .invalid("cannot write this card: the \(empty.side.rawValue) is empty")
+        }
         do {
             return try CardWriter.write(draft).markdown
         } catch {

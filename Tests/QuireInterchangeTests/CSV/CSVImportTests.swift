@@ -133,11 +133,14 @@ import QuireParsing
         }
     }
 
-    /// A card the writer cannot write (text the card syntax would take for something else) is an
-    /// error with its line, never a card lost.
+    /// A card the writer cannot write (a control character) is an error with its line, never a
+    /// card lost; text no inline syntax holds is written fenced (FORMAT.md §3.10).
     @Test func aCardThatCannotBeWrittenIsLocated() {
-        let plan = Self.plan("Term,Definition\n\"a\n\nb\",c\n")
+        let plan = Self.plan("Term,Definition\n\"a\u{1}b\",c\n")
         #expect(!plan.isWritable)
         #expect(plan.diagnostics.first?.line == 2)
+        let fenced = Self.plan("Term,Definition\n\"a\n\nb\",c\n")
+        #expect(fenced.isWritable)
+        #expect(fenced.notes.flatMap(Self.cards).map { [$0.front, $0.back] } == [["a\n\nb", "c"]])
     }
 }
