@@ -123,7 +123,7 @@ public struct AnkiImport: Sendable {
                 report(problem.severity, problem.message)
                 continue
             }
-            guard let written = draft.written else { continue }
+            guard let written = draft.written.first else { continue }
             if let unknown = draft.unknownNotetype { unknownNotetypes[unknown, default: 0] += 1 }
             if existing(draft.folder, CSVImport.frontKey(written.draft.sides[0].text)) != nil {
                 result.alreadyThere += 1
@@ -164,7 +164,7 @@ public struct AnkiImport: Sendable {
         }
         for (notetype, count) in unknownNotetypes.sorted(by: { $0.key < $1.key }) {
             report(.warning, "note type '\(notetype)' (\(count) note\(count == 1 ? "" : "s")) is not one Quire knows: "
-                   + "its first field became the front, the others the back")
+                   + "each card's fields as its template shows them")
         }
         // Media: each file the kept notes use, once.
         var entryOf: [String: String] = [:]
@@ -182,9 +182,11 @@ public struct AnkiImport: Sendable {
     /// A note's cards written, before it has a place.
     struct Drafted: Sendable {
         var folder = ""
-        var written: WrittenCard?
-        /// A cloze's Back Extra: the note's text after the card.
-        var extra = ""
+        /// The note's cards, in order.
+        var written: [WrittenCard] = []
+        /// Fields no card shows (and a cloze's Back Extra): the note's text after the cards, each
+        /// labelled with its field's name.
+        var extra: [(name: String, text: String)] = []
         var typed = false
         var title = ""
         /// The Anki card each Quire card stands for.
@@ -196,7 +198,16 @@ public struct AnkiImport: Sendable {
         var problem: (severity: Diagnostic.Severity, message: String)?
     }
 
-    /// Writes a note's card from its fields.
+    /// Writes a note's cards from its fields, as its note type's templates show them.
+    ///
+    /// - Cloze: the cloze field is one cloze group (one Quire card per number, Anki's card
+    ///   `ord` = number − 1); the other fields its template shows follow as the note's text.
+    /// - Basic-shaped (every card's question shows the first field and its answer the second):
+    ///   a basic card (a definition for Quire's own), or a reversed pair when the note has both
+    ///   Anki cards of a front/back and back/front pair.
+    /// - Any other note type: one basic card per Anki card, its front the fields its template's
+    ///   question shows and its back those its answer adds, each labelled with its field's name
+    ///   when a side shows several; fields no card shows follow as the note's text, labelled.
     static func draft(_ note: AnkiPackage.Note, package: AnkiPackage, cards unsorted: [AnkiPackage.Card], prefix: String,
                       media: [String: String]) -> Drafted {
         var result = Drafted()
@@ -229,49 +240,150 @@ public struct AnkiImport: Sendable {
                 return path
             }.markdown
         }
-        let fields = note.fields.map { Self.sideText(markdown($0)) }
+        let fields = note.fields.map { markdown($0).trimmingSpaces() }
         func field(_ k: Int) -> String { k < fields.count ? fields[k] : "" }
-        let ordinals = Set(cards.map(\.ordinal))
-        let draft: CardDraft
+        func name(_ k: Int) -> String { k < notetype.fields.count ? notetype.fields[k] : "Field \(k + 1)" }
+        /// The fields as one side: a lone field (or the only one not empty) as it is, several each
+        /// labelled with its name (empty ones left out).
+        func side(_ indices: [Int]) -> String {
+            let filled = indices.filter { !field($0).isEmpty }
+            if filled.count <= 1 { return filled.first.map(field) ?? "" }
+            return filled.map { Self.labelled(name($0), field($0)) }.joined(separator: "\n\n")
+        }
+        let templates = notetype.templates.map { AnkiTemplate(question: $0.question, answer: $0.answer, fields: notetype.fields) }
+        func template(_ card: AnkiPackage.Card) -> AnkiTemplate? {
+            notetype.isCloze ? templates.first : (card.ordinal < templates.count ? templates[card.ordinal] : nil)
+        }
+        result.typed = cards.contains { template($0)?.typed ?? false }
+        var shown = Set<Int>()
+        var drafts: [(draft: CardDraft, anki: [AnkiPackage.Card?])] = []
         if notetype.isCloze {
-            draft = CardDraft(.cloze(field(0)))
-            result.extra = field(1)
-        } else {
-            let reversible = notetype.templates.count >= 2 && ordinals.contains(1)
-            // Quire's own export of a definition (its note type named for it, or fields so named).
-            let definition = notetype.name.hasPrefix("Quire Definition") || notetype.fields.prefix(2) == ["Term", "Definition"]
-            let standard = notetype.name.lowercased().hasPrefix("basic") || definition
-            var back = field(1)
-            if !standard || notetype.fields.count > 3 || (notetype.fields.count == 3 && notetype.fields[2].lowercased() != "add reverse") {
-                let rest = (1..<max(1, fields.count)).map(field).filter { !$0.trimmingSpaces().isEmpty }
-                back = rest.joined(separator: "\n")
-                result.unknownNotetype = notetype.name
+            let clozeField = notetype.templates.first.map { Self.clozeField($0.question, fields: notetype.fields) } ?? 0
+            let rest = (templates.first.map { $0.question + $0.answer } ?? [1]).filter { $0 != clozeField }
+            shown = Set([clozeField] + rest)
+            let text = field(clozeField)
+            if Self.hasClozeDeletion(text) {
+                drafts = [(CardDraft(.cloze(text)), [])]
+                result.extra = rest.filter { !field($0).isEmpty }.map { (name($0), field($0)) }
+            } else {
+                // Anki makes a card of a cloze note without a deletion; so does Quire, a basic one.
+                result.warnings.append("note \(note.id): its cloze text has no deletion ('{{c1::…}}'); imported as a basic card")
+                drafts = [(CardDraft(.basic(question: text, answer: side(rest))), [first])]
             }
-            result.typed = notetype.templates.first.map { $0.question.contains("{{type:") || $0.answer.contains("{{type:") } ?? false
-            draft = reversible ? CardDraft(.reversed(front: field(0), back: back))
-                : definition ? CardDraft(.definition(term: field(0), definition: back)) : CardDraft(.basic(question: field(0), answer: back))
+        } else {
+            let definition = notetype.name.hasPrefix("Quire Definition") || notetype.fields.prefix(2) == ["Term", "Definition"]
+            let shapes = cards.map { card -> Int? in
+                guard let t = template(card) else { return nil }
+                if t.question == [0] && t.answer == [1] { return 0 }
+                if t.question == [1] && t.answer == [0] { return 1 }
+                return nil
+            }
+            if shapes == [0] {
+                let content: CardDraft.Content = definition ? .definition(term: field(0), definition: field(1))
+                    : .basic(question: field(0), answer: field(1))
+                drafts = [(CardDraft(content), [first])]
+                shown = [0, 1]
+            } else if shapes == [0, 1] {
+                drafts = [(CardDraft(.reversed(front: field(0), back: field(1))), [cards[0], cards[1]])]
+                shown = [0, 1]
+            } else {
+                if templates.count > 2 || notetype.fields.count > 3 || shapes.contains(where: { $0 == nil }) {
+                    result.unknownNotetype = notetype.name
+                }
+                for card in cards {
+                    guard let t = template(card), !t.question.isEmpty else {
+                        // No template to read: the first field asks, the others answer.
+                        let others = Array(1..<max(1, fields.count))
+                        drafts.append((CardDraft(.basic(question: field(0), answer: side(others))), [card]))
+                        shown.formUnion([0] + others)
+                        continue
+                    }
+                    drafts.append((CardDraft(.basic(question: side(t.question), answer: side(t.answer))), [card]))
+                    shown.formUnion(t.question + t.answer)
+                }
+            }
+            let unshown = fields.indices.filter { !shown.contains($0) && !field($0).isEmpty }
+            result.extra = unshown.map { (name($0), field($0)) }
         }
-        result.title = Self.plainTitle(field(0))
-        let written: WrittenCard
-        do {
-            written = try CardWriter.write(draft)
-        } catch {
-            result.problem = (.error, "note \(note.id) ('\(result.title)'): cannot be written as a card: \(error)")
-            return result
-        }
-        result.written = written
-        for variant in written.variants {
-            switch variant {
-            case .single, .forward: result.ankiCards.append(cards.first { $0.ordinal == 0 })
-            case .backward: result.ankiCards.append(cards.first { $0.ordinal == 1 })
-            case .cloze(let n): result.ankiCards.append(cards.first { $0.ordinal == n - 1 })
+        let titleField = template(first)?.question.first ?? 0
+        result.title = Self.plainTitle(field(notetype.isCloze ? (templates.first?.question.first ?? 0) : titleField))
+        for (draft, anki) in drafts {
+            let written: WrittenCard
+            do {
+                written = try CardWriter.write(draft)
+            } catch {
+                result.problem = (.error, "note \(note.id) ('\(result.title)'): cannot be written as a card: \(error)")
+                return result
+            }
+            for (side, text) in written.draft.sides where text.isEmpty {
+                result.warnings.append("note \(note.id) ('\(result.title)'): the \(side.rawValue) is empty; imported as it is")
+            }
+            result.written.append(written)
+            for variant in written.variants {
+                switch variant {
+                case .single: result.ankiCards.append(anki.first ?? nil)
+                case .forward: result.ankiCards.append(anki.first ?? nil)
+                case .backward: result.ankiCards.append(anki.count > 1 ? anki[1] : nil)
+                case .cloze(let n): result.ankiCards.append(cards.first { $0.ordinal == n - 1 })
+                }
             }
         }
         let matched = Set(result.ankiCards.compactMap { $0?.id })
         for card in cards where !matched.contains(card.id) {
-            result.warnings.append("note \(note.id) ('\(result.title)'): card \(card.ordinal + 1) has no Quire card (its template's text is not the note's); not imported")
+            result.warnings.append("note \(note.id) ('\(result.title)'): card \(card.ordinal + 1) is for cloze number "
+                                   + "\(card.ordinal + 1), which the text no longer has (Anki shows it empty; its Empty Cards "
+                                   + "tool removes it); not imported")
         }
         return result
+    }
+
+    /// A field as part of a side or of the note's text: its name in bold, then its text (on the
+    /// same line when that is one line of prose).
+    static func labelled(_ name: String, _ text: String) -> String {
+        let label = "**" + String(String.UnicodeScalarView(name.unicodeScalars.filter {
+            $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) && !"*_`[]<>\\".unicodeScalars.contains($0)
+        })).trimmingSpaces() + ":**"
+        if text.isEmpty { return label }
+        if !text.contains("\n"), !isBlockStart(Substring(text)), !text.hasPrefix("```"), !text.hasPrefix("~~~") {
+            return label + " " + text
+        }
+        return label + "\n\n" + text
+    }
+
+    /// Milliseconds since 1970 that a time read from a package may be: years 1970 to 9999.
+    static let timeRange: ClosedRange<Int64> = 0...253_402_300_799_999
+
+    /// A value brought into a range.
+    static func clamped(_ value: Int64, _ range: ClosedRange<Int64>) -> Int64 { min(max(value, range.lowerBound), range.upperBound) }
+
+    /// Text in a fenced block (of backticks longer than any run that starts one of its lines), so
+    /// that nothing in it is read as a card.
+    static func fenced(_ text: String) -> String {
+        var longest = 0
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            longest = max(longest, line.drop { $0 == " " || $0 == "\t" }.prefix { $0 == "`" }.count)
+        }
+        let fence = String(repeating: "`", count: max(3, longest + 1))
+        return fence + "markdown\n" + text + "\n" + fence
+    }
+
+    /// Whether text holds an Anki deletion's opening, `{{cN::`.
+    static func hasClozeDeletion(_ text: String) -> Bool {
+        var rest = Substring(text)
+        while let open = rest.range(of: "{{c") ?? rest.range(of: "{{C") {
+            let after = rest[open.upperBound...]
+            let digits = after.prefix { $0.isASCII && $0.isNumber }
+            if !digits.isEmpty, after.dropFirst(digits.count).hasPrefix("::") { return true }
+            rest = after
+        }
+        return false
+    }
+
+    /// The field a cloze template's question deletes from (`{{cloze:Text}}`); the first by default.
+    static func clozeField(_ format: String, fields: [String]) -> Int {
+        guard let range = format.range(of: "{{cloze:"), let close = format[range.upperBound...].range(of: "}}") else { return 0 }
+        let name = format[range.upperBound..<close.lowerBound].split(separator: ":").last.map(String.init)?.trimmingSpaces() ?? ""
+        return fields.firstIndex(of: name) ?? 0
     }
 
     /// A note built at its place.
@@ -287,8 +399,9 @@ public struct AnkiImport: Sendable {
     static func build(_ note: AnkiPackage.Note, _ draft: Drafted, path: String, reviews reviewsOf: [Int64: [AnkiPackage.Review]],
                       dayZero: Int64, options: Options) -> Built {
         var result = Built()
-        guard let written = draft.written else { return result }
-        let ids = CardWriter.cardIDs(of: [written], path: path).first ?? []
+        let written = draft.written
+        guard !written.isEmpty else { return result }
+        let ids = CardWriter.cardIDs(of: written, path: path).flatMap { $0 }
         var states: [SchedulingState?] = []
         for (k, anki) in draft.ankiCards.enumerated() {
             guard let anki, k < ids.count else {
@@ -307,8 +420,14 @@ public struct AnkiImport: Sendable {
                                                                     action: .grade(rating), fields: fields)))
                 result.reviewCount += 1
             }
+            let last = reviews.last.map { $0.id + 1 } ?? 0
+            if state == nil, !reviews.isEmpty {
+                // Answered, then forgotten in Anki (new again): the history no longer counts.
+                let time = Timestamp(milliseconds: max(options.now.milliseconds, last))
+                result.logLines.append(ReviewLog.format(ReviewEvent(time: time, card: ids[k], action: .reset,
+                                                                    fields: [("id", options.eventIDs()), ("path", path), ("via", "anki")])))
+            }
             if let s = state {
-                let last = reviews.last.map { $0.id + 1 } ?? 0
                 let time = Timestamp(milliseconds: max(options.now.milliseconds, last))
                 var fields: [(key: String, value: String)] = [("id", options.eventIDs())]
                 fields += s.fields.filter { $0.key != "fp" }
@@ -319,31 +438,43 @@ public struct AnkiImport: Sendable {
             }
             states.append(state)
         }
-        // The note: front matter, then the cards (and a cloze's extra text).
-        var body = "\n"
-        do { body += try CardWriter.body([written]) } catch {
+        // The note: front matter, then the cards, then the fields no card shows. Those are plain
+        // Markdown, or — when their text would be read as cards — each in a fenced block.
+        var cardsText: String
+        do { cardsText = try CardWriter.body(written) } catch {
             result.problem = "note \(note.id): \(error)"
             return result
         }
-        if !draft.extra.trimmingSpaces().isEmpty { body += "\n" + draft.extra + "\n" }
         let tags = Array(Set(note.tags.compactMap { Tag($0.replacing("::", with: "/"))?.name })).sorted()
-        var bytes: [UInt8]
+        var frontMatter: [UInt8]
         do {
             var editor = try FrontMatterEditor(file: [])
             try editor.set("title", to: .scalar(draft.title))
-            try editor.set("created", to: .scalar(Timestamp(milliseconds: note.id).iso8601(milliseconds: false)))
+            try editor.set("created", to: .scalar(Timestamp(milliseconds: Self.clamped(note.id, Self.timeRange)).iso8601(milliseconds: false)))
             try editor.set("source", to: .scalar(options.source))
             try editor.set("anki", to: .scalar(note.guid))
             if draft.typed { try editor.set("type", to: .raw("true")) }
             if !tags.isEmpty { try editor.set("tags", to: .flowSequence(tags.map { .scalar($0) })) }
-            bytes = editor.file + Array(body.utf8)
+            frontMatter = editor.file
         } catch {
             result.problem = "note \(note.id): cannot write its front matter: \(error.message)"
             return result
         }
-        // Read back: the cards, their IDs as planned; then the states with their fingerprints.
-        let (parsed, problems) = NoteParser.parse(bytes, path: path)
-        guard let parsed, parsed.cards.map(\.id) == ids, !problems.contains(where: { $0.severity >= .warning }) else {
+        var bytes: [UInt8] = []
+        var parsedNote: Note?
+        var problems: [Diagnostic] = []
+        for fenced in [false, true] where parsedNote == nil {
+            var body = "\n" + cardsText
+            for (name, text) in draft.extra {
+                body += "\n" + (fenced ? Self.labelled(name, Self.fenced(text)) : Self.labelled(name, text)) + "\n"
+            }
+            bytes = frontMatter + Array(body.utf8)
+            // Read back: the cards, their IDs as planned.
+            let (parsed, found) = NoteParser.parse(bytes, path: path)
+            problems = found
+            if let parsed, parsed.cards.map(\.id) == ids, !found.contains(where: { $0.severity >= .warning }) { parsedNote = parsed }
+        }
+        guard let parsed = parsedNote else {
             result.problem = "note \(note.id): \(path) would not read back as the cards written: " + problems.map(\.message).joined(separator: "; ")
             return result
         }

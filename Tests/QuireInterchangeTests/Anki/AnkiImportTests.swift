@@ -39,7 +39,7 @@ import QuireScheduling
             let (package, plan, _) = try Self.plan(file, in: dir)
             #expect(plan.isWritable, "\(plan.diagnostics)")
             #expect(plan.diagnostics.map(\.description) == [
-                "\(file): warning: note type 'Vocabulary' (1 note) is not one Quire knows: its first field became the front, the others the back",
+                "\(file): warning: note type 'Hanzi' (1 note) is not one Quire knows: each card's fields as its template shows them",
             ])
             // Every Anki card is a Quire card.
             #expect(plan.cardCount == package.cards.count)
@@ -47,6 +47,7 @@ import QuireScheduling
             #expect(notes.keys.sorted() == [
                 "Biology/Cells/Capital of France.md", "Biology/Cells/The mitochondria makes ATP.md", "Biology/Cells/What is ATP.md",
                 "Languages/Spanish/correr.md", "Languages/Spanish/el gato.md", "Languages/Spanish/el perro.md", "Languages/Spanish/la casa.md",
+                "Languages/Spanish/人.md",
             ])
             func parsed(_ path: String) throws -> Note {
                 let note = try #require(notes[path])
@@ -61,7 +62,16 @@ import QuireScheduling
             #expect(try parsed("Languages/Spanish/la casa.md").cards.map(\.kind) == [.basic])
             #expect(try parsed("Languages/Spanish/el gato.md").cards.map(\.kind) == [.reversed, .reversed])
             #expect(try parsed("Biology/Cells/The mitochondria makes ATP.md").cards.map(\.variant) == [.cloze(1), .cloze(2)])
-            #expect(try parsed("Languages/Spanish/correr.md").cards.first?.back == "to run\nMe gusta *correr*.")
+            // A field no template shows stays in the note, labelled.
+            let correr = try parsed("Languages/Spanish/correr.md")
+            #expect(correr.cards.first?.back == "to run")
+            #expect(String(decoding: try #require(notes["Languages/Spanish/correr.md"]).bytes, as: UTF8.self).contains("\n**Example:** Me gusta *correr*.\n"))
+            // Templates decide each card's sides: no front gives its answer away.
+            let ren = try parsed("Languages/Spanish/人.md")
+            #expect(ren.cards.map(\.front) == ["人", "person"])
+            #expect(ren.cards.map(\.back) == ["**Pinyin:** rén\n\n**Meaning:** person", "**Hanzi:** 人\n\n**Pinyin:** rén"])
+            let renText = String(decoding: try #require(notes["Languages/Spanish/人.md"]).bytes, as: UTF8.self)
+            #expect(renText.contains("**Notes:**\n\n```markdown\nA radical: 亻\nQ: not a card\n```"), "\(renText)")
             let typed = try #require(notes["Biology/Cells/Capital of France.md"])
             #expect(String(decoding: typed.bytes, as: UTF8.self).contains("\ntype: true\n"))
             // States: Anki's due dates, FSRS memory, suspension and burial.

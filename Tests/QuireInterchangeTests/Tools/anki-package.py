@@ -46,6 +46,21 @@ custom["name"] = "Vocabulary"
 models.add_field(custom, models.new_field("Example"))
 models.update_dict(custom)
 add("Vocabulary", {"Front": "correr", "Back": "to run", "Example": "Me gusta <i>correr</i>."}, spanish)
+# A note type of its own: four fields, two templates that show different ones, one field no
+# template shows (as shared language decks have).
+hanzi = models.new("Hanzi")
+for name in ("Hanzi", "Pinyin", "Meaning", "Notes"):
+    models.add_field(hanzi, models.new_field(name))
+recognition = models.new_template("Recognition")
+recognition["qfmt"] = "{{Hanzi}}"
+recognition["afmt"] = "{{FrontSide}}<hr id=answer>{{Pinyin}}<br>{{Meaning}}"
+recall = models.new_template("Recall")
+recall["qfmt"] = "{{Meaning}}"
+recall["afmt"] = "{{FrontSide}}<hr id=answer>{{Hanzi}} {{Pinyin}}"
+models.add_template(hanzi, recognition)
+models.add_template(hanzi, recall)
+models.add(hanzi)
+add("Hanzi", {"Hanzi": "人", "Pinyin": "rén", "Meaning": "person", "Notes": "A radical: 亻<br>Q: not a card"}, spanish)
 
 # A history: answers a day apart, through Anki's scheduler.
 now = int(time.time())
