@@ -18,8 +18,10 @@ extension Quire {
                 HTML as Markdown, media copied into assets/. Each card keeps Anki's state — due date, \
                 interval, ease, FSRS memory state, suspended, buried — and its answers become log lines \
                 followed by a set line with that state (docs/INTERCHANGE.md). A note whose first card is \
-                already in its deck is skipped, so a second run adds only what is new. Nothing is \
-                written unless everything can be.
+                already in its deck is skipped, so a second run adds only what is new. A note that \
+                cannot be imported is listed with its ID and reason, the others are imported, and \
+                the exit status is 1; with --strict nothing is written then. The files are moved \
+                into place all together, so a killed import leaves nothing half done.
                 """)
 
         @OptionGroup var options: VaultOptions
@@ -27,6 +29,8 @@ extension Quire {
         var into: String?
         @Flag(help: "Say what would be imported; write nothing.")
         var dryRun = false
+        @Flag(help: "Import nothing when a note cannot be imported.")
+        var strict = false
         @Argument(help: "The .apkg or .colpkg file.")
         var file: String
 
@@ -49,7 +53,7 @@ extension Quire {
                                                                settings: context.config.settings, eventIDs: { ReviewWriter.randomEventID() }),
                                        existing: { fronts[$0 + "\n" + $1] },
                                        taken: ImportCommand.taken(in: vault))
-            try ImportCommand.report(plan.diagnostics, root: ".")
+            let errors = try ImportCommand.report(plan.diagnostics, root: ".", strict: strict)
             let summary = "\(Output.counted(plan.cardCount, "card")) in \(Output.counted(plan.notes.count, "note")), "
                 + "\(Output.counted(plan.reviewCount, "review")), \(Output.counted(plan.media.count, "media file"))"
                 + (plan.alreadyThere > 0 ? "; \(Output.counted(plan.alreadyThere, "note")) already in the vault skipped" : "")
@@ -57,12 +61,14 @@ extension Quire {
                 for note in plan.notes { Output.line("would write \(note.path) (\(Output.counted(note.cards, "card")))") }
                 for media in plan.media { Output.line("would copy \(media.path)") }
                 Output.line("Would import \(summary). Nothing written (--dry-run).")
+                try ImportCommand.finish(errors: errors, what: "note")
                 return
             }
             let files = try plan.files(package: file, name: name, format: package.format, log: "anki-" + ReviewWriter.randomEventID())
             try ImportCommand.write(files, to: vault)
             Output.line("Imported \(summary).")
             try context.loaded.finish()
+            try ImportCommand.finish(errors: errors, what: "note")
         }
     }
 }

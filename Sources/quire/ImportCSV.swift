@@ -20,8 +20,9 @@ extension Quire {
                 followed, HTML fields turned into Markdown. Cards are written in Quire's syntax into \
                 one note per deck and tag set, in the deck's folder (--deck, the Deck column, \
                 #deck:, or the file's name), never over an existing file. A card whose front is \
-                already in its deck is reported and skipped. A bad row is an error with its line, \
-                and then nothing is written.
+                already in its deck is reported and skipped. A bad row is an error with its line; \
+                the other rows are imported and the exit status is 1 (with --strict nothing is \
+                written then).
                 """)
 
         @OptionGroup var options: VaultOptions
@@ -29,6 +30,8 @@ extension Quire {
         var deck: String?
         @Flag(help: "Show what would be written; write nothing.")
         var dryRun = false
+        @Flag(help: "Import nothing when a row cannot be imported.")
+        var strict = false
         @Argument(help: "The file to import.")
         var file: String
 
@@ -49,7 +52,7 @@ extension Quire {
             let plan = CSVImport.plan(table, path: file, options: .init(name: base.isEmpty ? name : base, source: name, deck: deck, created: options.now),
                                       existing: { fronts[$0 + "\n" + $1] },
                                       taken: ImportCommand.taken(in: vault))
-            try ImportCommand.report(plan.diagnostics, root: shownRoot)
+            let errors = try ImportCommand.report(plan.diagnostics, root: shownRoot, strict: strict)
             let summary = "\(Output.counted(plan.cardCount, "card")) in \(Output.counted(plan.notes.count, "note"))"
                 + (plan.duplicates > 0 ? ", \(Output.counted(plan.duplicates, "duplicate")) skipped" : "")
             if dryRun {
@@ -57,12 +60,14 @@ extension Quire {
                     Output.write(UnifiedDiff.make(old: [], new: note.bytes, path: note.path))
                 }
                 Output.line("Would import \(summary). Nothing written (--dry-run).")
+                try ImportCommand.finish(errors: errors, what: "row")
                 return
             }
             try ImportCommand.write(plan.notes.map { .note($0.path, $0.bytes) }, to: vault)
             for note in plan.notes { Output.line("wrote \(note.path) (\(Output.counted(note.cards, "card")))") }
             Output.line("Imported \(summary).")
             try loaded.finish()
+            try ImportCommand.finish(errors: errors, what: "row")
         }
     }
 }

@@ -28,14 +28,25 @@ extension Quire {
             }
         }
 
-        /// Prints a plan's problems; when one is an error, says nothing is imported and fails.
-        static func report(_ diagnostics: [Diagnostic], root: String) throws {
+        /// Prints a plan's problems. With `strict`, an error means nothing is imported: it says so
+        /// and fails. Otherwise what can be imported is, and ``finish(errors:what:)`` fails after it.
+        /// Returns the number of errors.
+        @discardableResult
+        static func report(_ diagnostics: [Diagnostic], root: String, strict: Bool = true) throws -> Int {
             Output.diagnostics(diagnostics, root: root, toStandardError: true, color: false)
             let errors = diagnostics.filter { $0.severity == .error }.count
-            guard errors == 0 else {
+            if errors > 0, strict {
                 Output.error("nothing imported: \(Output.counted(errors, "error"))")
                 throw ExitCode(1)
             }
+            return errors
+        }
+
+        /// After a partial import: when some of it could not be imported, says how much and fails.
+        static func finish(errors: Int, what: String) throws {
+            guard errors > 0 else { return }
+            Output.error("\(Output.counted(errors, what)) not imported (see the errors above; --strict imports nothing then)")
+            throw ExitCode(1)
         }
 
         /// Writes an import's files all or none, with a progress bar on a terminal.

@@ -41,7 +41,9 @@ import Testing
         #expect(again.status == 0 && again.stdout.hasSuffix("Imported 0 cards in 0 notes, 123 duplicates skipped.\n"), "\(again.stdout)")
     }
 
-    @Test func aBadRowWritesNothing() throws {
+    /// A file that cannot be read writes nothing; a bad row is reported with its line and the
+    /// other rows are imported (exit 1), or with --strict nothing is.
+    @Test func aBadRowIsReportedAndTheRestImported() throws {
         let q = try QuireRunner()
         defer { q.cleanUp() }
         let csv = q.vault.deletingLastPathComponent().appendingPathComponent("bad.csv")
@@ -51,13 +53,23 @@ import Testing
         let result = try q.run(["import", "csv", csv.path])
         #expect(result.status == 1)
         #expect(result.stderr.contains("bad.csv:4:10: error: a quoted field is never closed"), "\(result)")
-        try Data("Question,Answer\nOne?,1\nTwo?\n".utf8).write(to: csv)
-        let ragged = try q.run(["import", "csv", csv.path])
-        #expect(ragged.status == 1 && ragged.stderr.contains("bad.csv:3:1: error: this row has 1 field; the columns are 2"), "\(ragged)")
-        #expect(ragged.stderr.contains("nothing imported"))
+        #expect(try notes() == before)
+        try Data("Question,Answer\nOne?,1\nTwo?\nThree?,\n".utf8).write(to: csv)
+        let strict = try q.run(["import", "csv", csv.path, "--strict"])
+        #expect(strict.status == 1 && strict.stderr.contains("bad.csv:3:1: error: this row has 1 field; the columns are 2"), "\(strict)")
+        #expect(strict.stderr.contains("nothing imported: 1 error"))
+        #expect(try notes() == before)
         let dry = try q.run(["import", "csv", csv.path, "--dry-run"])
         #expect(dry.status == 1)
         #expect(try notes() == before)
+        let partial = try q.run(["import", "csv", csv.path])
+        #expect(partial.status == 1 && partial.stderr.contains("1 row not imported"), "\(partial)")
+        // An empty answer is imported, and said.
+        #expect(partial.stderr.contains("bad.csv:4: warning: the answer is empty; imported as it is"), "\(partial)")
+        #expect(partial.stdout.hasSuffix("Imported 2 cards in 1 note.\n"), "\(partial)")
+        let listed = try q.run(["list", "--count"])
+        #expect(listed.status == 0)
+        #expect(try notes().count == before.count + 2)
     }
 
     @Test func dryRunShowsTheNotesAndWritesNothing() throws {

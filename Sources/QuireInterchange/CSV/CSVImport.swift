@@ -217,9 +217,10 @@ public struct CSVImport: Sendable {
                 result.diagnostics.append(Diagnostic(.warning, path: path, line: row.line, message:
                     "note type '\(notetype)' is not one Quire knows: imported as \(draft.kind.rawValue)"))
             }
-            if draft.sides.contains(where: { $0.text.trimmingSpaces().isEmpty }) {
-                fail(row.line, nil, "\(draft.sides.first { $0.text.trimmingSpaces().isEmpty }?.side.rawValue ?? "a side") is empty")
-                continue
+            // An empty side (Anki allows empty fields) is written fenced, and said.
+            if draft.kind != .cloze, let empty = draft.sides.first(where: { $0.text.trimmingSpaces().isEmpty }) {
+                result.diagnostics.append(Diagnostic(.warning, path: path, line: row.line, message:
+                    "the \(empty.side.rawValue) is empty; imported as it is"))
             }
             // Duplicates: the same front in the deck.
             let front = Self.frontKey(draft.sides[0].text)
@@ -252,7 +253,8 @@ public struct CSVImport: Sendable {
                 groups.append((deck, tags, [written]))
             }
         }
-        guard result.isWritable else { return result }
+        // Rows in error make no card; the others are planned (the caller writes them, or with
+        // --strict nothing).
 
         // The notes: names taken in the vault or by this import are skipped.
         var planned = Set<String>()

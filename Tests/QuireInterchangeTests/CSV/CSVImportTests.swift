@@ -111,14 +111,18 @@ import QuireParsing
         #expect(plan.notes.map(\.path) == ["vocab/vocab 2.md"])
     }
 
-    @Test func badRowsAreErrorsAndNothingIsPlanned() {
+    /// A bad row is an error with its line and makes no card; the good rows are still planned
+    /// (the command writes them, or with --strict nothing). An empty side is a warning.
+    @Test func badRowsAreErrorsTheOthersArePlanned() throws {
         let plan = Self.plan("Question,Answer\nq?,a\nonly one field\nq2?,\n")
         #expect(!plan.isWritable)
-        #expect(plan.notes.isEmpty)
         #expect(plan.diagnostics.map(\.description) == [
             "vocab.csv:3:1: error: this row has 1 field; the columns are 2",
-            "vocab.csv:4: error: answer is empty",
+            "vocab.csv:4: warning: the answer is empty; imported as it is",
         ])
+        let cards = plan.notes.flatMap(Self.cards)
+        #expect(cards.map(\.front) == ["q?", "q2?"])
+        #expect(cards.map(\.back) == ["a", ""])
     }
 
     @Test func unknownColumnsAndHostileDecks() {
