@@ -88,9 +88,18 @@ import Testing
         let other = vault.deletingLastPathComponent().appendingPathComponent("other")
         try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
         #expect(try q.run(["init"], workingDirectory: other).status == 0)
-        let refused = try q.run(["import", "anki", climbing], workingDirectory: other)
+        let refused = try q.run(["import", "anki", climbing, "--strict"], workingDirectory: other)
         #expect(refused.status == 1 && refused.stderr.contains("cannot be a folder of the vault"), "\(refused)")
+        #expect(refused.stderr.contains("nothing imported: 3 errors"), "\(refused)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: other.path).filter { !$0.hasPrefix(".") }.isEmpty)
+        // Without --strict the other notes are imported, each refused one listed by its ID.
+        let partial = try q.run(["import", "anki", climbing], workingDirectory: other)
+        #expect(partial.status == 1 && partial.stderr.contains("3 notes not imported"), "\(partial)")
+        #expect(partial.stderr.components(separatedBy: "error: note ").count == 4, "\(partial)")
+        #expect(partial.stdout.hasPrefix("Imported 8 cards in 5 notes"), "\(partial)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: other.path).filter { !$0.hasPrefix(".") }.sorted() == ["Languages", "assets"])
+        #expect(!FileManager.default.fileExists(atPath: other.deletingLastPathComponent().appendingPathComponent("outside").path))
+        #expect(try q.run(["replay", "--check"], workingDirectory: other).status == 0)
         // A FIFO is not read (it would block), nor a folder.
         let fifo = packages.appendingPathComponent("pipe.apkg").path
         #expect(mkfifo(fifo, 0o600) == 0)
@@ -101,5 +110,58 @@ import Testing
         try Data("not a zip".utf8).write(to: text)
         let bad = try q.run(["import", "anki", text.path], workingDirectory: other)
         #expect(bad.status == 1 && bad.stderr.contains("notes.apkg: not a readable zip archive"), "\(bad)")
+    }
+
+    /// Every number read from a package is checked: extreme intervals, due days, eases, counts,
+    /// memory states, times and creation dates are said and replaced, never trapped on, and the
+    /// log the import writes still replays to the notes — with a 200,000-answer history too.
+    @Test func extremeNumbersAndAHugeHistory() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        let (vault, packages) = try Self.setUp(q)
+        let edit = """
+            import sqlite3, sys, zipfile
+            src, out = sys.argv[1], sys.argv[2]
+            z = zipfile.ZipFile(src)
+            db = out + '.db'
+            open(db, 'wb').write(z.read('collection.anki21'))
+            c = sqlite3.connect(db)
+            review = c.execute('select id from cards where type = 2 order by id').fetchall()
+            c.execute('update cards set ivl = 1000000000000000, due = 1000000000000, factor = 1000000000, reps = -5, '
+                      'lapses = 1000000000000 where id = ?', review[0])
+            c.execute('update cards set due = -9000000000000000000, data = ? where id = ?', ('{"s": 1e300, "d": 50}', review[1][0]))
+            c.execute("update cards set type = 1, queue = 1, due = 99999999999999 where id = (select min(id) from cards where type = 0)")
+            cid = review[-1][0]
+            c.execute('insert into revlog values (?, ?, 0, 3, 1, 0, 2500, 5000, 1)', (-5, cid))
+            c.execute('insert into revlog values (?, ?, 0, 3, 1, 0, 2500, 5000, 1)', (10 ** 17, cid))
+            start = 1500000000000
+            c.executemany('insert into revlog values (?, ?, 0, ?, 1, 0, 2500, 3000, 1)',
+                          ((start + k * 60000, cid, 1 + k % 4) for k in range(200000)))
+            nid = c.execute('select nid from cards where id = ?', (cid,)).fetchone()[0]
+            c.execute('update notes set id = ? where id = ?', (10 ** 17, nid))
+            c.execute('update cards set nid = ? where nid = ?', (10 ** 17, nid))
+            c.execute('update col set crt = ?', (10 ** 15,))
+            c.commit(); c.close()
+            with zipfile.ZipFile(out, 'w') as w:
+                w.writestr('collection.anki21', open(db, 'rb').read())
+                for name in z.namelist():
+                    if name != 'collection.anki21': w.writestr(name, z.read(name))
+            """
+        let extreme = packages.appendingPathComponent("extreme.apkg").path
+        let made = try QuireRunner.execute(URL(fileURLWithPath: "/usr/bin/env"),
+                                           ["python3", "-c", edit, packages.appendingPathComponent("legacy.apkg").path, extreme])
+        #expect(made.status == 0, "\(made.stderr)")
+        let imported = try q.run(["import", "anki", extreme], workingDirectory: vault)
+        #expect(imported.status == 0, "\(imported)")
+        for said in ["the collection's creation time (1000000000000000) is out of range", "interval 1000000000000000 is out of range",
+                     "reps -5 is out of range", "lapses 1000000000000 is out of range",
+                     "FSRS memory (stability 1e+300, difficulty 50.0) is out of range", "due time 99999999999999 is out of range",
+                     "2 answer(s) at a time before 1970 or after 9999 not imported", "its ID is not a creation time"] {
+            #expect(imported.stderr.contains(said), "\(said): \(imported.stderr)")
+        }
+        #expect(imported.stdout.contains("200,0") || imported.stdout.contains("2000"), "\(imported)")
+        let replay = try q.run(["replay", "--check"], workingDirectory: vault)
+        #expect(replay.status == 0 && (replay.stdout + replay.stderr).contains(", 0 differ"), "\(replay)")
+        #expect(try q.run(["check"], workingDirectory: vault).status == 0)
     }
 }

@@ -138,12 +138,18 @@ public struct AnkiImport: Sendable {
             planned.insert(path)
             accepted.append((note, draft, path))
         }
+        // Review days count from the collection's creation (seconds); out of range, from today.
+        let dayZero = (0...(timeRange.upperBound / 1000)).contains(package.created) ? package.created
+            : options.now.milliseconds / 86_400_000 * 86_400
+        if dayZero != package.created {
+            report(.warning, "the collection's creation time (\(package.created)) is out of range; due days counted from today")
+        }
         // Each note built — states, log lines, front matter, read back — on every core.
         let jobs = accepted
         let built = ResultSlots<Built>(count: jobs.count)
         inParallelChunks(of: jobs.count, chunk: 64, concurrency: nil) { range in
             for k in range {
-                built[k] = Self.build(jobs[k].note, jobs[k].draft, path: jobs[k].path, reviews: reviews, dayZero: package.created,
+                built[k] = Self.build(jobs[k].note, jobs[k].draft, path: jobs[k].path, reviews: reviews, dayZero: dayZero,
                                       options: options)
             }
             return true
@@ -155,6 +161,7 @@ public struct AnkiImport: Sendable {
                 report(.error, problem)
                 continue
             }
+            for warning in note.warnings { report(.warning, warning) }
             guard let planned = note.note else { continue }
             result.notes.append(planned)
             result.cardCount += planned.cards
@@ -353,9 +360,6 @@ public struct AnkiImport: Sendable {
     /// Milliseconds since 1970 that a time read from a package may be: years 1970 to 9999.
     static let timeRange: ClosedRange<Int64> = 0...253_402_300_799_999
 
-    /// A value brought into a range.
-    static func clamped(_ value: Int64, _ range: ClosedRange<Int64>) -> Int64 { min(max(value, range.lowerBound), range.upperBound) }
-
     /// Text in a fenced block (of backticks longer than any run that starts one of its lines), so
     /// that nothing in it is read as a card.
     static func fenced(_ text: String) -> String {
@@ -391,6 +395,7 @@ public struct AnkiImport: Sendable {
         var note: PlannedNote?
         var logLines: [String] = []
         var reviewCount = 0
+        var warnings: [String] = []
         var problem: String?
     }
 
@@ -408,8 +413,16 @@ public struct AnkiImport: Sendable {
                 states.append(nil)
                 continue
             }
-            let reviews = (reviewsOf[anki.id] ?? []).filter { (1...4).contains($0.ease) && $0.type != 4 && $0.type != 5 }
-            var state = Self.state(of: anki, reviews: reviews, dayZero: dayZero, options: options, card: ids[k])
+            let answers = (reviewsOf[anki.id] ?? []).filter { (1...4).contains($0.ease) && $0.type != 4 && $0.type != 5 }
+            // An answer at a time no log line can hold (before 1970, after 9999) is left out.
+            let reviews = answers.filter { Self.timeRange.contains($0.id) }
+            if reviews.count < answers.count {
+                result.warnings.append("note \(note.id): card \(anki.id): \(answers.count - reviews.count) answer(s) "
+                                       + "at a time before 1970 or after 9999 not imported")
+            }
+            let (found, problems) = Self.state(of: anki, reviews: reviews, dayZero: dayZero, options: options, card: ids[k])
+            var state = found
+            result.warnings += problems.map { "note \(note.id): card \(anki.id): " + $0 }
             for review in reviews {
                 guard let rating = Rating(rawValue: review.ease) else { continue }
                 var fields: [(key: String, value: String)] = [("id", options.eventIDs()), ("sched", "fsrs")]
@@ -446,11 +459,18 @@ public struct AnkiImport: Sendable {
             return result
         }
         let tags = Array(Set(note.tags.compactMap { Tag($0.replacing("::", with: "/"))?.name })).sorted()
+        // A note's ID is its creation time (milliseconds); one out of range is said, and the
+        // import's time stands for it.
+        var created = note.id
+        if !Self.timeRange.contains(created) || created > options.now.milliseconds + 86_400_000 {
+            result.warnings.append("note \(note.id): its ID is not a creation time (1970 to now); created: the import's time")
+            created = options.now.milliseconds
+        }
         var frontMatter: [UInt8]
         do {
             var editor = try FrontMatterEditor(file: [])
             try editor.set("title", to: .scalar(draft.title))
-            try editor.set("created", to: .scalar(Timestamp(milliseconds: Self.clamped(note.id, Self.timeRange)).iso8601(milliseconds: false)))
+            try editor.set("created", to: .scalar(Timestamp(milliseconds: created).iso8601(milliseconds: false)))
             try editor.set("source", to: .scalar(options.source))
             try editor.set("anki", to: .scalar(note.guid))
             if draft.typed { try editor.set("type", to: .raw("true")) }
@@ -494,34 +514,66 @@ public struct AnkiImport: Sendable {
         return result
     }
 
-    /// A card's Quire state from Anki's (nil for a new card neither suspended nor buried).
+    /// A card's Quire state from Anki's (nil for a new card neither suspended nor buried), and what
+    /// was out of range in it. Every number is checked: a value out of range is said and replaced
+    /// by a sane one, never trusted into arithmetic that could overflow.
     static func state(of card: AnkiPackage.Card, reviews: [AnkiPackage.Review], dayZero: Int64, options: Options,
-                      card id: CardID) -> SchedulingState? {
+                      card id: CardID) -> (SchedulingState?, [String]) {
         var s = SchedulingState()
+        var problems: [String] = []
         let due = card.originalDeck != 0 && card.originalDue != 0 ? card.originalDue : card.due
+        let latest = options.now.milliseconds + Self.maximumDays * 86_400_000
+        /// The time `milliseconds`, or now when it is outside 1970 to the maximum interval from now.
+        func time(_ milliseconds: Int64?, _ what: String) -> Timestamp {
+            if let milliseconds, Self.timeRange.contains(milliseconds), milliseconds <= latest { return Timestamp(milliseconds: milliseconds) }
+            problems.append("\(what) \(due) is out of range; due now")
+            return options.now
+        }
+        /// The start of day `days` after the collection's creation.
+        func day(_ days: Int64) -> Int64? {
+            guard (-Self.maximumDays * 100...Self.maximumDays * 100).contains(days) else { return nil }
+            return (dayZero + days * 86_400) * 1000
+        }
         switch card.type {
         case 1, 3:
             s.state = card.type == 1 ? .learning : .relearning
             // Learning cards are due at a time (seconds); day-learning ones on a day.
-            s.due = card.queue == 3 ? Timestamp(seconds: dayZero + due * 86_400) : Timestamp(seconds: due)
+            s.due = card.queue == 3 ? time(day(due), "due day")
+                : time(Self.timeRange.contains(due) && due <= Self.timeRange.upperBound / 1000 ? due * 1000 : nil, "due time")
             s.step = 0
         case 2:
             s.state = .review
-            s.due = Timestamp(seconds: dayZero + due * 86_400)
-            s.interval = Int(clamping: max(card.interval, 0))
+            s.due = time(day(due), "due day")
+            if (0...Self.maximumDays).contains(card.interval) {
+                s.interval = Int(card.interval)
+            } else {
+                problems.append("interval \(card.interval) is out of range (0 to \(Self.maximumDays) days); left out")
+            }
         default:
             s.state = .new
         }
         if s.state != .new {
-            s.reps = Int(clamping: card.reps)
-            s.lapses = Int(clamping: card.lapses)
+            for (value, name) in [(card.reps, "reps"), (card.lapses, "lapses")] where !(0...10_000_000).contains(value) {
+                problems.append("\(name) \(value) is out of range; 0 instead")
+            }
+            s.reps = (0...10_000_000).contains(card.reps) ? Int(card.reps) : 0
+            s.lapses = (0...10_000_000).contains(card.lapses) ? Int(card.lapses) : 0
             s.lastReview = reviews.last.map { Timestamp(milliseconds: $0.id) }
-            if let memory = Self.memory(card.data) {
+            let memory = Self.memory(card.data)
+            if let memory, memory.stability <= Double(Self.maximumDays) * 100, (1...10).contains(memory.difficulty) {
                 // FSRS: the memory state is the card's; Anki's ease is left behind.
                 s.stability = memory.stability
                 s.difficulty = memory.difficulty
             } else {
-                if card.factor > 0 { s.ease = Double(card.factor) / 1000 }
+                if let memory {
+                    problems.append("FSRS memory (stability \(memory.stability), difficulty \(memory.difficulty)) is out of range; "
+                                    + "derived from the answers instead")
+                }
+                if (1300...100_000).contains(card.factor) {
+                    s.ease = Double(card.factor) / 1000
+                } else if card.factor != 0 {
+                    problems.append("ease \(card.factor) ‰ is out of range (1300 to 100000); left out")
+                }
                 // No memory state kept: replay the answers through Quire's FSRS for one.
                 var replayed: SchedulingState?
                 for review in reviews {
@@ -535,8 +587,11 @@ public struct AnkiImport: Sendable {
         }
         if card.queue == -1 { s.suspended = true }
         if card.queue == -2 || card.queue == -3 { s.buriedUntil = options.buriedUntil }
-        return s.state == .new && !s.suspended && s.buriedUntil == nil ? nil : s
+        return (s.state == .new && !s.suspended && s.buriedUntil == nil ? nil : s, problems)
     }
+
+    /// The longest interval Quire keeps, in days (100 years, FORMAT.md §7's `maximum_interval`).
+    static let maximumDays: Int64 = 36_500
 
     /// The FSRS memory state in a card's data (`{"s": 12.3, "d": 5.1, …}`), when it has one.
     static func memory(_ data: String) -> (stability: Double, difficulty: Double)? {
@@ -550,33 +605,6 @@ public struct AnkiImport: Sendable {
         }
         guard let s = number("s"), let d = number("d"), s.isFinite, d.isFinite, s > 0 else { return nil }
         return (s, d)
-    }
-
-    /// A field's Markdown as one side of a card: a card side is one paragraph, and blocks (lists,
-    /// quotes, code, tables) each after one empty line; so an empty line before another paragraph
-    /// goes (the two join with a line break), one before a block stays, and code is kept whole.
-    static func sideText(_ markdown: String) -> String {
-        var lines: [Substring] = []
-        var fence: Substring?
-        var pendingBlank = false
-        for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
-            let trimmed = line.drop { $0 == " " }
-            if let open = fence {
-                if trimmed.hasPrefix(open) { fence = nil }
-                lines.append(line)
-                continue
-            }
-            if trimmed.isEmpty {
-                pendingBlank = !lines.isEmpty
-                continue
-            }
-            let startsFence = trimmed.hasPrefix("```") || trimmed.hasPrefix("~~~")
-            if pendingBlank, startsFence || isBlockStart(line) { lines.append("") }
-            pendingBlank = false
-            if startsFence { fence = trimmed.prefix { $0 == trimmed.first } }
-            lines.append(line)
-        }
-        return lines.joined(separator: "\n")
     }
 
     /// Whether a line starts a block other than a paragraph: a list item, a quote, a table row,

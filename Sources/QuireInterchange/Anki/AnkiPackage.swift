@@ -187,7 +187,7 @@ public struct AnkiPackage: Sendable {
         }
         let dataColumn = try db.columnNames(of: "cards").contains("data")
         try db.query("SELECT id, nid, did, ord, type, queue, due, ivl, factor, reps, lapses, odid, odue\(dataColumn ? ", data" : "") FROM cards ORDER BY nid, ord, id") { row in
-            package.cards.append(Card(id: row.int(0), note: row.int(1), deck: row.int(2), ordinal: Int(clamping: row.int(3)),
+            package.cards.append(Card(id: row.int(0), note: row.int(1), deck: row.int(2), ordinal: Int(clamping: min(max(row.int(3), 0), 1 << 20)),
                                       type: Int(clamping: row.int(4)), queue: Int(clamping: row.int(5)), due: row.int(6),
                                       interval: row.int(7), factor: row.int(8), reps: row.int(9), lapses: row.int(10),
                                       originalDeck: row.int(11), originalDue: row.int(12), data: dataColumn ? row.text(13) ?? "" : ""))
