@@ -49,9 +49,12 @@ extension Quire {
                 throw ExitCode(1)
             }
             let fronts = CSVImport.fronts(in: context.loaded.index)
+            let imported = AnkiImport.importedNotes(context.loaded.index.notes, vault: vault)
             let plan = AnkiImport.plan(package, options: .init(source: name, folder: folder, now: context.now, buriedUntil: context.dayEnd,
                                                                settings: context.config.settings, eventIDs: { ReviewWriter.randomEventID() }),
                                        existing: { fronts[$0 + "\n" + $1] },
+                                       existingNote: { imported[$0] },
+                                       sameMedia: AnkiImport.sameMedia(package: file, name: name, format: package.format, vault: vault),
                                        taken: ImportCommand.taken(in: vault))
             let errors = try ImportCommand.report(plan.diagnostics, root: ".", strict: strict)
             let summary = "\(Output.counted(plan.cardCount, "card")) in \(Output.counted(plan.notes.count, "note")), "

@@ -42,6 +42,16 @@ import Testing
         // Again: nothing new.
         let again = try q.run(["import", "anki", package], workingDirectory: vault)
         #expect(again.stdout == "Imported 0 cards in 0 notes, 0 reviews, 0 media files; 8 notes already in the vault skipped.\n", "\(again)")
+        // Notes are known by their Anki GUID, however edited or moved; media by their bytes.
+        let atpURL = vault.appendingPathComponent("Biology/Cells/What is ATP.md")
+        try atp.replacing("What is **ATP**?", with: "What is **ATP**, the molecule?").write(to: atpURL, atomically: true, encoding: .utf8)
+        try FileManager.default.moveItem(at: atpURL, to: vault.appendingPathComponent("Biology/ATP.md"))
+        let perro = vault.appendingPathComponent("Languages/Spanish/el perro.md")
+        try FileManager.default.removeItem(at: perro)
+        let third = try q.run(["import", "anki", package], workingDirectory: vault)
+        #expect(third.stdout == "Imported 2 cards in 1 note, 0 reviews, 0 media files; 7 notes already in the vault skipped.\n", "\(third)")
+        #expect(try String(contentsOf: perro, encoding: .utf8).contains("[sound:assets/hola.mp3]") || (try String(contentsOf: perro, encoding: .utf8)).contains("assets/hola.mp3"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: vault.appendingPathComponent("assets").path).sorted() == ["cell.png", "hola.mp3"])
     }
 
     /// A package whose media names and deck names point outside the vault.

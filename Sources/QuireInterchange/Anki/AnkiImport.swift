@@ -4,6 +4,7 @@ import QuireParsing
 import QuireReview
 import QuireScheduling
 import QuireSupport
+import QuireSystem
 import QuireYAML
 
 /// What an Anki package becomes (`quire import anki`): planned in full before anything is written.
@@ -74,8 +75,14 @@ public struct AnkiImport: Sendable {
     ///   - existing: the location of a card already in the vault in deck folder `deck` whose front
     ///     is `front` (``CSVImport/frontKey(_:)``; a cloze: its whole text): a note whose first card
     ///     is already there (an import run again) is skipped and counted.
+    ///   - existingNote: the path of the note in the vault imported from the Anki note with this
+    ///     GUID (its `anki:` key), if any: such a note is skipped and counted.
+    ///   - sameMedia: whether the file at a vault path holds exactly the bytes of a package's
+    ///     media entry: then it is that media file's, and not copied again.
     ///   - taken: whether a path in the vault is taken.
     public static func plan(_ package: AnkiPackage, options: Options, existing: (_ deck: String, _ front: String) -> String? = { _, _ in nil },
+                            existingNote: (_ guid: String) -> String? = { _ in nil },
+                            sameMedia: (_ path: String, _ entry: String) -> Bool = { _, _ in false },
                             taken: (String) -> Bool) -> AnkiImport {
         var result = AnkiImport()
         let name = options.source
@@ -90,14 +97,20 @@ public struct AnkiImport: Sendable {
         // Each media file its own name in assets/: a name another file (or the vault) has gets
         // ` 2`, ` 3`, … before its extension. Linked from the vault's top, as Quire finds a
         // note's images (beside the note, then there).
+        // A file already there with the same bytes (an import run again) is the file's.
         var mediaPathOf: [String: String] = [:]
         var mediaPathsTaken = Set<String>()
+        var mediaInVault = Set<String>()
         for entry in package.media where mediaPathOf[entry.name] == nil {
             guard let safe = Self.mediaFileName(entry.name) else { continue }
             let dot = safe.lastIndex(of: ".").flatMap { $0 == safe.startIndex ? nil : $0 } ?? safe.endIndex
             var candidate = prefix + "assets/" + safe
             var n = 1
             while mediaPathsTaken.contains(candidate) || taken(candidate) {
+                if !mediaPathsTaken.contains(candidate), sameMedia(candidate, entry.entry) {
+                    mediaInVault.insert(candidate)
+                    break
+                }
                 n += 1
                 candidate = prefix + "assets/" + safe[..<dot] + " \(n)" + safe[dot...]
             }
@@ -125,7 +138,7 @@ public struct AnkiImport: Sendable {
             }
             guard let written = draft.written.first else { continue }
             if let unknown = draft.unknownNotetype { unknownNotetypes[unknown, default: 0] += 1 }
-            if existing(draft.folder, CSVImport.frontKey(written.draft.sides[0].text)) != nil {
+            if existingNote(note.guid) != nil || existing(draft.folder, CSVImport.frontKey(written.draft.sides[0].text)) != nil {
                 result.alreadyThere += 1
                 continue
             }
@@ -176,7 +189,7 @@ public struct AnkiImport: Sendable {
         // Media: each file the kept notes use, once.
         var entryOf: [String: String] = [:]
         for entry in package.media { entryOf[entry.name] = entry.entry }
-        for (file, path) in usedMedia.sorted(by: { $0.key < $1.key }) {
+        for (file, path) in usedMedia.sorted(by: { $0.key < $1.key }) where !mediaInVault.contains(path) {
             guard let entry = entryOf[file] else { continue }
             result.media.append((entry, path))
         }
@@ -647,6 +660,29 @@ public struct AnkiImport: Sendable {
 }
 
 extension AnkiImport {
+    /// The GUIDs of the Anki notes already imported into the vault (each note's `anki:` key), with
+    /// their notes' paths. Only notes that name a `source` are read.
+    public static func importedNotes(_ notes: [Note], vault: Vault) -> [String: String] {
+        var found: [String: String] = [:]
+        for note in notes where note.source != nil {
+            guard let full = try? vault.notePath(note.path), let bytes = try? vault.io.read(full).bytes,
+                  let guid = (try? FrontMatter(file: bytes))?.root?["anki"]?.scalar?.value, !guid.isEmpty else { continue }
+            found[guid] = note.path
+        }
+        return found
+    }
+
+    /// Whether a vault file holds exactly a media entry's bytes (``plan(_:options:existing:existingNote:sameMedia:taken:)``).
+    public static func sameMedia(package path: String, name: String, format: AnkiPackage.Format, vault: Vault) -> (String, String) -> Bool {
+        let zip = try? ZipArchive(path: path, name: name)
+        return { target, entry in
+            guard let zip, let full = try? vault.filePath(target), let stamp = vault.io.stamp(full), stamp.isRegularFile,
+                  let bytes = try? AnkiPackage.mediaBytes(zip, entry: entry, current: format == .current, limit: AnkiPackage.entryLimit),
+                  bytes.count == Int(stamp.size) else { return false }
+            return (try? vault.io.read(full).bytes) == bytes
+        }
+    }
+
     /// Everything the plan writes, for ``StagedFiles``: the log of the imported answers as a log
     /// file of its own (`.quire/log/LOG.log`, a device that is never written again, so that two
     /// machines' imports never touch one file), the media read from the package when staged, and
