@@ -1,4 +1,5 @@
 import QuireArchive
+import QuireMarkdown
 import QuireModel
 import QuireParsing
 import QuireReview
@@ -250,17 +251,25 @@ public struct AnkiImport: Sendable {
             result.warnings.append("note \(note.id): its cards are in several decks (\(([deckName] + names).joined(separator: ", "))); "
                                    + "the note goes to its first card's, \(deckName)")
         }
-        func markdown(_ field: String) -> String {
+        let templates = notetype.templates.map { AnkiTemplate(question: $0.question, answer: $0.answer, fields: notetype.fields) }
+        let latex = templates.reduce(into: Set<Int>()) { $0.formUnion($1.latex) }
+        func markdown(_ field: String, latex: Bool) -> String {
             // A field Quire exported and Anki left as it was: its Markdown as written.
             let (html, stashed) = MarkdownStash.take(field)
             if let stashed { return stashed }
-            return HTMLToMarkdown.convert(html) { file in
-                guard let path = media[file] else { return file }
-                result.media[file] = path
-                return path
-            }.markdown
+            func convert(_ html: String) -> String {
+                HTMLToMarkdown.convert(html) { file in
+                    guard let path = media[file] else { return file }
+                    result.media[file] = path
+                    return path
+                }.markdown
+            }
+            // LaTeX source the template typesets: its text as it is (not escaped), its `$…$`
+            // math Markdown's math.
+            if latex, !html.contains("[/latex]") { return Self.latexSource(convert("[latex]" + html + "[/latex]")) }
+            return convert(html)
         }
-        let fields = note.fields.map { markdown($0).trimmingSpaces() }
+        let fields = note.fields.enumerated().map { markdown($1, latex: latex.contains($0)).trimmingSpaces() }
         func field(_ k: Int) -> String { k < fields.count ? fields[k] : "" }
         func name(_ k: Int) -> String { k < notetype.fields.count ? notetype.fields[k] : "Field \(k + 1)" }
         /// The fields as one side: a lone field (or the only one not empty) as it is, several each
@@ -270,7 +279,6 @@ public struct AnkiImport: Sendable {
             if filled.count <= 1 { return filled.first.map(field) ?? "" }
             return filled.map { Self.labelled(name($0), field($0)) }.joined(separator: "\n\n")
         }
-        let templates = notetype.templates.map { AnkiTemplate(question: $0.question, answer: $0.answer, fields: notetype.fields) }
         func template(_ card: AnkiPackage.Card) -> AnkiTemplate? {
             notetype.isCloze ? templates.first : (card.ordinal < templates.count ? templates[card.ordinal] : nil)
         }
@@ -355,6 +363,14 @@ public struct AnkiImport: Sendable {
                                    + "tool removes it); not imported")
         }
         return result
+    }
+
+    /// The text of display math the converter made of a `[latex]` field (`$$…$$`): its LaTeX.
+    static func latexSource(_ markdown: String) -> String {
+        var text = markdown.trimmingSpaces()
+        guard text.hasPrefix("$$"), text.hasSuffix("$$"), text.count >= 4 else { return text }
+        text = String(text.dropFirst(2).dropLast(2))
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// A field as part of a side or of the note's text: its name in bold, then its text (on the
@@ -634,7 +650,18 @@ public struct AnkiImport: Sendable {
     /// A note's title from its first field: its text without Markdown marks or cloze syntax, on
     /// one line.
     static func plainTitle(_ markdown: String) -> String {
-        var line = markdown.split(whereSeparator: { $0 == "\n" }).first.map(String.init) ?? ""
+        for line in markdown.split(whereSeparator: { $0 == "\n" }) {
+            let text = plainText(String(line))
+            if !text.isEmpty { return String(text.prefix(120)) }
+        }
+        return "Note"
+    }
+
+    /// One line of Markdown as plain text: cloze deletions as their answers, images dropped, links
+    /// as their text, math as Unicode (`$\mathbb{C}$` → `ℂ`) or its source without commands,
+    /// LaTeX commands dropped (`\textit{word}` → `word`), no markup characters.
+    static func plainText(_ markdown: String) -> String {
+        var line = markdown
         // `{{c1::answer::hint}}` reads as its answer.
         while let open = line.range(of: "{{c"), let sep = line[open.upperBound...].range(of: "::"),
               line[open.upperBound..<sep.lowerBound].allSatisfy(\.isNumber),
@@ -643,9 +670,45 @@ public struct AnkiImport: Sendable {
             let answer = inner.range(of: "::").map { inner[..<$0.lowerBound] } ?? inner
             line.replaceSubrange(open.lowerBound..<close.upperBound, with: answer)
         }
-        let kept = line.unicodeScalars.filter { !"*_`[]()!#<>\\\\$~{}".unicodeScalars.contains($0) }
-        let text = String(String.UnicodeScalarView(kept)).trimmingSpaces()
-        return text.isEmpty ? "Note" : String(text.prefix(120))
+        // Images go; a link keeps its text.
+        while let open = line.range(of: "!["), let mid = line[open.upperBound...].range(of: "]("),
+              let close = line[mid.upperBound...].firstIndex(of: ")") {
+            line.replaceSubrange(open.lowerBound...close, with: "")
+        }
+        while let open = line.firstIndex(of: "["), let mid = line[open...].range(of: "]("),
+              let close = line[mid.upperBound...].firstIndex(of: ")") {
+            line.replaceSubrange(open...close, with: line[line.index(after: open)..<mid.lowerBound])
+        }
+        // Math as Unicode where it renders.
+        var out = ""
+        var rest = Substring(line)
+        while let open = rest.firstIndex(of: "$") {
+            out += rest[..<open]
+            let after = rest[rest.index(after: open)...]
+            let display = after.hasPrefix("$")
+            let body = display ? after.dropFirst() : after
+            guard let close = body.range(of: display ? "$$" : "$") else {
+                rest = after
+                continue
+            }
+            let tex = String(body[..<close.lowerBound])
+            out += TeXUnicode.render(tex) ?? tex
+            rest = body[close.upperBound...]
+        }
+        out += rest
+        // LaTeX commands outside math: the command goes, its argument stays.
+        var cleaned = ""
+        var scalars = Substring(out).unicodeScalars[...]
+        while let c = scalars.first {
+            scalars = scalars.dropFirst()
+            if c == "\\", let next = scalars.first, next.properties.isAlphabetic {
+                scalars = scalars.drop { $0.properties.isAlphabetic }
+                continue
+            }
+            cleaned.unicodeScalars.append(c)
+        }
+        let kept = cleaned.unicodeScalars.filter { !"*_`[]()!#<>\\$~{}^|".unicodeScalars.contains($0) && $0.value >= 0x20 }
+        return String(String.UnicodeScalarView(kept)).split(separator: " ").joined(separator: " ")
     }
 
     /// A media file's name as Quire writes it: the name's last part, without control characters,

@@ -10,6 +10,9 @@ struct AnkiTemplate: Sendable, Equatable {
     var answer: [Int]
     /// Whether the card asks for a typed answer (`{{type:Field}}`).
     var typed: Bool
+    /// Field indices the template puts inside `[latex]…[/latex]`: their text is LaTeX source
+    /// (text mode, with `$…$` math), which Anki renders as an image.
+    var latex: Set<Int>
 
     /// Reads a template's question and answer formats against the note type's field names.
     init(question: String, answer: String, fields: [String]) {
@@ -19,6 +22,19 @@ struct AnkiTemplate: Sendable, Equatable {
         self.answer = (Self.references(question, fields: fields).filter { !q.contains($0) } + Self.references(answer, fields: fields))
             .reduce(into: [Int]()) { if !q.contains($1) && !$0.contains($1) { $0.append($1) } }
         typed = question.contains("{{type:") || answer.contains("{{type:")
+        latex = Self.latexFields(question, fields: fields).union(Self.latexFields(answer, fields: fields))
+    }
+
+    /// The fields referenced between `[latex]` and `[/latex]` in a format.
+    static func latexFields(_ format: String, fields: [String]) -> Set<Int> {
+        var found = Set<Int>()
+        var rest = Substring(format)
+        while let open = rest.range(of: "[latex]") {
+            guard let close = rest[open.upperBound...].range(of: "[/latex]") else { break }
+            found.formUnion(references(String(rest[open.upperBound..<close.lowerBound]), fields: fields))
+            rest = rest[close.upperBound...]
+        }
+        return found
     }
 
     /// The field indices a format shows, in order of first appearance, each once.

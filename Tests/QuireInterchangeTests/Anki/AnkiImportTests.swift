@@ -117,4 +117,22 @@ import QuireScheduling
             #expect(parsed.events.allSatisfy { $0.field("path").map { path in plan.notes.contains { $0.path == path } } ?? false })
         }
     }
+
+    /// Titles and file names are a field's plain text: no markup, no LaTeX commands.
+    @Test func titlesArePlainText() {
+        #expect(AnkiImport.plainTitle("Wie ist der Betrag in $\\mathbb{C}$ definiert?") == "Wie ist der Betrag in ℂ definiert?")
+        #expect(AnkiImport.plainTitle("$\\text{Associativity Law of } \\textbf{C}$") == "Associativity Law of C")
+        #expect(AnkiImport.plainTitle("Die \\textit{Dreiecksungleichung} für **Integrale**") == "Die Dreiecksungleichung für Integrale")
+        #expect(AnkiImport.plainTitle("![](assets/x.png)\nThe [cell](https://x.org) {{c1::wall::hint}}") == "The cell wall")
+        #expect(AnkiImport.plainTitle("$$\n$$") == "Note")
+    }
+
+    /// A field a `[latex]` template typesets keeps its LaTeX as it is.
+    @Test func latexFieldsKeepTheirSource() {
+        let html = "Definition Betrag&nbsp;$|a|$, wobei $a \\in \\mathbb{R}$<br>Zeile &amp; mehr"
+        let text = AnkiImport.latexSource(HTMLToMarkdown.convert("[latex]" + html + "[/latex]") { $0 }.markdown)
+        #expect(text.contains("$a \\in \\mathbb{R}$"), "\(text)")
+        #expect(text.contains("Zeile & mehr"), "\(text)")
+        #expect(!text.contains("\\$"))
+    }
 }
