@@ -14,8 +14,9 @@ extension Quire {
             abstract: "Cards as an Anki package, with their scheduling and review history.",
             discussion: """
                 The legacy package format (collection.anki2), which every Anki since 2.1 imports: a \
-                Basic note per basic or definition card, a "Basic (and reversed card)" note per \
-                reversed pair, a Cloze note per cloze group; sides as HTML; decks and tags; each \
+                "Quire Basic" note per basic card, "Quire Definition" per definition, "Quire Basic \
+                (and reversed card)" per reversed pair, "Quire Cloze" per cloze group; sides as HTML \
+                with math as \\(…\\) and \\[…\\]; notes dated by their created key; decks and tags; each \
                 card's due date, interval, ease, reps, lapses, suspension, burial and FSRS memory \
                 state; every answer of the log; the images the sides embed. docs/INTERCHANGE.md.
                 """)
@@ -28,9 +29,17 @@ extension Quire {
             let vault = context.loaded.vault
             let index = context.loaded.index
             let locations = index.cards(matching: q, now: context.now)
+            var noteBytes: [String: [UInt8]] = [:]
             let items = locations.map { loc in
                 let card = index.card(at: loc), note = index.notes[loc.note]
-                return AnkiExport.Item(card: card, note: note, events: context.history.events[card.id] ?? [])
+                var clozeText: String?
+                if card.kind == .cloze {
+                    if noteBytes[note.path] == nil {
+                        noteBytes[note.path] = (try? vault.notePath(note.path)).flatMap { try? vault.io.read($0).bytes } ?? []
+                    }
+                    clozeText = AnkiExport.fencedClozeText(of: card, in: noteBytes[note.path] ?? [])
+                }
+                return AnkiExport.Item(card: card, note: note, events: context.history.events[card.id] ?? [], clozeText: clozeText)
             }
             let work = FileManager.default.temporaryDirectory.appendingPathComponent("quire-export-\(UUID().uuidString)").path
             try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)

@@ -18,7 +18,7 @@ import Testing
                 cards.append({"type": c.type, "queue": c.queue, "due": c.due, "ivl": c.ivl, "reps": c.reps, "lapses": c.lapses,
                               "deck": col.decks.name(c.did), "notetype": n.note_type()["type"], "fields": n.fields, "tags": n.tags,
                               "memory": [c.memory_state.stability, c.memory_state.difficulty] if c.memory_state else None,
-                              "guid": n.guid, "ord": c.ord})
+                              "guid": n.guid, "ord": c.ord, "notetypeName": n.note_type()["name"], "nid": n.id})
             print(json.dumps({"notes": col.note_count(), "cards": cards, "today": col.sched.today,
                               "revlog": col.db.scalar("select count() from revlog"),
                               "media": sorted(os.listdir(col.media.dir())), "now": time.time()}))
@@ -101,5 +101,82 @@ import Testing
         #expect(before.count == after.count)
         let missing = Set(before).subtracting(after)
         #expect(missing.isEmpty, "\(missing.sorted().prefix(5))")
+    }
+
+    /// Cards only the fenced form holds, and math, go to Anki as Anki shows them and come back
+    /// identical; notes are dated by their creation; note types keep Quire's names.
+    @Test func fencedCardsAndMathRoundTrip() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        let base = q.vault.deletingLastPathComponent()
+        let vault = base.appendingPathComponent("math")
+        try FileManager.default.createDirectory(at: vault, withIntermediateDirectories: true)
+        #expect(try q.run(["init"], workingDirectory: vault).status == 0)
+        let note = """
+            ---
+            title: Sets
+            created: 2023-05-17T10:20:30Z
+            ---
+
+            ```question
+            Which set is $\\{x \\mid x > 0\\}$?
+
+            - over $\\mathbb{R}$
+            ```
+            ```answer
+            The positive reals, $a\\,b$ apart:
+
+            $$
+            \\begin{pmatrix} a & b \\\\ c & d \\end{pmatrix}
+            $$
+
+            A: not a marker
+            ```
+
+            ```question
+            What is shown?
+            ```
+            ```answer
+            ```
+
+            ```cloze
+            First {{c1::one}}.
+
+            Then {{c2::two}}, in $\\{1, 2\\}$.
+            ```
+
+            Term ending with a question? :: no
+
+            """
+        try Data(note.utf8).write(to: vault.appendingPathComponent("Sets.md"))
+        #expect(try q.run(["check"], workingDirectory: vault).status == 0)
+        let package = base.appendingPathComponent("math.apkg").path
+        let exported = try q.run(["export", "anki", package], workingDirectory: vault)
+        #expect(exported.status == 0, "\(exported)")
+        let anki = try Self.ankiImport(package)
+        let cards = try #require(anki["cards"] as? [[String: Any]])
+        #expect(cards.count == 5)
+        let fields = cards.flatMap { $0["fields"] as? [String] ?? [] }.map { $0.components(separatedBy: "<!--quire:").first ?? "" }
+        #expect(fields.contains { $0.contains("\\(\\{x \\mid x &gt; 0\\}\\)") }, "\(fields)")
+        #expect(fields.contains { $0.contains("\\(a\\,b\\)") }, "\(fields)")
+        #expect(fields.contains { $0.contains("\\[\n\\begin{pmatrix} a &amp; b \\\\ c &amp; d \\end{pmatrix}\n\\]") }, "\(fields)")
+        #expect(!fields.joined().contains("$"), "\(fields)")
+        // Note IDs are the note's creation time; note types Quire's own names.
+        let created = Int(Date(timeIntervalSince1970: 1_684_318_830).timeIntervalSince1970 * 1000)
+        #expect(cards.allSatisfy { (($0["nid"] as? Int) ?? 0) - created < 1000 && (($0["nid"] as? Int) ?? 0) >= created }, "\(cards.map { $0["nid"] ?? 0 })")
+        #expect(cards.allSatisfy { ($0["notetypeName"] as? String)?.hasPrefix("Quire ") == true && !(($0["notetypeName"] as? String) ?? "").hasSuffix("+") })
+        // Back into a fresh vault: the same cards, side for side.
+        let fresh = base.appendingPathComponent("again")
+        try FileManager.default.createDirectory(at: fresh, withIntermediateDirectories: true)
+        #expect(try q.run(["init"], workingDirectory: fresh).status == 0)
+        let imported = try q.run(["import", "anki", package], workingDirectory: fresh)
+        #expect(imported.status == 0, "\(imported)")
+        #expect(try q.run(["check"], workingDirectory: fresh).status == 0)
+        func sides(_ dir: URL) throws -> [String] {
+            let listed = try q.run(["list", "--json"], workingDirectory: dir)
+            let all = try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]] ?? []
+            return all.map { "\($0["kind"] ?? "") | \($0["front"] ?? "") | \($0["back"] ?? "")" }.sorted()
+        }
+        #expect(try sides(vault) == sides(fresh))
     }
 }

@@ -42,10 +42,10 @@ extension AnkiExport {
         ])
     }
 
-    static let basicNotetype = notetype(id: basicID, name: "Basic", type: 0, fields: ["Front", "Back"],
+    static let basicNotetype = notetype(id: basicID, name: "Quire Basic", type: 0, fields: ["Front", "Back"],
                                         templates: [template("Card 1", 0, "{{Front}}", "{{FrontSide}}\\n\\n<hr id=answer>\\n\\n{{Back}}")],
                                         req: .array([.array([.int(0), .string("any"), .array([.int(0)])])]))
-    static let reversedNotetype = notetype(id: reversedID, name: "Basic (and reversed card)", type: 0, fields: ["Front", "Back"],
+    static let reversedNotetype = notetype(id: reversedID, name: "Quire Basic (and reversed card)", type: 0, fields: ["Front", "Back"],
                                            templates: [template("Card 1", 0, "{{Front}}", "{{FrontSide}}\\n\\n<hr id=answer>\\n\\n{{Back}}"),
                                                        template("Card 2", 1, "{{Back}}", "{{FrontSide}}\\n\\n<hr id=answer>\\n\\n{{Front}}")],
                                            req: .array([.array([.int(0), .string("any"), .array([.int(0)])]),
@@ -53,7 +53,7 @@ extension AnkiExport {
     static let definitionNotetype = notetype(id: definitionID, name: "Quire Definition", type: 0, fields: ["Term", "Definition"],
                                              templates: [template("Card 1", 0, "{{Term}}", "{{FrontSide}}\n\n<hr id=answer>\n\n{{Definition}}")],
                                              req: .array([.array([.int(0), .string("any"), .array([.int(0)])])]))
-    static let clozeNotetype = notetype(id: clozeID, name: "Cloze", type: 1, fields: ["Text", "Back Extra"],
+    static let clozeNotetype = notetype(id: clozeID, name: "Quire Cloze", type: 1, fields: ["Text", "Back Extra"],
                                         templates: [template("Cloze", 0, "{{cloze:Text}}", "{{cloze:Text}}<br>\\n{{Back Extra}}")],
                                         req: .array([.array([.int(0), .string("any"), .array([.int(0)])])]))
 

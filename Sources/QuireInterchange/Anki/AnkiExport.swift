@@ -27,13 +27,41 @@ public enum AnkiExport {
         public var note: Note
         /// The card's remaining log events, in order.
         public var events: [ReviewEvent]
+        /// A cloze card's text as written, when it is a fenced cloze (``fencedClozeText(of:in:)``):
+        /// its paragraphs and line breaks, which the card's identity text runs together.
+        public var clozeText: String?
 
         /// A card to export.
-        public init(card: Card, note: Note, events: [ReviewEvent]) {
+        public init(card: Card, note: Note, events: [ReviewEvent], clozeText: String? = nil) {
             self.card = card
             self.note = note
             self.events = events
+            self.clozeText = clozeText
         }
+    }
+
+    /// The text of a fenced cloze card (FORMAT.md §3.10) as written in its note's bytes: the lines
+    /// between its fences, the container's indentation removed; nil for any other card.
+    public static func fencedClozeText(of card: Card, in bytes: [UInt8]) -> String? {
+        guard card.kind == .cloze else { return nil }
+        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        let first = card.lines.lowerBound - 1, last = card.lines.upperBound - 1
+        guard first >= 0, last < lines.count, last - first >= 1 else { return nil }
+        let drop = max(0, card.column - 1)
+        func content(_ line: Substring) -> Substring {
+            var line = line
+            if line.hasSuffix("\r") { line = line.dropLast() }
+            var dropped = 0
+            while dropped < drop, let c = line.first, c == " " || c == ">" || c == "\t" {
+                line = line.dropFirst()
+                dropped += 1
+            }
+            return line
+        }
+        let opening = content(lines[first]).drop { $0 == " " }
+        let fence = opening.prefix { $0 == "`" || $0 == "~" }
+        guard fence.count >= 3, opening.dropFirst(fence.count).lowercased().hasPrefix("cloze") else { return nil }
+        return lines[(first + 1)..<last].map(content).joined(separator: "\n").trimmingSpaces()
     }
 
     /// What was written.
@@ -73,11 +101,14 @@ public enum AnkiExport {
         var mediaNameOf: [String: String] = [:]
         let renderer = MarkdownHTMLRenderer()
         func html(_ markdown: String, note: Note) -> String {
-            var out = (try? renderer.render(markdown)) ?? Self.escape(markdown)
+            // Math as Anki renders it, every backslash kept: cut out before rendering.
+            let (protected, spans) = AnkiMath.protect(markdown)
+            var out = (try? renderer.render(protected)) ?? Self.escape(protected)
             while out.hasSuffix("\n") { out.removeLast() }
             if out.hasPrefix("<p>"), out.hasSuffix("</p>"), !out.dropFirst(3).dropLast(4).contains("<p>") {
                 out = String(out.dropFirst(3).dropLast(4))
             }
+            out = AnkiMath.restore(out, spans, escape: Self.escape)
             // Images: each file the package's media, named by its own name.
             let rendered = replaceImageSources(out) { src in
                 let key = note.path + "\n" + src
@@ -125,7 +156,7 @@ public enum AnkiExport {
                 switch first.card.kind {
                 case .cloze:
                     notetype = clozeID
-                    fields = [html(Self.ankiCloze(first.card.identityText), note: note), ""]
+                    fields = [html(Self.ankiCloze(first.clozeText ?? first.card.identityText), note: note), ""]
                 case .reversed:
                     notetype = reversedID
                     let forward = group.items.first { $0.card.variant == .forward }?.card ?? first.card
@@ -137,7 +168,9 @@ public enum AnkiExport {
                     notetype = basicID
                     fields = [html(first.card.front, note: note), html(first.card.back, note: note)]
                 }
-                let noteID = uniqueID("note\n" + first.card.id.rawValue)
+                // A note's ID is its creation time in milliseconds, as in Anki (the next free one).
+                var noteID = note.created?.milliseconds ?? now.milliseconds
+                while !usedIDs.insert(noteID).inserted { noteID += 1 }
                 let tags = note.tags.map { $0.name.replacing("/", with: "::") }
                 let tagText = tags.isEmpty ? "" : " " + tags.joined(separator: " ") + " "
                 let sortField = Self.plain(MarkdownStash.take(fields[0]).html)

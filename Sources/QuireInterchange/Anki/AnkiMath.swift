@@ -1,0 +1,146 @@
+/// Math in Markdown written as Anki renders it: `$…$` as `\(…\)` and `$$…$$` as `\[…\]`, the TeX
+/// kept byte for byte (a Markdown renderer would take `\{`, `\\`, `\,` for escapes and drop their
+/// backslashes).
+///
+/// The spans are cut out before the Markdown is rendered, each replaced by a placeholder a
+/// renderer keeps as text, and put back in the HTML afterwards. Code spans and fenced code blocks
+/// are left alone; `\$` is a dollar sign. An inline `$…$` stays on one line, opens before a
+/// non-space and closes after one, and is not followed by a digit (so `$5 and $6` is text).
+/// Linear in the text's length.
+enum AnkiMath {
+    /// A math span cut out of Markdown.
+    struct Span: Equatable {
+        var tex: String
+        var display: Bool
+    }
+
+    /// Placeholder delimiters: private-use characters, which Markdown leaves as text.
+    static let open: Character = "\u{E000}", close: Character = "\u{E001}"
+
+    /// The Markdown with its math replaced by placeholders, and the spans in order.
+    static func protect(_ markdown: String) -> (markdown: String, spans: [Span]) {
+        // The text already holding a placeholder character is left as it is (nothing to protect
+        // then: the spans could not be told from it).
+        guard !markdown.contains(open), !markdown.contains(close), markdown.contains("$") else { return (markdown, []) }
+        let s = Array(markdown.unicodeScalars)
+        var out = String.UnicodeScalarView()
+        var spans: [Span] = []
+        var i = 0
+        var atLineStart = true
+        var fence: (char: Unicode.Scalar, count: Int)?
+        func put(_ k: Int) {
+            out.append(s[k])
+        }
+        while i < s.count {
+            let c = s[i]
+            if atLineStart {
+                // A fence line opens or closes a code block.
+                var j = i
+                while j < s.count, s[j] == " " { j += 1 }
+                let run = s[j...].prefix { $0 == "`" || $0 == "~" }
+                let char = run.first
+                let count = run.prefix { $0 == char }.count
+                if let char, count >= 3 {
+                    if let f = fence {
+                        if f.char == char && count >= f.count { fence = nil }
+                    } else {
+                        fence = (char, count)
+                    }
+                }
+            }
+            if fence != nil || c == "\n" {
+                atLineStart = c == "\n"
+                put(i)
+                i += 1
+                continue
+            }
+            atLineStart = false
+            if c == "\\", i + 1 < s.count {
+                put(i)
+                put(i + 1)
+                i += 2
+                continue
+            }
+            if c == "`" {
+                // A code span: the same run of backticks closes it (on any line of the paragraph).
+                let run = s[i...].prefix { $0 == "`" }.count
+                var j = i + run
+                var closed: Int?
+                while j < s.count {
+                    if s[j] == "`" {
+                        let r = s[j...].prefix { $0 == "`" }.count
+                        if r == run { closed = j + r; break }
+                        j += r
+                    } else {
+                        if s[j] == "\n", j + 1 < s.count, s[j + 1] == "\n" { break }
+                        j += 1
+                    }
+                }
+                let end = closed ?? i + run
+                for k in i..<end { put(k) }
+                i = end
+                continue
+            }
+            if c == "$" {
+                let display = i + 1 < s.count && s[i + 1] == "$"
+                if display, let end = find(s, "$$", from: i + 2) {
+                    spans.append(Span(tex: String(String.UnicodeScalarView(s[(i + 2)..<end])), display: true))
+                    out.append(contentsOf: placeholder(spans.count - 1).unicodeScalars)
+                    i = end + 2
+                    continue
+                }
+                if !display, i + 1 < s.count, !s[i + 1].properties.isWhitespace {
+                    var j = i + 1
+                    var end: Int?
+                    while j < s.count, s[j] != "\n" {
+                        if s[j] == "\\" { j += 2; continue }
+                        if s[j] == "$" {
+                            if !s[j - 1].properties.isWhitespace, j + 1 >= s.count || !("0"..."9").contains(s[j + 1]) { end = j }
+                            break
+                        }
+                        j += 1
+                    }
+                    if let end {
+                        spans.append(Span(tex: String(String.UnicodeScalarView(s[(i + 1)..<end])), display: false))
+                        out.append(contentsOf: placeholder(spans.count - 1).unicodeScalars)
+                        i = end + 1
+                        continue
+                    }
+                }
+            }
+            put(i)
+            i += 1
+        }
+        return (String(out), spans)
+    }
+
+    /// The first `$$` at or after `start`, not escaped, before a blank line.
+    private static func find(_ s: [Unicode.Scalar], _ marker: String, from start: Int) -> Int? {
+        var j = start
+        while j + 1 < s.count {
+            if s[j] == "\\" { j += 2; continue }
+            if s[j] == "\n", s[j + 1] == "\n" { return nil }
+            if s[j] == "$", s[j + 1] == "$" { return j }
+            j += 1
+        }
+        return nil
+    }
+
+    static func placeholder(_ k: Int) -> String { "\(open)\(k)\(close)" }
+
+    /// The HTML with each placeholder replaced by its span as Anki's MathJax reads it, the TeX
+    /// escaped for HTML.
+    static func restore(_ html: String, _ spans: [Span], escape: (String) -> String) -> String {
+        guard !spans.isEmpty else { return html }
+        var out = ""
+        var rest = Substring(html)
+        while let open = rest.firstIndex(of: Self.open), let close = rest[open...].firstIndex(of: Self.close),
+              let k = Int(rest[rest.index(after: open)..<close]), spans.indices.contains(k) {
+            out += rest[..<open]
+            let span = spans[k]
+            out += (span.display ? "\\[" : "\\(") + escape(span.tex) + (span.display ? "\\]" : "\\)")
+            rest = rest[rest.index(after: close)...]
+        }
+        return out + rest
+    }
+}
