@@ -198,14 +198,17 @@ public struct CSVImport: Sendable {
                 if let group = clozeGroups[key], group != variant { continue }
                 clozeGroups[key] = variant
             }
-            let rowShape = kind.isEmpty ? shape : kind == "cloze" ? .cloze : kind == "definition" ? .definition : .card
+            // A row whose note type (Anki's text export names it per row) is a cloze one, and
+            // whose text holds a deletion, is a cloze: its first field the text, the next one extra.
+            let clozeRow = shape == .card && (notetype.map(Self.isCloze) ?? false) && AnkiImport.hasClozeDeletion(field(.front))
+            let rowShape = kind.isEmpty ? (clozeRow ? .cloze : shape) : kind == "cloze" ? .cloze : kind == "definition" ? .definition : .card
             switch rowShape {
             case .definition:
                 draft = roles.contains(.term) ? CardDraft(.definition(term: field(.term), definition: field(.definition)))
                     : CardDraft(.definition(term: field(.front), definition: field(.back)))
             case .cloze:
-                var text = field(.text)
-                let extra = field(.extra).trimmingSpaces()
+                var text = roles.contains(.text) ? field(.text) : field(.front)
+                let extra = (roles.contains(.text) ? field(.extra) : field(.back)).trimmingSpaces()
                 if !extra.isEmpty { text += "\n" + extra }
                 draft = CardDraft(.cloze(text))
             default:

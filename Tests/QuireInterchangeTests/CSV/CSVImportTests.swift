@@ -147,4 +147,17 @@ import QuireParsing
         #expect(fenced.isWritable)
         #expect(fenced.notes.flatMap(Self.cards).map { [$0.front, $0.back] } == [["a\n\nb", "c"]])
     }
+
+    /// Anki's text export names each row's note type in a column: a cloze row is a cloze (this
+    /// made basic cards with empty answers of every cloze deck's export).
+    @Test func ankiTextExportWithANotetypeColumn() {
+        let text = "#separator:tab\n#html:true\n#guid column:1\n#notetype column:2\n#deck column:3\n#tags column:6\n"
+            + "g1\tCloze+\tPhysik\tDas {{c1::Ohm}}sche {{c2::Gesetz}}<br>U = R I\tExtra\tt1\n"
+            + "g2\tBasic\tPhysik\tWas ist <b>U</b>?\tSpannung\t\n"
+        let plan = Self.plan(text)
+        #expect(plan.isWritable, "\(plan.diagnostics)")
+        let cards = plan.notes.flatMap(Self.cards)
+        #expect(cards.map(\.kind) == [.cloze, .cloze, .basic])
+        #expect(cards.first?.back.hasPrefix("Das Ohmsche Gesetz") == true)
+    }
 }
