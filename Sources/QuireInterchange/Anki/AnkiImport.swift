@@ -287,16 +287,22 @@ public struct AnkiImport: Sendable {
         var drafts: [(draft: CardDraft, anki: [AnkiPackage.Card?])] = []
         if notetype.isCloze {
             let clozeField = notetype.templates.first.map { Self.clozeField($0.question, fields: notetype.fields) } ?? 0
-            let rest = (templates.first.map { $0.question + $0.answer } ?? [1]).filter { $0 != clozeField }
-            shown = Set([clozeField] + rest)
-            let text = field(clozeField)
-            if Self.hasClozeDeletion(text) {
+            // The other fields the question shows (an image occlusion's image and header) are part
+            // of the card's text, in the template's order; those only the answer shows follow it.
+            let question = templates.first?.question ?? [clozeField]
+            let rest = (templates.first?.answer ?? [1]).filter { $0 != clozeField }
+            shown = Set([clozeField] + question + rest)
+            let clozeText = field(clozeField)
+            let text = (question.contains(clozeField) ? question : [clozeField] + question)
+                .filter { $0 == clozeField || !field($0).isEmpty }.map(field).joined(separator: "\n\n")
+            if Self.hasClozeDeletion(clozeText) {
                 drafts = [(CardDraft(.cloze(text)), [])]
                 result.extra = rest.filter { !field($0).isEmpty }.map { (name($0), field($0)) }
             } else {
                 // Anki makes a card of a cloze note without a deletion; so does Quire, a basic one.
                 result.warnings.append("note \(note.id): its cloze text has no deletion ('{{c1::…}}'); imported as a basic card")
                 drafts = [(CardDraft(.basic(question: text, answer: side(rest))), [first])]
+                result.extra = []
             }
         } else {
             let definition = notetype.name.hasPrefix("Quire Definition") || notetype.fields.prefix(2) == ["Term", "Definition"]

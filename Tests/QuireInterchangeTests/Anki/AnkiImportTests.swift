@@ -45,7 +45,7 @@ import QuireScheduling
             #expect(plan.cardCount == package.cards.count)
             let notes = Dictionary(uniqueKeysWithValues: plan.notes.map { ($0.path, $0) })
             #expect(notes.keys.sorted() == [
-                "Biology/Cells/Capital of France.md", "Biology/Cells/The mitochondria makes ATP.md", "Biology/Cells/What is ATP.md",
+                "Biology/Cells/Capital of France.md", "Biology/Cells/Parts of a cell.md", "Biology/Cells/The mitochondria makes ATP.md", "Biology/Cells/What is ATP.md",
                 "Languages/Spanish/correr.md", "Languages/Spanish/el gato.md", "Languages/Spanish/el perro.md", "Languages/Spanish/la casa.md",
                 "Languages/Spanish/人.md",
             ])
@@ -66,6 +66,11 @@ import QuireScheduling
             let correr = try parsed("Languages/Spanish/correr.md")
             #expect(correr.cards.first?.back == "to run")
             #expect(String(decoding: try #require(notes["Languages/Spanish/correr.md"]).bytes, as: UTF8.self).contains("\n**Example:** Me gusta *correr*.\n"))
+            // Anki's image occlusion: a cloze of shapes, its header and image in the card's text.
+            let occlusion = try parsed("Biology/Cells/Parts of a cell.md")
+            #expect(occlusion.cards.map(\.variant) == [.cloze(1), .cloze(2)])
+            #expect(occlusion.cards.first?.front.hasPrefix("Parts of a cell\n\n[...]image-occlusion:ellipse:") == true, "\(occlusion.cards.first?.front ?? "")")
+            #expect(occlusion.cards.first?.front.hasSuffix("\n\n![](assets/cell.png)") == true)
             // Templates decide each card's sides: no front gives its answer away.
             let ren = try parsed("Languages/Spanish/人.md")
             #expect(ren.cards.map(\.front) == ["人", "person"])

@@ -60,6 +60,11 @@ recall["afmt"] = "{{FrontSide}}<hr id=answer>{{Hanzi}} {{Pinyin}}"
 models.add_template(hanzi, recognition)
 models.add_template(hanzi, recall)
 models.add(hanzi)
+# Anki's own image occlusion: a cloze note type whose deletions are shapes on an image.
+add("Image Occlusion", {"Occlusion": "{{c1::image-occlusion:rect:left=.1:top=.2:width=.3:height=.4:oi=1}}"
+                        "{{c2::image-occlusion:ellipse:left=.5:top=.5:width=.1:height=.1:oi=1}}",
+                        "Image": '<img src="cell.png">', "Header": "Parts of a cell", "Back Extra": "", "Comments": "Nucleus, then wall"},
+    cells)
 add("Hanzi", {"Hanzi": "人", "Pinyin": "rén", "Meaning": "person", "Notes": "A radical: 亻<br>Q: not a card"}, spanish)
 
 # A history: answers a day apart, through Anki's scheduler.
