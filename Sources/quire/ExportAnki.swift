@@ -37,7 +37,7 @@ extension Quire {
                     if noteBytes[note.path] == nil {
                         noteBytes[note.path] = (try? vault.notePath(note.path)).flatMap { try? vault.io.read($0).bytes } ?? []
                     }
-                    clozeText = AnkiExport.fencedClozeText(of: card, in: noteBytes[note.path] ?? [])
+                    clozeText = AnkiExport.clozeText(of: card, in: noteBytes[note.path] ?? [])
                 }
                 return AnkiExport.Item(card: card, note: note, events: context.history.events[card.id] ?? [], clozeText: clozeText)
             }

@@ -1,3 +1,4 @@
+import Foundation
 import QuireArchive
 import QuireMarkdown
 import QuireModel
@@ -27,8 +28,8 @@ public enum AnkiExport {
         public var note: Note
         /// The card's remaining log events, in order.
         public var events: [ReviewEvent]
-        /// A cloze card's text as written, when it is a fenced cloze (``fencedClozeText(of:in:)``):
-        /// its paragraphs and line breaks, which the card's identity text runs together.
+        /// A cloze card's text as written (``clozeText(of:in:)``): its paragraphs and line breaks,
+        /// which the card's identity text runs together.
         public var clozeText: String?
 
         /// A card to export.
@@ -40,17 +41,20 @@ public enum AnkiExport {
         }
     }
 
-    /// The text of a fenced cloze card (FORMAT.md §3.10) as written in its note's bytes: the lines
-    /// between its fences, the container's indentation removed; nil for any other card.
-    public static func fencedClozeText(of card: Card, in bytes: [UInt8]) -> String? {
+    /// A cloze card's text as written in its note's bytes, line breaks and paragraphs kept: a
+    /// fenced cloze's lines between its fences (FORMAT.md §3.10), or a cloze group's lines, the
+    /// container's prefix (quote markers, list indentation) and an explicit ID removed; nil for
+    /// any other card, or when the lines are not there.
+    public static func clozeText(of card: Card, in bytes: [UInt8]) -> String? {
         guard card.kind == .cloze else { return nil }
         let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
         let first = card.lines.lowerBound - 1, last = card.lines.upperBound - 1
-        guard first >= 0, last < lines.count, last - first >= 1 else { return nil }
+        guard first >= 0, last < lines.count, last >= first else { return nil }
         let drop = max(0, card.column - 1)
-        func content(_ line: Substring) -> Substring {
+        func content(_ line: Substring, first: Bool) -> Substring {
             var line = line
             if line.hasSuffix("\r") { line = line.dropLast() }
+            if first { return line.utf8.count >= drop ? Substring(line.utf8.dropFirst(drop)) ?? line : line }
             var dropped = 0
             while dropped < drop, let c = line.first, c == " " || c == ">" || c == "\t" {
                 line = line.dropFirst()
@@ -58,10 +62,19 @@ public enum AnkiExport {
             }
             return line
         }
-        let opening = content(lines[first]).drop { $0 == " " }
+        let opening = content(lines[first], first: true).drop { $0 == " " }
         let fence = opening.prefix { $0 == "`" || $0 == "~" }
-        guard fence.count >= 3, opening.dropFirst(fence.count).lowercased().hasPrefix("cloze") else { return nil }
-        return lines[(first + 1)..<last].map(content).joined(separator: "\n").trimmingSpaces()
+        if fence.count >= 3, opening.dropFirst(fence.count).lowercased().hasPrefix("cloze") {
+            guard last - first >= 1 else { return nil }
+            return lines[(first + 1)..<last].map { content($0, first: false) }.joined(separator: "\n").trimmingSpaces()
+        }
+        var text = (first...last).map { content(lines[$0], first: $0 == first) }.joined(separator: "\n").trimmingSpaces()
+        // The explicit ID (` ^id`) on the last line is the card's, not its text's.
+        if card.hasExplicitID, let caret = text.range(of: " ^", options: .backwards),
+           !text[caret.upperBound...].contains(where: { $0 == " " || $0 == "\n" }) {
+            text = String(text[..<caret.lowerBound]).trimmingSpaces()
+        }
+        return text
     }
 
     /// What was written.
@@ -70,7 +83,7 @@ public enum AnkiExport {
         public var notes = 0, cards = 0, reviews = 0, media = 0
     }
 
-    /// Fixed IDs for the three note types (Anki matches an imported note type by ID and fields).
+    /// Fixed IDs for the four note types (Anki matches an imported note type by ID and fields).
     static let basicID: Int64 = 1_700_000_000_001, reversedID: Int64 = 1_700_000_000_002, clozeID: Int64 = 1_700_000_000_003
     static let definitionID: Int64 = 1_700_000_000_004
 
@@ -98,6 +111,8 @@ public enum AnkiExport {
             return id
         }
         var mediaEntries: [(name: String, bytes: [UInt8])] = []
+        var mediaNames = Set<String>()
+        var mediaNameOfContent: [String: String] = [:]
         var mediaNameOf: [String: String] = [:]
         let renderer = MarkdownHTMLRenderer()
         func html(_ markdown: String, note: Note) -> String {
@@ -109,22 +124,38 @@ public enum AnkiExport {
                 out = String(out.dropFirst(3).dropLast(4))
             }
             out = AnkiMath.restore(out, spans, escape: Self.escape)
-            // Images: each file the package's media, named by its own name.
-            let rendered = replaceImageSources(out) { src in
-                let key = note.path + "\n" + src
-                if let known = mediaNameOf[key] { return known }
-                guard let file = media(src, note.path) else { return nil }
-                var name = file.name
-                var n = 1
-                while mediaEntries.contains(where: { $0.name == name }) {
-                    n += 1
-                    name = "\(n)-" + file.name
+            // Images and sounds: each file the package's media, named by its own name; which
+            // link became which file goes into the stash, for the way back.
+            var used: [MarkdownStash.Media] = []
+            func mediaName(_ src: String) -> String? {
+                let target = src.removingPercentEncoding ?? src
+                let key = note.path + "\n" + target
+                if let known = mediaNameOf[key] {
+                    used.append(MarkdownStash.Media(target: target, name: known))
+                    return known
                 }
-                mediaEntries.append((name, file.bytes))
+                guard let file = media(target, note.path) ?? (target == src ? nil : media(src, note.path)) else { return nil }
+                // One file linked from several notes is one media file: the same name and bytes.
+                var h = SipHash24(k0: 0x6D65_6469_6100_0001, k1: UInt64(file.bytes.count))
+                h.combine(file.bytes)
+                let content = file.name + "\n" + String(h.finalize(), radix: 16)
+                var name = mediaNameOfContent[content] ?? file.name
+                if mediaNameOfContent[content] == nil {
+                    var n = 1
+                    while mediaNames.contains(name) {
+                        n += 1
+                        name = "\(n)-" + file.name
+                    }
+                    mediaNames.insert(name)
+                    mediaEntries.append((name, file.bytes))
+                    mediaNameOfContent[content] = name
+                }
                 mediaNameOf[key] = name
+                used.append(MarkdownStash.Media(target: target, name: name))
                 return name
             }
-            return MarkdownStash.stash(markdown, in: rendered)
+            let rendered = replaceSoundLinks(replaceImageSources(out, mediaName), mediaName)
+            return MarkdownStash.stash(markdown, in: rendered, media: used)
         }
 
         do {
@@ -293,6 +324,29 @@ public enum AnkiExport {
             let target = unescape(String(rest[src.upperBound..<end]))
             out += rename(target).map(escape) ?? String(rest[src.upperBound..<end])
             rest = rest[end...]
+        }
+        return out + rest
+    }
+
+    /// The extensions of the sound files a link to which becomes Anki's `[sound:NAME]`.
+    static let soundExtensions: Set<String> = ["mp3", "ogg", "oga", "wav", "m4a", "opus", "flac", "aac", "spx"]
+
+    /// Each `<a href="…">…</a>` to a sound file that `rename` names replaced by `[sound:NAME]`,
+    /// which Anki plays.
+    static func replaceSoundLinks(_ html: String, _ rename: (String) -> String?) -> String {
+        var out = ""
+        var rest = html[...]
+        while let a = rest.range(of: "<a href=\""), let end = rest[a.upperBound...].firstIndex(of: "\""),
+              let close = rest[end...].range(of: "</a>") {
+            let target = unescape(String(rest[a.upperBound..<end]))
+            let ext = target.split(separator: ".").last.map { $0.lowercased() } ?? ""
+            guard soundExtensions.contains(ext), !target.contains("://"), let name = rename(target) else {
+                out += rest[..<close.upperBound]
+                rest = rest[close.upperBound...]
+                continue
+            }
+            out += rest[..<a.lowerBound] + "[sound:" + escape(name) + "]"
+            rest = rest[close.upperBound...]
         }
         return out + rest
     }

@@ -256,7 +256,13 @@ public struct AnkiImport: Sendable {
         func markdown(_ field: String, latex: Bool) -> String {
             // A field Quire exported and Anki left as it was: its Markdown as written.
             let (html, stashed) = MarkdownStash.take(field)
-            if let stashed { return stashed }
+            if let stashed {
+                return MarkdownStash.relinked(stashed) { name in
+                    guard let path = media[name] else { return nil }
+                    result.media[name] = path
+                    return path
+                }
+            }
             func convert(_ html: String) -> String {
                 HTMLToMarkdown.convert(html) { file in
                     guard let path = media[file] else { return file }
@@ -724,7 +730,13 @@ public struct AnkiImport: Sendable {
         var kept = String(String.UnicodeScalarView(last.unicodeScalars.filter { $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) }))
         while kept.hasPrefix(".") { kept.removeFirst() }
         kept = kept.trimmingSpaces()
-        return kept.isEmpty ? nil : String(kept.prefix(200))
+        // A long name keeps its extension within the bytes a file name may have.
+        if kept.utf8.count > NoteCreation.maximumNameBytes {
+            let dot = kept.lastIndex(of: ".").map { String(kept[$0...]) } ?? ""
+            let ext = dot.utf8.count <= 16 ? dot : ""
+            kept = NoteCreation.prefix(kept, bytes: NoteCreation.maximumNameBytes - ext.utf8.count) + ext
+        }
+        return kept.isEmpty ? nil : kept
     }
 }
 

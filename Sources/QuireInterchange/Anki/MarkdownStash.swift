@@ -1,27 +1,73 @@
 import QuireModel
 
 /// A card side's Markdown carried through Anki unchanged: an exported field's HTML ends with an
-/// HTML comment holding the Markdown it was rendered from and a checksum of the HTML
-/// (`<!--quire:MARKDOWN-BASE64:HTML-HASH-->`), which Anki keeps and does not show. An import finds
-/// it, and when the HTML is still the one exported (not edited in Anki) and embeds no media, takes
-/// the Markdown back as written — soft line breaks, escapes, all — instead of converting the HTML.
+/// HTML comment holding the Markdown it was rendered from, a checksum of the HTML and, when the
+/// side embeds media, which link target became which media file
+/// (`<!--quire:MARKDOWN-BASE64:HTML-HASH:MEDIA-BASE64-->`; exports before media maps had no third
+/// part), which Anki keeps and does not show.
+/// An import finds it, and when the HTML is still the one exported (not edited in Anki) takes the
+/// Markdown back as written — soft line breaks, escapes, all — instead of converting the HTML,
+/// its media links pointing where the import puts each file.
 enum MarkdownStash {
     private static let open = "<!--quire:", close = "-->"
 
-    /// `html` with `markdown` stashed after it.
-    static func stash(_ markdown: String, in html: String) -> String {
-        html + open + base64(Array(markdown.utf8)) + ":" + hash(html) + close
+    /// What a field's stash gives back.
+    struct Stash: Equatable {
+        /// The Markdown as written.
+        var markdown: String
+        /// Each link target of the Markdown that is a media file, with the file's media name.
+        var media: [Media] = []
     }
 
-    /// The field's HTML without a stash, and the stashed Markdown when it still applies.
-    static func take(_ field: String) -> (html: String, markdown: String?) {
+    /// A link target and the media file it became.
+    struct Media: Equatable {
+        var target: String
+        var name: String
+    }
+
+    /// `html` with `markdown` stashed after it, and the media its targets became.
+    static func stash(_ markdown: String, in html: String, media: [Media] = []) -> String {
+        var map = ""
+        for m in media { map += m.target + "\u{1F}" + m.name + "\u{1E}" }
+        // The media part is always there (empty when nothing was packaged): an image it does not
+        // name kept its target, which was not a file of the vault.
+        return html + open + base64(Array(markdown.utf8)) + ":" + hash(html) + ":" + base64(Array(map.utf8)) + close
+    }
+
+    /// The field's HTML without a stash, and the stash when it still applies: the HTML unchanged,
+    /// and any media it embeds named in the stash.
+    static func take(_ field: String) -> (html: String, stash: Stash?) {
         guard field.hasSuffix(close), let start = field.range(of: open, options: .backwards) else { return (field, nil) }
         let html = String(field[..<start.lowerBound])
         let body = field[start.upperBound..<field.index(field.endIndex, offsetBy: -close.count)]
         let parts = body.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2, String(parts[1]) == hash(html), !html.contains("<img"), !html.contains("[sound:"),
+        guard parts.count == 2 || parts.count == 3, String(parts[1]) == hash(html),
               let bytes = unbase64(parts[0]), let markdown = String(validating: bytes, as: UTF8.self) else { return (html, nil) }
-        return (html, markdown)
+        var media: [Media] = []
+        if parts.count == 3 {
+            guard let bytes = unbase64(parts[2]), let map = String(validating: bytes, as: UTF8.self) else { return (html, nil) }
+            for entry in map.split(separator: "\u{1E}") {
+                let pair = entry.split(separator: "\u{1F}", omittingEmptySubsequences: false)
+                guard pair.count == 2 else { return (html, nil) }
+                media.append(Media(target: String(pair[0]), name: String(pair[1])))
+            }
+        } else if html.contains("<img") || html.contains("[sound:") {
+            // Media without a map (an older export): the HTML's names are all there is.
+            return (html, nil)
+        }
+        return (html, Stash(markdown: markdown, media: media))
+    }
+
+    /// The stashed Markdown with each media link's target replaced by `path(name)` (kept when nil).
+    static func relinked(_ stash: Stash, path: (String) -> String?) -> String {
+        var markdown = stash.markdown
+        for m in stash.media {
+            guard let new = path(m.name), new != m.target else { continue }
+            markdown = markdown.replacing("](" + m.target + ")", with: "](" + new + ")")
+                .replacing("](" + m.target + " ", with: "](" + new + " ")
+                .replacing("](<" + m.target + ">", with: "](<" + new + ">")
+        }
+        return markdown
     }
 
     static func hash(_ text: String) -> String {

@@ -65,9 +65,28 @@ public struct NoteCreation: Sendable {
                 name.append(" ")
             }
         }
-        name = String(name.prefix(80)).trimmingSpaces()
+        name = Self.prefix(String(name.prefix(80)), bytes: maximumNameBytes).trimmingSpaces()
         while name.hasPrefix("-") { name.removeFirst() }
         return name.isEmpty ? "Note" : name
+    }
+
+    /// The most UTF-8 bytes of a name Quire makes: with ` 1000.md`, and a writer's temporary name
+    /// around it (`.NAME.quire-PID-RANDOM.tmp`, FORMAT.md §1.1), it stays under the 255 bytes file
+    /// systems allow (80 characters of a script written in three-byte characters would not).
+    public static let maximumNameBytes = 160
+
+    /// The longest prefix of `text` (whole characters) of at most `bytes` UTF-8 bytes.
+    public static func prefix(_ text: String, bytes: Int) -> String {
+        guard text.utf8.count > bytes else { return text }
+        var out = ""
+        var count = 0
+        for c in text {
+            let n = c.utf8.count
+            guard count + n <= bytes else { break }
+            out.append(c)
+            count += n
+        }
+        return out
     }
 
     /// The first of `folder/name.md`, `folder/name 2.md`, … `folder/name 1000.md` that is not
