@@ -153,7 +153,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["quire"],
-            exclude: ["Tools"],
+            exclude: ["Tools", "Fixtures"],
             resources: [.copy("Golden")]
         ),
     ],
