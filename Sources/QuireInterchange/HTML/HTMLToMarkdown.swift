@@ -1139,7 +1139,9 @@ private struct Converter {
             requestBreak(2)
         case .list(_, _, _, let indented):
             if indented { containers.removeLast() }
-            requestBreak(1)
+            // Text right after a top-level list would be read as its last item's lazy
+            // continuation: an empty line ends the list (a nested one stays in its item).
+            requestBreak(innermost("li", "ul", "ol") == nil && cellDepth == 0 ? 2 : 1)
         case .item(let container):
             if container { containers.removeLast() }
             requestBreak(1)

@@ -206,9 +206,10 @@ private func containsUnwantedControl(_ text: String) -> Bool {
     }
 
     @Test func listIsSeparatedFromSurroundingText() {
-        #expect(md("x<ul><li>a</li></ul>y") == "x\n- a\ny")
+        // Text right after a list is a paragraph of its own, not the last item's continuation.
+        #expect(md("x<ul><li>a</li></ul>y") == "x\n- a\n\ny")
         #expect(md("<p>x</p><ul><li>a</li></ul>") == "x\n\n- a")
-        #expect(md("<div>x</div><ol><li>a</li></ol><div>y</div>") == "x\n1. a\ny")
+        #expect(md("<div>x</div><ol><li>a</li></ol><div>y</div>") == "x\n1. a\n\ny")
     }
 
     @Test func itemsCloseImplicitly() {
