@@ -24,8 +24,9 @@ public struct DeckNode: Sendable {
 }
 
 extension VaultIndex {
-    /// The deck tree with counts at `now`, top-level decks sorted by name.
-    public func deckTree(now: Timestamp) -> [DeckNode] {
+    /// The deck tree with counts at `now` (due: on the study day ending at `dayEnd`), top-level
+    /// decks sorted by name.
+    public func deckTree(now: Timestamp, dayEnd: Timestamp) -> [DeckNode] {
         var own: [DeckPath: DeckCounts] = [:]
         for note in notes {
             var c = own[note.deck] ?? DeckCounts()
@@ -36,7 +37,7 @@ extension VaultIndex {
                 if suspended { c.suspended += 1; continue }
                 if card.state == .new { c.new += 1 }
                 if card.state == .learning || card.state == .relearning { c.learning += 1 }
-                if !note.archived, card.isDue(at: now) { c.due += 1 }
+                if !note.archived, card.isDue(at: now, dayEnd: dayEnd) { c.due += 1 }
             }
             own[note.deck] = c
         }

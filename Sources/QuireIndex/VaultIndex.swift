@@ -318,22 +318,22 @@ public struct VaultIndex: Sendable {
 
     /// All cards matching a query, in note-path and card order, skipping cards left out as
     /// duplicates.
-    public func cards(matching query: Query, now: Timestamp) -> [CardLocation] {
+    public func cards(matching query: Query, now: Timestamp, dayEnd: Timestamp) -> [CardLocation] {
         var out: [CardLocation] = []
-        forEachCard(matching: query, now: now) { out.append($0) }
+        forEachCard(matching: query, now: now, dayEnd: dayEnd) { out.append($0) }
         return out
     }
 
     /// The number of cards ``cards(matching:now:)`` gives, without listing them.
-    public func cardCount(matching query: Query, now: Timestamp) -> Int {
+    public func cardCount(matching query: Query, now: Timestamp, dayEnd: Timestamp) -> Int {
         var count = 0
-        forEachCard(matching: query, now: now) { _ in count += 1 }
+        forEachCard(matching: query, now: now, dayEnd: dayEnd) { _ in count += 1 }
         return count
     }
 
     /// Calls `body` with each card matching a query, in note-path and card order, skipping cards
     /// left out as duplicates.
-    private func forEachCard(matching query: Query, now: Timestamp, _ body: (CardLocation) -> Void) {
+    private func forEachCard(matching query: Query, now: Timestamp, dayEnd: Timestamp, _ body: (CardLocation) -> Void) {
         // A query with only note-level terms is asked once per note, not once per card.
         let perCard = query.dependsOnCard
         // Asking `.all` of a note would copy the note (a retain of each of its strings) for nothing.
@@ -342,10 +342,10 @@ public struct VaultIndex: Sendable {
         // Cards are read in place: copying a card out retains each of its strings.
         notes.withUnsafeBufferPointer { notes in
             for n in notes.indices {
-                if !perCard && !everyNote && !query.matches(note: notes[n], now: now) { continue }
+                if !perCard && !everyNote && !query.matches(note: notes[n], now: now, dayEnd: dayEnd) { continue }
                 notes[n].cards.withUnsafeBufferPointer { cards in
                     for c in cards.indices where shadowed.isEmpty || !shadowed.contains(CardLocation(note: n, card: c)) {
-                        if !perCard || query.matches(card: cards[c], in: notes[n], now: now) {
+                        if !perCard || query.matches(card: cards[c], in: notes[n], now: now, dayEnd: dayEnd) {
                             body(CardLocation(note: n, card: c))
                         }
                     }
@@ -355,8 +355,8 @@ public struct VaultIndex: Sendable {
     }
 
     /// Indexes of notes matching a query.
-    public func notes(matching query: Query, now: Timestamp) -> [Int] {
-        notes.indices.filter { query.matches(note: notes[$0], now: now) }
+    public func notes(matching query: Query, now: Timestamp, dayEnd: Timestamp) -> [Int] {
+        notes.indices.filter { query.matches(note: notes[$0], now: now, dayEnd: dayEnd) }
     }
 
     // MARK: - Updating (see VaultIndex+Update.swift)

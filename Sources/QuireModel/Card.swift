@@ -74,13 +74,10 @@ public struct Card: Sendable, Equatable {
     /// The fingerprint of the card's current text.
     public var fingerprint: Fingerprint { Fingerprint(text: identityText, shape: variant.shape(kind)) }
 
-    /// Whether the card is due at `now`: reviewed before, available and its due time reached.
-    /// New cards are not due; they are `is:new`.
-    public func isDue(at now: Timestamp) -> Bool {
-        guard let schedule, schedule.state != .new, schedule.isAvailable(at: now) else { return false }
-        if schedule.flow == .inactive { return false }
-        guard let due = schedule.due else { return true }
-        return due <= now
+    /// Whether the card is due at `now` on the study day ending at `dayEnd`
+    /// (``SchedulingState/isDue(at:dayEnd:)``). New cards are not due; they are `is:new`.
+    public func isDue(at now: Timestamp, dayEnd: Timestamp) -> Bool {
+        schedule?.isDue(at: now, dayEnd: dayEnd) ?? false
     }
 }
 

@@ -165,6 +165,17 @@ public struct SchedulingState: Hashable, Sendable {
         return a == b
     }
 
+    /// Whether the card is *due* at `now` — the one definition every command counts and selects by
+    /// (FORMAT.md §7.1): not new (a StudyFlow card excepted), not suspended, buried or inactive,
+    /// and either in a learning step whose time has come, or due before `dayEnd`, the start of the
+    /// next study day (a review card is due for its whole study day).
+    public func isDue(at now: Timestamp, dayEnd: Timestamp) -> Bool {
+        guard state != .new || flow != nil, isAvailable(at: now), flow != .inactive else { return false }
+        guard let due else { return true }
+        if state == .learning || state == .relearning, flow == nil { return due <= now }
+        return due < dayEnd
+    }
+
     /// Whether the card can come up at `now` (not suspended, not buried).
     public func isAvailable(at now: Timestamp) -> Bool {
         if suspended { return false }

@@ -46,6 +46,13 @@ public struct Day: Hashable, Comparable, Sendable, CustomStringConvertible, Stri
     public func distance(to other: Day) -> Int { other.number - number }
     public func advanced(by n: Int) -> Day { Day(number: number + n) }
 
+    /// The start of the study day after the one containing `now`: what is due before it is due
+    /// today (``SchedulingState/isDue(at:dayEnd:)``).
+    public static func end(containing now: Timestamp, utcOffsetSeconds: Int, rolloverHour: Int) -> Timestamp {
+        Day(containing: now, utcOffsetSeconds: utcOffsetSeconds, rolloverHour: rolloverHour).advanced(by: 1)
+            .start(utcOffsetSeconds: utcOffsetSeconds, rolloverHour: rolloverHour)
+    }
+
     /// Whether a card with this state should be shown on the study day containing `now`.
     ///
     /// Suspended and buried cards never are; a card with no due time (new) is; a review card

@@ -41,6 +41,14 @@ public struct StudyPlan: Sendable {
     public private(set) var newOverLimit = 0
     /// Cards left for another day because a sibling (same cloze group or reversed pair) is studied today.
     public private(set) var siblingsDeferred = 0
+    /// The cards due now (``SchedulingState/isDue(at:dayEnd:)``, what `quire due` counts), among
+    /// those the plan may take, before limits and siblings.
+    public private(set) var dueCount = 0
+    /// The due cards the plan takes (the others wait: limit or siblings).
+    public var dueTaken: Int { items.filter { $0.section != .new }.count }
+    /// When each learning step still to come today (after `now`, before the next study day) is due,
+    /// earliest first: cards that come back into today's session.
+    public private(set) var learningLaterToday: [Timestamp] = []
     /// Reviews and new cards already studied today.
     public let studiedToday: (reviews: Int, new: Int)
     /// The assumed time per card: the user's mean answer time, or the default until there is one.
@@ -64,6 +72,7 @@ public struct StudyPlan: Sendable {
         studiedToday = ((stats.reviewsByDay[today] ?? 0) - newToday, newToday)
         secondsPerCard = stats.averageAnswerMilliseconds.map { max(1, ($0 + 500) / 1000) } ?? settings.defaultSecondsPerCard
         let dayStart = today.start(utcOffsetSeconds: utcOffset, rolloverHour: rolloverHour)
+        let dayEnd = today.advanced(by: 1).start(utcOffsetSeconds: utcOffset, rolloverHour: rolloverHour)
         func day(of t: Timestamp) -> Day {
             // Days are counted with today's offset; a daylight-saving change moves this by an hour at most.
             Day(containing: t, utcOffsetSeconds: utcOffset, rolloverHour: rolloverHour)
@@ -89,8 +98,14 @@ public struct StudyPlan: Sendable {
                     }
                     continue
                 }
-                guard let s = schedule, Day.isDue(s, now: now, utcOffsetSeconds: utcOffset, rolloverHour: rolloverHour)
-                else { continue }
+                guard let s = schedule, Day.isDue(s, now: now, utcOffsetSeconds: utcOffset, rolloverHour: rolloverHour) else {
+                    if let s = schedule, s.flow == nil, s.state == .learning || s.state == .relearning, s.isAvailable(at: now),
+                       let due = s.due, due > now, due < dayEnd {
+                        learningLaterToday.append(due)
+                    }
+                    continue
+                }
+                dueCount += 1
                 let late = s.due.map { today.number - day(of: $0).number } ?? 0
                 let section: Section
                 if late > 0 {
@@ -144,6 +159,7 @@ public struct StudyPlan: Sendable {
             newRoom -= 1
             chosen.append(item)
         }
+        learningLaterToday.sort()
         // Sections in order; within a section, the order of priority (overdue: most days late first).
         let order = Dictionary(uniqueKeysWithValues: Section.allCases.enumerated().map { ($1, $0) })
         items = chosen.enumerated().sorted { a, b in

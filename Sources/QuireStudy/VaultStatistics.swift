@@ -215,8 +215,8 @@ public struct VaultStatistics: Sendable {
                 var f = byDeck[d] ?? DeckFigures(deck: d)
                 f.cards += 1
                 if let s = card.schedule, s.state == .review, (s.interval ?? 0) >= 21 { f.mastered += 1 }
-                if let s = card.schedule, !archived, !s.suspended, s.state != .new || s.flow != nil,
-                   Day.isDue(s, now: now, utcOffsetSeconds: utcOffset(now), rolloverHour: rolloverHour) { f.due += 1 }
+                if let s = card.schedule, !archived,
+                   s.isDue(at: now, dayEnd: Day.end(containing: now, utcOffsetSeconds: utcOffset(now), rolloverHour: rolloverHour)) { f.due += 1 }
                 byDeck[d] = f
             }
             counts.total += 1

@@ -12,12 +12,12 @@ struct CardExportOptions: ParsableArguments {
     @Argument(help: "Only the cards this query selects (docs/QUERIES.md).") var query: [String] = []
 
     /// Writes the selected cards as `render` makes them.
-    func export(_ render: ([(card: Card, note: Note)], VaultIndex) -> String) throws {
+    func export(_ render: ([(card: Card, note: Note)], VaultIndex, _ dayEnd: Timestamp) -> String) throws {
         let q = try LoadedVault.query(query)
         let loaded = try LoadedVault(options)
         let index = loaded.index
-        let cards = index.cards(matching: q, now: options.now).map { (card: index.card(at: $0), note: index.notes[$0.note]) }
-        let text = render(cards, index)
+        let cards = index.cards(matching: q, now: options.now, dayEnd: loaded.dayEnd(at: options.now)).map { (card: index.card(at: $0), note: index.notes[$0.note]) }
+        let text = render(cards, index, loaded.dayEnd(at: options.now))
         if out == "-" {
             Output.write(text)
         } else {

@@ -9,7 +9,7 @@ extension Quire {
     struct Due: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print how many cards are due now (for a shell prompt); --json gives the count per deck.",
-            discussion: "Due means due on today's study day (see day_rollover), not suspended, buried or archived; new cards are not counted.")
+            discussion: "Due as every command counts it (FORMAT.md §7.1): review cards due on today's study day (see day_rollover), learning steps whose time has come; not new, suspended, buried or archived.")
 
         @OptionGroup var options: VaultOptions
         @OptionGroup var listing: ListingOptions
@@ -25,14 +25,12 @@ extension Quire {
             // pins the time (tests), it is also the time cards are due at.
             let clock = Clock.now()
             let now = options.pinnedNow ?? clock
-            let offset = Clock.utcOffset(at: now)
+            let dayEnd = Day.end(containing: now, utcOffsetSeconds: Clock.utcOffset(at: now), rolloverHour: config.dayRollover)
             var total = 0
             var byDeck: [DeckPath: Int] = [:]
             func count(_ deck: DeckPath, archived: Bool, _ schedules: [SchedulingState]) {
                 guard !archived else { return }
-                for s in schedules {
-                    guard s.state != .new || s.flow != nil,
-                          Day.isDue(s, now: now, utcOffsetSeconds: offset, rolloverHour: config.dayRollover) else { continue }
+                for s in schedules where s.isDue(at: now, dayEnd: dayEnd) {
                     total += 1
                     byDeck[deck, default: 0] += 1
                 }

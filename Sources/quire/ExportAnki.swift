@@ -28,7 +28,7 @@ extension Quire {
             let context = try StudyContext(export.options)
             let vault = context.loaded.vault
             let index = context.loaded.index
-            let locations = index.cards(matching: q, now: context.now)
+            let locations = index.cards(matching: q, now: context.now, dayEnd: context.dayEnd)
             var noteBytes: [String: [UInt8]] = [:]
             let items = locations.map { loc in
                 let card = index.card(at: loc), note = index.notes[loc.note]

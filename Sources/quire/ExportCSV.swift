@@ -16,7 +16,7 @@ extension Quire {
         @OptionGroup var export: CardExportOptions
 
         func run() throws {
-            try export.export { cards, _ in CardExport.csv(cards) }
+            try export.export { cards, _, _ in CardExport.csv(cards) }
         }
     }
 }

@@ -11,8 +11,8 @@ extension Quire {
         @OptionGroup var export: CardExportOptions
 
         func run() throws {
-            try export.export { cards, index in
-                CardExport.json(cards, decks: index.deckTree(now: export.options.now)).serialized(pretty: true) + "\n"
+            try export.export { cards, index, dayEnd in
+                CardExport.json(cards, decks: index.deckTree(now: export.options.now, dayEnd: dayEnd)).serialized(pretty: true) + "\n"
             }
         }
     }

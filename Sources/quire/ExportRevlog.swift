@@ -21,7 +21,7 @@ extension Quire {
         func run() throws {
             let q = try LoadedVault.query(export.query)
             let context = try StudyContext(export.options, readLog: false)
-            let decks = context.decks(of: context.loaded.index.cards(matching: q, now: context.now))
+            let decks = context.decks(of: context.loaded.index.cards(matching: q, now: context.now, dayEnd: context.dayEnd))
             let log = context.loaded.vault.statisticsLog()
             let result = RevlogExport.csv(log, include: { decks[$0] != nil }, settings: context.eventSettings(decks: decks))
             if export.out == "-" {

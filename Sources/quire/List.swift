@@ -31,8 +31,9 @@ extension Quire {
             let loaded = try LoadedVault(options)
             let index = loaded.index
             let now = options.now
+            let dayEnd = loaded.dayEnd(at: now)
             if notes {
-                let found = index.notes(matching: q, now: now)
+                let found = index.notes(matching: q, now: now, dayEnd: dayEnd)
                 if count {
                     Output.line(String(found.count))
                 } else if listing.json {
@@ -47,10 +48,10 @@ extension Quire {
                 return try loaded.finish()
             }
             if count {
-                Output.line(String(index.cardCount(matching: q, now: now)))
+                Output.line(String(index.cardCount(matching: q, now: now, dayEnd: dayEnd)))
                 return try loaded.finish()
             }
-            let found = index.cards(matching: q, now: now)
+            let found = index.cards(matching: q, now: now, dayEnd: dayEnd)
             if listing.json {
                 Output.line(JSONValue.array(found.map { loc in
                     JSONRepresentation.card(index.card(at: loc), in: index.notes[loc.note])

@@ -1,5 +1,6 @@
 import ArgumentParser
 import QuireModel
+import QuireScheduling
 import QuireSystem
 import QuireIndex
 
@@ -45,6 +46,13 @@ struct LoadedVault {
         do { return try vault.readConfig() } catch {
             throw CLIError("\(error.description); nothing done (the schedule depends on these settings)")
         }
+    }
+
+    /// The start of the study day after the one containing `now` (the vault's `day_rollover`, the
+    /// local zone): a review card due before it is due today (FORMAT.md §7.1), for every command.
+    func dayEnd(at now: Timestamp) -> Timestamp {
+        let rollover = (try? vault.readConfig())?.config.dayRollover ?? VaultConfig().dayRollover
+        return Day.end(containing: now, utcOffsetSeconds: Clock.utcOffset(at: now), rolloverHour: rollover)
     }
 
     /// Parses a query from command-line words.

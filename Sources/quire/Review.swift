@@ -96,7 +96,7 @@ extension Quire {
             if let custom {
                 entries = custom.entries(index: index, history: context.history, now: context.now, utcOffset: context.utcOffset,
                                          rolloverHour: context.config.dayRollover) { loc in
-                    q?.matches(card: index.card(at: loc), in: index.notes[loc.note], now: context.now) ?? true
+                    q?.matches(card: index.card(at: loc), in: index.notes[loc.note], now: context.now, dayEnd: context.dayEnd) ?? true
                 }
             } else {
                 entries = StudySession.order(items.map {
@@ -121,9 +121,9 @@ extension Quire {
                 let config = context.config, offset = context.utcOffset
                 let canJoin = chosenMode != .new && plan.overLimit == 0 && custom == nil
                 let joining: (Card, Note, Timestamp) -> StudyPlan.Section? = { card, note, now in
-                    guard canJoin, !note.archived, let s = card.schedule, s.state != .new || s.flow != nil,
-                          Day.isDue(s, now: now, utcOffsetSeconds: offset, rolloverHour: config.dayRollover),
-                          q?.matches(card: card, in: note, now: now) ?? true else { return nil }
+                    let dayEnd = Day.end(containing: now, utcOffsetSeconds: offset, rolloverHour: config.dayRollover)
+                    guard canJoin, !note.archived, let s = card.schedule, s.isDue(at: now, dayEnd: dayEnd),
+                          q?.matches(card: card, in: note, now: now, dayEnd: dayEnd) ?? true else { return nil }
                     let learning = s.flow == .learning || (s.flow == nil && (s.state == .learning || s.state == .relearning))
                     return learning ? .learning : .reviewing
                 }

@@ -39,7 +39,7 @@ struct StatisticsOptions: ParsableArguments {
         let context = try StudyContext(options, readLog: false)
         let log = context.loaded.vault.statisticsLog()
         let index = context.loaded.index
-        let locations = index.cards(matching: q, now: context.now)
+        let locations = index.cards(matching: q, now: context.now, dayEnd: context.dayEnd)
         let cards = locations.map { (index.card(at: $0), index.notes[$0.note].archived) }
         let decks = context.decks(of: locations)
         let statistics = VaultStatistics(cards: cards, log: log, now: context.now, utcOffset: { Clock.utcOffset(at: $0) },

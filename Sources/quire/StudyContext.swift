@@ -51,7 +51,7 @@ struct StudyContext {
         return StudyPlan(index: index, stats: stats, settings: config.study, now: now, utcOffset: utcOffset,
                          rolloverHour: config.dayRollover, limit: limit) { loc in
             guard let query else { return true }
-            return query.matches(card: index.card(at: loc), in: index.notes[loc.note], now: now)
+            return query.matches(card: index.card(at: loc), in: index.notes[loc.note], now: now, dayEnd: dayEnd)
         }
     }
 

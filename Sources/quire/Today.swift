@@ -55,7 +55,11 @@ extension Quire {
             let color = Output.useColor
             func bold(_ s: String) -> String { color ? "\u{1B}[1m" + TerminalText.visible(s) + "\u{1B}[0m" : TerminalText.visible(s) }
             func dim(_ s: String) -> String { color ? "\u{1B}[2m" + TerminalText.visible(s) + "\u{1B}[0m" : TerminalText.visible(s) }
-            Output.line(bold("Today, \(plan.today): \(plan.items.count) card\(plan.items.count == 1 ? "" : "s"), about \(StudyContext.duration(seconds: plan.estimatedSeconds))"))
+            // The due count is `quire due`'s; the plan takes fewer when limits or siblings hold some back.
+            let new = plan.items.count - plan.dueTaken
+            let due = plan.dueTaken == plan.dueCount ? "\(plan.dueCount) due" : "\(plan.dueTaken) of the \(plan.dueCount) due"
+            Output.line(bold("Today, \(plan.today): \(plan.items.count) card\(plan.items.count == 1 ? "" : "s") (\(due), \(new) new), "
+                             + "about \(StudyContext.duration(seconds: plan.estimatedSeconds))"))
             for section in StudyPlan.Section.allCases {
                 let items = plan.items(in: section)
                 guard !items.isEmpty else { continue }
@@ -77,6 +81,10 @@ extension Quire {
                 notes.append("left for another day: \(plan.overLimit) due, \(plan.newOverLimit) new")
             }
             if plan.siblingsDeferred > 0 { notes.append("\(plan.siblingsDeferred) sibling\(plan.siblingsDeferred == 1 ? "" : "s") wait for another day") }
+            if let next = plan.learningLaterToday.first {
+                let n = plan.learningLaterToday.count
+                notes.append("\(Output.counted(n, "learning card")) come\(n == 1 ? "s" : "") back later today, the next \(ReviewContext.relative(next, from: context.now))")
+            }
             Output.line(dim(notes.joined(separator: " · ")))
             if let line = CurationContext.dueLine(curationDue) { Output.line(line) }
             try context.loaded.finish()

@@ -44,4 +44,41 @@ import Testing
         // 20 new a day, and one was studied today already.
         #expect(newOnly.stdout.contains("Studying 19 cards (19 new, 0 learning, 0 review)"))
     }
+
+    /// One definition of "due" (FORMAT.md §7.1), shared by `due`, `decks`, `list is:due` and
+    /// `today`: a review card due any time today is due; a learning step only once its time has
+    /// come. `today` says how many of them it takes, and when the learning steps still to come
+    /// today are due.
+    @Test func everyCommandCountsTheSameDueCards() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        let vault = q.vault.deletingLastPathComponent().appendingPathComponent("due")
+        try FileManager.default.createDirectory(at: vault, withIntermediateDirectories: true)
+        #expect(try q.run(["init"], workingDirectory: vault).status == 0)
+        let note = """
+            ---
+            quire:
+              r1: {state: review, due: 2026-11-26T18:00:00Z, last: 2026-11-20T12:00:00Z, stability: 6, difficulty: 5, interval: 6, reps: 2, lapses: 0}
+              r2: {state: review, due: 2026-11-27T05:00:00Z, last: 2026-11-20T12:00:00Z, stability: 7, difficulty: 5, interval: 7, reps: 2, lapses: 0}
+              l1: {state: learning, step: 1, due: 2026-11-26T11:55:00Z, last: 2026-11-26T11:45:00Z, stability: 1, difficulty: 6, reps: 1, lapses: 0}
+              l2: {state: learning, step: 1, due: 2026-11-26T12:08:00Z, last: 2026-11-26T11:58:00Z, stability: 1, difficulty: 6, reps: 1, lapses: 0}
+            ---
+
+            Later today? :: yes ^r1
+            Tomorrow? :: yes ^r2
+            Stepped before? :: yes ^l1
+            Stepped soon? :: yes ^l2
+            New? :: yes
+
+            """
+        try Data(note.utf8).write(to: vault.appendingPathComponent("cards.md"))
+        let at = ["--now", "2026-11-26T12:00:00Z"], utc = ["TZ": "UTC"]
+        #expect(try q.run(["due"] + at, environment: utc, workingDirectory: vault).stdout == "2\n")
+        #expect(try q.run(["list", "is:due", "--count"] + at, environment: utc, workingDirectory: vault).stdout == "2\n")
+        let decks = try q.run(["decks"] + at, environment: utc, workingDirectory: vault)
+        #expect(decks.stdout.contains("Default      1      5    1         2    2          0"), "\(decks.stdout)")
+        let today = try q.run(["today"] + at, environment: utc, workingDirectory: vault)
+        #expect(today.stdout.hasPrefix("Today, 2026-11-26: 3 cards (2 due, 1 new)"), "\(today)")
+        #expect(today.stdout.contains("1 learning card comes back later today, the next in 8m"), "\(today)")
+    }
 }

@@ -26,7 +26,7 @@ import QuireModel
         try withTempDir { dir in
             let index = try build(dir)
             #expect(index.diagnostics.isEmpty)
-            let tree = index.deckTree(now: fixedNow)
+            let tree = index.deckTree(now: fixedNow, dayEnd: fixedNow)
             #expect(tree.map(\.path.description) == ["Biology", "Chemistry", "Default"])
             let biology = tree[0]
             #expect(biology.counts == DeckCounts(notes: 3, cards: 6, new: 2, due: 2, learning: 1, suspended: 1))

@@ -75,7 +75,7 @@ import QuireModel
                 #expect(built.crossFileDiagnostics == after.crossFileDiagnostics)
                 #expect(built.diagnostics == after.diagnostics)
                 #expect(built.cardCount == after.cardCount)
-                #expect(built.cards(matching: .all, now: fixedNow) == after.cards(matching: .all, now: fixedNow))
+                #expect(built.cards(matching: .all, now: fixedNow, dayEnd: fixedNow) == after.cards(matching: .all, now: fixedNow, dayEnd: fixedNow))
                 for note in built.notes {
                     for card in note.cards {
                         #expect(built.location(exactly: card.id) == after.location(exactly: card.id))

@@ -35,8 +35,8 @@ import QuireModel
             let errors = index.diagnostics.filter { $0.severity == .error }.map(\.description)
             #expect(errors == ["b-copy.md:5:1: error: card ID '\(card.id)' is also used by a.md:5 (a copied file?); this card is left out"])
             // The card left out is not listed twice.
-            #expect(index.cards(matching: .all, now: fixedNow).count == 1)
-            #expect(index.cardCount(matching: .all, now: fixedNow) == 1)
+            #expect(index.cards(matching: .all, now: fixedNow, dayEnd: fixedNow).count == 1)
+            #expect(index.cardCount(matching: .all, now: fixedNow, dayEnd: fixedNow) == 1)
             #expect(index.location(of: card.id.rawValue) == CardLocation(note: 0, card: 0))
         }
     }

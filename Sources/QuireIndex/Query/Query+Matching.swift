@@ -3,14 +3,17 @@ import QuireModel
 extension Query {
     /// Whether a card of a note matches.
     ///
-    /// - Parameter now: the time `is:due` and `is:buried` are judged at.
-    public func matches(card: Card, in note: Note, now: Timestamp) -> Bool {
+    /// - Parameters:
+    ///   - now: the time `is:due` and `is:buried` are judged at;
+    ///   - dayEnd: the start of the next study day: a review card due before it is due
+    ///     (``SchedulingState/isDue(at:dayEnd:)``).
+    public func matches(card: Card, in note: Note, now: Timestamp, dayEnd: Timestamp) -> Bool {
         switch self {
         case .all: true
-        case .term(let t): t.matches(card: card, in: note, now: now)
-        case .not(let q): !q.matches(card: card, in: note, now: now)
-        case .and(let qs): qs.allSatisfy { $0.matches(card: card, in: note, now: now) }
-        case .or(let qs): qs.contains { $0.matches(card: card, in: note, now: now) }
+        case .term(let t): t.matches(card: card, in: note, now: now, dayEnd: dayEnd)
+        case .not(let q): !q.matches(card: card, in: note, now: now, dayEnd: dayEnd)
+        case .and(let qs): qs.allSatisfy { $0.matches(card: card, in: note, now: now, dayEnd: dayEnd) }
+        case .or(let qs): qs.contains { $0.matches(card: card, in: note, now: now, dayEnd: dayEnd) }
         }
     }
 
@@ -29,13 +32,13 @@ extension Query {
     /// Whether a note matches. Note-level terms (deck, tag, path, cycle, category) look at the note;
     /// card-level terms (`is:`, `type:`, `id:`) match when any card of the note does; words match
     /// the title, the path or any card's text.
-    public func matches(note: Note, now: Timestamp) -> Bool {
+    public func matches(note: Note, now: Timestamp, dayEnd: Timestamp) -> Bool {
         switch self {
         case .all: true
-        case .term(let t): t.matches(note: note, now: now)
-        case .not(let q): !q.matches(note: note, now: now)
-        case .and(let qs): qs.allSatisfy { $0.matches(note: note, now: now) }
-        case .or(let qs): qs.contains { $0.matches(note: note, now: now) }
+        case .term(let t): t.matches(note: note, now: now, dayEnd: dayEnd)
+        case .not(let q): !q.matches(note: note, now: now, dayEnd: dayEnd)
+        case .and(let qs): qs.allSatisfy { $0.matches(note: note, now: now, dayEnd: dayEnd) }
+        case .or(let qs): qs.contains { $0.matches(note: note, now: now, dayEnd: dayEnd) }
         }
     }
 }
@@ -50,9 +53,9 @@ extension QueryTerm {
         }
     }
 
-    func matches(card: Card, in note: Note, now: Timestamp) -> Bool {
+    func matches(card: Card, in note: Note, now: Timestamp, dayEnd: Timestamp) -> Bool {
         switch self {
-        case .status(let s): s.matches(card: card, in: note, now: now)
+        case .status(let s): s.matches(card: card, in: note, now: now, dayEnd: dayEnd)
         case .kind(let k): card.kind == k
         case .id(let id): card.id == id || (id.rawValue.utf8.count < 12 && card.id.rawValue.hasPrefix(id.rawValue))
         case .text(let word):
@@ -62,10 +65,10 @@ extension QueryTerm {
         }
     }
 
-    func matches(note: Note, now: Timestamp) -> Bool {
+    func matches(note: Note, now: Timestamp, dayEnd: Timestamp) -> Bool {
         switch self {
         case .status(.archived): note.archived
-        case .status, .kind, .id: note.cards.contains { matches(card: $0, in: note, now: now) }
+        case .status, .kind, .id: note.cards.contains { matches(card: $0, in: note, now: now, dayEnd: dayEnd) }
         case .text(let word):
             containsFolded(note.title, word) || containsFolded(note.path, word)
                 || note.cards.contains { containsFolded($0.front, word) || containsFolded($0.back, word) }
@@ -86,9 +89,9 @@ extension QueryTerm {
 }
 
 extension CardStatus {
-    func matches(card: Card, in note: Note, now: Timestamp) -> Bool {
+    func matches(card: Card, in note: Note, now: Timestamp, dayEnd: Timestamp) -> Bool {
         switch self {
-        case .due: !note.archived && card.isDue(at: now)
+        case .due: !note.archived && card.isDue(at: now, dayEnd: dayEnd)
         case .new: card.state == .new && !(card.schedule?.suspended ?? false)
         case .learning: card.state == .learning || card.state == .relearning
         case .review: card.state == .review

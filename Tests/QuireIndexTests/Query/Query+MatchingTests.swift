@@ -58,12 +58,12 @@ import QuireModel
 
     private func fronts(_ text: String) throws -> [String] {
         let query = try Query(parsing: text)
-        return index.cards(matching: query, now: fixedNow).map { index.card(at: $0).front }
+        return index.cards(matching: query, now: fixedNow, dayEnd: fixedNow).map { index.card(at: $0).front }
     }
 
     private func notePaths(_ text: String) throws -> [String] {
         let query = try Query(parsing: text)
-        return index.notes(matching: query, now: fixedNow).map { index.notes[$0].path }
+        return index.notes(matching: query, now: fixedNow, dayEnd: fixedNow).map { index.notes[$0].path }
     }
 
     @Test func statuses() throws {
@@ -81,7 +81,7 @@ import QuireModel
     @Test func dueDependsOnNow() throws {
         let query = try Query(parsing: "is:due")
         let tomorrow = Timestamp(year: 2026, month: 11, day: 23, hour: 1)
-        let fronts = index.cards(matching: query, now: tomorrow).map { index.card(at: $0).front }
+        let fronts = index.cards(matching: query, now: tomorrow, dayEnd: tomorrow).map { index.card(at: $0).front }
         #expect(fronts == ["due", "later", "learning", "relearning", "buried", "unburied"])
     }
 
@@ -141,12 +141,12 @@ import QuireModel
             // Every card asked on its own gives the same cards, in the same order.
             var expected: [CardLocation] = []
             for (n, note) in index.notes.enumerated() {
-                for (c, card) in note.cards.enumerated() where query.matches(card: card, in: note, now: fixedNow) {
+                for (c, card) in note.cards.enumerated() where query.matches(card: card, in: note, now: fixedNow, dayEnd: fixedNow) {
                     expected.append(CardLocation(note: n, card: c))
                 }
             }
-            #expect(index.cards(matching: query, now: fixedNow) == expected, "\(text)")
-            #expect(index.cardCount(matching: query, now: fixedNow) == expected.count, "\(text)")
+            #expect(index.cards(matching: query, now: fixedNow, dayEnd: fixedNow) == expected, "\(text)")
+            #expect(index.cardCount(matching: query, now: fixedNow, dayEnd: fixedNow) == expected.count, "\(text)")
         }
     }
 
