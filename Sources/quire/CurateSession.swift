@@ -33,7 +33,7 @@ struct CurateSessionOptions: ParsableArguments {
         let device: String
         do { device = try context.loaded.vault.deviceID(using: &generator) } catch { throw CLIError(error.description) }
         let writer = CurationWriter(vault: context.loaded.vault, device: device)
-        let session = CurateSession(context: context, period: chosen, writer: writer)
+        let session = CurateSession(context: context, period: chosen, writer: writer, clock: StudyClock(fixed: options.pinnedNow))
         if plain || !Output.isTerminal {
             var plainSession = session
             try plainSession.runPlain()
@@ -93,11 +93,14 @@ struct CurateSession {
     private(set) var skipped = Set<Int>()
     /// The period's status when the session began.
     let status: PeriodStatus
+    /// Read once per event: each log line carries the time it happened.
+    let clock: StudyClock
 
-    init(context: CurationContext, period: CurationPeriod, writer: CurationWriter) {
+    init(context: CurationContext, period: CurationPeriod, writer: CurationWriter, clock: StudyClock) {
         self.context = context
         self.period = period
         self.writer = writer
+        self.clock = clock
         notes = context.curation.eligible(in: period)
         status = context.curation.status(of: period)
     }
@@ -125,7 +128,7 @@ struct CurateSession {
             return "Already \(done.decision == .keep ? "kept" : "archived") in this session; u takes it back."
         }
         do {
-            let recorded = try writer.decide(decision, on: notes[position], in: period, today: context.today, at: context.now)
+            let recorded = try writer.decide(decision, on: notes[position], in: period, today: context.today, at: clock.now())
             decided[position] = recorded
             history.append(position)
             skipped.remove(position)
@@ -152,7 +155,7 @@ struct CurateSession {
     mutating func undo() -> String {
         guard let last = history.last, let recorded = decided[last] else { return "Nothing to undo in this session." }
         do {
-            try writer.undo(recorded, in: period, at: context.now)
+            try writer.undo(recorded, in: period, at: clock.now())
         } catch {
             return "error: \(error)"
         }
@@ -181,7 +184,7 @@ struct CurateSession {
 
     /// Records the session's start.
     func start() throws {
-        do { try writer.session("start", in: period, fields: [("notes", notes.count)], at: context.now) } catch {
+        do { try writer.session("start", in: period, fields: [("notes", notes.count)], at: clock.now()) } catch {
             throw CLIError(error.description)
         }
     }
@@ -194,7 +197,7 @@ struct CurateSession {
         do {
             try writer.session("end", in: period, fields: [("kept", kept), ("archived", archived), ("left", left)],
                                status: left == 0 ? .completed : (kept + archived + status.kept + status.archived == 0 ? .pending : .inProgress),
-                               at: context.now)
+                               at: clock.now())
         } catch { throw CLIError(error.description) }
         let skippedNow = skipped.subtracting(decided.keys).count
         return ["Kept \(kept), archived \(archived)" + (skippedNow == 0 ? "" : ", skipped \(skippedNow)")

@@ -117,19 +117,24 @@ struct ReviewContext {
 
     /// `in 10m`, `in 3d`, `now`, `2d ago`.
     static func relative(_ t: Timestamp, from now: Timestamp) -> String {
-        let seconds = (t.milliseconds - now.milliseconds) / 1000
-        if seconds == 0 { return "now" }
-        return seconds > 0 ? "in " + span(from: now, to: t) : span(from: t, to: now) + " ago"
+        let milliseconds = t.milliseconds - now.milliseconds
+        if abs(milliseconds) < 500 { return "now" }
+        return milliseconds > 0 ? "in " + span(from: now, to: t) : span(from: t, to: now) + " ago"
     }
 
-    /// The length of a time span as Anki shows it on its buttons: `45s`, `10m`, `5h`, `3d`, `2.5mo`, `1.2y`.
+    /// The length of a time span as Anki shows it on its buttons, rounded to its unit: `45s`,
+    /// `10m`, `5h`, `3d`, `2.5mo`, `1.2y`. (Rounded, not cut: a due time is stored to the second,
+    /// so 10 minutes after an answer at 12:00:00.700 is 9 min 59.3 s away, which is `10m`, as the
+    /// button said.)
     static func span(from a: Timestamp, to b: Timestamp) -> String {
-        let seconds = abs(b.milliseconds - a.milliseconds) / 1000
+        let seconds = Int((Double(abs(b.milliseconds - a.milliseconds)) / 1000).rounded())
         let days = Double(seconds) / 86_400
+        let minutes = Int((Double(seconds) / 60).rounded()), hours = Int((Double(seconds) / 3600).rounded())
         switch seconds {
         case ..<60: return "\(seconds)s"
-        case ..<3600: return "\(seconds / 60)m"
-        case ..<86_400: return "\(seconds / 3600)h"
+        case ..<3600 where minutes < 60: return "\(minutes)m"
+        case ..<86_400 where hours < 24: return "\(max(1, hours))h"
+        case ..<86_400: return "1d"
         case ..<(86_400 * 30): return "\(Int(days.rounded()))d"
         case ..<(86_400 * 365): return String(format: "%.1fmo", days / 30.4375)
         default: return String(format: "%.1fy", days / 365.25)

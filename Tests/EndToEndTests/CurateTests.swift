@@ -86,6 +86,24 @@ import Testing
         #expect(resumed.stdout.contains("Note 1 of 2 · Insight 2026-11-16"))
         #expect(try v.run(["curate", "weekly", "--plain"], "keep\n", now: now).stdout.contains("is complete"))
         #expect(try v.run(["curate", "status"], now: now).stdout == "No curation review is due.\n")
+        // Each event is stamped when it happens (the pinned clock moves a second per reading):
+        // start, keep, undo, archive and end of the first session each at its own time, in order.
+        let log = try v.read(".quire/curation/curate.log").split(separator: "\n").filter { !$0.hasPrefix("#") }
+        let times = log.prefix(5).map { String($0.split(separator: " ")[0]) }
+        #expect(log.prefix(5).map { String($0.split(separator: " ")[1]) } == ["session", "keep", "undo", "archive", "session"])
+        #expect(Set(times).count == 5 && times == times.sorted(), "\(times)")
+    }
+
+    /// A grade's message counts its due time as its button did: `Good 10m` is due `in 10m` (a due
+    /// time is stored to the second, so with the real clock's milliseconds it was `in 9m`).
+    @Test func theMessageAfterAnAnswerAgreesWithItsButton() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        try q.write("fresh.md", Data("Fresh? :: card\n".utf8))
+        let listed = try q.run(["list", "--json", "path:fresh.md"])
+        let id = try #require((try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])?.first?["id"] as? String)
+        let graded = try q.run(["grade", id, "good"])
+        #expect(graded.status == 0 && graded.stdout.hasSuffix("(in 10m)\n"), "\(graded)")
     }
 
     @Test func reviewDaysAreConfigurable() throws {
