@@ -16,6 +16,8 @@ public struct CurationNote: Sendable, Equatable {
     public var source: String?
     public var sourceType: String?
     public var tags: [Tag]
+    /// How many cards the note holds (archiving it takes them out of study).
+    public var cards = 0
 
     /// The curation view of a note: `created` from the front matter, else a date that starts its
     /// file name (`2026-11-22.md`, `2026-11-22 Title.md`), else `modified` (the file's time,
@@ -25,6 +27,7 @@ public struct CurationNote: Sendable, Equatable {
         title = note.title
         cycle = note.cycle ?? .daily
         archived = note.archived
+        cards = note.cards.count
         category = note.category
         source = note.source
         sourceType = note.sourceType

@@ -30,6 +30,9 @@ public struct VaultConfig: Sendable, Equatable {
     public var reviewDays = (weekday: 7, monthDay: 1, yearMonth: 1, yearDay: 1)
     /// The folder `quire new` writes notes into (`notes_folder`, relative to the vault).
     public var notesFolder = "Notes"
+    /// Which notes enter curation (`curation_notes`, a query, docs/QUERIES.md); nil for the default
+    /// rule: notes in the notes folder, notes with a category, and notes already curated.
+    public var curationNotes: Query?
     /// The source types offered for notes (`source_types:`); without the key, the seeded ones.
     public var sourceTypes: [String] = ["Link", "Book", "Video", "Podcast", "Article", "Person", "Other"]
 
@@ -49,6 +52,17 @@ public struct VaultConfig: Sendable, Equatable {
     }
 
     /// Default settings.
+    /// Whether a note enters curation (FORMAT.md §2.2): it matches `curation_notes` when that is
+    /// set; otherwise it is in the notes folder (at the vault's top when that is ""), has a
+    /// category, or was curated already (`cycle` or `reviewed`). So a deck of cards imported from
+    /// Anki does not flood the weekly review.
+    public func curates(_ note: Note, now: Timestamp, dayEnd: Timestamp) -> Bool {
+        if let curationNotes { return curationNotes.matches(note: note, now: now, dayEnd: dayEnd) }
+        if note.category != nil || note.cycle != nil || note.reviewed != nil { return true }
+        if notesFolder.isEmpty { return !note.path.contains("/") }
+        return note.path.hasPrefix(notesFolder + "/")
+    }
+
     public init() {}
 
     /// The scheduler used where no deck override applies.
@@ -66,7 +80,7 @@ public struct VaultConfig: Sendable, Equatable {
         a.settings == b.settings && a.study == b.study && a.cardSyntax == b.cardSyntax
             && a.deckSettings.elementsEqual(b.deckSettings) { $0.deck == $1.deck && $0.settings == $1.settings }
             && a.categories.elementsEqual(b.categories) { $0.name == $1.name && $0.color == $1.color }
-            && a.sourceTypes == b.sourceTypes && a.notesFolder == b.notesFolder && a.reviewDays == b.reviewDays
+            && a.sourceTypes == b.sourceTypes && a.notesFolder == b.notesFolder && a.curationNotes == b.curationNotes && a.reviewDays == b.reviewDays
     }
 
     /// Whether a text is a colour `#rrggbb`.
@@ -194,6 +208,17 @@ public struct VaultConfig: Sendable, Equatable {
                 let text = value.scalar?.value ?? ""
                 if Vault.isPlainRelativePath(text) || text.isEmpty { config.notesFolder = text } else {
                     reader.problem(.warning, value.start, "'notes_folder' must be a folder inside the vault, like Notes")
+                }
+                continue
+            }
+            if key.value == "curation_notes" {
+                let text = value.scalar?.value ?? ""
+                if text.isEmpty || value.scalar?.isNull == true {
+                    config.curationNotes = nil
+                } else {
+                    do { config.curationNotes = try Query(parsing: text) } catch {
+                        reader.problem(.warning, value.start, "'curation_notes' is not a query (\(error.description)); the default rule stands")
+                    }
                 }
                 continue
             }

@@ -125,7 +125,7 @@ struct CurateSession {
     mutating func decide(_ decision: CurationWriter.Decision) -> String {
         guard !isAtEnd else { return "" }
         if let done = decided[position] {
-            return "Already \(done.decision == .keep ? "kept" : "archived") in this session; u takes it back."
+            return "Already \(done.decision == .keep ? "kept" : "archived") in this session; u takes that back."
         }
         do {
             let recorded = try writer.decide(decision, on: notes[position], in: period, today: context.today, at: clock.now())
@@ -133,7 +133,10 @@ struct CurateSession {
             history.append(position)
             skipped.remove(position)
             position += 1
-            return decision == .keep ? "Kept: cycle \(period.review.output.rawValue)." : "Archived."
+            if decision == .keep { return "Kept: cycle \(period.review.output.rawValue)." }
+            let cards = notes[position - 1].cards
+            // An archived note's cards are never due (FORMAT.md §2.1): say so when it has some.
+            return cards == 0 ? "Archived." : "Archived: its \(Output.counted(cards, "card")) no longer come\(cards == 1 ? "s" : "") up for review (they keep their history; unarchiving brings them back)."
         } catch {
             return "error: \(error)"
         }
@@ -151,15 +154,17 @@ struct CurateSession {
 
     mutating func previous() { position = max(0, position - 1) }
 
-    /// Takes back the session's last decision and shows its note again.
+    /// Takes back the decision on the note shown when it was decided in this session, else the
+    /// session's last decision, and shows its note again.
     mutating func undo() -> String {
-        guard let last = history.last, let recorded = decided[last] else { return "Nothing to undo in this session." }
+        let shown = !isAtEnd && decided[position] != nil ? position : nil
+        guard let last = shown ?? history.last, let recorded = decided[last] else { return "Nothing to undo in this session." }
         do {
             try writer.undo(recorded, in: period, at: clock.now())
         } catch {
             return "error: \(error)"
         }
-        history.removeLast()
+        history.removeAll { $0 == last }
         decided[last] = nil
         position = last
         return "Undid the \(recorded.decision == .keep ? "keep" : "archive") of \(recorded.path)."

@@ -23,8 +23,10 @@ struct CurationContext {
         self.now = now
         let offset = Clock.utcOffset(at: now)
         let vault = loaded.vault
-        let d = vault.config().config.reviewDays
-        curation = Curation(notes: loaded.index.notes.map { note in
+        let config = vault.config().config
+        let d = config.reviewDays
+        let dayEnd = loaded.dayEnd(at: now)
+        curation = Curation(notes: loaded.index.notes.filter { config.curates($0, now: now, dayEnd: dayEnd) }.map { note in
             CurationNote(note, utcOffsetSeconds: offset) {
                 vault.io.stamp(vault.fullPath(note.path)).map { Timestamp(milliseconds: $0.mtimeNanoseconds / 1_000_000) }
             }

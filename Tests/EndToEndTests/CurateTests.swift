@@ -15,6 +15,10 @@ import Testing
             try FileManager.default.createDirectory(at: root.appendingPathComponent("Insights"), withIntermediateDirectories: true)
             #expect(try q.run(["init", root.path]).status == 0)
             try Data("curate\n".utf8).write(to: root.appendingPathComponent(".quire/device"))
+            // The insights are this vault's notes: its notes folder's notes enter curation.
+            let config = root.appendingPathComponent(".quire/config.yaml")
+            let text = String(decoding: try Data(contentsOf: config), as: UTF8.self).replacingOccurrences(of: "notes_folder: Notes", with: "notes_folder: Insights")
+            try Data(text.utf8).write(to: config)
             for date in dates { try write("Insights/\(date).md", "---\ntitle: Insight \(date)\ncategory: Mindset\ncreated: \(date)\n---\nA thought of \(date).\n") }
         }
 
@@ -133,6 +137,42 @@ import Testing
         #expect(try v.read("Insights/renamed.md").contains("cycle: monthly\n"))
         let bad = try v.run(["curate", "weekly", "2026-13", "--plain"])
         #expect(bad.status != 0 && bad.stderr.contains("is not a weekly period (like 2026-W47)"))
+    }
+
+    /// Which notes enter curation: the notes folder's, those with a category and those curated
+    /// before — not a deck of cards imported from Anki; `curation_notes` (a query) says otherwise.
+    /// Archiving a note with cards says what becomes of them.
+    @Test func whichNotesEnterCuration() throws {
+        let v = try Vault(["2026-11-16"])
+        defer { v.q.cleanUp() }
+        for folder in ["Misc", "Spanish"] {
+            try FileManager.default.createDirectory(at: v.root.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
+        try v.write("Misc/idea.md", "---\ncreated: 2026-11-17\ncategory: Learning\n---\nListen first.\n")
+        try v.write("Spanish/casa.md", "---\ncreated: 2026-11-17\nsource: spanish.apkg\n---\nla casa :: the house\nel gato :: the cat\n")
+        let status = try v.run(["curate", "weekly", "2026-W47", "--plain"], "quit\n", now: "2026-11-23T12:00:00Z")
+        #expect(status.stdout.hasPrefix("Weekly review of Week 47, 2026 (2026-W47): 2 notes"), "\(status)")
+        #expect(!status.stdout.contains("casa"), "\(status)")
+        // A query of the vault's settings decides instead.
+        let config = try v.read(".quire/config.yaml")
+        try v.write(".quire/config.yaml", config + "curation_notes: 'path:Spanish/**'\n")
+        let decks = try v.run(["curate", "weekly", "2026-W47", "--plain"], "archive\n", now: "2026-11-23T12:00:00Z")
+        #expect(decks.stdout.hasPrefix("Weekly review of Week 47, 2026 (2026-W47): 1 note") && decks.stdout.contains("Spanish/casa.md"), "\(decks)")
+        #expect(decks.stdout.contains("Archived: its 2 cards no longer come up for review"), "\(decks)")
+        #expect(try v.read("Spanish/casa.md").contains("archived: true"))
+    }
+
+    /// Back on a note decided in this session, `u` takes back that note's decision (it said so),
+    /// not the session's last one.
+    @Test func undoTakesBackTheNoteShown() throws {
+        let v = try Vault(["2026-11-16", "2026-11-17", "2026-11-18"])
+        defer { v.q.cleanUp() }
+        let now = "2026-11-22T12:00:00Z"
+        let session = try v.run(["curate", "weekly", "--plain"], "keep\narchive\nprev\nprev\nkeep\nundo\nquit\n", now: now)
+        #expect(session.stdout.contains("Already kept in this session; u takes that back."), "\(session)")
+        #expect(session.stdout.contains("Undid the keep of Insights/2026-11-16.md."), "\(session)")
+        #expect(!(try v.read("Insights/2026-11-16.md")).contains("cycle:"))
+        #expect(try v.read("Insights/2026-11-17.md").contains("archived: true"))
     }
 }
 

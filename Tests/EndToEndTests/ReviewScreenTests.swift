@@ -537,7 +537,7 @@ import Testing
     @Test func curationResumesAfterKill9() throws {
         let pane = try Pane(environment: ["NO_COLOR": "1"], arguments: ["curate", "weekly", "2026-W49", "--now", "2026-11-22T12:00:00Z"], before: { q in
             for d in ["01", "02", "03"] {
-                try q.write("Insights/2026-12-\(d).md", Data("---\ntitle: Insight \(d)\ncreated: 2026-12-\(d)\n---\nA thought.\n".utf8))
+                try q.write("Insights/2026-12-\(d).md", Data("---\ntitle: Insight \(d)\ncategory: Mindset\ncreated: 2026-12-\(d)\n---\nA thought.\n".utf8))
             }
         })
         defer { pane.close() }
