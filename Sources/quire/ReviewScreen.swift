@@ -277,7 +277,14 @@ struct ReviewScreen {
         let editor = ProcessInfo.processInfo.environment["VISUAL"] ?? ProcessInfo.processInfo.environment["EDITOR"] ?? "vi"
         let words = editor.split(separator: " ").map(String.init)
         let status = Terminal.runOutside(words + ["+\(card.lines.lowerBound)", controller.writer.vault.fullPath(entry.path)])
-        controller.reload(entry.path)
+        // Read as any change on disk is: a card whose ID came from its text (a new card) and whose
+        // text was edited is the edited card, and stays in the session.
+        var entry = entry
+        let taken = controller.takeIn([.changed(entry.path)]) { _, _ in nil }
+        if let renamed = taken.renamed.first(where: { $0.old == entry.card }) {
+            entry.card = renamed.new
+            self.entry = entry
+        }
         if status != 0 { message = "The editor exited with status \(status)." }
         if controller.card(entry) == nil {
             controller.remove(entry.card)

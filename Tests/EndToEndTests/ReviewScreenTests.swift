@@ -174,6 +174,28 @@ import Testing
         try pane.waitFor { $0.contains("Good: learning") }
     }
 
+    /// A new card's ID comes from its text: fixing a typo in it makes it another ID, and the
+    /// session goes on with the edited card (it said "no longer in …; skipped" and dropped it).
+    @Test func editingANewCardKeepsItInTheSession() throws {
+        let script = FileManager.default.temporaryDirectory.appendingPathComponent("quire-editor-\(UUID().uuidString).sh")
+        try Data("#!/bin/sh\nline=${1#+}\nsed -i \"${line}s/\\$/ typofixed/\" \"$2\"\n".utf8).write(to: script)
+        defer { try? FileManager.default.removeItem(at: script) }
+        chmod(script.path, 0o755)
+        let pane = try Pane(environment: ["EDITOR": script.path, "VISUAL": script.path], arguments: ["--mode", "new"])
+        defer { pane.close() }
+        try pane.keys("Space")
+        try pane.waitFor { $0.contains("Space show answer") && $0.contains("· new") }
+        try pane.keys("Enter")
+        try pane.waitFor { $0.contains("1 Again") }
+        try pane.keys("e")
+        let s = try pane.waitFor { $0.contains("typofixed") }
+        #expect(s.contains(" again.") && !s.contains("no longer"), "\(s)")
+        #expect(s.contains("card 1 of"), "\(s)")
+        try pane.keys("3")
+        try pane.waitFor { $0.contains("Good: learning") }
+        #expect(try pane.q.run(["replay", "--check", "--now", QuireRunner.now]).status == 0)
+    }
+
     @Test func aCardEditedInAnotherEditorShowsItsNewTextWithoutAKey() throws {
         let pane = try Pane()
         defer { pane.close() }
