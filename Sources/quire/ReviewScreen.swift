@@ -17,6 +17,8 @@ struct ReviewScreen {
     let joining: (Card, Note, Timestamp) -> StudyPlan.Section?
 
     private enum Phase { case intro, front, back, help, done }
+    /// The phase the help was opened from: closing it goes back there (the answer stays shown).
+    private var beforeHelp: Phase = .front
 
     private var phase = Phase.intro
     private var entry: StudySession.Entry?
@@ -117,7 +119,7 @@ struct ReviewScreen {
         case .intro:
             if key == .space || key == .enter { advance() }
         case .help:
-            phase = entry == nil ? .done : .front
+            phase = entry == nil ? .done : beforeHelp
             scroll = 0
         case .done:
             if key == .character("r"), !controller.session.results.failed.isEmpty {
@@ -135,6 +137,7 @@ struct ReviewScreen {
             case .space, .enter:
                 if phase == .front { reveal() }
             case .character("?"):
+                beforeHelp = phase
                 phase = .help
                 scroll = 0
             case .character("u"):

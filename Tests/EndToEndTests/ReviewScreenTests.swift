@@ -120,6 +120,14 @@ import Testing
         try pane.waitFor { $0.contains("Keys") && $0.contains("bury until tomorrow") }
         try pane.keys("x")
         try pane.waitFor { $0.contains("Space show answer") }
+        // Help while the answer shows comes back to the answer, not the question.
+        try pane.keys("Enter")
+        try pane.waitFor { $0.contains("1 Again") && $0.contains("O(n²)") }
+        try pane.keys("?")
+        try pane.waitFor { $0.contains("Keys") && $0.contains("bury until tomorrow") }
+        try pane.keys("x")
+        s = try pane.waitFor { $0.contains("1 Again") }
+        #expect(s.contains("O(n²)"), "\(s)")
         try pane.keys("s")
         s = try pane.waitFor { $0.contains("Skipped.") }
         #expect(s.contains("Chloroplast"))
