@@ -52,7 +52,7 @@ struct PlainReview {
                         let leechesBefore = controller.leeches.count
                         let state = try controller.answer(entry, rating, at: answeredAt,
                                                           milliseconds: clock.milliseconds(from: shownAt, to: answeredAt))
-                        say("→ \(rating.name): \(ReviewContext.summary(state, now: answeredAt))")
+                        say("→ \(rating.name): \(ReviewContext.answered(rating, state, now: answeredAt, recorded: controller.recordsAnswers))")
                         if controller.leeches.count > leechesBefore { say("  " + ReviewContext.leechNotice(state, note: controller.card(entry)?.note)) }
                         if let state, state.flow != nil, StudyFlowScheduler.offersPromotion(state) {
                             say("  \(state.streak ?? 0) correct in a row: 'p' would promote it next time it comes up.")

@@ -169,7 +169,8 @@ enum SessionSummary {
     static func lines(_ controller: ReviewController, context: StudyContext, inScreen: Bool = false) -> [String] {
         let results = controller.session.results
         var stats = context.stats
-        for answer in controller.session.answers {
+        // A cram without --reschedule recorded nothing: it is no study day's.
+        for answer in controller.session.answers where controller.recordsAnswers {
             stats.add(answer.entry.card, rating: answer.rating, at: answer.time, day: context.today)
         }
         let streak = stats.streaks(today: context.today)
@@ -185,8 +186,14 @@ enum SessionSummary {
         ]
         if !results.failed.isEmpty {
             let them = results.failed.count == 1 ? "it" : "them"
-            lines.append("\(results.failed.count) card\(results.failed.count == 1 ? "" : "s") failed: "
-                + (inScreen ? "press r to go over \(them) again" : "'quire review --failed-today' goes over \(them) again"))
+            let failed = "\(results.failed.count) card\(results.failed.count == 1 ? "" : "s") failed"
+            if inScreen {
+                lines.append(failed + ": press r to go over \(them) again")
+            } else if controller.recordsAnswers {
+                lines.append(failed + ": 'quire review --failed-today' goes over \(them) again")
+            } else {
+                lines.append(failed + " (not recorded: a cram without --reschedule)")
+            }
         }
         return lines
     }

@@ -105,6 +105,16 @@ struct ReviewContext {
         }
     }
 
+    /// What an answer did, as the message after it says: the card's new state, or — cramming
+    /// without `--reschedule` — that nothing was recorded.
+    static func answered(_ rating: Rating, _ state: SchedulingState?, now: Timestamp, recorded: Bool) -> String {
+        guard recorded else {
+            return "not recorded (a cram without --reschedule changes no schedule)"
+                + (rating == .again ? "; it comes back in this session" : "")
+        }
+        return summary(state, now: now)
+    }
+
     /// `due 2026-11-25T09:00:00Z (in 3d)`, or what keeps the card from coming up.
     static func summary(_ s: SchedulingState?, now: Timestamp) -> String {
         guard let s else { return "new" }

@@ -180,7 +180,7 @@ struct ReviewScreen {
                     let leechesBefore = controller.leeches.count
                     let state = try controller.answer(entry, rating, at: answeredAt,
                                                       milliseconds: clock.milliseconds(from: shownAt, to: answeredAt))
-                    message = "\(rating.name.capitalized): \(ReviewContext.summary(state, now: answeredAt))"
+                    message = "\(rating.name.capitalized): \(ReviewContext.answered(rating, state, now: answeredAt, recorded: controller.recordsAnswers))"
                     if controller.leeches.count > leechesBefore { message += " · " + ReviewContext.leechNotice(state, note: controller.card(entry)?.note) }
                     if let state, state.flow != nil, StudyFlowScheduler.offersPromotion(state) {
                         message += " · \(state.streak ?? 0) right in a row: p promotes it next time"

@@ -73,6 +73,9 @@ import Testing
         let cram = try q.run(["review", "--plain", "--cram", "path:Custom/c.md"] + now, stdin: "3\n3\n1\nb\nq\n")
         #expect(cram.stdout.contains("Studying 3 cards"), "\(cram)")
         #expect(cram.stdout.contains("cramming leaves the cards' schedules alone"))
+        // What an answer says: nothing recorded, no learning step, no --failed-today to suggest.
+        #expect(cram.stdout.contains("→ again: not recorded (a cram without --reschedule changes no schedule); it comes back in this session"), "\(cram)")
+        #expect(!cram.stdout.contains("learning, due") && !cram.stdout.contains("--failed-today"), "\(cram)")
         #expect(try q.read("Custom/c.md") == before)
         #expect(try grades(q) == 0)
         #expect(try q.run(["review", "--plain", "--cram"] + now, stdin: "").status != 0, "--cram needs a query")
