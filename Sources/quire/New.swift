@@ -8,9 +8,10 @@ extension Quire {
     /// `quire new [TEXT...]`.
     struct New: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Write a new note: its first line is the title (without TEXT, in $EDITOR).",
+            abstract: "Write a new note: TITLE, then each further argument a paragraph of its body (without them, in $EDITOR).",
             discussion: """
-                The note goes into the notes folder (notes_folder in .quire/config.yaml, default Notes), \
+                quire new "Listen first" "Seek to understand, then to be understood." — quote a title of \
+                several words. The note goes into the notes folder (notes_folder in .quire/config.yaml, default Notes), \
                 named after its title, never over an existing file, with its title, created time and the \
                 options given in its front matter.
                 """)
@@ -21,7 +22,7 @@ extension Quire {
         @Option(help: "Where it comes from: a URL, a book, a person.") var source: String?
         @Option(help: "The kind of source: Book, Podcast, … (source_types in the settings).") var sourceType: String?
         @Option(help: "Its deck.") var deck: String?
-        @Argument(help: "The note's text: the title, then the body.") var text: [String] = []
+        @Argument(help: ArgumentHelp("The title, then the body's paragraphs (quote each).", valueName: "TITLE BODY")) var text: [String] = []
 
         func validate() throws {
             for t in tag where Tag(t) == nil || t.contains(":") { throw ValidationError("'\(t)' cannot be a tag") }
@@ -30,7 +31,8 @@ extension Quire {
         func run() throws {
             let vault = try options.open()
             let config = try LoadedVault.settings(of: vault).config
-            var body = text.joined(separator: " ")
+            // The first argument is the title (the note's first line), each further one a paragraph.
+            var body = text.first.map { ([$0] + text.dropFirst()).joined(separator: "\n\n") } ?? ""
             if text.isEmpty {
                 guard let written = try EditorSession.text(startingWith: "", nothingDone: "nothing written") else {
                     Output.line("Nothing written: the note was left empty.")

@@ -198,6 +198,11 @@ import Testing
 
             """)
         #expect(try q.run(["new", "Listen first: it works"] + now).stdout == "wrote Notes/Listen first it works 2.md\n")
+        // The second argument is the body, not more of the title.
+        #expect(try q.run(["new", "Seek first", "Seek to understand, then to be understood.", "Then speak."] + now).stdout
+                == "wrote Notes/Seek first.md\n")
+        #expect(String(decoding: try q.read("Notes/Seek first.md"), as: UTF8.self)
+                == "---\ntitle: Seek first\ncreated: 2026-11-22T12:00:00Z\n---\n\nSeek to understand, then to be understood.\n\nThen speak.\n")
         // In the editor: the first line is the title, the rest the body; the note is in the timeline.
         let script = q.vault.deletingLastPathComponent().appendingPathComponent("editor.sh")
         try Data("#!/bin/sh\nprintf '# Sleep is a skill\\n\\nA fixed wake-up time first.\\n' > \"$1\"\n".utf8).write(to: script)
