@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import QuireIndex
+import QuireMarkdown
 import QuireModel
 import QuireReview
 import QuireSupport
@@ -14,7 +15,9 @@ extension Quire {
             subcommands: [List.self, Add.self, Rename.self, Remove.self], defaultSubcommand: List.self)
 
         struct List: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "List the categories, alphabetically, in their colours, with their notes.")
+            static let configuration = CommandConfiguration(
+                abstract: "List the categories, alphabetically, in their colours, with their notes.",
+                discussion: "Categories notes use that the settings do not name are listed too, marked 'not in the settings'.")
             @OptionGroup var options: VaultOptions
             @OptionGroup var listing: ListingOptions
 
@@ -23,17 +26,26 @@ extension Quire {
                 let config = try LoadedVault.settings(of: loaded.vault).config
                 var counts: [String: Int] = [:]
                 for note in loaded.index.notes { if let c = note.category?.lowercased() { counts[c, default: 0] += 1 } }
-                let sorted = config.categories.sorted { $0.name.lowercased() < $1.name.lowercased() }
+                // The configured categories, and those notes use without the settings naming them
+                // (spelled as the first note has it).
+                var all: [(name: String, color: String?, configured: Bool)] = config.categories.map { ($0.name, $0.color, true) }
+                var named = Set(config.categories.map { $0.name.lowercased() })
+                for note in loaded.index.notes {
+                    guard let c = note.category, named.insert(c.lowercased()).inserted else { continue }
+                    all.append((c, nil, false))
+                }
+                let sorted = all.sorted { $0.name.lowercased() < $1.name.lowercased() }
                 if listing.json {
                     Output.line(JSONValue.array(sorted.map { c in
                         .object([("name", .string(c.name)), ("color", c.color.map(JSONValue.string) ?? .null),
-                                 ("notes", .int(counts[c.name.lowercased()] ?? 0))])
+                                 ("notes", .int(counts[c.name.lowercased()] ?? 0)), ("configured", .bool(c.configured))])
                     }).serialized(pretty: true))
                     return try loaded.finish()
                 }
                 for c in sorted {
                     let pill = Output.useColor ? Self.colored("●", c.color) + " " : ""
-                    Output.line(pill + c.name + "  " + Output.counted(counts[c.name.lowercased()] ?? 0, "note"))
+                    Output.line(pill + TerminalText.visible(c.name) + "  " + Output.counted(counts[c.name.lowercased()] ?? 0, "note")
+                                + (c.configured ? "" : "  (not in the settings: quire category add \(TerminalText.visible(c.name)) COLOUR)"))
                 }
                 try loaded.finish()
             }
@@ -53,11 +65,15 @@ extension Quire {
         struct Add: ParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Add a category (or set its colour).")
             @OptionGroup var options: VaultOptions
-            @Option(help: "Its colour, like #137fec.") var color: String?
+            @Option(name: .customLong("color"), help: "Its colour, like #137fec.") var colorOption: String?
             @Argument(help: "The category's name.") var name: String
+            @Argument(help: "Its colour, like #137fec (or --color).") var colorArgument: String?
+
+            var color: String? { colorOption ?? colorArgument }
 
             func validate() throws {
-                if let color, !VaultConfig.isColor(color) { throw ValidationError("--color must be like #137fec") }
+                if colorOption != nil, colorArgument != nil { throw ValidationError("give the colour once: as an argument or with --color") }
+                if let color, !VaultConfig.isColor(color) { throw ValidationError("the colour must be like #137fec") }
                 try CategoryCommand.check(name)
             }
 
