@@ -48,12 +48,11 @@ extension Quire {
                 diagnostics = index.diagnostics
             }
             let errors = diagnostics.filter { $0.severity == .error }
-            // Quiet for a shell prompt: one line on standard error, the count alone on standard output.
-            let warnings = diagnostics.filter { $0.severity == .warning }.count
-            if !errors.isEmpty || warnings > 0 {
-                let parts = [errors.isEmpty ? nil : "\(errors.count) error\(errors.count == 1 ? "" : "s")",
-                             warnings == 0 ? nil : "\(warnings) warning\(warnings == 1 ? "" : "s")"].compactMap { $0 }
-                Output.error("quire: \(parts.joined(separator: ", ")) in the vault ('quire check' shows them)")
+            // Quiet for a shell prompt: the count alone on standard output; a file that could not be
+            // read (its cards are not counted) is one line on standard error. Warnings are
+            // `quire check`'s: a prompt would repeat them at every command.
+            if !errors.isEmpty {
+                Output.error("quire: \(errors.count) error\(errors.count == 1 ? "" : "s") in the vault ('quire check' shows them)")
             }
             if listing.json {
                 // The curation reviews due need every note's level and dates: the index, read

@@ -81,8 +81,8 @@ import Testing
         #expect(try q.run(["-C", base.path, "grade", String(id), "good"]).status == 0)
     }
 
-    /// `quire due` for a shell prompt: the count alone on standard output, problems summed up in
-    /// one line on standard error.
+    /// `quire due` for a shell prompt: the count alone on standard output, files that could not
+    /// be read summed up in one line on standard error, warnings left to `quire check`.
     @Test func dueStaysQuiet() throws {
         let q = try QuireRunner()
         defer { q.cleanUp() }
@@ -90,6 +90,12 @@ import Testing
         let due = try q.run(["due"] + now)
         #expect(due.stdout == "8\n", "\(due)")
         #expect(due.stderr == "quire: 1 error in the vault ('quire check' shows them)\n", "\(due)")
+        // A warning is `quire check`'s: a prompt does not repeat it at every command.
+        try FileManager.default.removeItem(at: q.vault.appendingPathComponent("bad.md"))
+        try q.write("warned.md", Data("Q: a question without its answer\n".utf8))
+        let quiet = try q.run(["due"] + now)
+        #expect(quiet.stdout == "8\n" && quiet.stderr.isEmpty, "\(quiet)")
+        #expect(try q.run(["check"] + now).stdout.contains("warned.md:1:1: warning"))
     }
 
     @Test func wordsMatchWithoutAccentsAndWideTextIsCutByColumns() throws {
