@@ -16,9 +16,12 @@ extension Vault {
         do {
             try io.makeDirectories(q + "/log")
             try io.makeDirectories(q + "/cache")
-            // A vault the Obsidian spaced-repetition plugin uses keeps the plugin's cards.
+            // A vault the Obsidian spaced-repetition plugin uses keeps the plugin's cards: its
+            // folder is there (a data.json is written only once a setting changes; without one
+            // the plugin runs on its defaults, and so does Quire).
             var template = VaultConfig.template
-            if io.linkStamp(directory + "/" + ObsidianSRSettings.dataPath) != nil {
+            let pluginFolder = String(ObsidianSRSettings.dataPath.dropLast("/data.json".count))
+            if io.linkStamp(directory + "/" + ObsidianSRSettings.dataPath) != nil || io.linkStamp(directory + "/" + pluginFolder) != nil {
                 template = template.replacingOccurrences(of: "card_syntax: quire     #", with: "card_syntax: obsidian-sr #")
             }
             try io.replace(q + "/config.yaml", with: Array(template.utf8), expected: nil)

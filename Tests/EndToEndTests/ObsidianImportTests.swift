@@ -31,4 +31,28 @@ import Testing
         let again = try q.run(["import", "obsidian-sr"], workingDirectory: vault)
         #expect(again.stdout == "No schedule of the plugin to migrate.\n", "\(again)")
     }
+
+    /// `--strip` after a migration without it takes the comments out (their schedules moved
+    /// then); and a vault with the plugin installed but never configured (no data.json) reads
+    /// the plugin's cards from `quire init` on.
+    @Test func stripAfterAnEarlierMigrationAndAPluginWithoutSettings() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        let vault = q.vault.deletingLastPathComponent().appendingPathComponent("obsidian")
+        let plugin = vault.appendingPathComponent(".obsidian/plugins/obsidian-spaced-repetition")
+        try FileManager.default.createDirectory(at: plugin, withIntermediateDirectories: true)
+        #expect(try q.run(["init"], workingDirectory: vault).status == 0)
+        #expect(try String(contentsOf: vault.appendingPathComponent(".quire/config.yaml"), encoding: .utf8).contains("card_syntax: obsidian-sr"))
+        let note = "#flashcards\n\nhablar::to speak\n<!--SR:!2026-11-30,4,270-->\n"
+        try Data(note.utf8).write(to: vault.appendingPathComponent("Spanish.md"))
+        #expect(try q.run(["list", "--count"], workingDirectory: vault).stdout == "1\n")
+        let first = try q.run(["import", "obsidian-sr", "--now", "2026-11-26T09:00:00Z"], workingDirectory: vault)
+        #expect(first.stdout.hasSuffix("Migrated 1 card in 1 note.\n"), "\(first)")
+        #expect(try String(contentsOf: vault.appendingPathComponent("Spanish.md"), encoding: .utf8).contains("<!--SR:"))
+        let strip = try q.run(["import", "obsidian-sr", "--strip", "--now", "2026-11-26T09:05:00Z"], workingDirectory: vault)
+        #expect(strip.status == 0, "\(strip)")
+        let text = try String(contentsOf: vault.appendingPathComponent("Spanish.md"), encoding: .utf8)
+        #expect(!text.contains("<!--SR:") && text.hasSuffix("hablar::to speak\n"), "\(text)")
+        #expect(try q.run(["replay", "--check"], workingDirectory: vault).status == 0)
+    }
 }

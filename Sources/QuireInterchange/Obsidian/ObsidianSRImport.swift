@@ -59,10 +59,16 @@ public struct ObsidianSRImport: Sendable {
             while k < note.cards.count {
                 let group = note.cards[k...].prefix { $0.lines == note.cards[k].lines }
                 k += group.count
-                guard group.allSatisfy({ $0.schedule == nil }) else { continue }
                 guard let first = group.first,
                       let line = first.lines.first(where: { $0 - 1 < lines.count && Self.comment(in: lines[$0 - 1]) != nil }),
                       let comment = Self.comment(in: lines[line - 1]) else { continue }
+                // Cards with Quire lines already (an earlier migration) keep them; their comment
+                // moved then, and --strip takes it out now.
+                if group.allSatisfy({ $0.schedule != nil }) {
+                    strippable.insert(line)
+                    continue
+                }
+                guard group.allSatisfy({ $0.schedule == nil }) else { continue }
                 let entries = comment.split(separator: "!").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
                 var all = entries.count == group.count
                 for (card, entry) in zip(group, entries) {
@@ -90,7 +96,7 @@ public struct ObsidianSRImport: Sendable {
                         "the plugin's comment holds \(entries.count) schedule\(entries.count == 1 ? "" : "s") for \(group.count) card\(group.count == 1 ? "" : "s"); the first ones matched in order"))
                 }
             }
-            guard !states.isEmpty else { continue }
+            guard !states.isEmpty || (strip && !strippable.isEmpty) else { continue }
             var edited = strip ? Self.stripped(bytes, lines: strippable) : bytes
             do {
                 var editor = try FrontMatterEditor(file: edited)
