@@ -25,9 +25,17 @@ enum TerminalMarkup {
         guard markdown.utf8.contains(where: { $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "$") }) else { return markdown }
         var out = ""
         var fence: (marker: Character, count: Int)?
-        for line in markdown.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        let lines = markdown.split(separator: "\n", omittingEmptySubsequences: false)
+        var skipUntil = -1
+        for line in lines.enumerated() {
+            if line.offset <= skipUntil { continue }
             if line.offset > 0 { out += "\n" }
             let text = line.element
+            if fence == nil, let (block, last) = displayMath(lines, at: line.offset) {
+                out += block
+                skipUntil = last
+                continue
+            }
             if let open = fence {
                 if Self.fence(in: text).map({ $0.marker == open.marker && $0.count >= open.count && $0.rest.allSatisfy(\.isWhitespace) }) ?? false {
                     fence = nil
@@ -49,6 +57,37 @@ enum TerminalMarkup {
             out += rewrite(text)
         }
         return out
+    }
+
+    /// Display math over several lines — a line opening with `$$` that does not close it, up to
+    /// the line that ends with `$$` (at most 64 lines, before a blank line) — at line `i`: a
+    /// paragraph of its own holding the math rendered (or its source, escaped, backslashes and
+    /// all), and the index of its last line.
+    private static func displayMath(_ lines: [Substring], at i: Int) -> (String, Int)? {
+        let first = lines[i].drop { $0 == " " }
+        guard first.hasPrefix("$$"), first.utf8.count <= maximumLineBytes else { return nil }
+        let opening = first.dropFirst(2)
+        if opening.contains("$$") { return nil }
+        var source = [String(opening)]
+        var j = i + 1
+        while j < lines.count, j - i <= 64 {
+            let line = lines[j].drop { $0 == " " }
+            if line.allSatisfy(\.isWhitespace) || line.utf8.count > maximumLineBytes { return nil }
+            let trimmed = String(String(line.reversed().drop(while: \.isWhitespace)).reversed())
+            if trimmed.hasSuffix("$$") {
+                source.append(String(trimmed.dropLast(2)))
+                func strip(_ s: String) -> String { String(String(String(s.drop(while: \.isWhitespace).reversed()).drop(while: \.isWhitespace)).reversed()) }
+                let tex = strip(source.joined(separator: " "))
+                guard !tex.isEmpty else { return nil }
+                let shown = TeXUnicode.render(tex).map(escaped)
+                    ?? source.map { escaped(strip($0)) }.filter { !$0.isEmpty }.joined(separator: "\\\n")
+                return ("\n" + shown + "\n", j)
+            }
+            if line.contains("$$") { return nil }
+            source.append(String(line))
+            j += 1
+        }
+        return nil
     }
 
     /// A fence line: up to three spaces, then three or more backticks or tildes.

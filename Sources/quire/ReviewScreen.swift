@@ -400,6 +400,10 @@ struct ReviewScreen {
         case .front, .back:
             guard let entry, let (card, note) = controller.card(entry) else { break }
             body.append(dim("\(note.path):\(card.lines.lowerBound) · \(ReviewContext.stateWord(card.schedule, section: entry.section))"))
+            // Where in the note the card sits, as `quire show` says it.
+            if !card.headingPath.isEmpty {
+                body.append(dim(TerminalText.visible(card.headingPath.joined(separator: " › "))))
+            }
             body.append("")
             body += render(card.front, width: width)
             reserveImages(for: card.front, in: &body, note: note, images: &imageLines, height: height)

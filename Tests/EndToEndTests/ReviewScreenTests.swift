@@ -105,6 +105,8 @@ import Testing
         s = try pane.waitFor { $0.contains("Space show answer") }
         #expect(s.contains("What is the worst case of quicksort"))
         #expect(s.contains("card 1"))
+        // The card's heading path, as quire show gives it.
+        #expect(s.contains("Sorting algorithms › Questions"), "\(s)")
         try pane.keys("Enter")
         s = try pane.waitFor { $0.contains("1 Again") }
         #expect(s.contains("O(n²)"))

@@ -42,6 +42,16 @@ import Testing
         #expect(MarkdownRenderer.ansi("[[Note|alias]]", color: true).contains("\u{1B}[4malias"))
     }
 
+    /// Display math over several lines is a line of its own, rendered; what TeXUnicode cannot
+    /// render keeps its backslashes (Markdown would take `\{` and `\\` for escapes).
+    @Test func displayMathOverSeveralLines() {
+        #expect(MarkdownRenderer.plain("The set\n$$\n\\{x \\mid x > 0\\}\n$$\nis open.", width: 80) == "The set\n\n{x ∣ x > 0}\n\nis open.\n")
+        let matrix = MarkdownRenderer.plain("$$\\begin{pmatrix} a & b \\\\\nc & d \\end{pmatrix}$$", width: 80)
+        #expect(matrix == "\\begin{pmatrix} a & b \\\\\nc & d \\end{pmatrix}\n", "\(matrix)")
+        // Not closed before a blank line: text as before.
+        #expect(MarkdownRenderer.plain("$$\nx\n\ny", width: 80) == "$$ x\n\ny\n")
+    }
+
     @Test func embedsListsLocalFilesOnly() {
         let card = "![[diagram.png|200]] and ![a cat](img/cat%20one.png) and ![web](https://example.org/x.png) `![[no.png]]`"
         #expect(MarkdownRenderer.embeds(in: card) == ["diagram.png", "img/cat%20one.png"])
