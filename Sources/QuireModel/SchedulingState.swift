@@ -176,6 +176,13 @@ public struct SchedulingState: Hashable, Sendable {
         return due < dayEnd
     }
 
+    /// The field a leech's line carries, `leech: true` (FORMAT.md §5, §7.2): kept as it is by the
+    /// schedulers and replay, which do not decide it.
+    public static let leechField = "leech"
+
+    /// Whether a grade made the card a leech (`leech: true` in its line).
+    public var isLeech: Bool { unknownFields.contains { $0.key == Self.leechField && $0.value == "true" } }
+
     /// Whether the card can come up at `now` (not suspended, not buried).
     public func isAvailable(at now: Timestamp) -> Bool {
         if suspended { return false }

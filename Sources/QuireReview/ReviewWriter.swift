@@ -60,7 +60,7 @@ public struct ReviewWriter: Sendable {
         public var wrote: Bool
         /// In a dry run, the change the call would make, as a unified diff.
         public var diff: String? = nil
-        /// Cards this call made leeches (their note tagged `leech`; suspended, as configured).
+        /// Cards this call made leeches (marked `leech: true` in their lines; suspended, as configured).
         public var leeches: [CardID] = []
     }
 
@@ -158,12 +158,14 @@ public struct ReviewWriter: Sendable {
             }
             var after = ReviewTransition.apply(request.action, to: before, at: now, card: card.id, settings: settings)
             after?.fingerprint = card.fingerprint
-            // A lapse that makes the card a leech (FORMAT.md §7): its note is tagged, and the card
-            // suspended by an event of its own, so that the log says why.
+            // A lapse that makes the card a leech (FORMAT.md §7.2): the card — not its note, whose
+            // other cards are not leeches — is marked `leech: true` in its line, and suspended by
+            // an event of its own, so that the log says why.
             var suspendsLeech = false
             if case .grade = request.action, let lapses = after?.lapses, lapses > (before?.lapses ?? 0),
                config.study.isLeech(lapses: lapses) {
                 leeches.append(card.id)
+                if after?.isLeech == false { after?.unknownFields.append((SchedulingState.leechField, "true")) }
                 if config.study.leechAction == .suspend, after?.suspended == false {
                     after?.suspended = true
                     suspendsLeech = true
@@ -193,12 +195,6 @@ public struct ReviewWriter: Sendable {
             oldBodyStart = editor.frontMatter.bodyRange.lowerBound
             for card in order {
                 try SchedulingLine.set(states[card] ?? nil, of: card, in: &editor)
-            }
-            // The tag is a courtesy: a `tags:` that cannot take it (a scalar, an alias) never stops
-            // the grade; `is:leech` then finds nothing, and the suspension stands.
-            if !leeches.isEmpty, let tag = Tag(Self.leechTag), let tagged = try? FrontMatterChange.addTag(tag).apply(to: editor.file),
-               let retagged = try? FrontMatterEditor(file: tagged) {
-                editor = retagged
             }
         } catch {
             throw .edit(path: path, line: error.mark.line, column: error.mark.column, message: error.message)
@@ -232,10 +228,7 @@ public struct ReviewWriter: Sendable {
                 UndoJournal.Entry(time: now, card: $0.card, path: path, before: before, after: after)
             })
         }
-        // A leech's tag changed more than scheduling lines: the note is read again.
-        let reread = leeches.isEmpty ? nil : try? parse(edited, path: path)
-        let after = reread ?? Self.note(note, after: states, bodyShift: editor.frontMatter.bodyStartLine - frontMatter.bodyStartLine,
-                                        bytes: edited)
+        let after = Self.note(note, after: states, bodyShift: editor.frontMatter.bodyStartLine - frontMatter.bodyStartLine, bytes: edited)
         return Outcome(path: path, note: note, noteAfter: after, events: events,
                        changes: changes.map { ($0.0, $0.1, $0.2) }, wrote: true, leeches: leeches)
     }
@@ -256,7 +249,7 @@ public struct ReviewWriter: Sendable {
         return note
     }
 
-    /// The tag a leech's note gets.
+    /// The tag earlier versions gave a leech's note (`is:leech` still finds a lapsed card there).
     public static let leechTag = "leech"
 
     /// Appends events to this device's log (with the header when the file is new) and fsyncs it.

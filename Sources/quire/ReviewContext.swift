@@ -85,10 +85,8 @@ struct ReviewContext {
 
     /// What the screen says when an answer made the card a leech.
     static func leechNotice(_ state: SchedulingState?, note: Note?) -> String {
-        let tagged = note?.tags.contains { $0.key == ReviewWriter.leechTag } ?? false
         let suspended = state?.suspended == true
-        var said = ["Leech: lapsed " + Output.counted(state?.lapses ?? 0, "time")]
-        if tagged { said.append("its note is tagged '\(ReviewWriter.leechTag)'") }
+        var said = ["Leech: lapsed " + Output.counted(state?.lapses ?? 0, "time") + ", marked in its line (is:leech finds it)"]
         if suspended { said.append("the card is suspended (quire unsuspend to study it again)") }
         return said.joined(separator: "; ")
     }

@@ -98,7 +98,8 @@ extension CardStatus {
         case .suspended: card.schedule?.suspended ?? false
         case .buried: card.schedule?.buriedUntil.map { $0 > now } ?? false
         case .archived: note.archived
-        case .leech: (card.schedule?.lapses ?? 0) > 0 && note.tags.contains { $0.key == "leech" }
+        // Marked in its own line; or, as earlier versions tagged the note, lapsed in a note tagged `leech`.
+        case .leech: card.schedule?.isLeech == true || ((card.schedule?.lapses ?? 0) > 0 && note.tags.contains { $0.key == "leech" })
         }
     }
 }

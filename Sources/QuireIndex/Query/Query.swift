@@ -51,8 +51,9 @@ public enum CardStatus: String, CaseIterable, Sendable {
     case buried
     /// In a note with `archived: true`.
     case archived
-    /// A leech: lapsed, in a note tagged `leech` (the tag a review adds when a card lapses
-    /// `leech_threshold` times).
+    /// A leech: a card whose line says `leech: true` (a grade that brought its lapses to
+    /// `leech_threshold` marks it), or — as earlier versions tagged the note — a lapsed card in a
+    /// note tagged `leech`.
     case leech
 }
 
