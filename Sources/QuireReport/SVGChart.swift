@@ -83,20 +83,24 @@ enum SVGChart {
     /// Predicted recall against the actual pass rate, bin by bin, with the diagonal of a perfect
     /// calibration; a point's size grows with its reviews.
     static func calibration(_ points: [(predicted: Double, actual: Double, reviews: Int)], title: String) -> String {
-        let size = 260, pad = 34
-        let plot = Double(size - 2 * pad)
+        // The axis titles sit outside the tick labels: "actual" left of the percentages (it
+        // overlapped the 50 % tick), "predicted" under them.
+        let size = 272, left = 52, right = 14, top = 20
+        let plot = Double(size - left - right)
+        let bottom = top + Int(plot)
         let most = max(1, points.map(\.reviews).max() ?? 1)
-        func x(_ v: Double) -> String { f(Double(pad) + v * plot) }
-        func y(_ v: Double) -> String { f(Double(size - pad) - v * plot) }
-        var out = svgOpen(width: size, height: size, title: title)
-        out += "<rect class=\"frame\" x=\"\(pad)\" y=\"\(pad)\" width=\"\(f(plot))\" height=\"\(f(plot))\"/>"
+        func x(_ v: Double) -> String { f(Double(left) + v * plot) }
+        func y(_ v: Double) -> String { f(Double(bottom) - v * plot) }
+        var out = svgOpen(width: size, height: bottom + 36, title: title)
+        out += "<rect class=\"frame\" x=\"\(left)\" y=\"\(top)\" width=\"\(f(plot))\" height=\"\(f(plot))\"/>"
         out += "<line class=\"axis dashed\" x1=\"\(x(0))\" y1=\"\(y(0))\" x2=\"\(x(1))\" y2=\"\(y(1))\"/>"
         for v in [0.0, 0.5, 1.0] {
-            out += "<text class=\"tick\" x=\"\(x(v))\" y=\"\(size - pad + 14)\" text-anchor=\"middle\">\(Int(v * 100))%</text>"
-            out += "<text class=\"tick\" x=\"\(pad - 4)\" y=\"\(y(v))\" text-anchor=\"end\">\(Int(v * 100))%</text>"
+            out += "<text class=\"tick\" x=\"\(x(v))\" y=\"\(bottom + 14)\" text-anchor=\"middle\">\(Int(v * 100))%</text>"
+            out += "<text class=\"tick\" x=\"\(left - 4)\" y=\"\(y(v))\" dy=\"4\" text-anchor=\"end\">\(Int(v * 100))%</text>"
         }
-        out += "<text class=\"tick\" x=\"\(size / 2)\" y=\"\(size - 4)\" text-anchor=\"middle\">predicted</text>"
-        out += "<text class=\"tick\" x=\"10\" y=\"\(size / 2)\" transform=\"rotate(-90 10 \(size / 2))\" text-anchor=\"middle\">actual</text>"
+        out += "<text class=\"tick\" x=\"\(x(0.5))\" y=\"\(bottom + 32)\" text-anchor=\"middle\">predicted</text>"
+        let middle = f(Double(top) + plot / 2)
+        out += "<text class=\"tick\" x=\"10\" y=\"\(middle)\" transform=\"rotate(-90 10 \(middle))\" text-anchor=\"middle\">actual</text>"
         for p in points {
             let r = 3 + 6 * (Double(p.reviews) / Double(most)).squareRoot()
             out += "<circle class=\"point\" cx=\"\(x(p.predicted))\" cy=\"\(y(p.actual))\" r=\"\(f(r))\"><title>predicted "

@@ -40,7 +40,9 @@ public struct StatisticsReport: Sendable {
         body += section("Reviews, past year", "<p>\(s.calendar.reduce(0) { $0 + $1.reviews }) reviews · streak \(s.streak.current) "
             + "(longest \(s.streak.longest))</p>" + SVGChart.heatmap(s.calendar.map { ($0.day.description, $0.reviews, Self.weekday($0.day)) },
                                                                     title: "Reviews per day over the past year"))
+        body += activity(s)
         body += retention(s)
+        body += hours(s)
         body += answers(s)
         body += distributions(s)
         body += decks(s)
@@ -54,6 +56,40 @@ public struct StatisticsReport: Sendable {
     }
 
     private func e(_ text: String) -> String { SVGChart.escape(text) }
+
+    /// The last 30 days: reviews and the time spent each day, cards added each day.
+    private func activity(_ s: VaultStatistics) -> String {
+        func label(_ day: Day) -> String { String(day.description.dropFirst(5)) }
+        let reviews = s.recentDays.map { SVGChart.Bar(label: label($0.day), value: $0.reviews, highlighted: $0.day == s.recentDays.last?.day) }
+        let minutes = s.recentDays.map { SVGChart.Bar(label: label($0.day), value: ($0.milliseconds + 30_000) / 60_000) }
+        let added = s.added.map { SVGChart.Bar(label: label($0.day), value: $0.cards) }
+        let total = s.recentDays.reduce(0) { $0 + $1.reviews }, time = s.recentDays.reduce(0) { $0 + $1.milliseconds }
+        return section("Last 30 days", "<p>\(total) reviews in \(Self.duration(time)) · \(s.added.reduce(0) { $0 + $1.cards }) cards added</p>"
+            + "<h3>Reviews per day</h3>" + SVGChart.bars(reviews, height: 150, labelEvery: 5, title: "Reviews per day, last 30 days")
+            + "<h3>Minutes studied per day</h3>" + SVGChart.bars(minutes, height: 120, labelEvery: 5, title: "Minutes of answering per day, last 30 days")
+            + "<h3>Cards added per day</h3>" + SVGChart.bars(added, height: 120, labelEvery: 5, title: "Cards added per day (their note's created date), last 30 days"),
+            id: "activity")
+    }
+
+    /// Reviews and retention by the hour of day, and the cards' retrievability now.
+    private func hours(_ s: VaultStatistics) -> String {
+        let reviews = s.hours.enumerated().map { SVGChart.Bar(label: String($0.offset), value: $0.element.reviews) }
+        // Retention by hour, in percent (an hour without reviews: nothing drawn).
+        let rates = s.hours.enumerated().map { h, r in
+            SVGChart.Bar(label: String(h), value: r.reviews == 0 ? 0 : Int((Double(r.passed) / Double(r.reviews) * 100).rounded()))
+        }
+        let best = s.hours.enumerated().filter { $0.element.reviews >= 20 }
+            .max { Double($0.element.passed) / Double($0.element.reviews) < Double($1.element.passed) / Double($1.element.reviews) }
+        let r = s.retrievability.enumerated().map { SVGChart.Bar(label: "\($0.offset * 10)%", value: $0.element) }
+        return section("When you study, and how well you remember now",
+            "<p>Reviews of cards in review by the hour they were answered, and the share passed"
+            + (best.map { " (best hour with 20 reviews or more: \($0.offset):00, \(Self.percent($0.element.passed, $0.element.reviews)))" } ?? "")
+            + ".</p><div class=\"pair\"><div><h3>Reviews by hour</h3>" + SVGChart.bars(reviews, width: 360, height: 150, labelEvery: 3, title: "Reviews by hour of day")
+            + "</div><div><h3>Retention by hour (%)</h3>" + SVGChart.bars(rates, width: 360, height: 150, labelEvery: 3, title: "Retention by hour of day, percent")
+            + "</div></div><h3>Retrievability now</h3><p class=\"note\">The chance of recall FSRS gives each card with a memory "
+            + "state at this moment.</p>" + SVGChart.bars(r, height: 140, title: "Cards by retrievability now"),
+            id: "hours")
+    }
 
     private func section(_ heading: String, _ content: String, id: String? = nil) -> String {
         let anchor = id ?? heading.lowercased().split(whereSeparator: { !$0.isLetter }).joined(separator: "-")

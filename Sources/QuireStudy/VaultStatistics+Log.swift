@@ -50,6 +50,12 @@ extension VaultStatistics {
         /// Grades per study day (the whole log: streaks and the calendar ignore the period): by
         /// days before today, and the days after today apart.
         var reviewsByAge: [Int] = [], reviewsAfterToday: [Day: Int] = [:]
+        /// Answer time per study day of the last 30, by days before today (the period ignored, as
+        /// the calendar does).
+        var millisecondsByAge = Array(repeating: 0, count: 30)
+        /// Reviews and passes of cards in review by the local hour of day they were answered at
+        /// (within the period).
+        var byHour = Array(repeating: (reviews: 0, passed: 0), count: 24)
 
         /// Grades per study day.
         func reviewsByDay(today: Day) -> [Day: Int] {
@@ -99,6 +105,7 @@ extension VaultStatistics {
                 } else {
                     reviewsAfterToday[context.today.advanced(by: -age), default: 0] += 1
                 }
+                if let ms = event.milliseconds, ms >= 0, ms < 3_600_000, (0..<30).contains(age) { millisecondsByAge[age] += ms }
                 if group != .learning {
                     for (k, p) in RetentionPeriod.allCases.enumerated() {
                         let inside = p == .yesterday ? age == 1 : p.daysBack.map { age <= $0 } ?? true
@@ -123,6 +130,12 @@ extension VaultStatistics {
                     if age < 30 { time.month += ms }
                 }
                 retention.count(group, passed: pass)
+                if group != .learning {
+                    let local = at.milliseconds + Int64(context.utcOffset(at)) * 1000
+                    let hour = Int(((local % 86_400_000) + 86_400_000) % 86_400_000 / 3_600_000)
+                    byHour[hour].reviews += 1
+                    if pass { byHour[hour].passed += 1 }
+                }
                 // Calibration: what FSRS predicted for a card in review with a memory.
                 if group != .learning, let b = before, b.stability != nil, let r = fsrs.retrievability(of: b, at: at), r.isFinite {
                     let bin = min(9, max(0, Int(r * 10)))
@@ -171,6 +184,8 @@ extension VaultStatistics {
             if o.reviewsByAge.count > reviewsByAge.count { reviewsByAge += Array(repeating: 0, count: o.reviewsByAge.count - reviewsByAge.count) }
             for (age, n) in o.reviewsByAge.enumerated() { reviewsByAge[age] += n }
             reviewsAfterToday.merge(o.reviewsAfterToday, uniquingKeysWith: +)
+            for i in millisecondsByAge.indices { millisecondsByAge[i] += o.millisecondsByAge[i] }
+            for h in byHour.indices { byHour[h] = (byHour[h].reviews + o.byHour[h].reviews, byHour[h].passed + o.byHour[h].passed) }
             grades += o.grades
             firstSeen += o.firstSeen
         }

@@ -185,6 +185,17 @@ public struct VaultStatistics: Sendable {
     /// Each deck's figures, by deck path.
     public var decks: [DeckFigures] = []
 
+    /// The last 30 study days, oldest first: reviews and answer time (milliseconds) each day.
+    public var recentDays: [(day: Day, reviews: Int, milliseconds: Int)] = []
+    /// Reviews of cards in review, and how many passed, by the local hour they were answered at
+    /// (0–23; in the period): when recall is best.
+    public var hours: [(reviews: Int, passed: Int)] = Array(repeating: (0, 0), count: 24)
+    /// Cards added each of the last 30 study days, oldest first (by their note's `created`).
+    public var added: [(day: Day, cards: Int)] = []
+    /// Cards with an FSRS memory by their retrievability now (the chance of recall FSRS gives
+    /// them at this moment), in ten bins 0–10 %, …, 90–100 %.
+    public var retrievability: [Int] = Array(repeating: 0, count: 10)
+
     /// Computes the figures.
     ///
     /// - Parameters:
@@ -201,6 +212,7 @@ public struct VaultStatistics: Sendable {
                 utcOffset: @escaping @Sendable (Timestamp) -> Int,
                 rolloverHour: Int, days: Int = 30, period: ClosedRange<Timestamp>? = nil,
                 deck: @escaping @Sendable (CardID) -> DeckPath? = { _ in nil },
+                created: (CardID) -> Timestamp? = { _ in nil },
                 settings: @escaping @Sendable (ReviewEvent, CardID) -> SchedulerSettings = { _, _ in SchedulerSettings() }) {
         let today = Day(containing: now, utcOffsetSeconds: utcOffset(now), rolloverHour: rolloverHour)
         func day(_ t: Timestamp) -> Day { Day(containing: t, utcOffsetSeconds: utcOffset(t), rolloverHour: rolloverHour) }
@@ -209,8 +221,17 @@ public struct VaultStatistics: Sendable {
         var ids = Set<CardID>()
         var intervalDays: [Double] = [], stabilities: [Double] = [], difficultyCounts = Array(repeating: 0, count: 9)
         var byDeck: [DeckPath: DeckFigures] = [:]
+        var addedByDay: [Day: Int] = [:]
+        let nowFSRS = FSRSScheduler()
         for (card, archived) in cards {
             ids.insert(card.id)
+            if let c = created(card.id) {
+                let d = day(c)
+                if d.number > today.number - 30, d.number <= today.number { addedByDay[d, default: 0] += 1 }
+            }
+            if let s = card.schedule, s.stability != nil, s.state != .new, let r = nowFSRS.retrievability(of: s, at: now), r.isFinite {
+                retrievability[min(9, max(0, Int(r * 10)))] += 1
+            }
             if let d = deck(card.id) {
                 var f = byDeck[d] ?? DeckFigures(deck: d)
                 f.cards += 1
@@ -292,6 +313,12 @@ public struct VaultStatistics: Sendable {
             let d = today.advanced(by: -offset)
             calendar.append((d, reviewsByDay[d] ?? 0))
         }
+        for age in stride(from: 29, through: 0, by: -1) {
+            let d = today.advanced(by: -age)
+            recentDays.append((d, reviewsByDay[d] ?? 0, log.millisecondsByAge[age]))
+            added.append((d, addedByDay[d] ?? 0))
+        }
+        hours = log.byHour
 
         // Milestones, from the log.
         grades.sort()

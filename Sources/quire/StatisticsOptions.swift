@@ -42,8 +42,12 @@ struct StatisticsOptions: ParsableArguments {
         let locations = index.cards(matching: q, now: context.now, dayEnd: context.dayEnd)
         let cards = locations.map { (index.card(at: $0), index.notes[$0.note].archived) }
         let decks = context.decks(of: locations)
+        // A card is added when its note was created.
+        var created: [CardID: Timestamp] = [:]
+        for loc in locations { if let c = index.notes[loc.note].created { created[index.card(at: loc).id] = c } }
         let statistics = VaultStatistics(cards: cards, log: log, now: context.now, utcOffset: { Clock.utcOffset(at: $0) },
                                          rolloverHour: context.config.dayRollover, days: days, period: period, deck: { decks[$0] },
+                                         created: { created[$0] },
                                          settings: context.eventSettings(decks: decks))
         let curationContext = CurationContext(loaded: context.loaded, now: context.now)
         return (statistics, curationContext.curation.summary(today: curationContext.today), context.loaded, context.now, log)

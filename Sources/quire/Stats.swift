@@ -279,6 +279,16 @@ extension Quire {
             fields.append(("forecast", forecast))
             fields.append(("calendar", .array(calendar)))
             fields.append(("milestones", .array(milestones)))
+            fields.append(("recent_days", .array(s.recentDays.map {
+                .object([("day", .string($0.day.description)), ("reviews", .int($0.reviews)), ("time_ms", .int($0.milliseconds))])
+            })))
+            fields.append(("hours", .array(s.hours.enumerated().map { hour, h in
+                .object([("hour", .int(hour)), ("reviews", .int(h.reviews)), ("passed", .int(h.passed))])
+            })))
+            fields.append(("added", .array(s.added.map { .object([("day", .string($0.day.description)), ("cards", .int($0.cards))]) })))
+            fields.append(("retrievability", .array(s.retrievability.enumerated().map { k, n in
+                .object([("from", .double(Double(k) / 10)), ("to", .double(Double(k + 1) / 10)), ("cards", .int(n))])
+            })))
             fields.append(("decks", .array(s.decks.map { d in
                 .object([("deck", .string(d.deck.description)), ("cards", .int(d.cards)), ("mastered", .int(d.mastered)),
                          ("due", .int(d.due)), ("reviews", .int(d.reviews)), ("success_rate", d.successRate.map(JSONValue.double) ?? .null),

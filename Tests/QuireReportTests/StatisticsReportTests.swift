@@ -69,10 +69,14 @@ import QuireStudy
         parser.delegate = census
         #expect(parser.parse(), "\(parser.parserError.map { "\($0)" } ?? "")")
         #expect(census.elements["script"] == nil)
-        // The heatmap: a square for each of the 365 days; the forecast: a bar for each of 14 days, today marked.
+        // The heatmap: a square for each of the 365 days; the forecast and the last 30 days' reviews
+        // mark today; the hours, 24 bars twice; the retrievability, 10.
         #expect(census.classes.filter { $0.key.hasPrefix("day l") }.values.reduce(0, +) == 365)
-        #expect(census.classes["bar today"] == 1)
-        #expect(census.elements["svg"] ?? 0 >= 8)
+        #expect(census.classes["bar today"] == 2)
+        #expect(census.elements["svg"] ?? 0 >= 14)
+        #expect(census.text.contains("Reviews by hour of day") && census.text.contains("Retention by hour of day, percent"))
+        #expect(census.text.contains("Minutes of answering per day") && census.text.contains("Cards added per day"))
+        #expect(census.text.contains("Cards by retrievability now"))
         // The names arrive as text, escaped, not as markup.
         #expect(census.text.contains("Evil<script>alert(1)</script>&\"'[31m"))
         #expect(census.text.contains("<b>bold</b>") && census.text.contains("My <Vault>") && census.text.contains("deck:\"a&b\""))
@@ -82,7 +86,7 @@ import QuireStudy
         #expect(census.text.contains("FSRS: predicted recall and the actual pass rate"))
         #expect(census.elements["circle"] == s.calibration.filter { $0.reviews > 0 }.count)
         for section in ["key-figures", "mastery", "due-forecast", "reviews-past-year", "retention", "answer-buttons",
-                        "intervals-stability-and-difficulty", "decks", "milestones", "curation"] {
+                        "intervals-stability-and-difficulty", "decks", "milestones", "curation", "activity", "hours"] {
             #expect(html.contains("<section id=\"\(section)\">"), "\(section)")
         }
     }

@@ -12,6 +12,43 @@ import QuireScheduling
         ReviewEvent(time: t(time), card: card, action: .grade(r), fields: [("id", id)] + (ms.map { [("ms", String($0))] } ?? []))
     }
 
+    /// The last 30 days (reviews, time, cards added), retention by hour of day, and the
+    /// retrievability of cards with a memory now.
+    @Test func recentDaysHoursAddedAndRetrievability() throws {
+        let a = CardID("aaaaaaaaaaaa")!, b = CardID("bbbbbbbbbbbb")!
+        let events = [
+            Self.grade(a, .good, "2026-11-01T10:00:00Z", ms: 4000, id: "e1"),
+            Self.grade(a, .good, "2026-11-12T09:30:00Z", ms: 6000, id: "e2"),   // still a learning step
+            Self.grade(a, .again, "2026-11-21T09:10:00Z", ms: 2000, id: "e3"),  // review at 9, failed
+            Self.grade(b, .easy, "2026-11-10T20:00:00Z", id: "e4"),
+            Self.grade(b, .good, "2026-11-22T20:15:00Z", ms: 3000, id: "e5"),   // review at 20 (tomorrow's 21:15 in UTC+1)
+        ]
+        var memory = SchedulingState()
+        memory.state = .review
+        memory.stability = 10
+        memory.difficulty = 5
+        memory.lastReview = Self.t("2026-11-22T11:00:00Z")
+        memory.due = Self.t("2026-12-02T11:00:00Z")
+        func card(_ id: CardID, _ s: SchedulingState?) -> Card {
+            Card(id: id, kind: .basic, variant: .single, front: "f", back: "b", lines: 1...1, column: 1, headingPath: [],
+                 identityText: "f", hasExplicitID: false, schedule: s)
+        }
+        let created: [CardID: Timestamp] = [a: Self.t("2026-11-01T08:00:00Z"), b: Self.t("2026-11-22T08:00:00Z")]
+        let s = VaultStatistics(cards: [(card(a, nil), false), (card(b, memory), false)], log: StatisticsLog(events),
+                                now: Self.t("2026-11-22T23:00:00Z"), utcOffset: { _ in 3600 }, rolloverHour: 4,
+                                created: { created[$0] })
+        #expect(s.recentDays.count == 30 && s.recentDays.last?.day.description == "2026-11-22")
+        let byDay = Dictionary(uniqueKeysWithValues: s.recentDays.map { ($0.day.description, ($0.reviews, $0.milliseconds)) })
+        #expect(byDay["2026-11-12"]! == (1, 6000) && byDay["2026-11-21"]! == (1, 2000) && byDay["2026-11-22"]! == (1, 3000))
+        #expect(byDay["2026-11-01"]! == (1, 4000))
+        // Hours in local time (UTC+1), reviews of cards in review only: e2 answered a card still in
+        // its learning steps; e3 at 9:10 UTC is 10 o'clock, failed; e5 at 20:15 UTC is 21, passed.
+        #expect(s.hours[10] == (1, 0) && s.hours[21] == (1, 1) && s.hours.reduce(0) { $0 + $1.reviews } == 2)
+        #expect(s.added.last?.cards == 1 && s.added.first { $0.day.description == "2026-11-01" }?.cards == 1)
+        // Ten days' stability, half a day since the review: FSRS's recall is in the top bin.
+        #expect(s.retrievability[9] == 1 && s.retrievability.reduce(0, +) == 1)
+    }
+
     @Test func figuresFromALog() throws {
         let a = CardID("aaaaaaaaaaaa")!, b = CardID("bbbbbbbbbbbb")!, c = CardID("cccccccccccc")!
         // Study days begin at 4:00 UTC (offset 0): 2026-11-20T03:00 still belongs to the 19th.
