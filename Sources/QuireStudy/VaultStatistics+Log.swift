@@ -25,6 +25,11 @@ extension VaultStatistics {
 
         /// The study day of `t`.
         mutating func day(_ t: Timestamp, _ context: Context) -> Day {
+            Day(containing: t, utcOffsetSeconds: offset(t, context), rolloverHour: context.rolloverHour)
+        }
+
+        /// The zone's offset at `t`, asked once per hour (see `offsetAtHour`).
+        mutating func offset(_ t: Timestamp, _ context: Context) -> Int {
             let hour = t.milliseconds >= 0 ? t.milliseconds / 3_600_000 : (t.milliseconds + 1) / 3_600_000 - 1
             func offset(_ h: Int64) -> Int {
                 if let known = offsetAtHour[h] { return known }
@@ -33,8 +38,7 @@ extension VaultStatistics {
                 return o
             }
             let start = offset(hour)
-            let offset = start == offset(hour + 1) ? start : context.utcOffset(t)
-            return Day(containing: t, utcOffsetSeconds: offset, rolloverHour: context.rolloverHour)
+            return start == offset(hour + 1) ? start : context.utcOffset(t)
         }
 
         var reviews = 0, passed = 0, timed = 0, timedMs = 0
@@ -131,7 +135,7 @@ extension VaultStatistics {
                 }
                 retention.count(group, passed: pass)
                 if group != .learning {
-                    let local = at.milliseconds + Int64(context.utcOffset(at)) * 1000
+                    let local = at.milliseconds + Int64(offset(at, context)) * 1000
                     let hour = Int(((local % 86_400_000) + 86_400_000) % 86_400_000 / 3_600_000)
                     byHour[hour].reviews += 1
                     if pass { byHour[hour].passed += 1 }
