@@ -102,7 +102,9 @@ extension VaultStatistics {
                     group = interval >= 21 ? .mature : .young
                 }
                 let pass = rating != .again
-                let age = context.today.number - day(at, context).number
+                // The zone's offset, read once: the study day and the hour of day both need it.
+                let zone = offset(at, context)
+                let age = context.today.number - Day(containing: at, utcOffsetSeconds: zone, rolloverHour: context.rolloverHour).number
                 if age >= 0 {
                     if age >= reviewsByAge.count { reviewsByAge += Array(repeating: 0, count: max(age + 1 - reviewsByAge.count, 64)) }
                     reviewsByAge[age] += 1
@@ -135,7 +137,7 @@ extension VaultStatistics {
                 }
                 retention.count(group, passed: pass)
                 if group != .learning {
-                    let local = at.milliseconds + Int64(offset(at, context)) * 1000
+                    let local = at.milliseconds + Int64(zone) * 1000
                     let hour = Int(((local % 86_400_000) + 86_400_000) % 86_400_000 / 3_600_000)
                     byHour[hour].reviews += 1
                     if pass { byHour[hour].passed += 1 }

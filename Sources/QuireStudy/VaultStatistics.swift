@@ -223,6 +223,7 @@ public struct VaultStatistics: Sendable {
         var byDeck: [DeckPath: DeckFigures] = [:]
         var addedByDay: [Day: Int] = [:]
         let nowFSRS = FSRSScheduler()
+        let dayEnd = Day.end(containing: now, utcOffsetSeconds: utcOffset(now), rolloverHour: rolloverHour)
         for (card, archived) in cards {
             ids.insert(card.id)
             if let c = created(card.id) {
@@ -237,7 +238,7 @@ public struct VaultStatistics: Sendable {
                 f.cards += 1
                 if let s = card.schedule, s.state == .review, (s.interval ?? 0) >= 21 { f.mastered += 1 }
                 if let s = card.schedule, !archived,
-                   s.isDue(at: now, dayEnd: Day.end(containing: now, utcOffsetSeconds: utcOffset(now), rolloverHour: rolloverHour)) { f.due += 1 }
+                   s.isDue(at: now, dayEnd: dayEnd) { f.due += 1 }
                 byDeck[d] = f
             }
             counts.total += 1
