@@ -51,6 +51,16 @@ public enum ConflictResolution {
     public static func resolve(path: String, keeping side: ConflictSide?, vault: Vault,
                                config: VaultConfig) throws(SyncError) -> [String] {
         var done: [String] = []
+        // A note git took for deleted on one side that was renamed there: the rename is kept, with
+        // the other side's changes (either --ours or --theirs would lose one of them).
+        if let repository = GitRepository(containing: vault.root) {
+            let full = VaultScanner.realPath(vault.fullPath(path)) ?? vault.fullPath(path)
+            let rootPrefix = (VaultScanner.realPath(repository.root) ?? repository.root) + "/"
+            if full.hasPrefix(rootPrefix) {
+                let sync = try Sync(vault: vault, executable: "quire")
+                if let kept = try sync.keepRenames(only: String(full.dropFirst(rootPrefix.count))), !kept.isEmpty { return kept }
+            }
+        }
         do throws(WriteLockError<SyncError>) {
             try vault.withWriteLock { () throws(SyncError) in
                 let full: String, bytes: [UInt8]

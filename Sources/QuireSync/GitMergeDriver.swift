@@ -68,6 +68,15 @@ public struct GitMergeDriver {
             ourBytes = try io.read(ours).bytes
             theirBytes = try io.read(theirs).bytes
         } catch { throw .io(error) }
+        let (result, report) = try merged(base: baseBytes, ours: ourBytes, theirs: theirBytes, path: path)
+        do { try io.replace(ours, with: result, expected: ourBytes) } catch { throw .io(error) }
+        return report
+    }
+
+    /// The note `path` (relative to the work tree) merged from three versions, as ``merge(base:ours:theirs:path:)``
+    /// merges git's files: the bytes, and what was done.
+    func merged(base baseBytes: [UInt8], ours ourBytes: [UInt8], theirs theirBytes: [UInt8], path: String) throws(SyncError)
+        -> ([UInt8], Report) {
         // Git names notes by their path in the work tree; anything else finds no vault (and so no
         // log to replay from), and the note is merged by git's rules alone.
         let inside = Vault.isPlainRelativePath(path)
@@ -100,8 +109,7 @@ public struct GitMergeDriver {
             result = merged.bytes
             report = Report(hasConflicts: merged.conflicts, replayedCards: [], unreplayedCards: [], mergedAsText: true)
         }
-        do { try io.replace(ours, with: result, expected: ourBytes) } catch { throw .io(error) }
-        return report
+        return (result, report)
     }
 
     /// `git merge-file` on three texts: the merged text and whether conflicts are left.

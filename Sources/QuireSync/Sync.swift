@@ -2,6 +2,7 @@ import QuireIndex
 import QuireModel
 import QuireReview
 import QuireSystem
+import QuireYAML
 
 /// `quire sync`: commit the vault's changes, pull with the merge driver, replay what the merged
 /// log says is behind, push (FORMAT.md §6.5). Every step is git run as a program; a step that
@@ -116,7 +117,17 @@ public struct Sync {
     private func pull(upstream: String, mode: PullMode, into report: inout Report) throws(SyncError) -> String? {
         let fetched = repository.run(["fetch", "-q"])
         guard fetched.status == 0 else { throw .git(command: "fetch", message: fetched.errorText) }
-        let pulled = repository.run(mode == .rebase ? ["rebase", "-q", upstream] : ["merge", "-q", "--no-edit", upstream])
+        var pulled = repository.run(mode == .rebase ? ["rebase", "-q", upstream] : ["merge", "-q", "--no-edit", upstream])
+        // A note renamed on one side and changed on the other that git took for a delete (its
+        // rename detection weighs the scheduling lines, most of a small note's bytes): the rename
+        // and the change are merged, and the merge or rebase goes on.
+        var rounds = 0
+        while pulled.status != 0, rounds < 100, let kept = try keepRenames(), !kept.isEmpty {
+            rounds += 1
+            report.steps += kept
+            guard repository.run(["diff", "-z", "--name-only", "--diff-filter=U"]).output.isEmpty else { break }
+            pulled = repository.run(mode == .rebase ? ["-c", "core.editor=true", "rebase", "--continue"] : ["commit", "-q", "--no-edit"])
+        }
         guard pulled.status != 0 else {
             report.steps.append("\(mode == .rebase ? "rebased onto" : "merged") \(upstream)")
             return nil
@@ -129,6 +140,65 @@ public struct Sync {
         return "conflicts in the notes' text (their scheduling lines are merged): " + conflicted.joined(separator: ", ")
             + ". For each: 'quire resolve NOTE --ours' or '--theirs' (or edit it), then '\(go)' and 'quire sync' again;"
             + " or '\(back)' to go back to before the sync"
+    }
+
+    /// Resolves each modify/delete conflict of a note that the deleting side in fact renamed: the
+    /// note in the work tree whose text, scheduling lines aside, is the deleted note's (or closest
+    /// to it, at least half its lines) takes the other side's changes, merged as the driver merges
+    /// notes, and the old path goes. Returns what was done (nothing when no such conflict).
+    func keepRenames(only: String? = nil) throws(SyncError) -> [String]? {
+        let status = repository.run(["status", "--porcelain=v1", "-z", "--untracked-files=no"])
+        guard status.status == 0 else { return nil }
+        var deleted: [String] = []
+        for entry in status.output.split(separator: 0) where entry.count > 3 {
+            let code = String(decoding: entry.prefix(2), as: UTF8.self), path = String(decoding: entry.dropFirst(3), as: UTF8.self)
+            if code == "DU" || code == "UD", path.lowercased().hasSuffix(".md"), only.map({ $0 == path }) ?? true { deleted.append(path) }
+        }
+        guard !deleted.isEmpty else { return [] }
+        let tracked = repository.run(["ls-files", "-z", "--", "*.md", "*.MD"]).output.split(separator: 0)
+            .map { String(decoding: $0, as: UTF8.self) }
+        var done: [String] = []
+        for path in deleted {
+            guard let base = stage(1, path), let changed = stage(2, path) ?? stage(3, path) else { continue }
+            let baseLines = Self.bodyLines(base)
+            guard !baseLines.isEmpty else { continue }
+            // The renamed note: the best match among the other notes, at least half the lines alike.
+            var best: (path: String, score: Double, bytes: [UInt8])?
+            for other in tracked where other != path {
+                guard let bytes = try? FileIO().read(repository.root + "/" + other).bytes else { continue }
+                let lines = Self.bodyLines(bytes)
+                let shared = Set(lines).intersection(baseLines).count
+                let score = Double(shared) / Double(max(baseLines.count, Set(lines).count, 1))
+                if score >= 0.5, score > (best?.score ?? 0) { best = (other, score, bytes) }
+            }
+            guard let renamed = best else { continue }
+            let driver = try GitMergeDriver(directory: repository.root, environment: [:])
+            let (merged, outcome) = try driver.merged(base: base, ours: renamed.bytes, theirs: changed, path: renamed.path)
+            do { try FileIO().replace(repository.root + "/" + renamed.path, with: merged, expected: renamed.bytes) } catch { throw .io(error) }
+            let removed = repository.run(["rm", "-q", "-f", "--ignore-unmatch", "--", path])
+            guard removed.status == 0 else { throw .git(command: "rm", message: removed.errorText) }
+            if !outcome.hasConflicts {
+                let added = repository.run(["add", "--", renamed.path])
+                guard added.status == 0 else { throw .git(command: "add", message: added.errorText) }
+            }
+            done.append("kept the rename of \(path) to \(renamed.path) with the other side's changes"
+                        + (outcome.hasConflicts ? " (conflicts in its text are left to you)" : ""))
+        }
+        return done
+    }
+
+    /// A version of a conflicted file from git's index (1 base, 2 ours, 3 theirs).
+    private func stage(_ n: Int, _ path: String) -> [UInt8]? {
+        let shown = repository.run(["show", ":\(n):" + path])
+        return shown.status == 0 ? shown.output : nil
+    }
+
+    /// A note's body lines, without its front matter (and so without its scheduling lines), blank
+    /// lines left out: what a rename keeps.
+    static func bodyLines(_ bytes: [UInt8]) -> Set<String> {
+        let body: ArraySlice<UInt8>
+        if let fm = try? FrontMatter(file: bytes) { body = bytes[fm.bodyRange] } else { body = bytes[...] }
+        return Set(String(decoding: body, as: UTF8.self).split(separator: "\n").map { $0.trimmingSpaces() }.filter { !$0.isEmpty })
     }
 
     /// Replays and commits the scheduling lines the merged log says are behind (a conflict

@@ -200,6 +200,58 @@ import Testing
         try c.expectAgreesWithTheLog("b")
     }
 
+    /// One device edits a note's text, the other renames it and reviews its cards, so that git,
+    /// whose rename detection weighs the scheduling lines, sees a delete: the sync keeps both —
+    /// the new name with the edited text and every review — in a merge and in a rebase.
+    @Test(arguments: [false, true])
+    func aRenameAndAnEditOnTwoDevicesBothSurvive(rebase: Bool) throws {
+        let c = try Clones()
+        defer { c.cleanUp() }
+        let branch = try c.git(["branch", "--show-current"], in: "a").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        try c.git(["branch", "-q", "-u", "origin/" + branch], in: "a")
+        try c.clone("b")
+        try c.write("a", "n.md", try c.read("a", "n.md").replacingOccurrences(of: "Beta :: second", with: "Beta :: the second letter"))
+        #expect(try c.quire(["sync"], in: "a").status == 0)
+        for (card, time) in [(Self.alpha, "10"), (Self.gamma, "11")] {
+            try c.grade("b", card, "good", at: "2026-11-20T\(time):00:00Z")
+        }
+        try c.git(["mv", "n.md", "letters.md"], in: "b")
+        let synced = try c.quire(["sync"] + (rebase ? ["--rebase"] : ["--merge"]), in: "b")
+        #expect(synced.status == 0, "\(synced)")
+        #expect(synced.stdout.contains("kept the rename of n.md to letters.md with the other side's changes"), "\(synced)")
+        #expect(!FileManager.default.fileExists(atPath: c.url("b").appendingPathComponent("n.md").path))
+        let note = try c.read("b", "letters.md")
+        #expect(note.contains("Beta :: the second letter"), "\(note)")
+        #expect(note.contains("\(Self.alpha): {") && note.contains("\(Self.gamma): {"), "\(note)")
+        try c.expectAgreesWithTheLog("b")
+        #expect(try c.quire(["sync"], in: "a").status == 0)
+        #expect(try c.read("a", "letters.md") == note)
+    }
+
+    /// The same, met through a plain `git pull`: `quire resolve --theirs` (or `--ours`) keeps the
+    /// rename and the other side's edit, instead of bringing the old name back.
+    @Test func resolveKeepsARename() throws {
+        let c = try Clones()
+        defer { c.cleanUp() }
+        try c.clone("b")
+        try c.write("a", "n.md", try c.read("a", "n.md").replacingOccurrences(of: "Beta :: second", with: "Beta :: the second letter"))
+        try c.commitAndPush("a", "edit")
+        for (card, time) in [(Self.alpha, "10"), (Self.gamma, "11")] {
+            try c.grade("b", card, "good", at: "2026-11-20T\(time):00:00Z")
+        }
+        try c.git(["mv", "n.md", "letters.md"], in: "b")
+        try c.commitAll("b", "rename and review")
+        let pulled = try c.pull("b", rebase: false)
+        #expect(pulled.status != 0, "git sees a delete: \(pulled)")
+        let resolved = try c.quire(["resolve", "n.md", "--theirs"], in: "b")
+        #expect(resolved.status == 0 && resolved.stdout.contains("kept the rename of n.md to letters.md"), "\(resolved)")
+        #expect(try c.git(["commit", "-q", "--no-edit"], in: "b").status == 0)
+        #expect(!FileManager.default.fileExists(atPath: c.url("b").appendingPathComponent("n.md").path))
+        let note = try c.read("b", "letters.md")
+        #expect(note.contains("Beta :: the second letter") && note.contains("\(Self.alpha): {") && note.contains("\(Self.gamma): {"), "\(note)")
+        try c.expectAgreesWithTheLog("b")
+    }
+
     /// A text conflict is left to the user, in the body only; the schedule is already right, and
     /// stays right once the user has chosen.
     @Test func aTextConflictIsTheUsersAndTheScheduleStaysRight() throws {
