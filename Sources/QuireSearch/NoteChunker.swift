@@ -1,0 +1,204 @@
+import QuireMarkdown
+import QuireModel
+import QuireYAML
+
+/// A piece of a note that search indexes and cites: a section's text (cut to about
+/// ``NoteChunker/maximumWords`` words, never inside a sentence), or one card.
+public struct Chunk: Sendable, Equatable {
+    /// What the chunk holds.
+    public enum Kind: Sendable, Equatable {
+        /// Prose of the note (cards' lines left out: they are chunks of their own).
+        case prose
+        /// One card (a reversed pair's forward card, a cloze group's first card stand for their
+        /// siblings): its front and back.
+        case card(CardID)
+    }
+
+    public var kind: Kind
+    /// The note's path in the vault.
+    public var path: String
+    /// The first and last line of the chunk in the file (1-based, front matter counted).
+    public var lines: ClosedRange<Int>
+    /// The headings above the chunk, outermost first.
+    public var headingPath: [String]
+    /// The chunk's text: Markdown source for prose, `front` then `back` for a card.
+    public var text: String
+
+    /// Creates a chunk.
+    public init(kind: Kind, path: String, lines: ClosedRange<Int>, headingPath: [String], text: String) {
+        self.kind = kind
+        self.path = path
+        self.lines = lines
+        self.headingPath = headingPath
+        self.text = text
+    }
+
+    /// The number of words in the text (runs of letters or digits; each CJK character counts as one).
+    public var words: Int { NoteChunker.wordCount(text) }
+}
+
+/// Splits a note into chunks for search (issue: search and ask): by heading, then by size — a
+/// section's blocks gathered up to about ``maximumWords`` words, a longer paragraph cut between
+/// sentences — and each card a chunk of its own. Pure and linear in the note's size.
+public enum NoteChunker {
+    /// The size a prose chunk grows to before a new one starts (a block or sentence is never cut
+    /// to meet it, so a chunk may pass it by one sentence).
+    public static let maximumWords = 300
+    /// A paragraph longer than this is cut between sentences.
+    public static let longParagraphWords = 300
+
+    /// The chunks of a note: `bytes` the file, `note` as ``NoteParser`` read it (its cards), in
+    /// file order, prose and cards interleaved by their first line.
+    public static func chunks(of note: Note, bytes: [UInt8]) -> [Chunk] {
+        var chunks: [Chunk] = []
+        // Each card once: a pair's or group's siblings share its lines.
+        var cardLines: [ClosedRange<Int>] = []
+        for card in note.cards where !cardLines.contains(card.lines) {
+            cardLines.append(card.lines)
+            let text = card.kind == .cloze ? card.back : card.front + "\n\n" + card.back
+            chunks.append(Chunk(kind: .card(card.id), path: note.path, lines: card.lines, headingPath: card.headingPath, text: text))
+        }
+        let body: ArraySlice<UInt8>, firstLine: Int
+        if let fm = try? FrontMatter(file: bytes) {
+            body = bytes[fm.bodyRange]
+            firstLine = fm.bodyStartLine
+        } else {
+            body = bytes[...]
+            firstLine = 1
+        }
+        let lines = splitLines(body)
+        let document = MarkdownDocument(parsing: Array(body), options: .indexing)
+        var headings: [(level: Int, text: String)] = []
+        var pending: [(lines: ClosedRange<Int>, text: String, words: Int)] = []
+        var pendingWords = 0
+        func flush() {
+            guard let first = pending.first, let last = pending.last else { return }
+            let text = pending.map(\.text).joined(separator: "\n\n")
+            chunks.append(Chunk(kind: .prose, path: note.path,
+                                lines: (first.lines.lowerBound + firstLine - 1)...(last.lines.upperBound + firstLine - 1),
+                                headingPath: headings.map(\.text), text: text))
+            pending = []
+            pendingWords = 0
+        }
+        func add(_ range: ClosedRange<Int>, _ text: String) {
+            let words = wordCount(text)
+            guard words > 0 else { return }
+            if pendingWords > 0, pendingWords + words > maximumWords { flush() }
+            pending.append((range, text, words))
+            pendingWords += words
+        }
+        for index in document.children(of: 0) {
+            let node = document.nodes[index]
+            let start = max(1, node.range.start.line), end = max(start, node.range.end.line)
+            if node.kind == .heading {
+                flush()
+                let text = document.plainText(of: index).trimmingSpaces()
+                while let last = headings.last, last.level >= node.headingLevel { headings.removeLast() }
+                headings.append((node.headingLevel, text))
+                continue
+            }
+            // The block's lines that are no card's (cards are chunks of their own).
+            var kept: [(line: Int, text: Substring)] = []
+            for line in start...end where line <= lines.count {
+                let fileLine = line + firstLine - 1
+                if cardLines.contains(where: { $0.contains(fileLine) }) { continue }
+                kept.append((line, lines[line - 1]))
+            }
+            guard !kept.isEmpty else { continue }
+            let text = kept.map(\.text).joined(separator: "\n")
+            if node.kind == .paragraph, wordCount(text) > longParagraphWords {
+                // A long paragraph: its sentences gathered into pieces, each with its lines.
+                for piece in sentencePieces(kept) { add(piece.lines, piece.text) }
+            } else {
+                add((kept.first?.line ?? start)...(kept.last?.line ?? end), text)
+            }
+        }
+        flush()
+        return chunks.sorted { ($0.lines.lowerBound, $0.isCard ? 1 : 0) < ($1.lines.lowerBound, $1.isCard ? 1 : 0) }
+    }
+
+    /// A paragraph's lines cut into pieces of whole sentences, each at most about
+    /// ``maximumWords`` words (a longer sentence is a piece of its own).
+    static func sentencePieces(_ lines: [(line: Int, text: Substring)]) -> [(lines: ClosedRange<Int>, text: String)] {
+        var pieces: [(lines: ClosedRange<Int>, text: String)] = []
+        var current = "", words = 0
+        var firstLine: Int?, lastLine = 0
+        func close() {
+            if let first = firstLine, !current.isEmpty { pieces.append((first...lastLine, current)) }
+            current = ""
+            words = 0
+            firstLine = nil
+        }
+        for (number, text) in lines {
+            for sentence in sentences(text) {
+                let n = wordCount(sentence)
+                if words > 0, words + n > maximumWords { close() }
+                if firstLine == nil { firstLine = number }
+                current += (current.isEmpty ? "" : " ") + sentence
+                words += n
+                lastLine = number
+            }
+        }
+        close()
+        return pieces
+    }
+
+    /// A line cut after each sentence's end (`.`, `!`, `?` before a space or the end, and the
+    /// CJK full stops), the pieces trimmed.
+    static func sentences(_ text: Substring) -> [String] {
+        var out: [String] = []
+        var current = ""
+        var chars = text.makeIterator()
+        var previousEnd = false
+        while let c = chars.next() {
+            if previousEnd, c == " " || c == "\t" {
+                out.append(current.trimmingSpaces())
+                current = ""
+                previousEnd = false
+                continue
+            }
+            current.append(c)
+            if "。！？".contains(c) {
+                out.append(current.trimmingSpaces())
+                current = ""
+                previousEnd = false
+            } else {
+                previousEnd = c == "." || c == "!" || c == "?"
+            }
+        }
+        let last = current.trimmingSpaces()
+        if !last.isEmpty { out.append(last) }
+        return out.filter { !$0.isEmpty }
+    }
+
+    /// Words: runs of letters, digits or marks; each ideograph, kana or hangul syllable one word.
+    public static func wordCount(_ text: String) -> Int {
+        var count = 0, inWord = false
+        for scalar in text.unicodeScalars {
+            let p = scalar.properties
+            if p.isIdeographic || (0x3040...0x30FF).contains(scalar.value) || (0xAC00...0xD7A3).contains(scalar.value) {
+                count += 1
+                inWord = false
+            } else if p.isAlphabetic || p.numericType != nil || p.generalCategory == .nonspacingMark {
+                if !inWord { count += 1 }
+                inWord = true
+            } else {
+                inWord = false
+            }
+        }
+        return count
+    }
+
+    /// The lines of a text (LF or CRLF), without their ends.
+    static func splitLines(_ bytes: ArraySlice<UInt8>) -> [Substring] {
+        // By bytes: a String sees CR LF as one character, which a split on LF would miss.
+        bytes.split(separator: 10, omittingEmptySubsequences: false).map { line in
+            Substring(String(decoding: line.last == 13 ? line.dropLast() : line, as: UTF8.self))
+        }
+    }
+}
+
+extension Chunk {
+    /// Whether the chunk is a card.
+    var isCard: Bool { if case .card = kind { true } else { false } }
+}

@@ -1,0 +1,73 @@
+import Testing
+import QuireModel
+@testable import QuireSearch
+@testable import QuireTestSupport
+
+/// Notes cut into search chunks: by heading, by size between sentences, cards apart, each with
+/// its lines and heading path.
+@Suite struct NoteChunkerTests {
+    func chunks(_ text: String, path: String = "n.md") throws -> [Chunk] {
+        let note = try #require(parse(text, path: path).note)
+        return NoteChunker.chunks(of: note, bytes: Array(text.utf8))
+    }
+
+    @Test func sectionsByHeadingWithTheirLinesAndPaths() throws {
+        let text = """
+            ---
+            title: Cells
+            ---
+            Intro line.
+
+            # Organelles
+
+            The mitochondrion makes ATP.
+
+            ## Membrane
+
+            A lipid bilayer.
+            - with proteins
+            """
+        let c = try chunks(text)
+        // A section's blocks are gathered into one chunk (up to the size limit).
+        #expect(c.map(\.text) == ["Intro line.", "The mitochondrion makes ATP.", "A lipid bilayer.\n\n- with proteins"])
+        #expect(c.map(\.lines) == [4...4, 8...8, 12...13])
+        #expect(c.map(\.headingPath) == [[], ["Organelles"], ["Organelles", "Membrane"]])
+        #expect(c.allSatisfy { $0.kind == .prose && $0.path == "n.md" })
+    }
+
+    @Test func cardsAreChunksOfTheirOwnAndLeaveTheProse() throws {
+        let text = "# Bio\n\nSome prose.\n\nWhat is ATP? :: energy\nla casa ::: the house\nThe {{c1::Krebs}} cycle {{c2::runs}}.\n\nMore prose.\n"
+        let c = try chunks(text)
+        #expect(c.filter(\.isCard).count == 3, "a pair and a cloze group are one chunk each: \(c)")
+        #expect(c.filter { !$0.isCard }.map(\.text) == ["Some prose.\n\nMore prose."])
+        #expect(c.first { $0.text.hasPrefix("What is ATP?") }?.text == "What is ATP?\n\nenergy")
+        #expect(c.first { $0.text.contains("Krebs") }?.text == "The Krebs cycle runs.")
+        #expect(c.map(\.lines.lowerBound) == c.map(\.lines.lowerBound).sorted())
+    }
+
+    @Test func longTextIsCutBetweenSentences() throws {
+        let sentence = (1...20).map { "word\($0)" }.joined(separator: " ") + "."
+        let paragraph = Array(repeating: sentence, count: 40).joined(separator: " ")   // 800 words on one line
+        let blocks = (1...30).map { "Block \($0) has five words." }.joined(separator: "\n\n")
+        let c = try chunks("# Long\n\n" + paragraph + "\n\n# Many\n\n" + blocks + "\n")
+        let long = c.filter { $0.headingPath == ["Long"] }
+        #expect(long.count == 3 && long.allSatisfy { $0.words <= NoteChunker.maximumWords && $0.text.hasSuffix(".") })
+        #expect(long.map(\.words).reduce(0, +) == 800)
+        let many = c.filter { $0.headingPath == ["Many"] }
+        #expect(many.count == 1 && many.first?.words == 150)
+    }
+
+    @Test func crlfCjkAndWords() throws {
+        let c = try chunks("# 细胞\r\n\r\n线粒体产生能量。叶绿体进行光合作用。\r\n")
+        #expect(c.map(\.text) == ["线粒体产生能量。叶绿体进行光合作用。"] && c.first?.headingPath == ["细胞"] && c.first?.lines == 3...3)
+        #expect(NoteChunker.wordCount("Héllo wörld, 2 cats") == 4 && NoteChunker.wordCount("日本語") == 3)
+        #expect(NoteChunker.sentences("日本。中国！A b. C d? e") == ["日本。", "中国！", "A b.", "C d?", "e"])
+    }
+
+    /// A hostile note — a million words in one paragraph, deep headings — is cut in linear time.
+    @Test func aHugeParagraphIsCutInLinearTime() throws {
+        let text = String(repeating: "a b c d e f g h i j. ", count: 100_000)
+        let c = try chunks(text)
+        #expect(c.count >= 1_000_000 / (NoteChunker.maximumWords + 10) && c.allSatisfy { $0.words <= NoteChunker.maximumWords })
+    }
+}
