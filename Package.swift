@@ -84,7 +84,7 @@ let package = Package(
         ),
         .target(name: "QuireReport", dependencies: ["QuireModel", "QuireScheduling", "QuireStudy", "QuireCuration"]),
         // Search: notes cut into chunks (by heading and size, cards apart) for the full-text index.
-        .target(name: "QuireSearch", dependencies: ["QuireModel", "QuireMarkdown", "QuireYAML"]),
+        .target(name: "QuireSearch", dependencies: ["QuireModel", "QuireMarkdown", "QuireYAML", "QuireArchive"]),
         // Packages from other programs: zip archives, zstd, SQLite databases (C libraries wrapped).
         .target(
             name: "QuireArchive",
@@ -149,7 +149,7 @@ let package = Package(
         .testTarget(name: "QuireStudyTests", dependencies: ["QuireStudy", "QuireTestSupport"]),
         .testTarget(name: "QuireSyncTests", dependencies: ["QuireSync", "QuireTestSupport"]),
         .testTarget(name: "QuireCurationTests", dependencies: ["QuireCuration", "QuireTestSupport"]),
-        .testTarget(name: "QuireSearchTests", dependencies: ["QuireSearch", "QuireParsing", "QuireModel", "QuireTestSupport"]),
+        .testTarget(name: "QuireSearchTests", dependencies: ["QuireSearch", "QuireParsing", "QuireModel", "QuireArchive", "QuireTestSupport"]),
         .testTarget(name: "QuireReportTests", dependencies: ["QuireReport", "QuireStudy", "QuireCuration", "QuireReview", "QuireScheduling", "QuireModel"]),
         .testTarget(name: "QuireArchiveTests", dependencies: ["QuireArchive", "QuireTestSupport"]),
         .testTarget(name: "QuireInterchangeTests", dependencies: ["QuireInterchange", "QuireModel", "QuireParsing", "QuireIndex", "QuireReview", "QuireSystem", "QuireTestSupport"], exclude: ["Tools"]),

@@ -134,7 +134,7 @@ private struct StepBudget { var left: Int32 }
 
 /// One result row, valid only inside the query's row callback.
 public struct SQLiteRow {
-    fileprivate let statement: OpaquePointer
+    let statement: OpaquePointer
 
     /// The number of columns.
     public var count: Int { Int(sqlite3_column_count(statement)) }

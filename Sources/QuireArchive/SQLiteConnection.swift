@@ -1,0 +1,74 @@
+internal import CSQLite
+
+/// A SQLite database file Quire owns and keeps (a rebuildable cache, like the search index under
+/// `.quire/cache/`), opened read-write through the system's SQLite library: statements and queries
+/// with bound values, transactions. Not for untrusted databases (``SQLiteDatabase`` is).
+public final class SQLiteConnection {
+    private var db: OpaquePointer?
+    /// The name in errors.
+    public let name: String
+
+    /// Opens (creating when missing) the database at `path`.
+    public init(path: String, name: String) throws(ArchiveError) {
+        self.name = name
+        var handle: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE | SQLITE_OPEN_NOFOLLOW
+        guard sqlite3_open_v2(path, &handle, flags, nil) == SQLITE_OK, let handle else {
+            let reason = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            sqlite3_close(handle)
+            throw .invalidDatabase(name: name, reason: reason)
+        }
+        db = handle
+        // Another quire may write the index meanwhile: wait for it a little rather than fail.
+        sqlite3_busy_timeout(handle, 5000)
+    }
+
+    deinit { if let db { sqlite3_close_v2(db) } }
+
+    /// Runs one statement with `values` bound to its `?`s in order.
+    public func execute(_ sql: String, _ values: [SQLiteValue] = []) throws(ArchiveError) {
+        try query(sql, values) { _ throws(ArchiveError) in }
+    }
+
+    /// Runs a query with `values` bound, calling `row` for each result row in order.
+    public func query(_ sql: String, _ values: [SQLiteValue] = [], _ row: (SQLiteRow) throws(ArchiveError) -> Void) throws(ArchiveError) {
+        guard let db else { throw .invalidDatabase(name: name, reason: "closed") }
+        let statement = try prepareStatement(db, sql, name: name)
+        defer { sqlite3_finalize(statement) }
+        for (k, value) in values.enumerated() {
+            let i = Int32(k + 1)
+            switch value {
+            case .int(let v): sqlite3_bind_int64(statement, i, v)
+            case .double(let v): sqlite3_bind_double(statement, i, v)
+            case .text(let v): sqlite3_bind_text(statement, i, v, -1, quire_sqlite_transient())
+            case .blob(let v): v.withUnsafeBytes { _ = sqlite3_bind_blob(statement, i, $0.baseAddress, Int32($0.count), quire_sqlite_transient()) }
+            case .null: sqlite3_bind_null(statement, i)
+            }
+        }
+        while true {
+            let status = sqlite3_step(statement)
+            if status == SQLITE_DONE { break }
+            guard status == SQLITE_ROW else { throw .invalidDatabase(name: name, reason: String(cString: sqlite3_errmsg(db))) }
+            try row(SQLiteRow(statement: statement))
+        }
+    }
+
+    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
+    public func transaction<T>(_ body: () throws(ArchiveError) -> T) throws(ArchiveError) -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Closes the file.
+    public func close() {
+        if let db { sqlite3_close_v2(db) }
+        db = nil
+    }
+}

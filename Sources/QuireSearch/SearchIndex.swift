@@ -1,0 +1,204 @@
+import QuireArchive
+import QuireModel
+
+/// Why the search index could not be used.
+public enum SearchError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The index file could not be opened, read or written (rebuild it: it is a cache).
+    case index(String)
+
+    public var description: String {
+        switch self {
+        case .index(let reason): "the search index: \(reason)"
+        }
+    }
+}
+
+/// A chunk found by a search: where it is, and a snippet with the matched words marked.
+public struct SearchHit: Sendable, Equatable {
+    public var path: String
+    public var lines: ClosedRange<Int>
+    public var headingPath: [String]
+    /// The card the chunk is, if it is one.
+    public var card: CardID?
+    /// The chunk's text around the matches, each match between `marks.open` and `marks.close`.
+    public var snippet: String
+    /// FTS5's bm25 score (lower is better).
+    public var rank: Double
+}
+
+/// The full-text index of a vault's chunks (FORMAT: `.quire/cache/search.sqlite`, a rebuildable
+/// cache), in SQLite's FTS5: words through the `porter unicode61 remove_diacritics 2` tokenizer
+/// (English stemming, accents ignored), and every chunk's text again through the `trigram`
+/// tokenizer, so that CJK text — which has no spaces between words — is found by substring.
+/// Notes are indexed and replaced one by one, each with the digest of the bytes it was read from.
+public final class SearchIndex {
+    let db: SQLiteConnection
+    /// The marks put around matched words in snippets.
+    public static let marks = (open: "\u{1}", close: "\u{2}")
+
+    /// The schema's version: an index written by another is rebuilt.
+    static let version = "1"
+
+    /// Opens (creating) the index at `path`.
+    public init(path: String) throws(SearchError) {
+        do {
+            db = try SQLiteConnection(path: path, name: "search index")
+            try db.execute("PRAGMA journal_mode = WAL")
+            try db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+            var found: String?
+            try db.query("SELECT value FROM meta WHERE key = 'version'") { found = $0.text(0) }
+            if found != Self.version {
+                for table in ["notes", "chunks", "grams"] { try db.execute("DROP TABLE IF EXISTS \(table)") }
+                try db.execute("CREATE TABLE notes (path TEXT PRIMARY KEY, digest INTEGER NOT NULL)")
+                try db.execute("CREATE VIRTUAL TABLE chunks USING fts5(text, heading, path UNINDEXED, first UNINDEXED, "
+                               + "last UNINDEXED, card UNINDEXED, tokenize = 'porter unicode61 remove_diacritics 2')")
+                try db.execute("CREATE VIRTUAL TABLE grams USING fts5(text, tokenize = 'trigram')")
+                try db.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", [.text(Self.version)])
+            }
+        } catch { throw .index(error.description) }
+    }
+
+    /// The digest the note at `path` was indexed from, or nil when it is not in the index.
+    public func digest(of path: String) throws(SearchError) -> UInt64? {
+        var found: UInt64?
+        do { try db.query("SELECT digest FROM notes WHERE path = ?", [.text(path)]) { found = UInt64(bitPattern: $0.int(0)) } } catch {
+            throw .index(error.description)
+        }
+        return found
+    }
+
+    /// Every note path in the index.
+    public func paths() throws(SearchError) -> [String] {
+        var found: [String] = []
+        do { try db.query("SELECT path FROM notes ORDER BY path") { if let p = $0.text(0) { found.append(p) } } } catch {
+            throw .index(error.description)
+        }
+        return found
+    }
+
+    /// Replaces the note at `path` by `chunks` (read from bytes with `digest`).
+    public func update(path: String, digest: UInt64, chunks: [Chunk]) throws(SearchError) {
+        do {
+            try db.transaction { () throws(ArchiveError) in
+                try delete(path)
+                for chunk in chunks {
+                    let card: SQLiteValue = if case .card(let id) = chunk.kind { .text(id.rawValue) } else { .null }
+                    try db.execute("INSERT INTO chunks (text, heading, path, first, last, card) VALUES (?, ?, ?, ?, ?, ?)", [
+                        .text(chunk.text), .text(chunk.headingPath.joined(separator: " › ")), .text(path),
+                        .int(Int64(chunk.lines.lowerBound)), .int(Int64(chunk.lines.upperBound)), card,
+                    ])
+                    try db.execute("INSERT INTO grams (rowid, text) VALUES (last_insert_rowid(), ?)", [.text(chunk.text)])
+                }
+                try db.execute("INSERT OR REPLACE INTO notes VALUES (?, ?)", [.text(path), .int(Int64(bitPattern: digest))])
+            }
+        } catch { throw .index(error.description) }
+    }
+
+    /// Takes the note at `path` out of the index.
+    public func remove(path: String) throws(SearchError) {
+        do { try db.transaction { () throws(ArchiveError) in try delete(path) } } catch { throw .index(error.description) }
+    }
+
+    private func delete(_ path: String) throws(ArchiveError) {
+        try db.execute("DELETE FROM grams WHERE rowid IN (SELECT rowid FROM chunks WHERE path = ?)", [.text(path)])
+        try db.execute("DELETE FROM chunks WHERE path = ?", [.text(path)])
+        try db.execute("DELETE FROM notes WHERE path = ?", [.text(path)])
+    }
+
+    /// The chunks matching `words`, best first (bm25), at most `limit`.
+    ///
+    /// Words are all required; `word*` matches a prefix and `"two words"` a phrase. A word in a
+    /// script written without spaces (CJK) is looked up as a substring. Whatever the user types
+    /// is data: FTS5's own query syntax (column filters, `NEAR`, operators) is never passed on.
+    public func search(_ words: String, limit: Int = 20) throws(SearchError) -> [SearchHit] {
+        let terms = Self.terms(words)
+        guard !terms.isEmpty else { return [] }
+        let cjk = terms.contains { $0.text.unicodeScalars.contains { Self.isCJK($0) } }
+        var hits: [SearchHit] = []
+        func hit(_ row: SQLiteRow) {
+            let heading = row.text(2) ?? ""
+            hits.append(SearchHit(path: row.text(1) ?? "", lines: Int(row.int(3))...Int(max(row.int(3), row.int(4))),
+                                  headingPath: heading.isEmpty ? [] : heading.components(" › "),
+                                  card: row.text(5).flatMap { CardID($0) }, snippet: row.text(0) ?? "", rank: row.double(6)))
+        }
+        do {
+            if cjk {
+                // Substrings: each term in the trigram table (three characters at least), else scanned.
+                let long = terms.filter { $0.text.unicodeScalars.count >= 3 }
+                let short = terms.filter { $0.text.unicodeScalars.count < 3 }
+                var sql = "SELECT c.text, c.path, c.heading, c.first, c.last, c.card, "
+                    + (long.isEmpty ? "0.0" : "bm25(grams)") + " FROM grams JOIN chunks c ON c.rowid = grams.rowid WHERE "
+                var values: [SQLiteValue] = []
+                var conditions: [String] = []
+                if !long.isEmpty {
+                    conditions.append("grams MATCH ?")
+                    values.append(.text(long.map { Self.quoted($0.text) }.joined(separator: " ")))
+                }
+                for term in short {
+                    conditions.append("grams.text LIKE ? ESCAPE '\\'")
+                    values.append(.text("%" + Self.likeEscaped(term.text) + "%"))
+                }
+                sql += conditions.joined(separator: " AND ") + " ORDER BY 7 LIMIT ?"
+                values.append(.int(Int64(limit)))
+                try db.query(sql, values, hit)
+            } else {
+                let match = terms.map { $0.prefix ? Self.quoted($0.text) + "*" : Self.quoted($0.text) }.joined(separator: " ")
+                try db.query("SELECT snippet(chunks, 0, ?, ?, '…', 16), path, heading, first, last, card, bm25(chunks) "
+                             + "FROM chunks WHERE chunks MATCH ? ORDER BY bm25(chunks) LIMIT ?",
+                             [.text(Self.marks.open), .text(Self.marks.close), .text(match), .int(Int64(limit))], hit)
+            }
+        } catch { throw .index(error.description) }
+        return hits
+    }
+
+    /// The user's words: phrases in double quotes, `word*` prefixes, the rest single words.
+    static func terms(_ words: String) -> [(text: String, prefix: Bool)] {
+        var out: [(String, Bool)] = []
+        var rest = Substring(words)
+        while let c = rest.first {
+            if c.isWhitespace { rest = rest.dropFirst(); continue }
+            if c == "\"" {
+                let body = rest.dropFirst()
+                let end = body.firstIndex(of: "\"") ?? body.endIndex
+                let phrase = String(body[..<end]).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+                if !phrase.isEmpty { out.append((phrase, false)) }
+                rest = end < body.endIndex ? body[body.index(after: end)...] : body[end...]
+                continue
+            }
+            let end = rest.firstIndex(where: \.isWhitespace) ?? rest.endIndex
+            var word = String(rest[..<end])
+            rest = rest[end...]
+            let prefix = word.hasSuffix("*")
+            while word.hasSuffix("*") { word.removeLast() }
+            if !word.isEmpty { out.append((word, prefix)) }
+        }
+        return out
+    }
+
+    /// A term as an FTS5 string: double quotes around it, its own doubled.
+    static func quoted(_ text: String) -> String { "\"" + text.replacing("\"", with: "\"\"") + "\"" }
+
+    /// A term inside a LIKE pattern with `\` as escape.
+    static func likeEscaped(_ text: String) -> String {
+        text.replacing("\\", with: "\\\\").replacing("%", with: "\\%").replacing("_", with: "\\_")
+    }
+
+    /// A character of a script written without spaces between words.
+    static func isCJK(_ s: Unicode.Scalar) -> Bool {
+        s.properties.isIdeographic || (0x3040...0x30FF).contains(s.value) || (0xAC00...0xD7A3).contains(s.value)
+    }
+}
+
+extension String {
+    /// The parts between each `separator`.
+    fileprivate func components(_ separator: String) -> [String] {
+        var parts: [String] = []
+        var rest = Substring(self)
+        while let range = rest.range(of: separator) {
+            parts.append(String(rest[..<range.lowerBound]))
+            rest = rest[range.upperBound...]
+        }
+        parts.append(String(rest))
+        return parts
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+import QuireModel
+@testable import QuireSearch
+@testable import QuireTestSupport
+
+/// The full-text index: English stemming, accents ignored, prefixes and phrases, CJK by substring,
+/// notes replaced and removed, and whatever the user types taken as words.
+@Suite struct SearchIndexTests {
+    func index(_ dir: TempDir, _ notes: [(String, String)]) throws -> SearchIndex {
+        let index = try SearchIndex(path: dir.full("search.sqlite"))
+        for (path, text) in notes {
+            let note = try #require(parse(text, path: path).note)
+            try index.update(path: path, digest: note.contentDigest, chunks: NoteChunker.chunks(of: note, bytes: Array(text.utf8)))
+        }
+        return index
+    }
+
+    static let notes = [
+        ("Biology/cells.md", "# Cells\n\nThe mitochondria are running the cell's power plant.\n\nWhat does ATP store? :: energy\n"),
+        ("Languages/fr.md", "# Français\n\nUn café au lait, s'il vous plaît.\n"),
+        ("Chinese/plants.md", "# 植物\n\n叶绿体进行光合作用。线粒体产生能量。\n"),
+        ("Notes/runs.md", "# Running\n\nShe runs every morning; a long run clears the mind.\n"),
+    ]
+
+    @Test func wordsStemsAccentsPrefixesAndPhrases() throws {
+        try withTempDir { dir in
+            let index = try index(dir, Self.notes)
+            // Stemming: "run" finds running and runs.
+            let run = try index.search("run")
+            #expect(Set(run.map(\.path)) == ["Biology/cells.md", "Notes/runs.md"], "\(run)")
+            #expect(run.first?.path == "Notes/runs.md", "the note about running ranks first")
+            // Accents ignored both ways.
+            #expect(try index.search("cafe").map(\.path) == ["Languages/fr.md"])
+            #expect(try index.search("CAFÉ").map(\.path) == ["Languages/fr.md"])
+            // A prefix and a phrase.
+            #expect(try index.search("mitochon*").map(\.path) == ["Biology/cells.md"])
+            #expect(try index.search("\"power plant\"").map(\.path) == ["Biology/cells.md"])
+            #expect(try index.search("\"plant power\"").isEmpty)
+            // Every word is required; a card is a hit of its own, with its ID and lines.
+            let atp = try index.search("ATP energy")
+            #expect(atp.count == 1 && atp.first?.card != nil && atp.first?.lines == 5...5, "\(atp)")
+            // Snippets mark the words found; citations carry the heading path.
+            let hit = try #require(try index.search("mitochondria").first)
+            #expect(hit.snippet.contains(SearchIndex.marks.open + "mitochondria" + SearchIndex.marks.close))
+            #expect(hit.headingPath == ["Cells"] && hit.lines == 3...3)
+        }
+    }
+
+    @Test func cjkTextIsFoundBySubstring() throws {
+        try withTempDir { dir in
+            let index = try index(dir, Self.notes)
+            #expect(try index.search("光合作用").map(\.path) == ["Chinese/plants.md"])
+            #expect(try index.search("能量").map(\.path) == ["Chinese/plants.md"], "two characters: scanned")
+            #expect(try index.search("光合作用 线粒体").map(\.path) == ["Chinese/plants.md"])
+            #expect(try index.search("量子").isEmpty)
+        }
+    }
+
+    @Test func notesAreReplacedAndRemoved() throws {
+        try withTempDir { dir in
+            let index = try index(dir, Self.notes)
+            let edited = "# Cells\n\nChloroplasts capture light.\n"
+            let note = try #require(parse(edited, path: "Biology/cells.md").note)
+            try index.update(path: "Biology/cells.md", digest: 42, chunks: NoteChunker.chunks(of: note, bytes: Array(edited.utf8)))
+            #expect(try index.search("mitochondria").isEmpty)
+            #expect(try index.search("chloroplasts").map(\.path) == ["Biology/cells.md"])
+            #expect(try index.digest(of: "Biology/cells.md") == 42)
+            try index.remove(path: "Biology/cells.md")
+            #expect(try index.search("chloroplasts").isEmpty && (try index.digest(of: "Biology/cells.md")) == nil)
+            #expect(try index.paths() == ["Chinese/plants.md", "Languages/fr.md", "Notes/runs.md"])
+            // The index is a file: it opens again with its notes.
+            let again = try SearchIndex(path: dir.full("search.sqlite"))
+            #expect(try again.search("cafe").map(\.path) == ["Languages/fr.md"])
+        }
+    }
+
+    /// FTS5's own syntax typed by a user is searched for as words, never run.
+    @Test func whateverIsTypedIsWords() throws {
+        try withTempDir { dir in
+            let index = try index(dir, Self.notes)
+            for hostile in ["text:café", "NEAR(run morning)", "run OR café", "\"unclosed", "a\"b", "*", "-run", "(", "%_\\", "^run", "光\"合"] {
+                _ = try index.search(hostile)
+            }
+            #expect(try index.search("run OR café").isEmpty, "OR is a word here, and no note holds all three")
+            #expect(try index.search("   ").isEmpty)
+        }
+    }
+}
