@@ -84,7 +84,7 @@ let package = Package(
         ),
         .target(name: "QuireReport", dependencies: ["QuireModel", "QuireScheduling", "QuireStudy", "QuireCuration"]),
         // Search: notes cut into chunks (by heading and size, cards apart) for the full-text index.
-        .target(name: "QuireSearch", dependencies: ["QuireModel", "QuireMarkdown", "QuireYAML", "QuireArchive"]),
+        .target(name: "QuireSearch", dependencies: ["QuireModel", "QuireMarkdown", "QuireYAML", "QuireArchive", "QuireIndex", "QuireSystem"]),
         // Packages from other programs: zip archives, zstd, SQLite databases (C libraries wrapped).
         .target(
             name: "QuireArchive",
@@ -101,6 +101,7 @@ let package = Package(
             dependencies: [
                 "QuireSupport", "QuireModel", "QuireScheduling", "QuireMarkdown", "QuireSystem", "QuireParsing",
                 "QuireIndex", "QuireReview", "QuireWatch", "QuireStudy", "QuireSync", "QuireCuration", "QuireReport", "QuireInterchange",
+                "QuireSearch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

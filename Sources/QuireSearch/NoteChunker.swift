@@ -72,10 +72,11 @@ public enum NoteChunker {
         var pending: [(lines: ClosedRange<Int>, text: String, words: Int)] = []
         var pendingWords = 0
         func flush() {
-            guard let first = pending.first, let last = pending.last else { return }
+            // Blocks come in the tree's order, which is not always the file's (cmark moves
+            // footnote definitions to the end): the chunk spans its lowest to its highest line.
+            guard let low = pending.map(\.lines.lowerBound).min(), let high = pending.map(\.lines.upperBound).max() else { return }
             let text = pending.map(\.text).joined(separator: "\n\n")
-            chunks.append(Chunk(kind: .prose, path: note.path,
-                                lines: (first.lines.lowerBound + firstLine - 1)...(last.lines.upperBound + firstLine - 1),
+            chunks.append(Chunk(kind: .prose, path: note.path, lines: (low + firstLine - 1)...(high + firstLine - 1),
                                 headingPath: headings.map(\.text), text: text))
             pending = []
             pendingWords = 0

@@ -1,5 +1,7 @@
 import QuireArchive
+import QuireIndex
 import QuireModel
+import QuireSystem
 
 /// Why the search index could not be used.
 public enum SearchError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -200,5 +202,36 @@ extension String {
         }
         parts.append(String(rest))
         return parts
+    }
+}
+
+extension SearchIndex {
+    /// Brings the index up to date with the vault's notes: a note whose bytes changed since it was
+    /// indexed (its digest differs) is cut into chunks again and replaced, a note gone is taken
+    /// out. `progress` hears (done, total) of the notes to index.
+    ///
+    /// - Returns: how many notes were indexed and removed.
+    @discardableResult
+    public func refresh(from index: VaultIndex, vault: Vault, progress: (Int, Int) -> Void = { _, _ in }) throws(SearchError)
+        -> (indexed: Int, removed: Int) {
+        var stored: [String: UInt64] = [:]
+        do {
+            try db.query("SELECT path, digest FROM notes") { row in
+                if let p = row.text(0) { stored[p] = UInt64(bitPattern: row.int(1)) }
+            }
+        } catch { throw .index(error.description) }
+        let current = Set(index.notes.map(\.path))
+        let stale = index.notes.filter { stored[$0.path] != $0.contentDigest }
+        var indexed = 0
+        for (k, note) in stale.enumerated() {
+            progress(k, stale.count)
+            guard let full = try? vault.notePath(note.path), let bytes = try? vault.io.read(full).bytes else { continue }
+            try update(path: note.path, digest: note.contentDigest, chunks: NoteChunker.chunks(of: note, bytes: bytes))
+            indexed += 1
+        }
+        progress(stale.count, stale.count)
+        let gone = stored.keys.filter { !current.contains($0) }.sorted()
+        for path in gone { try remove(path: path) }
+        return (indexed, gone.count)
     }
 }

@@ -12,7 +12,7 @@ struct Quire: ParsableCommand {
             parents (like git); -C DIR names it directly. Queries are described in docs/QUERIES.md.
             """,
         version: "0.1.0",
-        subcommands: [Init.self, Check.self, List.self, Show.self, Decks.self, Tags.self, TagCommand.self,
+        subcommands: [Init.self, Check.self, List.self, Search.self, Show.self, Decks.self, Tags.self, TagCommand.self,
                       SetCommand.self, Unset.self, Grade.self, Undo.self, Replay.self,
                       CardActionCommand<Suspend>.self, CardActionCommand<Unsuspend>.self, CardActionCommand<Bury>.self,
                       CardActionCommand<Reset>.self, CardActionCommand<Promote>.self, CardActionCommand<Demote>.self,

@@ -64,6 +64,13 @@ import QuireModel
         #expect(NoteChunker.sentences("日本。中国！A b. C d? e") == ["日本。", "中国！", "A b.", "C d?", "e"])
     }
 
+    /// cmark moves footnote definitions to the end of the tree: a chunk still spans its lines in
+    /// the file's order (this crashed on the sample vault).
+    @Test func footnotesOutOfTheTreesOrder() throws {
+        let c = try chunks("Text with a note.[^1]\n\n[^1]: The footnote.\n\nMore text after it.\n")
+        #expect(c.count == 1 && c.first?.lines == 1...5, "\(c)")
+    }
+
     /// A hostile note — a million words in one paragraph, deep headings — is cut in linear time.
     @Test func aHugeParagraphIsCutInLinearTime() throws {
         let text = String(repeating: "a b c d e f g h i j. ", count: 100_000)

@@ -1,0 +1,113 @@
+import ArgumentParser
+import QuireIndex
+import QuireMarkdown
+import QuireModel
+import QuireSearch
+import QuireSupport
+import QuireSystem
+
+extension Quire {
+    /// `quire search WORDS [QUERY-FILTERS] [--cards|--notes] [--json]`.
+    struct Search: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Search the notes and cards: ranked hits with path:line citations.",
+            discussion: """
+                Every word is required; word* matches a prefix, "two words" a phrase; accents and \
+                case are ignored and English words match their other forms (run, runs, running); \
+                Chinese, Japanese and Korean text is found by substring. Words with a colon are \
+                query filters (deck:, tag:, path:, is:…, docs/QUERIES.md). The index lives in \
+                .quire/cache/search.sqlite and is brought up to date with the notes at each search \
+                (only changed notes are read again).
+                """)
+
+        @OptionGroup var options: VaultOptions
+        @OptionGroup var listing: ListingOptions
+        @Flag(help: "Only cards.") var cards = false
+        @Flag(help: "Only the notes' text (no cards).") var notes = false
+        @Option(help: "The most hits to show.") var limit = 20
+        @Argument(help: "The words to find, and query filters.") var words: [String] = []
+
+        func validate() throws {
+            if cards && notes { throw ValidationError("--cards and --notes cannot be used together") }
+            if limit < 1 { throw ValidationError("--limit must be 1 or more") }
+            if words.allSatisfy({ $0.contains(":") }) { throw ValidationError("give the words to search for") }
+        }
+
+        func run() throws {
+            let loaded = try LoadedVault(options)
+            let vault = loaded.vault
+            let filters = words.filter { $0.contains(":") && !$0.hasPrefix("\"") }
+            let text = words.filter { !filters.contains($0) }.joined(separator: " ")
+            let query = try LoadedVault.query(filters)
+            // The index: in the vault's cache when it has a .quire folder, else in memory.
+            var path = ":memory:"
+            if vault.io.linkStamp(vault.root + "/" + Vault.folderName)?.isDirectory == true {
+                do {
+                    let folder = try vault.internalFolder(Vault.folderName + "/cache")
+                    try vault.io.makeDirectories(folder)
+                    path = try vault.internalPath(Vault.folderName + "/cache/search.sqlite")
+                } catch { throw CLIError(error.description) }
+            }
+            let hits: [SearchHit]
+            do {
+                let index = try SearchIndex(path: path)
+                var bar: ProgressBar?
+                try index.refresh(from: loaded.index, vault: vault) { done, total in
+                    guard total >= 200 else { return }
+                    if bar == nil { bar = ProgressBar("Indexing for search", total: total) }
+                    bar?.update(done)
+                }
+                hits = try index.search(text, limit: filters.isEmpty && !cards && !notes ? limit : limit * 20)
+            } catch { throw CLIError("\(error)") }
+            let now = options.now, dayEnd = loaded.dayEnd(at: now)
+            let byPath = Dictionary(loaded.index.notes.map { ($0.path, $0) }) { a, _ in a }
+            let kept = hits.filter { hit in
+                if cards && hit.card == nil { return false }
+                if notes && hit.card != nil { return false }
+                guard !filters.isEmpty, let note = byPath[hit.path] else { return true }
+                if let id = hit.card, let card = note.cards.first(where: { $0.id == id }) {
+                    return query.matches(card: card, in: note, now: now, dayEnd: dayEnd)
+                }
+                return query.matches(note: note, now: now, dayEnd: dayEnd)
+            }.prefix(limit)
+            if listing.json {
+                Output.line(JSONValue.array(kept.map { hit in
+                    .object([("path", .string(hit.path)), ("line", .int(hit.lines.lowerBound)), ("last_line", .int(hit.lines.upperBound)),
+                             ("heading_path", .array(hit.headingPath.map(JSONValue.string))),
+                             ("card", hit.card.map { .string($0.rawValue) } ?? .null), ("snippet", .string(Self.plain(hit.snippet))),
+                             ("rank", .double(hit.rank))])
+                }).serialized(pretty: true))
+                return try loaded.finish()
+            }
+            if kept.isEmpty { Output.line("No match for \(TerminalText.visible(text)).") }
+            for (n, hit) in kept.enumerated() {
+                var head = "\(n + 1). \(TerminalText.visible(hit.path)):\(hit.lines.lowerBound)"
+                if !hit.headingPath.isEmpty { head += " · " + TerminalText.visible(hit.headingPath.joined(separator: " › ")) }
+                if let card = hit.card { head += " · card \(card)" }
+                Output.line(head)
+                Output.line("   " + Self.marked(hit.snippet))
+            }
+            try loaded.finish()
+        }
+
+        /// A snippet on one line, its matches in bold on a colour terminal, else between [ and ];
+        /// the note's own text made visible (no terminal escape of a note is ever printed).
+        static func marked(_ snippet: String) -> String {
+            let color = Output.useColor
+            var out = ""
+            for c in snippet.split(whereSeparator: { $0 == "\n" }).joined(separator: " ") {
+                if String(c) == SearchIndex.marks.open { out += color ? "\u{1B}[1m" : "[" } else if String(c) == SearchIndex.marks.close {
+                    out += color ? "\u{1B}[0m" : "]"
+                } else {
+                    out += TerminalText.visible(String(c))
+                }
+            }
+            return out
+        }
+
+        /// A snippet without its marks.
+        static func plain(_ snippet: String) -> String {
+            snippet.replacing(SearchIndex.marks.open, with: "").replacing(SearchIndex.marks.close, with: "")
+        }
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+import Testing
+
+/// `quire search` through the real binary: ranked hits with path:line, filters, the index kept up
+/// to date with the notes, nothing of a note's bytes printed raw.
+@Suite struct SearchTests {
+    @Test func searchFindsKeepsUpAndFilters() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        let atp = try q.run(["search", "ATP", "deck:Biology", "--cards", "--limit", "3"])
+        #expect(atp.status == 0 && atp.stdout.hasPrefix("1. Biology/"), "\(atp)")
+        #expect(atp.stdout.components(separatedBy: "\n").filter { $0.range(of: #"^\d+\. "#, options: .regularExpression) != nil }.count == 3)
+        #expect(atp.stdout.contains("[ATP]") && atp.stdout.contains("· card "))
+        #expect(FileManager.default.fileExists(atPath: q.vault.appendingPathComponent(".quire/cache/search.sqlite").path))
+        // A note written after the index was built is found at the next search; a removed one is gone.
+        try q.write("Notes/zebra.md", Data("# Stripes\n\nThe quagga was a zebra of South Africa.\n".utf8))
+        let zebra = try q.run(["search", "quagga", "--json"])
+        #expect(zebra.stdout.contains("\"path\": \"Notes/zebra.md\"") && zebra.stdout.contains("\"line\": 3"), "\(zebra)")
+        try FileManager.default.removeItem(at: q.vault.appendingPathComponent("Notes/zebra.md"))
+        #expect(try q.run(["search", "quagga"]).stdout == "No match for quagga.\n")
+        // A note's terminal escapes are shown, not sent.
+        try q.write("Notes/evil.md", Data("Plain \u{1B}]0;pwned\u{07} trap word here.\n".utf8))
+        let evil = try q.run(["search", "trap"])
+        #expect(evil.status == 0 && !evil.stdout.contains("\u{1B}") && evil.stdout.contains("^["), "\(evil)")
+        // Only filters is not a search.
+        #expect(try q.run(["search", "deck:Biology"]).status != 0)
+    }
+}
