@@ -60,6 +60,16 @@ public final class SearchIndex {
         } catch { throw .index(error.description) }
     }
 
+    /// Opens the index at `path`; one that cannot be read (damaged, or not SQLite) is removed and
+    /// made anew — it is a cache, rebuilt from the notes.
+    public static func openOrRebuild(path: String, io: FileIO = FileIO()) throws(SearchError) -> SearchIndex {
+        do { return try SearchIndex(path: path) } catch {
+            guard path != ":memory:" else { throw error }
+            for suffix in ["", "-wal", "-shm", "-journal"] { _ = io.removeFile(path + suffix) }
+            return try SearchIndex(path: path)
+        }
+    }
+
     /// The digest the note at `path` was indexed from, or nil when it is not in the index.
     public func digest(of path: String) throws(SearchError) -> UInt64? {
         var found: UInt64?

@@ -50,7 +50,7 @@ extension Quire {
             }
             let hits: [SearchHit]
             do {
-                let index = try SearchIndex(path: path)
+                let index = try SearchIndex.openOrRebuild(path: path, io: vault.io)
                 var bar: ProgressBar?
                 try index.refresh(from: loaded.index, vault: vault) { done, total in
                     guard total >= 200 else { return }

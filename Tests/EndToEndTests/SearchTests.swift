@@ -22,6 +22,11 @@ import Testing
         try q.write("Notes/evil.md", Data("Plain \u{1B}]0;pwned\u{07} trap word here.\n".utf8))
         let evil = try q.run(["search", "trap"])
         #expect(evil.status == 0 && !evil.stdout.contains("\u{1B}") && evil.stdout.contains("^["), "\(evil)")
+        // A damaged index is a cache: made anew from the notes.
+        try q.write(".quire/cache/search.sqlite", Data("not a database at all, just bytes".utf8))
+        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(at: q.vault.appendingPathComponent(".quire/cache/search.sqlite" + suffix)) }
+        let rebuilt = try q.run(["search", "trap"])
+        #expect(rebuilt.status == 0 && rebuilt.stdout.contains("Notes/evil.md:1"), "\(rebuilt)")
         // Only filters is not a search.
         #expect(try q.run(["search", "deck:Biology"]).status != 0)
     }
