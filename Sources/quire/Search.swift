@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import QuireIndex
 import QuireMarkdown
@@ -25,11 +26,13 @@ extension Quire {
         @Flag(help: "Only cards.") var cards = false
         @Flag(help: "Only the notes' text (no cards).") var notes = false
         @Option(help: "The most hits to show.") var limit = 20
+        @Option(help: ArgumentHelp("Open hit N in $VISUAL or $EDITOR at its line.", valueName: "N")) var open: Int?
         @Argument(help: "The words to find, and query filters.") var words: [String] = []
 
         func validate() throws {
             if cards && notes { throw ValidationError("--cards and --notes cannot be used together") }
             if limit < 1 { throw ValidationError("--limit must be 1 or more") }
+            if let open, open < 1 { throw ValidationError("--open takes a hit's number, 1 or more") }
             if words.allSatisfy({ $0.contains(":") }) { throw ValidationError("give the words to search for") }
         }
 
@@ -70,6 +73,18 @@ extension Quire {
                 }
                 return query.matches(note: note, now: now, dayEnd: dayEnd)
             }.prefix(limit)
+            if let open {
+                let hits = Array(kept)
+                guard open <= hits.count else { throw CLIError("no hit \(open): \(Output.counted(hits.count, "hit")) for \(TerminalText.visible(text))") }
+                let hit = hits[open - 1]
+                let environment = ProcessInfo.processInfo.environment
+                let editor = environment["VISUAL"] ?? environment["EDITOR"] ?? "vi"
+                let file: String
+                do { file = try vault.notePath(hit.path) } catch { throw CLIError(error.description) }
+                let status = ChildProcess.runAttached(editor.split(separator: " ").map(String.init) + ["+\(hit.lines.lowerBound)", file])
+                if status != 0 { throw CLIError("the editor (\(editor)) exited with status \(status)") }
+                return try loaded.finish()
+            }
             if listing.json {
                 Output.line(JSONValue.array(kept.map { hit in
                     .object([("path", .string(hit.path)), ("line", .int(hit.lines.lowerBound)), ("last_line", .int(hit.lines.upperBound)),

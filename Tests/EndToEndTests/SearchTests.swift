@@ -27,6 +27,16 @@ import Testing
         for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(at: q.vault.appendingPathComponent(".quire/cache/search.sqlite" + suffix)) }
         let rebuilt = try q.run(["search", "trap"])
         #expect(rebuilt.status == 0 && rebuilt.stdout.contains("Notes/evil.md:1"), "\(rebuilt)")
+        // --open N: the editor at the hit's line.
+        let script = q.vault.deletingLastPathComponent().appendingPathComponent("editor.sh")
+        let record = q.vault.deletingLastPathComponent().appendingPathComponent("editor-args")
+        try Data("#!/bin/sh\necho \"$@\" > '\(record.path)'\n".utf8).write(to: script)
+        chmod(script.path, 0o755)
+        let opened = try q.run(["search", "trap", "--open", "1"], environment: ["VISUAL": script.path])
+        #expect(opened.status == 0, "\(opened)")
+        let args = String(decoding: try Data(contentsOf: record), as: UTF8.self)
+        #expect(args.hasPrefix("+1 ") && args.contains("Notes/evil.md"), "\(args)")
+        #expect(try q.run(["search", "trap", "--open", "9"], environment: ["VISUAL": script.path]).status != 0)
         // Only filters is not a search.
         #expect(try q.run(["search", "deck:Biology"]).status != 0)
     }
