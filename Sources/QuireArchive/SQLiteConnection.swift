@@ -35,16 +35,7 @@ public final class SQLiteConnection {
         guard let db else { throw .invalidDatabase(name: name, reason: "closed") }
         let statement = try prepareStatement(db, sql, name: name)
         defer { sqlite3_finalize(statement) }
-        for (k, value) in values.enumerated() {
-            let i = Int32(k + 1)
-            switch value {
-            case .int(let v): sqlite3_bind_int64(statement, i, v)
-            case .double(let v): sqlite3_bind_double(statement, i, v)
-            case .text(let v): sqlite3_bind_text(statement, i, v, -1, quire_sqlite_transient())
-            case .blob(let v): v.withUnsafeBytes { _ = sqlite3_bind_blob(statement, i, $0.baseAddress, Int32($0.count), quire_sqlite_transient()) }
-            case .null: sqlite3_bind_null(statement, i)
-            }
-        }
+        bind(values, to: statement)
         while true {
             let status = sqlite3_step(statement)
             if status == SQLITE_DONE { break }

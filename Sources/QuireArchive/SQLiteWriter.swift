@@ -38,16 +38,7 @@ public final class SQLiteWriter {
         guard let db else { throw .invalidDatabase(name: name, reason: "closed") }
         let statement = try prepareStatement(db, sql, name: name)
         defer { sqlite3_finalize(statement) }
-        for (k, value) in values.enumerated() {
-            let i = Int32(k + 1)
-            switch value {
-            case .int(let v): sqlite3_bind_int64(statement, i, v)
-            case .double(let v): sqlite3_bind_double(statement, i, v)
-            case .text(let v): sqlite3_bind_text(statement, i, v, -1, quire_sqlite_transient())
-            case .blob(let v): v.withUnsafeBytes { _ = sqlite3_bind_blob(statement, i, $0.baseAddress, Int32($0.count), quire_sqlite_transient()) }
-            case .null: sqlite3_bind_null(statement, i)
-            }
-        }
+        bind(values, to: statement)
         var status = sqlite3_step(statement)
         while status == SQLITE_ROW { status = sqlite3_step(statement) }
         guard status == SQLITE_DONE else { throw .invalidDatabase(name: name, reason: String(cString: sqlite3_errmsg(db))) }
@@ -58,5 +49,19 @@ public final class SQLiteWriter {
         try execute("COMMIT")
         if let db { sqlite3_close_v2(db) }
         db = nil
+    }
+}
+
+/// Binds `values` to a statement's `?`s in order (text and blobs copied by SQLite).
+func bind(_ values: [SQLiteValue], to statement: OpaquePointer) {
+    for (k, value) in values.enumerated() {
+        let i = Int32(k + 1)
+        switch value {
+        case .int(let v): sqlite3_bind_int64(statement, i, v)
+        case .double(let v): sqlite3_bind_double(statement, i, v)
+        case .text(let v): sqlite3_bind_text(statement, i, v, -1, quire_sqlite_transient())
+        case .blob(let v): v.withUnsafeBytes { _ = sqlite3_bind_blob(statement, i, $0.baseAddress, Int32($0.count), quire_sqlite_transient()) }
+        case .null: sqlite3_bind_null(statement, i)
+        }
     }
 }

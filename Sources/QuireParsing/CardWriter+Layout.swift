@@ -124,12 +124,7 @@ extension CardWriter {
         var layout = Layout(sides: draft.sides.map(\.side))
         for (k, (side, text)) in draft.sides.enumerated() {
             let sideLines = text.isEmpty ? [] : lines(text)
-            var longest = 0
-            for line in sideLines {
-                let run = line.utf8.drop { $0 == 32 || $0 == 9 }.prefix { $0 == UInt8(ascii: "`") }.count
-                longest = max(longest, run)
-            }
-            let fence = String(repeating: "`", count: max(3, longest + 1))
+            let fence = fence(around: text)
             let start = layout.lines.count
             layout.lines.append(fence + words[min(k, words.count - 1)].rawValue + (k == 0 ? idSuffix(draft) : ""))
             layout.origins.append(nil)
@@ -142,6 +137,23 @@ extension CardWriter {
             layout.blocks.append((.codeBlock, start...(layout.lines.count - 1)))
         }
         return layout
+    }
+
+    /// A backtick fence for a block holding `text`: one backtick longer than the longest run that
+    /// starts a line of it (at least three), so that no line of the text closes the block.
+    public static func fence(around text: String) -> String {
+        var longest = 0
+        for line in text.utf8.split(separator: 10, omittingEmptySubsequences: false) {
+            longest = max(longest, line.drop { $0 == 32 || $0 == 9 }.prefix { $0 == UInt8(ascii: "`") }.count)
+        }
+        return String(repeating: "`", count: max(3, longest + 1))
+    }
+
+    /// Whether text holds an Anki cloze deletion's opening, `{{cN::` — the reader's rule
+    /// (FORMAT.md §3.4), for importers deciding whether a text is a cloze.
+    public static func holdsAnkiDeletion(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        return CardExtractor.hasAnkiClozeOpener(bytes, 0..<bytes.count)
     }
 
     /// `Q:`/`A:` or `?`/`??` layouts: the answer as written, and — when the answer alone is more

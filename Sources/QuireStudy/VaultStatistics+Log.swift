@@ -23,11 +23,6 @@ extension VaultStatistics {
         /// in an hour); only a time in an hour with a change is asked about itself.
         private var offsetAtHour: [Int64: Int] = [:]
 
-        /// The study day of `t`.
-        mutating func day(_ t: Timestamp, _ context: Context) -> Day {
-            Day(containing: t, utcOffsetSeconds: offset(t, context), rolloverHour: context.rolloverHour)
-        }
-
         /// The zone's offset at `t`, asked once per hour (see `offsetAtHour`).
         mutating func offset(_ t: Timestamp, _ context: Context) -> Int {
             let hour = t.milliseconds >= 0 ? t.milliseconds / 3_600_000 : (t.milliseconds + 1) / 3_600_000 - 1

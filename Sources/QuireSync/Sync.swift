@@ -158,6 +158,7 @@ public struct Sync {
         let tracked = repository.run(["ls-files", "-z", "--", "*.md", "*.MD"]).output.split(separator: 0)
             .map { String(decoding: $0, as: UTF8.self) }
         var done: [String] = []
+        let driver = try GitMergeDriver(directory: repository.root, environment: [:])
         for path in deleted {
             guard let base = stage(1, path), let changed = stage(2, path) ?? stage(3, path) else { continue }
             let baseLines = Self.bodyLines(base)
@@ -172,7 +173,6 @@ public struct Sync {
                 if score >= 0.5, score > (best?.score ?? 0) { best = (other, score, bytes) }
             }
             guard let renamed = best else { continue }
-            let driver = try GitMergeDriver(directory: repository.root, environment: [:])
             let (merged, outcome) = try driver.merged(base: base, ours: renamed.bytes, theirs: changed, path: renamed.path)
             do { try FileIO().replace(repository.root + "/" + renamed.path, with: merged, expected: renamed.bytes) } catch { throw .io(error) }
             let removed = repository.run(["rm", "-q", "-f", "--ignore-unmatch", "--", path])

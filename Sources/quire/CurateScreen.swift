@@ -68,9 +68,7 @@ struct CurateScreen {
     private mutating func edit() {
         guard !session.isAtEnd else { return }
         let note = session.notes[session.position]
-        let environment = ProcessInfo.processInfo.environment
-        let editor = environment["VISUAL"] ?? environment["EDITOR"] ?? "vi"
-        let status = Terminal.runOutside(editor.split(separator: " ").map(String.init) + [session.writer.vault.fullPath(note.path)])
+        let status = Terminal.runOutside(EditorSession.command.words + [session.writer.vault.fullPath(note.path)])
         message = status == 0 ? "Edited \(TerminalText.visible(note.path))." : "The editor exited with status \(status >> 8)."
     }
 

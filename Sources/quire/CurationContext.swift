@@ -1,6 +1,7 @@
 import Foundation
 import QuireCuration
 import QuireModel
+import QuireScheduling
 import QuireSupport
 import QuireSystem
 
@@ -25,7 +26,7 @@ struct CurationContext {
         let vault = loaded.vault
         let config = vault.config().config
         let d = config.reviewDays
-        let dayEnd = loaded.dayEnd(at: now)
+        let dayEnd = Day.end(containing: now, utcOffsetSeconds: offset, rolloverHour: config.dayRollover)
         curation = Curation(notes: loaded.index.notes.filter { config.curates($0, now: now, dayEnd: dayEnd) }.map { note in
             CurationNote(note, utcOffsetSeconds: offset) {
                 vault.io.stamp(vault.fullPath(note.path)).map { Timestamp(milliseconds: $0.mtimeNanoseconds / 1_000_000) }

@@ -77,11 +77,10 @@ extension Quire {
                 let hits = Array(kept)
                 guard open <= hits.count else { throw CLIError("no hit \(open): \(Output.counted(hits.count, "hit")) for \(TerminalText.visible(text))") }
                 let hit = hits[open - 1]
-                let environment = ProcessInfo.processInfo.environment
-                let editor = environment["VISUAL"] ?? environment["EDITOR"] ?? "vi"
+                let (editor, words) = EditorSession.command
                 let file: String
                 do { file = try vault.notePath(hit.path) } catch { throw CLIError(error.description) }
-                let status = ChildProcess.runAttached(editor.split(separator: " ").map(String.init) + ["+\(hit.lines.lowerBound)", file])
+                let status = ChildProcess.runAttached(words + ["+\(hit.lines.lowerBound)", file])
                 if status != 0 { throw CLIError("the editor (\(editor)) exited with status \(status)") }
                 return try loaded.finish()
             }

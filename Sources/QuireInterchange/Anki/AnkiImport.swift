@@ -301,7 +301,7 @@ public struct AnkiImport: Sendable {
             let clozeText = field(clozeField)
             let text = (question.contains(clozeField) ? question : [clozeField] + question)
                 .filter { $0 == clozeField || !field($0).isEmpty }.map(field).joined(separator: "\n\n")
-            if Self.hasClozeDeletion(clozeText) {
+            if CardWriter.holdsAnkiDeletion(clozeText) {
                 drafts = [(CardDraft(.cloze(text)), [])]
                 result.extra = rest.filter { !field($0).isEmpty }.map { (name($0), field($0)) }
             } else {
@@ -404,24 +404,8 @@ public struct AnkiImport: Sendable {
     /// Text in a fenced block (of backticks longer than any run that starts one of its lines), so
     /// that nothing in it is read as a card.
     static func fenced(_ text: String) -> String {
-        var longest = 0
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            longest = max(longest, line.drop { $0 == " " || $0 == "\t" }.prefix { $0 == "`" }.count)
-        }
-        let fence = String(repeating: "`", count: max(3, longest + 1))
+        let fence = CardWriter.fence(around: text)
         return fence + "markdown\n" + text + "\n" + fence
-    }
-
-    /// Whether text holds an Anki deletion's opening, `{{cN::`.
-    static func hasClozeDeletion(_ text: String) -> Bool {
-        var rest = Substring(text)
-        while let open = rest.range(of: "{{c") ?? rest.range(of: "{{C") {
-            let after = rest[open.upperBound...]
-            let digits = after.prefix { $0.isASCII && $0.isNumber }
-            if !digits.isEmpty, after.dropFirst(digits.count).hasPrefix("::") { return true }
-            rest = after
-        }
-        return false
     }
 
     /// The field a cloze template's question deletes from (`{{cloze:Text}}`); the first by default.

@@ -200,7 +200,7 @@ public struct CSVImport: Sendable {
             }
             // A row whose note type (Anki's text export names it per row) is a cloze one, and
             // whose text holds a deletion, is a cloze: its first field the text, the next one extra.
-            let clozeRow = shape == .card && (notetype.map(Self.isCloze) ?? false) && AnkiImport.hasClozeDeletion(field(.front))
+            let clozeRow = shape == .card && (notetype.map(Self.isCloze) ?? false) && CardWriter.holdsAnkiDeletion(field(.front))
             let rowShape = kind.isEmpty ? (clozeRow ? .cloze : shape) : kind == "cloze" ? .cloze : kind == "definition" ? .definition : .card
             switch rowShape {
             case .definition:
