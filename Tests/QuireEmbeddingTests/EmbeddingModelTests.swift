@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+@testable import QuireEmbedding
+@testable import QuireTestSupport
+
+/// Installing and loading the model; damaged model files are errors, never crashes.
+@Suite struct EmbeddingModelTests {
+    @Test func folderFollowsXDGDataHomeThenHome() {
+        #expect(EmbeddingModel.folder(environment: ["XDG_DATA_HOME": "/d", "HOME": "/h"]) == "/d/quire/models/all-MiniLM-L6-v2")
+        #expect(EmbeddingModel.folder(environment: ["XDG_DATA_HOME": "relative", "HOME": "/h"]) == "/h/.local/share/quire/models/all-MiniLM-L6-v2")
+        #expect(EmbeddingModel.folder(environment: [:]) == nil)
+    }
+
+    @Test func installsFromAnUnpackedFolderAndRefusesAnotherModel() throws {
+        _ = try TestModel.encoder()
+        let installed = try TestModel.dataHome.get() + "/quire/models/" + EmbeddingModel.name
+        try withTempDir { dir in
+            #expect(!EmbeddingModel.isInstalled(in: dir.full("none")))
+            #expect(throws: EmbeddingError.notInstalled(folder: dir.full("none"))) { try EmbeddingModel.load(from: dir.full("none")) }
+            let encoder = try EmbeddingModel.install(from: installed, into: dir.full("copy"))
+            #expect(EmbeddingModel.isInstalled(in: dir.full("copy")))
+            #expect(encoder.embed("same text") == (try TestModel.encoder()).embed("same text"))
+            // Another model's configuration: refused, nothing written.
+            try dir.makeFolder("other")
+            for file in ["vocab.txt", "model.safetensors"] {
+                try dir.write("other/" + file, bytes: Array(try Data(contentsOf: URL(fileURLWithPath: installed + "/" + file))))
+            }
+            try dir.write("other/config.json", #"{"hidden_size": 768, "num_hidden_layers": 12}"#)
+            #expect(throws: EmbeddingError.self) { try EmbeddingModel.install(from: dir.full("other"), into: dir.full("target")) }
+            #expect(!FileManager.default.fileExists(atPath: dir.full("target")))
+        }
+    }
+
+    @Test func damagedSafetensorsAreLocatedErrors() throws {
+        func header(_ json: String, data: Int = 0) -> [UInt8] {
+            let h = Array(json.utf8)
+            var out = (0..<8).map { UInt8((h.count >> (8 * $0)) & 0xFF) }
+            out += h
+            out += [UInt8](repeating: 0, count: data)
+            return out
+        }
+        #expect(throws: EmbeddingError.self) { try Safetensors(bytes: [1, 2, 3], path: "m") }
+        #expect(throws: EmbeddingError.self) { try Safetensors(bytes: [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F, 0], path: "m") }
+        #expect(throws: EmbeddingError.self) { try Safetensors(bytes: header("{not json"), path: "m") }
+        // A range past the end of the file.
+        #expect(throws: EmbeddingError.self) {
+            try Safetensors(bytes: header(#"{"a":{"dtype":"F32","shape":[4],"data_offsets":[0,16]}}"#, data: 8), path: "m")
+        }
+        let ok = try Safetensors(bytes: header(#"{"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}}"#, data: 8), path: "m")
+        #expect(try ok.tensor("a", shape: [2]).values == [0, 0])
+        #expect(throws: EmbeddingError.self) { try ok.tensor("a", shape: [3]) }
+        #expect(throws: EmbeddingError.self) { try ok.tensor("b", shape: [2]) }
+        // A shape that does not match its byte range.
+        let lying = try Safetensors(bytes: header(#"{"a":{"dtype":"F32","shape":[3],"data_offsets":[0,8]}}"#, data: 8), path: "m")
+        #expect(throws: EmbeddingError.self) { try lying.tensor("a", shape: [3]) }
+    }
+}
