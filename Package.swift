@@ -85,7 +85,12 @@ let package = Package(
         ),
         .target(name: "QuireReport", dependencies: ["QuireModel", "QuireScheduling", "QuireStudy", "QuireCuration"]),
         // Sentence embeddings (all-MiniLM-L6-v2: WordPiece, the BERT encoder through OpenBLAS).
-        .target(name: "QuireEmbedding", dependencies: ["QuireSupport", "QuireSystem", "QuireArchive", "COpenBLAS"]),
+        // Optimised in debug builds too: its loops run a neural network, 50 times slower unoptimised.
+        .target(
+            name: "QuireEmbedding",
+            dependencies: ["QuireSupport", "QuireSystem", "QuireArchive", "COpenBLAS"],
+            swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]
+        ),
         // Search: notes cut into chunks (by heading and size, cards apart) for the full-text index.
         .target(name: "QuireSearch", dependencies: ["QuireModel", "QuireMarkdown", "QuireYAML", "QuireArchive", "QuireIndex", "QuireSystem", "QuireEmbedding"]),
         // Packages from other programs: zip archives, zstd, SQLite databases (C libraries wrapped).

@@ -1,5 +1,8 @@
 internal import COpenBLAS
+import Dispatch
 import Foundation
+import QuireSupport
+import Synchronization
 
 /// all-MiniLM-L6-v2's sentence embeddings computed here: the 6-layer BERT encoder (384 wide, 12
 /// heads, 1,536 in its feed-forward layers, GELU, layer norm), then the mean of the token vectors
@@ -52,10 +55,29 @@ public final class SentenceEncoder: @unchecked Sendable {
         }
         self.blocks = blocks
         self.tokenizer = tokenizer
+        // One text's matrices are small (at most 256 × 1,536): OpenBLAS's threads cost more than
+        // they save on them (most of the time in the kernel, waiting). Texts are spread over the
+        // cores instead (``embed(_:)`` is safe to call from several threads at once).
+        openblas_set_num_threads(1)
     }
 
     /// The unit-length embedding of `text`.
     public func embed(_ text: String) -> [Float] { embed(ids: tokenizer.ids(text, maximumLength: Self.maximumTokens)) }
+
+    /// The embeddings of `texts`, in order, computed on every core (`threads`: how many at once).
+    public func embed(_ texts: [String], threads: Int = ProcessInfo.processInfo.activeProcessorCount) -> [[Float]] {
+        guard texts.count > 1, threads > 1 else { return texts.map { embed($0) } }
+        let slots = ResultSlots<[Float]>(count: texts.count)
+        let next = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: min(threads, texts.count)) { _ in
+            while true {
+                let i = next.add(1, ordering: .relaxed).oldValue
+                guard i < texts.count else { return }
+                slots[i] = embed(texts[i])
+            }
+        }
+        return (0..<texts.count).map { slots.take($0) ?? embed(texts[$0]) }
+    }
 
     /// The unit-length embedding of a token sequence (`[CLS] … [SEP]`, at most 512 tokens).
     public func embed(ids: [Int32]) -> [Float] {

@@ -1,4 +1,5 @@
 import QuireArchive
+import QuireEmbedding
 import QuireIndex
 import QuireModel
 import QuireSystem
@@ -17,15 +18,19 @@ public enum SearchError: Error, Sendable, Equatable, CustomStringConvertible {
 
 /// A chunk found by a search: where it is, and a snippet with the matched words marked.
 public struct SearchHit: Sendable, Equatable {
+    /// The chunk's row in the index (the same chunk in two result lists has the same one).
+    public var chunk: Int64
     public var path: String
     public var lines: ClosedRange<Int>
     public var headingPath: [String]
     /// The card the chunk is, if it is one.
     public var card: CardID?
-    /// The chunk's text around the matches, each match between `marks.open` and `marks.close`.
+    /// The chunk's text around the matches, each match between `marks.open` and `marks.close`
+    /// (a semantic hit: the chunk's first words).
     public var snippet: String
-    /// FTS5's bm25 score (lower is better).
-    public var rank: Double
+    /// How well it matched, higher better: bm25 negated (lexical), the cosine (semantic), the
+    /// reciprocal-rank fusion of both (hybrid).
+    public var score: Double
 }
 
 /// The full-text index of a vault's chunks (FORMAT: `.quire/cache/search.sqlite`, a rebuildable
@@ -33,13 +38,20 @@ public struct SearchHit: Sendable, Equatable {
 /// (English stemming, accents ignored), and every chunk's text again through the `trigram`
 /// tokenizer, so that CJK text — which has no spaces between words — is found by substring.
 /// Notes are indexed and replaced one by one, each with the digest of the bytes it was read from.
+/// With a sentence-embedding model, each chunk's vector is kept too, by the hash of the text it
+/// was computed from (an edited note's unchanged chunks keep theirs).
 public final class SearchIndex {
     let db: SQLiteConnection
     /// The marks put around matched words in snippets.
     public static let marks = (open: "\u{1}", close: "\u{2}")
 
     /// The schema's version: an index written by another is rebuilt.
-    static let version = "1"
+    static let version = "2"
+    /// The vectors' model: vectors made by another are dropped.
+    static let vectorModel = "all-MiniLM-L6-v2/f16"
+
+    /// The chunks' vectors, loaded at the first semantic search (rows and vectors in step).
+    var loadedVectors: (rows: [Int64], set: VectorSet)?
 
     /// Opens (creating) the index at `path`.
     public init(path: String) throws(SearchError) {
@@ -50,12 +62,19 @@ public final class SearchIndex {
             var found: String?
             try db.query("SELECT value FROM meta WHERE key = 'version'") { found = $0.text(0) }
             if found != Self.version {
-                for table in ["notes", "chunks", "grams"] { try db.execute("DROP TABLE IF EXISTS \(table)") }
+                for table in ["notes", "chunks", "grams", "vectors"] { try db.execute("DROP TABLE IF EXISTS \(table)") }
                 try db.execute("CREATE TABLE notes (path TEXT PRIMARY KEY, digest INTEGER NOT NULL)")
                 try db.execute("CREATE VIRTUAL TABLE chunks USING fts5(text, heading, path UNINDEXED, first UNINDEXED, "
-                               + "last UNINDEXED, card UNINDEXED, tokenize = 'porter unicode61 remove_diacritics 2')")
+                               + "last UNINDEXED, card UNINDEXED, hash UNINDEXED, tokenize = 'porter unicode61 remove_diacritics 2')")
                 try db.execute("CREATE VIRTUAL TABLE grams USING fts5(text, tokenize = 'trigram')")
+                try db.execute("CREATE TABLE vectors (hash INTEGER PRIMARY KEY, vector BLOB NOT NULL)")
                 try db.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", [.text(Self.version)])
+            }
+            var model: String?
+            try db.query("SELECT value FROM meta WHERE key = 'model'") { model = $0.text(0) }
+            if model != Self.vectorModel {
+                try db.execute("DELETE FROM vectors")
+                try db.execute("INSERT OR REPLACE INTO meta VALUES ('model', ?)", [.text(Self.vectorModel)])
             }
         } catch { throw .index(error.description) }
     }
@@ -88,6 +107,9 @@ public final class SearchIndex {
         return found
     }
 
+    /// The text a chunk's vector is computed from: its heading path, then its text.
+    static func embeddedText(_ heading: String, _ text: String) -> String { heading.isEmpty ? text : heading + "\n\n" + text }
+
     /// Replaces the note at `path` by `chunks` (read from bytes with `digest`).
     public func update(path: String, digest: UInt64, chunks: [Chunk]) throws(SearchError) {
         do {
@@ -95,20 +117,24 @@ public final class SearchIndex {
                 try delete(path)
                 for chunk in chunks {
                     let card: SQLiteValue = if case .card(let id) = chunk.kind { .text(id.rawValue) } else { .null }
-                    try db.execute("INSERT INTO chunks (text, heading, path, first, last, card) VALUES (?, ?, ?, ?, ?, ?)", [
-                        .text(chunk.text), .text(chunk.headingPath.joined(separator: " › ")), .text(path),
-                        .int(Int64(chunk.lines.lowerBound)), .int(Int64(chunk.lines.upperBound)), card,
+                    let heading = chunk.headingPath.joined(separator: " › ")
+                    let hash = SipHash24.hash(Self.embeddedText(heading, chunk.text).utf8)
+                    try db.execute("INSERT INTO chunks (text, heading, path, first, last, card, hash) VALUES (?, ?, ?, ?, ?, ?, ?)", [
+                        .text(chunk.text), .text(heading), .text(path),
+                        .int(Int64(chunk.lines.lowerBound)), .int(Int64(chunk.lines.upperBound)), card, .int(Int64(bitPattern: hash)),
                     ])
                     try db.execute("INSERT INTO grams (rowid, text) VALUES (last_insert_rowid(), ?)", [.text(chunk.text)])
                 }
                 try db.execute("INSERT OR REPLACE INTO notes VALUES (?, ?)", [.text(path), .int(Int64(bitPattern: digest))])
             }
         } catch { throw .index(error.description) }
+        loadedVectors = nil
     }
 
     /// Takes the note at `path` out of the index.
     public func remove(path: String) throws(SearchError) {
         do { try db.transaction { () throws(ArchiveError) in try delete(path) } } catch { throw .index(error.description) }
+        loadedVectors = nil
     }
 
     private func delete(_ path: String) throws(ArchiveError) {
@@ -117,45 +143,60 @@ public final class SearchIndex {
         try db.execute("DELETE FROM notes WHERE path = ?", [.text(path)])
     }
 
+    /// Words too common to help when any word may match (``search(_:limit:matchAll:)`` with
+    /// `matchAll` false): left out of such queries unless they are all there is.
+    static let stopwords: Set<String> = [
+        "a", "about", "an", "and", "are", "as", "at", "be", "by", "can", "do", "does", "for", "from", "how", "i", "if", "in",
+        "into", "is", "it", "its", "my", "of", "on", "or", "should", "that", "the", "their", "there", "this", "to", "was",
+        "what", "when", "where", "which", "who", "why", "will", "with", "would", "you", "your",
+    ]
+
     /// The chunks matching `words`, best first (bm25), at most `limit`.
     ///
-    /// Words are all required; `word*` matches a prefix and `"two words"` a phrase. A word in a
-    /// script written without spaces (CJK) is looked up as a substring. Whatever the user types
-    /// is data: FTS5's own query syntax (column filters, `NEAR`, operators) is never passed on.
-    public func search(_ words: String, limit: Int = 20) throws(SearchError) -> [SearchHit] {
-        let terms = Self.terms(words)
+    /// With `matchAll`, words are all required; otherwise any may match (common words left out)
+    /// and chunks with more and rarer ones rank first — for questions. `word*` matches a prefix
+    /// and `"two words"` a phrase. A word in a script written without spaces (CJK) is looked up
+    /// as a substring. Whatever the user types is data: FTS5's own query syntax (column filters,
+    /// `NEAR`, operators) is never passed on.
+    public func search(_ words: String, limit: Int = 20, matchAll: Bool = true) throws(SearchError) -> [SearchHit] {
+        var terms = Self.terms(words)
+        if !matchAll {
+            let kept = terms.filter { !Self.stopwords.contains($0.text.lowercased()) }
+            if !kept.isEmpty { terms = kept }
+        }
         guard !terms.isEmpty else { return [] }
         let cjk = terms.contains { $0.text.unicodeScalars.contains { Self.isCJK($0) } }
         var hits: [SearchHit] = []
         func hit(_ row: SQLiteRow) {
             let heading = row.text(2) ?? ""
-            hits.append(SearchHit(path: row.text(1) ?? "", lines: Int(row.int(3))...Int(max(row.int(3), row.int(4))),
+            hits.append(SearchHit(chunk: row.int(7), path: row.text(1) ?? "", lines: Int(row.int(3))...Int(max(row.int(3), row.int(4))),
                                   headingPath: heading.isEmpty ? [] : heading.components(" › "),
-                                  card: row.text(5).flatMap { CardID($0) }, snippet: row.text(0) ?? "", rank: row.double(6)))
+                                  card: row.text(5).flatMap { CardID($0) }, snippet: row.text(0) ?? "", score: -row.double(6)))
         }
+        let join = matchAll ? " " : " OR "
         do {
             if cjk {
                 // Substrings: each term in the trigram table (three characters at least), else scanned.
                 let long = terms.filter { $0.text.unicodeScalars.count >= 3 }
                 let short = terms.filter { $0.text.unicodeScalars.count < 3 }
                 var sql = "SELECT c.text, c.path, c.heading, c.first, c.last, c.card, "
-                    + (long.isEmpty ? "0.0" : "bm25(grams)") + " FROM grams JOIN chunks c ON c.rowid = grams.rowid WHERE "
+                    + (long.isEmpty ? "0.0" : "bm25(grams)") + ", c.rowid FROM grams JOIN chunks c ON c.rowid = grams.rowid WHERE "
                 var values: [SQLiteValue] = []
                 var conditions: [String] = []
                 if !long.isEmpty {
                     conditions.append("grams MATCH ?")
-                    values.append(.text(long.map { Self.quoted($0.text) }.joined(separator: " ")))
+                    values.append(.text(long.map { Self.quoted($0.text) }.joined(separator: join)))
                 }
                 for term in short {
                     conditions.append("grams.text LIKE ? ESCAPE '\\'")
                     values.append(.text("%" + Self.likeEscaped(term.text) + "%"))
                 }
-                sql += conditions.joined(separator: " AND ") + " ORDER BY 7 LIMIT ?"
+                sql += conditions.joined(separator: matchAll ? " AND " : " OR ") + " ORDER BY 7 LIMIT ?"
                 values.append(.int(Int64(limit)))
                 try db.query(sql, values, hit)
             } else {
-                let match = terms.map { $0.prefix ? Self.quoted($0.text) + "*" : Self.quoted($0.text) }.joined(separator: " ")
-                try db.query("SELECT snippet(chunks, 0, ?, ?, '…', 16), path, heading, first, last, card, bm25(chunks) "
+                let match = terms.map { $0.prefix ? Self.quoted($0.text) + "*" : Self.quoted($0.text) }.joined(separator: join)
+                try db.query("SELECT snippet(chunks, 0, ?, ?, '…', 16), path, heading, first, last, card, bm25(chunks), rowid "
                              + "FROM chunks WHERE chunks MATCH ? ORDER BY bm25(chunks) LIMIT ?",
                              [.text(Self.marks.open), .text(Self.marks.close), .text(match), .int(Int64(limit))], hit)
             }

@@ -89,7 +89,7 @@ extension Quire {
                     .object([("path", .string(hit.path)), ("line", .int(hit.lines.lowerBound)), ("last_line", .int(hit.lines.upperBound)),
                              ("heading_path", .array(hit.headingPath.map(JSONValue.string))),
                              ("card", hit.card.map { .string($0.rawValue) } ?? .null), ("snippet", .string(Self.plain(hit.snippet))),
-                             ("rank", .double(hit.rank))])
+                             ("score", .double(hit.score))])
                 }).serialized(pretty: true))
                 return try loaded.finish()
             }

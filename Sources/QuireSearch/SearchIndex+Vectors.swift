@@ -1,0 +1,185 @@
+import QuireArchive
+import QuireEmbedding
+import QuireModel
+
+extension SearchIndex {
+    /// Computes the vectors of the chunks that have none (new or edited text) with `encoder`, and
+    /// drops those no chunk has any more. `progress` hears (done, total).
+    ///
+    /// - Returns: how many vectors were computed.
+    @discardableResult
+    public func embedMissing(with encoder: SentenceEncoder, progress: (Int, Int) -> Void = { _, _ in }) throws(SearchError) -> Int {
+        var missing: [(hash: Int64, text: String)] = []
+        var seen: Set<Int64> = []
+        do {
+            try db.query("SELECT hash, heading, text FROM chunks WHERE hash NOT IN (SELECT hash FROM vectors)") { row in
+                let hash = row.int(0)
+                if seen.insert(hash).inserted { missing.append((hash, Self.embeddedText(row.text(1) ?? "", row.text(2) ?? ""))) }
+            }
+        } catch { throw .index(error.description) }
+        var done = 0
+        // In batches, each its own transaction: an interrupted run keeps what it computed.
+        let batch = 64
+        while done < missing.count {
+            progress(done, missing.count)
+            let part = missing[done..<min(done + batch, missing.count)]
+            let vectors = encoder.embed(part.map(\.text)).map(VectorCoding.encode)
+            do {
+                try db.transaction { () throws(ArchiveError) in
+                    for (item, vector) in zip(part, vectors) {
+                        try db.execute("INSERT OR REPLACE INTO vectors VALUES (?, ?)", [.int(item.hash), .blob(vector)])
+                    }
+                }
+            } catch { throw .index(error.description) }
+            done += part.count
+        }
+        progress(missing.count, missing.count)
+        do { try db.execute("DELETE FROM vectors WHERE hash NOT IN (SELECT hash FROM chunks)") } catch { throw .index(error.description) }
+        if !missing.isEmpty { loadedVectors = nil }
+        return missing.count
+    }
+
+    /// The number of chunks and of those with a vector.
+    public func counts() throws(SearchError) -> (chunks: Int, embedded: Int) {
+        var chunks = 0, embedded = 0
+        do {
+            try db.query("SELECT count(*) FROM chunks") { chunks = Int($0.int(0)) }
+            try db.query("SELECT count(*) FROM chunks WHERE hash IN (SELECT hash FROM vectors)") { embedded = Int($0.int(0)) }
+        } catch { throw .index(error.description) }
+        return (chunks, embedded)
+    }
+
+    /// Every chunk's vector, in memory (loaded once, until the index changes).
+    func vectors() throws(SearchError) -> (rows: [Int64], set: VectorSet) {
+        if let loadedVectors { return loadedVectors }
+        var rows: [Int64] = []
+        var set = VectorSet()
+        do {
+            try db.query("SELECT c.rowid, v.vector FROM chunks c JOIN vectors v ON v.hash = c.hash") { row in
+                if set.append(encoded: row.bytes(1)) { rows.append(row.int(0)) }
+            }
+        } catch { throw .index(error.description) }
+        loadedVectors = (rows, set)
+        return (rows, set)
+    }
+
+    /// The chunks nearest `vector` (a unit vector) by cosine, best first, at most `limit`;
+    /// `excluding` leaves out the chunks of those notes.
+    public func nearest(_ vector: [Float], limit: Int = 20, excluding: Set<String> = []) throws(SearchError) -> [SearchHit] {
+        let (rows, set) = try vectors()
+        var hits: [SearchHit] = []
+        // Asks for more when excluded notes' chunks take places.
+        var asked = limit
+        while hits.count < limit {
+            hits = []
+            let near = set.nearest(vector, limit: asked)
+            for (index, score) in near {
+                guard var hit = try chunk(rows[index]), !excluding.contains(hit.path) else { continue }
+                hit.score = Double(score)
+                hits.append(hit)
+                if hits.count == limit { break }
+            }
+            if near.count < asked || asked >= set.count { break }
+            asked *= 4
+        }
+        return hits
+    }
+
+    /// The chunk at row `id`: where it is and its first words as the snippet.
+    public func chunk(_ id: Int64) throws(SearchError) -> SearchHit? {
+        var hit: SearchHit?
+        do {
+            try db.query("SELECT text, path, heading, first, last, card FROM chunks WHERE rowid = ?", [.int(id)]) { row in
+                let heading = row.text(2) ?? ""
+                hit = SearchHit(chunk: id, path: row.text(1) ?? "", lines: Int(row.int(3))...Int(max(row.int(3), row.int(4))),
+                                headingPath: heading.isEmpty ? [] : heading.split(separator: " › ", omittingEmptySubsequences: false).map(String.init),
+                                card: row.text(5).flatMap { CardID($0) }, snippet: Self.leadingWords(row.text(0) ?? ""), score: 0)
+            }
+        } catch { throw .index(error.description) }
+        return hit
+    }
+
+    /// A chunk's whole text.
+    public func text(ofChunk id: Int64) throws(SearchError) -> String? {
+        var text: String?
+        do { try db.query("SELECT text FROM chunks WHERE rowid = ?", [.int(id)]) { text = $0.text(0) } } catch { throw .index(error.description) }
+        return text
+    }
+
+    /// The chunks of the note at `path` (their rows), in file order.
+    public func chunks(ofNote path: String) throws(SearchError) -> [Int64] {
+        var rows: [Int64] = []
+        do {
+            try db.query("SELECT rowid FROM chunks WHERE path = ? ORDER BY first", [.text(path)]) { rows.append($0.int(0)) }
+        } catch { throw .index(error.description) }
+        return rows
+    }
+
+    /// The stored vector of chunk `id`, if it has one.
+    public func vector(ofChunk id: Int64) throws(SearchError) -> [Float]? {
+        let (rows, set) = try vectors()
+        guard let i = rows.firstIndex(of: id) else { return nil }
+        return set.vector(at: i)
+    }
+
+    /// Reciprocal-rank fusion: each list's hits scored 1/(k + rank) (rank from 1), summed over the
+    /// lists a chunk is in; best first, at most `limit`. k = 60, as Cormack et al. chose.
+    public static func fused(_ lists: [[SearchHit]], limit: Int, k: Double = 60) -> [SearchHit] {
+        var best: [Int64: SearchHit] = [:]
+        var scores: [Int64: Double] = [:]
+        var order: [Int64] = []
+        for list in lists {
+            for (rank, hit) in list.enumerated() {
+                if best[hit.chunk] == nil {
+                    best[hit.chunk] = hit
+                    order.append(hit.chunk)
+                } else if best[hit.chunk]?.snippet.contains(marks.open) == false, hit.snippet.contains(marks.open) {
+                    best[hit.chunk]?.snippet = hit.snippet
+                }
+                scores[hit.chunk, default: 0] += 1 / (k + Double(rank + 1))
+            }
+        }
+        let ranked = order.enumerated().sorted { a, b in
+            let sa = scores[a.element] ?? 0, sb = scores[b.element] ?? 0
+            return sa > sb || (sa == sb && a.offset < b.offset)
+        }
+        return ranked.prefix(limit).compactMap { item in
+            guard var hit = best[item.element] else { return nil }
+            hit.score = scores[item.element] ?? 0
+            return hit
+        }
+    }
+
+    /// The first words of a chunk's text, on one line.
+    static func leadingWords(_ text: String, count: Int = 32) -> String {
+        let words = text.split(whereSeparator: \.isWhitespace)
+        return words.prefix(count).joined(separator: " ") + (words.count > count ? " …" : "")
+    }
+}
+
+/// How a search ranks chunks.
+public enum SearchMode: String, Sendable, CaseIterable {
+    /// Words (bm25).
+    case lexical
+    /// Meaning: the cosine of the words' vector with each chunk's.
+    case semantic
+    /// Both, fused by reciprocal rank.
+    case hybrid
+}
+
+extension SearchIndex {
+    /// How many hits of each list hybrid ranking fuses.
+    static let fusionDepth = 50
+
+    /// The chunks for `words`, best first, at most `limit`, ranked by `mode` (semantic and hybrid
+    /// need `encoder`; without one they rank lexically). `matchAll`: every word required in the
+    /// lexical ranking (a search), or any (a question).
+    public func find(_ words: String, mode: SearchMode, encoder: SentenceEncoder?, limit: Int = 20,
+                     matchAll: Bool = true) throws(SearchError) -> [SearchHit] {
+        guard let encoder, mode != .lexical else { return try search(words, limit: limit, matchAll: matchAll) }
+        let query = encoder.embed(words)
+        if mode == .semantic { return try nearest(query, limit: limit) }
+        let depth = max(limit, Self.fusionDepth)
+        return Self.fused([try search(words, limit: depth, matchAll: matchAll), try nearest(query, limit: depth)], limit: limit)
+    }
+}
