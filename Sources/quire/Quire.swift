@@ -17,7 +17,8 @@ struct Quire: ParsableCommand {
                       CardActionCommand<Suspend>.self, CardActionCommand<Unsuspend>.self, CardActionCommand<Bury>.self,
                       CardActionCommand<Reset>.self, CardActionCommand<Promote>.self, CardActionCommand<Demote>.self,
                       CardActionCommand<Deactivate>.self, Review.self, Today.self, Due.self, Watch.self,
-                      GitCommand.self, MergeDriver.self, Resolve.self, SyncCommand.self, Add.self, Curate.self, Notes.self, CategoryCommand.self, SourceTypeCommand.self, New.self, Stats.self, Report.self, ImportCommand.self, ExportCommand.self]
+                      GitCommand.self, MergeDriver.self, Resolve.self, SyncCommand.self, Add.self, Curate.self, Notes.self, CategoryCommand.self, SourceTypeCommand.self, New.self, Stats.self, Report.self, ImportCommand.self, ExportCommand.self,
+                      ModelCommand.self, IndexCommand.self]
     )
 
     /// Lets `-C DIR` / `--vault DIR` stand before the subcommand, as with git: moves such options

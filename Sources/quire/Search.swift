@@ -4,6 +4,7 @@ import QuireIndex
 import QuireMarkdown
 import QuireModel
 import QuireSearch
+import QuireEmbedding
 import QuireSupport
 import QuireSystem
 
@@ -18,7 +19,9 @@ extension Quire {
                 Chinese, Japanese and Korean text is found by substring. Words with a colon are \
                 query filters (deck:, tag:, path:, is:…, docs/QUERIES.md). The index lives in \
                 .quire/cache/search.sqlite and is brought up to date with the notes at each search \
-                (only changed notes are read again).
+                (only changed notes are read again). With the sentence-embedding model installed \
+                (`quire model install`), hits are ranked by meaning as well as by words: a search for \
+                "heart attack" finds a note about myocardial infarction.
                 """)
 
         @OptionGroup var options: VaultOptions
@@ -26,6 +29,8 @@ extension Quire {
         @Flag(help: "Only cards.") var cards = false
         @Flag(help: "Only the notes' text (no cards).") var notes = false
         @Option(help: "The most hits to show.") var limit = 20
+        @Option(help: ArgumentHelp("How to rank: lexical (words), semantic (meaning) or hybrid (both; the default when the model is installed).",
+                                   valueName: "MODE")) var mode: SearchMode?
         @Option(help: ArgumentHelp("Open hit N in $VISUAL or $EDITOR at its line.", valueName: "N")) var open: Int?
         @Argument(help: "The words to find, and query filters.") var words: [String] = []
 
@@ -42,25 +47,11 @@ extension Quire {
             let filters = words.filter { $0.contains(":") && !$0.hasPrefix("\"") }
             let text = words.filter { !filters.contains($0) }.joined(separator: " ")
             let query = try LoadedVault.query(filters)
-            // The index: in the vault's cache when it has a .quire folder, else in memory.
-            var path = ":memory:"
-            if vault.io.linkStamp(vault.root + "/" + Vault.folderName)?.isDirectory == true {
-                do {
-                    let folder = try vault.internalFolder(Vault.folderName + "/cache")
-                    try vault.io.makeDirectories(folder)
-                    path = try vault.internalPath(Vault.folderName + "/cache/search.sqlite")
-                } catch { throw CLIError(error.description) }
-            }
+            let context = try SearchContext(loaded, semantic: mode != .lexical)
             let hits: [SearchHit]
             do {
-                let index = try SearchIndex.openOrRebuild(path: path, io: vault.io)
-                var bar: ProgressBar?
-                try index.refresh(from: loaded.index, vault: vault) { done, total in
-                    guard total >= 200 else { return }
-                    if bar == nil { bar = ProgressBar("Indexing for search", total: total) }
-                    bar?.update(done)
-                }
-                hits = try index.search(text, limit: filters.isEmpty && !cards && !notes ? limit : limit * 20)
+                hits = try context.index.find(text, mode: context.encoder == nil ? .lexical : mode ?? .hybrid, encoder: context.encoder,
+                                              limit: filters.isEmpty && !cards && !notes ? limit : limit * 20)
             } catch { throw CLIError("\(error)") }
             let now = options.now, dayEnd = loaded.dayEnd(at: now)
             let byPath = Dictionary(loaded.index.notes.map { ($0.path, $0) }) { a, _ in a }
@@ -125,3 +116,5 @@ extension Quire {
         }
     }
 }
+
+extension SearchMode: ExpressibleByArgument {}

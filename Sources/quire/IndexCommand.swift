@@ -1,0 +1,29 @@
+import ArgumentParser
+import QuireSearch
+
+extension Quire {
+    /// `quire index`: the search index brought fully up to date, vectors included.
+    struct IndexCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "index",
+            abstract: "Bring the search index up to date: the notes' words and, with the model installed, their vectors.",
+            discussion: """
+                Searches do this themselves for a few changed notes; run it after installing the model or \
+                adding many notes, or leave `quire watch` running. Vectors are computed on every core with \
+                a progress bar; Ctrl-C keeps those already computed.
+                """)
+
+        @OptionGroup var options: VaultOptions
+        @Flag(help: "Words only: compute no vectors.") var lexical = false
+
+        func run() throws {
+            let loaded = try LoadedVault(options)
+            let context = try SearchContext(loaded, semantic: !lexical, embedAll: true)
+            let (chunks, embedded) = try { () throws(SearchError) in try context.index.counts() }()
+            var line = "Search index: \(Output.counted(loaded.index.notes.count, "note")), \(Output.counted(chunks, "chunk"))"
+            if context.encoder != nil { line += ", \(embedded) with vectors" }
+            Output.line(line + ".")
+            try loaded.finish()
+        }
+    }
+}
