@@ -1,0 +1,251 @@
+import QuireEmbedding
+
+/// An answer to a question built from the notes: sentences taken from (or, phrased by a language
+/// model, checked against) the retrieved chunks, each citing the chunk it comes from.
+public struct Answer: Sendable {
+    /// One sentence of the answer and the number of its source (1-based, into ``sources``).
+    public struct Sentence: Sendable, Equatable {
+        public var text: String
+        public var source: Int
+    }
+
+    public var sentences: [Sentence]
+    /// The chunks cited, in the order first cited.
+    public var sources: [SearchHit]
+    /// Sentences a language model wrote that cited nothing retrieved or that the cited chunk does
+    /// not support: left out.
+    public var dropped: [String] = []
+
+    /// Whether anything relevant was found.
+    public var found: Bool { !sentences.isEmpty }
+}
+
+/// Builds answers from retrieved chunks, extractively: the chunks' sentences scored against the
+/// question — by meaning (cosine) with the model, and by the question's rarer words — the best
+/// few kept when they clear a floor, each cited. Pure: the same chunks give the same answer.
+public enum ExtractiveAnswer {
+    /// The most sentences an answer has.
+    public static let maximumSentences = 3
+    /// The cosine the best sentence must reach with the model (below: nothing relevant).
+    static let semanticFloor: Float = 0.40
+    /// The share of the question's (idf-weighted) words the best sentence must hold without it.
+    static let lexicalFloor = 0.5
+
+    /// The answer to `question` from `chunks` (best first, each with its full text).
+    public static func answer(_ question: String, chunks: [(hit: SearchHit, text: String)], encoder: SentenceEncoder?) -> Answer {
+        var candidates: [(text: String, chunk: Int)] = []
+        var seen: Set<String> = []
+        for (k, chunk) in chunks.enumerated() {
+            for sentence in sentences(of: chunk.text) where seen.insert(sentence.lowercased()).inserted {
+                candidates.append((sentence, k))
+            }
+        }
+        guard !candidates.isEmpty else { return Answer(sentences: [], sources: []) }
+        let lexical = lexicalScores(question, candidates.map(\.text))
+        var semantic: [Float]?
+        if let encoder {
+            let q = encoder.embed(question)
+            semantic = encoder.embed(candidates.map(\.text)).map { v in zip(q, v).reduce(0) { $0 + $1.0 * $1.1 } }
+        }
+        var scored: [(index: Int, score: Double, passes: Bool)] = []
+        for i in candidates.indices {
+            let prior = 0.05 / Double(candidates[i].chunk + 1)
+            if let semantic {
+                let s = semantic[i]
+                scored.append((i, 0.7 * Double(s) + 0.3 * lexical[i] + prior, s >= semanticFloor))
+            } else {
+                scored.append((i, lexical[i] + prior, lexical[i] >= lexicalFloor))
+            }
+        }
+        scored.sort { $0.score > $1.score || ($0.score == $1.score && $0.index < $1.index) }
+        guard let best = scored.first, best.passes else { return Answer(sentences: [], sources: []) }
+        var answer = Answer(sentences: [], sources: [])
+        var sourceNumber: [Int: Int] = [:]
+        for item in scored where item.passes && item.score >= best.score - 0.15 && answer.sentences.count < maximumSentences {
+            let chunk = candidates[item.index].chunk
+            let number: Int
+            if let n = sourceNumber[chunk] { number = n } else {
+                answer.sources.append(chunks[chunk].hit)
+                number = answer.sources.count
+                sourceNumber[chunk] = number
+            }
+            answer.sentences.append(Answer.Sentence(text: candidates[item.index].text, source: number))
+        }
+        return answer
+    }
+
+    /// A language model's `reply` checked against the `chunks` it was given (numbered from 1):
+    /// each sentence must end citing one of them (`[2]`, `[1][3]` or `[1, 3]`) and be supported by
+    /// the first it cites — by meaning with the model, else by its words — or it is dropped.
+    public static func checked(_ reply: String, chunks: [(hit: SearchHit, text: String)], encoder: SentenceEncoder?) -> Answer {
+        var answer = Answer(sentences: [], sources: [])
+        var sourceNumber: [Int: Int] = [:]
+        let chunkVectors = encoder.map { e in e.embed(chunks.map(\.text)) }
+        for line in reply.split(whereSeparator: \.isNewline) {
+            for raw in NoteChunker.sentences(line) {
+                let (text, cited) = citations(raw)
+                guard !text.isEmpty else { continue }
+                guard let first = cited.first(where: { (1...chunks.count).contains($0) }) else {
+                    if wordCount(text) > 0 { answer.dropped.append(raw) }
+                    continue
+                }
+                let supported: Bool
+                if let encoder, let vectors = chunkVectors {
+                    let v = encoder.embed(text)
+                    supported = zip(v, vectors[first - 1]).reduce(0) { $0 + $1.0 * $1.1 } >= 0.3
+                } else {
+                    supported = coverage(of: text, in: chunks[first - 1].text) >= 0.5
+                }
+                guard supported else { answer.dropped.append(raw); continue }
+                let number: Int
+                if let n = sourceNumber[first - 1] { number = n } else {
+                    answer.sources.append(chunks[first - 1].hit)
+                    number = answer.sources.count
+                    sourceNumber[first - 1] = number
+                }
+                answer.sentences.append(Answer.Sentence(text: text, source: number))
+            }
+        }
+        return answer
+    }
+
+    /// A sentence without its trailing citations, and the numbers they cite.
+    static func citations(_ sentence: String) -> (text: String, cited: [Int]) {
+        var text = Substring(sentence)
+        var cited: [Int] = []
+        // Trailing "[1]", "[1][2]", "[1, 2]", possibly before the final punctuation.
+        var tail = ""
+        if let last = text.last, ".!?".contains(last) { tail = String(last); text = text.dropLast() }
+        while text.hasSuffix("]"), let open = text.lastIndex(of: "[") {
+            let inside = text[text.index(after: open)..<text.index(before: text.endIndex)]
+            let numbers = inside.split(whereSeparator: { $0 == "," || $0 == " " }).map { Int($0) }
+            guard !numbers.isEmpty, numbers.allSatisfy({ $0 != nil }) else { break }
+            cited.insert(contentsOf: numbers.compactMap { $0 }, at: 0)
+            text = text[..<open]
+            while text.last == " " { text = text.dropLast() }
+        }
+        if let last = text.last, ".!?".contains(last) { tail = "" }
+        return (String(text) + tail, cited)
+    }
+
+    /// The prose sentences of a chunk's Markdown: code blocks, HTML comments and tags, include
+    /// directives, heading marks, list and quote marks left out; between 4 and 80 words each.
+    static func sentences(of markdown: String) -> [String] {
+        var paragraphs: [String] = []
+        var current: [Substring] = []
+        var fence: Substring?
+        var inComment = false
+        func close() {
+            if !current.isEmpty { paragraphs.append(current.joined(separator: " ")) }
+            current = []
+        }
+        for rawLine in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
+            var line = rawLine.drop { $0 == " " || $0 == "\t" }
+            if let open = fence {
+                if line.hasPrefix(open) { fence = nil }
+                continue
+            }
+            if line.hasPrefix("```") || line.hasPrefix("~~~") {
+                close()
+                fence = line.prefix { $0 == line.first }
+                continue
+            }
+            if inComment {
+                if line.contains("-->") { inComment = false }
+                continue
+            }
+            if line.hasPrefix("<!--") {
+                if !line.contains("-->") { inComment = true }
+                close()
+                continue
+            }
+            while line.hasPrefix(">") { line = line.dropFirst().drop { $0 == " " } }
+            if line.isEmpty || line.hasPrefix("{{#") || line.hasPrefix("|") { close(); continue }
+            if line.hasPrefix("#") { close(); continue }
+            if line.hasPrefix("- ") || line.hasPrefix("* ") || line.hasPrefix("+ ") {
+                close()
+                line = line.dropFirst(2)
+            } else if let dot = line.firstIndex(where: { $0 == "." || $0 == ")" }), dot > line.startIndex,
+                      line[..<dot].allSatisfy(\.isNumber), line[line.index(after: dot)...].hasPrefix(" ") {
+                close()
+                line = line[line.index(dot, offsetBy: 2)...]
+            }
+            current.append(Substring(withoutTags(line)))
+        }
+        close()
+        var out: [String] = []
+        for paragraph in paragraphs {
+            for sentence in NoteChunker.sentences(Substring(paragraph)) {
+                let words = wordCount(sentence)
+                if words >= 4, words <= 80 { out.append(sentence) }
+            }
+        }
+        return out
+    }
+
+    /// Text without HTML tags (`<…>` holding no space right after `<`) and comments on one line.
+    static func withoutTags(_ line: Substring) -> String {
+        var out = ""
+        var i = line.startIndex
+        while i < line.endIndex {
+            if line[i...].hasPrefix("<!--"), let end = line[i...].range(of: "-->") {
+                i = end.upperBound
+                continue
+            }
+            if line[i] == "<", let next = line.index(i, offsetBy: 1, limitedBy: line.endIndex), next < line.endIndex,
+               line[next].isLetter || line[next] == "/", let close = line[next...].firstIndex(of: ">") {
+                i = line.index(after: close)
+                continue
+            }
+            out.append(line[i])
+            i = line.index(after: i)
+        }
+        return out.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+    }
+
+    /// Words for matching: lower-cased runs of letters and digits, common words left out, a
+    /// plural or -ing/-ed ending taken off longer words.
+    static func terms(_ text: String) -> [String] {
+        var out: [String] = []
+        var word = ""
+        func end() {
+            if !word.isEmpty, !SearchIndex.stopwords.contains(word) { out.append(stem(word)) }
+            word = ""
+        }
+        for c in text.lowercased() {
+            if c.isLetter || c.isNumber { word.append(c) } else { end() }
+        }
+        end()
+        return out
+    }
+
+    static func stem(_ word: String) -> String {
+        for suffix in ["ing", "ed", "es", "s"] where word.count > suffix.count + 3 && word.hasSuffix(suffix) {
+            return String(word.dropLast(suffix.count))
+        }
+        return word
+    }
+
+    static func wordCount(_ text: String) -> Int { NoteChunker.wordCount(text) }
+
+    /// Each sentence's share of the question's words, weighted by rarity among the sentences.
+    static func lexicalScores(_ question: String, _ sentences: [String]) -> [Double] {
+        let q = Set(terms(question))
+        guard !q.isEmpty else { return sentences.map { _ in 0 } }
+        let sets = sentences.map { Set(terms($0)) }
+        var df: [String: Int] = [:]
+        for set in sets { for t in set where q.contains(t) { df[t, default: 0] += 1 } }
+        let n = Double(sentences.count)
+        func idf(_ t: String) -> Double { 1 + (n / Double(1 + df[t, default: 0])).squareRoot() }
+        let total = q.reduce(0) { $0 + idf($1) }
+        return sets.map { set in q.filter { set.contains($0) }.reduce(0) { $0 + idf($1) } / total }
+    }
+
+    /// The share of `text`'s words found in `source`.
+    static func coverage(of text: String, in source: String) -> Double {
+        let words = terms(text)
+        guard !words.isEmpty else { return 0 }
+        let available = Set(terms(source))
+        return Double(words.filter { available.contains($0) }.count) / Double(words.count)
+    }
+}

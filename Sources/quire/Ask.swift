@@ -1,0 +1,125 @@
+import Foundation
+import ArgumentParser
+import QuireIndex
+import QuireMarkdown
+import QuireSearch
+import QuireSupport
+import QuireSystem
+
+extension Quire {
+    /// `quire ask QUESTION [QUERY-FILTERS]`: an answer from the notes, every sentence cited.
+    struct Ask: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Answer a question from the notes, citing the note and line of every sentence.",
+            discussion: """
+                The notes' chunks that best match the question (by words and, with the model installed, \
+                by meaning) are read, and the sentences that answer it best are quoted, each followed by \
+                the number of its source. When nothing relevant is found, it says so. With a language \
+                model served on this machine (--llm URL or QUIRE_LLM_URL: an OpenAI-compatible server \
+                such as llama.cpp's or Ollama's), the answer is phrased by it from those chunks, and \
+                every sentence that cites none of them, or one that does not support it, is dropped. \
+                An endpoint on another machine is refused unless --allow-remote is given.
+                """)
+
+        @OptionGroup var options: VaultOptions
+        @OptionGroup var listing: ListingOptions
+        @Option(help: "How many chunks to read for the answer.") var chunks = 6
+        @Option(help: ArgumentHelp("A local language model's endpoint (default: $QUIRE_LLM_URL).", valueName: "URL")) var llm: String?
+        @Option(help: ArgumentHelp("The model name sent to it (default: $QUIRE_LLM_MODEL, else \"local\").", valueName: "NAME"))
+        var llmModel: String?
+        @Flag(help: "Allow a language-model endpoint that is not on this machine (your notes are sent to it).") var allowRemote = false
+        @Argument(help: "The question, and query filters.") var words: [String] = []
+
+        func validate() throws {
+            if chunks < 1 || chunks > 50 { throw ValidationError("--chunks must be between 1 and 50") }
+            if words.allSatisfy({ $0.contains(":") }) { throw ValidationError("give a question") }
+        }
+
+        func run() throws {
+            let environment = ProcessInfo.processInfo.environment
+            let url = llm ?? environment["QUIRE_LLM_URL"].flatMap { $0.isEmpty ? nil : $0 }
+            // Checked before any work: a refused endpoint is an error, not a silent fallback.
+            var languageModel: LocalLanguageModel?
+            if let url {
+                do {
+                    languageModel = try LocalLanguageModel(url: url, model: llmModel ?? environment["QUIRE_LLM_MODEL"] ?? "local",
+                                                           allowRemote: allowRemote)
+                } catch { throw CLIError(error.description) }
+            }
+            let loaded = try LoadedVault(options)
+            let filters = words.filter { $0.contains(":") && !$0.hasPrefix("\"") && $0.split(separator: " ").count == 1 }
+            let question = words.filter { !filters.contains($0) }.joined(separator: " ")
+            let query = try LoadedVault.query(filters)
+            let context = try SearchContext(loaded)
+            let now = options.now, dayEnd = loaded.dayEnd(at: now)
+            let byPath = Dictionary(loaded.index.notes.map { ($0.path, $0) }) { a, _ in a }
+            var retrieved: [(hit: SearchHit, text: String)] = []
+            do {
+                let hits = try context.index.find(question, mode: .hybrid, encoder: context.encoder,
+                                                  limit: filters.isEmpty ? chunks : chunks * 20, matchAll: false)
+                for hit in hits where retrieved.count < chunks {
+                    if !filters.isEmpty, let note = byPath[hit.path] {
+                        let ok = if let id = hit.card, let card = note.cards.first(where: { $0.id == id }) {
+                            query.matches(card: card, in: note, now: now, dayEnd: dayEnd)
+                        } else { query.matches(note: note, now: now, dayEnd: dayEnd) }
+                        if !ok { continue }
+                    }
+                    if let text = try context.index.text(ofChunk: hit.chunk) { retrieved.append((hit, text)) }
+                }
+            } catch { throw CLIError("\(error)") }
+            var answer = ExtractiveAnswer.answer(question, chunks: retrieved, encoder: context.encoder)
+            var phrased = false
+            if let languageModel, answer.found || !retrieved.isEmpty {
+                do {
+                    let reply = try languageModel.ask(question, chunks: retrieved)
+                    let checked = ExtractiveAnswer.checked(reply, chunks: retrieved, encoder: context.encoder)
+                    if checked.found {
+                        answer = checked
+                        phrased = true
+                    } else if !checked.dropped.isEmpty {
+                        Output.error("quire: note: the language model's answer cited nothing it was given; quoting the notes instead")
+                    }
+                } catch {
+                    Output.error("quire: warning: \(error.description); quoting the notes instead")
+                }
+            }
+            if listing.json {
+                Output.line(JSONValue.object([
+                    ("question", .string(question)),
+                    ("found", .bool(answer.found)),
+                    ("phrased_by_model", .bool(phrased)),
+                    ("sentences", .array(answer.sentences.map { .object([("text", .string($0.text)), ("source", .int($0.source))]) })),
+                    ("sources", .array(answer.sources.map { hit in
+                        .object([("path", .string(hit.path)), ("line", .int(hit.lines.lowerBound)), ("last_line", .int(hit.lines.upperBound)),
+                                 ("heading_path", .array(hit.headingPath.map(JSONValue.string))),
+                                 ("card", hit.card.map { .string($0.rawValue) } ?? .null)])
+                    })),
+                    ("dropped", .array(answer.dropped.map(JSONValue.string))),
+                ]).serialized(pretty: true))
+                return try loaded.finish()
+            }
+            guard answer.found else {
+                Output.line("Nothing in your notes answers this" + (retrieved.isEmpty ? "." : "; the closest passages:"))
+                for (k, item) in retrieved.prefix(3).enumerated() { Output.line("  \(k + 1). " + Self.citation(item.hit)) }
+                return try loaded.finish()
+            }
+            for sentence in answer.sentences {
+                Output.line(TerminalText.visible(sentence.text) + " [\(sentence.source)]")
+            }
+            Output.line()
+            for (k, hit) in answer.sources.enumerated() { Output.line("[\(k + 1)] " + Self.citation(hit)) }
+            if !answer.dropped.isEmpty {
+                Output.error("quire: note: \(Output.counted(answer.dropped.count, "sentence")) of the model's answer left out: no retrieved note supports \(answer.dropped.count == 1 ? "it" : "them")")
+            }
+            try loaded.finish()
+        }
+
+        /// `path:line — heading › path` (and the card), made safe for a terminal.
+        static func citation(_ hit: SearchHit) -> String {
+            var text = TerminalText.visible(hit.path) + ":\(hit.lines.lowerBound)"
+            if !hit.headingPath.isEmpty { text += " — " + TerminalText.visible(hit.headingPath.joined(separator: " › ")) }
+            if let card = hit.card { text += " (card \(card))" }
+            return text
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import ArgumentParser
+import QuireMarkdown
+import QuireSearch
+import QuireSupport
+
+extension Quire {
+    /// `quire related NOTE|CARD`: the notes nearest a note or a card.
+    struct Related: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List the notes nearest a note or a card: by meaning with the model installed, else by shared words.")
+
+        @OptionGroup var options: VaultOptions
+        @OptionGroup var listing: ListingOptions
+        @Option(help: "The most notes to list.") var limit = 10
+        @Argument(help: "A note's path in the vault, or a card's ID (or a unique prefix of at least 4 characters).") var target: String
+
+        func validate() throws { if limit < 1 { throw ValidationError("--limit must be 1 or more") } }
+
+        func run() throws {
+            let loaded = try LoadedVault(options)
+            let index = loaded.index
+            var path: String
+            var lines: ClosedRange<Int>?
+            var relative = target
+            while relative.hasPrefix("./") { relative.removeFirst(2) }
+            if let note = index.notes.first(where: { $0.path == relative || loaded.vault.root + "/" + $0.path == target }) {
+                path = note.path
+            } else if let loc = index.location(of: target) {
+                path = index.notes[loc.note].path
+                lines = index.card(at: loc).lines
+            } else {
+                throw CLIError("no note or card '\(TerminalText.visible(target))' (a note's path in the vault, or a card ID)")
+            }
+            let context = try SearchContext(loaded)
+            let hits: [SearchHit]
+            do { hits = try context.index.related(toNote: path, lines: lines, encoder: context.encoder, limit: limit) } catch {
+                throw CLIError("\(error)")
+            }
+            if listing.json {
+                Output.line(JSONValue.array(hits.map { hit in
+                    .object([("path", .string(hit.path)), ("line", .int(hit.lines.lowerBound)),
+                             ("heading_path", .array(hit.headingPath.map(JSONValue.string))),
+                             ("card", hit.card.map { .string($0.rawValue) } ?? .null), ("score", .double(hit.score))])
+                }).serialized(pretty: true))
+                return try loaded.finish()
+            }
+            if hits.isEmpty { Output.line("No related notes found.") }
+            for (n, hit) in hits.enumerated() { Output.line("\(n + 1). " + Ask.citation(hit)) }
+            try loaded.finish()
+        }
+    }
+}
