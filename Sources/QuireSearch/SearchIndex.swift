@@ -286,3 +286,20 @@ extension SearchIndex {
         return (indexed, gone.count)
     }
 }
+
+extension SearchIndex {
+    /// Brings the notes at `paths` up to date (a watcher's changes): each read again and replaced
+    /// when its digest changed, taken out when the vault has it no more.
+    public func refresh(paths: [String], from index: VaultIndex, vault: Vault) throws(SearchError) {
+        let wanted = Set(paths)
+        var found: Set<String> = []
+        for note in index.notes where wanted.contains(note.path) {
+            found.insert(note.path)
+            guard try digest(of: note.path) != note.contentDigest else { continue }
+            guard let full = try? vault.notePath(note.path), let bytes = try? vault.io.read(full).bytes else { continue }
+            try update(path: note.path, digest: note.contentDigest, chunks: NoteChunker.chunks(of: note, bytes: bytes))
+        }
+        for path in wanted.subtracting(found).sorted() { try remove(path: path) }
+    }
+}
+

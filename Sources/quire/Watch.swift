@@ -3,6 +3,7 @@ import QuireModel
 import QuireIndex
 import QuireSupport
 import QuireWatch
+import QuireSearch
 
 extension Quire {
     /// `quire watch`.
@@ -15,7 +16,9 @@ extension Quire {
             one JSON object per line: first {"event":"ready",...}, then one per note change \
             ({"event":"added"|"changed"|"removed","path":...,"cards":{"added":[...],"removed":[...],\
             "changed":[...]},"diagnostics":[...]}), and {"event":"rescan","reason":...} when events \
-            were lost and the whole vault was read again.
+            were lost and the whole vault was read again. When the vault has a search index \
+            (.quire/cache/search.sqlite, made by the first search), it is kept current too: words, and \
+            vectors with the model installed.
             """)
 
         @OptionGroup var options: VaultOptions
@@ -34,6 +37,7 @@ extension Quire {
                 Output.error("Watching \(vault.root): \(Output.counted(live.index.notes.count, "note")), \(Output.counted(live.index.cardCount, "card")). Ctrl-C stops.")
             }
             Output.flush()
+            let search = SearchFollower(vault: vault, index: live.index)
             while true {
                 let events: [LiveIndex.Event]
                 do {
@@ -43,6 +47,7 @@ extension Quire {
                     throw CLIError(error.description)
                 }
                 for event in events { print(event, index: live.index, root: vault.root) }
+                search?.follow(events, index: live.index)
                 Output.flush()
             }
         }

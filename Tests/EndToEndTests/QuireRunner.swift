@@ -50,8 +50,10 @@ struct QuireRunner {
     @discardableResult
     func run(_ args: [String], stdin: String? = nil, environment: [String: String] = [:],
              workingDirectory: URL? = nil) throws -> Result {
+        // A data folder of the test's own: the user's installed model never changes a result.
+        let base = ["NO_COLOR": "1", "XDG_DATA_HOME": vault.deletingLastPathComponent().appendingPathComponent("data").path]
         let result = try Self.execute(Self.executable, args, in: workingDirectory ?? vault,
-                                      environment: ["NO_COLOR": "1"].merging(environment) { $1 }, stdin: stdin)
+                                      environment: base.merging(environment) { $1 }, stdin: stdin)
         let rootPath = vault.path
         func clean(_ s: String) -> String { s.replacingOccurrences(of: rootPath, with: "$VAULT") }
         return Result(stdout: clean(result.stdout), stderr: clean(result.stderr), status: result.status)

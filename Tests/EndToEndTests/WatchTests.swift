@@ -20,6 +20,8 @@ import Testing
             p.executableURL = QuireRunner.executable
             p.arguments = args
             p.currentDirectoryURL = runner.vault
+            p.environment = ProcessInfo.processInfo.environment.merging(
+                ["XDG_DATA_HOME": runner.vault.deletingLastPathComponent().appendingPathComponent("data").path]) { $1 }
             let out = Pipe()
             p.standardOutput = out
             p.standardError = FileHandle.nullDevice
@@ -48,6 +50,16 @@ import Testing
                 usleep(10_000)
             }
             return collected.lines.withLock { $0 }
+        }
+
+        /// Waits up to ten seconds for a line that `matches`.
+        func waitFor(_ matches: (String) -> Bool) -> Bool {
+            let deadline = Date().addingTimeInterval(10)
+            while Date() < deadline {
+                if collected.lines.withLock({ $0.contains(where: matches) }) { return true }
+                usleep(10_000)
+            }
+            return false
         }
 
         /// Stops the process with SIGTERM (which it must honour), killing it after three seconds so a
