@@ -117,7 +117,7 @@ let package = Package(
             name: "QuireBench",
             dependencies: [
                 "QuireModel", "QuireScheduling", "QuireYAML", "QuireMarkdown", "QuireSystem", "QuireParsing",
-                "QuireIndex", "QuireReview",
+                "QuireIndex", "QuireReview", "QuireSearch", "QuireEmbedding",
             ],
             path: "Benchmarks/QuireBench"
         ),

@@ -24,6 +24,7 @@ enum QuireBench {
         var runs = 5
         var edits = 1000
         var suite = false
+        var search = false
         var statsReviews: Int?
         var anki: (cards: Int, reviews: Int)?
         var args = CommandLine.arguments.dropFirst()
@@ -47,6 +48,7 @@ enum QuireBench {
                 // quire stats and quire report on a long review history.
                 statsReviews = Int(args.popFirst() ?? "") ?? 1_000_000
             case "--suite": suite = true
+            case "--search": search = true
             case "--edits": edits = Int(args.popFirst() ?? "") ?? edits
             case "--sizes":
                 print("Card \(MemoryLayout<Card>.stride) B, SchedulingState \(MemoryLayout<SchedulingState>.stride) B, Note \(MemoryLayout<Note>.stride) B")
@@ -69,7 +71,7 @@ enum QuireBench {
                 try phases(dir: args.popFirst() ?? "")
                 return
             default:
-                print("usage: QuireBench [--files N,N] [--vaults DIR] [--runs N] [--edits N] [--suite] | --grading | [--files N] --stats REVIEWS | --anki CARDS,REVIEWS | --index-loop DIR N | --parse-loop DIR N | --phases DIR")
+                print("usage: QuireBench [--files N,N] [--vaults DIR] [--runs N] [--edits N] [--suite | --search] | --grading | [--files N] --stats REVIEWS | --anki CARDS,REVIEWS | --index-loop DIR N | --parse-loop DIR N | --phases DIR")
                 exit(2)
             }
         }
@@ -79,6 +81,11 @@ enum QuireBench {
         }
         if let statsReviews {
             try StatsBench.run(vaultsDir: vaultsDir, files: sizes.first ?? 2000, reviews: statsReviews, runs: runs)
+            return
+        }
+        if search {
+            // Search: index builds, warm queries, re-indexing, the encoder (SearchBench).
+            try SearchBench.run(sizes: sizes, vaultsDir: vaultsDir, runs: runs)
             return
         }
         if suite {

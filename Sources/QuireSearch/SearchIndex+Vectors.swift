@@ -12,7 +12,8 @@ extension SearchIndex {
         var missing: [(hash: Int64, text: String)] = []
         var seen: Set<Int64> = []
         do {
-            try db.query("SELECT hash, heading, text FROM chunks WHERE hash NOT IN (SELECT hash FROM vectors)") { row in
+            try db.query("SELECT i.hash, c.heading, c.text FROM info i JOIN chunks c ON c.rowid = i.id "
+                         + "WHERE i.hash NOT IN (SELECT hash FROM vectors)") { row in
                 let hash = row.int(0)
                 if seen.insert(hash).inserted { missing.append((hash, Self.embeddedText(row.text(1) ?? "", row.text(2) ?? ""))) }
             }
@@ -34,7 +35,7 @@ extension SearchIndex {
             done += part.count
         }
         progress(missing.count, missing.count)
-        do { try db.execute("DELETE FROM vectors WHERE hash NOT IN (SELECT hash FROM chunks)") } catch { throw .index(error.description) }
+        do { try db.execute("DELETE FROM vectors WHERE hash NOT IN (SELECT hash FROM info)") } catch { throw .index(error.description) }
         if !missing.isEmpty { loadedVectors = nil }
         return missing.count
     }
@@ -43,8 +44,8 @@ extension SearchIndex {
     public func counts() throws(SearchError) -> (chunks: Int, embedded: Int) {
         var chunks = 0, embedded = 0
         do {
-            try db.query("SELECT count(*) FROM chunks") { chunks = Int($0.int(0)) }
-            try db.query("SELECT count(*) FROM chunks WHERE hash IN (SELECT hash FROM vectors)") { embedded = Int($0.int(0)) }
+            try db.query("SELECT count(*) FROM info") { chunks = Int($0.int(0)) }
+            try db.query("SELECT count(*) FROM info WHERE hash IN (SELECT hash FROM vectors)") { embedded = Int($0.int(0)) }
         } catch { throw .index(error.description) }
         return (chunks, embedded)
     }
@@ -55,7 +56,7 @@ extension SearchIndex {
         var rows: [Int64] = []
         var set = VectorSet()
         do {
-            try db.query("SELECT c.rowid, v.vector FROM chunks c JOIN vectors v ON v.hash = c.hash") { row in
+            try db.query("SELECT i.id, v.vector FROM info i JOIN vectors v ON v.hash = i.hash") { row in
                 if set.append(encoded: row.bytes(1)) { rows.append(row.int(0)) }
             }
         } catch { throw .index(error.description) }
@@ -89,7 +90,8 @@ extension SearchIndex {
     public func chunk(_ id: Int64) throws(SearchError) -> SearchHit? {
         var hit: SearchHit?
         do {
-            try db.query("SELECT text, path, heading, first, last, card FROM chunks WHERE rowid = ?", [.int(id)]) { row in
+            try db.query("SELECT c.text, i.path, c.heading, i.first, i.last, i.card FROM info i JOIN chunks c ON c.rowid = i.id "
+                         + "WHERE i.id = ?", [.int(id)]) { row in
                 let heading = row.text(2) ?? ""
                 hit = SearchHit(chunk: id, path: row.text(1) ?? "", lines: Int(row.int(3))...Int(max(row.int(3), row.int(4))),
                                 headingPath: heading.isEmpty ? [] : heading.split(separator: " › ", omittingEmptySubsequences: false).map(String.init),
@@ -110,7 +112,7 @@ extension SearchIndex {
     public func chunks(ofNote path: String) throws(SearchError) -> [Int64] {
         var rows: [Int64] = []
         do {
-            try db.query("SELECT rowid FROM chunks WHERE path = ? ORDER BY first", [.text(path)]) { rows.append($0.int(0)) }
+            try db.query("SELECT id FROM info WHERE path = ? ORDER BY first", [.text(path)]) { rows.append($0.int(0)) }
         } catch { throw .index(error.description) }
         return rows
     }
@@ -181,5 +183,20 @@ extension SearchIndex {
         if mode == .semantic { return try nearest(query, limit: limit) }
         let depth = max(limit, Self.fusionDepth)
         return Self.fused([try search(words, limit: depth, matchAll: matchAll), try nearest(query, limit: depth)], limit: limit)
+    }
+}
+
+extension SearchIndex {
+    /// Stores `vector` for every chunk without one, whatever its text (for benchmarks of ranking
+    /// over many chunks, where computing real vectors would take hours): `make(hash)` gives each.
+    package func fillVectors(_ make: (Int64) -> [Float]) throws(SearchError) {
+        var hashes: [Int64] = []
+        do {
+            try db.query("SELECT DISTINCT hash FROM info WHERE hash NOT IN (SELECT hash FROM vectors)") { hashes.append($0.int(0)) }
+            try db.transaction { () throws(ArchiveError) in
+                for hash in hashes { try db.execute("INSERT INTO vectors VALUES (?, ?)", [.int(hash), .blob(VectorCoding.encode(make(hash)))]) }
+            }
+        } catch { throw .index(error.description) }
+        loadedVectors = nil
     }
 }

@@ -46,7 +46,7 @@ public final class SearchIndex {
     public static let marks = (open: "\u{1}", close: "\u{2}")
 
     /// The schema's version: an index written by another is rebuilt.
-    static let version = "2"
+    static let version = "3"
     /// The vectors' model: vectors made by another are dropped.
     static let vectorModel = "all-MiniLM-L6-v2/f16"
 
@@ -62,10 +62,15 @@ public final class SearchIndex {
             var found: String?
             try db.query("SELECT value FROM meta WHERE key = 'version'") { found = $0.text(0) }
             if found != Self.version {
-                for table in ["notes", "chunks", "grams", "vectors"] { try db.execute("DROP TABLE IF EXISTS \(table)") }
+                for table in ["notes", "chunks", "grams", "vectors", "info"] { try db.execute("DROP TABLE IF EXISTS \(table)") }
                 try db.execute("CREATE TABLE notes (path TEXT PRIMARY KEY, digest INTEGER NOT NULL)")
-                try db.execute("CREATE VIRTUAL TABLE chunks USING fts5(text, heading, path UNINDEXED, first UNINDEXED, "
-                               + "last UNINDEXED, card UNINDEXED, hash UNINDEXED, tokenize = 'porter unicode61 remove_diacritics 2')")
+                // Each chunk: its words (FTS5, rowid = info.id), where it is (info, indexed by path
+                // and by the hash of its text), its trigrams when it holds CJK text (grams).
+                try db.execute("CREATE VIRTUAL TABLE chunks USING fts5(text, heading, tokenize = 'porter unicode61 remove_diacritics 2')")
+                try db.execute("CREATE TABLE info (id INTEGER PRIMARY KEY, path TEXT NOT NULL, first INTEGER NOT NULL, "
+                               + "last INTEGER NOT NULL, card TEXT, hash INTEGER NOT NULL)")
+                try db.execute("CREATE INDEX info_path ON info (path)")
+                try db.execute("CREATE INDEX info_hash ON info (hash)")
                 try db.execute("CREATE VIRTUAL TABLE grams USING fts5(text, tokenize = 'trigram')")
                 try db.execute("CREATE TABLE vectors (hash INTEGER PRIMARY KEY, vector BLOB NOT NULL)")
                 try db.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", [.text(Self.version)])
@@ -112,23 +117,30 @@ public final class SearchIndex {
 
     /// Replaces the note at `path` by `chunks` (read from bytes with `digest`).
     public func update(path: String, digest: UInt64, chunks: [Chunk]) throws(SearchError) {
-        do {
-            try db.transaction { () throws(ArchiveError) in
-                try delete(path)
-                for chunk in chunks {
-                    let card: SQLiteValue = if case .card(let id) = chunk.kind { .text(id.rawValue) } else { .null }
-                    let heading = chunk.headingPath.joined(separator: " › ")
-                    let hash = SipHash24.hash(Self.embeddedText(heading, chunk.text).utf8)
-                    try db.execute("INSERT INTO chunks (text, heading, path, first, last, card, hash) VALUES (?, ?, ?, ?, ?, ?, ?)", [
-                        .text(chunk.text), .text(heading), .text(path),
-                        .int(Int64(chunk.lines.lowerBound)), .int(Int64(chunk.lines.upperBound)), card, .int(Int64(bitPattern: hash)),
-                    ])
-                    try db.execute("INSERT INTO grams (rowid, text) VALUES (last_insert_rowid(), ?)", [.text(chunk.text)])
-                }
-                try db.execute("INSERT OR REPLACE INTO notes VALUES (?, ?)", [.text(path), .int(Int64(bitPattern: digest))])
-            }
-        } catch { throw .index(error.description) }
+        do { try db.transaction { () throws(ArchiveError) in try write(path: path, digest: digest, chunks: chunks, replacing: true) } } catch {
+            throw .index(error.description)
+        }
         loadedVectors = nil
+    }
+
+    /// Writes a note's chunks, inside the caller's transaction; `replacing`: take out what the
+    /// index had for the note first.
+    func write(path: String, digest: UInt64, chunks: [Chunk], replacing: Bool) throws(ArchiveError) {
+        if replacing { try delete(path) }
+        for chunk in chunks {
+            let card: SQLiteValue = if case .card(let id) = chunk.kind { .text(id.rawValue) } else { .null }
+            let heading = chunk.headingPath.joined(separator: " › ")
+            let hash = SipHash24.hash(Self.embeddedText(heading, chunk.text).utf8)
+            try db.execute("INSERT INTO info (path, first, last, card, hash) VALUES (?, ?, ?, ?, ?)", [
+                .text(path), .int(Int64(chunk.lines.lowerBound)), .int(Int64(chunk.lines.upperBound)), card, .int(Int64(bitPattern: hash)),
+            ])
+            try db.execute("INSERT INTO chunks (rowid, text, heading) VALUES (last_insert_rowid(), ?, ?)", [.text(chunk.text), .text(heading)])
+            // Only text with CJK characters is looked up by trigram (other words are in `chunks`).
+            if chunk.text.unicodeScalars.contains(where: Self.isCJK) {
+                try db.execute("INSERT INTO grams (rowid, text) VALUES (last_insert_rowid(), ?)", [.text(chunk.text)])
+            }
+        }
+        try db.execute("INSERT OR REPLACE INTO notes VALUES (?, ?)", [.text(path), .int(Int64(bitPattern: digest))])
     }
 
     /// Takes the note at `path` out of the index.
@@ -138,8 +150,9 @@ public final class SearchIndex {
     }
 
     private func delete(_ path: String) throws(ArchiveError) {
-        try db.execute("DELETE FROM grams WHERE rowid IN (SELECT rowid FROM chunks WHERE path = ?)", [.text(path)])
-        try db.execute("DELETE FROM chunks WHERE path = ?", [.text(path)])
+        try db.execute("DELETE FROM grams WHERE rowid IN (SELECT id FROM info WHERE path = ?)", [.text(path)])
+        try db.execute("DELETE FROM chunks WHERE rowid IN (SELECT id FROM info WHERE path = ?)", [.text(path)])
+        try db.execute("DELETE FROM info WHERE path = ?", [.text(path)])
         try db.execute("DELETE FROM notes WHERE path = ?", [.text(path)])
     }
 
@@ -179,8 +192,9 @@ public final class SearchIndex {
                 // Substrings: each term in the trigram table (three characters at least), else scanned.
                 let long = terms.filter { $0.text.unicodeScalars.count >= 3 }
                 let short = terms.filter { $0.text.unicodeScalars.count < 3 }
-                var sql = "SELECT c.text, c.path, c.heading, c.first, c.last, c.card, "
-                    + (long.isEmpty ? "0.0" : "bm25(grams)") + ", c.rowid FROM grams JOIN chunks c ON c.rowid = grams.rowid WHERE "
+                var sql = "SELECT grams.text, i.path, c.heading, i.first, i.last, i.card, "
+                    + (long.isEmpty ? "0.0" : "bm25(grams)") + ", i.id FROM grams JOIN info i ON i.id = grams.rowid "
+                    + "JOIN chunks c ON c.rowid = grams.rowid WHERE "
                 var values: [SQLiteValue] = []
                 var conditions: [String] = []
                 if !long.isEmpty {
@@ -196,8 +210,8 @@ public final class SearchIndex {
                 try db.query(sql, values, hit)
             } else {
                 let match = terms.map { $0.prefix ? Self.quoted($0.text) + "*" : Self.quoted($0.text) }.joined(separator: join)
-                try db.query("SELECT snippet(chunks, 0, ?, ?, '…', 16), path, heading, first, last, card, bm25(chunks), rowid "
-                             + "FROM chunks WHERE chunks MATCH ? ORDER BY bm25(chunks) LIMIT ?",
+                try db.query("SELECT snippet(chunks, 0, ?, ?, '…', 16), i.path, chunks.heading, i.first, i.last, i.card, bm25(chunks), i.id "
+                             + "FROM chunks JOIN info i ON i.id = chunks.rowid WHERE chunks MATCH ? ORDER BY bm25(chunks) LIMIT ?",
                              [.text(Self.marks.open), .text(Self.marks.close), .text(match), .int(Int64(limit))], hit)
             }
         } catch { throw .index(error.description) }
@@ -238,7 +252,7 @@ public final class SearchIndex {
 
     /// A character of a script written without spaces between words.
     static func isCJK(_ s: Unicode.Scalar) -> Bool {
-        s.properties.isIdeographic || (0x3040...0x30FF).contains(s.value) || (0xAC00...0xD7A3).contains(s.value)
+        s.value >= 0x2E80 && s.properties.isIdeographic || (0x3040...0x30FF).contains(s.value) || (0xAC00...0xD7A3).contains(s.value)
     }
 }
 
@@ -274,12 +288,25 @@ extension SearchIndex {
         let current = Set(index.notes.map(\.path))
         let stale = index.notes.filter { stored[$0.path] != $0.contentDigest }
         var indexed = 0
-        for (k, note) in stale.enumerated() {
-            progress(k, stale.count)
-            guard let full = try? vault.notePath(note.path), let bytes = try? vault.io.read(full).bytes else { continue }
-            try update(path: note.path, digest: note.contentDigest, chunks: NoteChunker.chunks(of: note, bytes: bytes))
-            indexed += 1
+        // Many notes to a transaction (one commit each would cost more than the notes).
+        let batch = 256
+        var start = 0
+        while start < stale.count {
+            progress(start, stale.count)
+            let part = stale[start..<min(start + batch, stale.count)]
+            do {
+                try db.transaction { () throws(ArchiveError) in
+                    for note in part {
+                        guard let full = try? vault.notePath(note.path), let bytes = try? vault.io.read(full).bytes else { continue }
+                        try write(path: note.path, digest: note.contentDigest, chunks: NoteChunker.chunks(of: note, bytes: bytes),
+                                  replacing: stored[note.path] != nil)
+                        indexed += 1
+                    }
+                }
+            } catch { throw .index(error.description) }
+            start += part.count
         }
+        if indexed > 0 { loadedVectors = nil }
         progress(stale.count, stale.count)
         let gone = stored.keys.filter { !current.contains($0) }.sorted()
         for path in gone { try remove(path: path) }

