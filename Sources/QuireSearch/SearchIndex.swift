@@ -48,7 +48,7 @@ public final class SearchIndex {
     /// The schema's version: an index written by another is rebuilt.
     static let version = "3"
     /// The vectors' model: vectors made by another are dropped.
-    static let vectorModel = "all-MiniLM-L6-v2/f16"
+    static let vectorModel = "all-MiniLM-L6-v2/i8"
 
     /// The chunks' vectors, loaded at the first semantic search (rows and vectors in step).
     var loadedVectors: (rows: [Int64], set: VectorSet)?

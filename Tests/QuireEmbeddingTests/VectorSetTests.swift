@@ -1,7 +1,7 @@
 import Testing
 @testable import QuireEmbedding
 
-/// Vectors stored as half floats and searched by dot product.
+/// Vectors stored as a scale and a byte a value, and searched by dot product.
 @Suite struct VectorSetTests {
     @Test func nearestIsExactOrderedAndBounded() {
         var set = VectorSet(dimension: 3)
@@ -21,14 +21,21 @@ import Testing
         #expect(big.nearest([0.6, 0.8, 0], limit: 25).map(\.index) == Array(expected))
     }
 
-    @Test func halfFloatCodingRoundTripsAndRejectsWrongSizes() {
+    @Test func byteCodingRoundTripsWithinHalfAStepAndRejectsWrongSizes() {
         var set = VectorSet(dimension: 4)
         let v: [Float] = [0.5, -0.25, 0.125, 0.0625]
         let added = set.append(encoded: VectorCoding.encode(v))
         #expect(added)
-        #expect(set.vector(at: 0) == v)
+        // Each value within half a step (the largest / 127 / 2) of the original.
+        #expect(zip(set.vector(at: 0), v).allSatisfy { abs($0 - $1) <= 0.5 / 127 / 2 + 1e-7 })
+        #expect(set.vector(at: 0)[0] == 0.5)
+        // All zero, or not finite: still a vector (zeros), never a crash.
+        let zeros = set.append(encoded: VectorCoding.encode([0, 0, 0, 0]))
+        let nan = set.append(encoded: VectorCoding.encode([.nan, 1, 0, 0]))
+        #expect(zeros && nan)
+        #expect(set.vector(at: 2) == [0, 1, 0, 0])
         let wrong = set.append(encoded: [1, 2, 3])
         #expect(!wrong)
-        #expect(set.count == 1)
+        #expect(set.count == 3)
     }
 }
