@@ -73,9 +73,14 @@ public struct Safetensors: Sendable {
         let start = dataStart + entry.range.lowerBound
         let values = [Float](unsafeUninitializedCapacity: count) { buffer, initialized in
             bytes.withUnsafeBytes { raw in
+                #if _endian(little)
+                // The file's order is the machine's: one copy.
+                UnsafeMutableRawBufferPointer(buffer).copyMemory(from: UnsafeRawBufferPointer(rebasing: raw[start..<(start + count * 4)]))
+                #else
                 for i in 0..<count {
                     buffer[i] = Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: start + 4 * i, as: UInt32.self)))
                 }
+                #endif
             }
             initialized = count
         }

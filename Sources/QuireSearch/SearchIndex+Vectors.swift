@@ -40,51 +40,79 @@ extension SearchIndex {
         return missing.count
     }
 
-    /// The number of chunks and of those with a vector.
+    /// The number of chunks and of those with a vector (loading the vectors, which a semantic
+    /// search needs anyway).
     public func counts() throws(SearchError) -> (chunks: Int, embedded: Int) {
-        var chunks = 0, embedded = 0
-        do {
-            try db.query("SELECT count(*) FROM info") { chunks = Int($0.int(0)) }
-            try db.query("SELECT count(*) FROM info WHERE hash IN (SELECT hash FROM vectors)") { embedded = Int($0.int(0)) }
-        } catch { throw .index(error.description) }
-        return (chunks, embedded)
+        var chunks = 0
+        do { try db.query("SELECT count(*) FROM info") { chunks = Int($0.int(0)) } } catch { throw .index(error.description) }
+        return (chunks, try vectors().embeddedChunks)
     }
 
-    /// Every chunk's vector, in memory (loaded once, until the index changes).
-    func vectors() throws(SearchError) -> (rows: [Int64], set: VectorSet) {
-        if let loadedVectors { return loadedVectors }
-        var rows: [Int64] = []
+    /// The stored vectors in memory, and the chunks that have each (loaded once, until the index
+    /// changes): the vectors read in one pass in their table's order, the chunks in another, joined
+    /// here by hash — two sequential reads instead of a lookup per chunk.
+    struct LoadedVectors {
         var set = VectorSet()
+        var byHash: [Int64: Int] = [:]
+        /// The chunks of vector `v`: `ids[offsets[v]..<offsets[v + 1]]`.
+        var offsets: [Int] = []
+        var ids: [Int64] = []
+        var embeddedChunks: Int { ids.count }
+
+        func chunks(of v: Int) -> ArraySlice<Int64> { ids[offsets[v]..<offsets[v + 1]] }
+    }
+
+    func vectors() throws(SearchError) -> LoadedVectors {
+        if let loadedVectors { return loadedVectors }
+        var loaded = LoadedVectors()
         do {
             var count = 0
-            try db.query("SELECT count(*) FROM info i JOIN vectors v ON v.hash = i.hash") { count = Int($0.int(0)) }
-            set.reserve(count)
-            rows.reserveCapacity(count)
-            try db.query("SELECT i.id, v.vector FROM info i JOIN vectors v ON v.hash = i.hash") { row in
-                if row.withBytes(1, { set.append(encoded: $0) }) { rows.append(row.int(0)) }
+            try db.query("SELECT count(*) FROM vectors") { count = Int($0.int(0)) }
+            loaded.set.reserve(count)
+            loaded.byHash.reserveCapacity(count)
+            try db.query("SELECT hash, vector FROM vectors") { row in
+                if row.withBytes(1, { loaded.set.append(encoded: $0) }) { loaded.byHash[row.int(0)] = loaded.set.count - 1 }
             }
+            var pairs: [(vector: Int32, id: Int64)] = []
+            try db.query("SELECT id, hash FROM info") { row in
+                if let v = loaded.byHash[row.int(1)] { pairs.append((Int32(v), row.int(0))) }
+            }
+            // Counting sort by vector: each vector's chunks side by side.
+            var offsets = [Int](repeating: 0, count: loaded.set.count + 1)
+            for p in pairs { offsets[Int(p.vector) + 1] += 1 }
+            for v in 0..<loaded.set.count { offsets[v + 1] += offsets[v] }
+            var next = offsets
+            var ids = [Int64](repeating: 0, count: pairs.count)
+            for p in pairs {
+                ids[next[Int(p.vector)]] = p.id
+                next[Int(p.vector)] += 1
+            }
+            loaded.offsets = offsets
+            loaded.ids = ids
         } catch { throw .index(error.description) }
-        loadedVectors = (rows, set)
-        return (rows, set)
+        loadedVectors = loaded
+        return loaded
     }
 
     /// The chunks nearest `vector` (a unit vector) by cosine, best first, at most `limit`;
     /// `excluding` leaves out the chunks of those notes.
     public func nearest(_ vector: [Float], limit: Int = 20, excluding: Set<String> = []) throws(SearchError) -> [SearchHit] {
-        let (rows, set) = try vectors()
+        let loaded = try vectors()
         var hits: [SearchHit] = []
-        // Asks for more when excluded notes' chunks take places.
+        // Asks for more when excluded notes' chunks (or vectors no chunk has) take places.
         var asked = limit
         while hits.count < limit {
             hits = []
-            let near = set.nearest(vector, limit: asked)
-            for (index, score) in near {
-                guard var hit = try chunk(rows[index]), !excluding.contains(hit.path) else { continue }
-                hit.score = Double(score)
-                hits.append(hit)
-                if hits.count == limit { break }
+            let near = loaded.set.nearest(vector, limit: asked)
+            found: for (index, score) in near {
+                for id in loaded.chunks(of: index) {
+                    guard var hit = try chunk(id), !excluding.contains(hit.path) else { continue }
+                    hit.score = Double(score)
+                    hits.append(hit)
+                    if hits.count == limit { break found }
+                }
             }
-            if near.count < asked || asked >= set.count { break }
+            if near.count < asked || asked >= loaded.set.count { break }
             asked *= 4
         }
         return hits
@@ -123,9 +151,11 @@ extension SearchIndex {
 
     /// The stored vector of chunk `id`, if it has one.
     public func vector(ofChunk id: Int64) throws(SearchError) -> [Float]? {
-        let (rows, set) = try vectors()
-        guard let i = rows.firstIndex(of: id) else { return nil }
-        return set.vector(at: i)
+        var hash: Int64?
+        do { try db.query("SELECT hash FROM info WHERE id = ?", [.int(id)]) { hash = $0.int(0) } } catch { throw .index(error.description) }
+        let loaded = try vectors()
+        guard let hash, let v = loaded.byHash[hash] else { return nil }
+        return loaded.set.vector(at: v)
     }
 
     /// Reciprocal-rank fusion: each list's hits scored 1/(k + rank) (rank from 1), summed over the

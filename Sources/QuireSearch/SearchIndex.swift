@@ -51,13 +51,15 @@ public final class SearchIndex {
     static let vectorModel = "all-MiniLM-L6-v2/i8"
 
     /// The chunks' vectors, loaded at the first semantic search (rows and vectors in step).
-    var loadedVectors: (rows: [Int64], set: VectorSet)?
+    var loadedVectors: LoadedVectors?
 
     /// Opens (creating) the index at `path`.
     public init(path: String) throws(SearchError) {
         do {
             db = try SQLiteConnection(path: path, name: "search index")
             try db.execute("PRAGMA journal_mode = WAL")
+            // Read through a memory map (a search reads every vector: no copy per page).
+            try db.execute("PRAGMA mmap_size = 1073741824")
             try db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
             var found: String?
             try db.query("SELECT value FROM meta WHERE key = 'version'") { found = $0.text(0) }

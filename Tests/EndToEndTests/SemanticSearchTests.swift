@@ -72,7 +72,7 @@ import Testing
             let out = try QuireRunner.execute(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", """
                 import sqlite3, sys
                 c = sqlite3.connect(sys.argv[1])
-                n = c.execute("select count(*) from chunks c join vectors v on v.hash = c.hash where c.path = 'Notes/volcano.md'").fetchone()[0]
+                n = c.execute("select count(*) from info i join vectors v on v.hash = i.hash where i.path = 'Notes/volcano.md'").fetchone()[0]
                 print(n)
                 """, db])
             followed = out.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1"
