@@ -183,19 +183,34 @@ public enum ExtractiveAnswer {
         return out
     }
 
-    /// Text without HTML tags (`<…>` holding no space right after `<`) and comments on one line.
+    /// Text without HTML tags (`<` then a letter or `/`, up to the next `>` with no `<` between)
+    /// and comments on one line. Linear: no character is looked at more than twice.
     static func withoutTags(_ line: Substring) -> String {
         var out = ""
         var i = line.startIndex
+        var commentsLeft = true
         while i < line.endIndex {
-            if line[i...].hasPrefix("<!--"), let end = line[i...].range(of: "-->") {
-                i = end.upperBound
-                continue
+            if commentsLeft, line[i...].hasPrefix("<!--") {
+                if let end = line[i...].range(of: "-->") {
+                    i = end.upperBound
+                    continue
+                }
+                commentsLeft = false  // none closes on this line: no later one will either
             }
             if line[i] == "<", let next = line.index(i, offsetBy: 1, limitedBy: line.endIndex), next < line.endIndex,
-               line[next].isLetter || line[next] == "/", let close = line[next...].firstIndex(of: ">") {
-                i = line.index(after: close)
-                continue
+               line[next].isLetter || line[next] == "/" {
+                // The tag ends at the first '>', unless a '<' comes first (then this '<' is text).
+                if let stop = line[next...].firstIndex(where: { $0 == ">" || $0 == "<" }) {
+                    if line[stop] == ">" {
+                        i = line.index(after: stop)
+                        continue
+                    }
+                    out += line[i..<stop]
+                    i = stop
+                    continue
+                }
+                out += line[i...]
+                break
             }
             out.append(line[i])
             i = line.index(after: i)

@@ -10,11 +10,17 @@ extension Quire {
 
         @Argument(help: "The folder (default: the working directory).")
         var directory: String?
+        @Option(name: [.customShort("C"), .customLong("vault")], help: ArgumentHelp("The folder, as other commands take it.", valueName: "DIR"))
+        var vault: String?
         @Flag(help: "Make a vault inside another vault's folder (its notes then belong to the inner vault only).")
         var nested = false
 
+        func validate() throws {
+            if let vault, let directory, vault != directory { throw ValidationError("give the folder once: -C \(vault) or \(directory)") }
+        }
+
         func run() throws {
-            let dir = directory ?? Clock.currentDirectory()
+            let dir = directory ?? vault ?? Clock.currentDirectory()
             // A vault inside a vault: the outer one would index the inner one's notes too.
             if !nested, let outer = try? Vault.discover(from: FileIO.directory(of: VaultScanner.realPath(dir) ?? dir)),
                outer.isInitialized, outer.root != (VaultScanner.realPath(dir) ?? dir) {

@@ -72,3 +72,17 @@ import Testing
         #expect(!ExtractiveAnswer.checked("NOT FOUND", chunks: Self.chunks, encoder: nil).found)
     }
 }
+
+/// Hostile text: markup that never closes costs linear time.
+@Suite struct ExtractiveAnswerHostileTests {
+    @Test func unclosedTagsAndCommentsAreLinear() {
+        #expect(ExtractiveAnswer.withoutTags("a <b>bold</b> and <i x=1>x</i> <!-- c --> end") == "a bold and x end")
+        #expect(ExtractiveAnswer.withoutTags("1 < 2 and a<b but <c") == "1 < 2 and a<b but <c")
+        // 400,000 characters of '<a' with no '>', and of '<!--' with no end: done at once.
+        let tags = String(repeating: "<a", count: 200_000)
+        #expect(ExtractiveAnswer.withoutTags(Substring(tags)) == tags)
+        let comments = String(repeating: "<!--", count: 100_000)
+        #expect(ExtractiveAnswer.withoutTags(Substring(comments)).count == comments.count)
+        #expect(ExtractiveAnswer.sentences(of: tags + ". A real sentence with enough words.").count == 1)
+    }
+}
