@@ -7,20 +7,20 @@ packages=(libcmark-gfm-dev libcmark-gfm-extensions-dev libyaml-dev libsqlite3-de
 # The review screen's end-to-end tests drive it through a real terminal in tmux.
 # `quire report`'s test renders the page in a real headless browser, with a font to draw text.
 [ "${QUIRE_TEST_DEPS:-0}" = 1 ] && packages+=(tmux chromium fonts-dejavu-core)
-# Import tests make zstd frames with the zstd tool.
-[ "${QUIRE_TEST_DEPS:-0}" = 1 ] && packages+=(zstd)
+# Import tests make zstd frames with the zstd tool; PDF imports run poppler's tools.
+[ "${QUIRE_TEST_DEPS:-0}" = 1 ] && packages+=(zstd poppler-utils)
 
 # Python packages used as test oracles (FSRS reference implementations; Anki's own library, whose
 # importer must open the packages Quire writes).
 install_python_oracles() {
-    python3 -c "import fsrs, fsrs_rs_python, anki, tokenizers" 2>/dev/null && return 0
-    echo "Installing Python test oracles: fsrs fsrs-rs-python anki tokenizers"
+    python3 -c "import fsrs, fsrs_rs_python, anki, tokenizers, fpdf" 2>/dev/null && return 0
+    echo "Installing Python test oracles: fsrs fsrs-rs-python anki tokenizers fpdf2"
     if ! python3 -m pip --version >/dev/null 2>&1; then
         $sudo apt-get install -y -qq --no-install-recommends python3-pip
     fi
     # A Debian-managed Python refuses plain installs (PEP 668); these packages are test-only.
-    python3 -m pip install --quiet fsrs fsrs-rs-python anki tokenizers 2>/dev/null \
-        || python3 -m pip install --quiet --break-system-packages fsrs fsrs-rs-python anki tokenizers
+    python3 -m pip install --quiet fsrs fsrs-rs-python anki tokenizers fpdf2 2>/dev/null \
+        || python3 -m pip install --quiet --break-system-packages fsrs fsrs-rs-python anki tokenizers fpdf2
 }
 
 # The benchmark's Python baseline: what a user would otherwise write (python-frontmatter).

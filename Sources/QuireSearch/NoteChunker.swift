@@ -23,14 +23,18 @@ public struct Chunk: Sendable, Equatable {
     public var headingPath: [String]
     /// The chunk's text: Markdown source for prose, `front` then `back` for a card.
     public var text: String
+    /// The page of the document the note was imported from (the last `<!-- page N -->` anchor
+    /// above the chunk, FORMAT.md §8), if the note has such anchors.
+    public var page: Int?
 
     /// Creates a chunk.
-    public init(kind: Kind, path: String, lines: ClosedRange<Int>, headingPath: [String], text: String) {
+    public init(kind: Kind, path: String, lines: ClosedRange<Int>, headingPath: [String], text: String, page: Int? = nil) {
         self.kind = kind
         self.path = path
         self.lines = lines
         self.headingPath = headingPath
         self.text = text
+        self.page = page
     }
 
     /// The number of words in the text (runs of letters or digits; each CJK character counts as one).
@@ -115,6 +119,16 @@ public enum NoteChunker {
             }
         }
         flush()
+        // Page anchors (an imported document's): each chunk takes the last one above its first line.
+        var anchors: [(line: Int, page: Int)] = []
+        for (k, line) in lines.enumerated() where line.hasPrefix("<!-- page ") {
+            if let page = PageAnchor.page(of: line) { anchors.append((k + firstLine, page)) }
+        }
+        if !anchors.isEmpty {
+            for k in chunks.indices {
+                chunks[k].page = anchors.last(where: { $0.line <= chunks[k].lines.lowerBound })?.page
+            }
+        }
         return chunks.sorted { ($0.lines.lowerBound, $0.isCard ? 1 : 0) < ($1.lines.lowerBound, $1.isCard ? 1 : 0) }
     }
 

@@ -25,6 +25,8 @@ public struct SearchHit: Sendable, Equatable {
     public var headingPath: [String]
     /// The card the chunk is, if it is one.
     public var card: CardID?
+    /// The page of the imported document the chunk comes from, if its note records pages.
+    public var page: Int? = nil
     /// The chunk's text around the matches, each match between `marks.open` and `marks.close`
     /// (a semantic hit: the chunk's first words).
     public var snippet: String
@@ -46,7 +48,7 @@ public final class SearchIndex {
     public static let marks = (open: "\u{1}", close: "\u{2}")
 
     /// The schema's version: an index written by another is rebuilt.
-    static let version = "3"
+    static let version = "4"
     /// The vectors' model: vectors made by another are dropped.
     static let vectorModel = "all-MiniLM-L6-v2/i8"
 
@@ -70,7 +72,7 @@ public final class SearchIndex {
                 // and by the hash of its text), its trigrams when it holds CJK text (grams).
                 try db.execute("CREATE VIRTUAL TABLE chunks USING fts5(text, heading, tokenize = 'porter unicode61 remove_diacritics 2')")
                 try db.execute("CREATE TABLE info (id INTEGER PRIMARY KEY, path TEXT NOT NULL, first INTEGER NOT NULL, "
-                               + "last INTEGER NOT NULL, card TEXT, hash INTEGER NOT NULL)")
+                               + "last INTEGER NOT NULL, card TEXT, hash INTEGER NOT NULL, page INTEGER)")
                 try db.execute("CREATE INDEX info_path ON info (path)")
                 try db.execute("CREATE INDEX info_hash ON info (hash)")
                 try db.execute("CREATE VIRTUAL TABLE grams USING fts5(text, tokenize = 'trigram')")
@@ -133,8 +135,9 @@ public final class SearchIndex {
             let card: SQLiteValue = if case .card(let id) = chunk.kind { .text(id.rawValue) } else { .null }
             let heading = chunk.headingPath.joined(separator: " › ")
             let hash = SipHash24.hash(Self.embeddedText(heading, chunk.text).utf8)
-            try db.execute("INSERT INTO info (path, first, last, card, hash) VALUES (?, ?, ?, ?, ?)", [
+            try db.execute("INSERT INTO info (path, first, last, card, hash, page) VALUES (?, ?, ?, ?, ?, ?)", [
                 .text(path), .int(Int64(chunk.lines.lowerBound)), .int(Int64(chunk.lines.upperBound)), card, .int(Int64(bitPattern: hash)),
+                chunk.page.map { .int(Int64($0)) } ?? .null,
             ])
             try db.execute("INSERT INTO chunks (rowid, text, heading) VALUES (last_insert_rowid(), ?, ?)", [.text(chunk.text), .text(heading)])
             // Only text with CJK characters is looked up by trigram (other words are in `chunks`).
@@ -186,7 +189,8 @@ public final class SearchIndex {
             let heading = row.text(2) ?? ""
             hits.append(SearchHit(chunk: row.int(7), path: row.text(1) ?? "", lines: Int(row.int(3))...Int(max(row.int(3), row.int(4))),
                                   headingPath: heading.isEmpty ? [] : heading.components(" › "),
-                                  card: row.text(5).flatMap { CardID($0) }, snippet: row.text(0) ?? "", score: -row.double(6)))
+                                  card: row.text(5).flatMap { CardID($0) }, page: row.isNull(8) ? nil : Int(row.int(8)),
+                                  snippet: row.text(0) ?? "", score: -row.double(6)))
         }
         let join = matchAll ? " " : " OR "
         do {
@@ -195,7 +199,7 @@ public final class SearchIndex {
                 let long = terms.filter { $0.text.unicodeScalars.count >= 3 }
                 let short = terms.filter { $0.text.unicodeScalars.count < 3 }
                 var sql = "SELECT grams.text, i.path, c.heading, i.first, i.last, i.card, "
-                    + (long.isEmpty ? "0.0" : "bm25(grams)") + ", i.id FROM grams JOIN info i ON i.id = grams.rowid "
+                    + (long.isEmpty ? "0.0" : "bm25(grams)") + ", i.id, i.page FROM grams JOIN info i ON i.id = grams.rowid "
                     + "JOIN chunks c ON c.rowid = grams.rowid WHERE "
                 var values: [SQLiteValue] = []
                 var conditions: [String] = []
@@ -212,7 +216,7 @@ public final class SearchIndex {
                 try db.query(sql, values, hit)
             } else {
                 let match = terms.map { $0.prefix ? Self.quoted($0.text) + "*" : Self.quoted($0.text) }.joined(separator: join)
-                try db.query("SELECT snippet(chunks, 0, ?, ?, '…', 16), i.path, chunks.heading, i.first, i.last, i.card, bm25(chunks), i.id "
+                try db.query("SELECT snippet(chunks, 0, ?, ?, '…', 16), i.path, chunks.heading, i.first, i.last, i.card, bm25(chunks), i.id, i.page "
                              + "FROM chunks JOIN info i ON i.id = chunks.rowid WHERE chunks MATCH ? ORDER BY bm25(chunks) LIMIT ?",
                              [.text(Self.marks.open), .text(Self.marks.close), .text(match), .int(Int64(limit))], hit)
             }

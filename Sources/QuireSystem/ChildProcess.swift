@@ -45,7 +45,8 @@ package struct ChildProcess: Sendable {
 
     /// Runs `arguments` (the program found on `PATH`), with `input` on its standard input and
     /// `environment` added to this process's.
-    package static func run(_ arguments: [String], input: [UInt8] = [], environment: [String: String] = [:]) -> ChildProcess {
+    package static func run(_ arguments: [String], input: [UInt8] = [], environment: [String: String] = [:],
+                            timeoutSeconds: Int? = nil, outputLimit: Int? = nil) -> ChildProcess {
         func failed(_ what: String) -> ChildProcess {
             ChildProcess(status: -1, output: [], errorOutput: Array("\(arguments.first ?? ""): \(what)".utf8))
         }
@@ -110,9 +111,29 @@ package struct ChildProcess: Sendable {
         var output: [UInt8] = [], errors: [UInt8] = []
         var open: [Int32] = [stdout[0], stderr[0]]
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        // Limits (for programs reading untrusted files): past the time or the output, the
+        // program is killed and the run fails with the reason.
+        var clock = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &clock)
+        let deadline = timeoutSeconds.map { Int64(clock.tv_sec) * 1000 + Int64(clock.tv_nsec) / 1_000_000 + Int64($0) * 1000 }
+        var stopped: String?
         while !open.isEmpty {
             var fds = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-            let ready = poll(&fds, nfds_t(fds.count), -1)
+            var wait: Int32 = -1
+            if let deadline {
+                clock_gettime(CLOCK_MONOTONIC, &clock)
+                let left = deadline - (Int64(clock.tv_sec) * 1000 + Int64(clock.tv_nsec) / 1_000_000)
+                if left <= 0 {
+                    stopped = "stopped after \(timeoutSeconds ?? 0) s"
+                    break
+                }
+                wait = Int32(min(left, 60_000))
+            }
+            if let outputLimit, output.count + errors.count > outputLimit {
+                stopped = "stopped: more than \(outputLimit >> 20) MB of output"
+                break
+            }
+            let ready = poll(&fds, nfds_t(fds.count), wait)
             if ready < 0 {
                 if errno == EINTR { continue }
                 break
@@ -130,9 +151,11 @@ package struct ChildProcess: Sendable {
                 }
             }
         }
+        if stopped != nil { kill(pid, SIGKILL) }
         for fd in open { close(fd) }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        if let stopped { return ChildProcess(status: -2, output: [], errorOutput: Array("\(program): \(stopped)".utf8)) }
         // WIFEXITED / WEXITSTATUS / WTERMSIG, spelled out (Swift does not import the macros).
         let signal = status & 0x7F
         let code = signal == 0 ? (status >> 8) & 0xFF : 128 + signal

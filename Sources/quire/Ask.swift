@@ -91,7 +91,7 @@ extension Quire {
                     ("sentences", .array(answer.sentences.map { .object([("text", .string($0.text)), ("source", .int($0.source))]) })),
                     ("sources", .array(answer.sources.map { hit in
                         .object([("path", .string(hit.path)), ("line", .int(hit.lines.lowerBound)), ("last_line", .int(hit.lines.upperBound)),
-                                 ("heading_path", .array(hit.headingPath.map(JSONValue.string))),
+                                 ("page", .optional(hit.page)), ("heading_path", .array(hit.headingPath.map(JSONValue.string))),
                                  ("card", hit.card.map { .string($0.rawValue) } ?? .null)])
                     })),
                     ("dropped", .array(answer.dropped.map(JSONValue.string))),
@@ -117,6 +117,7 @@ extension Quire {
         /// `path:line — heading › path` (and the card), made safe for a terminal.
         static func citation(_ hit: SearchHit) -> String {
             var text = TerminalText.visible(hit.path) + ":\(hit.lines.lowerBound)"
+            if let page = hit.page { text += ", p. \(page)" }
             if !hit.headingPath.isEmpty { text += " — " + TerminalText.visible(hit.headingPath.joined(separator: " › ")) }
             if let card = hit.card { text += " (card \(card))" }
             return text

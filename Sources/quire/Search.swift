@@ -78,6 +78,7 @@ extension Quire {
             if listing.json {
                 Output.line(JSONValue.array(kept.map { hit in
                     .object([("path", .string(hit.path)), ("line", .int(hit.lines.lowerBound)), ("last_line", .int(hit.lines.upperBound)),
+                             ("page", .optional(hit.page)),
                              ("heading_path", .array(hit.headingPath.map(JSONValue.string))),
                              ("card", hit.card.map { .string($0.rawValue) } ?? .null), ("snippet", .string(Self.plain(hit.snippet))),
                              ("score", .double(hit.score))])
@@ -87,6 +88,7 @@ extension Quire {
             if kept.isEmpty { Output.line("No match for \(TerminalText.visible(text)).") }
             for (n, hit) in kept.enumerated() {
                 var head = "\(n + 1). \(TerminalText.visible(hit.path)):\(hit.lines.lowerBound)"
+                if let page = hit.page { head += ", p. \(page)" }
                 if !hit.headingPath.isEmpty { head += " · " + TerminalText.visible(hit.headingPath.joined(separator: " › ")) }
                 if let card = hit.card { head += " · card \(card)" }
                 Output.line(head)

@@ -1,0 +1,70 @@
+import QuireSystem
+
+/// Runs poppler's tools (Debian's `poppler-utils`) on a PDF, an untrusted file: argument arrays
+/// only, never a shell, each run under a time and an output limit. Text comes from
+/// `pdftohtml -xml`, some pages at a time, so a long book streams with bounded memory.
+public enum PDFExtractor {
+    /// Why a PDF could not be read.
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// What `pdfinfo` says of the file.
+    public struct Info: Sendable, Equatable {
+        public var pages: Int
+        public var title: String?
+    }
+
+    /// Seconds one tool may run, and the output it may write (a page's XML is kilobytes).
+    static let timeout = 120, outputLimit = 64 << 20
+    /// Pages converted per run of `pdftohtml`.
+    public static let pagesPerRun = 20
+
+    /// The message for a missing tool.
+    static let missing = "poppler's tools are not installed (Debian: apt-get install poppler-utils)"
+
+    /// The file's page count and title; an encrypted, damaged or non-PDF file is a failure.
+    public static func info(_ path: String) throws(Failure) -> Info {
+        let run = ChildProcess.run(["pdfinfo", "-enc", "UTF-8", "--", path], timeoutSeconds: timeout, outputLimit: 1 << 20)
+        if run.status == -1 { throw Failure(description: missing) }
+        let text = String(decoding: run.output, as: UTF8.self)
+        guard run.status == 0 else {
+            let reason = String(decoding: run.errorOutput.prefix(300), as: UTF8.self).split(separator: "\n").first.map(String.init) ?? "pdfinfo failed"
+            throw Failure(description: "\(path): not a readable PDF (\(reason))")
+        }
+        var pages = 0
+        var title: String?
+        for line in text.split(separator: "\n") {
+            if line.hasPrefix("Pages:") { pages = Int(line.dropFirst(6).trimmingCharacters()) ?? 0 }
+            if line.hasPrefix("Title:") { title = line.dropFirst(6).trimmingCharacters().nilIfEmpty }
+            if line.hasPrefix("Encrypted:"), line.dropFirst(10).trimmingCharacters().hasPrefix("yes") {
+                throw Failure(description: "\(path): the PDF is encrypted; decrypt it first (for example qpdf --decrypt)")
+            }
+        }
+        guard pages > 0 else { throw Failure(description: "\(path): the PDF has no pages") }
+        return Info(pages: pages, title: title)
+    }
+
+    /// Pages `first...last` laid out.
+    public static func layout(_ path: String, pages: ClosedRange<Int>) throws(Failure) -> PDFLayout {
+        let run = ChildProcess.run(["pdftohtml", "-xml", "-i", "-q", "-stdout", "-enc", "UTF-8", "-nodrm",
+                                    "-f", String(pages.lowerBound), "-l", String(pages.upperBound), "--", path],
+                                   timeoutSeconds: timeout, outputLimit: outputLimit)
+        if run.status == -1 { throw Failure(description: missing) }
+        guard run.status == 0 else {
+            let reason = String(decoding: run.errorOutput.prefix(300), as: UTF8.self)
+            throw Failure(description: "\(path): pages \(pages.lowerBound)–\(pages.upperBound) could not be read (\(reason))")
+        }
+        return PDFLayout(xml: run.output)
+    }
+}
+
+extension Substring {
+    fileprivate func trimmingCharacters() -> String {
+        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed())
+    }
+}
+
+extension String {
+    fileprivate var nilIfEmpty: String? { isEmpty ? nil : self }
+}

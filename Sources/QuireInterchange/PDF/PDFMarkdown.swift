@@ -1,0 +1,190 @@
+import QuireModel
+import QuireParsing
+
+/// A PDF's text made into the body of a Quire note (FORMAT.md §8): each page opened by its anchor
+/// `<!-- page N -->`, headings from font size and weight, paragraphs re-flowed with hyphenation
+/// undone, list items kept, running headers, footers and page numbers left out. Pure: the same
+/// layout gives the same bytes. Text never reads as a card or as Markdown it did not mean.
+public enum PDFMarkdown {
+    /// What the conversion made of the document.
+    public struct Result: Sendable, Equatable {
+        public var body: String
+        /// Pages with no text at all (image-only: scanned pages).
+        public var emptyPages: [Int]
+        public var headings: Int
+        /// Lines left out as running headers, footers or page numbers.
+        public var removedLines: Int
+        /// The first heading's text (a title when the PDF names none).
+        public var firstHeading: String?
+    }
+
+    /// A line's role.
+    enum Block: Equatable {
+        case heading(level: Int, text: String)
+        case paragraph(String)
+        case item(marker: String, text: String)
+    }
+
+    /// Converts a document's layout (its pages in order).
+    public static func convert(_ layout: PDFLayout) -> Result {
+        let body = bodySize(layout)
+        let (kept, removed) = withoutRunningLines(layout)
+        // Heading sizes: clearly above the body size, largest first, three levels at most.
+        var sizes: [Double] = []
+        for page in kept { for line in page.lines where line.size >= body * 1.15 && !sizes.contains(rounded(line.size)) { sizes.append(rounded(line.size)) } }
+        sizes.sort(by: >)
+        func level(_ line: PDFLayout.Line) -> Int? {
+            if let i = sizes.firstIndex(of: rounded(line.size)) { return min(i + 1, 3) + 1 }
+            let words = line.text.split(whereSeparator: \.isWhitespace).count
+            if line.bold, words > 0, words <= 10, !".:;,".contains(line.text.trimmingSpaces().last ?? "."), abs(line.size - body) <= body * 0.15 {
+                return min(sizes.count + 1, 3) + 1
+            }
+            return nil
+        }
+        var out = ""
+        var empty: [Int] = []
+        var headings = 0
+        var afterItem = false
+        var firstHeading: String?
+        for page in kept {
+            out += (out.isEmpty ? "" : "\n") + PageAnchor.line(page.number) + "\n"
+            if page.lines.isEmpty { empty.append(page.number); continue }
+            afterItem = false
+            for block in blocks(page.lines, body: body, level: level) {
+                switch block {
+                case .heading(let level, let text):
+                    headings += 1
+                    if firstHeading == nil { firstHeading = text }
+                    out += "\n" + String(repeating: "#", count: level) + " " + safe(text) + "\n"
+                    afterItem = false
+                case .paragraph(let text):
+                    out += "\n" + safe(text) + "\n"
+                    afterItem = false
+                case .item(let marker, let text):
+                    // Items one after another make one tight list.
+                    out += (afterItem ? "" : "\n") + marker + " " + safe(text) + "\n"
+                    afterItem = true
+                }
+            }
+        }
+        return Result(body: out, emptyPages: empty, headings: headings, removedLines: removed, firstHeading: firstHeading)
+    }
+
+    /// The size most of the text is set in (weighted by characters).
+    static func bodySize(_ layout: PDFLayout) -> Double {
+        var weight: [Double: Int] = [:]
+        for page in layout.pages { for line in page.lines { weight[rounded(line.size), default: 0] += line.text.count } }
+        return weight.max { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) }?.key ?? 12
+    }
+
+    static func rounded(_ size: Double) -> Double { (size * 2).rounded() / 2 }
+
+    /// The pages without their running headers and footers (a line in the top or bottom tenth of
+    /// the page whose text, digits aside, comes back on at least half the pages, and at least two)
+    /// and their page numbers (a top or bottom line that is only a number).
+    static func withoutRunningLines(_ layout: PDFLayout) -> ([PDFLayout.Page], Int) {
+        let body = bodySize(layout)
+        // Running lines are set no larger than the body (a chapter's heading near the top is not one).
+        func margin(_ line: PDFLayout.Line, _ page: PDFLayout.Page) -> Bool {
+            page.height > 0 && line.size <= body * 1.05 && (line.top < page.height * 0.1 || line.top + line.height > page.height * 0.9)
+        }
+        func key(_ text: String) -> String {
+            String(text.lowercased().map { $0.isNumber ? "#" : $0 }).trimmingSpaces()
+        }
+        var seen: [String: Set<Int>] = [:]
+        for page in layout.pages { for line in page.lines where margin(line, page) { seen[key(line.text), default: []].insert(page.number) } }
+        let threshold = max(2, (layout.pages.count + 1) / 2)
+        var removed = 0
+        let pages = layout.pages.map { page in
+            var copy = page
+            copy.lines = page.lines.filter { line in
+                guard margin(line, page) else { return true }
+                let t = line.text.trimmingSpaces()
+                let number = !t.isEmpty && (t.allSatisfy(\.isNumber) || (t.lowercased().hasPrefix("page ") && t.dropFirst(5).allSatisfy(\.isNumber)))
+                if number || (seen[key(line.text)]?.count ?? 0) >= threshold { removed += 1; return false }
+                return true
+            }
+            return copy
+        }
+        return (pages, removed)
+    }
+
+    /// A page's lines as blocks: headings, list items, paragraphs re-flowed (a line joins the one
+    /// before unless the gap between them is well over a line's height, or it starts an item).
+    static func blocks(_ lines: [PDFLayout.Line], body: Double, level: (PDFLayout.Line) -> Int?) -> [Block] {
+        var blocks: [Block] = []
+        var text = ""
+        var item: String?
+        var previous: PDFLayout.Line?
+        func close() {
+            if !text.isEmpty { blocks.append(item.map { .item(marker: $0, text: text) } ?? .paragraph(text)) }
+            text = ""
+            item = nil
+        }
+        for line in lines {
+            let t = line.text.trimmingSpaces()
+            guard !t.isEmpty else { continue }
+            if let l = level(line) {
+                close()
+                // A heading set on two lines is one heading.
+                if case .heading(let pl, let pt)? = blocks.last, let p = previous, level(p) == l, line.top - (p.top + p.height) < line.height {
+                    blocks[blocks.count - 1] = .heading(level: pl, text: pt + " " + t)
+                } else {
+                    blocks.append(.heading(level: l, text: t))
+                }
+                previous = line
+                continue
+            }
+            if let (marker, rest) = listMarker(t) {
+                close()
+                item = marker
+                text = rest
+                previous = line
+                continue
+            }
+            if let p = previous, !text.isEmpty {
+                let gap = line.top - (p.top + p.height)
+                if gap > max(p.height, line.height) * 0.9 || level(p) != nil { close() }
+            }
+            if text.isEmpty {
+                text = t
+            } else if text.hasSuffix("-"), let first = t.first, first.isLowercase, text.dropLast().last?.isLetter == true {
+                text.removeLast()  // a word hyphenated at the line's end
+                text += t
+            } else {
+                text += " " + t
+            }
+            previous = line
+        }
+        close()
+        return blocks
+    }
+
+    /// A list item's marker (`-` for bullets, `N.` for numbers) and its text.
+    static func listMarker(_ t: String) -> (String, String)? {
+        for bullet in ["•", "◦", "▪", "‣", "●", "○", "■", "–", "—", "-", "*", "·"] where t.hasPrefix(bullet + " ") {
+            return ("-", String(t.dropFirst(bullet.count + 1)).trimmingSpaces())
+        }
+        let digits = t.prefix { $0.isASCII && $0.isNumber }
+        if !digits.isEmpty, digits.count <= 3 {
+            let after = t.dropFirst(digits.count)
+            if after.hasPrefix(". ") || after.hasPrefix(") ") { return (digits + ".", String(after.dropFirst(2)).trimmingSpaces()) }
+        }
+        return nil
+    }
+
+    /// Text as Markdown that reads as the same text and as no card: Markdown's characters escaped,
+    /// `::` written `:\:` and a `Q:`/`A:` at the start written `Q\:`.
+    static func safe(_ text: String) -> String {
+        var s = HTMLToMarkdown.escaped(text)
+        s = s.replacing("::", with: ":\\:")
+        for prefix in ["Q:", "A:", "q:", "a:"] where s.hasPrefix(prefix) { s = String(s.prefix(1)) + "\\:" + s.dropFirst(2) }
+        return s
+    }
+}
+
+extension StringProtocol {
+    fileprivate func trimmingSpaces() -> String {
+        String(self.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
+    }
+}

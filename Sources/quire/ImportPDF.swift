@@ -1,0 +1,92 @@
+import ArgumentParser
+import QuireInterchange
+import QuireModel
+import QuireParsing
+import QuireReview
+import QuireSystem
+
+extension Quire {
+    /// `quire import pdf FILE… [--deck D] [--to FOLDER] [--title T]`.
+    struct ImportPDF: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "pdf",
+            abstract: "Make a note of each PDF's text, page by page, with page anchors search and ask cite.",
+            discussion: """
+                The text is read with poppler's tools (Debian: poppler-utils), some pages at a time: headings \
+                from font size and weight, paragraphs re-flowed with hyphenation undone, list items kept, \
+                running headers, footers and page numbers left out, each page opened by <!-- page N --> \
+                (FORMAT.md §8). The note goes into --to FOLDER, else the deck's folder, else the vault's \
+                top; a note already there is never replaced (importing a changed PDF again writes a new \
+                note beside it, so the cards added to the old one stay). Pages without text (scans) are \
+                listed. An encrypted or damaged PDF is an error and nothing is written for it; the other \
+                files are imported and the exit status is 1.
+                """)
+
+        @OptionGroup var options: VaultOptions
+        @Option(help: ArgumentHelp("The deck (A::B or A/B): its folder holds the note.", valueName: "DECK")) var deck: String?
+        @Option(help: ArgumentHelp("The folder of the vault to write the note in.", valueName: "FOLDER")) var to: String?
+        @Option(help: ArgumentHelp("The note's title (default: the PDF's own, else its file name).", valueName: "TITLE")) var title: String?
+        @Argument(help: "The PDF files.") var files: [String]
+
+        func validate() throws {
+            if files.isEmpty { throw ValidationError("give a PDF file") }
+            if title != nil, files.count > 1 { throw ValidationError("--title names one note: give one file") }
+        }
+
+        func run() throws {
+            let vault = try options.open()
+            try ImportCommand.requireQuireSyntax(vault)
+            var folder = to ?? deck.map { $0.replacing("::", with: "/") } ?? ""
+            while folder.hasSuffix("/") { folder.removeLast() }
+            var failed = 0
+            for file in files {
+                // A path the tools cannot take for an option.
+                let path = file.hasPrefix("/") ? file : "./" + file
+                do {
+                    let info = try PDFExtractor.info(path)
+                    var pages: [PDFLayout.Page] = []
+                    var bar = ProgressBar("Reading \(file)", total: info.pages, minimum: 40)
+                    var first = 1
+                    while first <= info.pages {
+                        let last = min(info.pages, first + PDFExtractor.pagesPerRun - 1)
+                        pages += try PDFExtractor.layout(path, pages: first...last).pages
+                        bar.update(last)
+                        first = last + 1
+                    }
+                    let result = PDFMarkdown.convert(PDFLayout(pages: pages))
+                    let name = String(file.split(separator: "/").last ?? Substring(file))
+                    let base = name.lowercased().hasSuffix(".pdf") ? String(name.dropLast(4)) : name
+                    let noteTitle = title ?? info.title.flatMap { $0.isEmpty ? nil : $0 } ?? result.firstHeading ?? base
+                    let plan: NoteCreation
+                    do {
+                        plan = try NoteCreation.plan("# " + noteTitle + "\n" + result.body, fields: [("source", name), ("pages", String(info.pages))],
+                                                     tags: [], folder: folder, vault: vault, created: options.now)
+                    } catch { throw CLIError("\(file): \(error)") }
+                    // The note must read back as text only: no card, no warning.
+                    let (parsed, found) = NoteParser.parse(plan.bytes, path: plan.path)
+                    if parsed == nil || parsed?.cards.isEmpty == false || found.contains(where: { $0.severity >= .warning }) {
+                        throw CLIError("\(file): the converted text would not read back as a plain note: "
+                                       + found.map(\.message).joined(separator: "; "))
+                    }
+                    try ImportCommand.write([.note(plan.path, plan.bytes)], to: vault)
+                    var line = "wrote \(plan.path) (\(Output.counted(info.pages, "page")), \(Output.counted(result.headings, "heading"))"
+                    if result.removedLines > 0 { line += ", \(Output.counted(result.removedLines, "running line")) left out" }
+                    Output.line(line + ")")
+                    if !result.emptyPages.isEmpty {
+                        Output.error("quire: warning: \(file): \(Output.counted(result.emptyPages.count, "page")) without text (scanned?): "
+                                     + result.emptyPages.prefix(20).map(String.init).joined(separator: ", ")
+                                     + (result.emptyPages.count > 20 ? ", …" : "") + "; their text is not in the note")
+                    }
+                } catch let error as PDFExtractor.Failure {
+                    Output.error("quire: error: \(error.description); nothing written for it")
+                    failed += 1
+                } catch let error as CLIError {
+                    Output.error("quire: error: \(error.description); nothing written for it")
+                    failed += 1
+                }
+            }
+            Output.flush()
+            if failed > 0 { throw ExitCode(1) }
+        }
+    }
+}
