@@ -78,3 +78,18 @@ import QuireModel
         #expect(c.count >= 1_000_000 / (NoteChunker.maximumWords + 10) && c.allSatisfy { $0.words <= NoteChunker.maximumWords })
     }
 }
+
+/// An imported document's page anchors: each chunk takes the page above it; anchors are not text.
+@Suite struct NoteChunkerPageTests {
+    @Test func chunksTakeThePageAboveThem() throws {
+        let text = "---\ntitle: T\n---\n\n<!-- page 1 -->\n\nFirst page text here.\n\n<!-- page 2 -->\n\n## Two\n\nSecond page text.\n\nterm :: definition\n"
+        let note = try #require(parse(text, path: "T.md").note)
+        let chunks = NoteChunker.chunks(of: note, bytes: Array(text.utf8))
+        #expect(chunks.map(\.page) == [1, 2, 2])
+        #expect(chunks.map(\.text) == ["First page text here.", "Second page text.", "term\n\ndefinition"])
+        // No anchors: no pages.
+        let plain = "# A\n\nText.\n"
+        let plainNote = try #require(parse(plain, path: "A.md").note)
+        #expect(NoteChunker.chunks(of: plainNote, bytes: Array(plain.utf8)).allSatisfy { $0.page == nil })
+    }
+}

@@ -29,7 +29,7 @@ public enum PDFExtractor {
         if run.status == -1 { throw Failure(description: missing) }
         let text = String(decoding: run.output, as: UTF8.self)
         guard run.status == 0 else {
-            let reason = String(decoding: run.errorOutput.prefix(300), as: UTF8.self).split(separator: "\n").first.map(String.init) ?? "pdfinfo failed"
+            let reason = Self.lastLine(run.errorOutput) ?? "pdfinfo failed"
             throw Failure(description: "\(path): not a readable PDF (\(reason))")
         }
         var pages = 0
@@ -45,6 +45,14 @@ public enum PDFExtractor {
         return Info(pages: pages, title: title)
     }
 
+    /// The tool's last line of errors (the most telling), without control characters, at most 200
+    /// characters.
+    static func lastLine(_ bytes: [UInt8]) -> String? {
+        let text = String(decoding: bytes.suffix(4096), as: UTF8.self)
+        guard let line = text.split(whereSeparator: \.isNewline).last else { return nil }
+        return String(String(line.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }).prefix(200))
+    }
+
     /// Pages `first...last` laid out.
     public static func layout(_ path: String, pages: ClosedRange<Int>) throws(Failure) -> PDFLayout {
         let run = ChildProcess.run(["pdftohtml", "-xml", "-i", "-q", "-stdout", "-enc", "UTF-8", "-nodrm",
@@ -52,7 +60,7 @@ public enum PDFExtractor {
                                    timeoutSeconds: timeout, outputLimit: outputLimit)
         if run.status == -1 { throw Failure(description: missing) }
         guard run.status == 0 else {
-            let reason = String(decoding: run.errorOutput.prefix(300), as: UTF8.self)
+            let reason = Self.lastLine(run.errorOutput) ?? "pdftohtml failed"
             throw Failure(description: "\(path): pages \(pages.lowerBound)–\(pages.upperBound) could not be read (\(reason))")
         }
         return PDFLayout(xml: run.output)

@@ -115,6 +115,7 @@ public enum PDFMarkdown {
         var blocks: [Block] = []
         var text = ""
         var item: String?
+        var itemLeft = 0.0
         var previous: PDFLayout.Line?
         func close() {
             if !text.isEmpty { blocks.append(item.map { .item(marker: $0, text: text) } ?? .paragraph(text)) }
@@ -138,13 +139,15 @@ public enum PDFMarkdown {
             if let (marker, rest) = listMarker(t) {
                 close()
                 item = marker
+                itemLeft = line.left
                 text = rest
                 previous = line
                 continue
             }
             if let p = previous, !text.isEmpty {
                 let gap = line.top - (p.top + p.height)
-                if gap > max(p.height, line.height) * 0.9 || level(p) != nil { close() }
+                // An item goes on only on lines set in from its marker.
+                if gap > max(p.height, line.height) * 0.9 || level(p) != nil || (item != nil && line.left <= itemLeft + 1) { close() }
             }
             if text.isEmpty {
                 text = t

@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+
+/// `quire import pdf` on PDFs made here with fpdf2 (a Python PDF library, from PyPI): headings,
+/// page anchors, running lines left out, a page without text listed; `ask` citing the page; a
+/// damaged, an encrypted and a dash-named file.
+@Suite struct PDFImportTests {
+    static let makePDF = """
+        import sys
+        from fpdf import FPDF
+        pdf = FPDF()
+        pdf.set_auto_page_break(False)
+        chapters = [("Cells", "Mitochondria produce most of the chemical energy of the cell, stored in adeno-\\nsine triphosphate."),
+                    ("Enzymes", "Enzymes lower the activation energy of a reaction and are not consumed by it."),
+                    ("Genetics", "Ribosomes translate messenger RNA into proteins, one codon at a time.")]
+        for n, (name, text) in enumerate(chapters, 1):
+            pdf.add_page()
+            pdf.set_font("Helvetica", size=8); pdf.set_xy(10, 8); pdf.cell(0, 5, "Biology 101 - Lecture Notes")
+            pdf.set_xy(10, 30); pdf.set_font("Helvetica", "B", size=20)
+            pdf.cell(0, 12, f"Chapter {n}: {name}", new_x="LMARGIN", new_y="NEXT")
+            pdf.set_font("Helvetica", size=11); pdf.multi_cell(0, 6, text)
+            pdf.ln(4); pdf.set_font("Helvetica", "B", size=11); pdf.cell(0, 6, "Key terms", new_x="LMARGIN", new_y="NEXT")
+            pdf.set_font("Helvetica", size=11)
+            for item in ["- first term", "- second term"]: pdf.cell(0, 6, item, new_x="LMARGIN", new_y="NEXT")
+            pdf.set_xy(10, 285); pdf.set_font("Helvetica", size=8); pdf.cell(0, 5, f"{n}", align="C")
+        pdf.add_page()
+        pdf.output(sys.argv[1])
+        """
+
+    @Test func importsPagesHeadingsAndCitesThePage() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        let base = q.vault.deletingLastPathComponent()
+        let pdf = base.appendingPathComponent("lecture.pdf").path
+        _ = try QuireRunner.execute(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", Self.makePDF, pdf])
+        let imported = try q.run(["import", "pdf", pdf, "--deck", "Biology::Lectures"])
+        #expect(imported.status == 0, "\(imported)")
+        #expect(imported.stdout.hasPrefix("wrote Biology/Lectures/Chapter 1 Cells.md (4 pages, 6 headings"), "\(imported)")
+        #expect(imported.stderr.contains("1 page without text (scanned?): 4"), "\(imported)")
+        let note = String(decoding: try q.read("Biology/Lectures/Chapter 1 Cells.md"), as: UTF8.self)
+        #expect(note.contains("source: lecture.pdf\npages: 4\n---\n\n<!-- page 1 -->\n\n## Chapter 1: Cells\n"), "\(note)")
+        #expect(note.contains("stored in adenosine triphosphate."), "\(note)")
+        #expect(note.contains("<!-- page 2 -->\n\n## Chapter 2: Enzymes\n") && note.contains("### Key terms\n\n- first term\n- second term\n"))
+        #expect(!note.contains("Lecture Notes") && !note.contains("\n3\n"), "\(note)")
+        // The imported note is a plain note: checked clean, searched and cited by page.
+        #expect(try q.run(["check"]).status == 0)
+        let ask = try q.run(["ask", "what", "lowers", "the", "activation", "energy"])
+        #expect(ask.stdout.contains("Enzymes lower the activation energy") && ask.stdout.contains("Chapter 1 Cells.md:"), "\(ask)")
+        #expect(ask.stdout.contains(", p. 2 — Chapter 2: Enzymes"), "\(ask)")
+        let json = try q.run(["search", "ribosomes", "--json"])
+        #expect(json.stdout.contains("\"page\": 3"), "\(json)")
+        // Again: a new note beside the first, which stays as it was.
+        let again = try q.run(["import", "pdf", pdf, "--deck", "Biology::Lectures"])
+        #expect(again.stdout.hasPrefix("wrote Biology/Lectures/Chapter 1 Cells 2.md"), "\(again)")
+        #expect(String(decoding: try q.read("Biology/Lectures/Chapter 1 Cells.md"), as: UTF8.self) == note)
+    }
+
+    @Test func badFilesWriteNothingAndTheRestIsImported() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        let base = q.vault.deletingLastPathComponent()
+        try Data("not a pdf at all".utf8).write(to: base.appendingPathComponent("broken.pdf"))
+        _ = try QuireRunner.execute(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", """
+            import sys
+            from fpdf import FPDF
+            pdf = FPDF(); pdf.add_page(); pdf.set_font("Helvetica", size=12); pdf.cell(0, 10, "secret text")
+            pdf.set_encryption(owner_password="o", user_password="u"); pdf.output(sys.argv[1])
+            pdf = FPDF(); pdf.add_page(); pdf.set_font("Helvetica", size=12); pdf.cell(0, 10, "A dash-named file about osmosis.")
+            pdf.output(sys.argv[2])
+            """, base.appendingPathComponent("locked.pdf").path, base.appendingPathComponent("-rf.pdf").path])
+        let before = try FileManager.default.subpathsOfDirectory(atPath: q.vault.path).sorted()
+        let bad = try q.run(["-C", q.vault.path, "import", "pdf", "broken.pdf", "locked.pdf"], workingDirectory: base)
+        #expect(bad.status == 1, "\(bad)")
+        #expect(bad.stderr.contains("broken.pdf: not a readable PDF") && bad.stderr.contains("locked.pdf: not a readable PDF"), "\(bad)")
+        #expect(try FileManager.default.subpathsOfDirectory(atPath: q.vault.path).sorted() == before)
+        // A file whose name starts with a dash is a file, not an option; with a bad one, exit 1.
+        let mixed = try q.run(["-C", q.vault.path, "import", "pdf", "--to", "Inbox", "--", "-rf.pdf", "broken.pdf"], workingDirectory: base)
+        #expect(mixed.status == 1 && mixed.stdout.contains("wrote Inbox/"), "\(mixed)")
+        let found = try q.run(["search", "osmosis"])
+        #expect(found.stdout.hasPrefix("1. Inbox/rf.md:10, p. 1\n   A dash-named"), "\(found)")
+    }
+}

@@ -1,0 +1,100 @@
+import Testing
+import QuireModel
+import QuireParsing
+@testable import QuireInterchange
+
+/// pdftohtml's XML read, and a document's layout made into a note: headings by size and weight,
+/// re-flowed paragraphs without hyphenation, lists, running lines out, page anchors, text that
+/// never reads as a card.
+@Suite struct PDFMarkdownTests {
+    static let xml = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <pdf2xml producer="poppler" version="22.12.0">
+        <page number="1" position="absolute" top="0" left="0" height="1000" width="700">
+        \t<fontspec id="0" size="9" family="Times" color="#000000"/>
+        \t<fontspec id="1" size="24" family="Times" color="#000000"/>
+        \t<fontspec id="2" size="12" family="Times" color="#000000"/>
+        <text top="20" left="50" width="200" height="10" font="0">Cell Biology &#8212; Chapter 3</text>
+        <text top="100" left="50" width="400" height="26" font="1"><b>Enzymes &amp; Energy</b></text>
+        <text top="150" left="50" width="600" height="14" font="2">Enzymes lower the activation energy of a reac-</text>
+        <text top="166" left="50" width="600" height="14" font="2">tion; they are <i>not</i> consumed by it. Ratio 3::4.</text>
+        <text top="200" left="50" width="100" height="14" font="2"><b>Key terms</b></text>
+        <text top="220" left="50" width="300" height="14" font="2">&#8226; Substrate: what an enzyme acts on</text>
+        <text top="236" left="50" width="300" height="14" font="2">&#8226; Catalyst</text>
+        <text top="260" left="50" width="600" height="14" font="2">Q: this line is not a card</text>
+        <text top="960" left="340" width="10" height="10" font="0">1</text>
+        </page>
+        <page number="2" position="absolute" top="0" left="0" height="1000" width="700">
+        <text top="20" left="50" width="200" height="10" font="0">Cell Biology &#8212; Chapter 3</text>
+        <text top="150" left="50" width="600" height="14" font="2">A second page of body text about enzymes and <b>their</b> rates.</text>
+        <text top="960" left="340" width="10" height="10" font="0">2</text>
+        </page>
+        <page number="3" position="absolute" top="0" left="0" height="1000" width="700">
+        </page>
+        </pdf2xml>
+        """
+
+    @Test func layoutIsRead() {
+        let layout = PDFLayout(xml: Array(Self.xml.utf8))
+        #expect(layout.pages.map(\.number) == [1, 2, 3])
+        let first = layout.pages[0].lines
+        #expect(first[1] == PDFLayout.Line(top: 100, left: 50, width: 400, height: 26, size: 24, bold: true, text: "Enzymes & Energy"))
+        #expect(first[0].text == "Cell Biology — Chapter 3")
+        #expect(first[3].text == "tion; they are not consumed by it. Ratio 3::4." && !first[3].bold)
+        // Fonts declared on page 1 apply on page 2; a partly bold line is not bold.
+        #expect(layout.pages[1].lines[1].size == 12 && !layout.pages[1].lines[1].bold)
+        #expect(layout.pages[2].lines.isEmpty)
+    }
+
+    @Test func noteBodyFromTheLayout() throws {
+        let result = PDFMarkdown.convert(PDFLayout(xml: Array(Self.xml.utf8)))
+        #expect(result.body == """
+            <!-- page 1 -->
+
+            ## Enzymes & Energy
+
+            Enzymes lower the activation energy of a reaction; they are not consumed by it. Ratio 3:\\:4.
+
+            ### Key terms
+
+            - Substrate: what an enzyme acts on
+            - Catalyst
+
+            Q\\: this line is not a card
+
+            <!-- page 2 -->
+
+            A second page of body text about enzymes and their rates.
+
+            <!-- page 3 -->
+
+            """)
+        #expect(result.emptyPages == [3] && result.headings == 2 && result.removedLines == 4 && result.firstHeading == "Enzymes & Energy")
+        // The note reads as text only: no card, no warning; chunks know their pages.
+        let bytes = Array(("---\ntitle: T\n---\n" + result.body).utf8)
+        let (note, diagnostics) = NoteParser.parse(bytes, path: "T.md")
+        #expect(note?.cards.isEmpty == true && diagnostics.isEmpty, "\(diagnostics)")
+    }
+
+    @Test func pageAnchors() {
+        #expect(PageAnchor.line(12) == "<!-- page 12 -->")
+        #expect(PageAnchor.page(of: "<!-- page 12 -->") == 12)
+        #expect(PageAnchor.page(of: "<!-- page 12 -->  ") == 12)
+        for bad in ["<!-- page -->", "<!-- page x -->", "<!-- page 99999999 -->", "text <!-- page 2 -->", "<!-- Page 2 -->"] {
+            #expect(PageAnchor.page(of: Substring(bad)) == nil, "\(bad)")
+        }
+    }
+
+    @Test func hostileXMLIsSkippedNotTrusted() {
+        // Unclosed tags, a '<' in text, huge numbers, unknown entities: read without a crash.
+        let layout = PDFLayout(xml: Array("""
+            <page number="99999999999999999999" height="-5"><fontspec id="0" size="1e308"/>
+            <text top="x" left="1" width="1" height="1" font="0">a &bogus; b &#99999999; c <b>d</text>
+            <text top="1" font="7">unclosed
+            """.utf8))
+        #expect(layout.pages.count == 1)
+        #expect(layout.pages[0].lines.first?.text == "a &bogus; b \u{FFFD} c d")
+        _ = PDFMarkdown.convert(layout)
+        #expect(PDFLayout(xml: Array("<<<<>>>>".utf8)).pages.isEmpty)
+    }
+}
