@@ -29,11 +29,13 @@ public struct PDFLayout: Sendable, Equatable {
     public struct Page: Sendable, Equatable {
         public var number: Int
         public var height: Double
+        public var width: Double = 0
         public var lines: [Line]
 
-        public init(number: Int, height: Double, lines: [Line]) {
+        public init(number: Int, height: Double, width: Double = 0, lines: [Line]) {
             self.number = number
             self.height = height
+            self.width = width
             self.lines = lines
         }
     }
@@ -59,7 +61,7 @@ public struct PDFLayout: Sendable, Equatable {
                 if let page = current { pages.append(page) }
                 let attributes = Self.attributes(tag)
                 current = Page(number: Int(attributes["number"] ?? "") ?? pages.count + 1,
-                               height: Double(attributes["height"] ?? "") ?? 0, lines: [])
+                               height: Double(attributes["height"] ?? "") ?? 0, width: Double(attributes["width"] ?? "") ?? 0, lines: [])
             } else if tag.hasPrefix("/page") {
                 if let page = current { pages.append(page) }
                 current = nil
@@ -74,6 +76,11 @@ public struct PDFLayout: Sendable, Equatable {
                 let attributes = Self.attributes(tag)
                 let (plain, bold) = Self.content(inner)
                 guard !plain.allSatisfy(\.isWhitespace) else { continue }
+                // Text placed off the page is not shown (a slide's items kept for a later overlay).
+                if let page = current, page.height > 0, page.width > 0 {
+                    let top = Double(attributes["top"] ?? "") ?? 0, left = Double(attributes["left"] ?? "") ?? 0
+                    if top < 0 || left < 0 || top > page.height || left > page.width { continue }
+                }
                 let line = Line(top: Double(attributes["top"] ?? "") ?? 0, left: Double(attributes["left"] ?? "") ?? 0,
                                 width: Double(attributes["width"] ?? "") ?? 0, height: Double(attributes["height"] ?? "") ?? 0,
                                 size: fonts[attributes["font"] ?? ""] ?? 0, bold: bold, text: plain)

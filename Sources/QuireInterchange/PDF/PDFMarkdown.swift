@@ -34,12 +34,24 @@ public enum PDFMarkdown {
         for page in kept { for line in page.lines where line.size >= body * 1.15 && !sizes.contains(rounded(line.size)) { sizes.append(rounded(line.size)) } }
         sizes.sort(by: >)
         func level(_ line: PDFLayout.Line) -> Int? {
+            // A heading has words: three letters at least (a lone symbol or variable is not one).
+            guard line.text.filter(\.isLetter).count >= 3 else { return nil }
             if let i = sizes.firstIndex(of: rounded(line.size)) { return min(i + 1, 3) + 1 }
             let words = line.text.split(whereSeparator: \.isWhitespace).count
             if line.bold, words > 0, words <= 10, !".:;,".contains(line.text.trimmingSpaces().last ?? "."), abs(line.size - body) <= body * 0.15 {
                 return min(sizes.count + 1, 3) + 1
             }
             return nil
+        }
+        // Words the document writes with a hyphen inside a line (kept so when broken at a line's end).
+        var hyphenated: Set<String> = []
+        for page in kept {
+            for line in page.lines {
+                for word in line.text.split(whereSeparator: { $0.isWhitespace || ",.;:()[]".contains($0) })
+                where word.contains("-") && !word.hasSuffix("-") && !word.hasPrefix("-") {
+                    hyphenated.insert(word.lowercased())
+                }
+            }
         }
         var out = ""
         var empty: [Int] = []
@@ -50,7 +62,7 @@ public enum PDFMarkdown {
             out += (out.isEmpty ? "" : "\n") + PageAnchor.line(page.number) + "\n"
             if page.lines.isEmpty { empty.append(page.number); continue }
             afterItem = false
-            for block in blocks(page.lines, body: body, level: level) {
+            for block in blocks(page.lines, body: body, hyphenated: hyphenated, level: level) {
                 switch block {
                 case .heading(let level, let text):
                     headings += 1
@@ -83,17 +95,37 @@ public enum PDFMarkdown {
     /// the page whose text, digits aside, comes back on at least half the pages, and at least two)
     /// and their page numbers (a top or bottom line that is only a number).
     static func withoutRunningLines(_ layout: PDFLayout) -> ([PDFLayout.Page], Int) {
-        let body = bodySize(layout)
-        // Running lines are set no larger than the body (a chapter's heading near the top is not one).
+        // The body's line height (by characters): running lines are set no taller (a chapter's
+        // heading near the top is not one).
+        var weight: [Double: Int] = [:]
+        for page in layout.pages { for line in page.lines { weight[line.height.rounded(), default: 0] += line.text.count } }
+        let bodyHeight = weight.max { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) }?.key ?? 0
+        // A page's margins: its top and bottom tenth, and the first and last row of text on it
+        // (wide margins put a running head well inside the page).
+        var edges: [Int: (top: Double, bottom: Double)] = [:]
+        for page in layout.pages {
+            guard let top = page.lines.map(\.top).min(), let bottom = page.lines.map({ $0.top + $0.height }).max() else { continue }
+            edges[page.number] = (top, bottom)
+        }
         func margin(_ line: PDFLayout.Line, _ page: PDFLayout.Page) -> Bool {
-            page.height > 0 && line.size <= body * 1.05 && (line.top < page.height * 0.1 || line.top + line.height > page.height * 0.9)
+            guard line.height <= bodyHeight * 1.1 + 1 else { return false }
+            if page.height > 0, line.top < page.height * 0.1 || line.top + line.height > page.height * 0.9 { return true }
+            guard let edge = edges[page.number] else { return false }
+            return line.top <= edge.top + 3 || line.top + line.height >= edge.bottom - 3
         }
         func key(_ text: String) -> String {
             String(text.lowercased().map { $0.isNumber ? "#" : $0 }).trimmingSpaces()
         }
         var seen: [String: Set<Int>] = [:]
         for page in layout.pages { for line in page.lines where margin(line, page) { seen[key(line.text), default: []].insert(page.number) } }
-        let threshold = max(2, (layout.pages.count + 1) / 2)
+        // Recurring on a fifth of the pages (left and right pages often differ), twice at least.
+        let threshold = max(2, (layout.pages.count + 4) / 5)
+        // Recurring: on a fifth of the pages at least, spread over half the document (a slide's
+        // overlays repeat its text on pages in a row: that is not a running line).
+        func recurring(_ pages: Set<Int>) -> Bool {
+            guard pages.count >= threshold, let low = pages.min(), let high = pages.max() else { return false }
+            return high - low + 1 >= max(2, layout.pages.count / 2)
+        }
         var removed = 0
         let pages = layout.pages.map { page in
             var copy = page
@@ -101,7 +133,8 @@ public enum PDFMarkdown {
                 guard margin(line, page) else { return true }
                 let t = line.text.trimmingSpaces()
                 let number = !t.isEmpty && (t.allSatisfy(\.isNumber) || (t.lowercased().hasPrefix("page ") && t.dropFirst(5).allSatisfy(\.isNumber)))
-                if number || (seen[key(line.text)]?.count ?? 0) >= threshold { removed += 1; return false }
+                    || Self.isFolio(t)
+                if number || recurring(seen[key(line.text)] ?? []) { removed += 1; return false }
                 return true
             }
             return copy
@@ -109,11 +142,22 @@ public enum PDFMarkdown {
         return (pages, removed)
     }
 
+    /// A short margin line that starts or ends with a page number ("252 When Models meet Data",
+    /// "8.1 Empirical Risk Minimization 259"): a running head.
+    static func isFolio(_ t: String) -> Bool {
+        let words = t.split(whereSeparator: \.isWhitespace)
+        guard words.count >= 2, words.count <= 12, let first = words.first, let last = words.last else { return false }
+        return (first.allSatisfy(\.isNumber) && first.count <= 4) || (last.allSatisfy(\.isNumber) && last.count <= 4)
+    }
+
     /// A page's lines as blocks: headings, list items, paragraphs re-flowed (a line joins the one
     /// before unless the gap between them is well over a line's height, or it starts an item).
-    static func blocks(_ lines: [PDFLayout.Line], body: Double, level: (PDFLayout.Line) -> Int?) -> [Block] {
+    static func blocks(_ lines: [PDFLayout.Line], body: Double, hyphenated: Set<String> = [],
+                       level: (PDFLayout.Line) -> Int?) -> [Block] {
         var blocks: [Block] = []
         var text = ""
+        // The column's right edge: where most body lines end.
+        let right = lines.filter { abs($0.size - body) <= body * 0.15 }.map { $0.left + $0.width }.max() ?? 0
         var item: String?
         var itemLeft = 0.0
         var previous: PDFLayout.Line?
@@ -147,12 +191,22 @@ public enum PDFMarkdown {
             if let p = previous, !text.isEmpty {
                 let gap = line.top - (p.top + p.height)
                 // An item goes on only on lines set in from its marker.
-                if gap > max(p.height, line.height) * 0.9 || level(p) != nil || (item != nil && line.left <= itemLeft + 1) { close() }
+                if gap > max(p.height, line.height) * 0.9 || level(p) != nil || (item != nil && line.left <= itemLeft + 1) {
+                    close()
+                } else if item == nil, let last = text.last, ".!?:\"”)".contains(last),
+                          line.left > p.left + line.height * 0.6 || p.left + p.width < right - line.height * 3 {
+                    // A first line set in, or a sentence ending a line well short of the column: a new paragraph.
+                    close()
+                }
             }
             if text.isEmpty {
                 text = t
             } else if text.hasSuffix("-"), let first = t.first, first.isLowercase, text.dropLast().last?.isLetter == true {
-                text.removeLast()  // a word hyphenated at the line's end
+                // A word broken at the line's end is joined back, unless the document writes it
+                // with its hyphen elsewhere (log-likelihood).
+                let head = String(text.dropLast().reversed().prefix { $0.isLetter }.reversed())
+                let tail = String(t.prefix { $0.isLetter })
+                if !hyphenated.contains((head + "-" + tail).lowercased()) { text.removeLast() }
                 text += t
             } else {
                 text += " " + t

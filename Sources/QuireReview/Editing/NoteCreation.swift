@@ -53,8 +53,8 @@ public struct NoteCreation: Sendable {
     }
 
     /// A file name (without `.md`) for a note titled `title`: its letters, digits, `-` and `_`,
-    /// other characters turned into spaces and runs of spaces into one, at most 80 characters,
-    /// no leading `-`; "Note" when nothing is left.
+    /// other characters turned into spaces and runs of spaces into one, at most 80 characters
+    /// (cut between words), no leading `-`; "Note" when nothing is left.
     public static func fileName(for title: String) -> String {
         var name = ""
         for c in title.unicodeScalars {
@@ -65,7 +65,10 @@ public struct NoteCreation: Sendable {
                 name.append(" ")
             }
         }
+        let whole = name.trimmingSpaces()
         name = Self.prefix(String(name.prefix(80)), bytes: maximumNameBytes).trimmingSpaces()
+        // Cut between words, not inside one (unless the first word alone is too long).
+        if name.count < whole.count, let space = name.lastIndex(of: " ") { name = String(name[..<space]).trimmingSpaces() }
         while name.hasPrefix("-") { name.removeFirst() }
         return name.isEmpty ? "Note" : name
     }

@@ -98,3 +98,56 @@ import QuireParsing
         #expect(PDFLayout(xml: Array("<<<<>>>>".utf8)).pages.isEmpty)
     }
 }
+
+/// What a trial on real PDFs (a book chapter, beamer slides, a two-column paper) found, each kept fixed.
+@Suite struct PDFMarkdownRealTrialTests {
+    static func line(_ top: Double, _ text: String, left: Double = 50, width: Double = 500, size: Double = 12, bold: Bool = false) -> PDFLayout.Line {
+        PDFLayout.Line(top: top, left: left, width: width, height: size + 2, size: size, bold: bold, text: text)
+    }
+
+    @Test func offPageOverlayTextIsLeftOut() {
+        let layout = PDFLayout(xml: Array("""
+            <page number="1" height="600" width="800"><fontspec id="0" size="12"/>
+            <text top="100" left="50" width="100" height="14" font="0">shown now</text>
+            <text top="-2911" left="3059" width="100" height="14" font="0">shown on a later slide</text>
+            </page>
+            """.utf8))
+        #expect(layout.pages[0].lines.map(\.text) == ["shown now"])
+    }
+
+    @Test func alternatingRunningHeadsAndFoliosAreLeftOut() {
+        var pages: [PDFLayout.Page] = []
+        for n in 1...10 {
+            let head = n % 2 == 0 ? "\(250 + n) When Models meet Data" : "8.\(n) Empirical Risk Minimization \(250 + n)"
+            pages.append(PDFLayout.Page(number: n, height: 1000, width: 700, lines: [
+                Self.line(20, head, size: 9),
+                Self.line(200, "Body text of page \(n), a sentence long enough to be the body of the page."),
+                Self.line(960, "Draft (2019-04-08) of Mathematics for Machine Learning. Feedback to the authors", size: 9),
+            ]))
+        }
+        let result = PDFMarkdown.convert(PDFLayout(pages: pages))
+        #expect(!result.body.contains("Models meet") && !result.body.contains("Risk Minimization") && !result.body.contains("Draft"), "\(result.body)")
+        #expect(result.body.contains("Body text of page 7"))
+    }
+
+    @Test func symbolsAreNotHeadingsAndParagraphsBreakAtIndentsAndShortLines() {
+        let page = PDFLayout.Page(number: 1, height: 1000, width: 700, lines: [
+            Self.line(100, "?", size: 24, bold: true),
+            Self.line(130, "𝜃", size: 24),
+            Self.line(200, "The first paragraph runs across the whole column of the page and"),
+            Self.line(216, "ends here, well short.", width: 150),
+            Self.line(232, "A second paragraph starts on the next line with no gap at all and"),
+            Self.line(248, "ends with a full line that reaches the right edge of the text col."),
+            Self.line(264, "An indented third paragraph starts here, set in from the margin.", left: 70, width: 480),
+            Self.line(280, "It is the last one, and mentions log-likelihood and the log-"),
+            Self.line(296, "likelihood again."),
+        ])
+        let result = PDFMarkdown.convert(PDFLayout(pages: [page]))
+        #expect(result.headings == 0, "\(result.body)")
+        #expect(result.body.contains("\n\nThe first paragraph runs across the whole column of the page and ends here, well short.\n\n"), "\(result.body)")
+        #expect(result.body.contains("\n\nA second paragraph starts on the next line with no gap at all and ends with a full line that reaches the right edge of the text col.\n\n"), "\(result.body)")
+        #expect(result.body.contains("\n\nAn indented third paragraph"), "\(result.body)")
+        // The document writes log-likelihood with its hyphen: broken at a line's end, it keeps it.
+        #expect(result.body.contains("the log-likelihood again."), "\(result.body)")
+    }
+}
