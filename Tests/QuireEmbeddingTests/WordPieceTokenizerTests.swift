@@ -28,7 +28,7 @@ import Testing
             let text = String(decoding: try Data(contentsOf: corpus.appendingPathComponent(name)), as: UTF8.self)
             texts += text.split(separator: "\n\n").map(String.init)
         }
-        var rng = SplitMix(seed: 31)
+        var rng = SeededGenerator(seed: 31)
         let pools: [ClosedRange<UInt32>] = [0x20...0x7E, 0x00...0x1F, 0xA0...0x24F, 0x300...0x36F, 0x370...0x4FF, 0x600...0x6FF,
                                             0x900...0x97F, 0x3040...0x30FF, 0x4E00...0x4E80, 0xAC00...0xAC80, 0x2000...0x206F,
                                             0xFF00...0xFF5E, 0x1F300...0x1F64F, 0xE000...0xE010, 0x20000...0x20010]
@@ -67,18 +67,5 @@ import Testing
         #expect(tokenizer.ids(long) == [tokenizer.cls, tokenizer.unknown, tokenizer.sep])
         #expect(tokenizer.ids("") == [tokenizer.cls, tokenizer.sep])
         #expect(tokenizer.ids(String(repeating: "word ", count: 1000), maximumLength: 10).count == 10)
-    }
-}
-
-/// A small seeded random generator (SplitMix64) so random tests repeat.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
