@@ -102,9 +102,11 @@ public enum NoteChunker {
                 headings.append((node.headingLevel, text))
                 continue
             }
-            // A page anchor (an imported document's) is not text: the chunks below take its page.
+            // A page anchor (an imported document's) is not text, and a chunk never spans two pages:
+            // the chunks below take its page.
             if node.kind == .htmlBlock, (start...end).allSatisfy({ $0 > lines.count || PageAnchor.page(of: lines[$0 - 1]) != nil
                 || lines[$0 - 1].allSatisfy(\.isWhitespace) }) {
+                flush()
                 continue
             }
             // The block's lines that are no card's (cards are chunks of their own).

@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import QuireInterchange
 import QuireModel
@@ -26,6 +27,7 @@ extension Quire {
         @Option(help: ArgumentHelp("The deck (A::B or A/B): its folder holds the note.", valueName: "DECK")) var deck: String?
         @Option(help: ArgumentHelp("The folder of the vault to write the note in.", valueName: "FOLDER")) var to: String?
         @Option(help: ArgumentHelp("The note's title (default: the PDF's own, else its file name).", valueName: "TITLE")) var title: String?
+        @Flag(help: "Do not read pages without text by OCR.") var noOCR = false
         @Argument(help: "The PDF files.") var files: [String]
 
         func validate() throws {
@@ -53,7 +55,8 @@ extension Quire {
                         bar.update(last)
                         first = last + 1
                     }
-                    let result = PDFMarkdown.convert(PDFLayout(pages: pages))
+                    let ocr = noOCR ? [:] : Self.ocr(pages.filter(\.lines.isEmpty).map(\.number), of: path, name: file)
+                    let result = PDFMarkdown.convert(PDFLayout(pages: pages), ocr: ocr)
                     let name = String(file.split(separator: "/").last ?? Substring(file))
                     let base = name.lowercased().hasSuffix(".pdf") ? String(name.dropLast(4)) : name
                     let noteTitle = title ?? info.title.flatMap { $0.isEmpty ? nil : $0 } ?? result.firstHeading ?? base
@@ -72,8 +75,12 @@ extension Quire {
                     var line = "wrote \(plan.path) (\(Output.counted(info.pages, "page")), \(Output.counted(result.headings, "heading"))"
                     if result.removedLines > 0 { line += ", \(Output.counted(result.removedLines, "running line")) left out" }
                     Output.line(line + ")")
+                    if !result.ocrPages.isEmpty {
+                        Output.line("  \(Output.counted(result.ocrPages.count, "page")) read by OCR: "
+                                    + result.ocrPages.prefix(20).map(String.init).joined(separator: ", ") + (result.ocrPages.count > 20 ? ", …" : ""))
+                    }
                     if !result.emptyPages.isEmpty {
-                        Output.error("quire: warning: \(file): \(Output.counted(result.emptyPages.count, "page")) without text (scanned?): "
+                        Output.error("quire: warning: \(file): \(Output.counted(result.emptyPages.count, "page")) without text: "
                                      + result.emptyPages.prefix(20).map(String.init).joined(separator: ", ")
                                      + (result.emptyPages.count > 20 ? ", …" : "") + "; their text is not in the note")
                     }
@@ -87,6 +94,31 @@ extension Quire {
             }
             Output.flush()
             if failed > 0 { throw ExitCode(1) }
+        }
+
+        /// The text of `pages` (without a text layer) read by OCR from their images, rendered in a
+        /// temporary folder; a page that cannot be read is said and left out.
+        static func ocr(_ pages: [Int], of path: String, name: String) -> [Int: OCRText] {
+            guard !pages.isEmpty else { return [:] }
+            let folder = NSTemporaryDirectory() + "quire-ocr-" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
+            guard (try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)) != nil else { return [:] }
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            var out: [Int: OCRText] = [:]
+            var bar = ProgressBar("OCR of \(name)", total: pages.count, minimum: 2)
+            for (k, page) in pages.enumerated() {
+                do {
+                    let image = try PDFExtractor.render(path, page: page, into: folder)
+                    out[page] = try OCRText.recognize(image)
+                    try? FileManager.default.removeItem(atPath: image)
+                } catch let error as OCRText.Failure {
+                    Output.error("quire: warning: \(name): \(error.description); pages without text are left without it")
+                    break
+                } catch {
+                    Output.error("quire: warning: \(name): \(error)")
+                }
+                bar.update(k + 1)
+            }
+            return out
         }
     }
 }

@@ -53,6 +53,18 @@ public enum PDFExtractor {
         return String(String(line.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }).prefix(200))
     }
 
+    /// Renders page `page` as a 300 dpi greyscale PNG into `folder` (for OCR); returns its path.
+    public static func render(_ path: String, page: Int, into folder: String) throws(Failure) -> String {
+        let prefix = folder + "/page"
+        let run = ChildProcess.run(["pdftoppm", "-r", "300", "-gray", "-png", "-singlefile", "-f", String(page), "-l", String(page),
+                                    "--", path, prefix], timeoutSeconds: timeout, outputLimit: 1 << 20)
+        if run.status == -1 { throw Failure(description: missing) }
+        guard run.status == 0 else {
+            throw Failure(description: "\(path): page \(page) could not be rendered (\(lastLine(run.errorOutput) ?? "pdftoppm failed"))")
+        }
+        return prefix + ".png"
+    }
+
     /// Pages `first...last` laid out.
     public static func layout(_ path: String, pages: ClosedRange<Int>) throws(Failure) -> PDFLayout {
         let run = ChildProcess.run(["pdftohtml", "-xml", "-i", "-q", "-stdout", "-enc", "UTF-8", "-nodrm",

@@ -16,6 +16,8 @@ public enum PDFMarkdown {
         public var removedLines: Int
         /// The first heading's text (a title when the PDF names none).
         public var firstHeading: String?
+        /// Pages whose text was read from their image.
+        public var ocrPages: [Int] = []
     }
 
     /// A line's role.
@@ -26,7 +28,8 @@ public enum PDFMarkdown {
     }
 
     /// Converts a document's layout (its pages in order).
-    public static func convert(_ layout: PDFLayout) -> Result {
+    /// `ocr`: the text read from the images of pages without text, by page number.
+    public static func convert(_ layout: PDFLayout, ocr: [Int: OCRText] = [:]) -> Result {
         let body = bodySize(layout)
         let (kept, removed) = withoutRunningLines(layout)
         // Heading sizes: clearly above the body size, largest first, three levels at most.
@@ -58,9 +61,20 @@ public enum PDFMarkdown {
         var headings = 0
         var afterItem = false
         var firstHeading: String?
+        var ocrPages: [Int] = []
         for page in kept {
             out += (out.isEmpty ? "" : "\n") + PageAnchor.line(page.number) + "\n"
-            if page.lines.isEmpty { empty.append(page.number); continue }
+            if page.lines.isEmpty {
+                if let read = ocr[page.number], !read.words.isEmpty {
+                    out += "\n*Page \(page.number) was read from its image (OCR, mean confidence \(Int(read.meanConfidence.rounded())) %)"
+                        + (read.words.contains { $0.confidence < OCRText.uncertain } ? "; words followed by (?) are uncertain" : "") + ".*\n"
+                    out += "\n" + read.markdown + "\n"
+                    ocrPages.append(page.number)
+                } else {
+                    empty.append(page.number)
+                }
+                continue
+            }
             afterItem = false
             for block in blocks(page.lines, body: body, hyphenated: hyphenated, level: level) {
                 switch block {
@@ -79,7 +93,7 @@ public enum PDFMarkdown {
                 }
             }
         }
-        return Result(body: out, emptyPages: empty, headings: headings, removedLines: removed, firstHeading: firstHeading)
+        return Result(body: out, emptyPages: empty, headings: headings, removedLines: removed, firstHeading: firstHeading, ocrPages: ocrPages)
     }
 
     /// The size most of the text is set in (weighted by characters).

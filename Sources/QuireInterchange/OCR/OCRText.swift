@@ -1,0 +1,95 @@
+import QuireSystem
+
+/// Text read from an image by tesseract (Debian: `tesseract-ocr` with `tesseract-ocr-eng`), word by
+/// word with its confidence, grouped into paragraphs and lines as tesseract found them.
+public struct OCRText: Sendable, Equatable {
+    public struct Word: Sendable, Equatable {
+        public var text: String
+        /// Tesseract's confidence, 0–100.
+        public var confidence: Double
+    }
+
+    /// Paragraphs, each a list of lines of words, in reading order.
+    public var paragraphs: [[[Word]]]
+
+    /// Words below this confidence are marked uncertain in a note.
+    public static let uncertain = 60.0
+
+    public init(paragraphs: [[[Word]]]) { self.paragraphs = paragraphs }
+
+    /// Every word.
+    public var words: [Word] { paragraphs.flatMap { $0.flatMap { $0 } } }
+
+    /// The mean confidence of the words (0 without words).
+    public var meanConfidence: Double {
+        let all = words
+        return all.isEmpty ? 0 : all.reduce(0) { $0 + $1.confidence } / Double(all.count)
+    }
+
+    /// Reads tesseract's TSV output (level, page, block, paragraph, line, word, box, confidence,
+    /// text); rows that are not words, or malformed, are skipped.
+    public init(tsv bytes: [UInt8]) {
+        var paragraphs: [[[Word]]] = []
+        var lastParagraph: (Int, Int)?, lastLine: Int?
+        for row in String(decoding: bytes, as: UTF8.self).split(separator: "\n").dropFirst() {
+            let f = row.split(separator: "\t", omittingEmptySubsequences: false)
+            guard f.count >= 12, f[0] == "5", let block = Int(f[2]), let paragraph = Int(f[3]), let line = Int(f[4]),
+                  let confidence = Double(f[10]), confidence >= 0 else { continue }
+            let text = String(f[11...].joined(separator: "\t")).filter { !$0.isWhitespace || $0 == " " }
+            guard !text.isEmpty else { continue }
+            if lastParagraph.map({ $0 != (block, paragraph) }) ?? true {
+                paragraphs.append([[]])
+                lastParagraph = (block, paragraph)
+                lastLine = line
+            } else if lastLine != line {
+                paragraphs[paragraphs.count - 1].append([])
+                lastLine = line
+            }
+            paragraphs[paragraphs.count - 1][paragraphs[paragraphs.count - 1].count - 1].append(Word(text: text, confidence: confidence))
+        }
+        self.paragraphs = paragraphs
+    }
+
+    /// The text as Markdown paragraphs: lines joined (a word hyphenated at a line's end joined
+    /// back), every word escaped as PDF text is, an uncertain word followed by `(?)`.
+    public var markdown: String {
+        paragraphs.map { lines in
+            var out = ""
+            for line in lines {
+                for word in line {
+                    var w = PDFMarkdown.safe(word.text)
+                    if word.confidence < Self.uncertain { w += " (?)" }
+                    if out.isEmpty {
+                        out = w
+                    } else if out.hasSuffix("-"), out.dropLast().last?.isLetter == true, word.text.first?.isLowercase == true, word == line.first {
+                        out.removeLast()
+                        out += w
+                    } else {
+                        out += " " + w
+                    }
+                }
+            }
+            return out
+        }.filter { !$0.isEmpty }.joined(separator: "\n\n")
+    }
+
+    /// Why an image could not be read.
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// The message for a missing tesseract.
+    public static let missing = "tesseract is not installed (Debian: apt-get install tesseract-ocr tesseract-ocr-eng)"
+
+    /// Reads the image at `path` (PNG, JPEG, TIFF…) with tesseract, in English, under a time and an
+    /// output limit.
+    public static func recognize(_ path: String) throws(Failure) -> OCRText {
+        let run = ChildProcess.run(["tesseract", path, "stdout", "-l", "eng", "--psm", "3", "tsv"],
+                                   timeoutSeconds: 300, outputLimit: 32 << 20)
+        if run.status == -1 { throw Failure(description: missing) }
+        guard run.status == 0 else {
+            throw Failure(description: "\(path): tesseract could not read it (\(PDFExtractor.lastLine(run.errorOutput) ?? "status \(run.status)"))")
+        }
+        return OCRText(tsv: run.output)
+    }
+}
