@@ -8,7 +8,7 @@ packages=(libcmark-gfm-dev libcmark-gfm-extensions-dev libyaml-dev libsqlite3-de
 # `quire report`'s test renders the page in a real headless browser, with a font to draw text.
 [ "${QUIRE_TEST_DEPS:-0}" = 1 ] && packages+=(tmux chromium fonts-dejavu-core)
 # Import tests make zstd frames with the zstd tool; PDF imports run poppler's tools and tesseract (OCR).
-[ "${QUIRE_TEST_DEPS:-0}" = 1 ] && packages+=(zstd poppler-utils tesseract-ocr tesseract-ocr-eng)
+[ "${QUIRE_TEST_DEPS:-0}" = 1 ] && packages+=(zstd poppler-utils tesseract-ocr tesseract-ocr-eng imagemagick)
 
 # Python packages used as test oracles (FSRS reference implementations; Anki's own library, whose
 # importer must open the packages Quire writes).

@@ -10,7 +10,7 @@ extension Quire {
             commandName: "import",
             abstract: "Bring cards and notes in from other formats.",
             discussion: "Everything is checked before anything is written; then the new files are moved into place all together.",
-            subcommands: [ImportCSV.self, ImportAnki.self, ImportObsidian.self, ImportPDF.self])
+            subcommands: [ImportCSV.self, ImportAnki.self, ImportObsidian.self, ImportPDF.self, ImportImage.self])
 
         /// Imports write Quire's card syntax: a vault reading another is refused.
         static func requireQuireSyntax(_ vault: Vault) throws {

@@ -246,7 +246,7 @@ public enum PDFMarkdown {
 
     /// Text as Markdown that reads as the same text and as no card: Markdown's characters escaped,
     /// `::` written `:\:` and a `Q:`/`A:` at the start written `Q\:`.
-    static func safe(_ text: String) -> String {
+    public static func safe(_ text: String) -> String {
         var s = HTMLToMarkdown.escaped(text)
         s = s.replacing("::", with: ":\\:")
         for prefix in ["Q:", "A:", "q:", "a:"] where s.hasPrefix(prefix) { s = String(s.prefix(1)) + "\\:" + s.dropFirst(2) }

@@ -1,0 +1,103 @@
+import Foundation
+import ArgumentParser
+import QuireInterchange
+import QuireModel
+import QuireParsing
+import QuireReview
+import QuireSystem
+
+extension Quire {
+    /// `quire import image FILE… [--title T] [--deck D] [--to FOLDER]`.
+    struct ImportImage: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "image",
+            abstract: "Make one note of slides or whiteboard photos: each image kept in assets/ and its text read by OCR.",
+            discussion: """
+                Each image is made ready with ImageMagick (greyscale, straightened, cleaned, enlarged when small; \
+                Debian: imagemagick) and read by tesseract (Debian: tesseract-ocr tesseract-ocr-eng). The note has \
+                one section per image, in the order given: the image (copied into assets/), the mean confidence, \
+                then the text, a word tesseract is unsure of followed by (?). Nothing is written when an image \
+                cannot be read.
+                """)
+
+        @OptionGroup var options: VaultOptions
+        @Option(help: ArgumentHelp("The note's title (default: the first image's name).", valueName: "TITLE")) var title: String?
+        @Option(help: ArgumentHelp("The deck (A::B or A/B): its folder holds the note.", valueName: "DECK")) var deck: String?
+        @Option(help: ArgumentHelp("The folder of the vault to write the note in.", valueName: "FOLDER")) var to: String?
+        @Argument(help: "The image files (PNG, JPEG, TIFF…).") var files: [String]
+
+        func validate() throws { if files.isEmpty { throw ValidationError("give an image file") } }
+
+        func run() throws {
+            let vault = try options.open()
+            try ImportCommand.requireQuireSyntax(vault)
+            var folder = to ?? deck.map { $0.replacing("::", with: "/") } ?? ""
+            while folder.hasSuffix("/") { folder.removeLast() }
+            let taken = ImportCommand.taken(in: vault)
+            let scratch = NSTemporaryDirectory() + "quire-image-" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
+            guard (try? FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: false)) != nil else {
+                throw CLIError("cannot make a temporary folder")
+            }
+            defer { try? FileManager.default.removeItem(atPath: scratch) }
+            var body = ""
+            var staged: [StagedFiles.File] = []
+            var assets = Set<String>()
+            var warned = false
+            var bar = ProgressBar("OCR", total: files.count, minimum: 2)
+            for (k, file) in files.enumerated() {
+                let bytes: [UInt8]
+                do { bytes = try FileIO().read(file).bytes } catch { throw CLIError("\(file): \(error.description); nothing written") }
+                let name = Self.safeName(String(file.split(separator: "/").last ?? Substring(file)))
+                // Its own name in assets/: ` 2`, ` 3`… before the extension when taken.
+                let dot = name.lastIndex(of: ".") ?? name.endIndex
+                var asset = "assets/" + name
+                var n = 1
+                while assets.contains(asset) || taken(asset) {
+                    n += 1
+                    asset = "assets/" + name[..<dot] + " \(n)" + name[dot...]
+                }
+                assets.insert(asset)
+                staged.append(StagedFiles.File(asset, .file) { bytes })
+                let (prepared, problem) = OCRText.prepared(file, into: scratch)
+                if let problem, !warned { Output.error("quire: warning: \(problem)"); warned = true }
+                let text: OCRText
+                do { text = try OCRText.recognize(prepared ?? (file.hasPrefix("/") ? file : "./" + file)) } catch {
+                    throw CLIError("\(error.description); nothing written")
+                }
+                body += "\n## " + PDFMarkdown.safe(name) + "\n\n![" + PDFMarkdown.safe(name) + "](<" + asset + ">)\n\n"
+                if text.words.isEmpty {
+                    body += "*No text was found in this image.*\n"
+                } else {
+                    body += "*Read by OCR (mean confidence \(Int(text.meanConfidence.rounded())) %)"
+                        + (text.words.contains { $0.confidence < OCRText.uncertain } ? "; words followed by (?) are uncertain" : "") + ".*\n\n"
+                        + text.markdown + "\n"
+                }
+                Output.line("\(file): \(Output.counted(text.words.count, "word")), mean confidence \(Int(text.meanConfidence.rounded())) %")
+                bar.update(k + 1)
+            }
+            let first = String(files[0].split(separator: "/").last ?? Substring(files[0]))
+            let noteTitle = title ?? (first.contains(".") ? String(first[..<(first.lastIndex(of: ".") ?? first.endIndex)]) : first)
+            let plan: NoteCreation
+            do {
+                plan = try NoteCreation.plan("# " + noteTitle + "\n" + body, fields: [("source", files.map { String($0.split(separator: "/").last ?? "") }.joined(separator: ", "))],
+                                             tags: [], folder: folder, vault: vault, created: options.now)
+            } catch { throw CLIError("\(error)") }
+            let (parsed, found) = NoteParser.parse(plan.bytes, path: plan.path)
+            if parsed == nil || parsed?.cards.isEmpty == false || found.contains(where: { $0.severity >= .warning }) {
+                throw CLIError("the text read would not make a plain note: " + found.map(\.message).joined(separator: "; ") + "; nothing written")
+            }
+            try ImportCommand.write(staged + [.note(plan.path, plan.bytes)], to: vault)
+            Output.line("wrote \(plan.path) (\(Output.counted(files.count, "image")), kept in assets/)")
+        }
+
+        /// A file name safe in the vault: its last part, letters, digits, `-`, `_`, `.` and spaces
+        /// kept, others made `_`; "image.png" when nothing is left.
+        static func safeName(_ name: String) -> String {
+            var out = String(name.unicodeScalars.map { s -> Character in
+                s.properties.isAlphabetic || s.properties.numericType != nil || "-_. ".unicodeScalars.contains(s) ? Character(s) : "_"
+            })
+            while out.hasPrefix(".") || out.hasPrefix(" ") { out.removeFirst() }
+            return out.isEmpty ? "image.png" : String(out.prefix(100))
+        }
+    }
+}
