@@ -1,4 +1,7 @@
 import Foundation
+import Dispatch
+import Synchronization
+import QuireSupport
 import ArgumentParser
 import QuireInterchange
 import QuireModel
@@ -103,20 +106,42 @@ extension Quire {
             let folder = NSTemporaryDirectory() + "quire-ocr-" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
             guard (try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)) != nil else { return [:] }
             defer { try? FileManager.default.removeItem(atPath: folder) }
-            var out: [Int: OCRText] = [:]
-            var bar = ProgressBar("OCR of \(name)", total: pages.count, minimum: 2)
-            for (k, page) in pages.enumerated() {
-                do {
-                    let image = try PDFExtractor.render(path, page: page, into: folder)
-                    out[page] = try OCRText.recognize(image)
-                    try? FileManager.default.removeItem(atPath: image)
-                } catch let error as OCRText.Failure {
-                    Output.error("quire: warning: \(name): \(error.description); pages without text are left without it")
-                    break
-                } catch {
-                    Output.error("quire: warning: \(name): \(error)")
+            // Pages side by side, one per core, each rendered into a folder of its own.
+            let results = ResultSlots<Result<OCRText, OCRText.Failure>>(count: pages.count)
+            let next = Atomic<Int>(0), done = Atomic<Int>(0)
+            let missing = Atomic<Bool>(false)
+            let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
+            let bar = Mutex(ProgressBar("OCR of \(name)", total: pages.count, minimum: 2))
+            DispatchQueue.concurrentPerform(iterations: min(cores, pages.count)) { worker in
+                let own = folder + "/\(worker)"
+                try? FileManager.default.createDirectory(atPath: own, withIntermediateDirectories: false)
+                while !missing.load(ordering: .relaxed) {
+                    let k = next.add(1, ordering: .relaxed).oldValue
+                    guard k < pages.count else { return }
+                    do {
+                        let image = try PDFExtractor.render(path, page: pages[k], into: own)
+                        results[k] = .success(try OCRText.recognize(image))
+                        try? FileManager.default.removeItem(atPath: image)
+                    } catch let error as OCRText.Failure {
+                        results[k] = .failure(error)
+                        if error.description == OCRText.missing { missing.store(true, ordering: .relaxed) }
+                    } catch {
+                        results[k] = .failure(OCRText.Failure(description: "\(error)"))
+                    }
+                    let finished = done.add(1, ordering: .relaxed).newValue
+                    bar.withLock { $0.update(finished) }
                 }
-                bar.update(k + 1)
+            }
+            var out: [Int: OCRText] = [:]
+            var said = false
+            for (k, page) in pages.enumerated() {
+                switch results.take(k) {
+                case .success(let text)?: out[page] = text
+                case .failure(let error)?:
+                    if !said { Output.error("quire: warning: \(name): \(error.description); such pages are left without text") }
+                    said = true
+                case nil: break
+                }
             }
             return out
         }

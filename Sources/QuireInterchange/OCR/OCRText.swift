@@ -76,6 +76,7 @@ public struct OCRText: Sendable, Equatable {
     /// Why an image could not be read.
     public struct Failure: Error, Sendable, CustomStringConvertible {
         public var description: String
+        public init(description: String) { self.description = description }
     }
 
     /// The message for a missing tesseract.
@@ -84,8 +85,10 @@ public struct OCRText: Sendable, Equatable {
     /// Reads the image at `path` (PNG, JPEG, TIFF…) with tesseract, in English, under a time and an
     /// output limit.
     public static func recognize(_ path: String) throws(Failure) -> OCRText {
+        // One thread per run (pages are read side by side instead): tesseract's OpenMP threads
+        // cost five times the time on one page here (10.7 s against 2.2 s, docs/BENCHMARKS.md).
         let run = ChildProcess.run(["tesseract", path, "stdout", "-l", "eng", "--psm", "3", "tsv"],
-                                   timeoutSeconds: 300, outputLimit: 32 << 20)
+                                   environment: ["OMP_THREAD_LIMIT": "1"], timeoutSeconds: 300, outputLimit: 32 << 20)
         if run.status == -1 { throw Failure(description: missing) }
         guard run.status == 0 else {
             throw Failure(description: "\(path): tesseract could not read it (\(PDFExtractor.lastLine(run.errorOutput) ?? "status \(run.status)"))")
