@@ -140,6 +140,14 @@ enum QuireBench {
         }
     }
 
+    /// A working copy of the generated vault `source` at `work`, made a Quire vault (`cp -a` keeps
+    /// the files' times: a fresh copy would make every entry "racily clean").
+    static func initializedCopy(of source: String, at work: String, quire: String) throws {
+        guard system("rm -rf '\(work)' && cp -a '\(source)' '\(work)' && '\(quire)' init '\(work)' > /dev/null") == 0 else {
+            throw BenchError("cannot copy \(source)")
+        }
+    }
+
     static func ensureVault(_ dir: String, files: Int) throws {
         if FileIO().stamp(dir + "/.complete") != nil { return }
         let script = getenv("QUIRE_GENVAULT").map { String(cString: $0) } ?? "../shared/bench/genvault.py"

@@ -39,11 +39,7 @@ enum SearchBench {
             let source = vaultsDir + "/n\(n)"
             try QuireBench.ensureVault(source, files: n)
             let work = vaultsDir + "/search-n\(n)"
-            if FileIO().stamp(work + "/.quire") == nil {
-                guard system("rm -rf '\(work)' && cp -a '\(source)' '\(work)' && '\(quire)' init '\(work)' > /dev/null") == 0 else {
-                    throw BenchError("cannot copy \(source)")
-                }
-            }
+            if FileIO().stamp(work + "/.quire") == nil { try QuireBench.initializedCopy(of: source, at: work, quire: quire) }
             try measure(vault: work, files: n, quire: quire, encoder: encoder, runs: runs)
         }
         try throughput(encoder: encoder, vault: vaultsDir + "/search-n\(sizes.first ?? 10_000)")
@@ -189,7 +185,7 @@ enum SearchBench {
                 print(f"{len(texts) / t:.1f}")
                 """
             let r = try Child.run([python, "-c", script, file])
-            if let rate = Double(r.output.trimmingCharacters()) {
+            if let rate = r.output.split(whereSeparator: \.isWhitespace).first.flatMap({ Double($0) }) {
                 print("  PyTorch (sentence-transformers, 1 thread, batch 1): \(String(format1: rate)) chunks/s — Quire ÷ PyTorch: "
                       + String(format2: (Double(texts.count) / seconds) / rate) + "×")
             }
@@ -199,8 +195,3 @@ enum SearchBench {
     }
 }
 
-extension String {
-    fileprivate func trimmingCharacters() -> String {
-        String(drop { $0 == " " || $0 == "\n" }.reversed().drop { $0 == " " || $0 == "\n" }.reversed())
-    }
-}

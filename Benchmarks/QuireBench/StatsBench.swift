@@ -17,9 +17,7 @@ enum StatsBench {
         try QuireBench.ensureVault(source, files: files)
         let work = vaultsDir + "/stats-n\(files)-r\(reviews)"
         if FileIO().stamp(work + "/.quire/log/bench000.log") == nil {
-            guard system("rm -rf '\(work)' && cp -a '\(source)' '\(work)' && '\(quire)' init '\(work)' > /dev/null") == 0 else {
-                throw BenchError("cannot copy \(source)")
-            }
+            try QuireBench.initializedCopy(of: source, at: work, quire: quire)
             try writeLog(vault: work, reviews: reviews)
         }
         let log = work + "/.quire/log/bench000.log"

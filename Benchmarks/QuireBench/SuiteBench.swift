@@ -22,10 +22,7 @@ enum SuiteBench {
             let source = vaultsDir + "/n\(n)"
             try QuireBench.ensureVault(source, files: n)
             let work = vaultsDir + "/work-n\(n)"
-            // cp -a keeps the files' times: a fresh copy would make every entry "racily clean".
-            guard system("rm -rf '\(work)' && cp -a '\(source)' '\(work)' && '\(quire)' init '\(work)' > /dev/null") == 0 else {
-                throw BenchError("cannot copy \(source)")
-            }
+            try QuireBench.initializedCopy(of: source, at: work, quire: quire)
             try measure(vault: work, files: n, quire: quire, runs: runs, edits: min(edits, n))
         }
     }

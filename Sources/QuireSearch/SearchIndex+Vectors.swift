@@ -122,13 +122,12 @@ extension SearchIndex {
     public func chunk(_ id: Int64) throws(SearchError) -> SearchHit? {
         var hit: SearchHit?
         do {
-            try db.query("SELECT c.text, i.path, c.heading, i.first, i.last, i.card, i.page FROM info i JOIN chunks c ON c.rowid = i.id "
-                         + "WHERE i.id = ?", [.int(id)]) { row in
-                let heading = row.text(2) ?? ""
-                hit = SearchHit(chunk: id, path: row.text(1) ?? "", lines: Int(row.int(3))...Int(max(row.int(3), row.int(4))),
-                                headingPath: heading.isEmpty ? [] : heading.split(separator: " › ", omittingEmptySubsequences: false).map(String.init),
-                                card: row.text(5).flatMap { CardID($0) }, page: row.isNull(6) ? nil : Int(row.int(6)),
-                                snippet: Self.leadingWords(row.text(0) ?? ""), score: 0)
+            try db.query("SELECT " + Self.hitColumns(text: "c.text", heading: "c.heading", bm25: "0.0")
+                         + " FROM info i JOIN chunks c ON c.rowid = i.id WHERE i.id = ?", [.int(id)]) { row in
+                var found = Self.hit(row)
+                found.snippet = Self.leadingWords(found.snippet)
+                found.score = 0
+                hit = found
             }
         } catch { throw .index(error.description) }
         return hit

@@ -185,21 +185,15 @@ public final class SearchIndex {
         guard !terms.isEmpty else { return [] }
         let cjk = terms.contains { $0.text.unicodeScalars.contains { Self.isCJK($0) } }
         var hits: [SearchHit] = []
-        func hit(_ row: SQLiteRow) {
-            let heading = row.text(2) ?? ""
-            hits.append(SearchHit(chunk: row.int(7), path: row.text(1) ?? "", lines: Int(row.int(3))...Int(max(row.int(3), row.int(4))),
-                                  headingPath: heading.isEmpty ? [] : heading.components(" › "),
-                                  card: row.text(5).flatMap { CardID($0) }, page: row.isNull(8) ? nil : Int(row.int(8)),
-                                  snippet: row.text(0) ?? "", score: -row.double(6)))
-        }
+        func hit(_ row: SQLiteRow) { hits.append(Self.hit(row)) }
         let join = matchAll ? " " : " OR "
         do {
             if cjk {
                 // Substrings: each term in the trigram table (three characters at least), else scanned.
                 let long = terms.filter { $0.text.unicodeScalars.count >= 3 }
                 let short = terms.filter { $0.text.unicodeScalars.count < 3 }
-                var sql = "SELECT grams.text, i.path, c.heading, i.first, i.last, i.card, "
-                    + (long.isEmpty ? "0.0" : "bm25(grams)") + ", i.id, i.page FROM grams JOIN info i ON i.id = grams.rowid "
+                var sql = "SELECT " + Self.hitColumns(text: "grams.text", heading: "c.heading", bm25: long.isEmpty ? "0.0" : "bm25(grams)")
+                    + " FROM grams JOIN info i ON i.id = grams.rowid "
                     + "JOIN chunks c ON c.rowid = grams.rowid WHERE "
                 var values: [SQLiteValue] = []
                 var conditions: [String] = []
@@ -216,8 +210,8 @@ public final class SearchIndex {
                 try db.query(sql, values, hit)
             } else {
                 let match = terms.map { $0.prefix ? Self.quoted($0.text) + "*" : Self.quoted($0.text) }.joined(separator: join)
-                try db.query("SELECT snippet(chunks, 0, ?, ?, '…', 16), i.path, chunks.heading, i.first, i.last, i.card, bm25(chunks), i.id, i.page "
-                             + "FROM chunks JOIN info i ON i.id = chunks.rowid WHERE chunks MATCH ? ORDER BY bm25(chunks) LIMIT ?",
+                try db.query("SELECT " + Self.hitColumns(text: "snippet(chunks, 0, ?, ?, '…', 16)", heading: "chunks.heading", bm25: "bm25(chunks)")
+                             + " FROM chunks JOIN info i ON i.id = chunks.rowid WHERE chunks MATCH ? ORDER BY bm25(chunks) LIMIT ?",
                              [.text(Self.marks.open), .text(Self.marks.close), .text(match), .int(Int64(limit))], hit)
             }
         } catch { throw .index(error.description) }
@@ -262,17 +256,28 @@ public final class SearchIndex {
     }
 }
 
-extension String {
-    /// The parts between each `separator`.
-    fileprivate func components(_ separator: String) -> [String] {
-        var parts: [String] = []
-        var rest = Substring(self)
-        while let range = rest.range(of: separator) {
-            parts.append(String(rest[..<range.lowerBound]))
-            rest = rest[range.upperBound...]
-        }
-        parts.append(String(rest))
-        return parts
+extension SearchIndex {
+    /// The columns a hit is read from, in the order ``hit(_:)`` reads them (`bm25` the score's).
+    static func hitColumns(text: String, heading: String, bm25: String) -> String {
+        "\(text), i.path, \(heading), i.first, i.last, i.card, \(bm25), i.id, i.page"
+    }
+
+    /// A hit from a row of ``hitColumns(text:heading:bm25:)``: the text as its snippet, bm25 negated as its score.
+    static func hit(_ row: SQLiteRow) -> SearchHit {
+        SearchHit(chunk: row.int(7), path: row.text(1) ?? "", lines: Int(row.int(3))...Int(max(row.int(3), row.int(4))),
+                  headingPath: headingPath(row.text(2) ?? ""), card: row.text(5).flatMap { CardID($0) },
+                  page: row.isNull(8) ? nil : Int(row.int(8)), snippet: row.text(0) ?? "", score: -row.double(6))
+    }
+
+    /// A heading path as stored (`A › B`) made a list again.
+    static func headingPath(_ stored: String) -> [String] {
+        stored.isEmpty ? [] : stored.split(separator: " › ", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    /// A note's chunks, read from its file now (nil when it cannot be read: it stays as indexed).
+    static func chunks(of note: Note, in vault: Vault) -> [Chunk]? {
+        guard let full = try? vault.notePath(note.path), let bytes = try? vault.io.read(full).bytes else { return nil }
+        return NoteChunker.chunks(of: note, bytes: bytes)
     }
 }
 
@@ -303,9 +308,8 @@ extension SearchIndex {
             do {
                 try db.transaction { () throws(ArchiveError) in
                     for note in part {
-                        guard let full = try? vault.notePath(note.path), let bytes = try? vault.io.read(full).bytes else { continue }
-                        try write(path: note.path, digest: note.contentDigest, chunks: NoteChunker.chunks(of: note, bytes: bytes),
-                                  replacing: stored[note.path] != nil)
+                        guard let chunks = Self.chunks(of: note, in: vault) else { continue }
+                        try write(path: note.path, digest: note.contentDigest, chunks: chunks, replacing: stored[note.path] != nil)
                         indexed += 1
                     }
                 }
@@ -329,8 +333,8 @@ extension SearchIndex {
         for note in index.notes where wanted.contains(note.path) {
             found.insert(note.path)
             guard try digest(of: note.path) != note.contentDigest else { continue }
-            guard let full = try? vault.notePath(note.path), let bytes = try? vault.io.read(full).bytes else { continue }
-            try update(path: note.path, digest: note.contentDigest, chunks: NoteChunker.chunks(of: note, bytes: bytes))
+            guard let chunks = Self.chunks(of: note, in: vault) else { continue }
+            try update(path: note.path, digest: note.contentDigest, chunks: chunks)
         }
         for path in wanted.subtracting(found).sorted() { try remove(path: path) }
     }

@@ -45,6 +45,10 @@ package struct ChildProcess: Sendable {
 
     /// Runs `arguments` (the program found on `PATH`), with `input` on its standard input and
     /// `environment` added to this process's.
+    /// `path` as an argument no program can take for an option: a relative path starting with `-`
+    /// is given as `./-…`.
+    package static func fileArgument(_ path: String) -> String { path.hasPrefix("/") ? path : "./" + path }
+
     package static func run(_ arguments: [String], input: [UInt8] = [], environment: [String: String] = [:],
                             timeoutSeconds: Int? = nil, outputLimit: Int? = nil) -> ChildProcess {
         func failed(_ what: String) -> ChildProcess {

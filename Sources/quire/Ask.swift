@@ -51,19 +51,11 @@ extension Quire {
             let question = words.filter { !filters.contains($0) }.joined(separator: " ")
             let query = try LoadedVault.query(filters)
             let context = try SearchContext(loaded)
-            let now = options.now, dayEnd = loaded.dayEnd(at: now)
-            let byPath = Dictionary(loaded.index.notes.map { ($0.path, $0) }) { a, _ in a }
             var retrieved: [(hit: SearchHit, text: String)] = []
             do {
                 let hits = try context.index.find(question, mode: .hybrid, encoder: context.encoder,
                                                   limit: filters.isEmpty ? chunks : chunks * 20, matchAll: false)
-                for hit in hits where retrieved.count < chunks {
-                    if !filters.isEmpty, let note = byPath[hit.path] {
-                        let ok = if let id = hit.card, let card = note.cards.first(where: { $0.id == id }) {
-                            query.matches(card: card, in: note, now: now, dayEnd: dayEnd)
-                        } else { query.matches(note: note, now: now, dayEnd: dayEnd) }
-                        if !ok { continue }
-                    }
+                for hit in context.kept(hits, by: filters.isEmpty ? nil : query, now: options.now) where retrieved.count < chunks {
                     if let text = try context.index.text(ofChunk: hit.chunk) { retrieved.append((hit, text)) }
                 }
             } catch { throw CLIError("\(error)") }
@@ -90,9 +82,7 @@ extension Quire {
                     ("phrased_by_model", .bool(phrased)),
                     ("sentences", .array(answer.sentences.map { .object([("text", .string($0.text)), ("source", .int($0.source))]) })),
                     ("sources", .array(answer.sources.map { hit in
-                        .object([("path", .string(hit.path)), ("line", .int(hit.lines.lowerBound)), ("last_line", .int(hit.lines.upperBound)),
-                                 ("page", .optional(hit.page)), ("heading_path", .array(hit.headingPath.map(JSONValue.string))),
-                                 ("card", hit.card.map { .string($0.rawValue) } ?? .null)])
+                        .object(SearchContext.fields(of: hit))
                     })),
                     ("dropped", .array(answer.dropped.map(JSONValue.string))),
                 ]).serialized(pretty: true))

@@ -1,6 +1,8 @@
 import ArgumentParser
 import QuireInterchange
 import QuireModel
+import QuireParsing
+import QuireReview
 import QuireSystem
 
 extension Quire {
@@ -47,6 +49,21 @@ extension Quire {
             guard errors > 0 else { return }
             Output.error("\(Output.counted(errors, what)) not imported (see the errors above; --strict imports nothing then)")
             throw ExitCode(1)
+        }
+
+        /// The folder an imported note goes into: `--to`, else the deck's folder, else the vault's top.
+        static func folder(to: String?, deck: String?) -> String {
+            var folder = to ?? deck.map { $0.replacing("::", with: "/") } ?? ""
+            while folder.hasSuffix("/") { folder.removeLast() }
+            return folder
+        }
+
+        /// Why a note made from another format's text would not read back as text only (a card or
+        /// a warning in it), or nil when it reads as plain text.
+        static func plainNoteProblem(_ plan: NoteCreation) -> String? {
+            let (parsed, found) = NoteParser.parse(plan.bytes, path: plan.path)
+            guard parsed == nil || parsed?.cards.isEmpty == false || found.contains(where: { $0.severity >= .warning }) else { return nil }
+            return found.map(\.message).joined(separator: "; ")
         }
 
         /// Writes an import's files all or none, with a progress bar on a terminal.

@@ -31,14 +31,10 @@ extension Quire {
         func run() throws {
             let vault = try options.open()
             try ImportCommand.requireQuireSyntax(vault)
-            var folder = to ?? deck.map { $0.replacing("::", with: "/") } ?? ""
-            while folder.hasSuffix("/") { folder.removeLast() }
+            let folder = ImportCommand.folder(to: to, deck: deck)
             let taken = ImportCommand.taken(in: vault)
-            let scratch = NSTemporaryDirectory() + "quire-image-" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
-            guard (try? FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: false)) != nil else {
-                throw CLIError("cannot make a temporary folder")
-            }
-            defer { try? FileManager.default.removeItem(atPath: scratch) }
+            let scratch = try ScratchFolder("quire-image")
+            defer { scratch.remove() }
             var body = ""
             var staged: [StagedFiles.File] = []
             var assets = Set<String>()
@@ -58,10 +54,10 @@ extension Quire {
                 }
                 assets.insert(asset)
                 staged.append(StagedFiles.File(asset, .file) { bytes })
-                let (prepared, problem) = OCRText.prepared(file, into: scratch)
+                let (prepared, problem) = OCRText.prepared(file, into: scratch.path)
                 if let problem, !warned { Output.error("quire: warning: \(problem)"); warned = true }
                 let text: OCRText
-                do { text = try OCRText.recognize(prepared ?? (file.hasPrefix("/") ? file : "./" + file)) } catch {
+                do { text = try OCRText.recognize(prepared ?? file) } catch {
                     throw CLIError("\(error.description); nothing written")
                 }
                 body += "\n## " + PDFMarkdown.safe(name) + "\n\n![" + PDFMarkdown.safe(name) + "](<" + asset + ">)\n\n"
@@ -82,9 +78,8 @@ extension Quire {
                 plan = try NoteCreation.plan("# " + noteTitle + "\n" + body, fields: [("source", files.map { String($0.split(separator: "/").last ?? "") }.joined(separator: ", "))],
                                              tags: [], folder: folder, vault: vault, created: options.now)
             } catch { throw CLIError("\(error)") }
-            let (parsed, found) = NoteParser.parse(plan.bytes, path: plan.path)
-            if parsed == nil || parsed?.cards.isEmpty == false || found.contains(where: { $0.severity >= .warning }) {
-                throw CLIError("the text read would not make a plain note: " + found.map(\.message).joined(separator: "; ") + "; nothing written")
+            if let problem = ImportCommand.plainNoteProblem(plan) {
+                throw CLIError("the text read would not make a plain note: \(problem); nothing written")
             }
             try ImportCommand.write(staged + [.note(plan.path, plan.bytes)], to: vault)
             Output.line("wrote \(plan.path) (\(Output.counted(files.count, "image")), kept in assets/)")

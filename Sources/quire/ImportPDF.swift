@@ -1,5 +1,4 @@
 import Foundation
-import Dispatch
 import Synchronization
 import QuireSupport
 import ArgumentParser
@@ -41,24 +40,21 @@ extension Quire {
         func run() throws {
             let vault = try options.open()
             try ImportCommand.requireQuireSyntax(vault)
-            var folder = to ?? deck.map { $0.replacing("::", with: "/") } ?? ""
-            while folder.hasSuffix("/") { folder.removeLast() }
+            let folder = ImportCommand.folder(to: to, deck: deck)
             var failed = 0
             for file in files {
-                // A path the tools cannot take for an option.
-                let path = file.hasPrefix("/") ? file : "./" + file
                 do {
-                    let info = try PDFExtractor.info(path)
+                    let info = try PDFExtractor.info(file)
                     var pages: [PDFLayout.Page] = []
                     var bar = ProgressBar("Reading \(file)", total: info.pages, minimum: 40)
                     var first = 1
                     while first <= info.pages {
                         let last = min(info.pages, first + PDFExtractor.pagesPerRun - 1)
-                        pages += try PDFExtractor.layout(path, pages: first...last).pages
+                        pages += try PDFExtractor.layout(file, pages: first...last).pages
                         bar.update(last)
                         first = last + 1
                     }
-                    let ocr = noOCR ? [:] : Self.ocr(pages.filter(\.lines.isEmpty).map(\.number), of: path, name: file)
+                    let ocr = noOCR ? [:] : Self.ocr(pages.filter(\.lines.isEmpty).map(\.number), of: file)
                     let result = PDFMarkdown.convert(PDFLayout(pages: pages), ocr: ocr)
                     let name = String(file.split(separator: "/").last ?? Substring(file))
                     let base = name.lowercased().hasSuffix(".pdf") ? String(name.dropLast(4)) : name
@@ -68,11 +64,8 @@ extension Quire {
                         plan = try NoteCreation.plan("# " + noteTitle + "\n" + result.body, fields: [("source", name), ("pages", String(info.pages))],
                                                      tags: [], folder: folder, vault: vault, created: options.now)
                     } catch { throw CLIError("\(file): \(error)") }
-                    // The note must read back as text only: no card, no warning.
-                    let (parsed, found) = NoteParser.parse(plan.bytes, path: plan.path)
-                    if parsed == nil || parsed?.cards.isEmpty == false || found.contains(where: { $0.severity >= .warning }) {
-                        throw CLIError("\(file): the converted text would not read back as a plain note: "
-                                       + found.map(\.message).joined(separator: "; "))
+                    if let problem = ImportCommand.plainNoteProblem(plan) {
+                        throw CLIError("\(file): the converted text would not read back as a plain note: \(problem)")
                     }
                     try ImportCommand.write([.note(plan.path, plan.bytes)], to: vault)
                     var line = "wrote \(plan.path) (\(Output.counted(info.pages, "page")), \(Output.counted(result.headings, "heading"))"
@@ -101,36 +94,32 @@ extension Quire {
 
         /// The text of `pages` (without a text layer) read by OCR from their images, rendered in a
         /// temporary folder; a page that cannot be read is said and left out.
-        static func ocr(_ pages: [Int], of path: String, name: String) -> [Int: OCRText] {
+        static func ocr(_ pages: [Int], of file: String) -> [Int: OCRText] {
             guard !pages.isEmpty else { return [:] }
-            let folder = NSTemporaryDirectory() + "quire-ocr-" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
-            guard (try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)) != nil else { return [:] }
-            defer { try? FileManager.default.removeItem(atPath: folder) }
+            guard let scratch = try? ScratchFolder("quire-ocr") else { return [:] }
+            defer { scratch.remove() }
             // Pages side by side, one per core, each rendered into a folder of its own.
             let results = ResultSlots<Result<OCRText, OCRText.Failure>>(count: pages.count)
-            let next = Atomic<Int>(0), done = Atomic<Int>(0)
-            let missing = Atomic<Bool>(false)
-            let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
-            let bar = Mutex(ProgressBar("OCR of \(name)", total: pages.count, minimum: 2))
-            DispatchQueue.concurrentPerform(iterations: min(cores, pages.count)) { worker in
-                let own = folder + "/\(worker)"
-                try? FileManager.default.createDirectory(atPath: own, withIntermediateDirectories: false)
-                while !missing.load(ordering: .relaxed) {
-                    let k = next.add(1, ordering: .relaxed).oldValue
-                    guard k < pages.count else { return }
+            let done = AtomicCounter()
+            let bar = Mutex(ProgressBar("OCR of \(file)", total: pages.count, minimum: 2))
+            inParallelChunks(of: pages.count, chunk: 1, concurrency: nil) { range in
+                for k in range {
+                    let own = scratch.path + "/\(k)"
                     do {
-                        let image = try PDFExtractor.render(path, page: pages[k], into: own)
-                        results[k] = .success(try OCRText.recognize(image))
-                        try? FileManager.default.removeItem(atPath: image)
+                        try FileManager.default.createDirectory(atPath: own, withIntermediateDirectories: false)
+                        results[k] = .success(try OCRText.recognize(try PDFExtractor.render(file, page: pages[k], into: own)))
                     } catch let error as OCRText.Failure {
                         results[k] = .failure(error)
-                        if error.description == OCRText.missing { missing.store(true, ordering: .relaxed) }
+                        // Without tesseract no page can be read: no other is started.
+                        if error.description == OCRText.missing { return false }
                     } catch {
                         results[k] = .failure(OCRText.Failure(description: "\(error)"))
                     }
-                    let finished = done.add(1, ordering: .relaxed).newValue
+                    try? FileManager.default.removeItem(atPath: own)
+                    let finished = done.increment() + 1
                     bar.withLock { $0.update(finished) }
                 }
+                return true
             }
             var out: [Int: OCRText] = [:]
             var said = false
@@ -138,7 +127,7 @@ extension Quire {
                 switch results.take(k) {
                 case .success(let text)?: out[page] = text
                 case .failure(let error)?:
-                    if !said { Output.error("quire: warning: \(name): \(error.description); such pages are left without text") }
+                    if !said { Output.error("quire: warning: \(file): \(error.description); such pages are left without text") }
                     said = true
                 case nil: break
                 }

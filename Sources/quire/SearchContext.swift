@@ -1,6 +1,8 @@
 import Foundation
 import QuireEmbedding
 import QuireIndex
+import QuireModel
+import QuireSupport
 import QuireSearch
 import QuireSystem
 
@@ -11,6 +13,9 @@ struct SearchContext {
     let index: SearchIndex
     /// The encoder, when the model is installed and semantic ranking is wanted.
     let encoder: SentenceEncoder?
+
+    /// The search index's file in the vault (FORMAT.md §1).
+    static let indexFile = Vault.folderName + "/cache/search.sqlite"
 
     /// Chunks without a vector computed inline by a search (a few seconds at most); more wait for
     /// `quire index`, the search ranking meanwhile over the vectors there are.
@@ -28,7 +33,7 @@ struct SearchContext {
             do {
                 let folder = try vault.internalFolder(Vault.folderName + "/cache")
                 try vault.io.makeDirectories(folder)
-                path = try vault.internalPath(Vault.folderName + "/cache/search.sqlite")
+                path = try vault.internalPath(Self.indexFile)
             } catch { throw CLIError(error.description) }
         }
         do {
@@ -68,6 +73,29 @@ struct SearchContext {
                              + "`quire index` computes them (about \(Self.duration(chunks: missing))).")
             }
         } catch { throw CLIError("\(error)") }
+    }
+
+    /// The hits that `query` keeps (a card hit by its card, a prose hit by its note; a hit of a note
+    /// the index no longer has is kept), in order; all of them without a query.
+    func kept(_ hits: [SearchHit], by query: Query?, now: Timestamp) -> [SearchHit] {
+        guard let query else { return hits }
+        let dayEnd = loaded.dayEnd(at: now)
+        let byPath = Dictionary(loaded.index.notes.map { ($0.path, $0) }) { a, _ in a }
+        return hits.filter { hit in
+            guard let note = byPath[hit.path] else { return true }
+            if let id = hit.card, let card = note.cards.first(where: { $0.id == id }) {
+                return query.matches(card: card, in: note, now: now, dayEnd: dayEnd)
+            }
+            return query.matches(note: note, now: now, dayEnd: dayEnd)
+        }
+    }
+
+    /// A hit's place as JSON fields (docs/JSON.md): `path`, `line`, `last_line`, `page`,
+    /// `heading_path`, `card`.
+    static func fields(of hit: SearchHit) -> [(String, JSONValue)] {
+        [("path", .string(hit.path)), ("line", .int(hit.lines.lowerBound)), ("last_line", .int(hit.lines.upperBound)),
+         ("page", .optional(hit.page)), ("heading_path", .array(hit.headingPath.map(JSONValue.string))),
+         ("card", hit.card.map { .string($0.rawValue) } ?? .null)]
     }
 
     /// A rough time for computing `chunks` vectors on this machine's cores (about 10 a second per core).

@@ -15,7 +15,7 @@ final class SearchFollower {
 
     /// Nil when the vault has no search index yet (or it cannot be opened).
     init?(vault: Vault, index vaultIndex: VaultIndex) {
-        guard let path = try? vault.internalPath(Vault.folderName + "/cache/search.sqlite"), vault.io.stamp(path) != nil,
+        guard let path = try? vault.internalPath(SearchContext.indexFile), vault.io.stamp(path) != nil,
               let index = try? SearchIndex.openOrRebuild(path: path, io: vault.io) else { return nil }
         self.vault = vault
         self.index = index

@@ -56,18 +56,8 @@ public struct OCRText: Sendable, Equatable {
         paragraphs.map { lines in
             var out = ""
             for line in lines {
-                for word in line {
-                    var w = PDFMarkdown.safe(word.text)
-                    if word.confidence < Self.uncertain { w += " (?)" }
-                    if out.isEmpty {
-                        out = w
-                    } else if out.hasSuffix("-"), out.dropLast().last?.isLetter == true, word.text.first?.isLowercase == true, word == line.first {
-                        out.removeLast()
-                        out += w
-                    } else {
-                        out += " " + w
-                    }
-                }
+                let text = line.map { PDFMarkdown.safe($0.text) + ($0.confidence < Self.uncertain ? " (?)" : "") }.joined(separator: " ")
+                if !text.isEmpty { PDFMarkdown.append(line: text, to: &out) }
             }
             return out
         }.filter { !$0.isEmpty }.joined(separator: "\n\n")
@@ -87,7 +77,7 @@ public struct OCRText: Sendable, Equatable {
     public static func recognize(_ path: String) throws(Failure) -> OCRText {
         // One thread per run (pages are read side by side instead): tesseract's OpenMP threads
         // cost five times the time on one page here (10.7 s against 2.2 s, docs/BENCHMARKS.md).
-        let run = ChildProcess.run(["tesseract", path, "stdout", "-l", "eng", "--psm", "3", "tsv"],
+        let run = ChildProcess.run(["tesseract", ChildProcess.fileArgument(path), "stdout", "-l", "eng", "--psm", "3", "tsv"],
                                    environment: ["OMP_THREAD_LIMIT": "1"], timeoutSeconds: 300, outputLimit: 32 << 20)
         if run.status == -1 { throw Failure(description: missing) }
         guard run.status == 0 else {
@@ -106,7 +96,7 @@ extension OCRText {
     /// `folder`. Nil (read the image as it is) when ImageMagick is missing or fails.
     public static func prepared(_ image: String, into folder: String) -> (path: String?, problem: String?) {
         let out = folder + "/prepared.png"
-        let run = ChildProcess.run(["convert", image.hasPrefix("/") ? image : "./" + image, "-colorspace", "Gray", "-deskew", "40%",
+        let run = ChildProcess.run(["convert", ChildProcess.fileArgument(image), "-colorspace", "Gray", "-deskew", "40%",
                                     "-despeckle", "-resize", "2000x2000<", out], timeoutSeconds: 120, outputLimit: 1 << 20)
         if run.status == -1 { return (nil, noImageMagick) }
         guard run.status == 0 else {

@@ -1,3 +1,4 @@
+import QuireModel
 import QuireSystem
 
 /// Runs poppler's tools (Debian's `poppler-utils`) on a PDF, an untrusted file: argument arrays
@@ -25,7 +26,7 @@ public enum PDFExtractor {
 
     /// The file's page count and title; an encrypted, damaged or non-PDF file is a failure.
     public static func info(_ path: String) throws(Failure) -> Info {
-        let run = ChildProcess.run(["pdfinfo", "-enc", "UTF-8", "--", path], timeoutSeconds: timeout, outputLimit: 1 << 20)
+        let run = ChildProcess.run(["pdfinfo", "-enc", "UTF-8", "--", ChildProcess.fileArgument(path)], timeoutSeconds: timeout, outputLimit: 1 << 20)
         if run.status == -1 { throw Failure(description: missing) }
         let text = String(decoding: run.output, as: UTF8.self)
         guard run.status == 0 else {
@@ -34,10 +35,10 @@ public enum PDFExtractor {
         }
         var pages = 0
         var title: String?
-        for line in text.split(separator: "\n") {
-            if line.hasPrefix("Pages:") { pages = Int(line.dropFirst(6).trimmingCharacters()) ?? 0 }
-            if line.hasPrefix("Title:") { title = line.dropFirst(6).trimmingCharacters().nilIfEmpty }
-            if line.hasPrefix("Encrypted:"), line.dropFirst(10).trimmingCharacters().hasPrefix("yes") {
+        for line in text.split(whereSeparator: \.isNewline) {
+            if line.hasPrefix("Pages:") { pages = Int(line.dropFirst(6).trimmingSpaces()) ?? 0 }
+            if line.hasPrefix("Title:") { title = line.dropFirst(6).trimmingSpaces().nilIfEmpty }
+            if line.hasPrefix("Encrypted:"), line.dropFirst(10).trimmingSpaces().hasPrefix("yes") {
                 throw Failure(description: "\(path): the PDF is encrypted; decrypt it first (for example qpdf --decrypt)")
             }
         }
@@ -57,7 +58,7 @@ public enum PDFExtractor {
     public static func render(_ path: String, page: Int, into folder: String) throws(Failure) -> String {
         let prefix = folder + "/page"
         let run = ChildProcess.run(["pdftoppm", "-r", "300", "-gray", "-png", "-singlefile", "-f", String(page), "-l", String(page),
-                                    "--", path, prefix], timeoutSeconds: timeout, outputLimit: 1 << 20)
+                                    "--", ChildProcess.fileArgument(path), prefix], timeoutSeconds: timeout, outputLimit: 1 << 20)
         if run.status == -1 { throw Failure(description: missing) }
         guard run.status == 0 else {
             throw Failure(description: "\(path): page \(page) could not be rendered (\(lastLine(run.errorOutput) ?? "pdftoppm failed"))")
@@ -68,7 +69,7 @@ public enum PDFExtractor {
     /// Pages `first...last` laid out.
     public static func layout(_ path: String, pages: ClosedRange<Int>) throws(Failure) -> PDFLayout {
         let run = ChildProcess.run(["pdftohtml", "-xml", "-i", "-q", "-stdout", "-enc", "UTF-8", "-nodrm",
-                                    "-f", String(pages.lowerBound), "-l", String(pages.upperBound), "--", path],
+                                    "-f", String(pages.lowerBound), "-l", String(pages.upperBound), "--", ChildProcess.fileArgument(path)],
                                    timeoutSeconds: timeout, outputLimit: outputLimit)
         if run.status == -1 { throw Failure(description: missing) }
         guard run.status == 0 else {
@@ -76,12 +77,6 @@ public enum PDFExtractor {
             throw Failure(description: "\(path): pages \(pages.lowerBound)–\(pages.upperBound) could not be read (\(reason))")
         }
         return PDFLayout(xml: run.output)
-    }
-}
-
-extension Substring {
-    fileprivate func trimmingCharacters() -> String {
-        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed())
     }
 }
 

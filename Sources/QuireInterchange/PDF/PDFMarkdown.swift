@@ -41,7 +41,7 @@ public enum PDFMarkdown {
             guard line.text.filter(\.isLetter).count >= 3 else { return nil }
             if let i = sizes.firstIndex(of: rounded(line.size)) { return min(i + 1, 3) + 1 }
             let words = line.text.split(whereSeparator: \.isWhitespace).count
-            if line.bold, words > 0, words <= 10, !".:;,".contains(line.text.trimmingSpaces().last ?? "."), abs(line.size - body) <= body * 0.15 {
+            if line.bold, words > 0, words <= 10, !".:;,".contains(line.text.trimmingWhitespace().last ?? "."), abs(line.size - body) <= body * 0.15 {
                 return min(sizes.count + 1, 3) + 1
             }
             return nil
@@ -97,10 +97,13 @@ public enum PDFMarkdown {
     }
 
     /// The size most of the text is set in (weighted by characters).
-    static func bodySize(_ layout: PDFLayout) -> Double {
+    static func bodySize(_ layout: PDFLayout) -> Double { mostCommon(layout) { rounded($0.size) } ?? 12 }
+
+    /// The value of `key` most of the document's characters have (the smaller on a tie).
+    static func mostCommon(_ layout: PDFLayout, _ key: (PDFLayout.Line) -> Double) -> Double? {
         var weight: [Double: Int] = [:]
-        for page in layout.pages { for line in page.lines { weight[rounded(line.size), default: 0] += line.text.count } }
-        return weight.max { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) }?.key ?? 12
+        for page in layout.pages { for line in page.lines { weight[key(line), default: 0] += line.text.count } }
+        return weight.max { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) }?.key
     }
 
     static func rounded(_ size: Double) -> Double { (size * 2).rounded() / 2 }
@@ -111,9 +114,7 @@ public enum PDFMarkdown {
     static func withoutRunningLines(_ layout: PDFLayout) -> ([PDFLayout.Page], Int) {
         // The body's line height (by characters): running lines are set no taller (a chapter's
         // heading near the top is not one).
-        var weight: [Double: Int] = [:]
-        for page in layout.pages { for line in page.lines { weight[line.height.rounded(), default: 0] += line.text.count } }
-        let bodyHeight = weight.max { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) }?.key ?? 0
+        let bodyHeight = mostCommon(layout) { $0.height.rounded() } ?? 0
         // A page's margins: its top and bottom tenth, and the first and last row of text on it
         // (wide margins put a running head well inside the page).
         var edges: [Int: (top: Double, bottom: Double)] = [:]
@@ -128,7 +129,7 @@ public enum PDFMarkdown {
             return line.top <= edge.top + 3 || line.top + line.height >= edge.bottom - 3
         }
         func key(_ text: String) -> String {
-            String(text.lowercased().map { $0.isNumber ? "#" : $0 }).trimmingSpaces()
+            String(text.lowercased().map { $0.isNumber ? "#" : $0 }).trimmingWhitespace()
         }
         var seen: [String: Set<Int>] = [:]
         for page in layout.pages { for line in page.lines where margin(line, page) { seen[key(line.text), default: []].insert(page.number) } }
@@ -145,7 +146,7 @@ public enum PDFMarkdown {
             var copy = page
             copy.lines = page.lines.filter { line in
                 guard margin(line, page) else { return true }
-                let t = line.text.trimmingSpaces()
+                let t = line.text.trimmingWhitespace()
                 let number = !t.isEmpty && (t.allSatisfy(\.isNumber) || (t.lowercased().hasPrefix("page ") && t.dropFirst(5).allSatisfy(\.isNumber)))
                     || Self.isFolio(t)
                 if number || recurring(seen[key(line.text)] ?? []) { removed += 1; return false }
@@ -181,7 +182,7 @@ public enum PDFMarkdown {
             item = nil
         }
         for line in lines {
-            let t = line.text.trimmingSpaces()
+            let t = line.text.trimmingWhitespace()
             guard !t.isEmpty else { continue }
             if let l = level(line) {
                 close()
@@ -213,33 +214,38 @@ public enum PDFMarkdown {
                     close()
                 }
             }
-            if text.isEmpty {
-                text = t
-            } else if text.hasSuffix("-"), let first = t.first, first.isLowercase, text.dropLast().last?.isLetter == true {
-                // A word broken at the line's end is joined back, unless the document writes it
-                // with its hyphen elsewhere (log-likelihood).
-                let head = String(text.dropLast().reversed().prefix { $0.isLetter }.reversed())
-                let tail = String(t.prefix { $0.isLetter })
-                if !hyphenated.contains((head + "-" + tail).lowercased()) { text.removeLast() }
-                text += t
-            } else {
-                text += " " + t
-            }
+            append(line: t, to: &text, hyphenated: hyphenated)
             previous = line
         }
         close()
         return blocks
     }
 
+    /// Adds the next line of a paragraph to `text`: after a space, or — a word broken at the line's
+    /// end (a letter and `-`, then a lower-case letter) — joined back without the hyphen, unless
+    /// the document writes the word with it elsewhere (`hyphenated`, lower-cased: log-likelihood).
+    static func append(line t: String, to text: inout String, hyphenated: Set<String> = []) {
+        if text.isEmpty {
+            text = t
+        } else if text.hasSuffix("-"), let first = t.first, first.isLowercase, text.dropLast().last?.isLetter == true {
+            let head = String(text.dropLast().reversed().prefix { $0.isLetter }.reversed())
+            let tail = String(t.prefix { $0.isLetter })
+            if !hyphenated.contains((head + "-" + tail).lowercased()) { text.removeLast() }
+            text += t
+        } else {
+            text += " " + t
+        }
+    }
+
     /// A list item's marker (`-` for bullets, `N.` for numbers) and its text.
     static func listMarker(_ t: String) -> (String, String)? {
         for bullet in ["•", "◦", "▪", "‣", "●", "○", "■", "–", "—", "-", "*", "·"] where t.hasPrefix(bullet + " ") {
-            return ("-", String(t.dropFirst(bullet.count + 1)).trimmingSpaces())
+            return ("-", String(t.dropFirst(bullet.count + 1)).trimmingWhitespace())
         }
         let digits = t.prefix { $0.isASCII && $0.isNumber }
         if !digits.isEmpty, digits.count <= 3 {
             let after = t.dropFirst(digits.count)
-            if after.hasPrefix(". ") || after.hasPrefix(") ") { return (digits + ".", String(after.dropFirst(2)).trimmingSpaces()) }
+            if after.hasPrefix(". ") || after.hasPrefix(") ") { return (digits + ".", String(after.dropFirst(2)).trimmingWhitespace()) }
         }
         return nil
     }
@@ -255,7 +261,8 @@ public enum PDFMarkdown {
 }
 
 extension StringProtocol {
-    fileprivate func trimmingSpaces() -> String {
+    /// The text without whitespace of any kind (no-break spaces too) at either end.
+    fileprivate func trimmingWhitespace() -> String {
         String(self.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
     }
 }
