@@ -26,15 +26,19 @@ public struct Chunk: Sendable, Equatable {
     /// The page of the document the note was imported from (the last `<!-- page N -->` anchor
     /// above the chunk, FORMAT.md §8), if the note has such anchors.
     public var page: Int?
+    /// The time in the recording the note was transcribed from, in seconds (the last
+    /// `<!-- time m:ss -->` anchor above the chunk, FORMAT.md §8), if the note has such anchors.
+    public var time: Int?
 
     /// Creates a chunk.
-    public init(kind: Kind, path: String, lines: ClosedRange<Int>, headingPath: [String], text: String, page: Int? = nil) {
+    public init(kind: Kind, path: String, lines: ClosedRange<Int>, headingPath: [String], text: String, page: Int? = nil, time: Int? = nil) {
         self.kind = kind
         self.path = path
         self.lines = lines
         self.headingPath = headingPath
         self.text = text
         self.page = page
+        self.time = time
     }
 
     /// The number of words in the text (runs of letters or digits; each CJK character counts as one).
@@ -102,9 +106,10 @@ public enum NoteChunker {
                 headings.append((node.headingLevel, text))
                 continue
             }
-            // A page anchor (an imported document's) is not text, and a chunk never spans two pages:
-            // the chunks below take its page.
+            // A page or time anchor (an imported document's or recording's) is not text, and a
+            // chunk never spans two pages or sections: the chunks below take its page or time.
             if node.kind == .htmlBlock, (start...end).allSatisfy({ $0 > lines.count || PageAnchor.page(of: lines[$0 - 1]) != nil
+                || TimeAnchor.seconds(of: lines[$0 - 1]) != nil
                 || lines[$0 - 1].allSatisfy(\.isWhitespace) }) {
                 flush()
                 continue
@@ -126,14 +131,17 @@ public enum NoteChunker {
             }
         }
         flush()
-        // Page anchors (an imported document's): each chunk takes the last one above its first line.
-        var anchors: [(line: Int, page: Int)] = []
-        for (k, line) in lines.enumerated() where line.hasPrefix("<!-- page ") {
-            if let page = PageAnchor.page(of: line) { anchors.append((k + firstLine, page)) }
+        // Page and time anchors (an imported document's, a recording's): each chunk takes the
+        // last one above its first line.
+        var pages: [(line: Int, page: Int)] = [], times: [(line: Int, seconds: Int)] = []
+        for (k, line) in lines.enumerated() where line.hasPrefix("<!-- ") {
+            if let page = PageAnchor.page(of: line) { pages.append((k + firstLine, page)) }
+            if let seconds = TimeAnchor.seconds(of: line) { times.append((k + firstLine, seconds)) }
         }
-        if !anchors.isEmpty {
+        if !pages.isEmpty || !times.isEmpty {
             for k in chunks.indices {
-                chunks[k].page = anchors.last(where: { $0.line <= chunks[k].lines.lowerBound })?.page
+                chunks[k].page = pages.last(where: { $0.line <= chunks[k].lines.lowerBound })?.page
+                chunks[k].time = times.last(where: { $0.line <= chunks[k].lines.lowerBound })?.seconds
             }
         }
         return chunks.sorted { ($0.lines.lowerBound, $0.isCard ? 1 : 0) < ($1.lines.lowerBound, $1.isCard ? 1 : 0) }

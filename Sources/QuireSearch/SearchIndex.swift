@@ -27,6 +27,8 @@ public struct SearchHit: Sendable, Equatable {
     public var card: CardID?
     /// The page of the imported document the chunk comes from, if its note records pages.
     public var page: Int? = nil
+    /// The time in the recording the chunk was transcribed from, in seconds, if its note records times.
+    public var time: Int? = nil
     /// The chunk's text around the matches, each match between `marks.open` and `marks.close`
     /// (a semantic hit: the chunk's first words).
     public var snippet: String
@@ -48,7 +50,7 @@ public final class SearchIndex {
     public static let marks = (open: "\u{1}", close: "\u{2}")
 
     /// The schema's version: an index written by another is rebuilt.
-    static let version = "4"
+    static let version = "5"
     /// The vectors' model: vectors made by another are dropped.
     static let vectorModel = "all-MiniLM-L6-v2/i8"
 
@@ -72,7 +74,7 @@ public final class SearchIndex {
                 // and by the hash of its text), its trigrams when it holds CJK text (grams).
                 try db.execute("CREATE VIRTUAL TABLE chunks USING fts5(text, heading, tokenize = 'porter unicode61 remove_diacritics 2')")
                 try db.execute("CREATE TABLE info (id INTEGER PRIMARY KEY, path TEXT NOT NULL, first INTEGER NOT NULL, "
-                               + "last INTEGER NOT NULL, card TEXT, hash INTEGER NOT NULL, page INTEGER)")
+                               + "last INTEGER NOT NULL, card TEXT, hash INTEGER NOT NULL, page INTEGER, time INTEGER)")
                 try db.execute("CREATE INDEX info_path ON info (path)")
                 try db.execute("CREATE INDEX info_hash ON info (hash)")
                 try db.execute("CREATE VIRTUAL TABLE grams USING fts5(text, tokenize = 'trigram')")
@@ -135,9 +137,10 @@ public final class SearchIndex {
             let card: SQLiteValue = if case .card(let id) = chunk.kind { .text(id.rawValue) } else { .null }
             let heading = chunk.headingPath.joined(separator: " › ")
             let hash = SipHash24.hash(Self.embeddedText(heading, chunk.text).utf8)
-            try db.execute("INSERT INTO info (path, first, last, card, hash, page) VALUES (?, ?, ?, ?, ?, ?)", [
+            try db.execute("INSERT INTO info (path, first, last, card, hash, page, time) VALUES (?, ?, ?, ?, ?, ?, ?)", [
                 .text(path), .int(Int64(chunk.lines.lowerBound)), .int(Int64(chunk.lines.upperBound)), card, .int(Int64(bitPattern: hash)),
                 chunk.page.map { .int(Int64($0)) } ?? .null,
+                chunk.time.map { .int(Int64($0)) } ?? .null,
             ])
             try db.execute("INSERT INTO chunks (rowid, text, heading) VALUES (last_insert_rowid(), ?, ?)", [.text(chunk.text), .text(heading)])
             // Only text with CJK characters is looked up by trigram (other words are in `chunks`).
@@ -259,14 +262,14 @@ public final class SearchIndex {
 extension SearchIndex {
     /// The columns a hit is read from, in the order ``hit(_:)`` reads them (`bm25` the score's).
     static func hitColumns(text: String, heading: String, bm25: String) -> String {
-        "\(text), i.path, \(heading), i.first, i.last, i.card, \(bm25), i.id, i.page"
+        "\(text), i.path, \(heading), i.first, i.last, i.card, \(bm25), i.id, i.page, i.time"
     }
 
     /// A hit from a row of ``hitColumns(text:heading:bm25:)``: the text as its snippet, bm25 negated as its score.
     static func hit(_ row: SQLiteRow) -> SearchHit {
         SearchHit(chunk: row.int(7), path: row.text(1) ?? "", lines: Int(row.int(3))...Int(max(row.int(3), row.int(4))),
                   headingPath: headingPath(row.text(2) ?? ""), card: row.text(5).flatMap { CardID($0) },
-                  page: row.isNull(8) ? nil : Int(row.int(8)), snippet: row.text(0) ?? "", score: -row.double(6))
+                  page: row.isNull(8) ? nil : Int(row.int(8)), time: row.isNull(9) ? nil : Int(row.int(9)), snippet: row.text(0) ?? "", score: -row.double(6))
     }
 
     /// A heading path as stored (`A › B`) made a list again.

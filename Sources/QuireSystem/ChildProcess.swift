@@ -1,6 +1,10 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Synchronization
+
+/// The program ``ChildProcess/runPassingInterrupts(_:)`` runs, which its signal handler interrupts.
+private let interruptedChild = Atomic<Int32>(0)
 
 /// A program run to its end with its output captured (git, for the merge driver and `quire sync`).
 ///
@@ -37,6 +41,37 @@ package struct ChildProcess: Sendable {
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for p in argv { free(p) } }
         guard posix_spawnp(&pid, program, nil, nil, &argv, environ) == 0 else { return -1 }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        let signal = status & 0x7F
+        return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
+    }
+
+    /// Runs `arguments` like ``runAttached(_:)``, but an interrupt or termination that reaches Quire
+    /// (Ctrl-C, `kill`) is passed on to the program as an interrupt instead of ending Quire: a
+    /// program that stops cleanly on it (ffmpeg recording) ends, and Quire goes on with what it
+    /// wrote. The signals' former handling is restored afterwards.
+    package static func runPassingInterrupts(_ arguments: [String]) -> Int32 {
+        guard let program = arguments.first else { return -1 }
+        var previous: [Glibc.sigaction] = [Glibc.sigaction(), Glibc.sigaction()]
+        let signals = [SIGINT, SIGTERM]
+        for (k, s) in signals.enumerated() {
+            var action = Glibc.sigaction()
+            action.__sigaction_handler.sa_handler = { _ in
+                let child = interruptedChild.load(ordering: .relaxed)
+                if child > 0 { kill(child, SIGINT) }
+            }
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = SA_RESTART
+            sigaction(s, &action, &previous[k])
+        }
+        defer { for (k, s) in signals.enumerated() { sigaction(s, &previous[k], nil) } }
+        var pid = pid_t()
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for p in argv { free(p) } }
+        guard posix_spawnp(&pid, program, nil, nil, &argv, environ) == 0 else { return -1 }
+        interruptedChild.store(pid, ordering: .relaxed)
+        defer { interruptedChild.store(0, ordering: .relaxed) }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
         let signal = status & 0x7F

@@ -106,8 +106,7 @@ extension Quire {
 
         /// `path:line — heading › path` (and the card), made safe for a terminal.
         static func citation(_ hit: SearchHit) -> String {
-            var text = TerminalText.visible(hit.path) + ":\(hit.lines.lowerBound)"
-            if let page = hit.page { text += ", p. \(page)" }
+            var text = SearchContext.place(of: hit)
             if !hit.headingPath.isEmpty { text += " — " + TerminalText.visible(hit.headingPath.joined(separator: " › ")) }
             if let card = hit.card { text += " (card \(card))" }
             return text

@@ -12,7 +12,7 @@ extension Quire {
             commandName: "import",
             abstract: "Bring cards and notes in from other formats.",
             discussion: "Everything is checked before anything is written; then the new files are moved into place all together.",
-            subcommands: [ImportCSV.self, ImportAnki.self, ImportObsidian.self, ImportPDF.self, ImportImage.self])
+            subcommands: [ImportCSV.self, ImportAnki.self, ImportObsidian.self, ImportPDF.self, ImportImage.self, ImportAudio.self, ImportVideo.self])
 
         /// Imports write Quire's card syntax: a vault reading another is refused.
         static func requireQuireSyntax(_ vault: Vault) throws {
@@ -64,6 +64,31 @@ extension Quire {
             let (parsed, found) = NoteParser.parse(plan.bytes, path: plan.path)
             guard parsed == nil || parsed?.cards.isEmpty == false || found.contains(where: { $0.severity >= .warning }) else { return nil }
             return found.map(\.message).joined(separator: "; ")
+        }
+
+        /// The path in assets/ for a file named `name` (made safe by ``safeName(_:)``): its own
+        /// name, with ` 2`, ` 3`… before the extension when that is taken in the vault or in `used`.
+        static func assetPath(for name: String, in vault: Vault, avoiding used: Set<String> = []) -> String {
+            let name = safeName(name)
+            let taken = taken(in: vault)
+            let dot = name.lastIndex(of: ".") ?? name.endIndex
+            var asset = "assets/" + name
+            var n = 1
+            while used.contains(asset) || taken(asset) {
+                n += 1
+                asset = "assets/" + name[..<dot] + " \(n)" + name[dot...]
+            }
+            return asset
+        }
+
+        /// A file name safe in the vault: its last part, letters, digits, `-`, `_`, `.` and spaces
+        /// kept, others made `_`; "image.png" when nothing is left.
+        static func safeName(_ name: String) -> String {
+            var out = String(name.unicodeScalars.map { s -> Character in
+                s.properties.isAlphabetic || s.properties.numericType != nil || "-_. ".unicodeScalars.contains(s) ? Character(s) : "_"
+            })
+            while out.hasPrefix(".") || out.hasPrefix(" ") { out.removeFirst() }
+            return out.isEmpty ? "image.png" : String(out.prefix(100))
         }
 
         /// Writes an import's files all or none, with a progress bar on a terminal.

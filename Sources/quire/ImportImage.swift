@@ -32,7 +32,6 @@ extension Quire {
             let vault = try options.open()
             try ImportCommand.requireQuireSyntax(vault)
             let folder = ImportCommand.folder(to: to, deck: deck)
-            let taken = ImportCommand.taken(in: vault)
             let scratch = try ScratchFolder("quire-image")
             defer { scratch.remove() }
             var body = ""
@@ -43,15 +42,8 @@ extension Quire {
             for (k, file) in files.enumerated() {
                 let bytes: [UInt8]
                 do { bytes = try FileIO().read(file).bytes } catch { throw CLIError("\(file): \(error.description); nothing written") }
-                let name = Self.safeName(String(file.split(separator: "/").last ?? Substring(file)))
-                // Its own name in assets/: ` 2`, ` 3`… before the extension when taken.
-                let dot = name.lastIndex(of: ".") ?? name.endIndex
-                var asset = "assets/" + name
-                var n = 1
-                while assets.contains(asset) || taken(asset) {
-                    n += 1
-                    asset = "assets/" + name[..<dot] + " \(n)" + name[dot...]
-                }
+                let name = ImportCommand.safeName(String(file.split(separator: "/").last ?? Substring(file)))
+                let asset = ImportCommand.assetPath(for: name, in: vault, avoiding: assets)
                 assets.insert(asset)
                 staged.append(StagedFiles.File(asset, .file) { bytes })
                 let (prepared, problem) = OCRText.prepared(file, into: scratch.path)
@@ -83,16 +75,6 @@ extension Quire {
             }
             try ImportCommand.write(staged + [.note(plan.path, plan.bytes)], to: vault)
             Output.line("wrote \(plan.path) (\(Output.counted(files.count, "image")), kept in assets/)")
-        }
-
-        /// A file name safe in the vault: its last part, letters, digits, `-`, `_`, `.` and spaces
-        /// kept, others made `_`; "image.png" when nothing is left.
-        static func safeName(_ name: String) -> String {
-            var out = String(name.unicodeScalars.map { s -> Character in
-                s.properties.isAlphabetic || s.properties.numericType != nil || "-_. ".unicodeScalars.contains(s) ? Character(s) : "_"
-            })
-            while out.hasPrefix(".") || out.hasPrefix(" ") { out.removeFirst() }
-            return out.isEmpty ? "image.png" : String(out.prefix(100))
         }
     }
 }

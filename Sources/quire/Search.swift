@@ -75,8 +75,7 @@ extension Quire {
             }
             if kept.isEmpty { Output.line("No match for \(TerminalText.visible(text)).") }
             for (n, hit) in kept.enumerated() {
-                var head = "\(n + 1). \(TerminalText.visible(hit.path)):\(hit.lines.lowerBound)"
-                if let page = hit.page { head += ", p. \(page)" }
+                var head = "\(n + 1). " + SearchContext.place(of: hit)
                 if !hit.headingPath.isEmpty { head += " · " + TerminalText.visible(hit.headingPath.joined(separator: " › ")) }
                 if let card = hit.card { head += " · card \(card)" }
                 Output.line(head)

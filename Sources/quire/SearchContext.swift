@@ -1,6 +1,7 @@
 import Foundation
 import QuireEmbedding
 import QuireIndex
+import QuireMarkdown
 import QuireModel
 import QuireSupport
 import QuireSearch
@@ -90,12 +91,21 @@ struct SearchContext {
         }
     }
 
-    /// A hit's place as JSON fields (docs/JSON.md): `path`, `line`, `last_line`, `page`,
+    /// A hit's place as JSON fields (docs/JSON.md): `path`, `line`, `last_line`, `page`, `time`,
     /// `heading_path`, `card`.
     static func fields(of hit: SearchHit) -> [(String, JSONValue)] {
         [("path", .string(hit.path)), ("line", .int(hit.lines.lowerBound)), ("last_line", .int(hit.lines.upperBound)),
-         ("page", .optional(hit.page)), ("heading_path", .array(hit.headingPath.map(JSONValue.string))),
+         ("page", .optional(hit.page)), ("time", .optional(hit.time)), ("heading_path", .array(hit.headingPath.map(JSONValue.string))),
          ("card", hit.card.map { .string($0.rawValue) } ?? .null)]
+    }
+
+    /// A hit's place for a terminal: `path:line`, then the page (`, p. 12`) or the time in the
+    /// recording (`, 12:34`) its note records.
+    static func place(of hit: SearchHit) -> String {
+        var text = TerminalText.visible(hit.path) + ":\(hit.lines.lowerBound)"
+        if let page = hit.page { text += ", p. \(page)" }
+        if let time = hit.time { text += ", " + TimeAnchor.clock(time) }
+        return text
     }
 
     /// A rough time for computing `chunks` vectors on this machine's cores (about 10 a second per core).

@@ -1,0 +1,36 @@
+import ArgumentParser
+import Foundation
+import QuireInterchange
+
+/// The options of the commands that transcribe speech: which engine, and whisper's model.
+struct SpeechOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The speech engine: pocketsphinx (Debian's; a rough transcript) or whisper (faster-whisper; "
+                               + "far better, needs a model folder). Default: whisper when a model is given, else pocketsphinx.",
+                               valueName: "ENGINE"))
+    var engine: String?
+    @Option(help: ArgumentHelp("A faster-whisper model folder (model.bin, config.json). Default: $QUIRE_WHISPER_MODEL.", valueName: "DIR"))
+    var whisperModel: String?
+
+    func validate() throws {
+        if let engine, !["pocketsphinx", "whisper", "faster-whisper"].contains(engine) {
+            throw ValidationError("--engine is pocketsphinx or whisper")
+        }
+    }
+
+    /// The engine chosen: the model comes from the command line or the user's environment, never
+    /// from the vault (a shared vault must not choose what runs).
+    var resolved: SpeechEngine {
+        get throws {
+            let model = whisperModel ?? ProcessInfo.processInfo.environment["QUIRE_WHISPER_MODEL"].flatMap { $0.isEmpty ? nil : $0 }
+            switch engine {
+            case "pocketsphinx"?: return .pocketsphinx
+            case nil: return model.map { .fasterWhisper(model: $0) } ?? .pocketsphinx
+            default:
+                guard let model else {
+                    throw CLIError("--engine whisper needs a faster-whisper model folder: --whisper-model DIR or QUIRE_WHISPER_MODEL")
+                }
+                return .fasterWhisper(model: model)
+            }
+        }
+    }
+}
