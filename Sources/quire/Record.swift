@@ -80,7 +80,7 @@ extension Quire {
         /// The default input: PulseAudio's (or PipeWire's) when its server runs, else ALSA's.
         static var defaultDevice: String {
             let environment = ProcessInfo.processInfo.environment
-            if environment["PULSE_SERVER"] != nil { return "pulse:default" }
+            if let server = environment["PULSE_SERVER"], !server.isEmpty { return "pulse:default" }
             if let runtime = environment["XDG_RUNTIME_DIR"], FileIO().stamp(runtime + "/pulse/native") != nil { return "pulse:default" }
             return "alsa:default"
         }

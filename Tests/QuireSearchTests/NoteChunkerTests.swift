@@ -93,3 +93,18 @@ import QuireModel
         #expect(NoteChunker.chunks(of: plainNote, bytes: Array(plain.utf8)).allSatisfy { $0.page == nil })
     }
 }
+
+/// A transcribed recording's time anchors: each chunk takes the time above it; the live notes
+/// above the first anchor have none; anchors are not text.
+@Suite struct NoteChunkerTimeTests {
+    @Test func chunksTakeTheTimeAboveThem() throws {
+        let text = "---\ntitle: T\n---\n\n## Live notes\n\n- **0:42** Enzymes lower energy.\n\n## Transcript\n\n<!-- time 0:00 -->\n\n"
+            + "### 0:00–0:41\n\nFirst part said here.\n\n<!-- time 1:02:03 -->\n\n### 1:02:03–1:02:40\n\nLater part said here.\n"
+        let note = try #require(parse(text, path: "T.md").note)
+        let chunks = NoteChunker.chunks(of: note, bytes: Array(text.utf8))
+        #expect(chunks.map(\.time) == [nil, 0, 3723])
+        #expect(chunks.map(\.page) == [nil, nil, nil])
+        #expect(chunks.map(\.text) == ["- **0:42** Enzymes lower energy.", "First part said here.", "Later part said here."])
+        #expect(chunks[2].headingPath == ["Transcript", "1:02:03–1:02:40"])
+    }
+}

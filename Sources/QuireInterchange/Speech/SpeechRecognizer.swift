@@ -168,14 +168,15 @@ public enum SpeechRecognizer {
     }
 
     /// Where to cut a recording into pieces of about `every` seconds: at the middle of the longest
-    /// pause within 20 s of each target (a pause: frames at most 10 dB above the recording's
-    /// quiet floor, its 10th percentile), else at the quietest 200 ms there, so that no word is
-    /// cut. Seconds, ascending; none for a recording shorter than one and a half pieces.
+    /// pause within 20 s of each target (a pause: 100 ms or more of frames near the recording's
+    /// quiet floor, its 10th percentile: within half the way to its median, 3 to 10 dB), else at
+    /// the quietest 200 ms there, so that no word is cut. Seconds, ascending; none for a recording shorter than one and a half pieces.
     public static func cuts(levels: [Float], frameSeconds: Double, every: Double) -> [Double] {
         let perPiece = Int(every / frameSeconds), slack = Int(20 / frameSeconds)
         guard levels.count > perPiece * 3 / 2, perPiece > slack else { return [] }
-        let floor = levels.sorted()[levels.count / 10]
-        let quiet = floor + 10
+        let sorted = levels.sorted()
+        let floor = sorted[sorted.count / 10], median = sorted[sorted.count / 2]
+        let quiet = floor + max(3, min(10, (median - floor) / 2))
         var cuts: [Double] = []
         var last = 0
         while levels.count - last > perPiece * 3 / 2 {
@@ -193,7 +194,9 @@ public enum SpeechRecognizer {
                 }
             }
             var cut: Int
-            if let best, best.length >= 10 {
+            // A pause of 100 ms or more; one filling half the window says nothing (all of it is
+            // near the floor: a silent or evenly noisy stretch), so the quietest moment decides.
+            if let best, best.length >= 10, best.length < window.count / 2 {
                 cut = best.start + best.length / 2
             } else {
                 // The quietest 200 ms (20 frames) of the window.
@@ -224,7 +227,7 @@ public enum SpeechRecognizer {
         from faster_whisper import WhisperModel
         model = WhisperModel(sys.argv[1], device="cpu", compute_type="int8", cpu_threads=int(sys.argv[3]))
         samples = numpy.fromfile(sys.argv[2], dtype="<i2").astype(numpy.float32) / 32768.0
-        segments, info = model.transcribe(samples, word_timestamps=True, condition_on_previous_text=False)
+        segments, info = model.transcribe(samples, word_timestamps=True, condition_on_previous_text=False, vad_filter=True)
         for segment in segments:
             for w in segment.words or []:
                 text = " ".join(w.word.split())
