@@ -3,7 +3,7 @@ import QuireParsing
 
 /// A PDF's text made into the body of a Quire note (FORMAT.md §8): each page opened by its anchor
 /// `<!-- page N -->`, headings from font size and weight, paragraphs re-flowed with hyphenation
-/// undone, list items kept, running headers, footers and page numbers left out. Pure: the same
+/// undone, list items and simple tables kept, running headers, footers and page numbers left out. Pure: the same
 /// layout gives the same bytes. Text never reads as a card or as Markdown it did not mean.
 public enum PDFMarkdown {
     /// What the conversion made of the document.
@@ -25,6 +25,8 @@ public enum PDFMarkdown {
         case heading(level: Int, text: String)
         case paragraph(String)
         case item(marker: String, text: String)
+        /// A simple table: rows of cells, the first row its header.
+        case table([[String]])
     }
 
     /// Converts a document's layout (its pages in order).
@@ -90,6 +92,9 @@ public enum PDFMarkdown {
                     // Items one after another make one tight list.
                     out += (afterItem ? "" : "\n") + marker + " " + safe(text) + "\n"
                     afterItem = true
+                case .table(let rows):
+                    out += "\n" + table(rows)
+                    afterItem = false
                 }
             }
         }
@@ -181,7 +186,17 @@ public enum PDFMarkdown {
             text = ""
             item = nil
         }
-        for line in lines {
+        let tables = tableRuns(lines)
+        var skipUntil = 0
+        for (index, line) in lines.enumerated() {
+            if index < skipUntil { continue }
+            if let run = tables.first(where: { $0.lines.lowerBound == index }) {
+                close()
+                blocks.append(.table(run.rows))
+                skipUntil = run.lines.upperBound
+                previous = nil
+                continue
+            }
             let t = line.text.trimmingWhitespace()
             guard !t.isEmpty else { continue }
             if let l = level(line) {
@@ -219,6 +234,73 @@ public enum PDFMarkdown {
         }
         close()
         return blocks
+    }
+
+    /// A table found among a page's lines: the lines it takes (consecutive) and its cells.
+    struct TableRun: Equatable {
+        var lines: Range<Int>
+        var rows: [[String]]
+    }
+
+    /// The simple tables among `lines`: two rows or more of pieces of text set side by side on one
+    /// baseline, two to twelve of them, each row's pieces starting (or ending) where the first
+    /// row's do (within a line's height), apart by at least a line's height, with few words in a
+    /// cell (at most six on average: two columns of running text are no table) and a word in the
+    /// first row (its header).
+    static func tableRuns(_ lines: [PDFLayout.Line]) -> [TableRun] {
+        // Rows: consecutive lines on one baseline, left to right.
+        var rows: [Range<Int>] = []
+        var start = 0
+        for k in lines.indices.dropFirst() where abs(lines[k].top - lines[start].top) > lines[start].height * 0.3 {
+            rows.append(start..<k)
+            start = k
+        }
+        if !lines.isEmpty { rows.append(start..<lines.count) }
+        func cells(_ row: Range<Int>) -> [PDFLayout.Line]? {
+            let sorted = lines[row].sorted { $0.left < $1.left }
+            guard (2...12).contains(sorted.count) else { return nil }
+            for (a, b) in zip(sorted, sorted.dropFirst()) where b.left - (a.left + a.width) < max(a.height, 4) { return nil }
+            return sorted
+        }
+        var runs: [TableRun] = []
+        var k = 0
+        while k < rows.count {
+            guard let first = cells(rows[k]) else { k += 1; continue }
+            let tolerance = max(first[0].height, 4)
+            var members = [first]
+            var j = k + 1
+            while j < rows.count, let next = cells(rows[j]), next.count == first.count,
+                  zip(first, next).allSatisfy({ abs($0.left - $1.left) <= tolerance || abs(($0.left + $0.width) - ($1.left + $1.width)) <= tolerance }),
+                  next[0].top - (members[members.count - 1][0].top + members[members.count - 1][0].height) < next[0].height * 2.5 {
+                members.append(next)
+                j += 1
+            }
+            let texts = members.map { $0.map { $0.text.trimmingWhitespace() } }
+            let words = texts.joined().map { $0.split(whereSeparator: \.isWhitespace).count }
+            // A header names its columns: a table whose first row has no word (a matrix of
+            // numbers, set as one in maths) is left as text.
+            let named = texts[0].contains { $0.filter(\.isLetter).count >= 2 }
+            // A cell that would read as a card's marker (`Q:`, a cloze) stays in a paragraph,
+            // where it is escaped; a table cell cannot be (the parser warns of it).
+            let markerFree = !texts.joined().contains { cell in ["q:", "a:"].contains(cell.prefix(2).lowercased()) || cell.contains("{{") }
+            if members.count >= 2, named, markerFree, words.reduce(0, +) <= words.count * 6 {
+                runs.append(TableRun(lines: rows[k].lowerBound..<rows[j - 1].upperBound, rows: texts))
+                k = j
+            } else {
+                k += 1
+            }
+        }
+        return runs
+    }
+
+    /// A table as Markdown (GFM): a header row, the separator, the rows; cells escaped as text is,
+    /// `|` as `\|`.
+    static func table(_ rows: [[String]]) -> String {
+        func line(_ cells: [String]) -> String {
+            "| " + cells.map { safe($0).replacing("|", with: "\\|") }.joined(separator: " | ") + " |\n"
+        }
+        guard let header = rows.first else { return "" }
+        return line(header) + "|" + String(repeating: " --- |", count: header.count) + "\n" + rows.dropFirst().map(line).joined()
     }
 
     /// Adds the next line of a paragraph to `text`: after a space, or — a word broken at the line's

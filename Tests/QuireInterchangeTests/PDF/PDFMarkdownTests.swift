@@ -150,4 +150,40 @@ import QuireParsing
         // The document writes log-likelihood with its hyphen: broken at a line's end, it keeps it.
         #expect(result.body.contains("the log-likelihood again."), "\(result.body)")
     }
+
+    @Test func simpleTablesAreKeptAndRunningColumnsAreNot() {
+        func line(_ top: Double, _ left: Double, _ width: Double, _ text: String) -> PDFLayout.Line {
+            PDFLayout.Line(top: top, left: left, width: width, height: 15, size: 11, bold: false, text: text)
+        }
+        let lines = [
+            line(48, 47, 600, "Common enzymes and what they act on."),
+            line(95, 47, 62, "Enzyme"), line(95, 316, 76, "Substrate"), line(95, 585, 62, "Product | yield"),
+            line(128, 47, 63, "Amylase"), line(128, 316, 48, "Starch"), line(128, 585, 58, "Maltose"),
+            line(161, 47, 49, "Lipase"), line(161, 316, 32, "Fats"), line(161, 585, 173, "Fatty acids :: glycerol"),
+            line(240, 47, 414, "Each enzyme works best at its own temperature."),
+            // A matrix of numbers (maths), and two columns of running text: no tables.
+            line(280, 100, 10, "9"), line(280, 130, 10, "6"), line(296, 100, 10, "6"), line(296, 130, 10, "5"),
+            line(330, 47, 280, "The enzyme binds its substrate at the active"), line(330, 360, 280, "site, where the reaction takes place and the"),
+            line(346, 47, 280, "site and lowers the energy the reaction needs"), line(346, 360, 280, "product is released when the reaction ends."),
+        ]
+        let result = PDFMarkdown.convert(PDFLayout(pages: [PDFLayout.Page(number: 1, height: 800, width: 700, lines: lines)]))
+        #expect(result.body.contains("""
+            Common enzymes and what they act on.
+
+            | Enzyme | Substrate | Product \\| yield |
+            | --- | --- | --- |
+            | Amylase | Starch | Maltose |
+            | Lipase | Fats | Fatty acids :\\: glycerol |
+
+            Each enzyme works best at its own temperature.
+            """), "\(result.body)")
+        #expect(!result.body.contains("| 9 |") && !result.body.contains("| The enzyme"), "\(result.body)")
+        // The note reads back as text with a table: no card.
+        let (note, found) = NoteParser.parse(Array(("# T\n" + result.body).utf8), path: "T.md")
+        #expect(note?.cards.isEmpty == true && found.isEmpty, "\(found)")
+        // A cell that would read as a card's marker: the rows stay paragraphs, escaped there.
+        let marked = [line(95, 47, 62, "Term"), line(95, 316, 76, "Meaning"), line(128, 47, 63, "Q: why"), line(128, 316, 48, "because")]
+        let text = PDFMarkdown.convert(PDFLayout(pages: [PDFLayout.Page(number: 1, height: 800, width: 700, lines: marked)])).body
+        #expect(!text.contains("| --- |") && text.contains("Q\\: why"), "\(text)")
+    }
 }
