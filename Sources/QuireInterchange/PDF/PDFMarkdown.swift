@@ -3,8 +3,9 @@ import QuireParsing
 
 /// A PDF's text made into the body of a Quire note (FORMAT.md §8): each page opened by its anchor
 /// `<!-- page N -->`, headings from font size and weight, paragraphs re-flowed with hyphenation
-/// undone, list items and simple tables kept, running headers, footers and page numbers left out. Pure: the same
-/// layout gives the same bytes. Text never reads as a card or as Markdown it did not mean.
+/// undone (a paragraph a page break cut joined on its first page), list items and simple tables
+/// kept, running headers, footers and page numbers left out. Pure: the same layout gives the same
+/// bytes. Text never reads as a card or as Markdown it did not mean.
 public enum PDFMarkdown {
     /// What the conversion made of the document.
     public struct Result: Sendable, Equatable {
@@ -64,7 +65,9 @@ public enum PDFMarkdown {
         var afterItem = false
         var firstHeading: String?
         var ocrPages: [Int] = []
-        for page in kept {
+        var pageBlocks = kept.map { $0.lines.isEmpty ? [] : blocks($0.lines, body: body, hyphenated: hyphenated, level: level) }
+        joinAcrossPages(&pageBlocks, hyphenated: hyphenated)
+        for (k, page) in kept.enumerated() {
             out += (out.isEmpty ? "" : "\n") + PageAnchor.line(page.number) + "\n"
             if page.lines.isEmpty {
                 if let read = ocr[page.number], !read.words.isEmpty {
@@ -78,7 +81,7 @@ public enum PDFMarkdown {
                 continue
             }
             afterItem = false
-            for block in blocks(page.lines, body: body, hyphenated: hyphenated, level: level) {
+            for block in pageBlocks[k] {
                 switch block {
                 case .heading(let level, let text):
                     headings += 1
@@ -99,6 +102,33 @@ public enum PDFMarkdown {
             }
         }
         return Result(body: out, emptyPages: empty, headings: headings, removedLines: removed, firstHeading: firstHeading, ocrPages: ocrPages)
+    }
+
+    /// Joins a paragraph that a page break cut: when a page ends in a paragraph (or list item)
+    /// without a sentence's end and the next page starts with a paragraph in lower case (or the
+    /// first ended with a word broken by a hyphen), the second part joins the first, on the page
+    /// where the paragraph began.
+    static func joinAcrossPages(_ pages: inout [[Block]], hyphenated: Set<String>) {
+        // The page whose last block a paragraph may go on (nil after a page without text).
+        var open: Int? = pages.isEmpty || pages[0].isEmpty ? nil : 0
+        for k in pages.indices.dropFirst() {
+            if pages[k].isEmpty { open = nil; continue }
+            defer { if !pages[k].isEmpty { open = k } }
+            guard let p = open, case .paragraph(let next)? = pages[k].first, let first = next.first, let last = pages[p].last else { continue }
+            var text: String
+            switch last {
+            case .paragraph(let t), .item(_, let t): text = t
+            default: continue
+            }
+            let end = text.reversed().drop { "\"'”’)]".contains($0) }.first
+            guard let end, !".!?:".contains(end), first.isLowercase || text.hasSuffix("-") else { continue }
+            append(line: next, to: &text, hyphenated: hyphenated)
+            switch last {
+            case .item(let marker, _): pages[p][pages[p].count - 1] = .item(marker: marker, text: text)
+            default: pages[p][pages[p].count - 1] = .paragraph(text)
+            }
+            pages[k].removeFirst()
+        }
     }
 
     /// The size most of the text is set in (weighted by characters).

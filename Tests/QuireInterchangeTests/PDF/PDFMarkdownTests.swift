@@ -186,4 +186,33 @@ import QuireParsing
         let text = PDFMarkdown.convert(PDFLayout(pages: [PDFLayout.Page(number: 1, height: 800, width: 700, lines: marked)])).body
         #expect(!text.contains("| --- |") && text.contains("Q\\: why"), "\(text)")
     }
+
+    @Test func aParagraphCutByAPageBreakIsJoined() {
+        func line(_ top: Double, _ text: String) -> PDFLayout.Line {
+            PDFLayout.Line(top: top, left: 50, width: 600, height: 14, size: 12, bold: false, text: text)
+        }
+        let pages = [
+            PDFLayout.Page(number: 1, height: 800, width: 700, lines: [line(100, "Enzymes lower the activation energy of a reac-")]),
+            PDFLayout.Page(number: 2, height: 800, width: 700, lines: [line(100, "tion. The enzyme binds its"), line(116, "substrate at the")]),
+            PDFLayout.Page(number: 3, height: 800, width: 700, lines: [line(100, "active site."), line(140, "A new paragraph starts here.")]),
+            PDFLayout.Page(number: 4, height: 800, width: 700, lines: [line(100, "lower case after a full paragraph stays on its page.")]),
+        ]
+        let body = PDFMarkdown.convert(PDFLayout(pages: pages)).body
+        #expect(body == """
+            <!-- page 1 -->
+
+            Enzymes lower the activation energy of a reaction. The enzyme binds its substrate at the active site.
+
+            <!-- page 2 -->
+
+            <!-- page 3 -->
+
+            A new paragraph starts here.
+
+            <!-- page 4 -->
+
+            lower case after a full paragraph stays on its page.
+
+            """, "\(body)")
+    }
 }
