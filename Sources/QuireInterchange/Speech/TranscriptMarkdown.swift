@@ -31,7 +31,7 @@ public enum TranscriptMarkdown {
             ? "*Transcribed by \(engine.name): a rough transcript, many words may be wrong; the times are right.*\n"
             : "*Transcribed by \(engine.name)" + (transcript.words.contains { ($0.probability ?? 1) < uncertain }
                 ? "; words followed by (?) are uncertain.*\n" : ".*\n")
-        let notes = liveNotes(transcript)
+        let notes = liveNotes(transcript, sureOnly: !engine.isRough)
         if !notes.isEmpty {
             body += "\n## Live notes\n\n"
             for note in notes {
@@ -93,7 +93,9 @@ public enum TranscriptMarkdown {
     /// 500 words): the one whose content words are most frequent in the window and rarest in the
     /// rest of the recording, per square root of its length. Sentences end at `.`, `?` or `!`
     /// (whisper's) or at a pause of 0.6 s, and hold 6 to 40 words.
-    static func liveNotes(_ transcript: Transcript) -> [LiveNote] {
+    /// With `sureOnly` (an engine whose probabilities mean something), a sentence of which more
+    /// than a quarter of the words are uncertain is never chosen.
+    static func liveNotes(_ transcript: Transcript, sureOnly: Bool = false) -> [LiveNote] {
         let words = transcript.words
         let units = sentences(words)
         guard !units.isEmpty else { return [] }
@@ -116,6 +118,7 @@ public enum TranscriptMarkdown {
             }
             func score(_ unit: Range<Int>) -> Double {
                 guard unit.count >= 6 else { return 0 }
+                if sureOnly, words[unit].filter({ ($0.probability ?? 1) < uncertain }).count * 4 > unit.count { return 0 }
                 var s = 0.0
                 for key in Set(unit.compactMap { keys[$0] }) {
                     s += Double(tf[key] ?? 0) * log(1 + n / Double(df[key] ?? 1))

@@ -68,5 +68,9 @@ import QuireModel
         let texts = notes.map { words[$0.words].map(\.text).joined(separator: " ") }
         #expect(texts.count == 2 && texts[0].contains("enzymes") && texts[1].contains("krebs"), "\(texts)")
         #expect(notes[0].start < 300 && notes[1].start >= 300)
+        // A sentence the engine was unsure of is not chosen when its probabilities mean something.
+        for k in words.indices where words[k].start >= 450 && words[k].start < 480 { words[k].probability = 0.1 }
+        let sure = TranscriptMarkdown.liveNotes(Transcript(words: words, duration: 700), sureOnly: true)
+        #expect(sure.count == 1 && sure[0].start < 300, "\(sure)")
     }
 }
