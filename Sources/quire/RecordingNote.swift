@@ -34,7 +34,10 @@ struct RecordingNote {
         }
         // The sound kept: the file itself, or a video's sound as Opus.
         let name = String(file.split(separator: "/").last ?? Substring(file))
-        let stem = name.contains(".") ? String(name[..<(name.lastIndex(of: ".") ?? name.endIndex)]) : name
+        // The title from the name: one line of printable text.
+        let printable = name.unicodeScalars.map { $0.properties.generalCategory == .control || $0.value == 0x2028 || $0.value == 0x2029 ? " " : String($0) }
+            .joined().split(separator: " ").joined(separator: " ")
+        let stem = printable.contains(".") ? String(printable[..<(printable.lastIndex(of: ".") ?? printable.endIndex)]) : printable
         let kept: (name: String, bytes: () throws -> [UInt8])
         switch keeping {
         case .original:
@@ -49,21 +52,23 @@ struct RecordingNote {
             kept = (stem + ".ogg", { bytes })
         }
         let asset = Quire.ImportCommand.assetPath(for: kept.name, in: vault)
+        let assetName = String(asset.dropFirst("assets/".count))
         let minutes = max(1, Int(audio.seconds / 60))
-        Output.error("Transcribing \(TimeAnchor.clock(Int(audio.seconds))) of sound with \(engine.name)"
+        Output.error("Transcribing \(TimeAnchor.clock(Int(audio.seconds.rounded()))) of sound with \(engine.name)"
                      + (engine.isRough ? "" : " (this can take \(minutes == 1 ? "a minute" : "minutes"))") + "…")
         let bar = Mutex(ProgressBar("Transcribing", total: max(1, Int(audio.seconds)), minimum: 60))
+        bar.withLock { $0.update(0) }
         let transcript: Transcript
         do {
             transcript = try SpeechRecognizer.transcribe(audio, engine: engine, in: scratch.path) { done in
                 bar.withLock { $0.update(Int(done)) }
             }
         } catch { throw CLIError("\(error.description); nothing written") }
-        let link = "Recording: [" + PDFMarkdown.safe(kept.name) + "](<" + asset + ">)"
+        let link = "Recording: [" + PDFMarkdown.safe(assetName) + "](<" + asset + ">)"
         let result = TranscriptMarkdown.convert(transcript, engine: engine, recording: link)
         let plan: NoteCreation
         do {
-            plan = try NoteCreation.plan("# " + (title ?? stem) + "\n" + result.body,
+            plan = try NoteCreation.plan("# " + (title ?? (stem.isEmpty ? "Recording" : stem)) + "\n" + result.body,
                                          fields: [("source", name), ("duration", TimeAnchor.clock(Int(audio.seconds.rounded()))),
                                                   ("transcribed_by", engine.name)],
                                          tags: [], folder: folder, vault: vault, created: now)
