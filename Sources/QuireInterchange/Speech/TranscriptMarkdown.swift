@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Foundation
 import QuireModel
 
 /// A transcript as the body of a note: live notes (a sentence or two that says most of each few
