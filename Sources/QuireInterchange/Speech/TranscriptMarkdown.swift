@@ -1,5 +1,6 @@
 import Foundation
 import QuireModel
+import QuireSupport
 
 /// A transcript as the body of a note: live notes (a sentence or two that says most of each few
 /// minutes) at the top, then the transcript in sections of about 100 words, each opened by a time
@@ -150,21 +151,7 @@ public enum TranscriptMarkdown {
     /// one of fewer than three letters.
     static func key(_ text: String) -> String? {
         let t = String(text.lowercased().unicodeScalars.filter { $0.properties.isAlphabetic || $0.properties.numericType != nil })
-        guard t.count >= 3, !commonWords.contains(t) else { return nil }
+        guard t.count >= 3, !EnglishWords.common.contains(t) else { return nil }
         return t
     }
-
-    /// English function words and fillers, which say nothing of a lecture's subject.
-    static let commonWords: Set<String> = [
-        "the", "and", "that", "this", "these", "those", "with", "from", "for", "are", "was", "were", "been", "being", "have",
-        "has", "had", "not", "but", "you", "your", "yours", "they", "them", "their", "there", "here", "what", "which", "who",
-        "whom", "when", "where", "why", "how", "all", "any", "can", "could", "would", "should", "will", "shall", "may",
-        "might", "must", "does", "did", "doing", "done", "just", "also", "very", "really", "about", "into", "onto", "over",
-        "under", "then", "than", "so", "some", "such", "only", "other", "our", "ours", "his", "her", "hers", "its", "she",
-        "him", "one", "get", "got", "going", "gonna", "want", "know", "like", "okay", "yeah", "right", "well", "now", "let",
-        "lets", "say", "said", "see", "think", "thing", "things", "kind", "sort", "actually", "basically", "because",
-        "out", "too", "more", "most", "much", "many", "way", "there's", "it's", "that's", "we're", "you're", "don't",
-        "dont", "thats", "its", "were", "youre", "theres", "ill", "ive", "isnt", "arent", "each", "every", "both", "again",
-        "same", "make", "made", "take", "look", "come", "use", "used", "using", "going", "lot", "bit", "mean", "yes", "uhm",
-    ]
 }

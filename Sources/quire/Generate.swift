@@ -1,0 +1,146 @@
+import ArgumentParser
+import QuireGeneration
+import QuireIndex
+import QuireModel
+import QuireMarkdown
+import QuireParsing
+import QuireReview
+import QuireSupport
+import QuireSystem
+
+extension Quire {
+    /// `quire generate NOTE|QUERY [--formats qa,cloze,definition] [--max N] [--write] [--to FILE] [--json]`.
+    struct Generate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Propose cards from notes' text, by rules, offline: definitions, questions and cloze deletions.",
+            discussion: """
+                Shows the proposals with their source lines (a dry run); --write adds them to each note under a \
+                ## Cards heading (made at the end when there is none), --to FILE into one note instead. Every \
+                answer is text of the note; a card the vault already has is not proposed again.
+                """)
+
+        @OptionGroup var options: VaultOptions
+        @Option(help: ArgumentHelp("The formats, comma-separated: qa, cloze, definition.", valueName: "LIST")) var formats = "qa,cloze,definition"
+        @Option(help: "The most cards of each format per note.") var max = 10
+        @Flag(help: "Write the cards into the notes.") var write = false
+        @Option(help: ArgumentHelp("Write every note's cards into this note of the vault instead (made when missing).", valueName: "FILE"))
+        var to: String?
+        @Flag(help: "Print the proposals as JSON.") var json = false
+        @Argument(help: "A note's path in the vault, or a query (deck:Biology, tag:x …).") var target: [String]
+
+        func validate() throws {
+            if target.isEmpty { throw ValidationError("give a note or a query") }
+            if max < 1 { throw ValidationError("--max must be 1 or more") }
+            for f in formats.split(separator: ",") where CardProposal.Format(rawValue: f.trimmingSpaces()) == nil {
+                throw ValidationError("--formats takes qa, cloze and definition")
+            }
+            if json, write || to != nil { throw ValidationError("--json shows proposals; it does not write them") }
+        }
+
+        func run() throws {
+            let loaded = try LoadedVault(options)
+            let vault = loaded.vault, index = loaded.index
+            var relative = target.joined(separator: " ")
+            while relative.hasPrefix("./") { relative.removeFirst(2) }
+            let notes: [Note]
+            if let note = index.notes.first(where: { $0.path == relative || vault.root + "/" + $0.path == relative }) {
+                notes = [note]
+            } else {
+                let query = try LoadedVault.query(target)
+                let now = options.now, dayEnd = loaded.dayEnd(at: now)
+                notes = index.notes.filter { query.matches(note: $0, now: now, dayEnd: dayEnd) }
+                if notes.isEmpty { throw CLIError("no note is '\(TerminalText.visible(relative))', and no note matches it as a query") }
+            }
+            // The vault's word rarity and its cards' texts (never proposed again).
+            var statistics = TermStatistics()
+            var files: [String: [UInt8]] = [:]
+            let wanted = Set(notes.map(\.path))
+            for note in index.notes {
+                guard let bytes = try? vault.io.read(try vault.notePath(note.path)).bytes else { continue }
+                statistics.add(String(decoding: bytes, as: UTF8.self))
+                if wanted.contains(note.path) { files[note.path] = bytes }
+            }
+            let chosen = Set(formats.split(separator: ",").compactMap { CardProposal.Format(rawValue: $0.trimmingSpaces()) })
+            let read = notes.compactMap { note in files[note.path].map { (note: note, bytes: $0) } }
+            let proposed = CardGenerator.propose(notes: read, statistics: statistics, existing: CardGenerator.existingTexts(of: index.notes),
+                                                 options: .init(formats: chosen, maximum: max))
+            let results = zip(read, proposed).map { (note: $0.note, cards: $1) }
+            if json {
+                Output.line(JSONValue.array(results.flatMap { note, cards in cards.map { card in
+                    JSONValue.object([("path", .string(note.path)), ("line", .int(card.line)), ("format", .string(card.format.rawValue)),
+                                      ("rule", .string(card.rule)), ("front", .string(card.front)), ("back", .string(card.back)),
+                                      ("markdown", .string(card.markdown)), ("score", .double((card.score * 1000).rounded() / 1000)),
+                                      ("heading_path", .array(card.headingPath.map(JSONValue.string)))])
+                } }).serialized(pretty: true))
+                return try loaded.finish()
+            }
+            var total = 0
+            for (note, cards) in results where !cards.isEmpty {
+                Output.line(TerminalText.visible(note.path))
+                for card in cards {
+                    Output.line("  \(card.line): [\(card.format.rawValue)] " + TerminalText.visible(card.markdown))
+                }
+                total += cards.count
+            }
+            if total == 0 { Output.line("No cards to propose.") }
+            guard write || to != nil, total > 0 else {
+                if total > 0 { Output.line("\(Output.counted(total, "card")) proposed; --write adds them to the notes.") }
+                return try loaded.finish()
+            }
+            try write(results, vault: vault)
+            try loaded.finish()
+        }
+
+        /// Writes the cards: into each note, or all into `--to`. Each file is checked to read back
+        /// with exactly the cards added and no new error, then replaced atomically (refused when it
+        /// changed on disk meanwhile).
+        func write(_ results: [(note: Note, cards: [CardProposal])], vault: Vault) throws {
+            var targets: [(path: String, cards: [CardProposal], source: String?)] = []
+            if let to {
+                var path = to
+                while path.hasPrefix("./") { path.removeFirst(2) }
+                if !path.hasSuffix(".md") { path += ".md" }
+                for (note, cards) in results where !cards.isEmpty {
+                    let placed = cards.map { var c = $0; c.source = note.path; return c }
+                    if let k = targets.firstIndex(where: { $0.path == path }) { targets[k].cards += placed } else { targets.append((path, placed, nil)) }
+                }
+            } else {
+                targets = results.filter { !$0.cards.isEmpty }.map { ($0.note.path, $0.cards, nil) }
+            }
+            var failed = 0
+            for target in targets {
+                do {
+                    let file: String
+                    do { file = try vault.notePath(target.path) } catch { throw CLIError("\(target.path): \(error.description)") }
+                    var original: [UInt8]?
+                    if vault.io.linkStamp(file) != nil {
+                        do { original = try vault.io.read(file).bytes } catch { throw CLIError("\(target.path): \(error.description)") }
+                    }
+                    let before = original.map { NoteParser.parse($0, path: target.path) }
+                    var base = original ?? Array(("# " + (target.path.split(separator: "/").last.map { String($0.dropLast(3)) } ?? "Cards") + "\n").utf8)
+                    if original == nil { base = Array(("---\ncreated: " + options.now.description + "\n---\n").utf8) + base }
+                    let edited = CardInsertion.inserting(target.cards, into: base)
+                    let (after, found) = NoteParser.parse(edited, path: target.path)
+                    let oldCount = before?.note?.cards.count ?? 0
+                    let oldErrors = before?.diagnostics.filter { $0.severity == .error }.count ?? 0
+                    let newCards = target.cards.count
+                    guard let after, after.cards.count == oldCount + newCards, found.filter({ $0.severity == .error }).count == oldErrors else {
+                        throw CLIError("\(target.path): the cards would not read back as written; nothing written to it")
+                    }
+                    do {
+                        if let original {
+                            try vault.io.replace(file, with: edited, expected: original)
+                        } else {
+                            try vault.io.createNew(file, with: edited)
+                        }
+                    } catch { throw CLIError("\(target.path): \(error.description); nothing written to it") }
+                    Output.line("wrote \(Output.counted(target.cards.count, "card")) to \(TerminalText.visible(target.path))")
+                } catch let error as CLIError {
+                    Output.error("quire: error: \(error.description)")
+                    failed += 1
+                }
+            }
+            if failed > 0 { throw ExitCode(1) }
+        }
+    }
+}
