@@ -57,7 +57,7 @@ public enum CardGenerator {
                                options: Options = Options()) -> [[CardProposal]] {
         var seen = existing
         return notes.map { note, bytes in
-            let cards = propose(SourceText.sentences(of: note, bytes: bytes), statistics: statistics, existing: seen,
+            let cards = propose(NoteProse.sentences(of: note, bytes: bytes), statistics: statistics, existing: seen,
                                 tested: testedTerms(of: note), options: options)
             for card in cards { seen.insert(normalized(card.front)) }
             return cards

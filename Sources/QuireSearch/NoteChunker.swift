@@ -66,14 +66,7 @@ public enum NoteChunker {
             let text = card.kind == .cloze ? card.back : card.front + "\n\n" + card.back
             chunks.append(Chunk(kind: .card(card.id), path: note.path, lines: card.lines, headingPath: card.headingPath, text: text))
         }
-        let body: ArraySlice<UInt8>, firstLine: Int
-        if let fm = try? FrontMatter(file: bytes) {
-            body = bytes[fm.bodyRange]
-            firstLine = fm.bodyStartLine
-        } else {
-            body = bytes[...]
-            firstLine = 1
-        }
+        let (body, firstLine) = FrontMatter.body(of: bytes)
         let lines = splitLines(body)
         let document = MarkdownDocument(parsing: Array(body), options: .indexing)
         var headings: [(level: Int, text: String)] = []

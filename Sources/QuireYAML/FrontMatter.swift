@@ -177,3 +177,13 @@ public struct FrontMatter: Sendable {
         return line.dropFirst(3).allSatisfy { $0 == 0x20 || $0 == 0x09 }
     }
 }
+
+extension FrontMatter {
+    /// A note's Markdown body and the file line it starts on: after the front matter when it
+    /// parses, else the whole file from line 1 (a reader of prose that must not fail on a note
+    /// whose front matter is broken).
+    public static func body(of file: [UInt8]) -> (bytes: ArraySlice<UInt8>, firstLine: Int) {
+        if let fm = try? FrontMatter(file: file) { return (file[fm.bodyRange], fm.bodyStartLine) }
+        return (file[...], 1)
+    }
+}

@@ -22,16 +22,9 @@ public struct SourceSentence: Sendable, Equatable {
 
 /// The prose of a note split into sentences: paragraphs and list items outside cards, code,
 /// HTML and tables. Pure and linear in the note's size.
-public enum SourceText {
+public enum NoteProse {
     public static func sentences(of note: Note, bytes: [UInt8]) -> [SourceSentence] {
-        let body: ArraySlice<UInt8>, firstLine: Int
-        if let fm = try? FrontMatter(file: bytes) {
-            body = bytes[fm.bodyRange]
-            firstLine = fm.bodyStartLine
-        } else {
-            body = bytes[...]
-            firstLine = 1
-        }
+        let (body, firstLine) = FrontMatter.body(of: bytes)
         let document = MarkdownDocument(parsing: Array(body))
         let cardLines = note.cards.map(\.lines)
         var out: [SourceSentence] = []
@@ -142,7 +135,7 @@ public enum SentenceSplitter {
         var k = 0
         func emit(_ end: Int) {
             let piece = String(String.UnicodeScalarView(scalars[start..<end]))
-            let sentence = SourceText.collapse(piece)
+            let sentence = NoteProse.collapse(piece)
             if !sentence.isEmpty {
                 let lead = scalars[start..<end].prefix { $0.properties.isWhitespace }.count
                 let offset = String(String.UnicodeScalarView(scalars[0..<(start + lead)])).utf8.count

@@ -5,7 +5,7 @@ import QuireTestSupport
 
 /// A note's prose as generation reads it: sentences with lines and headings, emphasis, the list
 /// after a colon, citations left out, cards and code skipped.
-@Suite struct SourceTextTests {
+@Suite struct NoteProseTests {
     static let note = """
         ---
         title: Bone
@@ -31,7 +31,7 @@ import QuireTestSupport
 
     @Test func sentencesWithTheirPlaces() throws {
         let parsed = try #require(parse(Self.note, path: "Bone.md").note)
-        let sentences = SourceText.sentences(of: parsed, bytes: Array(Self.note.utf8))
+        let sentences = NoteProse.sentences(of: parsed, bytes: Array(Self.note.utf8))
         #expect(sentences.map(\.text) == ["Bone, or osseous tissue, is a hard tissue.", "It has several functions:", "support", "protection",
                                           "Red marrow makes blood cells.", "It is soft (see below)."])
         #expect(sentences.map(\.line) == [6, 6, 9, 10, 14, 14])
