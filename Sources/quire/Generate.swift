@@ -40,10 +40,9 @@ extension Quire {
         func run() throws {
             let loaded = try LoadedVault(options)
             let vault = loaded.vault, index = loaded.index
-            var relative = target.joined(separator: " ")
-            while relative.hasPrefix("./") { relative.removeFirst(2) }
+            let relative = target.joined(separator: " ")
             let notes: [Note]
-            if let note = index.notes.first(where: { $0.path == relative || vault.root + "/" + $0.path == relative }) {
+            if let note = try? Self.note(relative, in: loaded) {
                 notes = [note]
             } else {
                 let query = try LoadedVault.query(target)
@@ -52,14 +51,7 @@ extension Quire {
                 if notes.isEmpty { throw CLIError("no note is '\(TerminalText.visible(relative))', and no note matches it as a query") }
             }
             // The vault's word rarity and its cards' texts (never proposed again).
-            var statistics = TermStatistics()
-            var files: [String: [UInt8]] = [:]
-            let wanted = Set(notes.map(\.path))
-            for note in index.notes {
-                guard let bytes = try? vault.io.read(try vault.notePath(note.path)).bytes else { continue }
-                statistics.add(String(decoding: bytes, as: UTF8.self))
-                if wanted.contains(note.path) { files[note.path] = bytes }
-            }
+            let (statistics, files) = loaded.termStatistics(keeping: Set(notes.map(\.path)))
             let chosen = Set(formats.split(separator: ",").compactMap { CardProposal.Format(rawValue: $0.trimmingSpaces()) })
             let read = notes.compactMap { note in files[note.path].map { (note: note, bytes: $0) } }
             let proposed = CardGenerator.propose(notes: read, statistics: statistics, existing: CardGenerator.existingTexts(of: index.notes),
@@ -89,6 +81,16 @@ extension Quire {
             }
             try write(results, vault: vault)
             try loaded.finish()
+        }
+
+        /// The note `target` names: its path in the vault (or from the vault's folder, or `./…`).
+        static func note(_ target: String, in loaded: LoadedVault) throws -> Note {
+            var relative = target
+            while relative.hasPrefix("./") { relative.removeFirst(2) }
+            guard let note = loaded.index.notes.first(where: { $0.path == relative || loaded.vault.root + "/" + $0.path == target }) else {
+                throw CLIError("no note '\(TerminalText.visible(target))' (a note's path in the vault)")
+            }
+            return note
         }
 
         /// Writes the cards: into each note, or all into `--to`. Each file is checked to read back

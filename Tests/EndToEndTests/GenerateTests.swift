@@ -64,3 +64,54 @@ import Testing
         #expect(bad.status != 0 && bad.stderr.contains("--formats takes qa, cloze and definition"), "\(bad)")
     }
 }
+
+/// `quire summarize`, `quire explain` and `quire suggest-tags` on a small vault.
+@Suite struct SummarizeExplainSuggestTests {
+    @Test func summarizeAndStore() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        try q.write("Biology/Enzymes.md", Data(GenerateTests.note.utf8))
+        let shown = try q.run(["summarize", "Biology/Enzymes.md", "--sentences", "2"])
+        #expect(shown.status == 0 && shown.stdout.split(separator: "\n").count == 2 && shown.stdout.hasPrefix("6: "), "\(shown)")
+        let json = try q.run(["summarize", "Biology/Enzymes.md", "--json"])
+        #expect(json.stdout.contains("\"summary\"") && json.stdout.contains("\"line\""), "\(json)")
+        let stored = try q.run(["summarize", "Biology/Enzymes.md", "--write", "--sentences", "1"])
+        #expect(stored.status == 0, "\(stored)")
+        let text = String(decoding: try q.read("Biology/Enzymes.md"), as: UTF8.self)
+        #expect(text.hasPrefix("---\ntitle: Enzymes\nsummary: ") && text.hasSuffix(GenerateTests.note.components(separatedBy: "---\n").last ?? "x"), "\(text)")
+        #expect(try q.run(["check"]).status == 0)
+    }
+
+    @Test func explainShowsTheSourceOfAGeneratedCard() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        try q.write("Biology/Enzymes.md", Data(GenerateTests.note.utf8))
+        _ = try q.run(["generate", "Biology/Enzymes.md", "--write", "--formats", "definition"])
+        let listed = try q.run(["list", "path:Biology/Enzymes.md"])
+        let id = String(listed.stdout.split(separator: "\n").first { $0.contains("Cofactor") }?.split(separator: "\t").first ?? "")
+        let explained = try q.run(["explain", id])
+        #expect(explained.status == 0 && explained.stdout.contains("Q: Cofactor") && explained.stdout.contains("From line 10:")
+                && explained.stdout.contains("A **cofactor**, a non-protein helper molecule"), "\(explained)")
+        #expect(explained.stdout.contains("Related:"), "\(explained)")
+        let missing = try q.run(["explain", "zzzzzzzz"])
+        #expect(missing.status != 0 && missing.stderr.contains("no card"), "\(missing)")
+    }
+
+    @Test func suggestTagsFromTheVaultsTags() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        try q.write("Biology/Enzymes.md", Data(GenerateTests.note.utf8))
+        try q.write("Biology/Other.md", Data("---\ntags: [enzyme, history]\n---\n# Other\n\nText about enzymes.\n".utf8))
+        let shown = try q.run(["suggest-tags", "path:Biology/Enzymes.md"])
+        #expect(shown.status == 0 && shown.stdout.contains("Biology/Enzymes.md: #enzyme ("), "\(shown)")
+        #expect(!shown.stdout.contains("#history"), "\(shown)")
+        let before = try q.read("Biology/Enzymes.md")
+        let dry = try q.run(["suggest-tags", "path:Biology/Enzymes.md", "--apply", "--dry-run"])
+        #expect(dry.status == 0 && dry.stdout.contains("+tags: [enzyme]"), "\(dry)")
+        #expect(try q.read("Biology/Enzymes.md") == before)
+        let applied = try q.run(["suggest-tags", "path:Biology/Enzymes.md", "--apply"])
+        #expect(applied.status == 0, "\(applied)")
+        #expect(String(decoding: try q.read("Biology/Enzymes.md"), as: UTF8.self).contains("tags:"), "\(applied)")
+        #expect(try q.run(["suggest-tags", "path:Biology/Enzymes.md"]).stdout.contains("No tags to propose."))
+    }
+}
