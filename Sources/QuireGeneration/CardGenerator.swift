@@ -22,10 +22,11 @@ public enum CardGenerator {
     /// vault's cards (``normalized(_:)`` of each side, and of a cloze's text with its deletions
     /// shown), `statistics` the vault's word rarity.
     /// `tested`: the terms the note's own cards already test (``testedTerms(of:)``), not tested again.
+    /// `additional`: cards from elsewhere (a language model's), ranked and filtered with the rules'.
     public static func propose(_ sentences: [SourceSentence], statistics: TermStatistics, existing: Set<String> = [],
-                               tested: Set<String> = [], options: Options = Options()) -> [CardProposal] {
+                               tested: Set<String> = [], options: Options = Options(), additional: [CardProposal] = []) -> [CardProposal] {
         let context = Context(sentences: sentences, statistics: statistics)
-        var candidates: [CardProposal] = []
+        var candidates: [CardProposal] = additional
         for sentence in sentences {
             candidates += definitions(sentence, context)
             candidates += questions(sentence, context)
@@ -179,6 +180,15 @@ public enum CardGenerator {
         // An answer that points elsewhere or breaks off.
         if card.format != .cloze, card.back.hasSuffix(":") || danglingPhrases.contains(where: { card.back.lowercased().contains($0) }) { return false }
         return true
+    }
+}
+
+extension CardGenerator {
+    /// The text of a cloze's first deletion (`{{c1::x}}` or `{{c1::x::hint}}` → `x`), or nil.
+    static func clozeDeletion(_ text: String) -> String? {
+        guard let open = text.range(of: "{{c"), let sep = text[open.upperBound...].range(of: "::"),
+              let close = text[sep.upperBound...].range(of: "}}") else { return nil }
+        return text[sep.upperBound..<close.lowerBound].components(separatedBy: "::").first
     }
 }
 

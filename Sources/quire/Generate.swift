@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import QuireGeneration
 import QuireIndex
 import QuireModel
@@ -26,6 +27,13 @@ extension Quire {
         @Option(help: ArgumentHelp("Write every note's cards into this note of the vault instead (made when missing).", valueName: "FILE"))
         var to: String?
         @Flag(help: "Print the proposals as JSON.") var json = false
+        @Option(help: ArgumentHelp("A local language model's endpoint, asked first (default: $QUIRE_LLM_URL); its cards are checked "
+                                   + "against the note and the rules' filters, and the rules' cards fill in.", valueName: "URL"))
+        var llm: String?
+        @Option(help: ArgumentHelp("The model name sent to it (default: $QUIRE_LLM_MODEL, else \"local\").", valueName: "NAME"))
+        var llmModel: String?
+        @Option(help: ArgumentHelp("Seconds the model may take per note.", valueName: "SECONDS")) var llmTimeout = 120
+        @Flag(help: "Allow an endpoint that is not on this machine (the notes are sent there).") var allowRemote = false
         @Argument(help: "A note's path in the vault, or a query (deck:Biology, tag:x …).") var target: [String]
 
         func validate() throws {
@@ -35,9 +43,12 @@ extension Quire {
                 throw ValidationError("--formats takes qa, cloze and definition")
             }
             if json, write || to != nil { throw ValidationError("--json shows proposals; it does not write them") }
+            if llmTimeout < 1 { throw ValidationError("--llm-timeout must be 1 or more") }
         }
 
         func run() throws {
+            // A refused endpoint is an error before any work, not a silent fallback.
+            let model = try languageModel()
             let loaded = try LoadedVault(options)
             let vault = loaded.vault, index = loaded.index
             let relative = target.joined(separator: " ")
@@ -54,9 +65,19 @@ extension Quire {
             let (statistics, files) = loaded.termStatistics(keeping: Set(notes.map(\.path)))
             let chosen = Set(formats.split(separator: ",").compactMap { CardProposal.Format(rawValue: $0.trimmingSpaces()) })
             let read = notes.compactMap { note in files[note.path].map { (note: note, bytes: $0) } }
-            let proposed = CardGenerator.propose(notes: read, statistics: statistics, existing: CardGenerator.existingTexts(of: index.notes),
-                                                 options: .init(formats: chosen, maximum: max))
-            let results = zip(read, proposed).map { (note: $0.note, cards: $1) }
+            let existing = CardGenerator.existingTexts(of: index.notes)
+            let results: [(note: Note, cards: [CardProposal])]
+            if let model {
+                let proposed = ModelCards.propose(notes: read, model: model, statistics: statistics, existing: existing,
+                                                  options: .init(formats: chosen, maximum: max))
+                for (note, result) in zip(read, proposed) {
+                    if let problem = result.problem { Output.error("quire: warning: \(TerminalText.visible(note.note.path)): \(problem)") }
+                }
+                results = zip(read, proposed).map { (note: $0.note, cards: $1.cards) }
+            } else {
+                let proposed = CardGenerator.propose(notes: read, statistics: statistics, existing: existing, options: .init(formats: chosen, maximum: max))
+                results = zip(read, proposed).map { (note: $0.note, cards: $1) }
+            }
             if json {
                 Output.line(JSONValue.array(results.flatMap { note, cards in cards.map { card in
                     JSONValue.object([("path", .string(note.path)), ("line", .int(card.line)), ("format", .string(card.format.rawValue)),
@@ -81,6 +102,17 @@ extension Quire {
             }
             try write(results, vault: vault)
             try loaded.finish()
+        }
+
+        /// The language model asked first, when one is named (`--llm`, `$QUIRE_LLM_URL`): refused
+        /// before any work when it is not on this machine and `--allow-remote` was not given.
+        func languageModel() throws -> ChatModel? {
+            let environment = ProcessInfo.processInfo.environment
+            guard let url = llm ?? environment["QUIRE_LLM_URL"].flatMap({ $0.isEmpty ? nil : $0 }) else { return nil }
+            do {
+                return try ChatModel(url: url, model: llmModel ?? environment["QUIRE_LLM_MODEL"] ?? "local", allowRemote: allowRemote,
+                                     timeoutSeconds: llmTimeout)
+            } catch { throw CLIError(error.description) }
         }
 
         /// The note `target` names: its path in the vault (or from the vault's folder, or `./…`).

@@ -1,0 +1,62 @@
+import QuireSupport
+
+/// A language model served on this machine through the OpenAI-compatible chat API (llama.cpp's
+/// server, Ollama): a system message and a user message in, the reply's text out. Notes never
+/// leave the machine by default: a host other than this one is refused unless allowed.
+public struct ChatModel: Sendable {
+    public var endpoint: HTTPClient.Endpoint
+    public var model: String
+    /// Seconds a reply may take.
+    public var timeoutSeconds: Int
+
+    /// The endpoint `url` (a base such as `http://127.0.0.1:8080` gets `/v1/chat/completions`).
+    public init(url: String, model: String, allowRemote: Bool, timeoutSeconds: Int = 300) throws(HTTPClient.Failure) {
+        var endpoint = try HTTPClient.Endpoint(url)
+        guard endpoint.isLoopback || allowRemote else {
+            throw HTTPClient.Failure(description: "\(url) is not on this machine: your notes would leave it (pass --allow-remote to send them there)")
+        }
+        if !endpoint.path.hasSuffix("/chat/completions") {
+            var base = endpoint.path
+            while base.hasSuffix("/") { base.removeLast() }
+            endpoint.path = base.hasSuffix("/v1") ? base + "/chat/completions" : base + "/v1/chat/completions"
+        }
+        self.endpoint = endpoint
+        self.model = model
+        self.timeoutSeconds = timeoutSeconds
+    }
+
+    /// The request's JSON body: the two messages, temperature 0 (the same notes, the same reply).
+    public func request(system: String, user: String) -> [UInt8] {
+        let body = JSONValue.object([
+            ("model", .string(model)),
+            ("temperature", .int(0)),
+            ("messages", .array([
+                .object([("role", .string("system")), ("content", .string(system))]),
+                .object([("role", .string("user")), ("content", .string(user))]),
+            ])),
+        ])
+        return Array(body.serialized().utf8)
+    }
+
+    /// The text of a chat-completion reply (`choices[0].message.content`).
+    public static func content(ofReply bytes: [UInt8]) throws(HTTPClient.Failure) -> String {
+        guard let reply = try? JSONValue(parsing: bytes), case .object(let fields) = reply,
+              case .array(let choices)? = fields.first(where: { $0.0 == "choices" })?.1,
+              case .object(let choice)? = choices.first,
+              case .object(let message)? = choice.first(where: { $0.0 == "message" })?.1,
+              case .string(let content)? = message.first(where: { $0.0 == "content" })?.1
+        else { throw HTTPClient.Failure(description: "the language model's reply is not a chat completion") }
+        return content
+    }
+
+    /// Asks the model; returns its reply's text. An HTTP status other than 200, a reply that is not
+    /// a chat completion, or one later than ``timeoutSeconds`` is a failure.
+    public func complete(system: String, user: String) throws(HTTPClient.Failure) -> String {
+        let (status, body) = try HTTPClient.post(endpoint, body: request(system: system, user: user), timeoutSeconds: timeoutSeconds)
+        guard status == 200 else {
+            throw HTTPClient.Failure(description: "the language model answered HTTP \(status): "
+                                     + String(String(decoding: body.prefix(200), as: UTF8.self).unicodeScalars.filter { $0.value >= 0x20 }))
+        }
+        return try Self.content(ofReply: body)
+    }
+}
