@@ -92,35 +92,11 @@ import Testing
         // The stand-in server: answers every request with one supported sentence, one citing
         // nothing and one citing a passage it was not given; records what it was sent.
         let record = q.vault.deletingLastPathComponent().appendingPathComponent("request.json")
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        server.arguments = ["python3", "-c", """
-            import http.server, json, sys
-            record = sys.argv[1]
-            reply = "A heart attack is a myocardial infarction, when blood flow to the heart muscle is blocked [1]. " \\
-                    "It is usually caused by eating too much cheese. The moon is made of rock [7]."
-            class H(http.server.BaseHTTPRequestHandler):
-                def do_POST(self):
-                    body = self.rfile.read(int(self.headers["Content-Length"]))
-                    open(record, "wb").write(body)
-                    out = json.dumps({"choices": [{"message": {"role": "assistant", "content": reply}}]}).encode()
-                    self.send_response(200)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(out)))
-                    self.end_headers()
-                    self.wfile.write(out)
-                def log_message(self, *a): pass
-            s = http.server.HTTPServer(("127.0.0.1", 0), H)
-            print(s.server_address[1], flush=True)
-            s.handle_request()
-            """, record.path]
-        let out = Pipe()
-        server.standardOutput = out
-        try server.run()
-        defer { server.terminate() }
-        let portLine = String(decoding: out.fileHandleForReading.availableData, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        let port = try #require(Int(portLine))
-        let ask = try q.run(["ask", "what is a heart attack", "--llm", "http://127.0.0.1:\(port)"])
+        let reply = "A heart attack is a myocardial infarction, when blood flow to the heart muscle is blocked [1]. "
+            + "It is usually caused by eating too much cheese. The moon is made of rock [7]."
+        let server = try ChatServer(content: reply, record: record)
+        defer { server.stop() }
+        let ask = try q.run(["ask", "what is a heart attack", "--llm", server.url])
         #expect(ask.status == 0, "\(ask)")
         #expect(ask.stdout.hasPrefix("A heart attack is a myocardial infarction, when blood flow to the heart muscle is blocked. [1]\n"), "\(ask)")
         #expect(!ask.stdout.contains("cheese") && !ask.stdout.contains("moon"), "\(ask)")
