@@ -3,7 +3,7 @@ import QuireYAML
 
 /// The text a card was made from: for a generated card (a `<!-- generated from line N … -->`
 /// comment on the line before it), the paragraph at that line; else the paragraphs of the card's
-/// section before it (at most three, and 120 words).
+/// section before it that are no card (at most three, and about 120 words).
 public enum CardContext {
     public static func context(of card: Card, in note: Note, bytes: [UInt8]) -> (line: Int?, text: String) {
         let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
@@ -29,7 +29,8 @@ public enum CardContext {
         while line >= 1, out.count < 3, words < 120 {
             let text = lines[line - 1]
             if text.hasPrefix("#") || text.hasPrefix("---") { break }
-            if text.allSatisfy(\.isWhitespace) || text.hasPrefix("<!--") || text.contains(" :: ") || text.contains("{{c") { line -= 1; continue }
+            // Blank lines, comments and other cards are not the text a card was made from.
+            if text.allSatisfy(\.isWhitespace) || text.hasPrefix("<!--") || note.cards.contains(where: { $0.lines.contains(line) }) { line -= 1; continue }
             let p = paragraph(at: line)
             out.insert(p, at: 0)
             words += p.split(separator: " ").count

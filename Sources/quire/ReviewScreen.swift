@@ -1,6 +1,7 @@
 import Foundation
 import QuireMarkdown
 import QuireModel
+import QuireGeneration
 import QuireScheduling
 import QuireStudy
 import QuireWatch
@@ -34,6 +35,8 @@ struct ReviewScreen {
     private var shownAt = Timestamp(milliseconds: 0)
     private var started = Timestamp(milliseconds: 0)
     private var message = ""
+    /// Whether the text the card was made from shows below the answer (`x`).
+    private var explaining = false
     private let color = Output.useColor
     /// Embedded PNGs drawn in the card, on terminals that speak kitty's graphics protocol.
     private let images: KittyImages? = KittyImages.isSupported(environment: ProcessInfo.processInfo.environment) ? KittyImages() : nil
@@ -164,6 +167,9 @@ struct ReviewScreen {
                 edit(entry)
             case .character("o"):
                 openEmbeds(entry)
+            case .character("x"):
+                if phase == .front { reveal() }
+                explaining.toggle()
             case .character(let c):
                 // Grades only once the answer is shown, as in Anki.
                 guard phase == .back, let n = c.wholeNumberValue else {
@@ -263,6 +269,7 @@ struct ReviewScreen {
         scroll = 0
         typed = nil
         typing = nil
+        explaining = false
         if let next = controller.next(at: now) {
             entry = next
             phase = .front
@@ -389,6 +396,7 @@ struct ReviewScreen {
                     "1–4            grade once the answer shows: again, hard, good, easy (1–3 with 3 buttons)",
                     "u              undo the last answer, bury, suspension or move", "e              edit the card's note in $EDITOR",
                     "o              open the card's images (and PDFs, audio, video) with xdg-open",
+                    "x              show (or hide) the text the card was made from, below the answer",
                     "s              skip (the card comes back at the end)", "b              bury until tomorrow",
                     "!              suspend", "p / P          promote / demote (StudyFlow cards only)", "q, Ctrl-C      quit", "",
                     "Any other key goes back."]
@@ -420,6 +428,14 @@ struct ReviewScreen {
                 }
                 body += card.kind == .cloze ? render(card.back, revealedFrom: card.front, width: width) : render(card.back, width: width)
                 reserveImages(for: card.back, in: &body, note: note, images: &imageLines, height: height)
+                if explaining {
+                    // The text the card was made from, as `quire explain` shows it.
+                    let bytes = (try? controller.writer.vault.io.read(controller.writer.vault.fullPath(note.path)).bytes) ?? []
+                    let source = CardContext.context(of: card, in: note, bytes: bytes)
+                    body += ["", dim(String(repeating: "╌", count: min(width, 40))), ""]
+                    body.append(bold(source.line.map { "From line \($0):" } ?? "From its section:"))
+                    body += source.text.isEmpty ? [dim("(nothing before the card in its section)")] : render(source.text, width: width)
+                }
                 let previews = controller.preview(entry, at: now)
                 let buttons = previews.enumerated().map { i, p in
                     bold("\(i + 1)") + " \(p.rating.name.capitalized) " + dim(p.state.due.map { ReviewContext.span(from: now, to: $0) } ?? "-")
@@ -436,7 +452,7 @@ struct ReviewScreen {
             }
             let open = embeds(card).isEmpty ? "" : "o open image · "
             // The keys a narrow screen cuts come last.
-            footer.append(dim("? help · q quit · " + open + "u undo · e edit · s skip · b bury · ! suspend" + (isFlow ? " · p/P promote" : "")))
+            footer.append(dim("? help · q quit · " + open + "u undo · e edit · x explain · s skip · b bury · ! suspend" + (isFlow ? " · p/P promote" : "")))
         }
         let room = max(1, height - header.count - footer.count - 1)
         return Page(header: header, body: body, footer: footer, room: room, answerStart: answerStart, images: imageLines)

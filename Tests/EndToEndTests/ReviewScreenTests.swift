@@ -130,6 +130,11 @@ import Testing
         try pane.keys("x")
         s = try pane.waitFor { $0.contains("1 Again") }
         #expect(s.contains("O(n²)"), "\(s)")
+        // x shows the text the card was made from below the answer, and hides it again.
+        try pane.keys("x")
+        s = try pane.waitFor { $0.contains("From its section:") || $0.contains("From line") }
+        try pane.keys("x")
+        try pane.waitFor { !$0.contains("From its section:") && !$0.contains("From line") && $0.contains("1 Again") }
         try pane.keys("s")
         s = try pane.waitFor { $0.contains("Skipped.") }
         #expect(s.contains("Chloroplast"))
