@@ -26,6 +26,9 @@ public struct CardProposal: Sendable, Equatable {
     public var score: Double
     /// The note it came from, when it is written into another (`quire generate --to`).
     public var source: String?
+    /// The card as the user rewrote it before it was written (`quire generate --pick`), in place of
+    /// ``markdown``'s.
+    public var edited: String?
 
     public init(format: Format, front: String, back: String, line: Int, headingPath: [String], rule: String, score: Double) {
         self.format = format
@@ -39,7 +42,8 @@ public struct CardProposal: Sendable, Equatable {
 
     /// The card as a line of Quire's syntax (FORMAT.md §3).
     public var markdown: String {
-        switch format {
+        if let edited { return edited }
+        return switch format {
         case .qa, .definition: front + " :: " + back
         case .cloze: front
         }

@@ -27,6 +27,8 @@ extension Quire {
         @Option(help: ArgumentHelp("Write every note's cards into this note of the vault instead (made when missing).", valueName: "FILE"))
         var to: String?
         @Flag(help: "Print the proposals as JSON.") var json = false
+        @Flag(help: "With --write or --to: ask about each card first (y keep, n drop, e edit in $EDITOR, a keep the rest, q stop).")
+        var pick = false
         @Option(help: ArgumentHelp("A local language model's endpoint, asked first (default: $QUIRE_LLM_URL); its cards are checked "
                                    + "against the note and the rules' filters, and the rules' cards fill in.", valueName: "URL"))
         var llm: String?
@@ -44,6 +46,7 @@ extension Quire {
             }
             if json, write || to != nil { throw ValidationError("--json shows proposals; it does not write them") }
             if llmTimeout < 1 { throw ValidationError("--llm-timeout must be 1 or more") }
+            if pick, !write, to == nil { throw ValidationError("--pick chooses what --write or --to writes: give one of them") }
         }
 
         func run() throws {
@@ -100,8 +103,49 @@ extension Quire {
                 if total > 0 { Output.line("\(Output.counted(total, "card")) proposed; --write adds them to the notes.") }
                 return try loaded.finish()
             }
-            try write(results, vault: vault)
+            try write(pick ? try Self.picked(results) : results, vault: vault)
             try loaded.finish()
+        }
+
+        /// The cards the user keeps, asked one by one on standard input (a terminal or a script's
+        /// lines): `y` (or Enter) keeps it, `n` drops it, `e` opens it in `$EDITOR` and keeps what
+        /// is written there, `a` keeps it and the rest, `q` (or the input's end) drops it and the rest.
+        static func picked(_ results: [(note: Note, cards: [CardProposal])]) throws -> [(note: Note, cards: [CardProposal])] {
+            let total = results.reduce(0) { $0 + $1.cards.count }
+            var n = 0
+            var keepRest = false, stop = false
+            var out: [(note: Note, cards: [CardProposal])] = []
+            for (note, cards) in results {
+                var kept: [CardProposal] = []
+                for var card in cards {
+                    n += 1
+                    if stop { continue }
+                    if keepRest { kept.append(card); continue }
+                    asking: while true {
+                        Output.line("[\(n)/\(total)] \(TerminalText.visible(note.path)):\(card.line) \(card.format.rawValue) · " + TerminalText.visible(card.markdown))
+                        Output.flush()
+                        StandardStreams.write(Array("keep it? y yes · n no · e edit · a yes to the rest · q stop [y] ".utf8), to: 2)
+                        guard let answer = readLine() else { stop = true; break asking }
+                        switch answer.trimmingSpaces().lowercased() {
+                        case "", "y", "yes": kept.append(card)
+                        case "n", "no": break
+                        case "a": kept.append(card); keepRest = true
+                        case "q": stop = true
+                        case "e":
+                            if let text = try EditorSession.text(startingWith: card.markdown + "\n", nothingDone: "the card is kept as it was") {
+                                card.edited = text.trimmingSpaces()
+                            }
+                            kept.append(card)
+                        default:
+                            Output.line("answer y, n, e, a or q")
+                            continue asking
+                        }
+                        break asking
+                    }
+                }
+                out.append((note, kept))
+            }
+            return out
         }
 
         /// The language model asked first, when one is named (`--llm`, `$QUIRE_LLM_URL`): refused
@@ -141,6 +185,7 @@ extension Quire {
             } else {
                 targets = results.filter { !$0.cards.isEmpty }.map { ($0.note.path, $0.cards, nil) }
             }
+            if targets.isEmpty { Output.line("No card kept; nothing written.") }
             var failed = 0
             for target in targets {
                 do {

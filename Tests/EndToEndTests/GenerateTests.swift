@@ -49,6 +49,24 @@ import Testing
         #expect(try q.run(["generate", "Biology/Enzymes.md"]).stdout.contains("No cards to propose."))
     }
 
+    @Test func pickKeepsDropsAndEditsEachCard() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        try q.write("Biology/Enzymes.md", Data(Self.note.utf8))
+        // Keep the first, drop the second, edit the third (the editor a script: sed), stop.
+        let r = try q.run(["generate", "Biology/Enzymes.md", "--write", "--pick"], stdin: "y\nn\ne\nq\n",
+                          environment: ["EDITOR": "sed -i s/heat/HEAT/", "VISUAL": "sed -i s/heat/HEAT/"])
+        #expect(r.status == 0 && r.stdout.contains("[1/5] Biology/Enzymes.md:6 definition · Active site ::") && r.stdout.contains("wrote 2 cards"), "\(r)")
+        let text = String(decoding: try q.read("Biology/Enzymes.md"), as: UTF8.self)
+        #expect(text.contains("Active site :: the region") && !text.contains("Enzyme :: a protein") && text.contains("Because HEAT changes their shape")
+                && !text.contains("Cofactor ::"), "\(text)")
+        #expect(try q.run(["check"]).status == 0)
+        let none = try q.run(["generate", "Biology/Enzymes.md", "--write", "--pick"], stdin: "n\nn\nn\n")
+        #expect(none.status == 0 && none.stdout.contains("No card kept; nothing written."), "\(none)")
+        let bad = try q.run(["generate", "Biology/Enzymes.md", "--pick"])
+        #expect(bad.status != 0 && bad.stderr.contains("--pick chooses what --write or --to writes"), "\(bad)")
+    }
+
     @Test func intoAnotherNoteAndByQuery() throws {
         let q = try QuireRunner()
         defer { q.cleanUp() }
