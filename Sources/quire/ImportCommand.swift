@@ -1,4 +1,5 @@
 import ArgumentParser
+import QuireGeneration
 import QuireInterchange
 import QuireModel
 import QuireParsing
@@ -89,6 +90,18 @@ extension Quire {
             })
             while out.hasPrefix(".") || out.hasPrefix(" ") { out.removeFirst() }
             return out.isEmpty ? "image.png" : String(out.prefix(100))
+        }
+
+        /// A new note's bytes with cards proposed from its text (`--generate`: as `quire generate
+        /// --write` would add them, under ## Cards), and how many; the bytes as they were when no
+        /// card is proposed or the cards would not read back.
+        static func withGeneratedCards(_ plan: NoteCreation) -> (bytes: [UInt8], count: Int) {
+            guard let note = NoteParser.parse(plan.bytes, path: plan.path).note else { return (plan.bytes, 0) }
+            let cards = CardGenerator.propose(NoteProse.sentences(of: note, bytes: plan.bytes),
+                                              statistics: TermStatistics(texts: [String(decoding: plan.bytes, as: UTF8.self)]))
+            let bytes = CardInsertion.inserting(cards, into: plan.bytes)
+            guard NoteParser.parse(bytes, path: plan.path).note?.cards.count == cards.count else { return (plan.bytes, 0) }
+            return (bytes, cards.count)
         }
 
         /// Writes an import's files all or none, with a progress bar on a terminal.

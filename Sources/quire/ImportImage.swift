@@ -24,6 +24,7 @@ extension Quire {
         @Option(help: ArgumentHelp("The note's title (default: the first image's name).", valueName: "TITLE")) var title: String?
         @Option(help: ArgumentHelp("The deck (A::B or A/B): its folder holds the note.", valueName: "DECK")) var deck: String?
         @Option(help: ArgumentHelp("The folder of the vault to write the note in.", valueName: "FOLDER")) var to: String?
+        @Flag(help: "Also propose cards from the text read, written under ## Cards (as quire generate --write).") var generate = false
         @Argument(help: "The image files (PNG, JPEG, TIFF…).") var files: [String]
 
         func validate() throws { if files.isEmpty { throw ValidationError("give an image file") } }
@@ -73,8 +74,9 @@ extension Quire {
             if let problem = ImportCommand.plainNoteProblem(plan) {
                 throw CLIError("the text read would not make a plain note: \(problem); nothing written")
             }
-            try ImportCommand.write(staged + [.note(plan.path, plan.bytes)], to: vault)
-            Output.line("wrote \(plan.path) (\(Output.counted(files.count, "image")), kept in assets/)")
+            let (bytes, cards) = generate ? ImportCommand.withGeneratedCards(plan) : (plan.bytes, 0)
+            try ImportCommand.write(staged + [.note(plan.path, bytes)], to: vault)
+            Output.line("wrote \(plan.path) (\(Output.counted(files.count, "image")), kept in assets/" + (generate ? ", \(Output.counted(cards, "card")) generated)" : ")"))
         }
     }
 }

@@ -30,6 +30,7 @@ extension Quire {
         @Option(help: ArgumentHelp("The folder of the vault to write the note in.", valueName: "FOLDER")) var to: String?
         @Option(help: ArgumentHelp("The note's title (default: the PDF's own, else its file name).", valueName: "TITLE")) var title: String?
         @Flag(help: "Do not read pages without text by OCR.") var noOCR = false
+        @Flag(help: "Also propose cards from the text, written under ## Cards (as quire generate --write).") var generate = false
         @Argument(help: "The PDF files.") var files: [String]
 
         func validate() throws {
@@ -67,8 +68,10 @@ extension Quire {
                     if let problem = ImportCommand.plainNoteProblem(plan) {
                         throw CLIError("\(file): the converted text would not read back as a plain note: \(problem)")
                     }
-                    try ImportCommand.write([.note(plan.path, plan.bytes)], to: vault)
+                    let (bytes, cards) = generate ? ImportCommand.withGeneratedCards(plan) : (plan.bytes, 0)
+                    try ImportCommand.write([.note(plan.path, bytes)], to: vault)
                     var line = "wrote \(plan.path) (\(Output.counted(info.pages, "page")), \(Output.counted(result.headings, "heading"))"
+                    if generate { line += ", \(Output.counted(cards, "card")) generated" }
                     if result.removedLines > 0 { line += ", \(Output.counted(result.removedLines, "running line")) left out" }
                     Output.line(line + ")")
                     if !result.ocrPages.isEmpty {

@@ -25,6 +25,7 @@ extension Quire {
                                    + "else alsa:default).", valueName: "DEVICE")) var device: String?
         @Option(help: ArgumentHelp("The deck (A::B or A/B): its folder holds the note.", valueName: "DECK")) var deck: String?
         @Option(help: ArgumentHelp("The folder of the vault to write the note in.", valueName: "FOLDER")) var to: String?
+        @Flag(help: "Also propose cards from the transcript, written under ## Cards (as quire generate --write).") var generate = false
 
         func validate() throws {
             if let seconds, seconds < 1 || seconds > SpeechRecognizer.maximumSeconds {
@@ -63,7 +64,7 @@ extension Quire {
                                       + "name another with --device")
             }
             let note = RecordingNote(file: file, keeping: .original, title: title ?? "Recording " + stamp.prefix(10) + " " + stamp.suffix(5).replacing("-", with: ":"),
-                                     folder: ImportCommand.folder(to: to, deck: deck), engine: engine)
+                                     folder: ImportCommand.folder(to: to, deck: deck), engine: engine, generate: generate)
             do {
                 try note.write(to: vault, now: now)
             } catch {

@@ -22,6 +22,8 @@ struct RecordingNote {
     var title: String?
     var folder: String
     var engine: SpeechEngine
+    /// Whether cards are proposed from the transcript too (`--generate`).
+    var generate = false
 
     /// Transcribes the recording and writes the note and the kept sound, all or nothing.
     func write(to vault: Vault, now: Timestamp) throws {
@@ -76,9 +78,11 @@ struct RecordingNote {
         if let problem = Quire.ImportCommand.plainNoteProblem(plan) {
             throw CLIError("the transcript would not make a plain note: \(problem); nothing written")
         }
-        try Quire.ImportCommand.write([StagedFiles.File(asset, .file, bytes: kept.bytes), .note(plan.path, plan.bytes)], to: vault)
+        let (bytes, cards) = generate ? Quire.ImportCommand.withGeneratedCards(plan) : (plan.bytes, 0)
+        try Quire.ImportCommand.write([StagedFiles.File(asset, .file, bytes: kept.bytes), .note(plan.path, bytes)], to: vault)
         Output.line("wrote \(plan.path) (\(TimeAnchor.clock(Int(audio.seconds.rounded()))), \(Output.counted(transcript.words.count, "word")), "
-                    + "\(Output.counted(result.sections, "section")), \(Output.counted(result.liveNotes, "live note")); the sound kept as \(asset))")
+                    + "\(Output.counted(result.sections, "section")), \(Output.counted(result.liveNotes, "live note"))"
+                    + (generate ? ", \(Output.counted(cards, "card")) generated" : "") + "; the sound kept as \(asset))")
         if engine.isRough, !transcript.words.isEmpty {
             Output.line("  the transcript is rough (pocketsphinx); faster-whisper (pip install faster-whisper) with --whisper-model DIR "
                         + "writes a far better one")

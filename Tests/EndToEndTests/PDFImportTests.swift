@@ -55,6 +55,27 @@ import Testing
         #expect(String(decoding: try q.read("Biology/Lectures/Chapter 1 Cells.md"), as: UTF8.self) == note)
     }
 
+    @Test func generateProposesCardsFromTheImportedText() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        let base = q.vault.deletingLastPathComponent()
+        let pdf = base.appendingPathComponent("enzymes.pdf").path
+        _ = try QuireRunner.execute(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", """
+            import sys
+            from fpdf import FPDF
+            pdf = FPDF(); pdf.add_page(); pdf.set_font("Helvetica", "B", size=20); pdf.cell(0, 12, "Enzymes", new_x="LMARGIN", new_y="NEXT")
+            pdf.set_font("Helvetica", size=11)
+            pdf.multi_cell(0, 6, "Enzymes work best at one temperature because heat changes their shape. "
+                           "There are three types of enzyme inhibition: competitive, noncompetitive, and uncompetitive.")
+            pdf.output(sys.argv[1])
+            """, pdf])
+        let imported = try q.run(["import", "pdf", pdf, "--generate"])
+        #expect(imported.status == 0 && imported.stdout.contains("2 cards generated"), "\(imported)")
+        let note = String(decoding: try q.read("Enzymes.md"), as: UTF8.self)
+        #expect(note.contains("## Cards\n\n<!-- generated from line ") && note.contains("What are the three types of enzyme inhibition? :: Competitive"), "\(note)")
+        #expect(try q.run(["check"]).status == 0)
+    }
+
     @Test func badFilesWriteNothingAndTheRestIsImported() throws {
         let q = try QuireRunner()
         defer { q.cleanUp() }
