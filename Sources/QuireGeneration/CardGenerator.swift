@@ -193,6 +193,9 @@ extension CardGenerator {
 }
 
 extension CardProposal {
+    /// A cloze's text with its deletions shown (`{{c1::x}}` → `x`).
+    public static func shownText(_ text: String) -> String { clozeShown(text) }
+
     /// What the card tests, for telling two cards of one fact apart: a definition's term (its
     /// other name left out), a cloze's deletion, a question.
     var term: String {

@@ -69,17 +69,27 @@ extension Quire {
             let chosen = Set(formats.split(separator: ",").compactMap { CardProposal.Format(rawValue: $0.trimmingSpaces()) })
             let read = notes.compactMap { note in files[note.path].map { (note: note, bytes: $0) } }
             let existing = CardGenerator.existingTexts(of: index.notes)
-            let results: [(note: Note, cards: [CardProposal])]
+            let proposed: [(note: Note, cards: [CardProposal])]
             if let model {
-                let proposed = ModelCards.propose(notes: read, model: model, statistics: statistics, existing: existing,
-                                                  options: .init(formats: chosen, maximum: max))
-                for (note, result) in zip(read, proposed) {
+                let fromModel = ModelCards.propose(notes: read, model: model, statistics: statistics, existing: existing,
+                                                   options: .init(formats: chosen, maximum: max))
+                for (note, result) in zip(read, fromModel) {
                     if let problem = result.problem { Output.error("quire: warning: \(TerminalText.visible(note.note.path)): \(problem)") }
                 }
-                results = zip(read, proposed).map { (note: $0.note, cards: $1.cards) }
+                proposed = zip(read, fromModel).map { (note: $0.note, cards: $1.cards) }
             } else {
-                let proposed = CardGenerator.propose(notes: read, statistics: statistics, existing: existing, options: .init(formats: chosen, maximum: max))
-                results = zip(read, proposed).map { (note: $0.note, cards: $1) }
+                let fromRules = CardGenerator.propose(notes: read, statistics: statistics, existing: existing, options: .init(formats: chosen, maximum: max))
+                proposed = zip(read, fromRules).map { (note: $0.note, cards: $1) }
+            }
+            // Near-duplicates by meaning, with the search model installed.
+            var results = proposed
+            if let meaning = MeaningFilter(loaded) {
+                let (kept, dropped) = meaning.filter(results)
+                results = kept
+                if !dropped.isEmpty {
+                    Output.error("quire: note: \(Output.counted(dropped.count, "card")) left out as saying what another card says (by meaning): "
+                                 + dropped.prefix(3).map { TerminalText.visible($0.0.markdown) + " ≈ " + TerminalText.visible($0.1) }.joined(separator: "; "))
+                }
             }
             if json {
                 Output.line(JSONValue.array(results.flatMap { note, cards in cards.map { card in

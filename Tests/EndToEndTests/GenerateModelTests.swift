@@ -45,3 +45,23 @@ import Testing
         #expect(remote.status != 0 && remote.stderr.contains("is not on this machine"), "\(remote)")
     }
 }
+
+/// With the search model installed, a proposal saying what a card of the vault says (by meaning,
+/// not by text) is left out, and said.
+@Suite struct GenerateMeaningTests {
+    @Test func nearDuplicatesByMeaningAreLeftOut() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        try q.write("Old.md", Data("# Old\n\nThe pressure of water pushing the cell membrane against the cell wall is called {{c1::turgor pressure}}.\n".utf8))
+        try q.write("Water.md", Data(("# Water\n\n**Turgor pressure** is the pressure of water pushing the cell membrane against the cell wall. "
+                                      + "**Plasmolysis** is the shrinking of a cell's contents away from its wall when it loses water.\n").utf8))
+        let before = try q.run(["generate", "Water.md"])
+        #expect(before.stdout.contains("Turgor pressure :: the pressure of water pushing"), "\(before)")
+        #expect(try q.run(["model", "install", "--from", try SemanticSearchTests.wheel()]).status == 0)
+        #expect(try q.run(["index"]).status == 0)
+        let after = try q.run(["generate", "Water.md"])
+        #expect(!after.stdout.contains("Turgor pressure ::") && after.stdout.contains("Plasmolysis :: the shrinking"), "\(after)")
+        #expect(after.stderr.contains("1 card left out as saying what another card says (by meaning): Turgor pressure :: the pressure of water pushing the cell membrane against the cell wall ≈ Old.md:3"),
+                "\(after)")
+    }
+}

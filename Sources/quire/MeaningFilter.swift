@@ -1,0 +1,63 @@
+import Foundation
+import QuireEmbedding
+import QuireGeneration
+import QuireModel
+import QuireSearch
+
+/// Near-duplicates by meaning for `quire generate`: with the search model installed, a proposed
+/// card whose meaning is that of a card the vault has (its nearest card chunk in the search index),
+/// or of a proposal kept before it, is dropped. Paraphrases of one fact score 0.81–0.84 with
+/// all-MiniLM-L6-v2, different facts of one subject 0.3–0.45 (docs/GENERATION.md).
+struct MeaningFilter {
+    /// The cosine from which two cards are one fact.
+    static let threshold: Float = 0.85
+
+    let context: SearchContext
+    let encoder: SentenceEncoder
+
+    /// Nil without the model (nothing is said: the text filter stands alone).
+    init?(_ loaded: LoadedVault) {
+        guard let folder = EmbeddingModel.folder(environment: ProcessInfo.processInfo.environment), EmbeddingModel.isInstalled(in: folder),
+              let context = try? SearchContext(loaded), let encoder = context.encoder else { return nil }
+        self.context = context
+        self.encoder = encoder
+    }
+
+    /// A card's text as it is compared: its question and answer, or a cloze's sentence.
+    static func text(_ card: CardProposal) -> String {
+        card.format == .cloze ? CardProposal.shownText(card.front) : card.front + " " + card.back
+    }
+
+    /// The cosine of two unit vectors.
+    static func cosine(_ a: [Float], _ b: [Float]) -> Float {
+        var sum: Float = 0
+        for k in 0..<min(a.count, b.count) { sum += a[k] * b[k] }
+        return sum
+    }
+
+    /// The results without near-duplicates, and each dropped card with what it repeats.
+    func filter(_ results: [(note: Note, cards: [CardProposal])]) -> (kept: [(note: Note, cards: [CardProposal])], dropped: [(CardProposal, String)]) {
+        var kept: [(note: Note, cards: [CardProposal])] = []
+        var dropped: [(CardProposal, String)] = []
+        var accepted: [(vector: [Float], text: String)] = []
+        for (note, cards) in results {
+            let vectors = encoder.embed(cards.map(Self.text))
+            var keep: [CardProposal] = []
+            for (card, vector) in zip(cards, vectors) {
+                if let twin = accepted.first(where: { Self.cosine($0.vector, vector) >= Self.threshold }) {
+                    dropped.append((card, twin.text))
+                    continue
+                }
+                let hits = (try? context.index.find(Self.text(card), mode: .semantic, encoder: encoder, limit: 5, matchAll: false)) ?? []
+                if let hit = hits.first(where: { $0.card != nil && Float($0.score) >= Self.threshold }) {
+                    dropped.append((card, "\(hit.path):\(hit.lines.lowerBound)"))
+                    continue
+                }
+                accepted.append((vector, Self.text(card)))
+                keep.append(card)
+            }
+            kept.append((note, keep))
+        }
+        return (kept, dropped)
+    }
+}
