@@ -1,4 +1,5 @@
 import ArgumentParser
+import QuireGeneration
 import QuireIndex
 import QuireInterchange
 import QuireModel
@@ -32,6 +33,8 @@ extension Quire {
         var dryRun = false
         @Flag(help: "Import nothing when a row cannot be imported.")
         var strict = false
+        @Flag(help: "Also propose cards from each note's text (a Note and Context table), under its ## Cards (as quire generate --write).")
+        var generate = false
         @Argument(help: "The file to import.")
         var file: String
 
@@ -49,9 +52,17 @@ extension Quire {
             let fronts = CSVImport.fronts(in: index)
             let name = String(file.split(separator: "/").last ?? "Import")
             let base = name.contains(".") ? String(name[..<(name.lastIndex(of: ".") ?? name.endIndex)]) : name
-            let plan = CSVImport.plan(table, path: file, options: .init(name: base.isEmpty ? name : base, source: name, deck: deck, created: options.now),
+            var plan = CSVImport.plan(table, path: file, options: .init(name: base.isEmpty ? name : base, source: name, deck: deck, created: options.now),
                                       existing: { fronts[$0 + "\n" + $1] },
                                       taken: ImportCommand.taken(in: vault))
+            if generate {
+                let statistics = TermStatistics(texts: plan.notes.map { String(decoding: $0.bytes, as: UTF8.self) })
+                for k in plan.notes.indices {
+                    let (bytes, count) = ImportCommand.withGeneratedCards(path: plan.notes[k].path, bytes: plan.notes[k].bytes, statistics: statistics)
+                    plan.notes[k].bytes = bytes
+                    plan.notes[k].cards += count
+                }
+            }
             let errors = try ImportCommand.report(plan.diagnostics, root: shownRoot, strict: strict)
             let summary = "\(Output.counted(plan.cardCount, "card")) in \(Output.counted(plan.notes.count, "note"))"
                 + (plan.duplicates > 0 ? ", \(Output.counted(plan.duplicates, "duplicate")) skipped" : "")

@@ -94,14 +94,16 @@ extension Quire {
 
         /// A new note's bytes with cards proposed from its text (`--generate`: as `quire generate
         /// --write` would add them, under ## Cards), and how many; the bytes as they were when no
-        /// card is proposed or the cards would not read back.
-        static func withGeneratedCards(_ plan: NoteCreation) -> (bytes: [UInt8], count: Int) {
-            guard let note = NoteParser.parse(plan.bytes, path: plan.path).note else { return (plan.bytes, 0) }
-            let cards = CardGenerator.propose(NoteProse.sentences(of: note, bytes: plan.bytes),
-                                              statistics: TermStatistics(texts: [String(decoding: plan.bytes, as: UTF8.self)]))
-            let bytes = CardInsertion.inserting(cards, into: plan.bytes)
-            guard NoteParser.parse(bytes, path: plan.path).note?.cards.count == cards.count else { return (plan.bytes, 0) }
-            return (bytes, cards.count)
+        /// card is proposed or the cards would not read back. `statistics`: word rarity over the
+        /// import's notes (by default the note's alone).
+        static func withGeneratedCards(path: String, bytes: [UInt8], statistics: TermStatistics? = nil) -> (bytes: [UInt8], count: Int) {
+            guard let note = NoteParser.parse(bytes, path: path).note else { return (bytes, 0) }
+            let cards = CardGenerator.propose(NoteProse.sentences(of: note, bytes: bytes),
+                                              statistics: statistics ?? TermStatistics(texts: [String(decoding: bytes, as: UTF8.self)]),
+                                              tested: CardGenerator.testedTerms(of: note))
+            let edited = CardInsertion.inserting(cards, into: bytes)
+            guard NoteParser.parse(edited, path: path).note?.cards.count == note.cards.count + cards.count else { return (bytes, 0) }
+            return (edited, cards.count)
         }
 
         /// Writes an import's files all or none, with a progress bar on a terminal.

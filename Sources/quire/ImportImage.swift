@@ -74,7 +74,7 @@ extension Quire {
             if let problem = ImportCommand.plainNoteProblem(plan) {
                 throw CLIError("the text read would not make a plain note: \(problem); nothing written")
             }
-            let (bytes, cards) = generate ? ImportCommand.withGeneratedCards(plan) : (plan.bytes, 0)
+            let (bytes, cards) = generate ? ImportCommand.withGeneratedCards(path: plan.path, bytes: plan.bytes) : (plan.bytes, 0)
             try ImportCommand.write(staged + [.note(plan.path, bytes)], to: vault)
             Output.line("wrote \(plan.path) (\(Output.counted(files.count, "image")), kept in assets/" + (generate ? ", \(Output.counted(cards, "card")) generated)" : ")"))
         }

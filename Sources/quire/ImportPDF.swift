@@ -68,7 +68,7 @@ extension Quire {
                     if let problem = ImportCommand.plainNoteProblem(plan) {
                         throw CLIError("\(file): the converted text would not read back as a plain note: \(problem)")
                     }
-                    let (bytes, cards) = generate ? ImportCommand.withGeneratedCards(plan) : (plan.bytes, 0)
+                    let (bytes, cards) = generate ? ImportCommand.withGeneratedCards(path: plan.path, bytes: plan.bytes) : (plan.bytes, 0)
                     try ImportCommand.write([.note(plan.path, bytes)], to: vault)
                     var line = "wrote \(plan.path) (\(Output.counted(info.pages, "page")), \(Output.counted(result.headings, "heading"))"
                     if generate { line += ", \(Output.counted(cards, "card")) generated" }

@@ -78,7 +78,7 @@ struct RecordingNote {
         if let problem = Quire.ImportCommand.plainNoteProblem(plan) {
             throw CLIError("the transcript would not make a plain note: \(problem); nothing written")
         }
-        let (bytes, cards) = generate ? Quire.ImportCommand.withGeneratedCards(plan) : (plan.bytes, 0)
+        let (bytes, cards) = generate ? Quire.ImportCommand.withGeneratedCards(path: plan.path, bytes: plan.bytes) : (plan.bytes, 0)
         try Quire.ImportCommand.write([StagedFiles.File(asset, .file, bytes: kept.bytes), .note(plan.path, bytes)], to: vault)
         Output.line("wrote \(plan.path) (\(TimeAnchor.clock(Int(audio.seconds.rounded()))), \(Output.counted(transcript.words.count, "word")), "
                     + "\(Output.counted(result.sections, "section")), \(Output.counted(result.liveNotes, "live note"))"

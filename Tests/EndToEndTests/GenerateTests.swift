@@ -67,6 +67,19 @@ import Testing
         #expect(bad.status != 0 && bad.stderr.contains("--pick chooses what --write or --to writes"), "\(bad)")
     }
 
+    @Test func csvNotesWithGeneratedCards() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        let csv = q.vault.deletingLastPathComponent().appendingPathComponent("notes.csv")
+        try Data(("Note,Context\n\"Enzymes\n\nAn **enzyme** is a protein that speeds up a chemical reaction.\",Biology\n"
+                  + "\"Rome\n\nThe **Senate** was the governing council of the Roman Republic.\",History\n").utf8).write(to: csv)
+        let r = try q.run(["import", "csv", csv.path, "--generate"])
+        #expect(r.status == 0 && r.stdout.contains("wrote notes/Enzymes.md (1 card)") && r.stdout.contains("Imported 2 cards in 2 notes."), "\(r)")
+        let text = String(decoding: try q.read("notes/Enzymes.md"), as: UTF8.self)
+        #expect(text.contains("## Cards\n\n<!-- generated from line ") && text.contains("Enzyme :: a protein that speeds up a chemical reaction"), "\(text)")
+        #expect(try q.run(["check"]).status == 0)
+    }
+
     @Test func intoAnotherNoteAndByQuery() throws {
         let q = try QuireRunner()
         defer { q.cleanUp() }
