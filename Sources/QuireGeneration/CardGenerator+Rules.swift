@@ -153,6 +153,20 @@ extension CardGenerator {
                 return "Why does " + ([subject, base] + words[(k + 1)...]).joined(separator: " ") + "?"
             }
         }
+        // A plural subject and its verb: Enzymes (in hot water) work best → Why do enzymes … work best?
+        if let head = words.first?.lowercased(), head.hasSuffix("s"), !head.hasSuffix("ss"), !head.hasSuffix("us"), !words[0].contains(",") {
+            for k in 1..<min(words.count, 7) {
+                let w = words[k]
+                if w.contains(",") || w.first?.isUppercase == true { break }
+                let lower = w.lowercased()
+                if EnglishWords.common.contains(lower) || lower.hasSuffix("s") || lower.hasSuffix("ly") || lower.hasSuffix("ing")
+                    || lower.hasSuffix("ed") || !lower.allSatisfy(\.isLetter) { continue }
+                // The words between the subject's first word and the verb are the subject's (`in hot water`).
+                if k > 1, !words[1..<k].allSatisfy({ EnglishWords.common.contains($0.lowercased()) || $0.lowercased().hasSuffix("s") || k <= 4 }) { break }
+                let subject = context.lowerFirst(words[..<k].joined(separator: " "))
+                return "Why do " + ([subject] + words[k...]).joined(separator: " ") + "?"
+            }
+        }
         return "Why is it that " + context.lowerFirst(clause) + "?"
     }
 

@@ -28,7 +28,7 @@ import Testing
         #expect(dry.status == 0, "\(dry)")
         #expect(dry.stdout.contains("[definition] Enzyme :: a protein that speeds up a chemical reaction without being used up"), "\(dry.stdout)")
         #expect(dry.stdout.contains("[definition] Active site :: the region of an enzyme where the substrate binds"), "\(dry.stdout)")
-        #expect(dry.stdout.contains("[qa] Why is it that enzymes work best at one temperature? :: Because heat changes their shape"), "\(dry.stdout)")
+        #expect(dry.stdout.contains("[qa] Why do enzymes work best at one temperature? :: Because heat changes their shape"), "\(dry.stdout)")
         #expect(dry.stdout.contains("[qa] What are the three types of enzyme inhibition? :: Competitive, noncompetitive, and uncompetitive"), "\(dry.stdout)")
         #expect(dry.stdout.contains("[definition] Cofactor :: a non-protein helper molecule"), "\(dry.stdout)")
         #expect(!dry.stdout.contains("\u{1B}[31m"), "\(dry.stdout)")

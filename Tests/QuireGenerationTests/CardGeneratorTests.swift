@@ -42,6 +42,8 @@ import QuireTestSupport
                 == ["Why are leaves green? :: Because they contain chlorophyll"])
         #expect(Self.cards([Self.sentence("The heart pumps blood because the body needs oxygen; this never stops.")], formats: [.qa])
                 == ["Why does the heart pump blood? :: Because the body needs oxygen"])
+        #expect(Self.cards([Self.sentence("Enzymes in hot water stop working because heat breaks the bonds of the protein.")], formats: [.qa])
+                == ["Why do enzymes in hot water stop working? :: Because heat breaks the bonds of the protein"])
         #expect(Self.cards([Self.sentence("Cells divided rapidly because nutrients were plentiful.")], formats: [.qa])
                 == ["Why is it that cells divided rapidly? :: Because nutrients were plentiful"])
         #expect(Self.cards([Self.sentence("There are three types of muscle tissue: skeletal, cardiac, and smooth.")], formats: [.qa])
