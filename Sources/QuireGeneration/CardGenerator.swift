@@ -53,13 +53,22 @@ public enum CardGenerator {
     }
 
     /// The proposals for several notes (`notes`: each note and its file), in order; a card proposed
-    /// for one note is not proposed again for a later one.
+    /// for one note is not proposed again for a later one. The notes are read side by side, one
+    /// per core; the repeats across notes are then taken out in the notes' order.
     public static func propose(notes: [(note: Note, bytes: [UInt8])], statistics: TermStatistics, existing: Set<String> = [],
                                options: Options = Options()) -> [[CardProposal]] {
-        var seen = existing
-        return notes.map { note, bytes in
-            let cards = propose(NoteProse.sentences(of: note, bytes: bytes), statistics: statistics, existing: seen,
-                                tested: testedTerms(of: note), options: options)
+        let slots = ResultSlots<[CardProposal]>(count: notes.count)
+        inParallelChunks(of: notes.count, chunk: 8, concurrency: nil) { range in
+            for k in range {
+                let (note, bytes) = notes[k]
+                slots[k] = propose(NoteProse.sentences(of: note, bytes: bytes), statistics: statistics, existing: existing,
+                                   tested: testedTerms(of: note), options: options)
+            }
+            return true
+        }
+        var seen: Set<String> = []
+        return notes.indices.map { k in
+            let cards = (slots.take(k) ?? []).filter { !seen.contains(normalized($0.front)) }
             for card in cards { seen.insert(normalized(card.front)) }
             return cards
         }

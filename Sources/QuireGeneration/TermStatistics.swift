@@ -20,6 +20,12 @@ public struct TermStatistics: Sendable, Equatable {
         for word in Set(Self.contentWords(text)) { frequency[word, default: 0] += 1 }
     }
 
+    /// Adds another count's notes (statistics counted in parts, side by side, then joined).
+    public mutating func merge(_ other: TermStatistics) {
+        documents += other.documents
+        for (word, n) in other.frequency { frequency[word, default: 0] += n }
+    }
+
     /// The rarity of `word` (lower-cased): log((1 + notes) / (1 + notes using it)) + 1.
     public func idf(_ word: String) -> Double {
         log(Double(1 + documents) / Double(1 + (frequency[word] ?? 0))) + 1
@@ -31,21 +37,41 @@ public struct TermStatistics: Sendable, Equatable {
         words(text).filter { $0.count >= 3 && !EnglishWords.common.contains($0) && $0.contains(where: \.isLetter) }
     }
 
-    /// Every word of `text`, lower-cased.
+    /// Every word of `text`, lower-cased: a scan of its scalars, ASCII letters lower-cased by
+    /// their bits, others by their Unicode lower-case mapping.
     static func words(_ text: String) -> [String] {
         var out: [String] = []
-        var current = ""
-        for c in text.lowercased() {
-            if c.isLetter || c.isNumber || ((c == "'" || c == "-" || c == "’") && !current.isEmpty) {
-                current.append(c == "’" ? "'" : c)
+        var current = String.UnicodeScalarView()
+        func close() {
+            while let last = current.last, last == "'" || last == "-" { current.removeLast() }
+            if !current.isEmpty { out.append(String(current)) }
+            current = String.UnicodeScalarView()
+        }
+        for scalar in text.unicodeScalars {
+            let v = scalar.value
+            if v < 0x80 {
+                if (0x61...0x7A).contains(v) || (0x30...0x39).contains(v) {
+                    current.append(scalar)
+                } else if (0x41...0x5A).contains(v) {
+                    current.append(Unicode.Scalar(UInt8(truncatingIfNeeded: v | 0x20)))
+                } else if (v == 0x27 || v == 0x2D), !current.isEmpty {
+                    current.append(scalar)
+                } else if !current.isEmpty {
+                    close()
+                }
+            } else if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
+                if scalar.properties.isUppercase {
+                    current.append(contentsOf: scalar.properties.lowercaseMapping.unicodeScalars)
+                } else {
+                    current.append(scalar)
+                }
+            } else if v == 0x2019, !current.isEmpty {
+                current.append("'")
             } else if !current.isEmpty {
-                while current.last == "'" || current.last == "-" { current.removeLast() }
-                if !current.isEmpty { out.append(current) }
-                current = ""
+                close()
             }
         }
-        while current.last == "'" || current.last == "-" { current.removeLast() }
-        if !current.isEmpty { out.append(current) }
+        close()
         return out
     }
 }
