@@ -249,7 +249,7 @@ extension CardGenerator {
     /// Whether an earlier sentence of the same section came first (only a section's opening
     /// sentence is asked by its heading).
     static func isFirstBlockWithOtherSentence(_ sentence: SourceSentence, _ context: Context) -> Bool {
-        context.sentences.contains { $0.headingPath == sentence.headingPath && $0.block < sentence.block }
+        (context.firstBlock[sentence.headingPath] ?? sentence.block) < sentence.block
     }
 
     // MARK: - Cloze deletions

@@ -117,11 +117,14 @@ public enum CardGenerator {
         var statistics: TermStatistics
         /// Words the note writes capitalised inside a sentence (names), lower-cased.
         var names: Set<String> = []
+        /// The first block under each heading path (a section's opening sentence is asked by its heading).
+        var firstBlock: [[String]: Int] = [:]
 
         init(sentences: [SourceSentence], statistics: TermStatistics) {
             self.sentences = sentences
             self.statistics = statistics
             for s in sentences {
+                if firstBlock[s.headingPath].map({ s.block < $0 }) ?? true { firstBlock[s.headingPath] = s.block }
                 for word in s.text.split(separator: " ").dropFirst() {
                     let w = word.filter { $0.isLetter || $0 == "-" }
                     if let first = w.first, first.isUppercase { names.insert(w.lowercased()) }

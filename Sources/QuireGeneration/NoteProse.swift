@@ -66,10 +66,16 @@ public enum NoteProse {
                     for item in document.children(of: next) { items.append(collapse(document.plainText(of: item))) }
                 }
                 var position = 0
+                // Line breaks before each sentence, counted as the sentences come (in order).
+                let utf8 = Array(plain.utf8)
+                var scanned = 0, linesBefore = 0
                 for (offset, raw) in SentenceSplitter.split(plain) {
+                    while scanned < min(offset, utf8.count) {
+                        if utf8[scanned] == 10 { linesBefore += 1 }
+                        scanned += 1
+                    }
                     let sentence = Self.withoutCitations(raw)
                     guard !sentence.isEmpty else { continue }
-                    let linesBefore = plain.utf8.prefix(offset).filter { $0 == 10 }.count
                     let item = SourceSentence(text: sentence, line: start + linesBefore, headingPath: headings.map(\.text), emphasis: emphasis.filter { sentence.contains($0) },
                                               block: block, position: position, isListItem: inItem, followingItems: [])
                     out.append(item)
@@ -133,14 +139,16 @@ public enum SentenceSplitter {
         var out: [(Int, String)] = []
         var start = 0
         var k = 0
+        // The UTF-8 offset of `start`, kept as it moves (never counted from the text's start again).
+        var startOffset = 0
         func emit(_ end: Int) {
             let piece = String(String.UnicodeScalarView(scalars[start..<end]))
             let sentence = NoteProse.collapse(piece)
             if !sentence.isEmpty {
-                let lead = scalars[start..<end].prefix { $0.properties.isWhitespace }.count
-                let offset = String(String.UnicodeScalarView(scalars[0..<(start + lead)])).utf8.count
-                out.append((offset, sentence))
+                let lead = scalars[start..<end].prefix { $0.properties.isWhitespace }
+                out.append((startOffset + lead.reduce(0) { $0 + UTF8.width($1) }, sentence))
             }
+            startOffset += scalars[start..<end].reduce(0) { $0 + UTF8.width($1) }
             start = end
         }
         while k < scalars.count {
