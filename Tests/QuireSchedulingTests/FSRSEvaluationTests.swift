@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+@testable import QuireScheduling
+
+/// Quire's evaluation of FSRS parameters against fsrs-rs-python's on the same items: log loss and
+/// RMSE(bins) within 1e-3, for the defaults and for other parameters.
+@Suite struct FSRSEvaluationTests {
+    /// Review histories of `cards` cards drawn from a seeded generator: each card's items (its
+    /// history up to each review on a later day), in card order.
+    static func items(cards: Int, seed: UInt64) -> [FSRSItem] {
+        var state = seed
+        func next() -> UInt64 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return state >> 33
+        }
+        var items: [FSRSItem] = []
+        for _ in 0..<cards {
+            var reviews = [FSRSReview(rating: Int(next() % 4) + 1, deltaDays: 0)]
+            for _ in 0..<(Int(next() % 10) + 1) {
+                let sameDay = next() % 5 == 0
+                let delta = sameDay ? 0 : Int(next() % 60) + 1
+                let rating = next() % 6 == 0 ? 1 : Int(next() % 3) + 2
+                reviews.append(FSRSReview(rating: rating, deltaDays: delta))
+                let item = FSRSItem(reviews)
+                if item.isPredictable { items.append(item) }
+            }
+        }
+        return items
+    }
+
+    static func reference(_ items: [FSRSItem], _ parameters: [[Double]]) throws -> [[String: Double]] {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Oracle/fsrs_evaluate.py")
+        let input = try JSONSerialization.data(withJSONObject: [
+            "items": items.map { $0.reviews.map { [$0.rating, $0.deltaDays] } }, "parameters": parameters,
+        ])
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script.path]
+        let inPipe = Pipe(), out = Pipe(), err = Pipe()
+        process.standardInput = inPipe
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        inPipe.fileHandleForWriting.write(input)
+        try inPipe.fileHandleForWriting.close()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0, let result = try JSONSerialization.jsonObject(with: data) as? [[String: Double]] else {
+            throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: errors])
+        }
+        return result
+    }
+
+    @Test func agreesWithFSRSRS() throws {
+        let items = Self.items(cards: 400, seed: 7)
+        #expect(items.count > 1000)
+        var other = FSRSParameters.fsrs6Defaults.values
+        for k in other.indices { other[k] = min(max(other[k] * (k % 2 == 0 ? 1.3 : 0.8), FSRSParameters.bounds[k].lowerBound), FSRSParameters.bounds[k].upperBound) }
+        let sets = [FSRSParameters.fsrs6Defaults.values, other]
+        let reference = try Self.reference(items, sets)
+        for (values, expected) in zip(sets, reference) {
+            let result = try FSRSEvaluation.evaluate(items, parameters: try FSRSParameters(values))
+            #expect(abs(result.logLoss - (expected["log_loss"] ?? 0)) < 1e-3, "\(result) vs \(expected)")
+            #expect(abs(result.rmseBins - (expected["rmse_bins"] ?? 0)) < 1e-3, "\(result) vs \(expected)")
+        }
+    }
+
+    @Test func unpredictableItemsAreRefused() {
+        #expect(throws: FSRSEvaluation.Failure.noItems) { try FSRSEvaluation.evaluate([], parameters: .fsrs6Defaults) }
+        let sameDay = FSRSItem([FSRSReview(rating: 3, deltaDays: 0), FSRSReview(rating: 3, deltaDays: 0)])
+        #expect(throws: FSRSEvaluation.Failure.notPredictable(index: 0)) { try FSRSEvaluation.evaluate([sameDay], parameters: .fsrs6Defaults) }
+    }
+}
