@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import QuireModel
 @testable import QuireScheduling
 
 /// Quire's evaluation of FSRS parameters against fsrs-rs-python's on the same items: log loss and
@@ -70,5 +71,25 @@ import Testing
         #expect(throws: FSRSEvaluation.Failure.noItems) { try FSRSEvaluation.evaluate([], parameters: .fsrs6Defaults) }
         let sameDay = FSRSItem([FSRSReview(rating: 3, deltaDays: 0), FSRSReview(rating: 3, deltaDays: 0)])
         #expect(throws: FSRSEvaluation.Failure.notPredictable(index: 0)) { try FSRSEvaluation.evaluate([sameDay], parameters: .fsrs6Defaults) }
+    }
+}
+
+/// Review rows made into items: study days between reviews, one item per later-day review, oldest first.
+@Suite struct FSRSHistoryTests {
+    @Test func itemsFromRows() {
+        let day: Int64 = 86_400_000
+        let rows = [
+            FSRSHistory.Row(card: 2, time: Timestamp(milliseconds: 5 * day), rating: 3),
+            FSRSHistory.Row(card: 1, time: Timestamp(milliseconds: 0), rating: 3),
+            FSRSHistory.Row(card: 1, time: Timestamp(milliseconds: 3_600_000), rating: 1),   // the same day
+            FSRSHistory.Row(card: 1, time: Timestamp(milliseconds: 2 * day), rating: 3),
+            FSRSHistory.Row(card: 2, time: Timestamp(milliseconds: 6 * day), rating: 4),
+            FSRSHistory.Row(card: 1, time: Timestamp(milliseconds: 9 * day), rating: 9),      // not a rating: left out
+        ]
+        let items = FSRSHistory.items(rows) { Int($0.milliseconds / day) }
+        #expect(items.map { $0.reviews.map { [$0.rating, $0.deltaDays] } } == [
+            [[3, 0], [1, 0], [3, 2]],
+            [[3, 0], [4, 1]],
+        ])
     }
 }
