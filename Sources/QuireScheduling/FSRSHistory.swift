@@ -1,3 +1,4 @@
+import Foundation
 import QuireModel
 
 /// Review logs made into the items the FSRS optimizer learns from and is measured on (fsrs-rs's
@@ -39,5 +40,32 @@ public enum FSRSHistory {
             }
         }
         return dated.sorted { ($0.time, $0.card) < ($1.time, $1.card) }.map(\.item)
+    }
+
+    /// The same history as whole card sequences for the optimizer: each card's reviews once, its
+    /// predicted reviews marked with the weight their item has in ``items(_:day:)``'s order.
+    public static func sequences(_ rows: [Row], day: (Timestamp) -> Int) -> [FSRSOptimizer.Sequence] {
+        var byCard: [Int: [Row]] = [:]
+        for row in rows where (1...4).contains(row.rating) { byCard[row.card, default: []].append(row) }
+        var sequences: [FSRSOptimizer.Sequence] = []
+        var predicted: [(time: Timestamp, card: Int, sequence: Int, index: Int)] = []
+        for (card, reviews) in byCard {
+            var history: [FSRSReview] = []
+            var lastDay: Int?
+            for row in reviews.sorted(by: { $0.time < $1.time }) {
+                let d = day(row.time)
+                let delta = lastDay.map { max(0, d - $0) } ?? 0
+                history.append(FSRSReview(rating: row.rating, deltaDays: delta))
+                lastDay = d
+                if history.count >= 2, delta > 0 { predicted.append((row.time, card, sequences.count, history.count - 1)) }
+            }
+            sequences.append(FSRSOptimizer.Sequence(reviews: history, predicted: []))
+        }
+        predicted.sort { ($0.time, $0.card) < ($1.time, $1.card) }
+        let n = Float(max(1, predicted.count - 1))
+        for (k, p) in predicted.enumerated() {
+            sequences[p.sequence].predicted.append((p.index, 0.25 + 0.75 * pow(Float(k) / n, 3)))
+        }
+        return sequences.filter { !$0.predicted.isEmpty }
     }
 }

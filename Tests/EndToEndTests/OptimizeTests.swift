@@ -4,7 +4,7 @@ import Testing
 /// `quire optimize --evaluate` on SampleVault's review log and on the same log exported as CSV:
 /// its figures equal fsrs-rs-python's `evaluate` on the same items (built by the script from the
 /// CSV by the same rules: study days with the 4 am rollover in local time, one item per review on
-/// a later day, oldest first) to 1e-3.
+/// a later day, oldest first) to 1e-3; and `quire optimize` fitting the parameters, deterministically.
 @Suite struct OptimizeTests {
     static let reference = """
         import csv, json, sys, time
@@ -49,9 +49,19 @@ import Testing
         #expect(fromFile.stdout.contains("\(Int(reference["items"] ?? 0)) predictions"), "\(fromFile.stdout) \(reference)")
         #expect(abs((figure("log loss") ?? 9) - (reference["log_loss"] ?? 0)) < 1e-3, "\(fromFile.stdout) \(reference)")
         #expect(abs((figure("RMSE(bins)") ?? 9) - (reference["rmse_bins"] ?? 0)) < 1e-3, "\(fromFile.stdout) \(reference)")
-        // Fitting is not built: said, not pretended.
-        let fit = try q.run(["optimize"])
-        #expect(fit.status != 0 && fit.stderr.contains("pass --evaluate"), "\(fit)")
+        // Fitted: a lower log loss, and the line for the configuration, within FSRS-6's bounds.
+        let fit = try q.run(["optimize", "--steps", "60"])
+        #expect(fit.status == 0 && fit.stdout.contains("fitted: log loss ") && fit.stdout.contains("fsrs_parameters: ["), "\(fit)")
+        func number(after name: String, in text: String) -> Double? {
+            guard let r = text.range(of: name) else { return nil }
+            return Double(text[r.upperBound...].prefix { $0.isNumber || $0 == "." })
+        }
+        #expect((number(after: "fitted: log loss ", in: fit.stdout) ?? 9) < (figure("log loss") ?? 0), "\(fit)")
+        let line = fit.stdout.split(separator: "\n").first { $0.hasPrefix("fsrs_parameters: [") }.map(String.init) ?? ""
+        let fitted = line.dropFirst(19).dropLast().split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        #expect(fitted.count == 21, "\(line)")
+        // The same history, the same parameters.
+        #expect(try q.run(["optimize", "--steps", "60"]).stdout == fit.stdout)
         // A log with bad rows: each located, the rest read.
         try Data("card_id,review_time,review_rating\n1,1700000000000,3\nx,1700000000000,3\n1,1700200000000,9\n1,2023-11-20T10:00:00Z,3\n".utf8).write(to: csv)
         let bad = try q.run(["optimize", "--evaluate", "--revlog", csv.path])

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+import QuireModel
+@testable import QuireScheduling
+
+/// The optimizer against fsrs-rs-python's on a history simulated from known parameters: its loss
+/// and gradient agree with the evaluation and with finite differences, and its fitted parameters'
+/// log loss is no worse than fsrs-rs-python's by more than 0.005.
+@Suite struct FSRSOptimizerTests {
+    /// Reviews of `cards` cards over a year, by parameters `w`: each review after the interval the
+    /// card's stability gives at 90 % (± noise), recalled with the model's probability.
+    static func simulated(cards: Int, w: [Double], seed: UInt64) -> [FSRSHistory.Row] {
+        var state = seed
+        func uniform() -> Double {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Double(state >> 11) / Double(1 << 53)
+        }
+        let wf = w.map { Float($0) }
+        var rows: [FSRSHistory.Row] = []
+        let dayMs: Int64 = 86_400_000
+        for card in 0..<cards {
+            var day = Int(uniform() * 60)
+            let first = uniform() < 0.3 ? 1 : uniform() < 0.2 ? 2 : uniform() < 0.9 ? 3 : 4
+            var history = [FSRSReview(rating: first, deltaDays: 0)]
+            rows.append(FSRSHistory.Row(card: card, time: Timestamp(milliseconds: Int64(day) * dayMs + 36_000_000), rating: first))
+            while day < 365 {
+                let s = FSRSModel.forward(history[...], w: wf).stability
+                let interval = max(1, Int((Double(s) * (0.7 + 0.6 * uniform())).rounded()))
+                day += interval
+                let r = Double(FSRSModel.retrievability(w: wf, days: Float(interval), stability: s))
+                let rating = uniform() < r ? (uniform() < 0.1 ? 2 : uniform() < 0.9 ? 3 : 4) : 1
+                history.append(FSRSReview(rating: rating, deltaDays: interval))
+                rows.append(FSRSHistory.Row(card: card, time: Timestamp(milliseconds: Int64(day) * dayMs + 36_000_000), rating: rating))
+            }
+        }
+        return rows
+    }
+
+    static func dayOf(_ t: Timestamp) -> Int { Int(t.milliseconds / 86_400_000) }
+
+    @Test func lossAndGradientAgreeWithTheEvaluation() throws {
+        let rows = Self.simulated(cards: 60, w: FSRSParameters.fsrs6Defaults.values, seed: 3)
+        let items = FSRSHistory.items(rows, day: Self.dayOf)
+        let sequences = FSRSHistory.sequences(rows, day: Self.dayOf)
+        let w = FSRSParameters.fsrs6Defaults.values.map { Float($0) }
+        let (loss, gradient) = FSRSOptimizer.lossAndGradient(sequences, w: w)
+        let evaluated = try FSRSEvaluation.evaluate(items, parameters: .fsrs6Defaults)
+        #expect(abs(Double(loss) - evaluated.logLoss) < 1e-4, "\(loss) vs \(evaluated)")
+        for k in [0, 3, 8, 10, 11, 14, 20] {
+            var up = w, down = w
+            up[k] += 1e-3
+            down[k] -= 1e-3
+            let numeric = (FSRSOptimizer.lossAndGradient(sequences, w: up).loss - FSRSOptimizer.lossAndGradient(sequences, w: down).loss) / 2e-3
+            #expect(abs(numeric - gradient[k]) < 2e-3 + 0.05 * abs(numeric), "w\(k): \(numeric) vs \(gradient[k])")
+        }
+    }
+
+    @Test func fitsAsWellAsFSRSRS() throws {
+        var truth = FSRSParameters.fsrs6Defaults.values
+        truth[0] = 0.5; truth[2] = 4; truth[8] = 1.5; truth[9] = 0.2; truth[20] = 0.3
+        let rows = Self.simulated(cards: 300, w: truth, seed: 11)
+        let items = FSRSHistory.items(rows, day: Self.dayOf)
+        let fitted = FSRSOptimizer.fit(FSRSHistory.sequences(rows, day: Self.dayOf), steps: 150)
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Oracle/fsrs_fit.py")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script.path]
+        let input = Pipe(), out = Pipe()
+        process.standardInput = input
+        process.standardOutput = out
+        try process.run()
+        input.fileHandleForWriting.write(try JSONSerialization.data(withJSONObject: ["items": items.map { $0.reviews.map { [$0.rating, $0.deltaDays] } }]))
+        try input.fileHandleForWriting.close()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let reference = try FSRSParameters(try #require(try JSONSerialization.jsonObject(with: data) as? [Double]))
+        let ours = try FSRSEvaluation.evaluate(items, parameters: fitted)
+        let theirs = try FSRSEvaluation.evaluate(items, parameters: reference)
+        let defaults = try FSRSEvaluation.evaluate(items, parameters: .fsrs6Defaults)
+        print("optimizer: defaults \(defaults.logLoss), fsrs-rs \(theirs.logLoss) / \(theirs.rmseBins), quire \(ours.logLoss) / \(ours.rmseBins)")
+        #expect(ours.logLoss <= theirs.logLoss + 0.005, "\(ours) vs \(theirs)")
+        #expect(ours.logLoss < defaults.logLoss)
+    }
+}
