@@ -57,7 +57,7 @@ let package = Package(
         // scripts/module-graph.py, which `make test` runs, checks that the imports agree).
         .target(name: "QuireSupport"),
         .target(name: "QuireModel", dependencies: ["QuireSupport"]),
-        .target(name: "QuireScheduling", dependencies: ["QuireModel"]),
+        .target(name: "QuireScheduling", dependencies: ["QuireModel", "QuireSupport"]),
         .target(name: "QuireYAML", dependencies: ["QuireSupport", "CLibYAML"]),
         .target(name: "QuireMarkdown", dependencies: ["QuireSupport", "CCmarkGFM", "CCmarkGFMShim"]),
         .target(name: "QuireSystem", dependencies: ["QuireSupport", "QuireModel", "CMalloc", "CSystem"]),

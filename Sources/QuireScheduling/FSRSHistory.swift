@@ -26,7 +26,8 @@ public enum FSRSHistory {
         var byCard: [Int: [Row]] = [:]
         for row in rows where (1...4).contains(row.rating) { byCard[row.card, default: []].append(row) }
         var dated: [(time: Timestamp, card: Int, item: FSRSItem)] = []
-        for (card, reviews) in byCard {
+        // In card order: a dictionary's order changes from run to run, and the fit must not.
+        for (card, reviews) in byCard.sorted(by: { $0.key < $1.key }) {
             let sorted = reviews.sorted { $0.time < $1.time }
             var history: [FSRSReview] = []
             var lastDay: Int?
@@ -49,7 +50,8 @@ public enum FSRSHistory {
         for row in rows where (1...4).contains(row.rating) { byCard[row.card, default: []].append(row) }
         var sequences: [FSRSOptimizer.Sequence] = []
         var predicted: [(time: Timestamp, card: Int, sequence: Int, index: Int)] = []
-        for (card, reviews) in byCard {
+        // In card order: a dictionary's order changes from run to run, and the fit must not.
+        for (card, reviews) in byCard.sorted(by: { $0.key < $1.key }) {
             var history: [FSRSReview] = []
             var lastDay: Int?
             for row in reviews.sorted(by: { $0.time < $1.time }) {

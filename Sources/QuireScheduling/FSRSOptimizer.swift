@@ -1,4 +1,5 @@
 import Foundation
+import QuireSupport
 
 /// A number with its derivatives by the 21 FSRS weights (forward-mode automatic differentiation):
 /// the memory model is run once with these, and the loss comes out with its gradient.
@@ -52,10 +53,10 @@ struct Dual {
 }
 
 /// Fits the 21 FSRS-6 weights to a review history by minimising the recency-weighted log loss of
-/// its predictions (the figure ``FSRSEvaluation`` reports), as fsrs-rs trains: from the defaults,
-/// Adam at a learning rate of 0.04 annealed by a cosine, every weight kept within its bounds after
-/// each step. Each step runs the memory model once per card over all its reviews, with the
-/// derivatives by every weight carried along (no tape), so a step costs one pass over the history.
+/// its predictions (the figure ``FSRSEvaluation`` reports), as fsrs-rs trains: from the current
+/// weights, Adam in mini-batches over a few epochs, every weight kept within its bounds. The memory
+/// model runs once per card over all its reviews with the derivatives by every weight carried
+/// along (forward mode, no tape), the cards shared among the cores.
 public enum FSRSOptimizer {
     /// A card's reviews, and which of them are predicted and with what weight.
     public struct Sequence: Sendable {
@@ -66,6 +67,13 @@ public enum FSRSOptimizer {
 
     /// The weighted log loss of `sequences` under `w`, and its gradient.
     static func lossAndGradient(_ sequences: [Sequence], w: [Float]) -> (loss: Float, gradient: SIMD32<Float>) {
+        let (loss, gradient, weightSum) = sums(sequences[...], w: w)
+        guard weightSum > 0 else { return (0, .zero) }
+        return (loss / weightSum, gradient / weightSum)
+    }
+
+    /// The weighted log loss of `sequences` summed, its gradient summed, and the weights' sum.
+    static func sums(_ sequences: ArraySlice<Sequence>, w: [Float]) -> (loss: Float, gradient: SIMD32<Float>, weightSum: Float) {
         let weights = (0..<21).map { Dual.variable(w[$0], $0) }
         var total = Dual(0)
         var weightSum: Float = 0
@@ -118,34 +126,91 @@ public enum FSRSOptimizer {
                 d = newD
             }
         }
-        guard weightSum > 0 else { return (0, .zero) }
-        return (total.value / weightSum, total.gradient / weightSum)
+        return (total.value, total.gradient, weightSum)
     }
 
-    /// The weights fitted to `sequences` (``FSRSHistory/sequences(_:day:)``), starting from `start`; `progress`
-    /// hears each step (done, total).
-    public static func fit(_ sequences: [Sequence], start: FSRSParameters = .fsrs6Defaults, steps: Int = 300,
+    /// The sums of ``sums(_:w:)`` over `sequences`, the work shared by every core.
+    static func parallelSums(_ sequences: ArraySlice<Sequence>, w: [Float]) -> (loss: Float, gradient: SIMD32<Float>, weightSum: Float) {
+        let parts = max(1, min(ProcessInfo.processInfo.activeProcessorCount, sequences.count / 16))
+        guard parts > 1 else { return sums(sequences, w: w) }
+        let size = (sequences.count + parts - 1) / parts
+        let slots = ResultSlots<Sums>(count: parts)
+        inParallelChunks(of: parts, chunk: 1, concurrency: parts) { range in
+            for k in range {
+                let low = sequences.startIndex + k * size, high = min(sequences.endIndex, low + size)
+                if low < high {
+                    let s = sums(sequences[low..<high], w: w)
+                    slots[k] = Sums(loss: s.loss, gradient: s.gradient, weightSum: s.weightSum)
+                }
+            }
+            return true
+        }
+        let results = (0..<parts).compactMap { slots.take($0) }
+        return results.reduce((0, .zero, 0)) { ($0.0 + $1.loss, $0.1 + $1.gradient, $0.2 + $1.weightSum) }
+    }
+
+    /// A part's sums.
+    struct Sums: Sendable {
+        var loss: Float
+        var gradient: SIMD32<Float>
+        var weightSum: Float
+    }
+
+    /// The weights fitted to `sequences` (``FSRSHistory/sequences(_:day:)``), starting from
+    /// `start`, as fsrs-rs trains: `epochs` passes over the cards in an order drawn from a fixed
+    /// seed, in mini-batches of about `batchSize` predictions, one Adam step each (learning rate
+    /// 0.04 annealed by a cosine over all the steps), every weight within its bounds; the weights
+    /// with the lowest loss over the whole history at an epoch's end are kept. `progress` hears
+    /// each epoch (done, total).
+    public static func fit(_ sequences: [Sequence], start: FSRSParameters = .fsrs6Defaults, epochs: Int = 5, batchSize: Int = 512,
                            progress: (Int, Int) -> Void = { _, _ in }) -> FSRSParameters {
         var w = start.values.map { Float($0) }
         let bounds = FSRSParameters.bounds.map { (Float($0.lowerBound), Float($0.upperBound)) }
         var m = SIMD32<Float>.zero, v = SIMD32<Float>.zero
         let beta1: Float = 0.9, beta2: Float = 0.999, epsilon: Float = 1e-8, rate: Float = 0.04
-        var best = (loss: Float.infinity, w: w)
-        for step in 1...steps {
-            let (loss, g) = lossAndGradient(sequences, w: w)
-            if loss.isFinite, loss < best.loss { best = (loss, w) }
-            m = m * beta1 + g * (1 - beta1)
-            v = v * beta2 + g * g * (1 - beta2)
-            let mHat = m / (1 - Foundation.pow(beta1, Float(step))), vHat = v / (1 - Foundation.pow(beta2, Float(step)))
-            let lr = rate * 0.5 * (1 + Foundation.cos(Float.pi * Float(step - 1) / Float(steps)))
-            for k in 0..<21 {
-                w[k] -= lr * mHat[k] / (vHat[k].squareRoot() + epsilon)
-                w[k] = min(max(w[k], bounds[k].0), bounds[k].1)
-            }
-            progress(step, steps)
+        func wholeLoss(_ w: [Float]) -> Float {
+            let s = parallelSums(sequences[...], w: w)
+            return s.weightSum > 0 ? s.loss / s.weightSum : .infinity
         }
-        let (loss, _) = lossAndGradient(sequences, w: w)
-        if loss.isFinite, loss < best.loss { best = (loss, w) }
+        var best = (loss: wholeLoss(w), w: w)
+        let predictions = sequences.reduce(0) { $0 + $1.predicted.count }
+        let batchesPerEpoch = max(1, (predictions + batchSize - 1) / batchSize)
+        let totalSteps = epochs * batchesPerEpoch
+        var step = 0
+        var seed: UInt64 = 2023
+        var order = Array(sequences.indices)
+        for epoch in 1...max(1, epochs) {
+            // A fixed shuffle (Fisher–Yates from a linear congruential generator).
+            for k in stride(from: order.count - 1, to: 0, by: -1) {
+                seed = seed &* 6364136223846793005 &+ 1442695040888963407
+                order.swapAt(k, Int((seed >> 33) % UInt64(k + 1)))
+            }
+            var position = 0
+            while position < order.count {
+                var batch: [Sequence] = []
+                var count = 0
+                while position < order.count, count < batchSize {
+                    batch.append(sequences[order[position]])
+                    count += sequences[order[position]].predicted.count
+                    position += 1
+                }
+                let s = parallelSums(batch[...], w: w)
+                guard s.weightSum > 0 else { continue }
+                let g = s.gradient / s.weightSum
+                step += 1
+                m = m * beta1 + g * (1 - beta1)
+                v = v * beta2 + g * g * (1 - beta2)
+                let mHat = m / (1 - Foundation.pow(beta1, Float(step))), vHat = v / (1 - Foundation.pow(beta2, Float(step)))
+                let lr = rate * 0.5 * (1 + Foundation.cos(Float.pi * Float(min(step, totalSteps) - 1) / Float(max(1, totalSteps))))
+                for k in 0..<21 where mHat[k].isFinite && vHat[k].isFinite {
+                    w[k] -= lr * mHat[k] / (vHat[k].squareRoot() + epsilon)
+                    w[k] = min(max(w[k], bounds[k].0), bounds[k].1)
+                }
+            }
+            let loss = wholeLoss(w)
+            if loss.isFinite, loss < best.loss { best = (loss, w) }
+            progress(epoch, epochs)
+        }
         // Back in double precision within the bounds (a bound in single precision can lie a hair outside).
         let values = best.w.enumerated().map { k, x in min(max(Double(x), FSRSParameters.bounds[k].lowerBound), FSRSParameters.bounds[k].upperBound) }
         return (try? FSRSParameters(values)) ?? start

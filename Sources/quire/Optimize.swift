@@ -6,7 +6,7 @@ import QuireScheduling
 import QuireSystem
 
 extension Quire {
-    /// `quire optimize [--evaluate] [QUERY] [--revlog FILE] [--day-start HOUR] [--parameters LIST] [--steps N]`.
+    /// `quire optimize [--evaluate] [QUERY] [--revlog FILE] [--day-start HOUR] [--parameters LIST] [--epochs N]`.
     struct Optimize: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Fit the FSRS-6 parameters to the review history, or measure the current ones (--evaluate): log loss and RMSE(bins), as fsrs-rs computes them.",
@@ -15,8 +15,9 @@ extension Quire {
                 reset card counted anew), or --revlog FILE: a review log in the FSRS optimizer's CSV form \
                 (card_id,review_time,review_rating…; times in milliseconds or ISO 8601), no vault needed. Each \
                 review on a later study day than the one before is predicted from the card's history. The fit \
-                starts from the current parameters and minimises the recency-weighted log loss (Adam, learning \
-                rate 0.04 annealed by a cosine, every weight within its bounds), then prints the figures before \
+                starts from the current parameters and minimises the recency-weighted log loss (Adam in mini-batches \
+                of 512 predictions over 5 epochs, learning rate 0.04 annealed by a cosine, every weight within \
+                its bounds), then prints the figures before \
                 and after and the fsrs_parameters line to put in .quire/config.yaml. Deterministic: the same \
                 history gives the same parameters.
                 """)
@@ -27,12 +28,12 @@ extension Quire {
         @Option(help: ArgumentHelp("With --revlog: the local hour a study day starts (default 4).", valueName: "HOUR")) var dayStart = 4
         @Option(help: ArgumentHelp("With --revlog: the 21 FSRS-6 parameters to evaluate, comma-separated (default FSRS-6's).", valueName: "LIST"))
         var parameters: String?
-        @Option(help: "Optimiser steps (each one pass over the history).") var steps = 300
+        @Option(help: "Passes over the history (epochs) of the fit.") var epochs = 5
         @Argument(parsing: .allUnrecognized, help: "A query selecting cards (default: every card).") var query: [String] = []
 
         func validate() throws {
             try UnknownOptions.reject(query, of: Self.self)
-            if steps < 10 || steps > 5_000 { throw ValidationError("--steps is from 10 to 5000") }
+            if epochs < 1 || epochs > 100 { throw ValidationError("--epochs is from 1 to 100") }
             if !(0...23).contains(dayStart) { throw ValidationError("--day-start is an hour from 0 to 23") }
             if revlog != nil, !query.isEmpty { throw ValidationError("a query selects the vault's cards; --revlog reads a file instead") }
         }
@@ -80,8 +81,8 @@ extension Quire {
                     throw CLIError("too little history to fit: \(Output.counted(items.count, "prediction")) (reviews on a later day than the card's "
                                    + "review before); \(Self.leastPredictions) at least")
                 }
-                var bar = ProgressBar("Fitting", total: steps, minimum: 1)
-                let fitted = FSRSOptimizer.fit(FSRSHistory.sequences(rows, day: day), start: evaluated, steps: steps) { done, _ in bar.update(done) }
+                var bar = ProgressBar("Fitting", total: epochs, minimum: 1)
+                let fitted = FSRSOptimizer.fit(FSRSHistory.sequences(rows, day: day), start: evaluated, epochs: epochs) { done, _ in bar.update(done) }
                 let after = try FSRSEvaluation.evaluate(items, parameters: fitted)
                 Output.line(String(format: "fitted: log loss %.4f · RMSE(bins) %.4f", after.logLoss, after.rmseBins))
                 Output.line("fsrs_parameters: [" + describe(fitted) + "]")

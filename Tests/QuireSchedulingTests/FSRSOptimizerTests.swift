@@ -60,7 +60,7 @@ import QuireModel
         truth[0] = 0.5; truth[2] = 4; truth[8] = 1.5; truth[9] = 0.2; truth[20] = 0.3
         let rows = Self.simulated(cards: 300, w: truth, seed: 11)
         let items = FSRSHistory.items(rows, day: Self.dayOf)
-        let fitted = FSRSOptimizer.fit(FSRSHistory.sequences(rows, day: Self.dayOf), steps: 150)
+        let fitted = FSRSOptimizer.fit(FSRSHistory.sequences(rows, day: Self.dayOf))
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Oracle/fsrs_fit.py")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
