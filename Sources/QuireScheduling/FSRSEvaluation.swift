@@ -70,16 +70,20 @@ public enum FSRSEvaluation {
         }
     }
 
+    /// The weight of the `k`-th of `count` items (oldest first): 0.25 + 0.75·(k / (count − 1))³.
+    static func recencyWeight(_ k: Int, of count: Int) -> Float {
+        0.25 + 0.75 * pow(Float(k) / Float(max(1, count - 1)), 3)
+    }
+
     /// The figures for `items` (in time order) under `parameters` (21 FSRS-6 weights).
     public static func evaluate(_ items: [FSRSItem], parameters: FSRSParameters) throws(Failure) -> Result {
         guard !items.isEmpty else { throw .noItems }
         let w = parameters.values.map { Float($0) }
-        let n = Float(max(1, items.count - 1))
         var loss: Float = 0, weightSum: Float = 0
         var bins: [FSRSItem.BinKey: (predicted: Float, actual: Float, count: Float, weight: Float)] = [:]
         for (k, item) in items.enumerated() {
             guard item.isPredictable, let current = item.current else { throw .notPredictable(index: k) }
-            let weight: Float = 0.25 + 0.75 * pow(Float(k) / n, 3)
+            let weight = recencyWeight(k, of: items.count)
             let state = FSRSModel.forward(item.reviews.dropLast(), w: w)
             let p = FSRSModel.retrievability(w: w, days: Float(current.deltaDays), stability: state.stability)
             let y: Float = current.rating > 1 ? 1 : 0

@@ -1,4 +1,3 @@
-import Foundation
 import QuireModel
 
 /// Review logs made into the items the FSRS optimizer learns from and is measured on (fsrs-rs's
@@ -21,52 +20,51 @@ public enum FSRSHistory {
         }
     }
 
-    /// The items of `rows`; `day` gives the study day of an instant.
-    public static func items(_ rows: [Row], day: (Timestamp) -> Int) -> [FSRSItem] {
+    /// Each card's reviews counted in study days (`day` gives the study day of an instant), with its
+    /// predicted reviews — those on a later day than the one before — as (index, time); in card
+    /// order (a dictionary's order changes from run to run, and the fit must not).
+    static func cards(_ rows: [Row], day: (Timestamp) -> Int) -> [(card: Int, reviews: [FSRSReview], predicted: [(index: Int, time: Timestamp)])] {
         var byCard: [Int: [Row]] = [:]
         for row in rows where (1...4).contains(row.rating) { byCard[row.card, default: []].append(row) }
-        var dated: [(time: Timestamp, card: Int, item: FSRSItem)] = []
-        // In card order: a dictionary's order changes from run to run, and the fit must not.
-        for (card, reviews) in byCard.sorted(by: { $0.key < $1.key }) {
-            let sorted = reviews.sorted { $0.time < $1.time }
-            var history: [FSRSReview] = []
+        return byCard.sorted(by: { $0.key < $1.key }).map { card, rows in
+            var reviews: [FSRSReview] = []
+            var predicted: [(index: Int, time: Timestamp)] = []
             var lastDay: Int?
-            for row in sorted {
+            for row in rows.sorted(by: { $0.time < $1.time }) {
                 let d = day(row.time)
                 let delta = lastDay.map { max(0, d - $0) } ?? 0
-                history.append(FSRSReview(rating: row.rating, deltaDays: delta))
+                reviews.append(FSRSReview(rating: row.rating, deltaDays: delta))
                 lastDay = d
-                let item = FSRSItem(history)
-                if item.isPredictable { dated.append((row.time, card, item)) }
+                if reviews.count >= 2, delta > 0 { predicted.append((reviews.count - 1, row.time)) }
             }
+            return (card, reviews, predicted)
         }
-        return dated.sorted { ($0.time, $0.card) < ($1.time, $1.card) }.map(\.item)
+    }
+
+    /// The predicted reviews of ``cards(_:day:)`` in the order items take: by time, then card.
+    static func predictions(_ cards: [(card: Int, reviews: [FSRSReview], predicted: [(index: Int, time: Timestamp)])])
+        -> [(time: Timestamp, card: Int, position: Int, index: Int)] {
+        var out: [(time: Timestamp, card: Int, position: Int, index: Int)] = []
+        for (position, card) in cards.enumerated() {
+            for p in card.predicted { out.append((p.time, card.card, position, p.index)) }
+        }
+        return out.sorted { ($0.time, $0.card) < ($1.time, $1.card) }
+    }
+
+    /// The items of `rows`; `day` gives the study day of an instant.
+    public static func items(_ rows: [Row], day: (Timestamp) -> Int) -> [FSRSItem] {
+        let cards = cards(rows, day: day)
+        return predictions(cards).map { FSRSItem(Array(cards[$0.position].reviews.prefix($0.index + 1))) }
     }
 
     /// The same history as whole card sequences for the optimizer: each card's reviews once, its
     /// predicted reviews marked with the weight their item has in ``items(_:day:)``'s order.
     public static func sequences(_ rows: [Row], day: (Timestamp) -> Int) -> [FSRSOptimizer.Sequence] {
-        var byCard: [Int: [Row]] = [:]
-        for row in rows where (1...4).contains(row.rating) { byCard[row.card, default: []].append(row) }
-        var sequences: [FSRSOptimizer.Sequence] = []
-        var predicted: [(time: Timestamp, card: Int, sequence: Int, index: Int)] = []
-        // In card order: a dictionary's order changes from run to run, and the fit must not.
-        for (card, reviews) in byCard.sorted(by: { $0.key < $1.key }) {
-            var history: [FSRSReview] = []
-            var lastDay: Int?
-            for row in reviews.sorted(by: { $0.time < $1.time }) {
-                let d = day(row.time)
-                let delta = lastDay.map { max(0, d - $0) } ?? 0
-                history.append(FSRSReview(rating: row.rating, deltaDays: delta))
-                lastDay = d
-                if history.count >= 2, delta > 0 { predicted.append((row.time, card, sequences.count, history.count - 1)) }
-            }
-            sequences.append(FSRSOptimizer.Sequence(reviews: history, predicted: []))
-        }
-        predicted.sort { ($0.time, $0.card) < ($1.time, $1.card) }
-        let n = Float(max(1, predicted.count - 1))
-        for (k, p) in predicted.enumerated() {
-            sequences[p.sequence].predicted.append((p.index, 0.25 + 0.75 * pow(Float(k) / n, 3)))
+        let cards = cards(rows, day: day)
+        var sequences = cards.map { FSRSOptimizer.Sequence(reviews: $0.reviews, predicted: []) }
+        let ordered = predictions(cards)
+        for (k, p) in ordered.enumerated() {
+            sequences[p.position].predicted.append((p.index, FSRSEvaluation.recencyWeight(k, of: ordered.count)))
         }
         return sequences.filter { !$0.predicted.isEmpty }
     }

@@ -19,16 +19,12 @@ extension Quire {
         @OptionGroup var options: VaultOptions
         @OptionGroup var speech: SpeechOptions
         @Option(help: ArgumentHelp("The note's title (default: the file's name).", valueName: "TITLE")) var title: String?
-        @Option(help: ArgumentHelp("The deck (A::B or A/B): its folder holds the note.", valueName: "DECK")) var deck: String?
-        @Option(help: ArgumentHelp("The folder of the vault to write the note in.", valueName: "FOLDER")) var to: String?
-        @Flag(help: "Also propose cards from the transcript, written under ## Cards (as quire generate --write).") var generate = false
         @Argument(help: "The recording (MP3, M4A, OGG, Opus, FLAC, WAV…).") var file: String
 
         func run() throws {
             let vault = try options.open()
             try ImportCommand.requireQuireSyntax(vault)
-            try RecordingNote(file: file, keeping: .original, title: title, folder: ImportCommand.folder(to: to, deck: deck),
-                              engine: speech.resolved, generate: generate).write(to: vault, now: options.now)
+            try speech.note(of: file, keeping: .original, title: title).write(to: vault, now: options.now)
         }
     }
 }

@@ -23,9 +23,6 @@ extension Quire {
         @Option(help: ArgumentHelp("Stop after this many seconds.", valueName: "N")) var seconds: Int?
         @Option(help: ArgumentHelp("The input: pulse:NAME or alsa:NAME (default: pulse:default when PulseAudio or PipeWire runs, "
                                    + "else alsa:default).", valueName: "DEVICE")) var device: String?
-        @Option(help: ArgumentHelp("The deck (A::B or A/B): its folder holds the note.", valueName: "DECK")) var deck: String?
-        @Option(help: ArgumentHelp("The folder of the vault to write the note in.", valueName: "FOLDER")) var to: String?
-        @Flag(help: "Also propose cards from the transcript, written under ## Cards (as quire generate --write).") var generate = false
 
         func validate() throws {
             if let seconds, seconds < 1 || seconds > SpeechRecognizer.maximumSeconds {
@@ -37,7 +34,8 @@ extension Quire {
         func run() throws {
             let vault = try options.open()
             try ImportCommand.requireQuireSyntax(vault)
-            let engine = try speech.resolved
+            // The engine checked before anything is recorded.
+            _ = try speech.resolved
             let now = options.now
             let formatter = DateFormatter()
             formatter.locale = Locale(identifier: "en_US_POSIX")
@@ -63,8 +61,8 @@ extension Quire {
                                     : "the input \(format):\(name) could not be recorded from (see ffmpeg's message above); "
                                       + "name another with --device")
             }
-            let note = RecordingNote(file: file, keeping: .original, title: title ?? "Recording " + stamp.prefix(10) + " " + stamp.suffix(5).replacing("-", with: ":"),
-                                     folder: ImportCommand.folder(to: to, deck: deck), engine: engine, generate: generate)
+            let note = try speech.note(of: file, keeping: .original,
+                                       title: title ?? "Recording " + stamp.prefix(10) + " " + stamp.suffix(5).replacing("-", with: ":"))
             do {
                 try note.write(to: vault, now: now)
             } catch {

@@ -2,7 +2,8 @@ import ArgumentParser
 import Foundation
 import QuireInterchange
 
-/// The options of the commands that transcribe speech: which engine, and whisper's model.
+/// The options of the commands that transcribe speech (`import audio|video`, `record`): which
+/// engine and whisper's model, where the note goes, and whether cards are proposed from it.
 struct SpeechOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The speech engine: pocketsphinx (Debian's; a rough transcript) or whisper (faster-whisper; "
                                + "far better, needs a model folder). Default: whisper when a model is given, else pocketsphinx.",
@@ -10,6 +11,9 @@ struct SpeechOptions: ParsableArguments {
     var engine: String?
     @Option(help: ArgumentHelp("A faster-whisper model folder (model.bin, config.json). Default: $QUIRE_WHISPER_MODEL.", valueName: "DIR"))
     var whisperModel: String?
+    @Option(help: ArgumentHelp("The deck (A::B or A/B): its folder holds the note.", valueName: "DECK")) var deck: String?
+    @Option(help: ArgumentHelp("The folder of the vault to write the note in.", valueName: "FOLDER")) var to: String?
+    @Flag(help: "Also propose cards from the transcript, written under ## Cards (as quire generate --write).") var generate = false
 
     func validate() throws {
         if let engine, !["pocketsphinx", "whisper", "faster-whisper"].contains(engine) {
@@ -32,5 +36,13 @@ struct SpeechOptions: ParsableArguments {
                 return .fasterWhisper(model: model)
             }
         }
+    }
+}
+
+extension SpeechOptions {
+    /// The note `file` makes with these options (its title `title`, else the file's name).
+    func note(of file: String, keeping: RecordingNote.Keeping, title: String?) throws -> RecordingNote {
+        RecordingNote(file: file, keeping: keeping, title: title, folder: Quire.ImportCommand.folder(to: to, deck: deck),
+                      engine: try resolved, generate: generate)
     }
 }
