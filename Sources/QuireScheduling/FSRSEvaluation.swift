@@ -78,14 +78,14 @@ public enum FSRSEvaluation {
     /// The figures for `items` (in time order) under `parameters` (21 FSRS-6 weights).
     public static func evaluate(_ items: [FSRSItem], parameters: FSRSParameters) throws(Failure) -> Result {
         guard !items.isEmpty else { throw .noItems }
-        let w = parameters.values.map { Float($0) }
+        let model = FSRSModel(parameters.values.map { Float($0) })
         var loss: Float = 0, weightSum: Float = 0
         var bins: [FSRSItem.BinKey: (predicted: Float, actual: Float, count: Float, weight: Float)] = [:]
         for (k, item) in items.enumerated() {
             guard item.isPredictable, let current = item.current else { throw .notPredictable(index: k) }
             let weight = recencyWeight(k, of: items.count)
-            let state = FSRSModel.forward(item.reviews.dropLast(), w: w)
-            let p = FSRSModel.retrievability(w: w, days: Float(current.deltaDays), stability: state.stability)
+            let state = model.state(after: item.reviews.dropLast())
+            let p = model.retrievability(days: Float(current.deltaDays), stability: state.stability)
             let y: Float = current.rating > 1 ? 1 : 0
             loss += (y * log(p) + (1 - y) * log(1 - p)) * weight
             weightSum += weight
@@ -106,73 +106,5 @@ public enum FSRSEvaluation {
         let rmse = (squares / weights).squareRoot()
         guard logLoss.isFinite, rmse.isFinite else { throw .notFinite }
         return Result(logLoss: Double(logLoss), rmseBins: Double(rmse))
-    }
-}
-
-/// The FSRS-6 memory model as fsrs-rs trains it (its `step` and `forward_reviews`), in single
-/// precision: a review a later day updates stability by the recall or lapse formula, a review the
-/// same day by the short-term one; the first review sets the initial state.
-enum FSRSModel {
-    static let minimumStability: Float = 0.001, maximumStability: Float = 36_500
-    static let minimumDifficulty: Float = 1, maximumDifficulty: Float = 10
-
-    struct State { var stability: Float, difficulty: Float }
-
-    static func retrievability(w: [Float], days: Float, stability: Float) -> Float {
-        let decay = -w[20]
-        let factor = exp(log(Float(0.9)) / decay) - 1
-        return pow(days / stability * factor + 1, decay)
-    }
-
-    static func initialStability(_ w: [Float], _ rating: Int) -> Float { w[min(max(rating, 1), 4) - 1] }
-
-    static func initialDifficulty(_ w: [Float], _ rating: Int) -> Float { w[4] - exp(w[5] * Float(max(rating, 1) - 1)) + 1 }
-
-    /// The state after `reviews` (a card's history).
-    static func forward(_ reviews: ArraySlice<FSRSReview>, w: [Float]) -> State {
-        guard let first = reviews.first else { return State(stability: 0, difficulty: 0) }
-        var state: State
-        if first.rating == 0 {
-            state = State(stability: minimumStability, difficulty: minimumDifficulty)
-        } else {
-            state = State(stability: clamp(initialStability(w, first.rating), minimumStability, maximumStability),
-                          difficulty: clamp(initialDifficulty(w, first.rating), minimumDifficulty, maximumDifficulty))
-        }
-        for (offset, review) in reviews.dropFirst().enumerated() {
-            state = step(w, review, state, nth: offset + 1)
-        }
-        return state
-    }
-
-    static func clamp(_ x: Float, _ low: Float, _ high: Float) -> Float { min(max(x, low), high) }
-
-    static func step(_ w: [Float], _ review: FSRSReview, _ state: State, nth: Int) -> State {
-        let lastS = clamp(state.stability, minimumStability, maximumStability)
-        let lastD = clamp(state.difficulty, minimumDifficulty, maximumDifficulty)
-        let rating = Float(review.rating), deltaT = Float(review.deltaDays)
-        let r = retrievability(w: w, days: deltaT, stability: lastS)
-        var newS: Float
-        if review.deltaDays == 0 {
-            let sinc = exp(w[17] * (rating - 3 + w[18])) * pow(lastS, -w[19])
-            newS = lastS * (rating >= 2 ? max(sinc, 1) : sinc)
-        } else if review.rating == 1 {
-            let s = w[11] * pow(lastD, -w[12]) * (pow(lastS + 1, w[13]) - 1) * exp((1 - r) * w[14])
-            newS = min(s, lastS / exp(w[17] * w[18]))
-        } else {
-            let hard: Float = review.rating == 2 ? w[15] : 1, easy: Float = review.rating == 4 ? w[16] : 1
-            newS = lastS * (exp(w[8]) * (11 - lastD) * pow(lastS, -w[9]) * (exp((1 - r) * w[10]) - 1) * hard * easy + 1)
-        }
-        let delta = -w[6] * (rating - 3)
-        var newD = lastD + (10 - lastD) * delta / 9
-        newD = clamp(w[7] * (initialDifficulty(w, 4) - newD) + newD, minimumDifficulty, maximumDifficulty)
-        if nth == 0, state.stability == 0 {
-            newS = initialStability(w, review.rating)
-            newD = clamp(initialDifficulty(w, review.rating), minimumDifficulty, maximumDifficulty)
-        }
-        if review.rating == 0 {
-            newS = lastS
-            newD = lastD
-        }
-        return State(stability: clamp(newS, minimumStability, maximumStability), difficulty: newD)
     }
 }

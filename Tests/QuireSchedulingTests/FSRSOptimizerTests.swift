@@ -15,7 +15,7 @@ import QuireModel
             state = state &* 6364136223846793005 &+ 1442695040888963407
             return Double(state >> 11) / Double(1 << 53)
         }
-        let wf = w.map { Float($0) }
+        let model = FSRSModel(w.map { Float($0) })
         var rows: [FSRSHistory.Row] = []
         let dayMs: Int64 = 86_400_000
         for card in 0..<cards {
@@ -24,10 +24,10 @@ import QuireModel
             var history = [FSRSReview(rating: first, deltaDays: 0)]
             rows.append(FSRSHistory.Row(card: card, time: Timestamp(milliseconds: Int64(day) * dayMs + 36_000_000), rating: first))
             while day < 365 {
-                let s = FSRSModel.forward(history[...], w: wf).stability
+                let s = model.state(after: history[...]).stability
                 let interval = max(1, Int((Double(s) * (0.7 + 0.6 * uniform())).rounded()))
                 day += interval
-                let r = Double(FSRSModel.retrievability(w: wf, days: Float(interval), stability: s))
+                let r = Double(model.retrievability(days: Float(interval), stability: s))
                 let rating = uniform() < r ? (uniform() < 0.1 ? 2 : uniform() < 0.9 ? 3 : 4) : 1
                 history.append(FSRSReview(rating: rating, deltaDays: interval))
                 rows.append(FSRSHistory.Row(card: card, time: Timestamp(milliseconds: Int64(day) * dayMs + 36_000_000), rating: rating))
@@ -52,6 +52,39 @@ import QuireModel
             down[k] -= 1e-3
             let numeric = (FSRSOptimizer.lossAndGradient(sequences, w: up).loss - FSRSOptimizer.lossAndGradient(sequences, w: down).loss) / 2e-3
             #expect(abs(numeric - gradient[k]) < 2e-3 + 0.05 * abs(numeric), "w\(k): \(numeric) vs \(gradient[k])")
+        }
+    }
+
+    /// Cards with every kind of review (first answers 1–4, same-day steps, lapses, Hard and Easy,
+    /// long and short intervals) under weights away from the defaults: the reverse-mode gradient
+    /// equals forward mode's (an independent derivation, ``Dual``) lane by lane.
+    @Test func reverseModeEqualsForwardMode() {
+        var state: UInt64 = 5
+        func next(_ n: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(n))
+        }
+        var sequences: [FSRSOptimizer.Sequence] = []
+        for _ in 0..<200 {
+            var reviews = [FSRSReview(rating: 1 + next(4), deltaDays: 0)]
+            var predicted: [(index: Int, weight: Float)] = []
+            for _ in 0..<(1 + next(12)) {
+                let delta = next(3) == 0 ? 0 : [1, 2, 5, 20, 90, 400][next(6)]
+                reviews.append(FSRSReview(rating: 1 + next(4), deltaDays: delta))
+                if delta > 0 { predicted.append((reviews.count - 1, 0.25 + Float(next(100)) / 100)) }
+            }
+            sequences.append(FSRSOptimizer.Sequence(reviews: reviews, predicted: predicted))
+        }
+        for weights in [FSRSParameters.fsrs6Defaults.values, [0.5, 1.5, 4, 12, 6.0, 0.9, 2.5, 0.01, 1.2, 0.3, 1.1, 1.8, 0.2, 0.5, 1.4, 0.4, 2.2, 0.6, 0.3, 0.2, 0.25]] {
+            let w = weights.map { Float($0) }
+            let reverse = FSRSOptimizer.sums(sequences[...], w: w)
+            let forward = forwardModeSums(sequences[...], w: w)
+            #expect(abs(reverse.loss - forward.loss) <= 1e-3 * abs(forward.loss))
+            #expect(reverse.weightSum == forward.weightSum)
+            for k in 0..<21 {
+                #expect(abs(reverse.gradient[k] - forward.gradient[k]) <= 1e-3 * max(1, abs(forward.gradient[k])),
+                        "w\(k): reverse \(reverse.gradient[k]) forward \(forward.gradient[k])")
+            }
         }
     }
 
