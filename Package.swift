@@ -137,7 +137,7 @@ let package = Package(
         // MARK: - Tests
         .testTarget(name: "QuireSupportTests", dependencies: ["QuireSupport"]),
         .testTarget(name: "QuireModelTests", dependencies: ["QuireModel"]),
-        .testTarget(name: "QuireSchedulingTests", dependencies: ["QuireScheduling"], exclude: ["Oracle"]),
+        .testTarget(name: "QuireSchedulingTests", dependencies: ["QuireScheduling"], exclude: ["Oracle", "Fixtures"]),
         .testTarget(name: "QuireYAMLTests", dependencies: ["QuireYAML"]),
         .testTarget(name: "QuireMarkdownTests", dependencies: ["QuireMarkdown"], exclude: ["Golden"]),
         // Helpers the library's test targets share (temporary folders, a note parsed in one call, a

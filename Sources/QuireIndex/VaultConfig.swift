@@ -19,6 +19,11 @@ public struct VaultConfig: Sendable, Equatable {
     /// Daily limits and session defaults for `quire review` and `quire today`.
     public var study = StudySettings()
 
+    /// The day `quire optimize --write` fitted the vault's parameters (`fsrs_optimized`), and
+    /// each deck's that it fitted apart.
+    public var parametersFitted: String?
+    public var deckParametersFitted: [DeckPath: String] = [:]
+
     /// Which card syntax the vault's notes use (`card_syntax`, FORMAT.md §3.8).
     public var cardSyntax: CardSyntaxName = .quire
 
@@ -76,8 +81,17 @@ public struct VaultConfig: Sendable, Equatable {
         deckSettings.first { deck.isWithin($0.deck) }?.settings ?? settings
     }
 
+    /// The day the parameters that apply to `deck` were fitted by `quire optimize --write`; nil
+    /// for the defaults or parameters written by hand.
+    public func parametersFitted(for deck: DeckPath) -> String? {
+        guard let override = deckSettings.first(where: { deck.isWithin($0.deck) }) else { return parametersFitted }
+        if let day = deckParametersFitted[override.deck] { return day }
+        return override.settings.parameters == settings.parameters ? parametersFitted : nil
+    }
+
     public static func == (a: VaultConfig, b: VaultConfig) -> Bool {
         a.settings == b.settings && a.study == b.study && a.cardSyntax == b.cardSyntax
+            && a.parametersFitted == b.parametersFitted && a.deckParametersFitted == b.deckParametersFitted
             && a.deckSettings.elementsEqual(b.deckSettings) { $0.deck == $1.deck && $0.settings == $1.settings }
             && a.categories.elementsEqual(b.categories) { $0.name == $1.name && $0.color == $1.color }
             && a.sourceTypes == b.sourceTypes && a.notesFolder == b.notesFolder && a.curationNotes == b.curationNotes && a.reviewDays == b.reviewDays
@@ -161,6 +175,10 @@ public struct VaultConfig: Sendable, Equatable {
                 continue
             }
             if reader.readStudy(key, value, into: &study) { continue }
+            if key.value == "fsrs_optimized" {
+                config.parametersFitted = reader.day(value)
+                continue
+            }
             if key.value == "categories" {
                 config.categories = []
                 if let entries = value.mapping?.entries {
@@ -253,7 +271,13 @@ public struct VaultConfig: Sendable, Equatable {
             }
             var deckDraft = SettingsDraft(config.settings)
             reader.reportRepeatedKeys(entries)
-            for (k, v) in entries { reader.read(k, v, into: &deckDraft, topLevel: false) }
+            for (k, v) in entries {
+                if k.value == "fsrs_optimized" {
+                    config.deckParametersFitted[deck] = reader.day(v)
+                } else {
+                    reader.read(k, v, into: &deckDraft, topLevel: false)
+                }
+            }
             config.deckSettings.append((deck, reader.build(deckDraft, at: value.start, fallback: config.settings)))
         }
         // Most specific first, so the first prefix that matches is the longest.
@@ -334,6 +358,17 @@ private struct SettingsReader {
             return false
         }
         return true
+    }
+
+    /// A day written `YYYY-MM-DD`; else a warning and nil.
+    mutating func day(_ value: YAMLNode) -> String? {
+        let text = value.scalar?.value ?? ""
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        if parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2, parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }) {
+            return text
+        }
+        problem(.warning, value.start, "'fsrs_optimized' must be a day like 2026-11-27; setting ignored")
+        return nil
     }
 
     mutating func read(_ key: YAMLScalar, _ value: YAMLNode, into d: inout SettingsDraft, topLevel: Bool) {

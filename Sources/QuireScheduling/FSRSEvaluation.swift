@@ -28,31 +28,40 @@ public struct FSRSItem: Sendable, Equatable {
     /// Whether the item can be predicted: a history, and the predicted review on a later day.
     public var isPredictable: Bool { reviews.count >= 2 && (current?.deltaDays ?? 0) > 0 }
 
-    /// The calibration bin fsrs-rs puts the item in: the interval, the number of long-term reviews
-    /// and of lapses before, each on a logarithmic scale (fsrs-rs `r_matrix_index`).
+    /// The calibration bin fsrs-rs puts the item in (its `r_matrix_index`).
     var calibrationBin: BinKey {
-        let delta = Double(current?.deltaDays ?? 0)
-        let deltaBin = Int((2.48 * pow(3.62, (log(delta) / log(3.62)).rounded(.down)) * 100).rounded())
-        let length = Double(longTermReviewCount) + 1
-        let lengthBin = Int((1.99 * pow(1.89, (log(length) / log(1.89)).rounded(.down))).rounded())
         let lapses = reviews.dropLast().filter { $0.rating == 1 && $0.deltaDays > 0 }.count
-        guard lapses > 0 else { return BinKey(interval: deltaBin, length: lengthBin, lapses: 0) }
-        let lapseBin = Int((1.65 * pow(1.73, (log(Double(lapses)) / log(1.73)).rounded(.down))).rounded())
-        return BinKey(interval: deltaBin, length: lengthBin, lapses: lapseBin)
+        return BinKey(delta: current?.deltaDays ?? 0, longTermReviews: longTermReviewCount, lapses: lapses)
     }
 
-    struct BinKey: Hashable { var interval: Int, length: Int, lapses: Int }
+    /// A calibration bin: the interval, the number of long-term reviews and of lapses before,
+    /// each on a logarithmic scale.
+    struct BinKey: Hashable {
+        var interval: Int, length: Int, lapses: Int
+
+        init(delta: Int, longTermReviews: Int, lapses: Int) {
+            let deltaBin = Int((2.48 * pow(3.62, (log(Double(delta)) / log(3.62)).rounded(.down)) * 100).rounded())
+            let length = Double(longTermReviews) + 1
+            interval = deltaBin
+            self.length = Int((1.99 * pow(1.89, (log(length) / log(1.89)).rounded(.down))).rounded())
+            self.lapses = lapses == 0 ? 0 : Int((1.65 * pow(1.73, (log(Double(lapses)) / log(1.73)).rounded(.down))).rounded())
+        }
+    }
 }
 
 /// How well FSRS parameters predict a review history, as fsrs-rs measures it: the log loss of the
 /// predicted recall of each item's last review, and RMSE over calibration bins, both weighted by
 /// recency (an item's weight 0.25 + 0.75·(k / (n − 1))³, k its place in the order given — oldest
-/// first). Computed in single precision, as fsrs-rs does, so that the figures agree with it.
+/// first); and the AUC (how often a recalled review was given a higher recall than a forgotten one,
+/// weighted alike; fsrs-rs has none, the Python FSRS optimizer reports sklearn's). Computed in
+/// single precision, as fsrs-rs does, so that the figures agree with it.
 public enum FSRSEvaluation {
-    /// The two figures.
+    /// The figures.
     public struct Result: Sendable, Equatable {
         public var logLoss: Double
         public var rmseBins: Double
+        /// Nil when every review was recalled, or none.
+        public var auc: Double?
     }
 
     /// Why an evaluation has no figure.
@@ -77,34 +86,150 @@ public enum FSRSEvaluation {
 
     /// The figures for `items` (in time order) under `parameters` (21 FSRS-6 weights).
     public static func evaluate(_ items: [FSRSItem], parameters: FSRSParameters) throws(Failure) -> Result {
-        guard !items.isEmpty else { throw .noItems }
+        let p = try predict(items, parameters: parameters)
+        return try figures(Outcomes(items), predictions: p, weights: items.indices.map { recencyWeight($0, of: items.count) })
+    }
+
+    /// The figures for `history`'s predictions (or the ones given, in their order), each card's
+    /// reviews walked once; each weighted by recency, or 1.
+    public static func evaluate(_ history: FSRSHistory, predictions: [FSRSHistory.Prediction]? = nil, parameters: FSRSParameters,
+                                recencyWeighted: Bool = true) throws(Failure) -> Result {
+        let predictions = predictions ?? history.predictions
+        let p = predict(history, predictions, parameters: parameters)
+        let weights = recencyWeighted ? predictions.indices.map { recencyWeight($0, of: predictions.count) } : [Float](repeating: 1, count: predictions.count)
+        return try figures(Outcomes(history, predictions), predictions: p, weights: weights)
+    }
+
+    /// What happened at each predicted review, and its calibration bin.
+    struct Outcomes {
+        var recalled: [Bool] = []
+        var bins: [FSRSItem.BinKey] = []
+
+        init() {}
+
+        init(_ items: [FSRSItem]) {
+            recalled = items.map { ($0.current?.rating ?? 0) > 1 }
+            bins = items.map(\.calibrationBin)
+        }
+
+        init(_ history: FSRSHistory, _ predictions: [FSRSHistory.Prediction]) {
+            recalled = predictions.map { history.cards[$0.card].reviews[$0.index].rating > 1 }
+            bins = [FSRSItem.BinKey](repeating: FSRSItem.BinKey(delta: 1, longTermReviews: 0, lapses: 0), count: predictions.count)
+            for (card, wanted) in FSRSEvaluation.byCard(predictions) {
+                let reviews = history.cards[card].reviews
+                var longTerm = 0, lapses = 0, next = 0
+                for (k, review) in reviews.enumerated() where next < wanted.count {
+                    if review.deltaDays > 0 { longTerm += 1 }
+                    if wanted[next].index == k {
+                        bins[wanted[next].position] = FSRSItem.BinKey(delta: review.deltaDays, longTermReviews: longTerm, lapses: lapses)
+                        next += 1
+                    }
+                    if review.rating == 1, review.deltaDays > 0 { lapses += 1 }
+                }
+            }
+        }
+
+        static func + (a: Outcomes, b: Outcomes) -> Outcomes {
+            var out = a
+            out.recalled += b.recalled
+            out.bins += b.bins
+            return out
+        }
+    }
+
+    /// The predictions grouped by card, each card's in review order, with their places.
+    static func byCard(_ predictions: [FSRSHistory.Prediction]) -> [Int: [(index: Int, position: Int)]] {
+        var out: [Int: [(index: Int, position: Int)]] = [:]
+        for (position, p) in predictions.enumerated() { out[p.card, default: []].append((p.index, position)) }
+        return out.mapValues { $0.sorted { $0.index < $1.index } }
+    }
+
+    /// The predicted recall of each of `predictions`, each card's reviews walked once.
+    static func predict(_ history: FSRSHistory, _ predictions: [FSRSHistory.Prediction], parameters: FSRSParameters) -> [Float] {
         let model = FSRSModel(parameters.values.map { Float($0) })
-        var loss: Float = 0, weightSum: Float = 0
-        var bins: [FSRSItem.BinKey: (predicted: Float, actual: Float, count: Float, weight: Float)] = [:]
+        var out = [Float](repeating: 0, count: predictions.count)
+        for (card, wanted) in byCard(predictions) {
+            let reviews = history.cards[card].reviews
+            guard let first = reviews.first else { continue }
+            var state = model.initialState(first.rating)
+            var next = 0
+            for k in 1..<max(1, reviews.count) where next < wanted.count {
+                let review = reviews[k]
+                let r = model.retrievability(days: Float(review.deltaDays), stability: state.stability)
+                if wanted[next].index == k {
+                    out[wanted[next].position] = r
+                    next += 1
+                }
+                state = model.next(review, state, r)
+            }
+        }
+        return out
+    }
+
+    /// The predicted recall of each item's last review.
+    static func predict(_ items: [FSRSItem], parameters: FSRSParameters) throws(Failure) -> [Float] {
+        let model = FSRSModel(parameters.values.map { Float($0) })
+        var out: [Float] = []
+        out.reserveCapacity(items.count)
         for (k, item) in items.enumerated() {
             guard item.isPredictable, let current = item.current else { throw .notPredictable(index: k) }
-            let weight = recencyWeight(k, of: items.count)
             let state = model.state(after: item.reviews.dropLast())
-            let p = model.retrievability(days: Float(current.deltaDays), stability: state.stability)
-            let y: Float = current.rating > 1 ? 1 : 0
+            out.append(model.retrievability(days: Float(current.deltaDays), stability: state.stability))
+        }
+        return out
+    }
+
+    /// The figures of `predictions` of reviews with `outcomes`, each weighted by `weights`.
+    static func figures(_ outcomes: Outcomes, predictions: [Float], weights: [Float]) throws(Failure) -> Result {
+        guard !predictions.isEmpty else { throw .noItems }
+        var loss: Float = 0, weightSum: Float = 0
+        var bins: [FSRSItem.BinKey: (predicted: Float, actual: Float, count: Float, weight: Float)] = [:]
+        for k in predictions.indices {
+            let p = predictions[k], weight = weights[k]
+            let y: Float = outcomes.recalled[k] ? 1 : 0
+            let key = outcomes.bins[k]
             loss += (y * log(p) + (1 - y) * log(1 - p)) * weight
             weightSum += weight
-            var bin = bins[item.calibrationBin] ?? (0, 0, 0, 0)
+            var bin = bins[key] ?? (0, 0, 0, 0)
             bin.predicted += p
             bin.actual += y
             bin.count += 1
             bin.weight += weight
-            bins[item.calibrationBin] = bin
+            bins[key] = bin
         }
         let logLoss = -loss / weightSum
-        var squares: Float = 0, weights: Float = 0
+        var squares: Float = 0, binWeights: Float = 0
         for bin in bins.values {
             let difference = bin.predicted / bin.count - bin.actual / bin.count
             squares += difference * difference * bin.weight
-            weights += bin.weight
+            binWeights += bin.weight
         }
-        let rmse = (squares / weights).squareRoot()
+        let rmse = (squares / binWeights).squareRoot()
         guard logLoss.isFinite, rmse.isFinite else { throw .notFinite }
-        return Result(logLoss: Double(logLoss), rmseBins: Double(rmse))
+        return Result(logLoss: Double(logLoss), rmseBins: Double(rmse), auc: auc(predictions, recalled: outcomes.recalled, weights: weights))
+    }
+
+    /// The weighted probability that a recalled review has a higher prediction than a forgotten
+    /// one (ties count half): Mann–Whitney over the predictions sorted once. Nil without both kinds.
+    static func auc(_ predictions: [Float], recalled: [Bool], weights: [Float]) -> Double? {
+        let order = predictions.indices.sorted { predictions[$0] < predictions[$1] }
+        var area = 0.0, forgottenBelow = 0.0, recalledTotal = 0.0, forgottenTotal = 0.0
+        var k = 0
+        while k < order.count {
+            var end = k
+            var tiedRecalled = 0.0, tiedForgotten = 0.0
+            while end < order.count, predictions[order[end]] == predictions[order[k]] {
+                let i = order[end]
+                if recalled[i] { tiedRecalled += Double(weights[i]) } else { tiedForgotten += Double(weights[i]) }
+                end += 1
+            }
+            area += tiedRecalled * (forgottenBelow + tiedForgotten / 2)
+            forgottenBelow += tiedForgotten
+            recalledTotal += tiedRecalled
+            forgottenTotal += tiedForgotten
+            k = end
+        }
+        guard recalledTotal > 0, forgottenTotal > 0 else { return nil }
+        return area / (recalledTotal * forgottenTotal)
     }
 }

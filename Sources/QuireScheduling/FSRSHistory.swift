@@ -4,8 +4,8 @@ import QuireModel
 /// `FSRSItem`s): each card's reviews in time order, the days between them counted in study days
 /// (a review the same study day has 0), and one item per review on a later day than the one
 /// before — the card's history up to it. Items are ordered by the time of the review they predict,
-/// oldest first (recency weighting counts on it).
-public enum FSRSHistory {
+/// oldest first (recency weighting and time-series splits count on it).
+public struct FSRSHistory: Sendable {
     /// One logged answer.
     public struct Row: Sendable, Equatable {
         public var card: Int
@@ -20,52 +20,64 @@ public enum FSRSHistory {
         }
     }
 
-    /// Each card's reviews counted in study days (`day` gives the study day of an instant), with its
-    /// predicted reviews — those on a later day than the one before — as (index, time); in card
-    /// order (a dictionary's order changes from run to run, and the fit must not).
-    static func cards(_ rows: [Row], day: (Timestamp) -> Int) -> [(card: Int, reviews: [FSRSReview], predicted: [(index: Int, time: Timestamp)])] {
+    /// A card's reviews, counted in study days.
+    public struct Card: Sendable {
+        public var id: Int
+        public var reviews: [FSRSReview]
+        /// The reviews predicted: those on a later day than the one before (never the first).
+        public var predicted: [Int]
+    }
+
+    /// A predicted review: card `card` (a position in ``cards``), review `index` of it.
+    public struct Prediction: Sendable, Equatable {
+        public var card: Int
+        public var index: Int
+    }
+
+    /// The cards in id order (a dictionary's order changes from run to run; the fit must not).
+    public let cards: [Card]
+    /// Every predicted review, by time, then card id: the items' order.
+    public let predictions: [Prediction]
+    /// How many answers were read (ratings 1–4).
+    public let reviewCount: Int
+
+    /// The history of `rows`; `day` gives the study day of an instant.
+    public init(_ rows: [Row], day: (Timestamp) -> Int) {
         var byCard: [Int: [Row]] = [:]
-        for row in rows where (1...4).contains(row.rating) { byCard[row.card, default: []].append(row) }
-        return byCard.sorted(by: { $0.key < $1.key }).map { card, rows in
-            var reviews: [FSRSReview] = []
-            var predicted: [(index: Int, time: Timestamp)] = []
+        var count = 0
+        for row in rows where (1...4).contains(row.rating) {
+            byCard[row.card, default: []].append(row)
+            count += 1
+        }
+        var cards: [Card] = []
+        var timed: [(time: Timestamp, id: Int, prediction: Prediction)] = []
+        for (id, rows) in byCard.sorted(by: { $0.key < $1.key }) {
+            var card = Card(id: id, reviews: [], predicted: [])
             var lastDay: Int?
             for row in rows.sorted(by: { $0.time < $1.time }) {
                 let d = day(row.time)
                 let delta = lastDay.map { max(0, d - $0) } ?? 0
-                reviews.append(FSRSReview(rating: row.rating, deltaDays: delta))
+                card.reviews.append(FSRSReview(rating: row.rating, deltaDays: delta))
                 lastDay = d
-                if reviews.count >= 2, delta > 0 { predicted.append((reviews.count - 1, row.time)) }
+                if card.reviews.count >= 2, delta > 0 {
+                    card.predicted.append(card.reviews.count - 1)
+                    timed.append((row.time, id, Prediction(card: cards.count, index: card.reviews.count - 1)))
+                }
             }
-            return (card, reviews, predicted)
+            cards.append(card)
         }
+        timed.sort { ($0.time, $0.id) < ($1.time, $1.id) }
+        self.cards = cards
+        predictions = timed.map(\.prediction)
+        reviewCount = count
     }
 
-    /// The predicted reviews of ``cards(_:day:)`` in the order items take: by time, then card.
-    static func predictions(_ cards: [(card: Int, reviews: [FSRSReview], predicted: [(index: Int, time: Timestamp)])])
-        -> [(time: Timestamp, card: Int, position: Int, index: Int)] {
-        var out: [(time: Timestamp, card: Int, position: Int, index: Int)] = []
-        for (position, card) in cards.enumerated() {
-            for p in card.predicted { out.append((p.time, card.card, position, p.index)) }
-        }
-        return out.sorted { ($0.time, $0.card) < ($1.time, $1.card) }
-    }
+    /// The item of a prediction: its card's reviews up to it.
+    public func item(_ p: Prediction) -> FSRSItem { FSRSItem(Array(cards[p.card].reviews.prefix(p.index + 1))) }
+
+    /// Every item, oldest first.
+    public var items: [FSRSItem] { predictions.map(item) }
 
     /// The items of `rows`; `day` gives the study day of an instant.
-    public static func items(_ rows: [Row], day: (Timestamp) -> Int) -> [FSRSItem] {
-        let cards = cards(rows, day: day)
-        return predictions(cards).map { FSRSItem(Array(cards[$0.position].reviews.prefix($0.index + 1))) }
-    }
-
-    /// The same history as whole card sequences for the optimizer: each card's reviews once, its
-    /// predicted reviews marked with the weight their item has in ``items(_:day:)``'s order.
-    public static func sequences(_ rows: [Row], day: (Timestamp) -> Int) -> [FSRSOptimizer.Sequence] {
-        let cards = cards(rows, day: day)
-        var sequences = cards.map { FSRSOptimizer.Sequence(reviews: $0.reviews, predicted: []) }
-        let ordered = predictions(cards)
-        for (k, p) in ordered.enumerated() {
-            sequences[p.position].predicted.append((p.index, FSRSEvaluation.recencyWeight(k, of: ordered.count)))
-        }
-        return sequences.filter { !$0.predicted.isEmpty }
-    }
+    public static func items(_ rows: [Row], day: (Timestamp) -> Int) -> [FSRSItem] { FSRSHistory(rows, day: day).items }
 }

@@ -47,11 +47,15 @@ struct FSRSModel {
         guard let first = reviews.first else { return State(stability: 0, difficulty: 0) }
         var state = initialState(first.rating)
         for review in reviews.dropFirst() {
-            let r = retrievability(days: Float(review.deltaDays), stability: state.stability)
-            let (s, d) = next(review, state.stability, state.difficulty, r)
-            state = State(stability: min(max(s, minS), maxS), difficulty: review.rating == 0 ? d : min(max(d, minD), maxD))
+            state = next(review, state, retrievability(days: Float(review.deltaDays), stability: state.stability))
         }
         return state
+    }
+
+    /// The state after `review`, from `state` and the recall `r` at the review, within bounds.
+    func next(_ review: FSRSReview, _ state: State, _ r: Float) -> State {
+        let (s, d) = next(review, state.stability, state.difficulty, r)
+        return State(stability: min(max(s, minS), maxS), difficulty: review.rating == 0 ? d : min(max(d, minD), maxD))
     }
 
     /// The new stability and difficulty (before their bounds) after `review` from stability

@@ -2,16 +2,17 @@ import Foundation
 import QuireSupport
 
 /// Fits the 21 FSRS-6 weights to a review history by minimising the recency-weighted log loss of
-/// its predictions (the figure ``FSRSEvaluation`` reports), as fsrs-rs trains: from the current
-/// weights, Adam in mini-batches over a few epochs, every weight kept within its bounds. The memory
-/// model runs forward once per card over all its reviews and back once for the derivatives
-/// (reverse mode), the cards shared among the cores.
+/// its predictions (the figure ``FSRSEvaluation`` reports), the way fsrs-rs's `compute_parameters`
+/// does (see ``fit(_:predictions:epochs:batchSize:progress:)``), and measures a fit on reviews it
+/// has not seen (``crossValidate(_:current:epochs:)``). The memory model runs forward once per card
+/// over all its reviews and back once for the derivatives (reverse mode, where fsrs-rs replays
+/// each item's history anew), the cards shared among the cores.
 public enum FSRSOptimizer {
     /// A card's reviews, and which of them are predicted and with what weight.
-    public struct Sequence: Sendable {
-        public var reviews: [FSRSReview]
+    struct Sequence: Sendable {
+        var reviews: [FSRSReview]
         /// Index of a predicted review in `reviews`, with its recency weight.
-        public var predicted: [(index: Int, weight: Float)]
+        var predicted: [(index: Int, weight: Float)]
     }
 
     /// The weighted log loss of `sequences` under `w`, and its gradient.
@@ -89,64 +90,186 @@ public enum FSRSOptimizer {
         }
     }
 
-    /// The weights fitted to `sequences` (``FSRSHistory/sequences(_:day:)``), starting from
-    /// `start`, as fsrs-rs trains: `epochs` passes over the cards in an order drawn from a fixed
-    /// seed, in mini-batches of about `batchSize` predictions, one Adam step each (learning rate
-    /// 0.04 annealed by a cosine over all the steps), every weight within its bounds; the weights
-    /// with the lowest loss over the whole history at an epoch's end are kept. `progress` hears
-    /// each epoch (done, total).
-    public static func fit(_ sequences: [Sequence], start: FSRSParameters = .fsrs6Defaults, epochs: Int = 5, batchSize: Int = 512,
-                           progress: (Int, Int) -> Void = { _, _ in }) -> FSRSParameters {
-        var w = start.values.map { Float($0) }
-        let bounds = FSRSParameters.bounds.map { (Float($0.lowerBound), Float($0.upperBound)) }
-        var m = SIMD32<Float>.zero, v = SIMD32<Float>.zero
-        let beta1: Float = 0.9, beta2: Float = 0.999, epsilon: Float = 1e-8, rate: Float = 0.04
-        func wholeLoss(_ w: [Float]) -> Float {
-            let s = parallelSums(sequences[...], w: w)
-            return s.weightSum > 0 ? s.loss / s.weightSum : .infinity
+    /// Why no fit was made.
+    public enum Failure: Error, Equatable, CustomStringConvertible {
+        /// Fewer than 8 predictions left after the outlier filter (fsrs-rs's least).
+        case tooLittleHistory(predictions: Int)
+        /// No card's first review on a later day was left to fit the initial stabilities to.
+        case noFirstReviews
+        /// The fit went to infinity or NaN.
+        case notFinite
+
+        public var description: String {
+            switch self {
+            case .tooLittleHistory(let n):
+                "too little history to fit: \(n) prediction\(n == 1 ? "" : "s") left after the outlier filter "
+                    + "(reviews on a later day than the card's review before); 8 at least, and some hundreds to fit well"
+            case .noFirstReviews:
+                "too little history to fit: no first answer has 20 cards reviewed again on a later day"
+            case .notFinite:
+                "the fit did not converge (a weight became infinite)"
+            }
         }
-        var best = (loss: wholeLoss(w), w: w)
-        let predictions = sequences.reduce(0) { $0 + $1.predicted.count }
-        let batchesPerEpoch = max(1, (predictions + batchSize - 1) / batchSize)
-        let totalSteps = epochs * batchesPerEpoch
-        var step = 0
-        var seed: UInt64 = 2023
-        var order = Array(sequences.indices)
-        for epoch in 1...max(1, epochs) {
-            // A fixed shuffle (Fisher–Yates from a linear congruential generator).
-            for k in stride(from: order.count - 1, to: 0, by: -1) {
-                seed = seed &* 6364136223846793005 &+ 1442695040888963407
-                order.swapAt(k, Int((seed >> 33) % UInt64(k + 1)))
-            }
-            var position = 0
-            while position < order.count {
-                var batch: [Sequence] = []
-                var count = 0
-                while position < order.count, count < batchSize {
-                    batch.append(sequences[order[position]])
-                    count += sequences[order[position]].predicted.count
-                    position += 1
+    }
+
+    /// Parameters fitted, and what they were fitted on.
+    public struct Fit: Sendable {
+        public var parameters: FSRSParameters
+        /// Predictions learnt from, after the outlier filter.
+        public var predictions: Int
+        /// Cards the outlier filter left out.
+        public var removedCards: Int
+        /// Whether only the initial stabilities were fitted (fewer than 64 predictions, or every
+        /// one a card's first review on a later day): the other weights are the defaults.
+        public var initialOnly: Bool
+    }
+
+    /// How far each weight may move from its start before the L2 penalty counts it as far
+    /// (fsrs-rs's `PARAMS_STDDEV`, the spread of weights fitted to many collections).
+    static let spread: [Float] = [6.43, 9.66, 17.58, 27.85, 0.57, 0.28, 0.6, 0.12, 0.39, 0.18, 0.33,
+                                  0.3, 0.09, 0.16, 0.57, 0.25, 1.03, 0.31, 0.32, 0.14, 0.27]
+
+    /// The bounds in training (fsrs-rs's clipper with one relearning step and short-term
+    /// stability on): ``FSRSParameters/bounds``, with w19 at least 0.01.
+    static let trainingBounds: [(Float, Float)] = FSRSParameters.bounds.enumerated().map { k, range in
+        (k == 19 ? 0.01 : Float(range.lowerBound), Float(range.upperBound))
+    }
+
+    /// The longest item trained on, in reviews (fsrs-rs's `max_seq_len`).
+    static let longestItem = 256
+
+    /// FSRS-6 parameters fitted to `history` (or to the first `predictions` of it), as fsrs-rs's
+    /// `compute_parameters` fits them:
+    /// 1. the outlier filter and the initial stabilities (``FSRSPretraining``);
+    /// 2. with 64 predictions or more, from those stabilities and the other default weights, Adam
+    ///    (β 0.9/0.999, ε 1e-8) over `epochs` passes on the recency-weighted log loss summed over
+    ///    each batch, plus an L2 pull toward the start (each weight's squared distance over its
+    ///    ``spread`` squared, times the batch's share of the predictions); batches of `batchSize`
+    ///    predictions of items of like length (``batches(_:_:size:)``), their order shuffled each
+    ///    epoch from a fixed seed;
+    ///    the learning rate 0.04 annealed by a cosine each batch; every weight clipped to its
+    ///    bounds after each step; the last step's weights kept;
+    /// 3. the initial stabilities smoothed and filled again with the first reviews' counts.
+    /// `progress` hears each epoch (done, total).
+    public static func fit(_ history: FSRSHistory, predictions: [FSRSHistory.Prediction]? = nil, epochs: Int = 5,
+                           batchSize: Int = 512, progress: (Int, Int) -> Void = { _, _ in }) throws(Failure) -> Fit {
+        let selection = FSRSPretraining.select(history, predictions ?? history.predictions)
+        let train = selection.train
+        guard train.count >= 8 else { throw .tooLittleHistory(predictions: train.count) }
+        let recalled = train.filter { history.cards[$0.card].reviews[$0.index].rating > 1 }.count
+        guard let (initial, counts) = FSRSPretraining.initialStabilities(
+            history, initial: selection.initial, averageRecall: Float(recalled) / Float(train.count)) else { throw .noFirstReviews }
+        let start = initial + FSRSParameters.fsrs6Defaults.values.dropFirst(4).map { Float($0) }
+        var w = start
+        let initialOnly = train.count < 64 || train.count == selection.initial.count
+        if !initialOnly {
+            let batches = Self.batches(history, train, size: batchSize)
+            let total = batches.reduce(0) { $0 + $1.predictions }
+            var m = [Double](repeating: 0, count: 21), v = [Double](repeating: 0, count: 21)
+            let beta1 = 0.9, beta2 = 0.999, epsilon = 1e-8, rate = 0.04, gamma = 1.0
+            let period = Double((total / batchSize + 1) * max(1, epochs))
+            var step = 0
+            var seed: UInt64 = 2023
+            var order = Array(batches.indices)
+            for epoch in stride(from: 1, through: epochs, by: 1) {
+                for k in stride(from: order.count - 1, to: 0, by: -1) {
+                    seed = seed &* 6364136223846793005 &+ 1442695040888963407
+                    order.swapAt(k, Int((seed >> 33) % UInt64(k + 1)))
                 }
-                let s = parallelSums(batch[...], w: w)
-                guard s.weightSum > 0 else { continue }
-                let g = s.gradient / s.weightSum
-                step += 1
-                m = m * beta1 + g * (1 - beta1)
-                v = v * beta2 + g * g * (1 - beta2)
-                let mHat = m / (1 - Foundation.pow(beta1, Float(step))), vHat = v / (1 - Foundation.pow(beta2, Float(step)))
-                let lr = rate * 0.5 * (1 + Foundation.cos(Float.pi * Float(min(step, totalSteps) - 1) / Float(max(1, totalSteps))))
-                for k in 0..<21 where mHat[k].isFinite && vHat[k].isFinite {
-                    w[k] -= lr * mHat[k] / (vHat[k].squareRoot() + epsilon)
-                    w[k] = min(max(w[k], bounds[k].0), bounds[k].1)
+                for b in order {
+                    let lr = rate * (1 + cos(Double.pi * Double(step) / period)) / 2
+                    step += 1
+                    let sums = parallelSums(batches[b].sequences[...], w: w)
+                    let share = gamma * Double(batches[b].predictions) / Double(total)
+                    for i in 0..<21 {
+                        let g = Double(sums.gradient[i]) + 2 * Double(w[i] - start[i]) / Double(spread[i] * spread[i]) * share
+                        m[i] = beta1 * m[i] + (1 - beta1) * g
+                        v[i] = beta2 * v[i] + (1 - beta2) * g * g
+                        let mHat = m[i] / (1 - pow(beta1, Double(step))), vHat = v[i] / (1 - pow(beta2, Double(step)))
+                        w[i] -= Float(lr * mHat / (vHat.squareRoot() + epsilon))
+                        w[i] = min(max(w[i], trainingBounds[i].0), trainingBounds[i].1)
+                    }
                 }
+                progress(epoch, epochs)
             }
-            let loss = wholeLoss(w)
-            if loss.isFinite, loss < best.loss { best = (loss, w) }
-            progress(epoch, epochs)
+            guard w.allSatisfy(\.isFinite) else { throw .notFinite }
+            var trained: [Int: Float] = [:]
+            for rating in 1...4 { trained[rating] = w[rating - 1] }
+            guard let smoothed = FSRSPretraining.smoothAndFill(trained, counts: counts) else { throw .noFirstReviews }
+            w.replaceSubrange(0..<4, with: smoothed)
         }
         // Back in double precision within the bounds (a bound in single precision can lie a hair outside).
-        let values = best.w.enumerated().map { k, x in min(max(Double(x), FSRSParameters.bounds[k].lowerBound), FSRSParameters.bounds[k].upperBound) }
-        return (try? FSRSParameters(values)) ?? start
+        let values = w.enumerated().map { k, x in min(max(Double(x), FSRSParameters.bounds[k].lowerBound), FSRSParameters.bounds[k].upperBound) }
+        guard let parameters = try? FSRSParameters(values) else { throw .notFinite }
+        return Fit(parameters: parameters, predictions: train.count, removedCards: selection.removedCards, initialOnly: initialOnly)
+    }
+
+    /// Figures of parameters on reviews they were not fitted to.
+    public struct Validation: Sendable {
+        /// The parameters fitted on the reviews before each fold.
+        public var fitted: FSRSEvaluation.Result
+        /// The parameters given (the current ones) on the same reviews.
+        public var current: FSRSEvaluation.Result
+        /// Reviews predicted.
+        public var tested: Int
+    }
+
+    /// Time-series cross-validation, as fsrs-rs's `evaluate_with_time_series_splits`: the
+    /// predictions in time order cut into six parts; for each of the last five, parameters are
+    /// fitted (``fit(_:predictions:epochs:batchSize:progress:)``) on every prediction before it and
+    /// predict it; the five parts' figures are pooled, each prediction weighted 1. Beside them, the
+    /// `current` parameters' figures on the same predictions. `progress` hears each fold.
+    public static func crossValidate(_ history: FSRSHistory, current: FSRSParameters, epochs: Int = 5,
+                                     progress: (Int, Int) -> Void = { _, _ in }) throws(Failure) -> Validation {
+        let n = history.predictions.count, part = n / 6
+        guard part > 0 else { throw .tooLittleHistory(predictions: n) }
+        var tested: [FSRSHistory.Prediction] = [], fitted: [Float] = [], given: [Float] = []
+        for fold in 0..<5 {
+            let before = Array(history.predictions.prefix((fold + 1) * part))
+            let after = Array(history.predictions[((fold + 1) * part)..<(fold == 4 ? n : (fold + 2) * part)])
+            let fit = try fit(history, predictions: before, epochs: epochs)
+            fitted += FSRSEvaluation.predict(history, after, parameters: fit.parameters)
+            given += FSRSEvaluation.predict(history, after, parameters: current)
+            tested += after
+            progress(fold + 1, 5)
+        }
+        let outcomes = FSRSEvaluation.Outcomes(history, tested), ones = [Float](repeating: 1, count: tested.count)
+        do {
+            return Validation(fitted: try FSRSEvaluation.figures(outcomes, predictions: fitted, weights: ones),
+                              current: try FSRSEvaluation.figures(outcomes, predictions: given, weights: ones), tested: tested.count)
+        } catch { throw .notFinite }
+    }
+
+    /// A batch: the cards of its predictions, and how many predictions it holds.
+    struct Batch {
+        var sequences: [Sequence] = []
+        var predictions = 0
+    }
+
+    /// The training batches, as fsrs-rs makes them when given no card ids (the way Anki calls
+    /// it): the predictions (of items of at most ``longestItem`` reviews) with their recency
+    /// weights by place in `train`, stably sorted by the length of their item, cut into batches of
+    /// `size`; within a batch, each card's predictions share one walk through its reviews.
+    static func batches(_ history: FSRSHistory, _ train: [FSRSHistory.Prediction], size: Int) -> [Batch] {
+        let items = train.enumerated().filter { $0.element.index < longestItem }
+            .map { (prediction: $0.element, weight: FSRSEvaluation.recencyWeight($0.offset, of: train.count)) }
+            .enumerated().sorted { ($0.element.prediction.index, $0.offset) < ($1.element.prediction.index, $1.offset) }.map(\.element)
+        var batches: [Batch] = []
+        var start = 0
+        while start < items.count {
+            let chunk = items[start..<min(items.count, start + size)]
+            var byCard: [Int: [(index: Int, weight: Float)]] = [:]
+            for item in chunk { byCard[item.prediction.card, default: []].append((item.prediction.index, item.weight)) }
+            var batch = Batch(predictions: chunk.count)
+            for (card, predicted) in byCard.sorted(by: { $0.key < $1.key }) {
+                let last = predicted.map(\.index).max() ?? 0
+                batch.sequences.append(Sequence(reviews: Array(history.cards[card].reviews.prefix(last + 1)),
+                                                predicted: predicted.sorted { $0.index < $1.index }))
+            }
+            batches.append(batch)
+            start += size
+        }
+        return batches
     }
 }
 

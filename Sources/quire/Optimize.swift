@@ -2,28 +2,34 @@ import ArgumentParser
 import Foundation
 import QuireInterchange
 import QuireModel
+import QuireReview
 import QuireScheduling
 import QuireSystem
 
 extension Quire {
-    /// `quire optimize [--evaluate] [QUERY] [--revlog FILE] [--day-start HOUR] [--parameters LIST] [--epochs N]`.
+    /// `quire optimize [QUERY] [--deck PREFIX] [--evaluate] [--write] [--revlog FILE] …`.
     struct Optimize: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Fit the FSRS-6 parameters to the review history, or measure the current ones (--evaluate): log loss and RMSE(bins), as fsrs-rs computes them.",
+            abstract: "Fit the FSRS-6 parameters to the review history, or measure the current ones (--evaluate): log loss, RMSE(bins) and AUC.",
             discussion: """
-                The history is the vault's review logs (the cards a query selects; undone answers left out, a \
-                reset card counted anew), or --revlog FILE: a review log in the FSRS optimizer's CSV form \
+                The history is the vault's review logs (the cards a query or --deck selects; undone answers left \
+                out, a reset card counted anew), or --revlog FILE: a review log in the FSRS optimizer's CSV form \
                 (card_id,review_time,review_rating…; times in milliseconds or ISO 8601), no vault needed. Each \
                 review on a later study day than the one before is predicted from the card's history. The fit \
-                starts from the current parameters and minimises the recency-weighted log loss (Adam in mini-batches \
-                of 512 predictions over 5 epochs, learning rate 0.04 annealed by a cosine, every weight within \
-                its bounds), then prints the figures before \
-                and after and the fsrs_parameters line to put in .quire/config.yaml. Deterministic: the same \
-                history gives the same parameters.
+                follows fsrs-rs's: outlier filter, initial stabilities from the first answers, then Adam on the \
+                recency-weighted log loss with a pull toward the start (docs/INTERCHANGE.md). Printed: the \
+                figures before and after on the whole history, then on later reviews by parameters fitted only \
+                on earlier ones (time-series cross-validation; --no-validation skips it), and the \
+                fsrs_parameters line; --write stores it in .quire/config.yaml (under decks: with --deck). \
+                Deterministic: the same history gives the same parameters.
                 """)
 
         @OptionGroup var options: VaultOptions
         @Flag(help: "Only measure the current parameters on the history.") var evaluate = false
+        @Flag(help: "Store the fitted parameters in .quire/config.yaml: the vault's, or with --deck that deck's.") var write = false
+        @Option(help: ArgumentHelp("Fit the cards of this deck and its sub-decks (with --write: store the parameters for it).", valueName: "PREFIX"))
+        var deck: String?
+        @Flag(help: "Skip the time-series cross-validation (five more fits).") var noValidation = false
         @Option(help: ArgumentHelp("Read this review log (FSRS optimizer CSV) instead of the vault's.", valueName: "FILE")) var revlog: String?
         @Option(help: ArgumentHelp("With --revlog: the local hour a study day starts (default 4).", valueName: "HOUR")) var dayStart = 4
         @Option(help: ArgumentHelp("With --revlog: the 21 FSRS-6 parameters to evaluate, comma-separated (default FSRS-6's).", valueName: "LIST"))
@@ -35,13 +41,18 @@ extension Quire {
             try UnknownOptions.reject(query, of: Self.self)
             if epochs < 1 || epochs > 100 { throw ValidationError("--epochs is from 1 to 100") }
             if !(0...23).contains(dayStart) { throw ValidationError("--day-start is an hour from 0 to 23") }
-            if revlog != nil, !query.isEmpty { throw ValidationError("a query selects the vault's cards; --revlog reads a file instead") }
+            if revlog != nil, !query.isEmpty || deck != nil { throw ValidationError("a query or --deck selects the vault's cards; --revlog reads a file instead") }
+            if revlog != nil, write { throw ValidationError("--write stores parameters in a vault; --revlog reads no vault") }
+            if write, evaluate { throw ValidationError("--evaluate fits nothing to write") }
+            if let deck, DeckPath(deck) == nil { throw ValidationError("'\(deck)' is not a deck name") }
         }
 
         func run() throws {
             let rows: [FSRSHistory.Row]
             let rollover: Int
-            let evaluated: FSRSParameters
+            let current: FSRSParameters
+            var context: StudyContext?
+            let deckPath = deck.flatMap(DeckPath.init)
             if let revlog {
                 let bytes: [UInt8]
                 do { bytes = try FileIO().read(revlog).bytes } catch { throw CLIError("\(revlog): \(error.description)") }
@@ -50,46 +61,76 @@ extension Quire {
                 rows = read
                 rollover = dayStart
                 do {
-                    evaluated = try parameters.map { text in
+                    current = try parameters.map { text in
                         try FSRSParameters(text.split(separator: ",").compactMap { Double($0.trimmingSpaces()) })
                     } ?? .fsrs6Defaults
                 } catch { throw CLIError("--parameters: \(error)") }
             } else {
                 let q = try LoadedVault.query(query)
-                let context = try StudyContext(options, readLog: false)
-                let decks = context.decks(of: context.loaded.index.cards(matching: q, now: context.now, dayEnd: context.dayEnd))
-                let csv = RevlogExport.csv(context.loaded.vault.statisticsLog(), include: { decks[$0] != nil },
-                                           settings: context.eventSettings(decks: decks))
+                let study = try StudyContext(options, readLog: false)
+                let decks = study.decks(of: study.loaded.index.cards(matching: q, now: study.now, dayEnd: study.dayEnd))
+                    .filter { deckPath.map($0.value.isWithin) ?? true }
+                let csv = RevlogExport.csv(study.loaded.vault.statisticsLog(), include: { decks[$0] != nil },
+                                           settings: study.eventSettings(decks: decks))
                 rows = RevlogReader.read(Array(csv.text.utf8), path: "review log").rows
-                rollover = context.config.dayRollover
-                evaluated = context.config.settings(for: DeckPath.defaultDeck).parameters
-                try context.loaded.finish()
+                rollover = study.config.dayRollover
+                current = study.config.settings(for: deckPath ?? DeckPath.defaultDeck).parameters
+                context = study
             }
             let day: (Timestamp) -> Int = { time in
                 Day(containing: time, utcOffsetSeconds: Clock.utcOffset(at: time), rolloverHour: rollover).number
             }
-            let items = FSRSHistory.items(rows, day: day)
-            let cards = Set(rows.map(\.card)).count
-            func describe(_ p: FSRSParameters) -> String { p.values.map { String(format: "%.4f", $0) }.joined(separator: ", ") }
-            do {
-                let before = try FSRSEvaluation.evaluate(items, parameters: evaluated)
-                Output.line("\(Output.counted(rows.count, "review")) of \(Output.counted(cards, "card")): \(Output.counted(items.count, "prediction"))")
-                Output.line("parameters: " + (evaluated == .fsrs6Defaults ? "FSRS-6 defaults" : describe(evaluated)))
-                Output.line(String(format: "log loss %.4f · RMSE(bins) %.4f", before.logLoss, before.rmseBins))
-                guard !evaluate else { return }
-                guard items.count >= Self.leastPredictions else {
-                    throw CLIError("too little history to fit: \(Output.counted(items.count, "prediction")) (reviews on a later day than the card's "
-                                   + "review before); \(Self.leastPredictions) at least")
+            let history = FSRSHistory(rows, day: day)
+            let name = current == .fsrs6Defaults ? "current (defaults)" : "current"
+            Output.line("\(Output.counted(history.reviewCount, "review")) of \(Output.counted(history.cards.count, "card")): "
+                        + Output.counted(history.predictions.count, "prediction"))
+            let before: FSRSEvaluation.Result
+            do { before = try FSRSEvaluation.evaluate(history, parameters: current) } catch { throw CLIError(error.description) }
+            Output.line(Self.row("", "log loss", "RMSE(bins)", "AUC"))
+            Output.line(Self.row(name, before))
+            guard !evaluate else {
+                try context?.loaded.finish()
+                return
+            }
+            var bar = ProgressBar("Fitting", total: epochs, minimum: 1)
+            let fit: FSRSOptimizer.Fit
+            do { fit = try FSRSOptimizer.fit(history, epochs: epochs) { done, _ in bar.update(done) } } catch { throw CLIError(error.description) }
+            do { Output.line(Self.row("fitted", try FSRSEvaluation.evaluate(history, parameters: fit.parameters))) } catch { throw CLIError(error.description) }
+            if !noValidation {
+                var folds = ProgressBar("Validating", total: 5, minimum: 1)
+                do {
+                    let v = try FSRSOptimizer.crossValidate(history, current: current, epochs: epochs) { done, _ in folds.update(done) }
+                    Output.line("on later reviews, by parameters fitted only on earlier ones (time-series cross-validation, "
+                                + Output.counted(v.tested, "prediction") + "):")
+                    Output.line(Self.row(name, v.current))
+                    Output.line(Self.row("fitted", v.fitted))
+                } catch {
+                    folds.clear()
+                    Output.line("no time-series cross-validation: \(error.description) in the first sixth of the history")
                 }
-                var bar = ProgressBar("Fitting", total: epochs, minimum: 1)
-                let fitted = FSRSOptimizer.fit(FSRSHistory.sequences(rows, day: day), start: evaluated, epochs: epochs) { done, _ in bar.update(done) }
-                let after = try FSRSEvaluation.evaluate(items, parameters: fitted)
-                Output.line(String(format: "fitted: log loss %.4f · RMSE(bins) %.4f", after.logLoss, after.rmseBins))
-                Output.line("fsrs_parameters: [" + describe(fitted) + "]")
-            } catch let error as FSRSEvaluation.Failure { throw CLIError(error.description) }
+            }
+            var how = "fitted on \(Output.counted(fit.predictions, "prediction"))"
+            if fit.removedCards > 0 { how += "; the outlier filter left out \(Output.counted(fit.removedCards, "card"))" }
+            if fit.initialOnly { how += "; under 64, only the initial stabilities are fitted (the rest stay the defaults)" }
+            Output.line(how)
+            Output.line("fsrs_parameters: [" + fit.parameters.values.map { String(format: "%.4f", $0) }.joined(separator: ", ") + "]")
+            if write, let context {
+                do { try context.loaded.vault.setFittedParameters(fit.parameters, fittedOn: context.today, deck: deckPath) } catch {
+                    throw CLIError(error.description)
+                }
+                Output.line("written to .quire/config.yaml" + (deckPath.map { " for deck \($0)" } ?? ""))
+            }
+            try context?.loaded.finish()
         }
 
-        /// The fewest predictions a fit is made from (fsrs-rs's own minimum for training).
-        static let leastPredictions = 8
+        /// A row of the figures' table.
+        static func row(_ name: String, _ r: FSRSEvaluation.Result) -> String {
+            row(name, String(format: "%.4f", r.logLoss), String(format: "%.4f", r.rmseBins), r.auc.map { String(format: "%.4f", $0) } ?? "—")
+        }
+
+        static func row(_ name: String, _ a: String, _ b: String, _ c: String) -> String {
+            func pad(_ s: String, _ n: Int) -> String { String(repeating: " ", count: max(0, n - s.count)) + s }
+            return name + String(repeating: " ", count: max(0, 20 - name.count)) + pad(a, 9) + pad(b, 12) + pad(c, 8)
+        }
     }
 }

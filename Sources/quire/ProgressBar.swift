@@ -26,4 +26,11 @@ struct ProgressBar {
         StandardStreams.write(Array("\r\(label) \(bar) \(done)/\(total)".utf8), to: 2)
         if done >= total { StandardStreams.write(Array("\r\u{1B}[2K".utf8), to: 2) }
     }
+
+    /// Takes the bar off the screen (work that stopped before the end).
+    mutating func clear() {
+        guard shown, drawn >= 0 else { return }
+        StandardStreams.write(Array("\r\u{1B}[2K".utf8), to: 2)
+        drawn = -1
+    }
 }

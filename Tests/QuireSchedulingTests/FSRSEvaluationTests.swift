@@ -72,6 +72,56 @@ import QuireModel
         let sameDay = FSRSItem([FSRSReview(rating: 3, deltaDays: 0), FSRSReview(rating: 3, deltaDays: 0)])
         #expect(throws: FSRSEvaluation.Failure.notPredictable(index: 0)) { try FSRSEvaluation.evaluate([sameDay], parameters: .fsrs6Defaults) }
     }
+
+    /// The AUC against its definition (every recalled–forgotten pair, ties half), weighted and
+    /// not, with many ties; nil with one outcome only.
+    @Test func aucIsTheShareOfPairsInOrder() {
+        var state: UInt64 = 9
+        func next(_ n: UInt64) -> UInt64 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return (state >> 33) % n
+        }
+        let p = (0..<300).map { _ in Float(next(20)) / 20 }
+        let recalled = p.map { next(100) < UInt64($0 * 100) }
+        for weights in [[Float](repeating: 1, count: 300), (0..<300).map { _ in Float(next(10) + 1) / 4 }] {
+            var area = 0.0, pairs = 0.0
+            for i in p.indices where recalled[i] {
+                for j in p.indices where !recalled[j] {
+                    let w = Double(weights[i]) * Double(weights[j])
+                    pairs += w
+                    area += p[i] > p[j] ? w : p[i] == p[j] ? w / 2 : 0
+                }
+            }
+            let auc = FSRSEvaluation.auc(p, recalled: recalled, weights: weights)
+            #expect(abs((auc ?? 0) - area / pairs) < 1e-9, "\(String(describing: auc)) vs \(area / pairs)")
+        }
+        #expect(FSRSEvaluation.auc([0.5, 0.7], recalled: [true, true], weights: [1, 1]) == nil)
+    }
+
+    /// The evaluation of a history (each card walked once) equals that of its items (each replayed).
+    @Test func historyEvaluationEqualsItemEvaluation() throws {
+        let day: Int64 = 86_400_000
+        var rows: [FSRSHistory.Row] = []
+        for (k, item) in Self.items(cards: 200, seed: 4).enumerated() where k % 3 == 0 {
+            var t: Int64 = 0
+            for review in item.reviews {
+                t += Int64(review.deltaDays) * day + 60_000
+                rows.append(FSRSHistory.Row(card: k, time: Timestamp(milliseconds: t), rating: review.rating))
+            }
+        }
+        let history = FSRSHistory(rows) { Int($0.milliseconds / day) }
+        #expect(history.predictions.count > 100)
+        var other = FSRSParameters.fsrs6Defaults.values
+        other[20] = 0.4
+        other[8] = 1.2
+        for values in [FSRSParameters.fsrs6Defaults.values, other] {
+            let parameters = try FSRSParameters(values)
+            let walked = try FSRSEvaluation.evaluate(history, parameters: parameters)
+            let replayed = try FSRSEvaluation.evaluate(history.items, parameters: parameters)
+            #expect(abs(walked.logLoss - replayed.logLoss) < 1e-6 && abs(walked.rmseBins - replayed.rmseBins) < 1e-6)
+            #expect(walked.auc == replayed.auc)
+        }
+    }
 }
 
 /// Review rows made into items: study days between reviews, one item per later-day review, oldest first.

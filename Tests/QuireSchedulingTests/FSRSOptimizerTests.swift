@@ -3,13 +3,15 @@ import Testing
 import QuireModel
 @testable import QuireScheduling
 
-/// The optimizer against fsrs-rs-python's on a history simulated from known parameters: its loss
-/// and gradient agree with the evaluation and with finite differences, and its fitted parameters'
-/// log loss is no worse than fsrs-rs-python's by more than 0.005.
+/// The optimizer against fsrs-rs-python's (`compute_parameters`, `evaluate_with_time_series_splits`)
+/// on histories simulated from known parameters and on a real review log: its loss and gradient
+/// agree with the evaluation, with forward mode and with finite differences; its pre-training
+/// equals the reference's; its fitted parameters' log loss, in sample and across time, is no worse
+/// than the reference's by more than 0.005.
 @Suite struct FSRSOptimizerTests {
     /// Reviews of `cards` cards over a year, by parameters `w`: each review after the interval the
     /// card's stability gives at 90 % (± noise), recalled with the model's probability.
-    static func simulated(cards: Int, w: [Double], seed: UInt64) -> [FSRSHistory.Row] {
+    static func simulated(cards: Int, w: [Double], seed: UInt64, firstRatings: [Double] = [0.3, 0.14, 0.5, 0.06]) -> [FSRSHistory.Row] {
         var state = seed
         func uniform() -> Double {
             state = state &* 6364136223846793005 &+ 1442695040888963407
@@ -20,7 +22,11 @@ import QuireModel
         let dayMs: Int64 = 86_400_000
         for card in 0..<cards {
             var day = Int(uniform() * 60)
-            let first = uniform() < 0.3 ? 1 : uniform() < 0.2 ? 2 : uniform() < 0.9 ? 3 : 4
+            var draw = uniform(), first = 1
+            while first < 4, draw >= firstRatings[first - 1] {
+                draw -= firstRatings[first - 1]
+                first += 1
+            }
             var history = [FSRSReview(rating: first, deltaDays: 0)]
             rows.append(FSRSHistory.Row(card: card, time: Timestamp(milliseconds: Int64(day) * dayMs + 36_000_000), rating: first))
             while day < 365 {
@@ -40,8 +46,9 @@ import QuireModel
 
     @Test func lossAndGradientAgreeWithTheEvaluation() throws {
         let rows = Self.simulated(cards: 60, w: FSRSParameters.fsrs6Defaults.values, seed: 3)
-        let items = FSRSHistory.items(rows, day: Self.dayOf)
-        let sequences = FSRSHistory.sequences(rows, day: Self.dayOf)
+        let history = FSRSHistory(rows, day: Self.dayOf)
+        let items = history.items
+        let sequences = FSRSOptimizer.batches(history, history.predictions, size: .max).flatMap(\.sequences)
         let w = FSRSParameters.fsrs6Defaults.values.map { Float($0) }
         let (loss, gradient) = FSRSOptimizer.lossAndGradient(sequences, w: w)
         let evaluated = try FSRSEvaluation.evaluate(items, parameters: .fsrs6Defaults)
@@ -88,12 +95,9 @@ import QuireModel
         }
     }
 
-    @Test func fitsAsWellAsFSRSRS() throws {
-        var truth = FSRSParameters.fsrs6Defaults.values
-        truth[0] = 0.5; truth[2] = 4; truth[8] = 1.5; truth[9] = 0.2; truth[20] = 0.3
-        let rows = Self.simulated(cards: 300, w: truth, seed: 11)
-        let items = FSRSHistory.items(rows, day: Self.dayOf)
-        let fitted = FSRSOptimizer.fit(FSRSHistory.sequences(rows, day: Self.dayOf))
+    /// fsrs-rs-python's fit of `items`: its parameters, and with `validate` its time-series
+    /// cross-validation.
+    static func reference(_ items: [FSRSItem], epochs: Int = 5, validate: Bool = false) throws -> (parameters: FSRSParameters, validation: [String: Double]?) {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Oracle/fsrs_fit.py")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -102,16 +106,85 @@ import QuireModel
         process.standardInput = input
         process.standardOutput = out
         try process.run()
-        input.fileHandleForWriting.write(try JSONSerialization.data(withJSONObject: ["items": items.map { $0.reviews.map { [$0.rating, $0.deltaDays] } }]))
+        input.fileHandleForWriting.write(try JSONSerialization.data(withJSONObject: [
+            "items": items.map { $0.reviews.map { [$0.rating, $0.deltaDays] } }, "epochs": epochs, "validate": validate,
+        ] as [String: Any]))
         try input.fileHandleForWriting.close()
         let data = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        let reference = try FSRSParameters(try #require(try JSONSerialization.jsonObject(with: data) as? [Double]))
-        let ours = try FSRSEvaluation.evaluate(items, parameters: fitted)
+        let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        return (try FSRSParameters(try #require(json["parameters"] as? [Double])), json["validation"] as? [String: Double])
+    }
+
+    /// Before any gradient step (0 epochs) the fit is the outlier filter, the initial stabilities
+    /// fitted to the first answers and smoothed, and the other weights the defaults: equal to
+    /// fsrs-rs's to 1e-3, on histories whose first answers leave some answer too rare to keep (so
+    /// that its stability is filled from the others).
+    @Test(arguments: [[0.3, 0.14, 0.5, 0.06], [0.25, 0.0, 0.75, 0.0], [0.0, 0.3, 0.4, 0.3], [0.01, 0.01, 0.97, 0.01]])
+    func pretrainingEqualsFSRSRS(_ firstRatings: [Double]) throws {
+        let rows = Self.simulated(cards: 500, w: FSRSParameters.fsrs6Defaults.values, seed: 21, firstRatings: firstRatings)
+        let history = FSRSHistory(rows, day: Self.dayOf)
+        let ours = try FSRSOptimizer.fit(history, epochs: 0)
+        let theirs = try Self.reference(history.items, epochs: 0).parameters
+        for k in 0..<21 {
+            #expect(abs(ours.parameters[k] - theirs[k]) <= 1e-3 * max(1, abs(theirs[k])), "w\(k): \(ours.parameters[k]) vs \(theirs[k]) (\(firstRatings))")
+        }
+    }
+
+    @Test func tooLittleHistoryIsRefused() {
+        let rows = Self.simulated(cards: 3, w: FSRSParameters.fsrs6Defaults.values, seed: 2)
+        #expect(throws: FSRSOptimizer.Failure.self) { try FSRSOptimizer.fit(FSRSHistory(rows, day: Self.dayOf)) }
+    }
+
+    @Test func fitsAsWellAsFSRSRS() throws {
+        var truth = FSRSParameters.fsrs6Defaults.values
+        truth[0] = 0.5; truth[2] = 4; truth[8] = 1.5; truth[9] = 0.2; truth[20] = 0.3
+        let rows = Self.simulated(cards: 600, w: truth, seed: 11)
+        let history = FSRSHistory(rows, day: Self.dayOf)
+        let items = history.items
+        let fitted = try FSRSOptimizer.fit(history)
+        #expect(try FSRSOptimizer.fit(history).parameters == fitted.parameters)
+        let (reference, validation) = try Self.reference(items, validate: true)
+        let ours = try FSRSEvaluation.evaluate(items, parameters: fitted.parameters)
         let theirs = try FSRSEvaluation.evaluate(items, parameters: reference)
         let defaults = try FSRSEvaluation.evaluate(items, parameters: .fsrs6Defaults)
         print("optimizer: defaults \(defaults.logLoss), fsrs-rs \(theirs.logLoss) / \(theirs.rmseBins), quire \(ours.logLoss) / \(ours.rmseBins)")
         #expect(ours.logLoss <= theirs.logLoss + 0.005, "\(ours) vs \(theirs)")
         #expect(ours.logLoss < defaults.logLoss)
+        let crossed = try FSRSOptimizer.crossValidate(history, current: .fsrs6Defaults)
+        let theirCrossed = try #require(validation)
+        print("time-series: fsrs-rs \(theirCrossed), quire \(crossed.fitted), defaults \(crossed.current)")
+        #expect(crossed.tested == items.count - items.count / 6)
+        #expect(crossed.fitted.logLoss <= (theirCrossed["log_loss"] ?? 0) + 0.005)
+        #expect(abs(crossed.fitted.rmseBins - (theirCrossed["rmse_bins"] ?? 0)) < 0.02)
+    }
+
+    /// A real review log nobody here made (py-fsrs's test data, MIT licence; Fixtures/README.md):
+    /// Quire's fit and its time-series cross-validation against fsrs-rs-python's on the same items.
+    @Test func fitsARealLogAsWellAsFSRSRS() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/review_logs_josh.csv")
+        let text = try String(contentsOf: url, encoding: .utf8)
+        var rows: [FSRSHistory.Row] = []
+        let iso = ISO8601DateFormatter(), fractional = ISO8601DateFormatter()
+        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        for line in text.split(separator: "\n").dropFirst() {
+            let fields = line.split(separator: ",")
+            guard fields.count >= 3, let card = Int(fields[0]), let rating = Int(fields[1]), let date = fractional.date(from: String(fields[2])) ?? iso.date(from: String(fields[2])) else { continue }
+            rows.append(FSRSHistory.Row(card: card, time: Timestamp(milliseconds: Int64(date.timeIntervalSince1970 * 1000)), rating: rating))
+        }
+        #expect(rows.count == 12_580)
+        // Study days from 4 am UTC.
+        let history = FSRSHistory(rows) { Int(($0.milliseconds - 4 * 3_600_000) / 86_400_000) }
+        let items = history.items
+        #expect(items.count == 6_276)
+        let fitted = try FSRSOptimizer.fit(history)
+        let (reference, validation) = try Self.reference(items, validate: true)
+        let ours = try FSRSEvaluation.evaluate(items, parameters: fitted.parameters)
+        let theirs = try FSRSEvaluation.evaluate(items, parameters: reference)
+        print("real log: fsrs-rs \(theirs), quire \(ours)")
+        #expect(ours.logLoss <= theirs.logLoss + 0.005, "\(ours) vs \(theirs)")
+        let crossed = try FSRSOptimizer.crossValidate(history, current: .fsrs6Defaults)
+        print("real log, time-series: fsrs-rs \(validation ?? [:]), quire \(crossed.fitted)")
+        #expect(crossed.fitted.logLoss <= (validation?["log_loss"] ?? 0) + 0.005)
     }
 }

@@ -33,6 +33,84 @@ public enum ConfigEdit {
         try framed(file) { (editor: inout FrontMatterEditor) throws(YAMLError) in try editor.set("card_syntax", to: .raw(name)) }
     }
 
+    /// Sets `fsrs_parameters` (21 numbers, as written by `quire optimize --write`) and
+    /// `fsrs_optimized` (the day they were fitted) for the whole vault, or under `decks:` for a
+    /// deck prefix: a new deck entry is one flow line; a deck written as a block mapping has the
+    /// two keys set inside it, its other lines kept.
+    public static func setParameters(_ values: [Double], fittedOn day: String, deck: String?, in file: [UInt8]) throws(YAMLError) -> [UInt8] {
+        let list = YAMLValue.flowSequence(values.map { .raw(Self.number($0)) })
+        guard let deck else {
+            return try framed(file) { (editor: inout FrontMatterEditor) throws(YAMLError) in
+                try editor.set("fsrs_parameters", to: list)
+                try editor.set("fsrs_optimized", to: .raw(day))
+            }
+        }
+        let entry = (try YAMLParser.parse(file))?.mapping?["decks"]?.mapping?.entries.last { $0.key.value == deck }
+        guard let entry, let mapping = entry.value.mapping, !mapping.isFlow, let firstKey = mapping.entries.first?.key,
+              let lastValue = mapping.entries.last?.value else {
+            if let entry, !(entry.value.scalar?.isNull ?? false), !(entry.value.mapping?.isFlow ?? false) {
+                throw .notAMapping(key: deck, at: entry.value.start)
+            }
+            var pairs: [(String, YAMLValue)] = []
+            if let old = entry?.value.mapping {
+                for (k, v) in old.entries where k.value != "fsrs_parameters" && k.value != "fsrs_optimized" {
+                    pairs.append((k.value, .raw(String(decoding: file[v.start.offset..<v.end.offset], as: UTF8.self))))
+                }
+            }
+            return try framed(file) { (editor: inout FrontMatterEditor) throws(YAMLError) in
+                try editor.setEntry(deck, in: "decks", to: .flowMapping(pairs + [("fsrs_parameters", list), ("fsrs_optimized", .raw(day))]))
+            }
+        }
+        // The deck's block: from its first key's line to the end of its last value's line, edited
+        // as a document of its own without the indentation.
+        let indent = firstKey.start.column - 1
+        var low = firstKey.start.offset
+        while low > 0, file[low - 1] != 0x0A { low -= 1 }
+        var high = lastValue.end.offset
+        if high > 0, file[high - 1] == 0x0A { high -= 1 }
+        while high < file.count, file[high] != 0x0A { high += 1 }
+        if high < file.count { high += 1 }
+        let prefix = [UInt8](repeating: 0x20, count: indent)
+        var inner: [UInt8] = []
+        for line in file[low..<high].split(separator: 0x0A, omittingEmptySubsequences: false) {
+            if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D }) {
+                inner += line.dropFirst(min(indent, line.count)) + [0x0A]
+            } else if line.starts(with: prefix) {
+                inner += line.dropFirst(indent) + [0x0A]
+            } else {
+                throw .unsupportedEdit(reason: "deck '\(deck)' has a line less indented than its keys; set fsrs_parameters there by hand",
+                                       at: firstKey.start)
+            }
+        }
+        inner.removeLast()
+        let edited = try framed(inner) { (editor: inout FrontMatterEditor) throws(YAMLError) in
+            try editor.set("fsrs_parameters", to: list)
+            try editor.set("fsrs_optimized", to: .raw(day))
+        }
+        var block: [UInt8] = []
+        for line in edited.split(separator: 0x0A, omittingEmptySubsequences: false) {
+            block += (line.isEmpty ? [] : prefix) + line + [0x0A]
+        }
+        if !(file[low..<high].last == 0x0A) || edited.last == 0x0A { block.removeLast() }
+        let out = Array(file[..<low]) + block + Array(file[high...])
+        let written = (try YAMLParser.parse(out))?.mapping?["decks"]?.mapping?[deck]?.mapping
+        guard let written, written["fsrs_parameters"]?.sequence?.items.count == values.count,
+              Set(written.entries.map(\.key.value)) == Set(mapping.entries.map(\.key.value)).union(["fsrs_parameters", "fsrs_optimized"]) else {
+            throw .verificationFailed(reason: "deck '\(deck)' does not read back with the new parameters", at: firstKey.start)
+        }
+        return out
+    }
+
+    /// A weight as written: four decimals, as Anki shows them.
+    static func number(_ x: Double) -> String {
+        var text = String(Int((abs(x) * 10_000).rounded()))
+        while text.count < 5 { text = "0" + text }
+        text.insert(".", at: text.index(text.endIndex, offsetBy: -4))
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return (x < 0 ? "-" : "") + text
+    }
+
     /// Runs an edit on the file framed by `---` lines, and takes the frame off again.
     private static func framed(_ file: [UInt8], _ edit: (inout FrontMatterEditor) throws(YAMLError) -> Void) throws(YAMLError) -> [UInt8] {
         let fence = Array("---\n".utf8)

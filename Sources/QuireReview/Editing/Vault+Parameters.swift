@@ -1,0 +1,16 @@
+import QuireIndex
+import QuireModel
+import QuireScheduling
+import QuireSystem
+import QuireYAML
+
+extension Vault {
+    /// Stores fitted FSRS parameters in `.quire/config.yaml` with the day they were fitted, for
+    /// the whole vault or for a deck prefix (FORMAT.md §7), written atomically if the file is
+    /// still as read; the file's other bytes are kept.
+    public func setFittedParameters(_ parameters: FSRSParameters, fittedOn day: Day, deck: DeckPath?) throws(CategoryError) {
+        try editConfig { (file) throws(YAMLError) in
+            try ConfigEdit.setParameters(parameters.values, fittedOn: day.description, deck: deck?.description, in: file)
+        }
+    }
+}
