@@ -100,6 +100,19 @@ public enum FSRSEvaluation {
         return try figures(Outcomes(history, predictions), predictions: p, weights: weights)
     }
 
+    /// The figures for `history`'s predictions, each card's by its own parameters
+    /// (`parameters(card id)`: decks may have their own), weighted by recency.
+    public static func evaluate(_ history: FSRSHistory, parameters: (Int) -> FSRSParameters) throws(Failure) -> Result {
+        var groups: [FSRSParameters: [Int]] = [:]
+        for (k, p) in history.predictions.enumerated() { groups[parameters(history.cards[p.card].id), default: []].append(k) }
+        var p = [Float](repeating: 0, count: history.predictions.count)
+        for (set, positions) in groups {
+            for (k, value) in zip(positions, predict(history, positions.map { history.predictions[$0] }, parameters: set)) { p[k] = value }
+        }
+        let weights = history.predictions.indices.map { recencyWeight($0, of: history.predictions.count) }
+        return try figures(Outcomes(history, history.predictions), predictions: p, weights: weights)
+    }
+
     /// What happened at each predicted review, and its calibration bin.
     struct Outcomes {
         var recalled: [Bool] = []

@@ -48,18 +48,20 @@ extension Quire {
         }
 
         func run() throws {
-            let rows: [FSRSHistory.Row]
-            let rollover: Int
+            let history: FSRSHistory
             let current: FSRSParameters
             var context: StudyContext?
+            var fitted: String?
             let deckPath = deck.flatMap(DeckPath.init)
             if let revlog {
                 let bytes: [UInt8]
                 do { bytes = try FileIO().read(revlog).bytes } catch { throw CLIError("\(revlog): \(error.description)") }
-                let (read, diagnostics) = RevlogReader.read(bytes, path: revlog)
+                let (rows, diagnostics) = RevlogReader.read(bytes, path: revlog)
                 Output.diagnostics(diagnostics, root: "", toStandardError: true, color: false)
-                rows = read
-                rollover = dayStart
+                let rollover = dayStart
+                history = FSRSHistory(rows) { time in
+                    Day(containing: time, utcOffsetSeconds: Clock.utcOffset(at: time), rolloverHour: rollover).number
+                }
                 do {
                     current = try parameters.map { text in
                         try FSRSParameters(text.split(separator: ",").compactMap { Double($0.trimmingSpaces()) })
@@ -70,18 +72,12 @@ extension Quire {
                 let study = try StudyContext(options, readLog: false)
                 let decks = study.decks(of: study.loaded.index.cards(matching: q, now: study.now, dayEnd: study.dayEnd))
                     .filter { deckPath.map($0.value.isWithin) ?? true }
-                let csv = RevlogExport.csv(study.loaded.vault.statisticsLog(), include: { decks[$0] != nil },
-                                           settings: study.eventSettings(decks: decks))
-                rows = RevlogReader.read(Array(csv.text.utf8), path: "review log").rows
-                rollover = study.config.dayRollover
+                history = study.fsrsHistory(study.loaded.vault.statisticsLog(), decks: decks).history
                 current = study.config.settings(for: deckPath ?? DeckPath.defaultDeck).parameters
+                fitted = study.config.parametersFitted(for: deckPath ?? DeckPath.defaultDeck)
                 context = study
             }
-            let day: (Timestamp) -> Int = { time in
-                Day(containing: time, utcOffsetSeconds: Clock.utcOffset(at: time), rolloverHour: rollover).number
-            }
-            let history = FSRSHistory(rows, day: day)
-            let name = current == .fsrs6Defaults ? "current (defaults)" : "current"
+            let name = current == .fsrs6Defaults ? "current (defaults)" : fitted.map { "current (fitted \($0))" } ?? "current"
             Output.line("\(Output.counted(history.reviewCount, "review")) of \(Output.counted(history.cards.count, "card")): "
                         + Output.counted(history.predictions.count, "prediction"))
             let before: FSRSEvaluation.Result
@@ -106,13 +102,14 @@ extension Quire {
                     Output.line(Self.row("fitted", v.fitted))
                 } catch {
                     folds.clear()
-                    Output.line("no time-series cross-validation: \(error.description) in the first sixth of the history")
+                    Output.line("no time-series cross-validation: the first sixth of the history is too little to fit")
                 }
             }
             var how = "fitted on \(Output.counted(fit.predictions, "prediction"))"
             if fit.removedCards > 0 { how += "; the outlier filter left out \(Output.counted(fit.removedCards, "card"))" }
             if fit.initialOnly { how += "; under 64, only the initial stabilities are fitted (the rest stay the defaults)" }
             Output.line(how)
+            if fit.parameters == current { Output.line("the fit leaves the parameters as they are") }
             Output.line("fsrs_parameters: [" + fit.parameters.values.map { String(format: "%.4f", $0) }.joined(separator: ", ") + "]")
             if write, let context {
                 do { try context.loaded.vault.setFittedParameters(fit.parameters, fittedOn: context.today, deck: deckPath) } catch {

@@ -29,12 +29,14 @@ struct StatisticsOptions: ParsableArguments {
         if since != nil, until != nil, period == nil { throw ValidationError("--since comes after --until") }
     }
 
-    /// The figures for the cards `query` selects, the curation summary, and the loaded vault.
+    /// The figures for the cards `query` selects, the curation summary, the loaded vault, and
+    /// with `calibrate` how well the FSRS parameters in use predict the cards' history.
     ///
     /// The log comes back too, so that it is not freed before the command exits
     /// (``Output/exitWithoutFreeing()``).
-    func compute(_ options: VaultOptions, query: [String]) throws -> (statistics: VaultStatistics, curation: Curation.Summary,
-                                                                       loaded: LoadedVault, now: Timestamp, log: StatisticsLog) {
+    func compute(_ options: VaultOptions, query: [String], calibrate: Bool = false) throws
+        -> (statistics: VaultStatistics, curation: Curation.Summary, loaded: LoadedVault, now: Timestamp, log: StatisticsLog,
+            calibration: ParameterCalibration?) {
         let q = try LoadedVault.query(query)
         let context = try StudyContext(options, readLog: false)
         let log = context.loaded.vault.statisticsLog()
@@ -50,6 +52,7 @@ struct StatisticsOptions: ParsableArguments {
                                          created: { created[$0] },
                                          settings: context.eventSettings(decks: decks))
         let curationContext = CurationContext(loaded: context.loaded, now: context.now)
-        return (statistics, curationContext.curation.summary(today: curationContext.today), context.loaded, context.now, log)
+        let calibration = calibrate ? ParameterCalibration(context, log: log, decks: decks) : nil
+        return (statistics, curationContext.curation.summary(today: curationContext.today), context.loaded, context.now, log, calibration)
     }
 }

@@ -25,13 +25,16 @@ extension Quire {
         }
 
         func run() throws {
-            let computed = try figures.compute(options, query: query)
+            let computed = try figures.compute(options, query: query, calibrate: true)
             if listing.json {
                 guard case .object(var fields) = Self.json(computed.statistics) else { return }
+                fields.append(("fsrs_parameters", computed.calibration?.json ?? .null))
                 fields.append(("curation", Self.json(computed.curation)))
                 Output.line(JSONValue.object(fields).serialized(pretty: true))
             } else {
-                for line in Self.dashboard(computed.statistics, color: Output.useColor) { Output.line(Self.trimmed(line)) }
+                for line in Self.dashboard(computed.statistics, color: Output.useColor, parameters: computed.calibration?.lines ?? []) {
+                    Output.line(Self.trimmed(line))
+                }
                 Output.line("")
                 for line in Self.dashboard(computed.curation) { Output.line(line) }
             }
@@ -50,8 +53,8 @@ extension Quire {
 
         static func duration(_ ms: Int) -> String { StudyContext.duration(seconds: (ms + 500) / 1000) }
 
-        /// The dashboard: at most 80 columns.
-        static func dashboard(_ s: VaultStatistics, color: Bool) -> [String] {
+        /// The dashboard: at most 80 columns; `parameters` (the FSRS parameters' lines) after the retention.
+        static func dashboard(_ s: VaultStatistics, color: Bool, parameters: [String] = []) -> [String] {
             func bold(_ t: String) -> String { color ? "\u{1B}[1m" + t + "\u{1B}[0m" : t }
             var out: [String] = []
             let c = s.counts
@@ -65,6 +68,7 @@ extension Quire {
                 + " · mature \(percent(s.retention.mature.passed, s.retention.mature.total)) (\(s.retention.mature.total) reviews)")
             out.append("")
             out += retention(s)
+            out += parameters
             out.append("")
             out += answers(s)
             out.append("")

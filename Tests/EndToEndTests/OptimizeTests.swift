@@ -4,7 +4,9 @@ import Testing
 /// `quire optimize --evaluate` on SampleVault's review log and on the same log exported as CSV:
 /// its figures equal fsrs-rs-python's `evaluate` on the same items (built by the script from the
 /// CSV by the same rules: study days with the 4 am rollover in local time, one item per review on
-/// a later day, oldest first) to 1e-3; and `quire optimize` fitting the parameters, deterministically.
+/// a later day, oldest first) to 1e-3; `quire optimize` fitting the parameters, deterministically,
+/// no worse than fsrs-rs-python's `compute_parameters` by 0.005; `--write` storing them for the
+/// vault or a deck, and `quire stats` saying so.
 @Suite struct OptimizeTests {
     static let reference = """
         import csv, json, sys, time
@@ -28,8 +30,12 @@ import Testing
                 if len(history) >= 2 and delta > 0:
                     items.append((t, card, f.FSRSItem(list(history))))
         items.sort(key=lambda x: (x[0], x[1]))
-        e = f.FSRS(f.DEFAULT_PARAMETERS).evaluate([i for _, _, i in items])
-        print(json.dumps({"items": len(items), "log_loss": e.log_loss, "rmse_bins": e.rmse_bins}))
+        items = [i for _, _, i in items]
+        e = f.FSRS(f.DEFAULT_PARAMETERS).evaluate(items)
+        fitted = f.FSRS(f.DEFAULT_PARAMETERS).compute_parameters(items)
+        mine = f.FSRS([float(x) for x in sys.argv[2].split(",")]).evaluate(items) if len(sys.argv) > 2 else e
+        print(json.dumps({"items": len(items), "log_loss": e.log_loss, "rmse_bins": e.rmse_bins,
+                          "fitted_log_loss": f.FSRS(fitted).evaluate(items).log_loss, "quire_log_loss": mine.log_loss}))
         """
 
     @Test func evaluationAgreesWithFSRSRS() throws {
@@ -44,29 +50,65 @@ import Testing
         let reference = try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Double] ?? [:]
         func figure(_ name: String) -> Double? {
             guard let r = fromFile.stdout.range(of: name + " ") else { return nil }
-            return Double(fromFile.stdout[r.upperBound...].prefix { $0.isNumber || $0 == "." })
+            return Double(fromFile.stdout[r.upperBound...].drop { $0 == " " }.prefix { $0.isNumber || $0 == "." })
         }
         #expect(fromFile.stdout.contains("\(Int(reference["items"] ?? 0)) predictions"), "\(fromFile.stdout) \(reference)")
-        #expect(abs((figure("log loss") ?? 9) - (reference["log_loss"] ?? 0)) < 1e-3, "\(fromFile.stdout) \(reference)")
-        #expect(abs((figure("RMSE(bins)") ?? 9) - (reference["rmse_bins"] ?? 0)) < 1e-3, "\(fromFile.stdout) \(reference)")
+        #expect(abs((figure("current (defaults)") ?? 9) - (reference["log_loss"] ?? 0)) < 1e-3, "\(fromFile.stdout) \(reference)")
+        let rmse = fromFile.stdout.components(separatedBy: "current (defaults)").last?.split(separator: " ").dropFirst().first.flatMap { Double($0) }
+        #expect(abs((rmse ?? 9) - (reference["rmse_bins"] ?? 0)) < 1e-3, "\(fromFile.stdout) \(reference)")
         // Fitted: a lower log loss, and the line for the configuration, within FSRS-6's bounds.
         let fit = try q.run(["optimize"])
-        #expect(fit.status == 0 && fit.stdout.contains("fitted: log loss ") && fit.stdout.contains("fsrs_parameters: ["), "\(fit)")
+        #expect(fit.status == 0 && fit.stdout.contains("\nfitted  ") && fit.stdout.contains("fsrs_parameters: ["), "\(fit)")
+        #expect(fit.stdout.contains("time-series cross-validation"), "\(fit)")
         func number(after name: String, in text: String) -> Double? {
             guard let r = text.range(of: name) else { return nil }
-            return Double(text[r.upperBound...].prefix { $0.isNumber || $0 == "." })
+            return Double(text[r.upperBound...].drop { $0 == " " }.prefix { $0.isNumber || $0 == "." })
         }
-        #expect((number(after: "fitted: log loss ", in: fit.stdout) ?? 9) < (figure("log loss") ?? 0), "\(fit)")
+        #expect((number(after: "\nfitted", in: fit.stdout) ?? 9) < (figure("current (defaults)") ?? 0), "\(fit)")
         let line = fit.stdout.split(separator: "\n").first { $0.hasPrefix("fsrs_parameters: [") }.map(String.init) ?? ""
         let fitted = line.dropFirst(19).dropLast().split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
         #expect(fitted.count == 21, "\(line)")
+        // No worse than the reference optimizer on the same items.
+        let compared = try QuireRunner.execute(URL(fileURLWithPath: "/usr/bin/env"),
+                                               ["python3", "-c", Self.reference, csv.path, fitted.map { String($0) }.joined(separator: ",")])
+        let figures = try JSONSerialization.jsonObject(with: Data(compared.stdout.utf8)) as? [String: Double] ?? [:]
+        #expect((figures["quire_log_loss"] ?? 9) <= (figures["fitted_log_loss"] ?? 0) + 0.005, "\(figures)")
         // The same history, the same parameters.
         #expect(try q.run(["optimize"]).stdout == fit.stdout)
+        // Stored for the vault: the configuration keeps its bytes, stats and a new evaluation say so.
+        let config = q.vault.appendingPathComponent(".quire/config.yaml")
+        let before = try String(contentsOf: config, encoding: .utf8)
+        let stored = try q.run(["optimize", "--write", "--no-validation"])
+        #expect(stored.status == 0 && stored.stdout.contains("written to .quire/config.yaml"), "\(stored)")
+        let after = try String(contentsOf: config, encoding: .utf8)
+        #expect(after.hasPrefix(before) && after.contains("\nfsrs_parameters: [" + fitted.map { Self.written($0) }.joined(separator: ", ") + "]\nfsrs_optimized: "), "\(after)")
+        let stats = try q.run(["stats"])
+        #expect(stats.stdout.contains("FSRS parameters: optimized 20") && stats.stdout.contains("with the defaults:"), "\(stats.stdout)")
+        let evaluated = try q.run(["optimize", "--evaluate"])
+        #expect(evaluated.stdout.contains("current (fitted 20"), "\(evaluated)")
+        // For a deck: its own parameters, under decks:, and the vault's unchanged.
+        let deck = try q.run(["optimize", "--write", "--deck", "Chemistry", "--no-validation"])
+        #expect(deck.stdout.contains("written to .quire/config.yaml for deck Chemistry"), "\(deck)")
+        let withDeck = try String(contentsOf: config, encoding: .utf8)
+        #expect(withDeck.contains("  Chemistry: {fsrs_parameters: [") && withDeck.hasPrefix(after.components(separatedBy: "decks:")[0]), "\(withDeck)")
+        #expect(try q.run(["check"]).status == 0)
+        // Too little history: refused, nothing written.
+        let few = try q.run(["optimize", "--write", "--deck", "History"])
+        #expect(few.status != 0 && few.stderr.contains("too little history to fit"), "\(few)")
+        #expect(try String(contentsOf: config, encoding: .utf8) == withDeck)
         // A log with bad rows: each located, the rest read.
         try Data("card_id,review_time,review_rating\n1,1700000000000,3\nx,1700000000000,3\n1,1700200000000,9\n1,2023-11-20T10:00:00Z,3\n".utf8).write(to: csv)
         let bad = try q.run(["optimize", "--evaluate", "--revlog", csv.path])
         #expect(bad.stderr.contains("revlog.csv:3:1: error: card_id 'x' is not a whole number") && bad.stderr.contains(":4:1: error: review_rating '9' is not 1 to 4"),
                 "\(bad)")
         #expect(bad.stdout.contains("2 reviews of 1 card: 1 prediction"), "\(bad)")
+    }
+
+    /// A weight as `--write` writes it: four decimals, trailing zeros dropped.
+    static func written(_ x: Double) -> String {
+        var text = String(format: "%.4f", x)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
     }
 }

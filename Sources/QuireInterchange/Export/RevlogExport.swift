@@ -20,6 +20,17 @@ public enum RevlogExport {
     /// The header line's fields.
     public static let header = "card_id,review_time,review_rating,review_state,review_duration"
 
+    /// One answer in the log: the card's number, its ID, the answer and the state before it.
+    public struct Record: Sendable {
+        public var number: Int
+        public var card: CardID
+        public var time: Timestamp
+        public var rating: Int
+        /// 0 new, 1 learning, 2 review, 3 relearning.
+        public var state: Int
+        public var milliseconds: Int
+    }
+
     /// The CSV text (LF line ends) for the cards `include` admits.
     ///
     /// - Parameter settings: the scheduler settings of a logged event on a card, as
@@ -27,7 +38,26 @@ public enum RevlogExport {
     public static func csv(_ log: StatisticsLog, include: (CardID) -> Bool,
                            settings: (ReviewEvent, CardID) -> SchedulerSettings) -> (text: String, cards: Int, reviews: Int) {
         var out = header + "\n"
-        var number = 0, reviews = 0
+        let (records, numbers) = records(log, include: include, settings: settings)
+        for r in records { out += "\(r.number),\(r.time.milliseconds),\(r.rating),\(r.state),\(r.milliseconds)\n" }
+        return (out, numbers, records.count)
+    }
+
+    /// The review history of the cards `include` admits, for the FSRS optimizer: each answer's
+    /// card number, time and rating (``FSRSHistory/Row``), and the card each number stands for.
+    public static func history(_ log: StatisticsLog, include: (CardID) -> Bool,
+                               settings: (ReviewEvent, CardID) -> SchedulerSettings) -> (rows: [FSRSHistory.Row], cards: [Int: CardID]) {
+        let records = records(log, include: include, settings: settings).records
+        var cards: [Int: CardID] = [:]
+        for r in records { cards[r.number] = r.card }
+        return (records.map { FSRSHistory.Row(card: $0.number, time: $0.time, rating: $0.rating) }, cards)
+    }
+
+    /// The answers in the log of the cards `include` admits, and how many card numbers were given.
+    public static func records(_ log: StatisticsLog, include: (CardID) -> Bool,
+                               settings: (ReviewEvent, CardID) -> SchedulerSettings) -> (records: [Record], numbers: Int) {
+        var out: [Record] = []
+        var number = 0
         for k in log.cards.indices where include(log.cards[k]) {
             let card = log.cards[k]
             number += 1
@@ -49,8 +79,7 @@ public enum RevlogExport {
                     case .relearning: 3
                     }
                     let duration = event.milliseconds.map { $0 >= 0 && $0 < 3_600_000 ? $0 : 0 } ?? 0
-                    out += "\(number),\(event.time.milliseconds),\(rating.rawValue),\(code),\(duration)\n"
-                    reviews += 1
+                    out.append(Record(number: number, card: card, time: event.time, rating: rating.rawValue, state: code, milliseconds: duration))
                 case .reset:
                     number += 1
                 default:
@@ -60,6 +89,6 @@ public enum RevlogExport {
                                                set: event.setState.map { log.setStates[$0] })
             }
         }
-        return (out, number, reviews)
+        return (out, number)
     }
 }
