@@ -118,7 +118,7 @@ let package = Package(
             name: "QuireBench",
             dependencies: [
                 "QuireModel", "QuireScheduling", "QuireYAML", "QuireMarkdown", "QuireSystem", "QuireParsing",
-                "QuireIndex", "QuireReview", "QuireSearch", "QuireEmbedding",
+                "QuireIndex", "QuireReview", "QuireSearch", "QuireEmbedding", "QuireSupport",
             ],
             path: "Benchmarks/QuireBench"
         ),
@@ -144,7 +144,7 @@ let package = Package(
         // vault set up for grading): a plain target, as test targets cannot import one another.
         .target(
             name: "QuireTestSupport",
-            dependencies: ["QuireModel", "QuireScheduling", "QuireSystem", "QuireParsing", "QuireReview", "QuireEmbedding"],
+            dependencies: ["QuireSupport", "QuireModel", "QuireScheduling", "QuireSystem", "QuireParsing", "QuireReview", "QuireEmbedding"],
             path: "Tests/QuireTestSupport"
         ),
         .testTarget(name: "QuireSystemTests", dependencies: ["QuireSystem", "QuireTestSupport"]),

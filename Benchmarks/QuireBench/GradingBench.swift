@@ -1,3 +1,4 @@
+import QuireSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -434,20 +435,7 @@ enum GradingBench {
     static func pad(_ s: String, _ n: Int) -> String { QuireBench.pad(s, n) }
 }
 
-/// SplitMix64: a small deterministic generator, so every run benchmarks the same inputs.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+extension SplitMix64 {
     /// A rating drawn as a user's answers fall: 8 % Again, 7 % Hard, 75 % Good, 10 % Easy.
     mutating func rating() -> Rating {
         switch next() % 100 {

@@ -30,27 +30,8 @@ import QuireModel
     }
 
     static func reference(_ items: [FSRSItem], _ parameters: [[Double]]) throws -> [[String: Double]] {
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Oracle/fsrs_evaluate.py")
-        let input = try JSONSerialization.data(withJSONObject: [
-            "items": items.map { $0.reviews.map { [$0.rating, $0.deltaDays] } }, "parameters": parameters,
-        ])
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path]
-        let inPipe = Pipe(), out = Pipe(), err = Pipe()
-        process.standardInput = inPipe
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        inPipe.fileHandleForWriting.write(input)
-        try inPipe.fileHandleForWriting.close()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0, let result = try JSONSerialization.jsonObject(with: data) as? [[String: Double]] else {
-            throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: errors])
-        }
-        return result
+        let input: [String: Any] = ["items": items.map { $0.reviews.map { [$0.rating, $0.deltaDays] } }, "parameters": parameters]
+        return try #require(try oracle("fsrs_evaluate.py", input) as? [[String: Double]])
     }
 
     @Test func agreesWithFSRSRS() throws {

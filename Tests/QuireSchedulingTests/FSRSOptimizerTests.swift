@@ -98,21 +98,8 @@ import QuireModel
     /// fsrs-rs-python's fit of `items`: its parameters, and with `validate` its time-series
     /// cross-validation.
     static func reference(_ items: [FSRSItem], epochs: Int = 5, validate: Bool = false) throws -> (parameters: FSRSParameters, validation: [String: Double]?) {
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Oracle/fsrs_fit.py")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path]
-        let input = Pipe(), out = Pipe()
-        process.standardInput = input
-        process.standardOutput = out
-        try process.run()
-        input.fileHandleForWriting.write(try JSONSerialization.data(withJSONObject: [
-            "items": items.map { $0.reviews.map { [$0.rating, $0.deltaDays] } }, "epochs": epochs, "validate": validate,
-        ] as [String: Any]))
-        try input.fileHandleForWriting.close()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let input: [String: Any] = ["items": items.map { $0.reviews.map { [$0.rating, $0.deltaDays] } }, "epochs": epochs, "validate": validate]
+        let json = try #require(try oracle("fsrs_fit.py", input) as? [String: Any])
         return (try FSRSParameters(try #require(json["parameters"] as? [Double])), json["validation"] as? [String: Double])
     }
 

@@ -1,3 +1,4 @@
+import QuireSupport
 import Foundation
 import QuireModel
 import QuireScheduling
@@ -65,17 +66,7 @@ package func at(_ day: Int, _ hour: Int = 9, _ minute: Int = 0) -> Timestamp {
 }
 
 /// A deterministic random-number generator (SplitMix64) for tests that need many varied cases.
-package struct SeededGenerator: RandomNumberGenerator {
-    package var state: UInt64
-    package init(seed: UInt64) { state = seed }
-    package mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+package typealias SeededGenerator = SplitMix64
 
 /// The `id=` of a log line, if it has one.
 package func eventID(_ line: String) -> String? {
