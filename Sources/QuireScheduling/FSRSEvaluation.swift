@@ -212,7 +212,8 @@ public enum FSRSEvaluation {
         }
         let logLoss = -loss / weightSum
         var squares: Float = 0, binWeights: Float = 0
-        for bin in bins.values {
+        // In a fixed order: a dictionary's changes from run to run, and single-precision sums with it.
+        for (_, bin) in bins.sorted(by: { ($0.key.interval, $0.key.length, $0.key.lapses) < ($1.key.interval, $1.key.length, $1.key.lapses) }) {
             let difference = bin.predicted / bin.count - bin.actual / bin.count
             squares += difference * difference * bin.weight
             binWeights += bin.weight

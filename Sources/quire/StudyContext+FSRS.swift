@@ -72,8 +72,8 @@ struct ParameterCalibration {
     var json: JSONValue {
         func figures(_ r: FSRSEvaluation.Result?) -> JSONValue {
             guard let r else { return .null }
-            let auc: JSONValue = r.auc.map { .double($0) } ?? .null
-            return .object([("log_loss", .double(r.logLoss)), ("rmse_bins", .double(r.rmseBins)), ("auc", auc)])
+            func rounded(_ x: Double) -> JSONValue { .double((x * 1e6).rounded() / 1e6) }
+            return .object([("log_loss", rounded(r.logLoss)), ("rmse_bins", rounded(r.rmseBins)), ("auc", r.auc.map(rounded) ?? .null)])
         }
         let day: JSONValue = fitted.map { .string($0) } ?? .null
         return .object([("source", .string(source)), ("optimized", day), ("predictions", .int(predictions)),

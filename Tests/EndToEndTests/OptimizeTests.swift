@@ -111,4 +111,72 @@ import Testing
         if text.hasSuffix(".") { text.removeLast() }
         return text
     }
+
+    /// The history `import anki` brings in is the optimizer's: a package whose 14 cards carry the
+    /// answers of 14 cards of a real log (Josh's, MIT; 5 to 50 reviews each) is imported, and
+    /// `quire optimize --evaluate` gives the figures fsrs-rs-python's `evaluate` gives on items
+    /// built straight from the package's revlog table.
+    @Test func anImportedAnkiHistoryIsTheOptimizers() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        let (vault, packages) = try AnkiImportEndToEndTests.setUp(q)
+        let log = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("QuireSchedulingTests/Fixtures/review_logs_josh.csv")
+        let script = """
+            import csv, json, sqlite3, sys, time, zipfile
+            from datetime import datetime
+            import fsrs_rs_python as f
+            src, out, log = sys.argv[1], sys.argv[2], sys.argv[3]
+            z = zipfile.ZipFile(src)
+            db = out + '.db'
+            open(db, 'wb').write(z.read('collection.anki21'))
+            c = sqlite3.connect(db)
+            cards = [r[0] for r in c.execute('select id from cards order by id')]
+            rows = {}
+            for r in csv.DictReader(open(log)):
+                t = int(datetime.fromisoformat(r['review_time']).timestamp() * 1000)
+                rows.setdefault(r['card_id'], []).append((t, int(r['review_rating'])))
+            chosen = sorted((k for k, v in rows.items() if 5 <= len(v) <= 50), key=lambda k: (-len(rows[k]), k))[:len(cards)]
+            c.execute('delete from revlog')
+            for cid, key in zip(cards, chosen):
+                for n, (t, rating) in enumerate(sorted(rows[key])):
+                    c.execute('insert into revlog values (?, ?, 0, ?, 1, 0, 2500, 6000, ?)', (t, cid, rating, 0 if n == 0 else 1))
+            c.commit()
+            def day(ms):
+                s = ms // 1000
+                return (s + time.localtime(s).tm_gmtoff - 4 * 3600) // 86400
+            items = []
+            for cid in cards:
+                history, last = [], None
+                for t, ease in c.execute('select id, ease from revlog where cid = ? order by id', (cid,)):
+                    d = day(t)
+                    delta = 0 if last is None else max(0, d - last)
+                    history.append(f.FSRSReview(ease, delta))
+                    last = d
+                    if len(history) >= 2 and delta > 0:
+                        items.append((t, cid, f.FSRSItem(list(history))))
+            items.sort(key=lambda x: (x[0], x[1]))
+            e = f.FSRS(f.DEFAULT_PARAMETERS).evaluate([i for _, _, i in items])
+            c.close()
+            with zipfile.ZipFile(out, 'w') as w:
+                w.writestr('collection.anki21', open(db, 'rb').read())
+                for name in z.namelist():
+                    if name != 'collection.anki21': w.writestr(name, z.read(name))
+            print(json.dumps({"items": len(items), "log_loss": e.log_loss, "rmse_bins": e.rmse_bins}))
+            """
+        let package = packages.appendingPathComponent("history.apkg").path
+        let made = try QuireRunner.execute(URL(fileURLWithPath: "/usr/bin/env"),
+                                           ["python3", "-c", script, packages.appendingPathComponent("legacy.apkg").path, package, log.path])
+        #expect(made.status == 0, "\(made.stderr)")
+        let reference = try JSONSerialization.jsonObject(with: Data(made.stdout.utf8)) as? [String: Double] ?? [:]
+        #expect((reference["items"] ?? 0) > 150, "\(reference)")
+        let imported = try q.run(["import", "anki", package], workingDirectory: vault)
+        #expect(imported.status == 0, "\(imported)")
+        let evaluated = try q.run(["optimize", "--evaluate"], workingDirectory: vault)
+        #expect(evaluated.status == 0, "\(evaluated)")
+        #expect(evaluated.stdout.contains(": \(Int(reference["items"] ?? 0)) predictions"), "\(evaluated.stdout) \(reference)")
+        let row = evaluated.stdout.split(separator: "\n").first { $0.hasPrefix("current (defaults)") }?.split(separator: " ").compactMap { Double($0) } ?? []
+        #expect(row.count == 3 && abs(row[0] - (reference["log_loss"] ?? 0)) < 1e-3 && abs(row[1] - (reference["rmse_bins"] ?? 0)) < 1e-3,
+                "\(evaluated.stdout) \(reference)")
+    }
 }
