@@ -128,7 +128,7 @@ public enum FSRSEvaluation {
         init(_ history: FSRSHistory, _ predictions: [FSRSHistory.Prediction]) {
             recalled = predictions.map { history.cards[$0.card].reviews[$0.index].rating > 1 }
             bins = [FSRSItem.BinKey](repeating: FSRSItem.BinKey(delta: 1, longTermReviews: 0, lapses: 0), count: predictions.count)
-            for (card, wanted) in FSRSEvaluation.byCard(predictions) {
+            for (card, wanted) in FSRSEvaluation.byCard(predictions, of: history) {
                 let reviews = history.cards[card].reviews
                 var longTerm = 0, lapses = 0, next = 0
                 for (k, review) in reviews.enumerated() where next < wanted.count {
@@ -150,8 +150,17 @@ public enum FSRSEvaluation {
         }
     }
 
-    /// The predictions grouped by card, each card's in review order, with their places.
-    static func byCard(_ predictions: [FSRSHistory.Prediction]) -> [Int: [(index: Int, position: Int)]] {
+    /// The predictions grouped by card, each card's in review order, with their places (for the
+    /// history's own predictions, kept since it was built).
+    static func byCard(_ predictions: [FSRSHistory.Prediction], of history: FSRSHistory) -> [Int: [(index: Int, position: Int)]] {
+        if predictions == history.predictions {
+            var out: [Int: [(index: Int, position: Int)]] = [:]
+            out.reserveCapacity(history.cards.count)
+            for (c, card) in history.cards.enumerated() where !card.predicted.isEmpty {
+                out[c] = zip(card.predicted, history.places[c]).map { (index: $0, position: $1) }
+            }
+            return out
+        }
         var out: [Int: [(index: Int, position: Int)]] = [:]
         for (position, p) in predictions.enumerated() { out[p.card, default: []].append((p.index, position)) }
         return out.mapValues { $0.sorted { $0.index < $1.index } }
@@ -161,7 +170,7 @@ public enum FSRSEvaluation {
     static func predict(_ history: FSRSHistory, _ predictions: [FSRSHistory.Prediction], parameters: FSRSParameters) -> [Float] {
         let model = FSRSModel(parameters.values.map { Float($0) })
         var out = [Float](repeating: 0, count: predictions.count)
-        for (card, wanted) in byCard(predictions) {
+        for (card, wanted) in byCard(predictions, of: history) {
             let reviews = history.cards[card].reviews
             guard let first = reviews.first else { continue }
             var state = model.initialState(first.rating)

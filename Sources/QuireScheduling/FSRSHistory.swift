@@ -40,6 +40,8 @@ public struct FSRSHistory: Sendable {
     public let predictions: [Prediction]
     /// How many answers were read (ratings 1–4).
     public let reviewCount: Int
+    /// For each card, the place in ``predictions`` of each of its predicted reviews.
+    let places: [[Int]]
 
     /// The history of `rows`; `day` gives the study day of an instant.
     public init(_ rows: [Row], day: (Timestamp) -> Int) {
@@ -67,7 +69,14 @@ public struct FSRSHistory: Sendable {
             cards.append(card)
         }
         timed.sort { ($0.time, $0.id) < ($1.time, $1.id) }
+        var places = cards.map { [Int](repeating: 0, count: $0.predicted.count) }
+        var seen = [Int](repeating: 0, count: cards.count)
+        for (k, t) in timed.enumerated() {
+            places[t.prediction.card][seen[t.prediction.card]] = k
+            seen[t.prediction.card] += 1
+        }
         self.cards = cards
+        self.places = places
         predictions = timed.map(\.prediction)
         reviewCount = count
     }
