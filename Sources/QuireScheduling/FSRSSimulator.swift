@@ -29,7 +29,7 @@ public enum FSRSSimulator {
         /// A card not studied yet.
         public static let new = Card(stability: 0, difficulty: 0, lastDay: 0, dueDay: 0)
 
-        var isNew: Bool { stability <= 0 }
+        var isNew: Bool { !(stability > 0) }
     }
 
     /// What the simulation assumes of the student.
@@ -172,7 +172,11 @@ public enum FSRSSimulator {
         let model = FSRSModel(parameters.values.map { Float($0) })
         var random = SplitMix64(seed: seed &+ 0x9E37_79B9_7F4A_7C15)
         let days = max(1, settings.days)
-        var s = cards.map { Float($0.stability) }, d = cards.map { Float($0.difficulty) }, last = cards.map(\.lastDay)
+        // A state out of the model's range (a hand-edited note) is brought within it.
+        var s = cards.map { $0.isNew ? 0 : Float(min(max($0.stability, Double(model.minS)), Double(model.maxS))) }
+        var d = cards.map { Float(min(max($0.difficulty.isFinite ? $0.difficulty : 5, 1), 10)) }
+        let last = cards.map { min(max($0.lastDay, -36_500), 0) }
+        var lastReview = last
         var learnt = cards.map { !$0.isNew }
         var buckets = [[Int]](repeating: [], count: days + 1)
         var fresh: [Int] = []
@@ -182,12 +186,13 @@ public enum FSRSSimulator {
                 fresh.append(k)
             } else {
                 buckets[min(max(card.dueDay, 0), days)].append(k)
-                withoutStudy += Double(model.retrievability(days: Float(days - 1 - card.lastDay), stability: Float(card.stability)))
+                withoutStudy += Double(model.retrievability(days: Float(days - 1 - last[k]), stability: s[k]))
             }
         }
         let intervalFactor = (pow(desiredRetention, 1 / Double(model.decay)) - 1) / Double(model.factor)
         func interval(_ stability: Float) -> Int {
-            min(settings.maximumInterval, max(1, Int((Double(stability) * intervalFactor).rounded(.toNearestOrAwayFromZero))))
+            let days = (Double(stability) * intervalFactor).rounded(.toNearestOrAwayFromZero)
+            return days.isFinite ? Int(min(Double(settings.maximumInterval), max(1, days))) : settings.maximumInterval
         }
         /// Same-day steps from `state` after a first rating `rating` (nil: after a lapse): fsrs-rs's short-term session.
         func steps(_ state: FSRSModel.State, after rating: Int?, count: Int, transitions: [[Double]], costs: [Double]) -> (FSRSModel.State, Double) {
@@ -211,7 +216,7 @@ public enum FSRSSimulator {
                     buckets[day + 1].append(k)
                     continue
                 }
-                let elapsed = max(1, day - last[k])
+                let elapsed = max(1, day - lastReview[k])
                 let r = model.retrievability(days: Float(elapsed), stability: s[k])
                 var state = FSRSModel.State(stability: s[k], difficulty: d[k])
                 if random.uniform() < Double(r) {
@@ -227,7 +232,7 @@ public enum FSRSSimulator {
                 reviews += 1
                 s[k] = state.stability
                 d[k] = state.difficulty
-                last[k] = day
+                lastReview[k] = day
                 buckets[min(days, day + interval(state.stability))].append(k)
             }
             for _ in 0..<settings.newPerDay where next < fresh.count {
@@ -240,14 +245,14 @@ public enum FSRSSimulator {
                 introduced += 1
                 s[k] = state.stability
                 d[k] = state.difficulty
-                last[k] = day
+                lastReview[k] = day
                 learnt[k] = true
                 buckets[min(days, day + interval(state.stability))].append(k)
             }
         }
         var remembered = 0.0
         for k in cards.indices where learnt[k] {
-            remembered += Double(model.retrievability(days: Float(days - 1 - last[k]), stability: s[k]))
+            remembered += Double(model.retrievability(days: Float(days - 1 - lastReview[k]), stability: s[k]))
         }
         return Outcome(desiredRetention: desiredRetention, reviewsPerDay: Double(reviews) / Double(days), newPerDay: Double(introduced) / Double(days),
                        minutesPerDay: seconds / 60 / Double(days), remembered: remembered, rememberedWithoutStudy: withoutStudy, days: days)

@@ -55,7 +55,7 @@ extension Quire {
             let deckPath = deck.flatMap(DeckPath.init)
             if let revlog {
                 let bytes: [UInt8]
-                do { bytes = try FileIO().read(revlog).bytes } catch { throw CLIError("\(revlog): \(error.description)") }
+                do { bytes = try FileIO().read(revlog).bytes } catch { throw CLIError(error.description) }
                 let (rows, diagnostics) = RevlogReader.read(bytes, path: revlog)
                 Output.diagnostics(diagnostics, root: "", toStandardError: true, color: false)
                 let rollover = dayStart

@@ -40,6 +40,12 @@ import Testing
         #expect(a.reviewsPerDay <= 30 && a.reviewsPerDay > 20)
         #expect((a.newPerDay * 120).rounded() == 200)
         #expect(a.rememberedWithoutStudy > 0 && a.remembered > a.rememberedWithoutStudy)
+        // States no note should hold (hand-edited) are brought within the model's range, never trapped on.
+        let odd = [FSRSSimulator.Card(stability: 1e300, difficulty: 50, lastDay: -1_000_000_000, dueDay: .max),
+                   FSRSSimulator.Card(stability: .nan, difficulty: .nan, lastDay: .min, dueDay: .min),
+                   FSRSSimulator.Card(stability: .infinity, difficulty: -3, lastDay: 5, dueDay: 3)]
+        let survived = FSRSSimulator.simulate(odd + cards, parameters: .fsrs6Defaults, desiredRetention: 0.97, settings: settings, seed: 1)
+        #expect(survived.remembered.isFinite && survived.minutesPerDay.isFinite)
         // More retention, more work and more remembered.
         let outcomes = FSRSSimulator.outcomes(cards, parameters: .fsrs6Defaults, retentions: [0.75, 0.95], settings: settings)
         #expect(outcomes[0].minutesPerDay < outcomes[1].minutesPerDay && outcomes[0].remembered < outcomes[1].remembered)
