@@ -93,6 +93,8 @@ let package = Package(
         ),
         // Search: notes cut into chunks (by heading and size, cards apart) for the full-text index.
         .target(name: "QuireGeneration", dependencies: ["QuireSupport", "QuireModel", "QuireMarkdown", "QuireYAML", "QuireSystem"]),
+        // Quizzes: questions, distractors and the grading of typed answers and explanations.
+        .target(name: "QuireQuiz", dependencies: ["QuireSupport", "QuireModel", "QuireGeneration"]),
         .target(name: "QuireSearch", dependencies: ["QuireSupport", "QuireModel", "QuireMarkdown", "QuireYAML", "QuireArchive", "QuireIndex", "QuireSystem", "QuireEmbedding"]),
         // Packages from other programs: zip archives, zstd, SQLite databases (C libraries wrapped).
         .target(
@@ -110,7 +112,7 @@ let package = Package(
             dependencies: [
                 "QuireSupport", "QuireModel", "QuireScheduling", "QuireMarkdown", "QuireSystem", "QuireParsing",
                 "QuireIndex", "QuireReview", "QuireWatch", "QuireStudy", "QuireSync", "QuireCuration", "QuireReport", "QuireInterchange",
-                "QuireSearch", "QuireEmbedding", "QuireGeneration",
+                "QuireSearch", "QuireEmbedding", "QuireGeneration", "QuireQuiz",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -160,6 +162,7 @@ let package = Package(
         .testTarget(name: "QuireSyncTests", dependencies: ["QuireSync", "QuireTestSupport"]),
         .testTarget(name: "QuireCurationTests", dependencies: ["QuireCuration", "QuireTestSupport"]),
         .testTarget(name: "QuireEmbeddingTests", dependencies: ["QuireEmbedding", "QuireSystem", "QuireTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "QuireQuizTests", dependencies: ["QuireQuiz", "QuireModel"]),
         .testTarget(name: "QuireGenerationTests", dependencies: ["QuireGeneration", "QuireParsing", "QuireModel", "QuireTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "QuireSearchTests", dependencies: ["QuireSearch", "QuireParsing", "QuireModel", "QuireArchive", "QuireEmbedding", "QuireTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "QuireReportTests", dependencies: ["QuireReport", "QuireStudy", "QuireCuration", "QuireReview", "QuireScheduling", "QuireModel"]),

@@ -1,0 +1,228 @@
+import Foundation
+import QuireModel
+import QuireSupport
+
+/// A quiz question built from cards.
+public struct QuizQuestion: Sendable, Equatable {
+    /// The kinds of question.
+    public enum Mode: String, CaseIterable, Sendable {
+        /// Four options, one right.
+        case choice
+        /// A statement, true or false.
+        case truefalse
+        /// Five questions and their five answers shuffled, to pair.
+        case match
+        /// The answer typed, graded by ``TypedAnswer``.
+        case typed
+        /// The card explained in one's own words, scored by ``Explanation``.
+        case explain
+    }
+
+    public var mode: Mode
+    /// The cards asked (five for match, else one).
+    public var items: [QuizItem]
+    /// choice: the four options; match: the answers in the order shown.
+    public var options: [String] = []
+    /// choice: the right option's index; truefalse: 1 when the statement is true, else 0.
+    public var correct = 0
+    /// truefalse: the answer the statement gives (the right one or a wrong one).
+    public var statedAnswer = ""
+    /// match: for each item, the index in ``options`` of its answer.
+    public var pairing: [Int] = []
+
+    /// truefalse: the statement, a cloze card's sentence with the blank filled, else the question
+    /// and the answer given.
+    public var statement: String {
+        guard let item = items.first else { return "" }
+        if item.kind == .cloze, item.prompt.components(separatedBy: "____").count == 2 {
+            return item.prompt.replacingOccurrences(of: "____", with: statedAnswer)
+        }
+        return item.prompt + " — " + statedAnswer
+    }
+}
+
+/// Builds quiz questions from cards, deterministically from a seed. Distractors (choice, the
+/// false statements of true/false) are other cards' answers from the same deck and kind — wider
+/// only when the deck is too small —, never the answer again nor close to it (normalised text,
+/// edit distance, shared words), ranked by how plausible they look beside it: answers the user
+/// once typed wrongly for this card first, then nearest in meaning (when `similarity` knows the
+/// two cards), then alike in length and form (a number for a number, a name for a name, as many
+/// words). The right answer's place among the options by length is drawn evenly, so the longest
+/// option is the right one about one time in four.
+public struct QuizBuilder {
+    public let items: [QuizItem]
+    var random: SplitMix64
+    let similarity: (CardID, CardID) -> Double?
+
+    public init(items: [QuizItem], seed: UInt64, similarity: @escaping (CardID, CardID) -> Double? = { _, _ in nil }) {
+        self.items = items
+        random = SplitMix64(seed: seed)
+        self.similarity = similarity
+    }
+
+    /// Why a card could not be asked.
+    public enum Skip: Sendable, Equatable, CustomStringConvertible {
+        case tooFewAnswers(deck: DeckPath)
+        case emptyAnswer
+
+        public var description: String {
+            switch self {
+            case .tooFewAnswers(let deck): "deck \(deck) has too few other answers to build options from (3 needed, unlike the right one)"
+            case .emptyAnswer: "the card has no answer text"
+            }
+        }
+    }
+
+    /// Up to `count` questions of `mode` on the cards `asking` (default: all; each card asked once,
+    /// in an order drawn from the seed; match questions take five cards each), and the cards that
+    /// could not be asked, with why. Every card of ``items`` may lend its answer as a distractor.
+    public mutating func questions(_ mode: QuizQuestion.Mode, count: Int, asking: [QuizItem]? = nil)
+        -> (questions: [QuizQuestion], skipped: [(QuizItem, Skip)]) {
+        let asked = asking ?? items
+        var order = Array(asked.indices)
+        order.shuffle(using: &random)
+        var out: [QuizQuestion] = [], skipped: [(QuizItem, Skip)] = []
+        if mode == .match {
+            var group: [QuizItem] = []
+            for k in order where out.count < count {
+                let item = asked[k]
+                guard !AnswerText.normalized(item.answer).isEmpty else { skipped.append((item, .emptyAnswer)); continue }
+                if group.contains(where: { Self.tooClose($0.answer, item.answer) || Self.tooClose($0.prompt, item.prompt) }) { continue }
+                group.append(item)
+                if group.count == 5 {
+                    var shown = Array(0..<5)
+                    shown.shuffle(using: &random)
+                    var question = QuizQuestion(mode: .match, items: group)
+                    question.options = shown.map { group[$0].answer }
+                    question.pairing = (0..<5).map { k in shown.firstIndex(of: k) ?? 0 }
+                    out.append(question)
+                    group = []
+                }
+            }
+            for item in group { skipped.append((item, .tooFewAnswers(deck: item.deck))) }
+            return (out, skipped)
+        }
+        for k in order where out.count < count {
+            let item = asked[k]
+            guard !AnswerText.normalized(item.answer).isEmpty else { skipped.append((item, .emptyAnswer)); continue }
+            switch mode {
+            case .choice:
+                guard let wrong = distractors(for: item, count: 3) else { skipped.append((item, .tooFewAnswers(deck: item.deck))); continue }
+                var question = QuizQuestion(mode: .choice, items: [item])
+                var options = wrong + [item.answer]
+                options.shuffle(using: &random)
+                question.options = options
+                question.correct = options.firstIndex(of: item.answer) ?? 0
+                out.append(question)
+            case .truefalse:
+                var question = QuizQuestion(mode: .truefalse, items: [item])
+                if random.next() % 2 == 0 {
+                    question.correct = 1
+                    question.statedAnswer = item.answer
+                } else {
+                    guard let wrong = distractors(for: item, count: 1)?.first else {
+                        skipped.append((item, .tooFewAnswers(deck: item.deck)))
+                        continue
+                    }
+                    question.statedAnswer = wrong
+                }
+                out.append(question)
+            case .typed, .explain:
+                out.append(QuizQuestion(mode: mode, items: [item]))
+            case .match:
+                break
+            }
+        }
+        return (out, skipped)
+    }
+
+    /// `count` wrong answers for `item`, the most plausible first; nil when the cards cannot give that many.
+    public mutating func distractors(for item: QuizItem, count: Int) -> [String]? {
+        // The same deck and kind; wider (the deck's top, then every deck; then any kind but cloze's
+        // partner) only when too few.
+        // An answer of as many blanks, and of the same way round (a reversed pair's other way is
+        // another language): never widened.
+        let blanks = item.answer.components(separatedBy: " … ").count
+        let alike: (QuizItem) -> Bool = { $0.answer.components(separatedBy: " … ").count == blanks && $0.direction == item.direction }
+        let sameKind: (QuizItem) -> Bool = { ($0.kind == .cloze) == (item.kind == .cloze) && alike($0) }
+        let scopes: [(QuizItem) -> Bool] = [
+            { $0.deck == item.deck && $0.kind == item.kind && alike($0) },
+            { $0.deck == item.deck && sameKind($0) },
+            { $0.deck.components.first == item.deck.components.first && sameKind($0) },
+            { sameKind($0) },
+        ]
+        var pool: [(text: String, score: Double)] = []
+        var taken: [String] = []
+        func admit(_ text: String, score: Double) {
+            guard !Self.tooClose(text, item.answer), !Self.tooClose(text, item.prompt),
+                  !taken.contains(where: { Self.tooClose($0, text) }) else { return }
+            taken.append(text)
+            pool.append((text, score))
+        }
+        for wrong in item.wrongAnswers where !wrong.allSatisfy(\.isWhitespace) { admit(wrong, score: 100) }
+        for scope in scopes {
+            for other in items where other.id != item.id && scope(other) && !taken.contains(other.answer) {
+                admit(other.answer, score: plausibility(other, beside: item))
+            }
+            if pool.count >= count { break }
+        }
+        guard pool.count >= count else { return nil }
+        pool.sort { $0.score > $1.score }
+        // How many options at least as long as the answer, drawn evenly (so a test-taker who picks
+        // the longest is right about one time in four); each side the most plausible first.
+        let longerWanted = Int(random.next() % UInt64(count + 1))
+        let n = item.answer.count
+        let equal = pool.filter { $0.text.count == n }
+        let longer = pool.filter { $0.text.count > n } + equal, shorter = pool.filter { $0.text.count < n } + equal
+        var chosen = Array(longer.prefix(longerWanted).map(\.text))
+        for option in shorter where chosen.count < count && !chosen.contains(option.text) { chosen.append(option.text) }
+        for extra in pool where chosen.count < count && !chosen.contains(extra.text) { chosen.append(extra.text) }
+        return Array(chosen.prefix(count))
+    }
+
+    /// How plausible `other`'s answer looks as a wrong option for `item`: meaning, length, form.
+    func plausibility(_ other: QuizItem, beside item: QuizItem) -> Double {
+        let a = item.answer, b = other.answer
+        var score = -abs(log(Double(max(1, b.count)) / Double(max(1, a.count))))
+        score += 0.6 * Self.form(a).similarity(to: Self.form(b))
+        if let s = similarity(item.id, other.id) { score += 3 * s }
+        return score
+    }
+
+    /// What an answer looks like.
+    struct Form: Equatable {
+        var numeric: Bool, capitalised: Bool, words: Int, sentence: Bool, digits: Bool
+
+        func similarity(to o: Form) -> Double {
+            var same = 0.0
+            if numeric == o.numeric { same += 1 }
+            if capitalised == o.capitalised { same += 1 }
+            if words == o.words { same += 1 }
+            if sentence == o.sentence { same += 1 }
+            if digits == o.digits { same += 1 }
+            return same / 5
+        }
+    }
+
+    static func form(_ text: String) -> Form {
+        let words = text.split(whereSeparator: \.isWhitespace)
+        let bucket = words.count <= 1 ? 1 : words.count <= 3 ? 2 : words.count <= 8 ? 3 : 4
+        return Form(numeric: !words.isEmpty && words.allSatisfy { $0.first?.isNumber == true || $0.count <= 3 },
+                    capitalised: text.first?.isUppercase == true, words: bucket,
+                    sentence: text.hasSuffix(".") || text.hasSuffix("!") || text.hasSuffix("?"), digits: text.contains(where: \.isNumber))
+    }
+
+    /// Whether two answers say the same thing: equal once normalised, within a small edit
+    /// distance, one's words inside the other's, or mostly the same words.
+    public static func tooClose(_ x: String, _ y: String) -> Bool {
+        let a = AnswerText.words(x), b = AnswerText.words(y)
+        let ja = a.joined(separator: " "), jb = b.joined(separator: " ")
+        if ja == jb { return true }
+        let shorter = min(ja.count, jb.count)
+        if shorter >= 4, AnswerText.distance(ja, jb, limit: max(1, shorter / 5)) <= max(1, shorter / 5) { return true }
+        let sa = Set(a), sb = Set(b)
+        guard !sa.isEmpty, !sb.isEmpty else { return false }
+        if (sa.isSubset(of: sb) || sb.isSubset(of: sa)) && min(sa.count, sb.count) * 2 >= max(sa.count, sb.count) { return true }
+        return Double(sa.intersection(sb).count) / Double(sa.union(sb).count) >= 0.75
+    }
+}

@@ -1,0 +1,105 @@
+import ArgumentParser
+import Foundation
+import QuireIndex
+import QuireModel
+import QuireQuiz
+import QuireReview
+import QuireScheduling
+import QuireStudy
+import QuireSupport
+
+extension Quire {
+    /// `quire quiz [QUERY] --mode choice|truefalse|match|typed|explain …`.
+    struct Quiz: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "A quiz on the cards a query selects: multiple choice, true/false, matching, typed answers, or explaining in your own words.",
+            discussion: """
+                Questions are drawn from the seed (--seed; by default the clock), each card once. Choice and \
+                true/false take their wrong answers from other cards of the same deck and kind (wider only for a \
+                small deck), never the answer again or close to it, alike in length and form. Typed answers are \
+                graded once normalised (case, accents, punctuation, articles, numbers) and allow a small typo; \
+                explain scores how many key terms of the answer and its source passage you used. 10 points a \
+                right answer, plus 2 for each right answer in a row before it (at most 10). A quiz changes no \
+                schedule unless --grade (right: Good, wrong: Again, as 'quire grade'). At the end, r goes over \
+                the cards missed. Answers are read line by line: choice 1-4 (or a-d), true/false t/f, match \
+                pairs like '1c 2a 3e 4b 5d', typed and explain the text; q quits.
+                """)
+
+        @OptionGroup var options: VaultOptions
+        @Option(help: "choice, truefalse, match, typed or explain.") var mode: QuizQuestion.Mode = .choice
+        @Option(help: "Questions in the quiz.") var count = 10
+        @Option(help: ArgumentHelp("Seconds to answer each question; later counts as wrong.", valueName: "SECONDS")) var timed: Int?
+        @Option(help: "The seed the questions are drawn from (the same seed, the same quiz).") var seed: UInt64?
+        @Flag(help: "Record each result as a review: right → Good, wrong → Again.") var grade = false
+        @Flag(help: "Print the results as JSON at the end (the questions go to standard error).") var json = false
+        @Argument(parsing: .allUnrecognized, help: "A query selecting the cards to ask (default: every card).") var query: [String] = []
+
+        func validate() throws {
+            try UnknownOptions.reject(query, of: Self.self)
+            if !(1...1000).contains(count) { throw ValidationError("--count is from 1 to 1000") }
+            if let timed, !(1...3600).contains(timed) { throw ValidationError("--timed is from 1 to 3600 seconds") }
+        }
+
+        func run() throws {
+            let q = query.isEmpty ? nil : try LoadedVault.query(query)
+            let context = try StudyContext(options, readLog: false)
+            let index = context.loaded.index
+            // Every card of the vault can lend its answer; the query chooses the cards asked.
+            var pool: [QuizItem] = [], asked: [QuizItem] = []
+            var paths: [CardID: String] = [:]
+            for note in index.notes where !note.archived {
+                for card in note.cards where card.schedule?.suspended != true {
+                    let item = QuizItem(card, deck: note.deck)
+                    pool.append(item)
+                    paths[card.id] = note.path
+                    if q?.matches(card: card, in: note, now: context.now, dayEnd: context.dayEnd) ?? true { asked.append(item) }
+                }
+            }
+            guard !asked.isEmpty else { throw CLIError("no card to ask: the query selects none (suspended cards and archived notes are left out)") }
+            let seed = self.seed ?? UInt64(max(0, context.now.milliseconds))
+            var builder = QuizBuilder(items: pool, seed: seed)
+            let (questions, skipped) = builder.questions(mode, count: count, asking: asked)
+            guard !questions.isEmpty else {
+                let why = skipped.first.map { $0.1.description } ?? "no card has an answer"
+                throw CLIError("no \(mode.rawValue) question can be built from these cards: \(why)")
+            }
+            var session = QuizSession(questions: questions, mode: mode, timed: timed, clock: StudyClock(fixed: options.pinnedNow),
+                                      toStandardError: json)
+            session.say("Quiz: \(Output.counted(questions.count, "question")), \(mode.rawValue) (seed \(seed))"
+                        + (skipped.isEmpty ? "" : "; \(Output.counted(skipped.count, "card")) could not be asked: \(skipped[0].1)"))
+            var graded = 0
+            if grade {
+                let review = try ReviewContext(options)
+                session.onAnswer = { item, right, at, ms in
+                    guard let path = paths[item.id] else { return }
+                    do {
+                        _ = try review.writer.grade(item.id, right ? .good : .again, inNote: path, at: at, answerMilliseconds: ms)
+                        graded += 1
+                    } catch {
+                        Output.error("quire: \(item.id): \(error)")
+                    }
+                }
+            }
+            session.run()
+            if json {
+                Output.line(session.json(seed: seed, graded: graded).serialized(pretty: true))
+            } else {
+                for line in session.summary(graded: grade ? graded : nil) { session.say(line) }
+            }
+            try context.loaded.finish()
+            // "Review these now": the cards missed, crammed (their answers recorded with --grade).
+            let missed = session.missed
+            guard !json, !missed.isEmpty else { return }
+            session.say("Press r and Enter to review them now; Enter alone ends.")
+            guard readLine()?.trimmingSpaces().lowercased() == "r" else { return }
+            var arguments = ["--cram"] + (grade ? ["--reschedule"] : []) + ["--plain"]
+            if let vault = options.vault { arguments += ["--vault", vault] }
+            if let now = options.nowText { arguments += ["--now", now] }
+            if options.noCache { arguments.append("--no-cache") }
+            var review = try Quire.Review.parse(arguments + [missed.map { "id:\($0.id)" }.joined(separator: " or ")])
+            try review.run()
+        }
+    }
+}
+
+extension QuizQuestion.Mode: ExpressibleByArgument {}

@@ -1,0 +1,205 @@
+import Foundation
+import QuireModel
+import QuireQuiz
+import QuireSupport
+
+/// `quire quiz`'s questions asked line by line: each question printed, the answer read from
+/// standard input, the verdict and the points said; `q` (or the end of input) stops.
+struct QuizSession {
+    /// How a question went.
+    struct Result {
+        var right: Bool
+        /// For match, each pair; else the one answer.
+        var perItem: [Bool]
+        var milliseconds: Int
+        var points: Int
+        var given: String
+        /// typed: the verdict; explain: the coverage and the terms missing.
+        var detail: JSONValue = .null
+    }
+
+    let questions: [QuizQuestion]
+    let mode: QuizQuestion.Mode
+    let timed: Int?
+    let clock: StudyClock
+    /// With --json the questions go to standard error, the results to standard output.
+    let toStandardError: Bool
+    /// Hears each card's result as it is judged (with --grade: recorded as a review then), with
+    /// the time of the answer and how long it took.
+    var onAnswer: (QuizItem, Bool, Timestamp, Int) -> Void = { _, _, _, _ in }
+    private(set) var results: [Result] = []
+    private(set) var score = QuizScore()
+
+    init(questions: [QuizQuestion], mode: QuizQuestion.Mode, timed: Int?, clock: StudyClock, toStandardError: Bool) {
+        self.questions = questions
+        self.mode = mode
+        self.timed = timed
+        self.clock = clock
+        self.toStandardError = toStandardError
+    }
+
+    /// An explanation covering this share of the key terms counts as right.
+    static let explainedEnough = 0.5
+
+    func say(_ text: String) {
+        if toStandardError {
+            Output.error(Output.safe(text))
+        } else {
+            Output.line(text)
+            Output.flush()
+        }
+    }
+
+    mutating func run() {
+        for (n, question) in questions.enumerated() {
+            say("")
+            say("Question \(n + 1) of \(questions.count)" + (timed.map { " · \($0) s" } ?? ""))
+            ask(question)
+            let shown = clock.now()
+            guard let line = readLine(), line.trimmingSpaces() != "q" else { break }
+            let answered = clock.now()
+            let ms = clock.milliseconds(from: shown, to: answered)
+            var result = judge(question, line.trimmingSpaces())
+            result.milliseconds = ms
+            if let timed, ms > timed * 1000, result.right {
+                result.right = false
+                result.perItem = result.perItem.map { _ in false }
+                say("Time's up: \(ms / 1000) s.")
+            }
+            result.points = score.record(right: result.right, milliseconds: ms)
+            for (item, right) in zip(question.items, result.perItem) { onAnswer(item, right, answered, ms) }
+            say(result.right ? "Right! +\(result.points)" + (score.streak > 1 ? " (\(score.streak) in a row)" : "") : "Wrong.")
+            results.append(result)
+        }
+    }
+
+    /// Prints a question.
+    func ask(_ question: QuizQuestion) {
+        let letters = ["a", "b", "c", "d", "e"]
+        guard let item = question.items.first else { return }
+        switch question.mode {
+        case .choice:
+            say("Q: " + item.prompt)
+            for (k, option) in question.options.enumerated() { say("  \(k + 1)) \(option)") }
+            say("Answer 1-4:")
+        case .truefalse:
+            say("True or false? " + question.statement)
+            say("Answer t or f:")
+        case .match:
+            say("Match each question with its answer:")
+            for (k, it) in question.items.enumerated() { say("  \(k + 1). \(it.prompt)") }
+            for (k, option) in question.options.enumerated() { say("  \(letters[k])) \(option)") }
+            say("Answer like 1c 2a 3e 4b 5d:")
+        case .typed:
+            say("Q: " + item.prompt)
+            say("Type the answer:")
+        case .explain:
+            say("Explain in your own words: " + item.prompt)
+            say("Your explanation (one line):")
+        }
+    }
+
+    /// Judges an answer line.
+    func judge(_ question: QuizQuestion, _ line: String) -> Result {
+        let letters: [Character] = ["a", "b", "c", "d", "e"]
+        guard let item = question.items.first else { return Result(right: false, perItem: [], milliseconds: 0, points: 0, given: line) }
+        switch question.mode {
+        case .choice:
+            let lower = line.lowercased()
+            let pick = Int(lower).map { $0 - 1 } ?? lower.first.flatMap { letters.firstIndex(of: $0) }
+            let right = pick == question.correct
+            if !right { say("The answer: \(question.correct + 1)) \(item.answer)") }
+            return Result(right: right, perItem: [right], milliseconds: 0, points: 0, given: pick.map { question.options.indices.contains($0) ? question.options[$0] : line } ?? line)
+        case .truefalse:
+            let said = line.lowercased().first.map { $0 == "t" || $0 == "y" }
+            let right = said == (question.correct == 1)
+            if !right { say(question.correct == 1 ? "It is true." : "It is false: the answer is " + Self.sentence(item.answer)) }
+            return Result(right: right, perItem: [right], milliseconds: 0, points: 0, given: line)
+        case .match:
+            // Pairs like "1c", "2 a", "3-e"; a line of five letters pairs them in order.
+            var chosen = [Int?](repeating: nil, count: question.items.count)
+            let compact = line.lowercased().filter { !$0.isWhitespace && $0 != "-" && $0 != "," }
+            if compact.count == question.items.count, compact.allSatisfy({ letters.contains($0) }) {
+                for (k, c) in compact.enumerated() { chosen[k] = letters.firstIndex(of: c) }
+            } else {
+                var number: Int?
+                for c in compact {
+                    if let d = c.wholeNumberValue { number = d - 1 } else if let n = number, chosen.indices.contains(n), let l = letters.firstIndex(of: c) {
+                        chosen[n] = l
+                        number = nil
+                    }
+                }
+            }
+            let per = question.pairing.enumerated().map { chosen[$0.offset] == $0.element }
+            let right = per.allSatisfy { $0 }
+            if !right {
+                say("The pairs: " + question.pairing.enumerated().map { "\($0.offset + 1)\(letters[$0.element])" }.joined(separator: " "))
+            }
+            return Result(right: right, perItem: per, milliseconds: 0, points: 0, given: line)
+        case .typed:
+            let verdict = TypedAnswer(typed: line, expected: item.answer)
+            let matched = verdict.diff.contains { if case .same(let w) = $0 { !AnswerText.normalized(w).isEmpty } else { false } }
+            if verdict.verdict != .correct {
+                say((verdict.verdict == .typo ? "Almost (a typo): " : "Expected: ") + item.answer)
+            }
+            if verdict.verdict != .correct, matched {
+                say("  " + verdict.diff.map { word in
+                    switch word {
+                    case .same(let w): w
+                    case .wrong(let w): "[-\(w)-]"
+                    case .missing(let w): "{+\(w)+}"
+                    }
+                }.joined(separator: " "))
+            }
+            return Result(right: verdict.isRight, perItem: [verdict.isRight], milliseconds: 0, points: 0, given: line,
+                          detail: .string(verdict.verdict.rawValue))
+        case .explain:
+            let e = Explanation(explanation: line, answer: item.answer, passage: item.passage)
+            let right = e.coverage >= Self.explainedEnough
+            say(String(format: "Covered %.0f%% of the key terms", e.coverage * 100) + (e.missing.isEmpty ? "." : "; missing: " + e.missing.prefix(8).joined(separator: ", ")))
+            if !right { say("The answer: \(item.answer)") }
+            return Result(right: right, perItem: [right], milliseconds: 0, points: 0, given: line,
+                          detail: .object([("coverage", .double((e.coverage * 1000).rounded() / 1000)), ("missing", .array(e.missing.map(JSONValue.string)))]))
+        }
+    }
+
+    /// `text` ending with a full stop (unless it ends with punctuation already).
+    static func sentence(_ text: String) -> String {
+        text.last.map { ".!?…".contains($0) } == true ? text : text + "."
+    }
+
+    /// The cards asked and answered wrongly.
+    var missed: [QuizItem] {
+        zip(questions, results).flatMap { q, r in zip(q.items, r.perItem).filter { !$0.1 }.map(\.0) }
+    }
+
+    /// The results' lines.
+    func summary(graded: Int?) -> [String] {
+        guard !results.isEmpty else { return ["No question answered."] }
+        let seconds = results.reduce(0) { $0 + $1.milliseconds } / 1000
+        var lines = ["", "Score: \(score.points) points · \(score.right) of \(results.count) right · longest streak \(score.longestStreak) · "
+                     + "\(StudyContext.duration(seconds: seconds)) (\(StudyContext.duration(seconds: seconds / max(1, results.count))) a question)"]
+        if let graded { lines.append("Recorded \(Output.counted(graded, "review")) (right: good, wrong: again).") }
+        if !missed.isEmpty {
+            lines.append("Missed:")
+            for item in missed { lines.append("  \(item.id)  \(item.prompt.prefix(70))") }
+            lines.append("(later: quire review --cram '" + missed.map { "id:\($0.id)" }.joined(separator: " or ") + "')")
+        }
+        return lines
+    }
+
+    func json(seed: UInt64, graded: Int) -> JSONValue {
+        .object([
+            ("mode", .string(mode.rawValue)), ("seed", .string(String(seed))), ("points", .int(score.points)),
+            ("right", .int(score.right)), ("asked", .int(results.count)), ("longest_streak", .int(score.longestStreak)), ("graded", .int(graded)),
+            ("questions", .array(zip(questions, results).map { q, r in
+                .object([
+                    ("cards", .array(q.items.map { .string($0.id.description) })), ("right", .bool(r.right)),
+                    ("per_card", .array(r.perItem.map(JSONValue.bool))), ("milliseconds", .int(r.milliseconds)), ("points", .int(r.points)),
+                    ("given", .string(r.given)), ("expected", .array(q.items.map { .string($0.answer) })), ("detail", r.detail),
+                ])
+            })),
+            ("missed", .array(missed.map { .string($0.id.description) })),
+        ])
+    }
+}
