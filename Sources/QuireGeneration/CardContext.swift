@@ -24,7 +24,7 @@ public enum CardContext {
         }
         // Else the paragraphs before the card in its section.
         var out: [String] = []
-        var line = first - 1
+        var line = min(first - 1, lines.count)
         var words = 0
         while line >= 1, out.count < 3, words < 120 {
             let text = lines[line - 1]

@@ -42,8 +42,8 @@ public struct QuizQuestion: Sendable, Equatable {
 }
 
 /// Builds quiz questions from cards, deterministically from a seed. Distractors (choice, the
-/// false statements of true/false) are other cards' answers from the same deck and kind — wider
-/// only when the deck is too small —, never the answer again nor close to it (normalised text,
+/// false statements of true/false) are other cards' answers from the same deck and kind — its
+/// top-level deck only when the deck is too small —, never the answer again nor close to it (normalised text,
 /// edit distance, shared words), ranked by how plausible they look beside it: answers the user
 /// once typed wrongly for this card first, then nearest in meaning (when `similarity` knows the
 /// two cards), then alike in length and form (a number for a number, a name for a name, as many
@@ -54,8 +54,12 @@ public struct QuizBuilder {
     var random: SplitMix64
     let similarity: (CardID, CardID) -> Double?
 
+    /// Each of ``items`` prepared once.
+    let prepared: [Prepared]
+
     public init(items: [QuizItem], seed: UInt64, similarity: @escaping (CardID, CardID) -> Double? = { _, _ in nil }) {
         self.items = items
+        prepared = items.map(Prepared.init)
         random = SplitMix64(seed: seed)
         self.similarity = similarity
     }
@@ -138,54 +142,83 @@ public struct QuizBuilder {
 
     /// `count` wrong answers for `item`, the most plausible first; nil when the cards cannot give that many.
     public mutating func distractors(for item: QuizItem, count: Int) -> [String]? {
-        // The same deck and kind; wider (the deck's top, then every deck; then any kind but cloze's
-        // partner) only when too few.
-        // An answer of as many blanks, and of the same way round (a reversed pair's other way is
-        // another language): never widened.
-        let blanks = item.answer.components(separatedBy: " … ").count
-        let alike: (QuizItem) -> Bool = { $0.answer.components(separatedBy: " … ").count == blanks && $0.direction == item.direction }
-        let sameKind: (QuizItem) -> Bool = { ($0.kind == .cloze) == (item.kind == .cloze) && alike($0) }
-        let scopes: [(QuizItem) -> Bool] = [
-            { $0.deck == item.deck && $0.kind == item.kind && alike($0) },
-            { $0.deck == item.deck && sameKind($0) },
-            { $0.deck.components.first == item.deck.components.first && sameKind($0) },
-            { sameKind($0) },
+        // The same deck and kind; wider (any kind but cloze's partner, then the deck's top-level
+        // deck) only when too few — never another subject. An answer of as many blanks, and of the
+        // same way round (a reversed pair's other way is another language), at every width.
+        let me = Prepared(item)
+        let items = self.items, prepared = self.prepared
+        let alike: (Int) -> Bool = { prepared[$0].blanks == me.blanks && items[$0].direction == item.direction }
+        let sameKind: (Int) -> Bool = { (items[$0].kind == .cloze) == (item.kind == .cloze) && alike($0) }
+        let scopes: [(Int) -> Bool] = [
+            { items[$0].deck == item.deck && items[$0].kind == item.kind && alike($0) },
+            { items[$0].deck == item.deck && sameKind($0) },
+            { items[$0].deck.components.first == item.deck.components.first && sameKind($0) },
         ]
-        var pool: [(text: String, score: Double)] = []
-        var taken: [String] = []
-        func admit(_ text: String, score: Double) {
-            guard !Self.tooClose(text, item.answer), !Self.tooClose(text, item.prompt),
-                  !taken.contains(where: { Self.tooClose($0, text) }) else { return }
-            taken.append(text)
-            pool.append((text, score))
+        let n = item.answer.count
+        var admitted: [(text: String, words: [String], score: Double)] = []
+        var longer = 0, shorter = 0
+        func admit(_ text: String, _ words: [String], score: Double) {
+            guard !Self.tooClose(words, me.answerWords), !Self.tooClose(words, me.promptWords),
+                  !admitted.contains(where: { Self.tooClose($0.words, words) }) else { return }
+            admitted.append((text, words, score))
+            if text.count >= n { longer += 1 }
+            if text.count <= n { shorter += 1 }
         }
-        for wrong in item.wrongAnswers where !wrong.allSatisfy(\.isWhitespace) { admit(wrong, score: 100) }
+        for wrong in item.wrongAnswers where !wrong.allSatisfy(\.isWhitespace) { admit(wrong, AnswerText.words(wrong), score: 100) }
+        // Each width's cards by plausibility; enough taken on each side of the answer's length.
+        var considered = Set<Int>()
         for scope in scopes {
-            for other in items where other.id != item.id && scope(other) && !taken.contains(other.answer) {
-                admit(other.answer, score: plausibility(other, beside: item))
+            var candidates: [(index: Int, score: Double)] = []
+            for k in items.indices where items[k].id != item.id && !considered.contains(k) && scope(k) {
+                considered.insert(k)
+                candidates.append((k, plausibility(prepared[k], items[k].id, beside: me, item.id)))
             }
-            if pool.count >= count { break }
+            candidates.sort { ($0.score, -$0.index) > ($1.score, -$1.index) }
+            for candidate in candidates {
+                if longer >= count, shorter >= count { break }
+                let text = items[candidate.index].answer
+                if text.count > n, longer >= count { continue }
+                if text.count < n, shorter >= count { continue }
+                admit(text, prepared[candidate.index].answerWords, score: candidate.score)
+            }
+            if admitted.count >= count { break }
         }
-        guard pool.count >= count else { return nil }
-        pool.sort { $0.score > $1.score }
+        guard admitted.count >= count else { return nil }
+        admitted.sort { $0.score > $1.score }
         // How many options at least as long as the answer, drawn evenly (so a test-taker who picks
         // the longest is right about one time in four); each side the most plausible first.
         let longerWanted = Int(random.next() % UInt64(count + 1))
-        let n = item.answer.count
-        let equal = pool.filter { $0.text.count == n }
-        let longer = pool.filter { $0.text.count > n } + equal, shorter = pool.filter { $0.text.count < n } + equal
-        var chosen = Array(longer.prefix(longerWanted).map(\.text))
-        for option in shorter where chosen.count < count && !chosen.contains(option.text) { chosen.append(option.text) }
-        for extra in pool where chosen.count < count && !chosen.contains(extra.text) { chosen.append(extra.text) }
+        let equal = admitted.filter { $0.text.count == n }
+        let longerOnes = admitted.filter { $0.text.count > n } + equal, shorterOnes = admitted.filter { $0.text.count < n } + equal
+        var chosen = Array(longerOnes.prefix(longerWanted).map(\.text))
+        for option in shorterOnes where chosen.count < count && !chosen.contains(option.text) { chosen.append(option.text) }
+        for extra in admitted where chosen.count < count && !chosen.contains(extra.text) { chosen.append(extra.text) }
         return Array(chosen.prefix(count))
     }
 
+    /// What the builder keeps of each card: its answer's and question's words normalised, its
+    /// answer's form and number of blanks.
+    struct Prepared {
+        var answerWords: [String]
+        var promptWords: [String]
+        var form: Form
+        var length: Int
+        var blanks: Int
+
+        init(_ item: QuizItem) {
+            answerWords = AnswerText.words(item.answer)
+            promptWords = AnswerText.words(item.prompt)
+            form = QuizBuilder.form(item.answer)
+            length = item.answer.count
+            blanks = item.answer.components(separatedBy: " … ").count
+        }
+    }
+
     /// How plausible `other`'s answer looks as a wrong option for `item`: meaning, length, form.
-    func plausibility(_ other: QuizItem, beside item: QuizItem) -> Double {
-        let a = item.answer, b = other.answer
-        var score = -abs(log(Double(max(1, b.count)) / Double(max(1, a.count))))
-        score += 0.6 * Self.form(a).similarity(to: Self.form(b))
-        if let s = similarity(item.id, other.id) { score += 3 * s }
+    func plausibility(_ other: Prepared, _ otherID: CardID, beside item: Prepared, _ itemID: CardID) -> Double {
+        var score = -abs(log(Double(max(1, other.length)) / Double(max(1, item.length))))
+        score += 0.6 * item.form.similarity(to: other.form)
+        if let s = similarity(itemID, otherID) { score += 3 * s }
         return score
     }
 
@@ -214,8 +247,10 @@ public struct QuizBuilder {
 
     /// Whether two answers say the same thing: equal once normalised, within a small edit
     /// distance, one's words inside the other's, or mostly the same words.
-    public static func tooClose(_ x: String, _ y: String) -> Bool {
-        let a = AnswerText.words(x), b = AnswerText.words(y)
+    public static func tooClose(_ x: String, _ y: String) -> Bool { tooClose(AnswerText.words(x), AnswerText.words(y)) }
+
+    /// ``tooClose(_:_:)`` of answers already made words.
+    static func tooClose(_ a: [String], _ b: [String]) -> Bool {
         let ja = a.joined(separator: " "), jb = b.joined(separator: " ")
         if ja == jb { return true }
         let shorter = min(ja.count, jb.count)

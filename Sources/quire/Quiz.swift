@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import QuireIndex
+import QuireGeneration
 import QuireModel
 import QuireQuiz
 import QuireReview
@@ -58,13 +59,27 @@ extension Quire {
             guard !asked.isEmpty else { throw CLIError("no card to ask: the query selects none (suspended cards and archived notes are left out)") }
             let seed = self.seed ?? UInt64(max(0, context.now.milliseconds))
             var builder = QuizBuilder(items: pool, seed: seed)
-            let (questions, skipped) = builder.questions(mode, count: count, asking: asked)
+            var (questions, skipped) = builder.questions(mode, count: count, asking: asked)
+            var rarity: (String) -> Double = { _ in 1 }
+            if mode == .explain {
+                // Each card's source passage, and how rare each word is in the vault.
+                let notes = Set(questions.flatMap { $0.items.compactMap { paths[$0.id] } })
+                let (statistics, files) = context.loaded.termStatistics(keeping: notes)
+                rarity = statistics.idf
+                for q in questions.indices {
+                    for k in questions[q].items.indices {
+                        let item = questions[q].items[k]
+                        guard let path = paths[item.id], let bytes = files[path], let loc = index.location(of: item.id.description) else { continue }
+                        questions[q].items[k].passage = CardContext.context(of: index.card(at: loc), in: index.notes[loc.note], bytes: bytes).text
+                    }
+                }
+            }
             guard !questions.isEmpty else {
                 let why = skipped.first.map { $0.1.description } ?? "no card has an answer"
                 throw CLIError("no \(mode.rawValue) question can be built from these cards: \(why)")
             }
             var session = QuizSession(questions: questions, mode: mode, timed: timed, clock: StudyClock(fixed: options.pinnedNow),
-                                      toStandardError: json)
+                                      toStandardError: json, rarity: rarity)
             session.say("Quiz: \(Output.counted(questions.count, "question")), \(mode.rawValue) (seed \(seed))"
                         + (skipped.isEmpty ? "" : "; \(Output.counted(skipped.count, "card")) could not be asked: \(skipped[0].1)"))
             var graded = 0

@@ -30,7 +30,12 @@ struct QuizSession {
     private(set) var results: [Result] = []
     private(set) var score = QuizScore()
 
-    init(questions: [QuizQuestion], mode: QuizQuestion.Mode, timed: Int?, clock: StudyClock, toStandardError: Bool) {
+    /// How rare a word is in the vault (explain mode weighs key terms by it).
+    let rarity: (String) -> Double
+
+    init(questions: [QuizQuestion], mode: QuizQuestion.Mode, timed: Int?, clock: StudyClock, toStandardError: Bool,
+         rarity: @escaping (String) -> Double = { _ in 1 }) {
+        self.rarity = rarity
         self.questions = questions
         self.mode = mode
         self.timed = timed
@@ -154,7 +159,7 @@ struct QuizSession {
             return Result(right: verdict.isRight, perItem: [verdict.isRight], milliseconds: 0, points: 0, given: line,
                           detail: .string(verdict.verdict.rawValue))
         case .explain:
-            let e = Explanation(explanation: line, answer: item.answer, passage: item.passage)
+            let e = Explanation(explanation: line, answer: item.answer, passage: item.passage, rarity: rarity)
             let right = e.coverage >= Self.explainedEnough
             say(String(format: "Covered %.0f%% of the key terms", e.coverage * 100) + (e.missing.isEmpty ? "." : "; missing: " + e.missing.prefix(8).joined(separator: ", ")))
             if !right { say("The answer: \(item.answer)") }
@@ -193,8 +198,17 @@ struct QuizSession {
             ("mode", .string(mode.rawValue)), ("seed", .string(String(seed))), ("points", .int(score.points)),
             ("right", .int(score.right)), ("asked", .int(results.count)), ("longest_streak", .int(score.longestStreak)), ("graded", .int(graded)),
             ("questions", .array(zip(questions, results).map { q, r in
-                .object([
-                    ("cards", .array(q.items.map { .string($0.id.description) })), ("right", .bool(r.right)),
+                var fields: [(String, JSONValue)] = [
+                    ("cards", .array(q.items.map { .string($0.id.description) })), ("prompts", .array(q.items.map { .string($0.prompt) })),
+                ]
+                switch q.mode {
+                case .choice: fields += [("options", .array(q.options.map(JSONValue.string))), ("correct", .int(q.correct))]
+                case .truefalse: fields += [("statement", .string(q.statement)), ("true", .bool(q.correct == 1))]
+                case .match: fields += [("options", .array(q.options.map(JSONValue.string))), ("pairing", .array(q.pairing.map(JSONValue.int)))]
+                case .typed, .explain: break
+                }
+                return .object(fields + [
+                    ("right", .bool(r.right)),
                     ("per_card", .array(r.perItem.map(JSONValue.bool))), ("milliseconds", .int(r.milliseconds)), ("points", .int(r.points)),
                     ("given", .string(r.given)), ("expected", .array(q.items.map { .string($0.answer) })), ("detail", r.detail),
                 ])

@@ -20,4 +20,15 @@ import QuireTestSupport
         #expect(cards.count <= 30)
         #expect(Summarizer.summarize(sentences, statistics: TermStatistics(texts: [text]), count: 3).count == 3)
     }
+
+    /// A card's source passage read from bytes that no longer hold its lines (the file changed
+    /// since it was indexed) is what the bytes hold, not a crash.
+    @Test func aPassageFromAShorterFileIsNoCrash() throws {
+        let text = "# T\n\nSome context here.\n\nWhat? :: That.\n"
+        let note = try #require(parse(text, path: "T.md").note)
+        let card = try #require(note.cards.first)
+        #expect(CardContext.context(of: card, in: note, bytes: Array(text.utf8)).text == "Some context here.")
+        #expect(CardContext.context(of: card, in: note, bytes: []).text.isEmpty)
+        #expect(CardContext.context(of: card, in: note, bytes: Array("# T\n".utf8)).text.isEmpty)
+    }
 }
