@@ -32,7 +32,8 @@ extension Quire {
         @Option(help: ArgumentHelp("Seconds to answer each question; later counts as wrong.", valueName: "SECONDS")) var timed: Int?
         @Option(help: "The seed the questions are drawn from (the same seed, the same quiz).") var seed: UInt64?
         @Flag(help: "Record each result as a review: right → Good, wrong → Again.") var grade = false
-        @Flag(help: "Print the results as JSON at the end (the questions go to standard error).") var json = false
+        @Flag(help: "Print the results as JSON at the end (the questions go to standard error, line by line).") var json = false
+        @Flag(help: "No full-screen interface: questions printed, answers read line by line from standard input.") var plain = false
         @Argument(parsing: .allUnrecognized, help: "A query selecting the cards to ask (default: every card).") var query: [String] = []
 
         func validate() throws {
@@ -78,14 +79,13 @@ extension Quire {
                 let why = skipped.first.map { $0.1.description } ?? "no card has an answer"
                 throw CLIError("no \(mode.rawValue) question can be built from these cards: \(why)")
             }
-            var session = QuizSession(questions: questions, mode: mode, timed: timed, clock: StudyClock(fixed: options.pinnedNow),
-                                      toStandardError: json, rarity: rarity)
-            session.say("Quiz: \(Output.counted(questions.count, "question")), \(mode.rawValue) (seed \(seed))"
-                        + (skipped.isEmpty ? "" : "; \(Output.counted(skipped.count, "card")) could not be asked: \(skipped[0].1)"))
+            var round = QuizRound(questions: questions, mode: mode, timed: timed, clock: StudyClock(fixed: options.pinnedNow), rarity: rarity)
+            let heading = "Quiz: \(Output.counted(questions.count, "question")), \(mode.rawValue) (seed \(seed))"
+                + (skipped.isEmpty ? "" : "; \(Output.counted(skipped.count, "card")) could not be asked: \(skipped[0].1)")
             var graded = 0
             if grade {
                 let review = try ReviewContext(options)
-                session.onAnswer = { item, right, at, ms in
+                round.onAnswer = { item, right, at, ms in
                     guard let path = paths[item.id] else { return }
                     do {
                         _ = try review.writer.grade(item.id, right ? .good : .again, inNote: path, at: at, answerMilliseconds: ms)
@@ -95,19 +95,36 @@ extension Quire {
                     }
                 }
             }
-            session.run()
-            if json {
-                Output.line(session.json(seed: seed, graded: graded).serialized(pretty: true))
+            let screen = !plain && !json && Output.isTerminal
+            var reviewMissed = false
+            if screen {
+                var quiz = QuizScreen(round: round, heading: heading)
+                quiz.run()
+                round = quiz.round
+                reviewMissed = quiz.reviewMissed
             } else {
-                for line in session.summary(graded: grade ? graded : nil) { session.say(line) }
+                var quiz = PlainQuiz(round: round, toStandardError: json)
+                quiz.say(heading)
+                quiz.run()
+                round = quiz.round
+            }
+            if json {
+                Output.line(round.json(seed: seed, graded: graded).serialized(pretty: true))
+            } else {
+                for line in round.summary(graded: grade ? graded : nil) { Output.line(line) }
+                Output.flush()
             }
             try context.loaded.finish()
             // "Review these now": the cards missed, crammed (their answers recorded with --grade).
-            let missed = session.missed
+            let missed = round.missed
             guard !json, !missed.isEmpty else { return }
-            session.say("Press r and Enter to review them now; Enter alone ends.")
-            guard readLine()?.trimmingSpaces().lowercased() == "r" else { return }
-            var arguments = ["--cram"] + (grade ? ["--reschedule"] : []) + ["--plain"]
+            if !screen {
+                Output.line("Press r and Enter to review them now; Enter alone ends.")
+                Output.flush()
+                reviewMissed = readLine()?.trimmingSpaces().lowercased() == "r"
+            }
+            guard reviewMissed else { return }
+            var arguments = ["--cram"] + (grade ? ["--reschedule"] : []) + (screen ? [] : ["--plain"])
             if let vault = options.vault { arguments += ["--vault", vault] }
             if let now = options.nowText { arguments += ["--now", now] }
             if options.noCache { arguments.append("--no-cache") }

@@ -3,9 +3,9 @@ import QuireModel
 import QuireQuiz
 import QuireSupport
 
-/// `quire quiz`'s questions asked line by line: each question printed, the answer read from
-/// standard input, the verdict and the points said; `q` (or the end of input) stops.
-struct QuizSession {
+/// A quiz under way, whatever asks it (``PlainQuiz`` line by line, ``QuizScreen`` full screen):
+/// the questions, how each answer is judged and what is said of it, the score, the results.
+struct QuizRound {
     /// How a question went.
     struct Result {
         var right: Bool
@@ -22,8 +22,6 @@ struct QuizSession {
     let mode: QuizQuestion.Mode
     let timed: Int?
     let clock: StudyClock
-    /// With --json the questions go to standard error, the results to standard output.
-    let toStandardError: Bool
     /// Hears each card's result as it is judged (with --grade: recorded as a review then), with
     /// the time of the answer and how long it took.
     var onAnswer: (QuizItem, Bool, Timestamp, Int) -> Void = { _, _, _, _ in }
@@ -33,79 +31,57 @@ struct QuizSession {
     /// How rare a word is in the vault (explain mode weighs key terms by it).
     let rarity: (String) -> Double
 
-    init(questions: [QuizQuestion], mode: QuizQuestion.Mode, timed: Int?, clock: StudyClock, toStandardError: Bool,
+    init(questions: [QuizQuestion], mode: QuizQuestion.Mode, timed: Int?, clock: StudyClock,
          rarity: @escaping (String) -> Double = { _ in 1 }) {
         self.rarity = rarity
         self.questions = questions
         self.mode = mode
         self.timed = timed
         self.clock = clock
-        self.toStandardError = toStandardError
     }
 
     /// An explanation covering this share of the key terms counts as right.
     static let explainedEnough = 0.5
 
-    func say(_ text: String) {
-        if toStandardError {
-            Output.error(Output.safe(text))
-        } else {
-            Output.line(text)
-            Output.flush()
+    /// Judges the answer `line` to `question`, answered at `answered` after `milliseconds`: the
+    /// result is recorded (score, results, ``onAnswer``) and the lines saying how it went returned.
+    mutating func answer(_ question: QuizQuestion, _ line: String, at answered: Timestamp, milliseconds: Int) -> [String] {
+        var said: [String] = []
+        var result = judge(question, line.trimmingSpaces(), said: &said)
+        result.milliseconds = milliseconds
+        if let timed, milliseconds > timed * 1000, result.right {
+            result.right = false
+            result.perItem = result.perItem.map { _ in false }
+            said.append("Time's up: \(milliseconds / 1000) s.")
         }
+        result.points = score.record(right: result.right, milliseconds: milliseconds)
+        for (item, right) in zip(question.items, result.perItem) { onAnswer(item, right, answered, milliseconds) }
+        said.append(result.right ? "Right! +\(result.points)" + (score.streak > 1 ? " (\(score.streak) in a row)" : "") : "Wrong.")
+        results.append(result)
+        return said
     }
 
-    mutating func run() {
-        for (n, question) in questions.enumerated() {
-            say("")
-            say("Question \(n + 1) of \(questions.count)" + (timed.map { " · \($0) s" } ?? ""))
-            ask(question)
-            let shown = clock.now()
-            guard let line = readLine(), line.trimmingSpaces() != "q" else { break }
-            let answered = clock.now()
-            let ms = clock.milliseconds(from: shown, to: answered)
-            var result = judge(question, line.trimmingSpaces())
-            result.milliseconds = ms
-            if let timed, ms > timed * 1000, result.right {
-                result.right = false
-                result.perItem = result.perItem.map { _ in false }
-                say("Time's up: \(ms / 1000) s.")
-            }
-            result.points = score.record(right: result.right, milliseconds: ms)
-            for (item, right) in zip(question.items, result.perItem) { onAnswer(item, right, answered, ms) }
-            say(result.right ? "Right! +\(result.points)" + (score.streak > 1 ? " (\(score.streak) in a row)" : "") : "Wrong.")
-            results.append(result)
-        }
-    }
-
-    /// Prints a question.
-    func ask(_ question: QuizQuestion) {
+    /// A question's text, line by line, and what answers it.
+    static func lines(_ question: QuizQuestion) -> (lines: [String], prompt: String) {
         let letters = ["a", "b", "c", "d", "e"]
-        guard let item = question.items.first else { return }
+        guard let item = question.items.first else { return ([], "") }
         switch question.mode {
         case .choice:
-            say("Q: " + item.prompt)
-            for (k, option) in question.options.enumerated() { say("  \(k + 1)) \(option)") }
-            say("Answer 1-4:")
+            return (["Q: " + item.prompt] + question.options.enumerated().map { "  \($0.offset + 1)) \($0.element)" }, "Answer 1-4:")
         case .truefalse:
-            say("True or false? " + question.statement)
-            say("Answer t or f:")
+            return (["True or false? " + question.statement], "Answer t or f:")
         case .match:
-            say("Match each question with its answer:")
-            for (k, it) in question.items.enumerated() { say("  \(k + 1). \(it.prompt)") }
-            for (k, option) in question.options.enumerated() { say("  \(letters[k])) \(option)") }
-            say("Answer like 1c 2a 3e 4b 5d:")
+            return (["Match each question with its answer:"] + question.items.enumerated().map { "  \($0.offset + 1). \($0.element.prompt)" }
+                    + question.options.enumerated().map { "  \(letters[$0.offset])) \($0.element)" }, "Answer like 1c 2a 3e 4b 5d:")
         case .typed:
-            say("Q: " + item.prompt)
-            say("Type the answer:")
+            return (["Q: " + item.prompt], "Type the answer:")
         case .explain:
-            say("Explain in your own words: " + item.prompt)
-            say("Your explanation (one line):")
+            return (["Explain in your own words: " + item.prompt], "Your explanation (one line):")
         }
     }
 
-    /// Judges an answer line.
-    func judge(_ question: QuizQuestion, _ line: String) -> Result {
+    /// Judges an answer line; what is to be said of it goes into `said`.
+    func judge(_ question: QuizQuestion, _ line: String, said: inout [String]) -> Result {
         let letters: [Character] = ["a", "b", "c", "d", "e"]
         guard let item = question.items.first else { return Result(right: false, perItem: [], milliseconds: 0, points: 0, given: line) }
         switch question.mode {
@@ -113,12 +89,12 @@ struct QuizSession {
             let lower = line.lowercased()
             let pick = Int(lower).map { $0 - 1 } ?? lower.first.flatMap { letters.firstIndex(of: $0) }
             let right = pick == question.correct
-            if !right { say("The answer: \(question.correct + 1)) \(item.answer)") }
+            if !right { said.append("The answer: \(question.correct + 1)) \(item.answer)") }
             return Result(right: right, perItem: [right], milliseconds: 0, points: 0, given: pick.map { question.options.indices.contains($0) ? question.options[$0] : line } ?? line)
         case .truefalse:
-            let said = line.lowercased().first.map { $0 == "t" || $0 == "y" }
-            let right = said == (question.correct == 1)
-            if !right { say(question.correct == 1 ? "It is true." : "It is false: the answer is " + Self.sentence(item.answer)) }
+            let claims = line.lowercased().first.map { $0 == "t" || $0 == "y" }
+            let right = claims == (question.correct == 1)
+            if !right { said.append(question.correct == 1 ? "It is true." : "It is false: the answer is " + Self.sentence(item.answer)) }
             return Result(right: right, perItem: [right], milliseconds: 0, points: 0, given: line)
         case .match:
             // Pairs like "1c", "2 a", "3-e"; a line of five letters pairs them in order.
@@ -138,17 +114,17 @@ struct QuizSession {
             let per = question.pairing.enumerated().map { chosen[$0.offset] == $0.element }
             let right = per.allSatisfy { $0 }
             if !right {
-                say("The pairs: " + question.pairing.enumerated().map { "\($0.offset + 1)\(letters[$0.element])" }.joined(separator: " "))
+                said.append("The pairs: " + question.pairing.enumerated().map { "\($0.offset + 1)\(letters[$0.element])" }.joined(separator: " "))
             }
             return Result(right: right, perItem: per, milliseconds: 0, points: 0, given: line)
         case .typed:
             let verdict = TypedAnswer(typed: line, expected: item.answer)
             let matched = verdict.diff.contains { if case .same(let w) = $0 { !AnswerText.normalized(w).isEmpty } else { false } }
             if verdict.verdict != .correct {
-                say((verdict.verdict == .typo ? "Almost (a typo): " : "Expected: ") + item.answer)
+                said.append((verdict.verdict == .typo ? "Almost (a typo): " : "Expected: ") + item.answer)
             }
             if verdict.verdict != .correct, matched {
-                say("  " + verdict.diff.map { word in
+                said.append("  " + verdict.diff.map { word in
                     switch word {
                     case .same(let w): w
                     case .wrong(let w): "[-\(w)-]"
@@ -161,8 +137,8 @@ struct QuizSession {
         case .explain:
             let e = Explanation(explanation: line, answer: item.answer, passage: item.passage, rarity: rarity)
             let right = e.coverage >= Self.explainedEnough
-            say(String(format: "Covered %.0f%% of the key terms", e.coverage * 100) + (e.missing.isEmpty ? "." : "; missing: " + e.missing.prefix(8).joined(separator: ", ")))
-            if !right { say("The answer: \(item.answer)") }
+            said.append(String(format: "Covered %.0f%% of the key terms", e.coverage * 100) + (e.missing.isEmpty ? "." : "; missing: " + e.missing.prefix(8).joined(separator: ", ")))
+            if !right { said.append("The answer: \(item.answer)") }
             return Result(right: right, perItem: [right], milliseconds: 0, points: 0, given: line,
                           detail: .object([("coverage", .double((e.coverage * 1000).rounded() / 1000)), ("missing", .array(e.missing.map(JSONValue.string)))]))
         }
