@@ -32,13 +32,18 @@ public struct ReviewWriter: Sendable {
         /// Refuse a grade timed before the card's last review (a time given by hand, `grade --at`:
         /// it would move `last` backwards). A live grade behind another device's clock goes on.
         public var followsLastReview: Bool
+        /// For `grade`, an answer typed that was not the card's (logged as `typed=`, at most
+        /// ``ReviewWriter/typedLimit`` characters): quizzes offer it again as a wrong option.
+        public var typedWrongly: String?
 
         /// A request.
-        public init(card: CardID, action: ReviewAction, answerMilliseconds: Int? = nil, followsLastReview: Bool = false) {
+        public init(card: CardID, action: ReviewAction, answerMilliseconds: Int? = nil, followsLastReview: Bool = false,
+                    typedWrongly: String? = nil) {
             self.card = card
             self.action = action
             self.answerMilliseconds = answerMilliseconds
             self.followsLastReview = followsLastReview
+            self.typedWrongly = typedWrongly
         }
     }
 
@@ -95,12 +100,15 @@ public struct ReviewWriter: Sendable {
         return String((0..<10).map { Base32.alphabet[Int((bits >> (UInt64($0) * 5)) & 31)] })
     }
 
+    /// The longest typed answer logged (longer ones are cut).
+    public static let typedLimit = 200
+
     /// Grades one card of a note (see ``record(_:inNote:at:dryRun:known:)``).
     public func grade(_ card: CardID, _ rating: Rating, inNote path: String, at now: Timestamp,
                       answerMilliseconds: Int? = nil, known: Note? = nil,
-                      followsLastReview: Bool = false) throws(ReviewError) -> Outcome {
+                      followsLastReview: Bool = false, typedWrongly: String? = nil) throws(ReviewError) -> Outcome {
         try record([Request(card: card, action: .grade(rating), answerMilliseconds: answerMilliseconds,
-                            followsLastReview: followsLastReview)],
+                            followsLastReview: followsLastReview, typedWrongly: typedWrongly)],
                    inNote: path, at: now, known: known)
     }
 
@@ -179,6 +187,9 @@ public struct ReviewWriter: Sendable {
                 if snapshot == nil { snapshot = try snapshots.id(of: settings, in: vault) }
                 fields = [("sched", settings.kind.rawValue), ("cfg", snapshot ?? "")]
                 if let ms = request.answerMilliseconds { fields.append(("ms", String(ms))) }
+                if let typed = request.typedWrongly?.split(whereSeparator: \.isWhitespace).joined(separator: " "), !typed.isEmpty {
+                    fields.append(("typed", String(typed.prefix(Self.typedLimit))))
+                }
             }
             if !dryRun { fields.insert(("id", eventIDs()), at: 0) }
             fields.append(("path", path))

@@ -67,8 +67,9 @@ public struct ReviewController: Sendable {
 
     /// Grades an entry; returns the card's new state.
     @discardableResult
+    /// - Parameter typedWrongly: an answer typed that was not the card's, logged with the grade.
     public mutating func answer(_ entry: StudySession.Entry, _ rating: Rating, at now: Timestamp,
-                                milliseconds: Int) throws(ReviewError) -> SchedulingState? {
+                                milliseconds: Int, typedWrongly: String? = nil) throws(ReviewError) -> SchedulingState? {
         guard recordsAnswers else {
             // Cramming: what the answer would give decides when the card comes back in this
             // session; nothing is written.
@@ -78,7 +79,7 @@ public struct ReviewController: Sendable {
             return state
         }
         let outcome = try writer.grade(entry.card, rating, inNote: entry.path, at: now,
-                                       answerMilliseconds: milliseconds, known: notes[entry.path])
+                                       answerMilliseconds: milliseconds, known: notes[entry.path], typedWrongly: typedWrongly)
         notes[entry.path] = outcome.noteAfter
         let state = outcome.changes.last?.after
         session.answer(entry, rating: rating, state: state, at: now, milliseconds: milliseconds)

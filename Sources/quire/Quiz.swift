@@ -5,6 +5,7 @@ import QuireGeneration
 import QuireModel
 import QuireQuiz
 import QuireReview
+import QuireSystem
 import QuireScheduling
 import QuireStudy
 import QuireSupport
@@ -49,9 +50,14 @@ extension Quire {
             // Every card of the vault can lend its answer; the query chooses the cards asked.
             var pool: [QuizItem] = [], asked: [QuizItem] = []
             var paths: [CardID: String] = [:]
+            // Answers typed wrongly before, from the log (`typed=`), most recent first.
+            var typedBefore: [CardID: [String]] = [:]
+            for event in context.loaded.vault.reviewLog().events.reversed() where event.action.word == "grade" {
+                if let typed = event.field("typed"), (typedBefore[event.card]?.count ?? 0) < 5 { typedBefore[event.card, default: []].append(typed) }
+            }
             for note in index.notes where !note.archived {
                 for card in note.cards where card.schedule?.suspended != true {
-                    let item = QuizItem(card, deck: note.deck)
+                    let item = QuizItem(card, deck: note.deck, wrongAnswers: typedBefore[card.id] ?? [])
                     pool.append(item)
                     paths[card.id] = note.path
                     if q?.matches(card: card, in: note, now: context.now, dayEnd: context.dayEnd) ?? true { asked.append(item) }
@@ -85,10 +91,11 @@ extension Quire {
             var graded = 0
             if grade {
                 let review = try ReviewContext(options)
-                round.onAnswer = { item, right, at, ms in
+                round.onAnswer = { item, right, at, ms, typed in
                     guard let path = paths[item.id] else { return }
                     do {
-                        _ = try review.writer.grade(item.id, right ? .good : .again, inNote: path, at: at, answerMilliseconds: ms)
+                        _ = try review.writer.grade(item.id, right ? .good : .again, inNote: path, at: at, answerMilliseconds: ms,
+                                                    typedWrongly: right ? nil : typed)
                         graded += 1
                     } catch {
                         Output.error("quire: \(item.id): \(error)")

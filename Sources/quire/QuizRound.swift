@@ -23,8 +23,8 @@ struct QuizRound {
     let timed: Int?
     let clock: StudyClock
     /// Hears each card's result as it is judged (with --grade: recorded as a review then), with
-    /// the time of the answer and how long it took.
-    var onAnswer: (QuizItem, Bool, Timestamp, Int) -> Void = { _, _, _, _ in }
+    /// the time of the answer, how long it took, and the answer typed (typed mode).
+    var onAnswer: (QuizItem, Bool, Timestamp, Int, String?) -> Void = { _, _, _, _, _ in }
     private(set) var results: [Result] = []
     private(set) var score = QuizScore()
 
@@ -55,7 +55,8 @@ struct QuizRound {
             said.append("Time's up: \(milliseconds / 1000) s.")
         }
         result.points = score.record(right: result.right, milliseconds: milliseconds)
-        for (item, right) in zip(question.items, result.perItem) { onAnswer(item, right, answered, milliseconds) }
+        let typed = question.mode == .typed ? line.trimmingSpaces() : nil
+        for (item, right) in zip(question.items, result.perItem) { onAnswer(item, right, answered, milliseconds, typed) }
         said.append(result.right ? "Right! +\(result.points)" + (score.streak > 1 ? " (\(score.streak) in a row)" : "") : "Wrong.")
         results.append(result)
         return said

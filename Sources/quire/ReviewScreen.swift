@@ -185,7 +185,8 @@ struct ReviewScreen {
                     let answeredAt = clock.now()
                     let leechesBefore = controller.leeches.count
                     let state = try controller.answer(entry, rating, at: answeredAt,
-                                                      milliseconds: clock.milliseconds(from: shownAt, to: answeredAt))
+                                                      milliseconds: clock.milliseconds(from: shownAt, to: answeredAt),
+                                                      typedWrongly: typedWrongly(entry))
                     message = "\(rating.name.capitalized): \(ReviewContext.answered(rating, state, now: answeredAt, recorded: controller.recordsAnswers))"
                     if controller.leeches.count > leechesBefore { message += " · " + ReviewContext.leechNotice(state, note: controller.card(entry)?.note) }
                     if let state, state.flow != nil, StudyFlowScheduler.offersPromotion(state) {
@@ -460,6 +461,13 @@ struct ReviewScreen {
 
     /// The typed answer against the card's back: right characters green, wrong ones red and struck
     /// through, missing ones yellow and underlined (without colour: `[-wrong-]` and `{+missing+}`).
+    /// The answer typed for the card, when it was not the card's (logged with the grade).
+    private func typedWrongly(_ entry: StudySession.Entry) -> String? {
+        guard let typed, !typed.isEmpty, let (card, _) = controller.card(entry) else { return nil }
+        let expected = MarkdownRenderer.plain(card.back, width: 100_000).split(separator: "\n").joined(separator: " ")
+        return AnswerComparison(typed: typed, expected: expected).isCorrect ? nil : typed
+    }
+
     private func comparison(typed: String, back: String) -> String {
         let expected = MarkdownRenderer.plain(back, width: 100_000).split(separator: "\n").joined(separator: " ")
         let result = AnswerComparison(typed: typed, expected: expected)

@@ -78,6 +78,27 @@ import Testing
         #expect(try q.run(["quiz", "nothing-matches-this-query-xyz"]).status != 0)
     }
 
+    /// A wrong answer typed with --grade is logged (`typed=`), and a later choice question on that
+    /// card offers it among the wrong options.
+    @Test func wrongAnswersTypedComeBackAsOptions() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        try Self.capitals(q)
+        let listed = try JSONSerialization.jsonObject(with: Data(try q.run(["list", "--json", "deck:Geo"]).stdout.utf8)) as? [[String: Any]] ?? []
+        let france = try #require(listed.first { ($0["front"] as? String)?.contains("France") == true }?["id"] as? String)
+        let typed = try q.run(["quiz", "id:" + france, "--mode", "typed", "--grade"], stdin: "Lyon\n\n")
+        #expect(typed.stdout.contains("Expected: Paris") && typed.stdout.contains("Recorded 1 review"), "\(typed)")
+        let logs = try FileManager.default.contentsOfDirectory(atPath: q.vault.appendingPathComponent(".quire/log").path).filter { !$0.hasPrefix("samp") }
+        let log = try logs.map { try String(contentsOf: q.vault.appendingPathComponent(".quire/log/" + $0), encoding: .utf8) }.joined()
+        #expect(log.contains(" again id=") && log.contains(" typed=Lyon "), "\(log)")
+        for seed in 1...3 {
+            let choice = try q.run(["quiz", "id:" + france, "--seed", "\(seed)", "--json"], stdin: "1\n")
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(choice.stdout.utf8)) as? [String: Any])
+            let options = ((json["questions"] as? [[String: Any]])?.first?["options"] as? [String]) ?? []
+            #expect(options.contains("Lyon") && options.contains("Paris"), "\(options)")
+        }
+    }
+
     @Test func missedCardsReviewedNow() throws {
         let q = try QuireRunner()
         defer { q.cleanUp() }

@@ -505,6 +505,9 @@ import Testing
         #expect(s.contains("1 Again"))
         try pane.keys("3")
         try pane.waitFor { $0.contains("Good:") }
+        // The wrong answer typed goes into the log with the grade (a quiz offers it again).
+        let log = try String(contentsOf: pane.q.vault.appendingPathComponent(".quire/log/tmuxtest.log"), encoding: .utf8)
+        #expect(log.contains(" good id=") && log.contains(" typed=mitocqondr "), "\(log)")
     }
 
     @Test func typeEveryAnswerAndQuitWhileTyping() throws {
@@ -519,8 +522,11 @@ import Testing
         try pane.keys("Enter")
         let s = try pane.waitFor { $0.contains("✓ four") }
         #expect(s.contains("Two and two?"))
-        try pane.keys("q")
-        try pane.waitFor { $0.contains("EXIT=0") }
+        try pane.keys("3")
+        try pane.waitFor { $0.contains("Good:") || $0.contains("EXIT=0") || $0.contains("Session done") }
+        // A right answer typed is not logged.
+        let log = try String(contentsOf: pane.q.vault.appendingPathComponent(".quire/log/tmuxtest.log"), encoding: .utf8)
+        #expect(log.contains(" good id=") && !log.contains("typed="), "\(log)")
     }
 
     /// With the kitty graphics protocol (forced here: tmux drops its commands), an embedded PNG
