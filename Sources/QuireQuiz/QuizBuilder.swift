@@ -46,7 +46,7 @@ public struct QuizQuestion: Sendable, Equatable {
 /// top-level deck only when the deck is too small —, never the answer again nor close to it (normalised text,
 /// edit distance, shared words), ranked by how plausible they look beside it: answers the user
 /// once typed wrongly for this card first, then nearest in meaning (when `similarity` knows the
-/// two cards), then alike in length and form (a number for a number, a name for a name, as many
+/// two cards; nearer than ``synonym`` is a synonym, never offered), then alike in length and form (a number for a number, a name for a name, as many
 /// words). The right answer's place among the options by length is drawn evenly, so the longest
 /// option is the right one about one time in four.
 public struct QuizBuilder {
@@ -171,7 +171,10 @@ public struct QuizBuilder {
             var candidates: [(index: Int, score: Double)] = []
             for k in items.indices where items[k].id != item.id && !considered.contains(k) && scope(k) {
                 considered.insert(k)
-                candidates.append((k, plausibility(prepared[k], items[k].id, beside: me, item.id)))
+                // Nearly the same meaning is a synonym, no wrong answer.
+                let meaning = similarity(item.id, items[k].id)
+                if let meaning, meaning >= Self.synonym { continue }
+                candidates.append((k, plausibility(prepared[k], meaning: meaning, beside: me)))
             }
             candidates.sort { ($0.score, -$0.index) > ($1.score, -$1.index) }
             for candidate in candidates {
@@ -214,13 +217,17 @@ public struct QuizBuilder {
         }
     }
 
-    /// How plausible `other`'s answer looks as a wrong option for `item`: meaning, length, form.
-    func plausibility(_ other: Prepared, _ otherID: CardID, beside item: Prepared, _ itemID: CardID) -> Double {
+    /// How plausible `other`'s answer looks as a wrong option for `item`: meaning (the cosine of
+    /// the two answers' embeddings, when known), length, form.
+    func plausibility(_ other: Prepared, meaning: Double?, beside item: Prepared) -> Double {
         var score = -abs(log(Double(max(1, other.length)) / Double(max(1, item.length))))
         score += 0.6 * item.form.similarity(to: other.form)
-        if let s = similarity(itemID, otherID) { score += 3 * s }
+        if let meaning { score += 3 * meaning }
         return score
     }
+
+    /// Two answers this near in meaning (cosine) say the same thing.
+    static let synonym = 0.92
 
     /// What an answer looks like.
     struct Form: Equatable {

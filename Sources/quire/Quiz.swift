@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import QuireIndex
+import QuireEmbedding
 import QuireGeneration
 import QuireModel
 import QuireQuiz
@@ -65,7 +66,7 @@ extension Quire {
             }
             guard !asked.isEmpty else { throw CLIError("no card to ask: the query selects none (suspended cards and archived notes are left out)") }
             let seed = self.seed ?? UInt64(max(0, context.now.milliseconds))
-            var builder = QuizBuilder(items: pool, seed: seed)
+            var builder = QuizBuilder(items: pool, seed: seed, similarity: Self.meanings(pool, asked: asked, mode: mode))
             var (questions, skipped) = builder.questions(mode, count: count, asking: asked)
             var rarity: (String) -> Double = { _ in 1 }
             if mode == .explain {
@@ -137,6 +138,30 @@ extension Quire {
             if options.noCache { arguments.append("--no-cache") }
             var review = try Quire.Review.parse(arguments + [missed.map { "id:\($0.id)" }.joined(separator: " or ")])
             try review.run()
+        }
+    }
+}
+
+extension Quire.Quiz {
+    /// Answers of more cards than this are not embedded (the quiz would wait too long for it).
+    static let mostEmbedded = 4_000
+
+    /// How near in meaning two cards' answers are (cosine of their embeddings), when the search
+    /// model is installed and options are wanted: the answers of the cards in the asked cards'
+    /// top-level decks (where options come from) are embedded once.
+    static func meanings(_ pool: [QuizItem], asked: [QuizItem], mode: QuizQuestion.Mode) -> (CardID, CardID) -> Double? {
+        guard mode == .choice || mode == .truefalse,
+              let folder = EmbeddingModel.folder(environment: ProcessInfo.processInfo.environment), EmbeddingModel.isInstalled(in: folder),
+              let encoder = try? EmbeddingModel.load(from: folder) else { return { _, _ in nil } }
+        let tops = Set(asked.map { $0.deck.components.first })
+        let near = pool.filter { tops.contains($0.deck.components.first) }
+        guard near.count <= mostEmbedded else { return { _, _ in nil } }
+        let vectors = encoder.embed(near.map(\.answer))
+        var byID: [CardID: [Float]] = [:]
+        for (item, vector) in zip(near, vectors) { byID[item.id] = vector }
+        return { a, b in
+            guard let x = byID[a], let y = byID[b] else { return nil }
+            return Double(zip(x, y).reduce(Float(0)) { $0 + $1.0 * $1.1 })
         }
     }
 }

@@ -52,6 +52,24 @@ import QuireModel
         #expect(builder.distractors(for: item, count: 3)?.contains("Lyon") == true)
     }
 
+    /// With meanings known (the embeddings' cosines), the nearest answers come first, and one
+    /// nearly the same in meaning is a synonym, never offered.
+    @Test func meaningsRankAndSynonymsAreLeftOut() {
+        let items = Self.capitals
+        let paris = items[0].id
+        let near: [CardID: Double] = [items[1].id: 0.7, items[2].id: 0.65, items[3].id: 0.95]
+        var builder = QuizBuilder(items: items, seed: 1) { a, b in a == paris ? near[b] ?? 0.1 : b == paris ? near[a] ?? 0.1 : 0.1 }
+        var rome = 0, madrid = 0
+        for _ in 0..<40 {
+            let options = builder.distractors(for: items[0], count: 3) ?? []
+            #expect(!options.contains("Lisbon"), "\(options)")
+            if options.contains("Rome") { rome += 1 }
+            if options.contains("Madrid") { madrid += 1 }
+        }
+        // Each is offered whenever its side of the answer's length is (three times in four).
+        #expect(rome > 20 && madrid > 20, "\(rome) \(madrid)")
+    }
+
     @Test func theLongestOptionIsRightAboutOneTimeInFour() {
         // Answers of many lengths in one deck.
         let words = ["ox", "cat", "lion", "zebra", "jaguar", "giraffe", "elephant", "crocodile", "rhinoceros", "hippopotamus",
