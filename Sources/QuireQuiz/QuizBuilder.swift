@@ -57,8 +57,13 @@ public struct QuizBuilder {
     /// Each of ``items`` prepared once.
     let prepared: [Prepared]
 
-    public init(items: [QuizItem], seed: UInt64, similarity: @escaping (CardID, CardID) -> Double? = { _, _ in nil }) {
+    /// Told the cards whose meanings are about to be asked, so that they can be computed together.
+    let prepareMeanings: ([CardID]) -> Void
+
+    public init(items: [QuizItem], seed: UInt64, similarity: @escaping (CardID, CardID) -> Double? = { _, _ in nil },
+                prepareMeanings: @escaping ([CardID]) -> Void = { _ in }) {
         self.items = items
+        self.prepareMeanings = prepareMeanings
         prepared = items.map(Prepared.init)
         random = SplitMix64(seed: seed)
         self.similarity = similarity
@@ -171,12 +176,21 @@ public struct QuizBuilder {
             var candidates: [(index: Int, score: Double)] = []
             for k in items.indices where items[k].id != item.id && !considered.contains(k) && scope(k) {
                 considered.insert(k)
-                // Nearly the same meaning is a synonym, no wrong answer.
-                let meaning = similarity(item.id, items[k].id)
-                if let meaning, meaning >= Self.synonym { continue }
-                candidates.append((k, plausibility(prepared[k], meaning: meaning, beside: me)))
+                candidates.append((k, plausibility(prepared[k], meaning: nil, beside: me)))
             }
             candidates.sort { ($0.score, -$0.index) > ($1.score, -$1.index) }
+            // Meaning (the costly part: answers embedded on demand) re-ranks the most plausible by
+            // length and form; nearly the same meaning is a synonym, no wrong answer.
+            let head = min(candidates.count, Self.weighedByMeaning)
+            prepareMeanings([item.id] + candidates.prefix(head).map { items[$0.index].id })
+            var weighed: [(index: Int, score: Double)] = []
+            for candidate in candidates.prefix(head) {
+                let meaning = similarity(item.id, items[candidate.index].id)
+                if let meaning, meaning >= Self.synonym { continue }
+                weighed.append((candidate.index, candidate.score + (meaning.map { 3 * $0 + 100 } ?? 0)))
+            }
+            weighed.sort { ($0.score, -$0.index) > ($1.score, -$1.index) }
+            candidates = weighed + candidates.dropFirst(head)
             for candidate in candidates {
                 if longer >= count, shorter >= count { break }
                 let text = items[candidate.index].answer
@@ -228,6 +242,9 @@ public struct QuizBuilder {
 
     /// Two answers this near in meaning (cosine) say the same thing.
     static let synonym = 0.92
+
+    /// How many candidates, the most plausible by length and form, are weighed by meaning.
+    static let weighedByMeaning = 24
 
     /// What an answer looks like.
     struct Form: Equatable {

@@ -66,7 +66,9 @@ extension Quire {
             }
             guard !asked.isEmpty else { throw CLIError("no card to ask: the query selects none (suspended cards and archived notes are left out)") }
             let seed = self.seed ?? UInt64(max(0, context.now.milliseconds))
-            var builder = QuizBuilder(items: pool, seed: seed, similarity: Self.meanings(pool, asked: asked, mode: mode))
+            let meanings = Self.meanings(pool, mode: mode)
+            var builder = QuizBuilder(items: pool, seed: seed, similarity: { meanings?.similarity($0, $1) },
+                                      prepareMeanings: { meanings?.prepare($0) })
             var (questions, skipped) = builder.questions(mode, count: count, asking: asked)
             var rarity: (String) -> Double = { _ in 1 }
             if mode == .explain {
@@ -143,24 +145,34 @@ extension Quire {
 }
 
 extension Quire.Quiz {
-    /// Answers of more cards than this are not embedded (the quiz would wait too long for it).
-    static let mostEmbedded = 4_000
-
-    /// How near in meaning two cards' answers are (cosine of their embeddings), when the search
-    /// model is installed and options are wanted: the answers of the cards in the asked cards'
-    /// top-level decks (where options come from) are embedded once.
-    static func meanings(_ pool: [QuizItem], asked: [QuizItem], mode: QuizQuestion.Mode) -> (CardID, CardID) -> Double? {
+    /// The meanings of answers, when the search model is installed and options are wanted.
+    static func meanings(_ pool: [QuizItem], mode: QuizQuestion.Mode) -> Meanings? {
         guard mode == .choice || mode == .truefalse,
               let folder = EmbeddingModel.folder(environment: ProcessInfo.processInfo.environment), EmbeddingModel.isInstalled(in: folder),
-              let encoder = try? EmbeddingModel.load(from: folder) else { return { _, _ in nil } }
-        let tops = Set(asked.map { $0.deck.components.first })
-        let near = pool.filter { tops.contains($0.deck.components.first) }
-        guard near.count <= mostEmbedded else { return { _, _ in nil } }
-        let vectors = encoder.embed(near.map(\.answer))
-        var byID: [CardID: [Float]] = [:]
-        for (item, vector) in zip(near, vectors) { byID[item.id] = vector }
-        return { a, b in
-            guard let x = byID[a], let y = byID[b] else { return nil }
+              let encoder = try? EmbeddingModel.load(from: folder) else { return nil }
+        return Meanings(encoder: encoder, answers: Dictionary(pool.map { ($0.id, $0.answer) }, uniquingKeysWith: { a, _ in a }))
+    }
+
+    /// Answers embedded on demand (the cards a question weighs, together on every core), each once;
+    /// how near two are is the cosine of their embeddings.
+    final class Meanings {
+        let encoder: SentenceEncoder
+        let answers: [CardID: String]
+        private var vectors: [CardID: [Float]] = [:]
+
+        init(encoder: SentenceEncoder, answers: [CardID: String]) {
+            self.encoder = encoder
+            self.answers = answers
+        }
+
+        func prepare(_ ids: [CardID]) {
+            let missing = Array(Set(ids.filter { vectors[$0] == nil && answers[$0] != nil }))
+            for (id, vector) in zip(missing, encoder.embed(missing.compactMap { answers[$0] })) { vectors[id] = vector }
+        }
+
+        func similarity(_ a: CardID, _ b: CardID) -> Double? {
+            prepare([a, b])
+            guard let x = vectors[a], let y = vectors[b] else { return nil }
             return Double(zip(x, y).reduce(Float(0)) { $0 + $1.0 * $1.1 })
         }
     }
