@@ -243,6 +243,9 @@ public struct QuizBuilder {
     /// Two answers this near in meaning (cosine) say the same thing.
     static let synonym = 0.92
 
+    /// Answers longer than this (in characters) are not compared by edit distance.
+    static let longestCompared = 600
+
     /// How many candidates, the most plausible by length and form, are weighed by meaning.
     static let weighedByMeaning = 24
 
@@ -278,7 +281,9 @@ public struct QuizBuilder {
         let ja = a.joined(separator: " "), jb = b.joined(separator: " ")
         if ja == jb { return true }
         let shorter = min(ja.count, jb.count)
-        if shorter >= 4, AnswerText.distance(ja, jb, limit: max(1, shorter / 5)) <= max(1, shorter / 5) { return true }
+        // The edit distance is quadratic: long answers are compared by their words alone.
+        if shorter >= 4, max(ja.count, jb.count) <= Self.longestCompared,
+           AnswerText.distance(ja, jb, limit: max(1, shorter / 5)) <= max(1, shorter / 5) { return true }
         let sa = Set(a), sb = Set(b)
         guard !sa.isEmpty, !sb.isEmpty else { return false }
         if (sa.isSubset(of: sb) || sb.isSubset(of: sa)) && min(sa.count, sb.count) * 2 >= max(sa.count, sb.count) { return true }

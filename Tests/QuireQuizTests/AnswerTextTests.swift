@@ -1,4 +1,5 @@
 import Testing
+import QuireModel
 @testable import QuireQuiz
 
 /// Typed answers compared as a reader would: case, accents, punctuation, articles and how numbers
@@ -29,6 +30,17 @@ import Testing
         #expect(AnswerText.distance("kitten", "sitting") == 3)
         #expect(AnswerText.distance("", "abc") == 3)
         #expect(AnswerText.distance(String(repeating: "a", count: 5000), String(repeating: "b", count: 5000), limit: 2) == 3)
+    }
+
+    /// Answers of 100,000 characters are compared by their words (a quadratic edit distance here
+    /// would take hours; this finishes in seconds).
+    @Test func hugeAnswersStayLinear() {
+        let a = String(repeating: "abcde fghij ", count: 9_000), b = String(repeating: "abcde fghij ", count: 8_999) + "abcde fghik "
+        #expect(TypedAnswer(typed: b, expected: a).verdict == .wrong)
+        #expect(QuizBuilder.tooClose(a + "x", a + "y"))
+        var builder = QuizBuilder(items: (0..<6).map { QuizItem(id: CardID(String(format: "h%07dz", $0))!, deck: DeckPath("D")!, kind: .basic,
+                                                                 prompt: "Q\($0)", answer: String(repeating: "word\($0) ", count: 20_000)) }, seed: 1)
+        #expect(builder.questions(.choice, count: 6).questions.count == 6)
     }
 
     @Test func typedAnswers() {
