@@ -64,7 +64,10 @@ extension Quire {
                     if q?.matches(card: card, in: note, now: context.now, dayEnd: context.dayEnd) ?? true { asked.append(item) }
                 }
             }
-            guard !asked.isEmpty else { throw CLIError("no card to ask: the query selects none (suspended cards and archived notes are left out)") }
+            guard !asked.isEmpty else {
+                throw CLIError(query.isEmpty ? "no card to ask: the vault has none (suspended cards and archived notes are left out)"
+                                             : "no card to ask: the query selects none (suspended cards and archived notes are left out)")
+            }
             let seed = self.seed ?? UInt64(max(0, context.now.milliseconds))
             let meanings = Self.meanings(pool, mode: mode)
             var builder = QuizBuilder(items: pool, seed: seed, similarity: { meanings?.similarity($0, $1) },
