@@ -1,5 +1,6 @@
 import Foundation
 import ArgumentParser
+import QuireApp
 import QuireIndex
 import QuireMarkdown
 import QuireSearch

@@ -1,4 +1,5 @@
 import Foundation
+import QuireApp
 import QuireCuration
 import QuireModel
 import QuireScheduling

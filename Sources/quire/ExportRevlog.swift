@@ -1,4 +1,5 @@
 import ArgumentParser
+import QuireApp
 import QuireInterchange
 import QuireModel
 import QuireReview

@@ -1,3 +1,4 @@
+import QuireApp
 import QuireGeneration
 import QuireSupport
 import Synchronization

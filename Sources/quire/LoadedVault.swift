@@ -1,28 +1,20 @@
 import ArgumentParser
+import QuireApp
 import QuireModel
 import QuireScheduling
 import QuireSystem
 import QuireIndex
 
-/// A vault opened and indexed for a command. Files with errors were reported on standard error and
-/// skipped; ``finish()`` turns that into exit status 1 once the command has done its work.
-struct LoadedVault {
-    let vault: Vault
-    let index: VaultIndex
+/// A vault opened and indexed for a command (the application layer's ``VaultSession``).
+typealias LoadedVault = VaultSession
 
+extension VaultSession {
+    /// The vault of `options` indexed. Files with errors are reported on standard error and
+    /// skipped; ``finish()`` turns that into exit status 1 once the command has done its work.
     init(_ options: VaultOptions, reportErrors: Bool = true) throws {
-        vault = try options.open()
-        index = vault.index(cached: !options.noCache)
-        Self.keptUntilExit.append(index)
-        if reportErrors {
-            let errors = index.diagnostics.filter { $0.severity == .error }
-            Output.diagnostics(errors, root: vault.root, toStandardError: true, color: false)
-        }
+        self.init(try options.open(), cached: !options.noCache)
+        if reportErrors { Output.diagnostics(errors, root: vault.root, toStandardError: true, color: false) }
     }
-
-    /// Indexes stay referenced until the process exits: freeing a million cards one by one only to
-    /// exit right after would cost a noticeable fraction of a second on a big vault.
-    nonisolated(unsafe) private static var keptUntilExit: [VaultIndex] = []
 
     /// Throws exit status 1 when some file could not be read.
     func finish() throws {
@@ -43,16 +35,7 @@ struct LoadedVault {
     /// The vault's settings for a command that schedules: a settings file that exists but cannot be
     /// read is an error (exit 1), never the defaults in silence.
     static func settings(of vault: Vault) throws -> (config: VaultConfig, diagnostics: [Diagnostic]) {
-        do { return try vault.readConfig() } catch {
-            throw CLIError("\(error.description); nothing done (the schedule depends on these settings)")
-        }
-    }
-
-    /// The start of the study day after the one containing `now` (the vault's `day_rollover`, the
-    /// local zone): a review card due before it is due today (FORMAT.md §7.1), for every command.
-    func dayEnd(at now: Timestamp) -> Timestamp {
-        let rollover = (try? vault.readConfig())?.config.dayRollover ?? VaultConfig().dayRollover
-        return Day.end(containing: now, utcOffsetSeconds: Clock.utcOffset(at: now), rolloverHour: rollover)
+        do { return try readSettings(of: vault) } catch { throw CLIError(error.description) }
     }
 
     /// Parses a query from command-line words.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import QuireApp
 import QuireModel
 import QuireReview
 import QuireSystem

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import QuireApp
 import QuireInterchange
 import QuireModel
 import QuireReview

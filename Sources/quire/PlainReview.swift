@@ -1,3 +1,4 @@
+import QuireApp
 import QuireMarkdown
 import QuireModel
 import QuireScheduling

@@ -1,4 +1,5 @@
 import Foundation
+import QuireApp
 import QuireModel
 import QuireQuiz
 import QuireSupport

@@ -1,4 +1,5 @@
 import Foundation
+import QuireApp
 import QuireMarkdown
 import QuireModel
 import QuireGeneration

@@ -1,4 +1,5 @@
 import Foundation
+import QuireApp
 import QuireEmbedding
 import QuireIndex
 import QuireMarkdown

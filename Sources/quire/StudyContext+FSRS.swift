@@ -1,3 +1,4 @@
+import QuireApp
 import QuireIndex
 import QuireInterchange
 import QuireModel

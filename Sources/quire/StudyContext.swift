@@ -1,65 +1,21 @@
 import ArgumentParser
+import QuireApp
 import QuireModel
 import QuireScheduling
 import QuireIndex
 import QuireReview
 import QuireStudy
 
-/// What `today`, `due` and `review` share: the indexed vault, its settings, the log's statistics,
-/// and the study day.
-struct StudyContext {
-    let loaded: LoadedVault
-    let config: VaultConfig
-    let stats: StudyStats
-    /// The review log in order, undone events taken out.
-    let history: ReviewHistory
-    let now: Timestamp
-    let utcOffset: Int
-
-    /// - Parameter readLog: whether to read the log into ``history`` and ``stats`` (`quire stats`
-    ///   reads it its own way, as a ``StatisticsLog``).
+extension StudyContext {
+    /// The vault of `options` loaded for studying: files that cannot be read and warnings about the
+    /// settings said on standard error; a settings file that cannot be read is an error.
+    /// - Parameter readLog: whether to read the log into ``history`` and ``stats``.
     init(_ options: VaultOptions, readLog: Bool = true) throws {
-        loaded = try LoadedVault(options)
+        let loaded = try LoadedVault(options)
         let (config, diagnostics) = try LoadedVault.settings(of: loaded.vault)
         Output.diagnostics(diagnostics, root: loaded.vault.root, toStandardError: true, color: false)
-        self.config = config
-        now = options.now
-        utcOffset = Clock.utcOffset(at: now)
-        history = ReviewHistory(readLog ? loaded.vault.reviewLog().events : [])
-        stats = StudyStats(history: history, utcOffset: { Clock.utcOffset(at: $0) },
-                           rolloverHour: config.dayRollover)
+        self.init(loaded, config: config, now: options.now, readLog: readLog)
     }
-
-    /// The deck of each card at `locations`.
-    func decks(of locations: [CardLocation]) -> [CardID: DeckPath] {
-        let index = loaded.index
-        var decks: [CardID: DeckPath] = [:]
-        for loc in locations { decks[index.card(at: loc).id] = index.notes[loc.note].deck }
-        return decks
-    }
-
-    /// The settings a logged event on a card was answered with: its `cfg=` snapshot, else the
-    /// settings of the card's deck in `decks` (``SettingsResolver``).
-    func eventSettings(decks: [CardID: DeckPath]) -> @Sendable (ReviewEvent, CardID) -> SchedulerSettings {
-        let resolver = SettingsResolver(vault: loaded.vault, config: config)
-        return { event, card in resolver.settings(for: event, deck: decks[card]) }
-    }
-
-    /// Today's plan, optionally limited to cards a query selects.
-    func plan(query: Query? = nil, limit: Bool = true) -> StudyPlan {
-        let index = loaded.index
-        return StudyPlan(index: index, stats: stats, settings: config.study, now: now, utcOffset: utcOffset,
-                         rolloverHour: config.dayRollover, limit: limit) { loc in
-            guard let query else { return true }
-            return query.matches(card: index.card(at: loc), in: index.notes[loc.note], now: now, dayEnd: dayEnd)
-        }
-    }
-
-    /// The study day.
-    var today: Day { Day(containing: now, utcOffsetSeconds: utcOffset, rolloverHour: config.dayRollover) }
-
-    /// When the study day ends.
-    var dayEnd: Timestamp { today.advanced(by: 1).start(utcOffsetSeconds: utcOffset, rolloverHour: config.dayRollover) }
 
     /// Why a session has nothing to study, and how to study more: the daily limits and the
     /// siblings that held cards back, and the ways past them.

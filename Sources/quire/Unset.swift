@@ -1,4 +1,5 @@
 import ArgumentParser
+import QuireApp
 
 extension Quire {
     /// `quire unset KEY [QUERY]`.

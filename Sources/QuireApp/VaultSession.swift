@@ -1,0 +1,59 @@
+import QuireIndex
+import QuireModel
+import QuireScheduling
+import QuireSupport
+import QuireSystem
+
+/// A vault opened and indexed for one action of a front end (a command, a page's request): the
+/// vault and its index; files with errors are in the index's diagnostics, for the front end to show.
+public struct VaultSession: Sendable {
+    public let vault: Vault
+    public let index: VaultIndex
+
+    /// The vault at `vault` indexed (through its cache unless `cached` is false).
+    public init(_ vault: Vault, cached: Bool = true) {
+        self.vault = vault
+        index = vault.index(cached: cached)
+        Self.kept.withLock { $0.append(index) }
+    }
+
+    /// Indexes stay referenced until the process exits: freeing a million cards one by one only to
+    /// exit right after would cost a noticeable fraction of a second on a big vault.
+    private static let kept = Kept()
+
+    final class Kept: @unchecked Sendable {
+        private var indexes: [VaultIndex] = []
+        private let lock = ReadersWriterLock()
+        func withLock(_ body: (inout [VaultIndex]) -> Void) { lock.withLock(exclusive: true) { body(&indexes) } }
+    }
+
+    /// The errors of the files that could not be read (they were left out of the index).
+    public var errors: [Diagnostic] { index.diagnostics.filter { $0.severity == .error } }
+
+    /// The vault's settings for an action that schedules: a settings file that exists but cannot be
+    /// read is an error, never the defaults in silence.
+    public static func readSettings(of vault: Vault) throws(AppError) -> (config: VaultConfig, diagnostics: [Diagnostic]) {
+        do { return try vault.readConfig() } catch {
+            throw .settings("\(error.description); nothing done (the schedule depends on these settings)")
+        }
+    }
+
+    /// The start of the study day after the one containing `now` (the vault's `day_rollover`, the
+    /// local zone): a review card due before it is due today (FORMAT.md §7.1).
+    public func dayEnd(at now: Timestamp) -> Timestamp {
+        let rollover = (try? vault.readConfig())?.config.dayRollover ?? VaultConfig().dayRollover
+        return Day.end(containing: now, utcOffsetSeconds: SystemClock.utcOffset(at: now), rolloverHour: rollover)
+    }
+}
+
+/// Errors of the application layer, said to the user as they are.
+public enum AppError: Error, Sendable, CustomStringConvertible {
+    /// The settings file cannot be read.
+    case settings(String)
+
+    public var description: String {
+        switch self {
+        case .settings(let message): message
+        }
+    }
+}
