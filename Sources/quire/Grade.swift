@@ -1,4 +1,5 @@
 import ArgumentParser
+import QuireApp
 import QuireModel
 import QuireScheduling
 import QuireReview

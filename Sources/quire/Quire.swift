@@ -1,4 +1,5 @@
 import ArgumentParser
+import QuireApp
 import QuireSystem
 
 /// The `quire` command: a spaced-repetition study system over a folder of Markdown files.
@@ -59,6 +60,9 @@ struct Quire: ParsableCommand {
             Output.flush()
         } catch let error as CLIError {
             // Messages that already have a location read like a compiler's: `query:1:6: error: …`.
+            Output.error(error.description.contains(": error: ") ? error.description : "quire: error: \(error.description)")
+            exit(withError: ExitCode(1))
+        } catch let error as AppError {
             Output.error(error.description.contains(": error: ") ? error.description : "quire: error: \(error.description)")
             exit(withError: ExitCode(1))
         } catch {
