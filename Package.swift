@@ -95,7 +95,8 @@ let package = Package(
         .target(name: "QuireGeneration", dependencies: ["QuireSupport", "QuireModel", "QuireMarkdown", "QuireYAML", "QuireSystem"]),
         // The application layer the front ends share (the terminal's commands; a web page next):
         // a vault loaded for an action, what studying needs.
-        .target(name: "QuireApp", dependencies: ["QuireSupport", "QuireModel", "QuireScheduling", "QuireSystem", "QuireIndex", "QuireReview", "QuireStudy"]),
+        .target(name: "QuireApp", dependencies: ["QuireSupport", "QuireModel", "QuireScheduling", "QuireSystem", "QuireIndex", "QuireReview", "QuireStudy",
+                                                 "QuireCuration"]),
         // Quizzes: questions, distractors and the grading of typed answers and explanations.
         .target(name: "QuireQuiz", dependencies: ["QuireSupport", "QuireModel", "QuireGeneration"]),
         .target(name: "QuireSearch", dependencies: ["QuireSupport", "QuireModel", "QuireMarkdown", "QuireYAML", "QuireArchive", "QuireIndex", "QuireSystem", "QuireEmbedding"]),

@@ -6,34 +6,9 @@ import QuireScheduling
 import QuireSupport
 import QuireSystem
 
-/// What the curation commands share: the vault's notes as curation sees them, today's calendar
-/// day, and (for the reviews) this device's curation writer.
-struct CurationContext {
-    let loaded: LoadedVault
-    let curation: Curation
-    let now: Timestamp
-    /// Today's local calendar day (days from 1970-01-01).
-    let today: Int
-
+extension CurationContext {
     init(_ options: VaultOptions) throws {
         self.init(loaded: try LoadedVault(options), now: options.now)
-    }
-
-    /// Curation over a vault already indexed.
-    init(loaded: LoadedVault, now: Timestamp) {
-        self.loaded = loaded
-        self.now = now
-        let offset = Clock.utcOffset(at: now)
-        let vault = loaded.vault
-        let config = vault.config().config
-        let d = config.reviewDays
-        let dayEnd = Day.end(containing: now, utcOffsetSeconds: offset, rolloverHour: config.dayRollover)
-        curation = Curation(notes: loaded.index.notes.filter { config.curates($0, now: now, dayEnd: dayEnd) }.map { note in
-            CurationNote(note, utcOffsetSeconds: offset) {
-                vault.io.stamp(vault.fullPath(note.path)).map { Timestamp(milliseconds: $0.mtimeNanoseconds / 1_000_000) }
-            }
-        }, reviewDays: ReviewDays(weekday: d.weekday, monthDay: d.monthDay, yearMonth: d.yearMonth, yearDay: d.yearDay))
-        today = Int((now.milliseconds + Int64(offset) * 1000) / 86_400_000)
     }
 
     /// One period's status line: `2026-W47  Week 47, 2026  in progress  12 notes: 3 kept, 1 archived, 8 left`.
