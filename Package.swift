@@ -96,7 +96,7 @@ let package = Package(
         // The application layer the front ends share (the terminal's commands; a web page next):
         // a vault loaded for an action, what studying needs.
         .target(name: "QuireApp", dependencies: ["QuireSupport", "QuireModel", "QuireScheduling", "QuireSystem", "QuireIndex", "QuireReview", "QuireStudy",
-                                                 "QuireCuration"]),
+                                                 "QuireCuration", "QuireQuiz"]),
         // Quizzes: questions, distractors and the grading of typed answers and explanations.
         .target(name: "QuireQuiz", dependencies: ["QuireSupport", "QuireModel", "QuireGeneration"]),
         .target(name: "QuireSearch", dependencies: ["QuireSupport", "QuireModel", "QuireMarkdown", "QuireYAML", "QuireArchive", "QuireIndex", "QuireSystem", "QuireEmbedding"]),

@@ -1,3 +1,4 @@
+import QuireApp
 /// `quire quiz` line by line (scripts, pipes, `--plain`): each question printed, the answer read
 /// from standard input, what it earned said; `q` (or the end of input) stops.
 struct PlainQuiz {

@@ -1,3 +1,4 @@
+import QuireApp
 import Foundation
 import QuireMarkdown
 import QuireModel

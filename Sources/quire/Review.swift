@@ -139,29 +139,6 @@ extension Quire {
 
 extension StudyMode: ExpressibleByArgument {}
 
-/// The session's clock: the real one, or — when `--now` pins the time, for tests — a clock that
-/// starts there and moves one second per reading, with every answer taking one second.
-final class StudyClock {
-    private var fixed: Timestamp?
-
-    init(fixed: Timestamp?) { self.fixed = fixed }
-
-    /// The time now.
-    func now() -> Timestamp {
-        guard let t = fixed else { return Clock.now() }
-        fixed = Timestamp(milliseconds: t.milliseconds + 1000)
-        return t
-    }
-
-    /// The time now, without moving the pinned clock (for drawing).
-    func peek() -> Timestamp { fixed ?? Clock.now() }
-
-    /// Milliseconds from `start` to `end`, two times this clock gave (1000 on the pinned clock).
-    func milliseconds(from start: Timestamp, to end: Timestamp) -> Int {
-        fixed == nil ? Int(max(0, end.milliseconds - start.milliseconds)) : 1000
-    }
-}
-
 /// The lines shown when a session ends: cards, accuracy, level, time and streaks.
 enum SessionSummary {
     ///

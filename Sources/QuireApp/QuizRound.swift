@@ -1,38 +1,38 @@
 import Foundation
-import QuireApp
 import QuireModel
+import QuireStudy
 import QuireQuiz
 import QuireSupport
 
-/// A quiz under way, whatever asks it (``PlainQuiz`` line by line, ``QuizScreen`` full screen):
+/// A quiz under way, whatever asks it (the terminal's line-by-line session or its screen, a page):
 /// the questions, how each answer is judged and what is said of it, the score, the results.
-struct QuizRound {
+public struct QuizRound {
     /// How a question went.
-    struct Result {
-        var right: Bool
+    public struct Result {
+        public var right: Bool
         /// For match, each pair; else the one answer.
-        var perItem: [Bool]
-        var milliseconds: Int
-        var points: Int
-        var given: String
+        public var perItem: [Bool]
+        public var milliseconds: Int
+        public var points: Int
+        public var given: String
         /// typed: the verdict; explain: the coverage and the terms missing.
-        var detail: JSONValue = .null
+        public var detail: JSONValue = .null
     }
 
-    let questions: [QuizQuestion]
-    let mode: QuizQuestion.Mode
-    let timed: Int?
-    let clock: StudyClock
+    public let questions: [QuizQuestion]
+    public let mode: QuizQuestion.Mode
+    public let timed: Int?
+    public let clock: StudyClock
     /// Hears each card's result as it is judged (with --grade: recorded as a review then), with
     /// the time of the answer, how long it took, and the answer typed (typed mode).
-    var onAnswer: (QuizItem, Bool, Timestamp, Int, String?) -> Void = { _, _, _, _, _ in }
-    private(set) var results: [Result] = []
-    private(set) var score = QuizScore()
+    public var onAnswer: (QuizItem, Bool, Timestamp, Int, String?) -> Void = { _, _, _, _, _ in }
+    public private(set) var results: [Result] = []
+    public private(set) var score = QuizScore()
 
     /// How rare a word is in the vault (explain mode weighs key terms by it).
-    let rarity: (String) -> Double
+    public let rarity: (String) -> Double
 
-    init(questions: [QuizQuestion], mode: QuizQuestion.Mode, timed: Int?, clock: StudyClock,
+    public init(questions: [QuizQuestion], mode: QuizQuestion.Mode, timed: Int?, clock: StudyClock,
          rarity: @escaping (String) -> Double = { _ in 1 }) {
         self.rarity = rarity
         self.questions = questions
@@ -42,11 +42,11 @@ struct QuizRound {
     }
 
     /// An explanation covering this share of the key terms counts as right.
-    static let explainedEnough = 0.5
+    public static let explainedEnough = 0.5
 
     /// Judges the answer `line` to `question`, answered at `answered` after `milliseconds`: the
     /// result is recorded (score, results, ``onAnswer``) and the lines saying how it went returned.
-    mutating func answer(_ question: QuizQuestion, _ line: String, at answered: Timestamp, milliseconds: Int) -> [String] {
+    public mutating func answer(_ question: QuizQuestion, _ line: String, at answered: Timestamp, milliseconds: Int) -> [String] {
         var said: [String] = []
         var result = judge(question, line.trimmingSpaces(), said: &said)
         result.milliseconds = milliseconds
@@ -64,7 +64,7 @@ struct QuizRound {
     }
 
     /// A question's text, line by line, and what answers it.
-    static func lines(_ question: QuizQuestion) -> (lines: [String], prompt: String) {
+    public static func lines(_ question: QuizQuestion) -> (lines: [String], prompt: String) {
         let letters = ["a", "b", "c", "d", "e"]
         guard let item = question.items.first else { return ([], "") }
         switch question.mode {
@@ -83,7 +83,7 @@ struct QuizRound {
     }
 
     /// Judges an answer line; what is to be said of it goes into `said`.
-    func judge(_ question: QuizQuestion, _ line: String, said: inout [String]) -> Result {
+    public func judge(_ question: QuizQuestion, _ line: String, said: inout [String]) -> Result {
         let letters: [Character] = ["a", "b", "c", "d", "e"]
         guard let item = question.items.first else { return Result(right: false, perItem: [], milliseconds: 0, points: 0, given: line) }
         switch question.mode {
@@ -147,22 +147,22 @@ struct QuizRound {
     }
 
     /// `text` ending with a full stop (unless it ends with punctuation already).
-    static func sentence(_ text: String) -> String {
+    public static func sentence(_ text: String) -> String {
         text.last.map { ".!?…".contains($0) } == true ? text : text + "."
     }
 
     /// The cards asked and answered wrongly.
-    var missed: [QuizItem] {
+    public var missed: [QuizItem] {
         zip(questions, results).flatMap { q, r in zip(q.items, r.perItem).filter { !$0.1 }.map(\.0) }
     }
 
     /// The results' lines.
-    func summary(graded: Int?) -> [String] {
+    public func summary(graded: Int?) -> [String] {
         guard !results.isEmpty else { return ["No question answered."] }
         let seconds = results.reduce(0) { $0 + $1.milliseconds } / 1000
         var lines = ["", "Score: \(score.points) points · \(score.right) of \(results.count) right · longest streak \(score.longestStreak) · "
-                     + "\(StudyContext.duration(seconds: seconds)) (\(StudyContext.duration(seconds: seconds / max(1, results.count))) a question)"]
-        if let graded { lines.append("Recorded \(Output.counted(graded, "review")) (right: good, wrong: again).") }
+                     + "\(StudyStats.duration(seconds: seconds)) (\(StudyStats.duration(seconds: seconds / max(1, results.count))) a question)"]
+        if let graded { lines.append("Recorded \(graded) review\(graded == 1 ? "" : "s") (right: good, wrong: again).") }
         if !missed.isEmpty {
             lines.append("Missed:")
             for item in missed { lines.append("  \(item.id)  \(item.prompt.prefix(70))") }
@@ -171,7 +171,7 @@ struct QuizRound {
         return lines
     }
 
-    func json(seed: UInt64, graded: Int) -> JSONValue {
+    public func json(seed: UInt64, graded: Int) -> JSONValue {
         .object([
             ("mode", .string(mode.rawValue)), ("seed", .string(String(seed))), ("points", .int(score.points)),
             ("right", .int(score.right)), ("asked", .int(results.count)), ("longest_streak", .int(score.longestStreak)), ("graded", .int(graded)),
