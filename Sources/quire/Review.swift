@@ -78,32 +78,18 @@ extension Quire {
             let q = words.isEmpty ? nil : try LoadedVault.query(words)
             if cram && q == nil { throw ValidationError("--cram needs a query selecting the cards to cram (all: every card)") }
             let chosen = mode ?? (new != nil || reviews != nil ? .custom : context.config.study.mode)
-            // A custom session's counts are the user's: today's limits do not hold it back.
-            let plan = context.plan(query: q, limit: wholePlan || custom != nil || chosen != .custom)
-            var items = plan.items
-            var chosenMode: StudyMode?
-            if !wholePlan {
-                chosenMode = chosen
-                var counts = chosen.defaultCounts
-                if chosen == .custom { counts = (new ?? counts.new, reviews ?? counts.reviews) }
-                // A new-cards session is only new cards; the others keep the learning steps due.
-                let learning = chosen == .new ? [] : items.filter { $0.section == .learning }
-                let due = items.filter { $0.section != .learning && $0.section != .new }.prefix(counts.reviews)
-                let fresh = items.filter { $0.section == .new }.prefix(counts.new)
-                items = learning + due + fresh
-            }
-            let index = context.loaded.index
-            let entries: [StudySession.Entry]
+            let chosenMode: StudyMode? = wholePlan ? nil : chosen
+            let request: StudyContext.SessionRequest
             if let custom {
-                entries = custom.entries(index: index, history: context.history, now: context.now, utcOffset: context.utcOffset,
-                                         rolloverHour: context.config.dayRollover) { loc in
-                    q?.matches(card: index.card(at: loc), in: index.notes[loc.note], now: context.now, dayEnd: context.dayEnd) ?? true
-                }
+                request = .custom(custom, query: q)
+            } else if wholePlan {
+                request = .todaysPlan
             } else {
-                entries = StudySession.order(items.map {
-                    StudySession.Entry(card: $0.card, path: index.notes[$0.location.note].path, section: $0.section)
-                })
+                let defaults = chosen.defaultCounts
+                request = .mode(chosen, counts: chosen == .custom ? (new ?? defaults.new, reviews ?? defaults.reviews) : nil, query: q)
             }
+            let (entries, plan) = context.session(request)
+            let index = context.loaded.index
             if entries.isEmpty {
                 for line in StudyContext.nothingToStudy(plan: plan, custom: custom, settings: context.config.study) { Output.line(line) }
                 try context.loaded.finish()
