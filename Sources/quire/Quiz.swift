@@ -50,21 +50,8 @@ extension Quire {
             let context = try StudyContext(options, readLog: false)
             let index = context.loaded.index
             // Every card of the vault can lend its answer; the query chooses the cards asked.
-            var pool: [QuizItem] = [], asked: [QuizItem] = []
-            var paths: [CardID: String] = [:]
-            // Answers typed wrongly before, from the log (`typed=`), most recent first.
-            var typedBefore: [CardID: [String]] = [:]
-            for event in context.loaded.vault.reviewLog().events.reversed() where event.action.word == "grade" {
-                if let typed = event.field("typed"), (typedBefore[event.card]?.count ?? 0) < 5 { typedBefore[event.card, default: []].append(typed) }
-            }
-            for note in index.notes where !note.archived {
-                for card in note.cards where card.schedule?.suspended != true {
-                    let item = QuizItem(card, deck: note.deck, wrongAnswers: typedBefore[card.id] ?? [])
-                    pool.append(item)
-                    paths[card.id] = note.path
-                    if q?.matches(card: card, in: note, now: context.now, dayEnd: context.dayEnd) ?? true { asked.append(item) }
-                }
-            }
+            let cards = QuizCards(context, query: q)
+            let pool = cards.pool, asked = cards.asked, paths = cards.paths
             guard !asked.isEmpty else {
                 throw CLIError(query.isEmpty ? "no card to ask: the vault has none (suspended cards and archived notes are left out)"
                                              : "no card to ask: the query selects none (suspended cards and archived notes are left out)")
@@ -142,7 +129,7 @@ extension Quire {
             if let vault = options.vault { arguments += ["--vault", vault] }
             if let now = options.nowText { arguments += ["--now", now] }
             if options.noCache { arguments.append("--no-cache") }
-            var review = try Quire.Review.parse(arguments + [missed.map { "id:\($0.id)" }.joined(separator: " or ")])
+            let review = try Quire.Review.parse(arguments + [missed.map { "id:\($0.id)" }.joined(separator: " or ")])
             try review.run()
         }
     }
