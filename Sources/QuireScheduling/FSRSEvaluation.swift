@@ -118,8 +118,6 @@ public enum FSRSEvaluation {
         var recalled: [Bool] = []
         var bins: [FSRSItem.BinKey] = []
 
-        init() {}
-
         init(_ items: [FSRSItem]) {
             recalled = items.map { ($0.current?.rating ?? 0) > 1 }
             bins = items.map(\.calibrationBin)
@@ -140,13 +138,6 @@ public enum FSRSEvaluation {
                     if review.rating == 1, review.deltaDays > 0 { lapses += 1 }
                 }
             }
-        }
-
-        static func + (a: Outcomes, b: Outcomes) -> Outcomes {
-            var out = a
-            out.recalled += b.recalled
-            out.bins += b.bins
-            return out
         }
     }
 
