@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 // `QUIRE_CMARK_PUBLIC_API=1 swift build …` compiles the cmark-gfm shim's public-API path even where
@@ -23,6 +23,11 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", exact: "0.9.20"),
+        // The web review page's HTTP server (quire serve); its default traits would add
+        // swift-configuration, which Quire does not use.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // MARK: - System C libraries (Debian packages)
@@ -50,7 +55,7 @@ let package = Package(
         // The C library's allocator settings (glibc's mallopt); part of libc, nothing to install.
         .systemLibrary(name: "CMalloc"),
         // System calls glibc's headers declare only with _GNU_SOURCE (renameat2), through syscall(2).
-        .systemLibrary(name: "CSystem"),
+        .systemLibrary(name: "CLinux"),
 
         // MARK: - Library modules
         // Lowest first; each depends only on modules above it in this list (docs/ARCHITECTURE.md,
@@ -60,7 +65,7 @@ let package = Package(
         .target(name: "QuireScheduling", dependencies: ["QuireModel", "QuireSupport"]),
         .target(name: "QuireYAML", dependencies: ["QuireSupport", "CLibYAML"]),
         .target(name: "QuireMarkdown", dependencies: ["QuireSupport", "CCmarkGFM", "CCmarkGFMShim"]),
-        .target(name: "QuireSystem", dependencies: ["QuireSupport", "QuireModel", "CMalloc", "CSystem"]),
+        .target(name: "QuireSystem", dependencies: ["QuireSupport", "QuireModel", "CMalloc", "CLinux"]),
         .target(name: "QuireParsing", dependencies: ["QuireSupport", "QuireModel", "QuireYAML", "QuireMarkdown"]),
         .target(
             name: "QuireIndex",
@@ -97,6 +102,14 @@ let package = Package(
         // a vault loaded for an action, what studying needs.
         .target(name: "QuireApp", dependencies: ["QuireSupport", "QuireModel", "QuireScheduling", "QuireSystem", "QuireIndex", "QuireReview", "QuireStudy",
                                                  "QuireCuration", "QuireQuiz"]),
+        // The web review page (quire serve): an HTTP front end over QuireApp, on Hummingbird.
+        .target(
+            name: "QuireServer",
+            dependencies: ["QuireSupport", "QuireModel", "QuireScheduling", "QuireMarkdown", "QuireSystem", "QuireParsing", "QuireIndex",
+                           "QuireReview", "QuireWatch", "QuireStudy", "QuireCuration", "QuireReport", "QuireApp",
+                           .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
+                           .product(name: "HTTPTypes", package: "swift-http-types")]
+        ),
         // Quizzes: questions, distractors and the grading of typed answers and explanations.
         .target(name: "QuireQuiz", dependencies: ["QuireSupport", "QuireModel", "QuireGeneration"]),
         .target(name: "QuireSearch", dependencies: ["QuireSupport", "QuireModel", "QuireMarkdown", "QuireYAML", "QuireArchive", "QuireIndex", "QuireSystem", "QuireEmbedding"]),
@@ -116,7 +129,7 @@ let package = Package(
             dependencies: [
                 "QuireSupport", "QuireModel", "QuireScheduling", "QuireMarkdown", "QuireSystem", "QuireParsing",
                 "QuireIndex", "QuireReview", "QuireWatch", "QuireStudy", "QuireSync", "QuireCuration", "QuireReport", "QuireInterchange",
-                "QuireSearch", "QuireEmbedding", "QuireGeneration", "QuireQuiz", "QuireApp",
+                "QuireSearch", "QuireEmbedding", "QuireGeneration", "QuireQuiz", "QuireApp", "QuireServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -24,7 +24,7 @@ C_WRAPPERS = {
     "CCmarkGFM": {"QuireMarkdown", "CCmarkGFMShim"},
     "CCmarkGFMShim": {"QuireMarkdown"},
     "CLibYAML": {"QuireYAML"},
-    "CSystem": {"QuireSystem"},
+    "CLinux": {"QuireSystem"},
     "CMalloc": {"QuireSystem"},
     "CSQLite": {"QuireArchive"},
     "CZstd": {"QuireArchive"},

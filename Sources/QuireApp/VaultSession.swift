@@ -18,6 +18,12 @@ public struct VaultSession: Sendable {
         Self.kept.withLock { $0.append(index) }
     }
 
+    /// The vault with an index already built (a server's, kept current by its watcher).
+    public init(_ vault: Vault, index: VaultIndex) {
+        self.vault = vault
+        self.index = index
+    }
+
     /// Indexes stay referenced until the process exits: freeing a million cards one by one only to
     /// exit right after would cost a noticeable fraction of a second on a big vault.
     private static let kept = Kept()

@@ -67,3 +67,16 @@ enum ClozeReveal {
         return nil
     }
 }
+
+extension MarkdownHTMLRenderer {
+    /// A cloze card's back with the text its front hides between `start` and `end` (two
+    /// private-use characters the note's own text never holds, taken out of it first), for a
+    /// page to mark once the Markdown is rendered; the back unmarked when front and back do not
+    /// line up.
+    /// - Parameters:
+    ///   - back: the card's back.
+    ///   - front: the card's front, where `[...]` or `[hint]` stands for each hidden deletion.
+    public static func revealMarks(back: String, hiddenIn front: String) -> (markdown: String, start: Character, end: Character) {
+        (ClozeReveal.marking(front: ClozeReveal.withoutMarks(front), back: ClozeReveal.withoutMarks(back)), ClozeReveal.start, ClozeReveal.end)
+    }
+}

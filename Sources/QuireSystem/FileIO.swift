@@ -449,7 +449,7 @@ public struct FileIO: Sendable {
         let fd = sys.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0)
         guard fd >= 0 else { throw .system(path: path, operation: "open", code: currentErrno) }
         defer { _ = sys.close(fd) }
-        guard CSystemCalls.syncfs(fd) == 0 else { throw .system(path: path, operation: "syncfs", code: currentErrno) }
+        guard CLinuxCalls.syncfs(fd) == 0 else { throw .system(path: path, operation: "syncfs", code: currentErrno) }
     }
 
     /// Removes a file (not a folder); false when it could not be.

@@ -55,14 +55,14 @@ public struct SystemCalls: Sendable {
         fsync: { fd in Glibc.fsync(fd) },
         close: { fd in Glibc.close(fd) },
         rename: { a, b in Glibc.rename(a, b) },
-        renameWithFlags: { a, b, flags in CSystemCalls.renameat2(a, b, flags.rawValue) },
+        renameWithFlags: { a, b, flags in CLinuxCalls.renameat2(a, b, flags.rawValue) },
         ftruncate: { fd, length in Glibc.ftruncate(fd, off_t(length)) },
-        flock: { fd, op in CSystemCalls.flock(fd, op) },
+        flock: { fd, op in CLinuxCalls.flock(fd, op) },
         lease: { fd, request in
             switch request {
-            case .take: CSystemCalls.takeWriteLease(fd)
-            case .check: CSystemCalls.writeLeaseHeld(fd)
-            case .release: { CSystemCalls.releaseLease(fd); return true }()
+            case .take: CLinuxCalls.takeWriteLease(fd)
+            case .check: CLinuxCalls.writeLeaseHeld(fd)
+            case .release: { CLinuxCalls.releaseLease(fd); return true }()
             }
         },
         unlink: { p in Glibc.unlink(p) },
@@ -89,9 +89,9 @@ public struct RenameFlags: OptionSet, Sendable {
     public let rawValue: UInt32
     public init(rawValue: UInt32) { self.rawValue = rawValue }
     /// Fail with EEXIST when the destination exists.
-    public static let noReplace = RenameFlags(rawValue: CSystemCalls.renameNoReplace)
+    public static let noReplace = RenameFlags(rawValue: CLinuxCalls.renameNoReplace)
     /// Swap the two names atomically (both must exist).
-    public static let exchange = RenameFlags(rawValue: CSystemCalls.renameExchange)
+    public static let exchange = RenameFlags(rawValue: CLinuxCalls.renameExchange)
 }
 
 private func systemStat(_ path: String, _ buf: UnsafeMutablePointer<stat>) -> Int32 {

@@ -117,13 +117,16 @@ public enum AnkiExport {
         let renderer = MarkdownHTMLRenderer()
         func html(_ markdown: String, note: Note) -> String {
             // Math as Anki renders it, every backslash kept: cut out before rendering.
-            let (protected, spans) = AnkiMath.protect(markdown)
+            let (protected, spans) = MathSpans.protect(markdown)
             var out = (try? renderer.render(protected)) ?? Self.escape(protected)
             while out.hasSuffix("\n") { out.removeLast() }
             if out.hasPrefix("<p>"), out.hasSuffix("</p>"), !out.dropFirst(3).dropLast(4).contains("<p>") {
                 out = String(out.dropFirst(3).dropLast(4))
             }
-            out = AnkiMath.restore(out, spans, escape: Self.escape)
+            out = MathSpans.restore(out, spans) { span in
+                // As Anki's MathJax reads it.
+                (span.display ? "\\[" : "\\(") + Self.escape(span.tex) + (span.display ? "\\]" : "\\)")
+            }
             // Images and sounds: each file the package's media, named by its own name; which
             // link became which file goes into the stash, for the way back.
             var used: [MarkdownStash.Media] = []

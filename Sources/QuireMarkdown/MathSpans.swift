@@ -1,24 +1,26 @@
-/// Math in Markdown written as Anki renders it: `$…$` as `\(…\)` and `$$…$$` as `\[…\]`, the TeX
-/// kept byte for byte (a Markdown renderer would take `\{`, `\\`, `\,` for escapes and drop their
-/// backslashes).
+/// Math in Markdown (`$…$`, `$$…$$`) kept out of the Markdown renderer, which would take `\{`,
+/// `\\`, `\,` for escapes and drop their backslashes: the TeX is put back byte for byte, in the
+/// form the page reading it wants (Anki's MathJax `\(…\)` and `\[…\]`, KaTeX's elements).
 ///
 /// The spans are cut out before the Markdown is rendered, each replaced by a placeholder a
 /// renderer keeps as text, and put back in the HTML afterwards. Code spans and fenced code blocks
 /// are left alone; `\$` is a dollar sign. An inline `$…$` stays on one line, opens before a
 /// non-space and closes after one, and is not followed by a digit (so `$5 and $6` is text).
 /// Linear in the text's length.
-enum AnkiMath {
+public enum MathSpans {
     /// A math span cut out of Markdown.
-    struct Span: Equatable {
-        var tex: String
-        var display: Bool
+    public struct Span: Equatable, Sendable {
+        /// The TeX between the dollar signs.
+        public var tex: String
+        /// Whether it was `$$…$$` (a display formula).
+        public var display: Bool
     }
 
     /// Placeholder delimiters: private-use characters, which Markdown leaves as text.
-    static let open: Character = "\u{E000}", close: Character = "\u{E001}"
+    static let open: Character = "\u{E010}", close: Character = "\u{E011}"
 
     /// The Markdown with its math replaced by placeholders, and the spans in order.
-    static func protect(_ markdown: String) -> (markdown: String, spans: [Span]) {
+    public static func protect(_ markdown: String) -> (markdown: String, spans: [Span]) {
         // The text already holding a placeholder character is left as it is (nothing to protect
         // then: the spans could not be told from it).
         guard !markdown.contains(open), !markdown.contains(close), markdown.contains("$") else { return (markdown, []) }
@@ -128,9 +130,9 @@ enum AnkiMath {
 
     static func placeholder(_ k: Int) -> String { "\(open)\(k)\(close)" }
 
-    /// The HTML with each placeholder replaced by its span as Anki's MathJax reads it, the TeX
-    /// escaped for HTML.
-    static func restore(_ html: String, _ spans: [Span], escape: (String) -> String) -> String {
+    /// The HTML with each placeholder replaced by what `replacement` makes of its span (which
+    /// must escape the TeX for HTML).
+    public static func restore(_ html: String, _ spans: [Span], _ replacement: (Span) -> String) -> String {
         guard !spans.isEmpty else { return html }
         var out = ""
         var rest = Substring(html)
@@ -138,7 +140,7 @@ enum AnkiMath {
               let k = Int(rest[rest.index(after: open)..<close]), spans.indices.contains(k) {
             out += rest[..<open]
             let span = spans[k]
-            out += (span.display ? "\\[" : "\\(") + escape(span.tex) + (span.display ? "\\]" : "\\)")
+            out += replacement(span)
             rest = rest[rest.index(after: close)...]
         }
         return out + rest

@@ -1,7 +1,7 @@
-internal import CSystem
+internal import CLinux
 
-/// The calls of the `CSystem` shim, so that only this file imports it.
-enum CSystemCalls {
+/// The calls of the `CLinux` shim, so that only this file imports it.
+enum CLinuxCalls {
     static let renameNoReplace = UInt32(QUIRE_RENAME_NOREPLACE)
     static let renameExchange = UInt32(QUIRE_RENAME_EXCHANGE)
 

@@ -1,0 +1,121 @@
+import QuireMarkdown
+import QuireModel
+import QuireSystem
+
+/// A card's two sides as HTML for the page: Markdown through cmark-gfm's safe renderer (a vault's
+/// raw HTML never reaches the page), math kept byte for byte for KaTeX, the text a cloze hid
+/// marked on the back, and the vault's images, sounds and videos linked through ``VaultFiles``.
+struct CardHTML: Sendable {
+    let vault: Vault
+    private let renderer = MarkdownHTMLRenderer(highlights: .mark)
+
+    init(vault: Vault) { self.vault = vault }
+
+    /// The front and the back of `card`, a card of `note`.
+    func faces(of card: Card, in note: Note) -> (front: String, back: String) {
+        let front = html(card.front, note: note)
+        guard card.kind == .cloze else { return (front, html(card.back, note: note)) }
+        let (marked, start, end) = MarkdownHTMLRenderer.revealMarks(back: card.back, hiddenIn: card.front)
+        var back = ""
+        for c in html(marked, note: note) {
+            switch c {
+            case start: back += "<mark class=\"cloze\">"
+            case end: back += "</mark>"
+            default: back.append(c)
+            }
+        }
+        return (front, back)
+    }
+
+    /// Markdown as HTML for the page.
+    func html(_ markdown: String, note: Note) -> String {
+        let (protected, spans) = MathSpans.protect(markdown)
+        let rendered = (try? renderer.render(protected)) ?? "<p>" + Self.escape(protected) + "</p>"
+        let math = MathSpans.restore(rendered, spans) { span in
+            // KaTeX renders each element's text (PageScript); shown as TeX where it is missing.
+            "<span class=\"math\" data-display=\"\(span.display ? "1" : "0")\">" + Self.escape(span.tex) + "</span>"
+        }
+        return linkingMedia(math, note: note)
+    }
+
+    /// The HTML with each `<img>` source that names a file of the vault pointed at ``VaultFiles``
+    /// (any other source is dropped: the page loads nothing from elsewhere), and each link to a
+    /// sound or video of the vault made a player.
+    func linkingMedia(_ html: String, note: Note) -> String {
+        var out = ""
+        var rest = html[...]
+        while let tag = rest.firstRange(of: "<img src=\""), let end = rest[tag.upperBound...].firstIndex(of: "\"") {
+            out += links(rest[..<tag.lowerBound], note: note)
+            let source = Self.unescape(String(rest[tag.upperBound..<end]))
+            if source.lowercased().hasPrefix("data:image/") {
+                out += rest[tag.lowerBound..<end]
+            } else if let url = fileURL(source, note: note) {
+                out += "<img src=\"" + Self.escape(url)
+            } else {
+                out += "<img class=\"missing\" data-src=\"" + Self.escape(source)
+            }
+            rest = rest[end...]
+        }
+        return out + links(rest, note: note)
+    }
+
+    /// `<a href="…">…</a>` to a sound or video file of the vault as a player; other links as
+    /// written, and a link to another file of the vault pointed at ``VaultFiles``.
+    private func links(_ html: Substring, note: Note) -> String {
+        var out = ""
+        var rest = html
+        while let a = rest.firstRange(of: "<a href=\""), let end = rest[a.upperBound...].firstIndex(of: "\""),
+              let close = rest[end...].firstRange(of: "</a>") {
+            out += rest[..<a.lowerBound]
+            let target = Self.unescape(String(rest[a.upperBound..<end]))
+            let ext = target.split(separator: ".").last.map { $0.lowercased() } ?? ""
+            if !target.contains("://"), let url = fileURL(target, note: note) {
+                if Self.sounds.contains(ext) {
+                    out += "<audio controls preload=\"none\" src=\"\(Self.escape(url))\"></audio>"
+                } else if Self.videos.contains(ext) {
+                    out += "<video controls preload=\"none\" src=\"\(Self.escape(url))\"></video>"
+                } else {
+                    out += "<a href=\"\(Self.escape(url))\"" + rest[end..<close.upperBound]
+                }
+            } else {
+                out += rest[a.lowerBound..<close.upperBound]
+            }
+            rest = rest[close.upperBound...]
+        }
+        return out + rest
+    }
+
+    static let sounds: Set<String> = ["mp3", "wav", "ogg", "oga", "m4a", "flac", "opus"]
+    static let videos: Set<String> = ["mp4", "webm", "mov"]
+
+    /// The page's URL of a file a note links to, when it is one ``VaultFiles`` serves.
+    func fileURL(_ target: String, note: Note) -> String? {
+        guard let full = vault.attachmentPath(target, fromNote: note.path),
+              full.hasPrefix(vault.root + "/") else { return nil }
+        return VaultFiles.prefix + VaultFiles.encode(String(full.dropFirst(vault.root.count + 1)))
+    }
+
+    /// Text escaped for HTML content and attribute values.
+    static func escape(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for c in text.unicodeScalars {
+            switch c {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.unicodeScalars.append(c)
+            }
+        }
+        return out
+    }
+
+    /// The entities cmark writes in attribute values, decoded.
+    static func unescape(_ text: String) -> String {
+        guard text.contains("&") else { return text }
+        return text.replacing("&quot;", with: "\"").replacing("&#x27;", with: "'").replacing("&lt;", with: "<")
+            .replacing("&gt;", with: ">").replacing("&amp;", with: "&")
+    }
+}

@@ -1,0 +1,294 @@
+extension PageAssets {
+    /// The page's script: today's plan, the review with the terminal's keys, and the notes
+    /// changed on disk followed through server-sent events. Vault text goes in as `textContent`;
+    /// a card's sides come as HTML the server made safe.
+    static let script = #"""
+    "use strict";
+    (function () {
+      const main = document.getElementById("main");
+      const toastBox = document.getElementById("toast");
+      const help = document.getElementById("help");
+      let view = "overview";       // overview | review | done
+      let state = null;            // the session's state, as the server sent it
+      let revealed = false;
+      let busy = false;
+
+      // ---- theme ----
+      function applyTheme(theme) {
+        document.documentElement.dataset.theme = theme;
+      }
+      function storedTheme() {
+        try { return localStorage.getItem("quire-theme"); } catch (e) { return null; }
+      }
+      applyTheme(storedTheme() || (matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light"));
+      function toggleTheme() {
+        const next = document.documentElement.dataset.theme === "dark" ? "light" : "dark";
+        applyTheme(next);
+        try { localStorage.setItem("quire-theme", next); } catch (e) { /* private mode */ }
+      }
+      document.getElementById("theme").addEventListener("click", toggleTheme);
+      document.getElementById("help-button").addEventListener("click", () => help.showModal());
+      document.getElementById("help-close").addEventListener("click", () => help.close());
+
+      // ---- helpers ----
+      function el(tag, attrs, ...children) {
+        const node = document.createElement(tag);
+        for (const [k, v] of Object.entries(attrs || {})) {
+          if (k === "class") node.className = v;
+          else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+          else if (k === "dataset") Object.assign(node.dataset, v);
+          else node.setAttribute(k, v);
+        }
+        for (const c of children) {
+          if (c === null || c === undefined || c === false) continue;
+          node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+        }
+        return node;
+      }
+      function toast(text) {
+        toastBox.textContent = text;
+        toastBox.classList.add("shown");
+        clearTimeout(toast.timer);
+        toast.timer = setTimeout(() => toastBox.classList.remove("shown"), 3500);
+      }
+      async function api(method, path, body) {
+        const options = { method, headers: {} };
+        if (method !== "GET") {
+          options.headers["Content-Type"] = "application/json";
+          options.headers["X-Quire-Page"] = "1";
+          options.body = JSON.stringify(body || {});
+        }
+        const response = await fetch(path, options);
+        let data = null;
+        try { data = await response.json(); } catch (e) { data = { error: "the server answered " + response.status }; }
+        if (!response.ok) {
+          const error = new Error(data && data.error ? data.error : "the server answered " + response.status);
+          error.status = response.status;
+          throw error;
+        }
+        return data;
+      }
+      // A card's side: HTML the server made safe; math through KaTeX, code through highlight.js.
+      function side(html) {
+        const box = el("div", { class: "side" });
+        box.innerHTML = html;
+        if (window.katex) {
+          for (const m of box.querySelectorAll("span.math")) {
+            const tex = m.textContent;
+            try { window.katex.render(tex, m, { displayMode: m.dataset.display === "1", throwOnError: false }); }
+            catch (e) { m.textContent = tex; }
+          }
+        }
+        if (window.hljs) {
+          for (const code of box.querySelectorAll("pre code")) {
+            try { window.hljs.highlightBlock(code); } catch (e) { /* plain */ }
+          }
+        }
+        return box;
+      }
+
+      // ---- overview ----
+      async function showOverview() {
+        view = "overview";
+        state = null;
+        try { sessionStorage.removeItem("quire-session"); } catch (e) { /* ignore */ }
+        let data;
+        try { data = await api("GET", "/api/overview"); } catch (e) { main.replaceChildren(el("p", { class: "errors" }, e.message)); return; }
+        document.getElementById("vault").textContent = data.vault;
+        document.title = "Quire · " + data.vault;
+        const p = data.plan;
+        const counts = el("ul", { class: "counts" },
+          el("li", {}, el("b", {}, p.learning), " learning"),
+          el("li", {}, el("b", {}, p.overdue), " overdue"),
+          el("li", {}, el("b", {}, p.reviewing + p.mastered), " to review"),
+          el("li", {}, el("b", {}, p.new), " new"));
+        const start = el("button", { class: "primary", id: "study", onclick: () => startSession(null) },
+          p.total ? "Study today's plan — " + p.total + " card" + (p.total === 1 ? "" : "s") + ", about " + data.minutes + " min" : "Nothing due now");
+        if (!p.total) start.disabled = true;
+        const rows = data.decks.map(d => el("tr", {},
+          el("td", {}, d.deck || "(no deck)"),
+          el("td", { class: "n" }, d.due), el("td", { class: "n" }, d.new), el("td", { class: "n" }, d.cards),
+          el("td", { class: "n" }, (d.due + d.new) ? el("button", { onclick: () => startSession(d.deck), "aria-label": "Study " + d.deck }, "Study") : "")));
+        const decks = el("table", { class: "decks" },
+          el("thead", {}, el("tr", {}, el("th", {}, "Deck"), el("th", { class: "n" }, "Due"), el("th", { class: "n" }, "New"),
+            el("th", { class: "n" }, "Cards"), el("th", {}, ""))),
+          el("tbody", {}, ...rows));
+        const streak = el("p", { class: "muted" }, "Streak: " + data.streak.current + " day" + (data.streak.current === 1 ? "" : "s") +
+          " (longest " + data.streak.longest + ") · studied today: " + data.studiedToday.reviews + " reviews, " + data.studiedToday.new + " new · " +
+          data.notes + " notes, " + data.cards + " cards");
+        const parts = [el("h1", {}, "Today"), counts, start, decks, streak];
+        if (data.errors.length) {
+          parts.push(el("p", { class: "errors" }, "Files that could not be read:"), el("ul", { class: "errors" }, ...data.errors.map(e => el("li", {}, e))));
+        }
+        main.replaceChildren(...parts);
+      }
+
+      async function startSession(deck) {
+        try { show(await api("POST", "/api/sessions", deck === null ? {} : { deck })); }
+        catch (e) { toast(e.message); }
+      }
+
+      // ---- review ----
+      function show(next, keepRevealed) {
+        const sameCard = state && next.card && state.card && state.card.id === next.card.id;
+        state = next;
+        try { sessionStorage.setItem("quire-session", next.session); } catch (e) { /* ignore */ }
+        if (!(keepRevealed && sameCard)) revealed = false;
+        if (next.done) { view = "done"; renderDone(); } else { view = "review"; renderCard(); }
+        if (next.message) toast(next.message);
+      }
+
+      function renderCard() {
+        const s = state, c = s.card;
+        const r = s.remaining;
+        const status = el("div", { class: "status" },
+          el("span", {}, s.progress.position + " / " + s.progress.total),
+          el("span", { class: "new" }, r.new + " new"), el("span", { class: "learning" }, r.learning + " learning"),
+          el("span", { class: "review" }, r.review + " review"),
+          el("span", { class: "where" }, c.path + ":" + c.line + " · " + c.state));
+        const card = el("article", { class: "card", "data-card": c.id });
+        if (c.heading.length) card.append(el("p", { class: "heading" }, c.heading.join(" › ")));
+        card.append(side(c.front));
+        const parts = [status, card];
+        if (revealed) {
+          card.append(el("hr", { class: "answer" }), side(c.back));
+          const grades = el("div", { class: "grades" });
+          grades.style.setProperty("--buttons", String(s.buttons.length));
+          for (const b of s.buttons) {
+            grades.append(el("button", { class: b.rating, "data-rating": b.rating, onclick: () => grade(b.rating) },
+              el("span", {}, el("kbd", {}, b.key), " " + b.label), el("span", { class: "interval" }, b.interval)));
+          }
+          parts.push(grades);
+        } else {
+          parts.push(el("button", { class: "reveal primary", id: "reveal", onclick: reveal }, "Show answer ", el("kbd", {}, "Space")));
+        }
+        const action = (label, key, fn) => el("button", { onclick: fn, title: label + " (" + key + ")" }, el("kbd", {}, key), el("span", { class: "label" }, " " + label));
+        const actions = el("div", { class: "actions" },
+          action("Undo", "u", undo), action("Edit", "e", edit), action("Skip", "s", () => act("skip")),
+          action("Bury", "b", () => act("bury")), action("Suspend", "!", () => act("suspend")));
+        if (c.flow) actions.append(action("Promote", "p", () => act("promote")), action("Demote", "P", () => act("demote")));
+        actions.append(action("Today", "q", showOverview));
+        parts.push(actions);
+        main.replaceChildren(...parts);
+      }
+
+      function renderDone() {
+        const m = state.summary;
+        const parts = [el("h1", {}, m.answers ? "Session done" : "Nothing to study")];
+        if (m.answers) {
+          const minutes = Math.floor(m.seconds / 60), seconds = m.seconds % 60;
+          parts.push(el("dl", { class: "summary" },
+            el("dt", {}, "Cards"), el("dd", {}, m.cards + " (" + m.answers + " answers)"),
+            el("dt", {}, "Accuracy"), el("dd", {}, m.accuracy + "% — " + m.level),
+            el("dt", {}, "Time"), el("dd", {}, (minutes ? minutes + " min " : "") + seconds + " s"),
+            el("dt", {}, "Streak"), el("dd", {}, m.streak + " day" + (m.streak === 1 ? "" : "s") + " (longest " + m.longest + ")")));
+          if (m.failed) parts.push(el("p", {}, m.failed + " card" + (m.failed === 1 ? "" : "s") + " failed: 'quire review --failed-today' goes over them again."));
+        } else {
+          parts.push(el("p", { class: "muted" }, "No card of this session is due now."));
+        }
+        parts.push(el("div", { class: "actions" }, el("button", { onclick: undo }, el("kbd", {}, "u"), " Undo"),
+          el("button", { class: "primary", onclick: showOverview }, "Back to today")));
+        main.replaceChildren(...parts);
+      }
+
+      function reveal() {
+        if (view !== "review" || revealed) return;
+        revealed = true;
+        renderCard();
+      }
+
+      async function run(work) {
+        if (busy) return;
+        busy = true;
+        try { await work(); }
+        catch (e) {
+          toast(e.message);
+          if (e.status === 404) { showOverview(); }
+          else if (e.status === 409 && state) { try { show(await api("GET", "/api/sessions/" + state.session)); } catch (x) { showOverview(); } }
+        } finally { busy = false; }
+      }
+      function grade(rating) {
+        if (view !== "review" || !revealed) return;
+        run(async () => show(await api("POST", "/api/sessions/" + state.session + "/grade", { card: state.card.id, rating })));
+      }
+      function undo() {
+        if (!state) return;
+        run(async () => show(await api("POST", "/api/sessions/" + state.session + "/undo", {})));
+      }
+      function act(action) {
+        if (view !== "review") return;
+        run(async () => show(await api("POST", "/api/sessions/" + state.session + "/act", { card: state.card.id, action })));
+      }
+      function edit() {
+        if (view !== "review") return;
+        run(async () => toast((await api("POST", "/api/sessions/" + state.session + "/edit", { card: state.card.id })).message));
+      }
+
+      // ---- keys: the terminal's ----
+      document.addEventListener("keydown", event => {
+        if (event.ctrlKey || event.metaKey || event.altKey) return;
+        if (help.open) { if (event.key === "Escape" || event.key === "?") { help.close(); event.preventDefault(); } return; }
+        const k = event.key;
+        if (k === "?") { help.showModal(); event.preventDefault(); return; }
+        if (k === "t") { toggleTheme(); return; }
+        if (view === "overview") {
+          if ((k === " " || k === "Enter") && event.target === document.body) { const b = document.getElementById("study"); if (b && !b.disabled) { startSession(null); event.preventDefault(); } }
+          return;
+        }
+        if (k === "q" || k === "Escape") { showOverview(); return; }
+        if (k === "u") { undo(); return; }
+        if (view !== "review") return;
+        if (k === " " || k === "Enter") {
+          if (!revealed) { reveal(); event.preventDefault(); }
+          else if (k === " ") { /* Space scrolls a long card */ }
+          return;
+        }
+        if (revealed && /^[1-4]$/.test(k)) {
+          const b = state.buttons[Number(k) - 1];
+          if (b) { grade(b.rating); event.preventDefault(); }
+          return;
+        }
+        const actions = { e: edit, s: () => act("skip"), b: () => act("bury"), "!": () => act("suspend") };
+        if (state.card.flow) { actions.p = () => act("promote"); actions.P = () => act("demote"); }
+        if (actions[k]) { actions[k](); event.preventDefault(); }
+      });
+
+      // ---- notes changed on disk ----
+      function listen() {
+        const events = new EventSource("/api/events");
+        events.addEventListener("changed", async message => {
+          let paths = [];
+          try { paths = JSON.parse(message.data).paths; } catch (e) { return; }
+          if (view === "overview") { showOverview(); return; }
+          if (!state || busy) return;
+          const mine = state.card && (paths.includes("*") || paths.includes(state.card.path));
+          try {
+            const next = await api("GET", "/api/sessions/" + state.session);
+            if (mine || !state.card || !next.card || next.card.id !== state.card.id) {
+              show(next, true);
+              if (mine) toast("The note changed on disk: the card shows it.");
+            } else {
+              state.remaining = next.remaining;
+              state.progress = next.progress;
+            }
+          } catch (e) { /* the next action says it */ }
+        });
+      }
+
+      // ---- start ----
+      document.getElementById("home").addEventListener("click", event => { event.preventDefault(); showOverview(); });
+      (async () => {
+        let id = null;
+        try { id = sessionStorage.getItem("quire-session"); } catch (e) { /* ignore */ }
+        if (id) {
+          try { show(await api("GET", "/api/sessions/" + id)); }
+          catch (e) { await showOverview(); }
+        } else {
+          await showOverview();
+        }
+        listen();
+      })();
+    })();
+
+    """#
+}

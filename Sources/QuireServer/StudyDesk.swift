@@ -1,0 +1,337 @@
+import QuireApp
+import QuireIndex
+import QuireModel
+import QuireReview
+import QuireScheduling
+import QuireStudy
+import QuireSupport
+import QuireSystem
+import QuireWatch
+
+/// What the web page studies with: the vault's index kept current by the watcher, and one review
+/// session per open page (a tab), each a ``ReviewController`` as the terminal's screen has.
+///
+/// An actor: the page's requests come on many threads, and each action — a grade, an undo, a
+/// note changed on disk — runs alone, reading the clock once. Other processes (a terminal review,
+/// `quire grade`, git) are kept apart by the writer's lock and its check that a note did not
+/// change since it was read, as for every writer.
+public actor StudyDesk {
+    /// The vault.
+    public let vault: Vault
+    private let cached: Bool
+    private let live: LiveIndex
+    private let clock: StudyClock
+    private let cards: CardHTML
+    private var sessions: [String: WebSession] = [:]
+    /// Session IDs, oldest first (the oldest is let go past ``maximumSessions``).
+    private var opened: [String] = []
+    private var random = SystemRandomNumberGenerator()
+    /// Open pages kept at once; a page whose session was let go starts a new one.
+    static let maximumSessions = 32
+
+    /// One page's session.
+    struct WebSession {
+        var controller: ReviewController
+        /// The card on the page, and when it was shown.
+        var current: StudySession.Entry?
+        var shownAt: Timestamp
+        /// The day's statistics as the session started (for the summary's streak).
+        var stats: StudyStats
+        var today: Day
+        /// Whether cards of notes changed meanwhile may join, and which.
+        var joins: Bool
+        var query: Query?
+    }
+
+    /// The desk for `vault`, its index built now (through the cache unless `cached` is false).
+    /// Watching is the caller's: it starts its watcher before this, and hands each batch of
+    /// changes to ``takeIn(_:)``.
+    ///
+    /// - Parameter pinnedNow: a fixed clock (for tests), moving a second per reading.
+    public init(vault: Vault, cached: Bool, pinnedNow: Timestamp?) throws(ServerError) {
+        guard vault.isInitialized else { throw .app(.notInitialized(root: vault.root)) }
+        self.vault = vault
+        self.cached = cached
+        do {
+            live = try LiveIndex(vault: vault, watcher: HandedWatcher(root: vault.root), cached: cached)
+        } catch {
+            throw .watch(error.description)
+        }
+        clock = StudyClock(fixed: pinnedNow)
+        cards = CardHTML(vault: vault)
+    }
+
+    // MARK: - The overview
+
+    /// Today's plan, the decks and their cards, the streak and the files that could not be read.
+    public func overview() throws(ServerError) -> JSONValue {
+        let context = try studyContext()
+        let plan = context.plan()
+        var sections: [(String, JSONValue)] = []
+        for section in StudyPlan.Section.allCases {
+            sections.append((section.rawValue, .int(plan.items.filter { $0.section == section }.count)))
+        }
+        sections.append(("total", .int(plan.items.count)))
+        // Decks: every deck with its cards, and what of today's plan is in it.
+        let index = live.index
+        var decks: [String: (cards: Int, due: Int, new: Int)] = [:]
+        for note in index.notes where !note.archived && !note.cards.isEmpty {
+            decks[note.deck.description, default: (0, 0, 0)].cards += note.cards.count
+        }
+        for item in plan.items {
+            let deck = index.notes[item.location.note].deck.description
+            if item.section == .new { decks[deck, default: (0, 0, 0)].new += 1 } else { decks[deck, default: (0, 0, 0)].due += 1 }
+        }
+        let streak = context.stats.streaks(today: context.today)
+        let errors = index.diagnostics.filter { $0.severity == .error }.prefix(50).map { d -> JSONValue in
+            .string(d.description)
+        }
+        return .object([
+            ("vault", .string(vault.root.split(separator: "/").last.map(String.init) ?? vault.root)),
+            ("today", .string(context.today.description)),
+            ("plan", .object(sections)),
+            ("studiedToday", .object([("reviews", .int(plan.studiedToday.reviews)), ("new", .int(plan.studiedToday.new))])),
+            ("minutes", .int((plan.items.count * plan.secondsPerCard + 59) / 60)),
+            ("decks", .array(decks.keys.sorted().compactMap { name in
+                decks[name].map { .object([("deck", .string(name)), ("cards", .int($0.cards)), ("due", .int($0.due)), ("new", .int($0.new))]) }
+            })),
+            ("streak", .object([("current", .int(streak.current)), ("longest", .int(streak.longest))])),
+            ("notes", .int(index.notes.count)),
+            ("cards", .int(index.cardCount)),
+            ("errors", .array(Array(errors))),
+        ])
+    }
+
+    // MARK: - Sessions
+
+    /// Starts a session: today's plan, or the cards of `deck` (and its sub-decks) as the vault's
+    /// `session` mode takes them; returns its ID and its first card (``state(of:)``).
+    public func start(deck: String?) throws(ServerError) -> JSONValue {
+        let context = try studyContext()
+        var query: Query?
+        if let deck, !deck.isEmpty {
+            guard let path = DeckPath(deck) else { throw .badRequest("no deck '\(deck)'") }
+            query = .term(.deck(path))
+        }
+        let request: StudyContext.SessionRequest = query.map { .mode(context.config.study.mode, counts: nil, query: $0) } ?? .todaysPlan
+        let (entries, plan) = context.session(request)
+        let review: ReviewContext
+        do { review = try ReviewContext(vault: vault, cached: cached) } catch { throw .app(error) }
+        let controller = ReviewController(writer: review.writer, index: live.index, entries: entries, dayEnd: context.dayEnd)
+        var idBytes: [UInt8] = []
+        for _ in 0..<12 { idBytes.append(UInt8.random(in: 0...255, using: &random)) }
+        let id = idBytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+        sessions[id] = WebSession(controller: controller, current: nil, shownAt: clock.peek(), stats: context.stats,
+                                  today: context.today, joins: plan.overLimit == 0, query: query)
+        opened.append(id)
+        if opened.count > Self.maximumSessions { sessions[opened.removeFirst()] = nil }
+        return try state(of: id)
+    }
+
+    /// The session's card (front, back, the buttons with their intervals), or its results when
+    /// nothing is left.
+    public func state(of id: String, message: String? = nil) throws(ServerError) -> JSONValue {
+        guard var session = sessions[id] else { throw .noSession }
+        let now = clock.peek()
+        if session.current.map({ session.controller.card($0) == nil }) ?? true {
+            session.current = session.controller.next(at: now)
+            session.shownAt = now
+        }
+        sessions[id] = session
+        var fields: [(String, JSONValue)] = [("session", .string(id)), ("message", .optional(message))]
+        let remaining = session.controller.session.remaining
+        fields.append(("remaining", .object([("new", .int(remaining.new)), ("learning", .int(remaining.learning)),
+                                             ("review", .int(remaining.review))])))
+        guard let entry = session.current, let (card, note) = session.controller.card(entry) else {
+            fields.append(("done", .bool(true)))
+            fields.append(("summary", summary(session)))
+            return .object(fields)
+        }
+        let (front, back) = cards.faces(of: card, in: note)
+        let settings = session.controller.settings(for: entry)
+        let buttons = session.controller.preview(entry, at: now).enumerated().map { i, p -> JSONValue in
+            .object([("key", .int(i + 1)), ("rating", .string(p.rating.name)), ("label", .string(p.rating.name.capitalized)),
+                     ("interval", .string(p.state.due.map { ReviewContext.span(from: now, to: $0) } ?? "-"))])
+        }
+        fields.append(("done", .bool(false)))
+        fields.append(("card", .object([
+            ("id", .string(card.id.description)),
+            ("kind", .string(card.kind.rawValue)),
+            ("path", .string(note.path)),
+            ("line", .int(card.lines.lowerBound)),
+            ("title", .string(note.title)),
+            ("heading", .array(card.headingPath.map { .string($0) })),
+            ("state", .string(ReviewContext.stateWord(card.schedule, section: entry.section))),
+            ("front", .string(front)),
+            ("back", .string(back)),
+            ("flow", .bool(settings.kind == .flow)),
+        ])))
+        fields.append(("buttons", .array(buttons)))
+        let progress = session.controller.session.progress
+        fields.append(("progress", .object([("position", .int(progress.position)), ("total", .int(progress.total))])))
+        return .object(fields)
+    }
+
+    /// Grades the session's card `card` (the one the page shows: a page showing another — a
+    /// second click, a stale tab — is told so and shown the card it should).
+    public func grade(_ id: String, card: String, rating name: String) throws(ServerError) -> JSONValue {
+        var session = try current(id, card: card)
+        guard let entry = session.current else { throw .noSession }
+        let ratings = session.controller.settings(for: entry).ratings
+        guard let rating = ratings.first(where: { $0.name == name }) else { throw .badRequest("no button '\(name)' for this card") }
+        let answeredAt = clock.now()
+        let leeches = session.controller.leeches.count
+        let after: SchedulingState?
+        do {
+            after = try session.controller.answer(entry, rating, at: answeredAt,
+                                                  milliseconds: clock.milliseconds(from: session.shownAt, to: answeredAt))
+        } catch {
+            sessions[id] = session
+            throw .review(error)
+        }
+        var message = "\(rating.name.capitalized): \(ReviewContext.answered(rating, after, now: answeredAt, recorded: true))"
+        if session.controller.leeches.count > leeches {
+            message += " · " + ReviewContext.leechNotice(after, note: session.controller.card(entry)?.note)
+        }
+        session.current = nil
+        sessions[id] = session
+        dropElsewhere(entry.card, keeping: id)
+        return try state(of: id, message: message)
+    }
+
+    /// Takes back the session's last action.
+    public func undo(_ id: String) throws(ServerError) -> JSONValue {
+        guard var session = sessions[id] else { throw .noSession }
+        let message: String
+        do {
+            if let back = try session.controller.undo(at: clock.now()) {
+                message = "Undid \(ReviewContext.undone(back.action)) \(back.entry.card)."
+                session.current = nil
+            } else {
+                message = "Nothing to undo in this session."
+            }
+        } catch {
+            throw .review(error)
+        }
+        sessions[id] = session
+        return try state(of: id, message: message)
+    }
+
+    /// What the page's other keys do to the card it shows: `skip` (to the end of the queue),
+    /// `bury` (until tomorrow), `suspend`, `promote` and `demote` (StudyFlow cards).
+    public func act(_ id: String, card: String, action name: String) throws(ServerError) -> JSONValue {
+        var session = try current(id, card: card)
+        guard let entry = session.current else { throw .noSession }
+        let message: String
+        if name == "skip" {
+            session.controller.skip(entry)
+            message = "Skipped: the card comes back at the end."
+        } else {
+            let action: ReviewAction
+            switch name {
+            case "bury": action = .bury(until: session.controller.session.dayEnd)
+            case "suspend": action = .suspend
+            case "promote": action = .promote
+            case "demote": action = .demote
+            default: throw .badRequest("no action '\(name)'")
+            }
+            do { try session.controller.apply(action, to: entry, at: clock.now()) } catch {
+                sessions[id] = session
+                throw .review(error)
+            }
+            message = switch name {
+            case "bury": "Buried until tomorrow."
+            case "suspend": "Suspended: 'quire unsuspend' brings it back."
+            default: name.capitalized + "d."
+            }
+            dropElsewhere(entry.card, keeping: id)
+        }
+        session.current = nil
+        sessions[id] = session
+        return try state(of: id, message: message)
+    }
+
+    /// The note file and line of the session's card `card`, for the editor.
+    public func editTarget(_ id: String, card: String) throws(ServerError) -> (path: String, line: Int) {
+        let session = try current(id, card: card)
+        guard let entry = session.current, let (c, _) = session.controller.card(entry) else { throw .noSession }
+        return (vault.fullPath(entry.path), c.lines.lowerBound)
+    }
+
+    /// The session, when the page shows its current card.
+    private func current(_ id: String, card: String) throws(ServerError) -> WebSession {
+        guard let session = sessions[id] else { throw .noSession }
+        guard let entry = session.current, entry.card.description == card else { throw .staleCard }
+        return session
+    }
+
+    /// A card answered or set aside on one page leaves the others' queues (two tabs never
+    /// answer it twice).
+    private func dropElsewhere(_ card: CardID, keeping id: String) {
+        for key in sessions.keys where key != id {
+            sessions[key]?.controller.remove(card)
+            if sessions[key]?.current?.card == card { sessions[key]?.current = nil }
+        }
+    }
+
+    // MARK: - Changes on disk
+
+    /// Takes in a batch of changed files (the watcher's): the index, then every session's notes;
+    /// returns the changed notes' paths, for the pages to hear.
+    public func takeIn(_ batch: [FileChange]) -> [String] {
+        let events = live.apply(batch)
+        let now = clock.peek()
+        for key in sessions.keys {
+            guard var session = sessions[key] else { continue }
+            let joins = session.joins, query = session.query, dayEnd = session.controller.session.dayEnd
+            _ = session.controller.takeIn(batch) { card, note in
+                guard joins, !note.archived, let s = card.schedule, s.isDue(at: now, dayEnd: dayEnd),
+                      query?.matches(card: card, in: note, now: now, dayEnd: dayEnd) ?? true else { return nil }
+                let learning = s.flow == .learning || (s.flow == nil && (s.state == .learning || s.state == .relearning))
+                return learning ? .learning : .reviewing
+            }
+            if let current = session.current, session.controller.card(current) == nil { session.current = nil }
+            sessions[key] = session
+        }
+        var paths: [String] = []
+        for event in events {
+            switch event {
+            case .note(let update): paths.append(update.path)
+            case .rescanned: paths.append("*")
+            }
+        }
+        return paths
+    }
+
+    // MARK: - Helpers
+
+    private func studyContext() throws(ServerError) -> StudyContext {
+        let config: VaultConfig
+        do { config = try VaultSession.readSettings(of: vault).config } catch { throw .app(error) }
+        return StudyContext(VaultSession(vault, index: live.index), config: config, now: clock.peek())
+    }
+
+    private func summary(_ session: WebSession) -> JSONValue {
+        let results = session.controller.session.results
+        var stats = session.stats
+        for answer in session.controller.session.answers {
+            stats.add(answer.entry.card, rating: answer.rating, at: answer.time, day: session.today)
+        }
+        let streak = stats.streaks(today: session.today)
+        return .object([
+            ("cards", .int(results.cardsStudied)), ("answers", .int(results.answers)), ("correct", .int(results.correct)),
+            ("accuracy", .int(Int((results.accuracy * 100).rounded()))), ("level", .string(results.level.rawValue)),
+            ("seconds", .int((results.milliseconds + 500) / 1000)), ("failed", .int(results.failed.count)),
+            ("streak", .int(streak.current)), ("longest", .int(streak.longest)),
+        ])
+    }
+}
+
+/// A watcher whose changes are handed in (``StudyDesk/takeIn(_:)``) rather than waited for.
+final class HandedWatcher: FileWatcher {
+    let root: String
+    init(root: String) { self.root = root }
+    func start() throws(WatchError) {}
+    func stop() {}
+    func next(timeout: Duration?) throws(WatchError) -> [FileChange]? { nil }
+}

@@ -1,0 +1,24 @@
+import Foundation
+
+/// This computer's addresses on its networks (for `quire serve --listen 0.0.0.0`).
+enum NetworkAddresses {
+    /// The IPv4 addresses of the interfaces that are up, loopback left out, in the system's order.
+    static func local() -> [String] {
+        var first: UnsafeMutablePointer<ifaddrs>?
+        guard getifaddrs(&first) == 0, let start = first else { return [] }
+        defer { freeifaddrs(first) }
+        var found: [String] = []
+        var next: UnsafeMutablePointer<ifaddrs>? = start
+        while let entry = next {
+            defer { next = entry.pointee.ifa_next }
+            let flags = Int32(entry.pointee.ifa_flags)
+            guard flags & Int32(IFF_UP) != 0, flags & Int32(IFF_LOOPBACK) == 0,
+                  let address = entry.pointee.ifa_addr, address.pointee.sa_family == sa_family_t(AF_INET) else { continue }
+            var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))
+            guard getnameinfo(address, socklen_t(MemoryLayout<sockaddr_in>.size), &host, socklen_t(host.count), nil, 0, NI_NUMERICHOST) == 0 else { continue }
+            let text = String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if !found.contains(text) { found.append(text) }
+        }
+        return found
+    }
+}

@@ -1,0 +1,124 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import QuireReport
+import QuireServer
+import QuireSupport
+import QuireSystem
+
+extension Quire {
+    /// `quire serve`.
+    struct Serve: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Study in a web browser: today's plan, decks and review on a local page (Ctrl-C stops).",
+            discussion: """
+                Serves a page on this computer only (127.0.0.1) and prints its address, which carries a \
+                token made for this run: the page answers nobody without it. The review has the terminal's \
+                keys (Space, 1-4, u, e, s, b, !, p/P, q, ?), shows images, math (KaTeX) and code, plays the \
+                vault's sounds, and follows notes edited meanwhile in another editor. e opens the card's note \
+                in $VISUAL or $EDITOR in this terminal. --listen 0.0.0.0 (or one of this computer's \
+                addresses) serves other devices of your network too, such as a phone: the address is \
+                printed with a QR code. Needs a vault made by 'quire init'.
+                """)
+
+        @OptionGroup var options: VaultOptions
+        @Option(help: "The port (0: any free one).") var port = 8427
+        @Option(help: ArgumentHelp("The address to listen on: 127.0.0.1 (this computer only, the default), or 0.0.0.0 or one of its addresses to serve the network.",
+                                   valueName: "ADDRESS"))
+        var listen = "127.0.0.1"
+        @Flag(help: "Open the page in the web browser.") var open = false
+
+        func validate() throws {
+            if port < 0 || port > 65_535 { throw ValidationError("--port takes 0 to 65535") }
+            if listen.isEmpty { throw ValidationError("--listen needs an address") }
+        }
+
+        func run() throws {
+            let vault = try options.open()
+            let options = self.options
+            let settings = ReviewServer.Settings(
+                vault: vault, host: listen, port: port, cached: !options.noCache, pinnedNow: options.pinnedNow,
+                openEditor: { path, line in
+                    let status = ChildProcess.runAttached(EditorSession.command.words + ["+\(line)", path])
+                    return status == 0 ? nil : "quire serve: the editor (\(EditorSession.command.name)) exited with status \(status)"
+                },
+                report: {
+                    do {
+                        let computed = try StatisticsOptions.parse([]).compute(options, query: [])
+                        let name = computed.loaded.vault.root.split(separator: "/").last.map(String.init) ?? "Vault"
+                        return .success(StatisticsReport(statistics: computed.statistics, curation: computed.curation, title: name,
+                                                         query: "", generated: String(computed.now.description.prefix(16)) + " UTC").html())
+                    } catch {
+                        return .failure(.badRequest("the statistics could not be made: \(error)"))
+                    }
+                })
+            let server = ReviewServer(settings)
+            let listen = self.listen, open = self.open
+            let failure = Failure()
+            let done = DispatchSemaphore(value: 0)
+            Task {
+                do {
+                    try await server.run { port, url in
+                        Self.announce(url: url, port: port, listen: listen, root: vault.root)
+                        if open { Self.openBrowser(url) }
+                    }
+                } catch {
+                    failure.set("\(error)")
+                }
+                done.signal()
+            }
+            done.wait()
+            if let message = failure.message { throw CLIError(Self.explain(message, port: port)) }
+        }
+
+        /// What a failure to serve means for the user.
+        static func explain(_ message: String, port: Int) -> String {
+            if message.contains("Address already in use") || message.contains("EADDRINUSE") {
+                return "port \(port) is in use (another quire serve?): choose another with --port, or --port 0 for any free one"
+            }
+            return "cannot serve: \(message)"
+        }
+
+        /// Prints where the page is: the address with its token, and for other devices of the
+        /// network each of this computer's addresses, the first as a QR code.
+        static func announce(url: String, port: Int, listen: String, root: String) {
+            var urls = [url]
+            let token = url.split(separator: "=").last.map(String.init) ?? ""
+            if listen == "0.0.0.0" || listen == "::" {
+                urls += NetworkAddresses.local().map { "http://\($0):\(port)/?token=\(token)" }
+            }
+            Output.line("Serving \(root)")
+            for u in urls { Output.line("  \(u)") }
+            if urls.count > 1 || !(listen.hasPrefix("127.") || listen == "localhost" || listen == "::1"),
+               Output.isTerminal, let phone = urls.last, let code = QRCode(phone, correction: .low) {
+                Output.line("Scan with a phone on the same network:")
+                for line in code.terminalLines() { Output.line(line) }
+            }
+            Output.line("The address carries this run's token; keep it to yourself. Ctrl-C stops.")
+            Output.flush()
+        }
+
+        /// Opens the page through a file only this user can read that forwards to the address,
+        /// so the token never stands on a command line other users could list.
+        static func openBrowser(_ url: String) {
+            let dir = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"] ?? NSTemporaryDirectory()
+            let file = dir + "/quire-serve-\(UUID().uuidString).html"
+            let page = "<!doctype html><meta charset=utf-8><meta http-equiv=refresh content=\"0;url=\(url)\"><title>Quire</title>"
+            guard FileManager.default.createFile(atPath: file, contents: Data(page.utf8), attributes: [.posixPermissions: 0o600]) else { return }
+            Thread.detachNewThread {
+                _ = ChildProcess.run(["xdg-open", file], timeoutSeconds: 30)
+                // The browser has read it by the time it asks for the page; leave it a minute.
+                Thread.sleep(forTimeInterval: 60)
+                try? FileManager.default.removeItem(atPath: file)
+            }
+        }
+
+        /// The server's error, set on its task and read once it ends.
+        final class Failure: @unchecked Sendable {
+            private let lock = NSLock()
+            private var text: String?
+            func set(_ message: String) { lock.withLock { text = message } }
+            var message: String? { lock.withLock { text } }
+        }
+    }
+}
