@@ -180,6 +180,7 @@ let package = Package(
         .testTarget(name: "QuireCurationTests", dependencies: ["QuireCuration", "QuireTestSupport"]),
         .testTarget(name: "QuireEmbeddingTests", dependencies: ["QuireEmbedding", "QuireSystem", "QuireTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "QuireQuizTests", dependencies: ["QuireQuiz", "QuireModel"]),
+        .testTarget(name: "QuireServerTests", dependencies: ["QuireServer", "QuireModel", "QuireParsing", "QuireSupport", "QuireSystem", "QuireWatch", "QuireTestSupport"]),
         .testTarget(name: "QuireAppTests", dependencies: ["QuireApp", "QuireModel", "QuireIndex", "QuireStudy", "QuireSystem", "QuireTestSupport"]),
         .testTarget(name: "QuireGenerationTests", dependencies: ["QuireGeneration", "QuireParsing", "QuireModel", "QuireTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "QuireSearchTests", dependencies: ["QuireSearch", "QuireParsing", "QuireModel", "QuireArchive", "QuireEmbedding", "QuireTestSupport"], exclude: ["Fixtures"]),

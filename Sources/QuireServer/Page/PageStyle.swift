@@ -85,8 +85,11 @@ extension PageAssets {
       body { font-size: 16px; }
       main { padding: .75rem; }
       .card { padding: .8rem; }
-      .actions button .label { display: none; }
       #vault { display: none; }
+      /* A phone has no keyboard: the buttons say what they do. */
+      .actions kbd, .grades kbd, .reveal kbd { display: none; }
+      table.decks td:first-child { overflow-wrap: anywhere; }
+      table.decks .cards { display: none; }
     }
 
     """#

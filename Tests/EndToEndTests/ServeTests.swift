@@ -1,0 +1,244 @@
+import Foundation
+import Synchronization
+import Testing
+
+/// `quire serve` as its users and its attackers meet it: a real server process on a copy of the
+/// sample vault, raw HTTP requests that try every way around its checks, and Debian's chromium
+/// driven through chromium-driver (selenium) reviewing by keyboard and by clicking, with
+/// screenshots at desktop and phone widths in light and dark (kept in `.build/serve-screens/`).
+@Suite(.serialized) struct ServeTests {
+    /// A running `quire serve`, its address read from what it prints.
+    final class Server: @unchecked Sendable {
+        let process: Process
+        let url: String
+        private let printed = Printed()
+
+        final class Printed: Sendable {
+            let text = Mutex<String>("")
+            func withLock<R>(_ body: (inout String) -> R) -> R { text.withLock { body(&$0) } }
+        }
+
+        init(_ runner: QuireRunner, _ args: [String] = []) throws {
+            let p = Process()
+            p.executableURL = QuireRunner.executable
+            p.arguments = ["serve", "--port", "0", "--now", QuireRunner.now] + args
+            p.currentDirectoryURL = runner.vault
+            p.environment = ProcessInfo.processInfo.environment.merging(["EDITOR": "true", "VISUAL": "true"]) { $1 }
+            let out = Pipe()
+            p.standardOutput = out
+            p.standardError = out
+            p.standardInput = FileHandle.nullDevice
+            process = p
+            out.fileHandleForReading.readabilityHandler = { [printed] handle in
+                let data = handle.availableData
+                printed.withLock { $0 += String(decoding: data, as: UTF8.self) }
+            }
+            try p.run()
+            var found: String?
+            for _ in 0..<300 {
+                let text = printed.withLock { $0 }
+                if let line = text.split(separator: "\n").first(where: { $0.contains("?token=") }) {
+                    found = line.trimmingCharacters(in: .whitespaces)
+                    break
+                }
+                if !p.isRunning { break }
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+            guard let found else {
+                p.terminate()
+                throw Failure("quire serve printed no address: \(printed.withLock { $0 })")
+            }
+            url = found
+        }
+
+        var output: String { printed.withLock { $0 } }
+
+        func stop() {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+        init(_ d: String) { description = d }
+    }
+
+    /// The sample vault, and a deck of media cards (math, code, an image, a sound, a note's
+    /// script) with files an attacker would plant beside them: links out, a FIFO, a device.
+    static func vault() throws -> QuireRunner {
+        let q = try QuireRunner()
+        try q.write(".quire/device", Data("webtest1\n".utf8))
+        // Room in today's plan for the media deck's new cards.
+        let config = try q.read(".quire/config.yaml")
+        try q.write(".quire/config.yaml", config + Data("new_per_day: 100\n".utf8))
+        try q.write("Web/Media.md", Data("""
+            ---
+            deck: Web
+            ---
+            # Media
+
+            What is $\\frac{a}{b} + \\sqrt{x^2}$ when $a = b$ and $x = 1$? :: $2$, since $$\\sum_{i=1}^{1} i = 1$$
+
+            What does this print?
+            ?
+            ```swift
+            let x = [1, 2, 3].map { $0 * 2 }
+            print(x)
+            ```
+
+            Which colour is this square? ![a red square](dot.png) :: red
+
+            Which word is said? [listen](word.wav) :: hello
+
+            What does <script>window.__quireAlerted = true; alert(1)</script> do on the page? :: nothing <img src=x onerror="window.__quireAlerted = true">
+
+            """.utf8))
+        // A 4×2 red PNG and a short silent WAV, written by hand.
+        try q.write("Web/dot.png", Data(Self.png(width: 4, height: 2)))
+        try q.write("Web/word.wav", Data(Self.wav(seconds: 0.5)))
+        let outside = q.vault.deletingLastPathComponent().appendingPathComponent("outside")
+        try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+        try Data(Self.png(width: 1, height: 1)).write(to: outside.appendingPathComponent("secret.png"))
+        let fm = FileManager.default
+        try fm.createSymbolicLink(atPath: q.vault.appendingPathComponent("Web/outside.png").path,
+                                  withDestinationPath: outside.appendingPathComponent("secret.png").path)
+        try fm.createSymbolicLink(atPath: q.vault.appendingPathComponent("Outside").path, withDestinationPath: outside.path)
+        try fm.createSymbolicLink(atPath: q.vault.appendingPathComponent("Web/zero.png").path, withDestinationPath: "/dev/zero")
+        #expect(mkfifo(q.vault.appendingPathComponent("Web/pipe.png").path, 0o644) == 0)
+        try q.write(".git/config", Data("[core]\n\tsecret = yes\n".utf8))
+        return q
+    }
+
+    static let tool = QuireRunner.repositoryRoot.appendingPathComponent("Tests/EndToEndTests/Tools/serve-check.py").path
+
+    static func check(_ args: [String]) throws -> [String: Any] {
+        let result = try QuireRunner.execute(URL(fileURLWithPath: "/usr/bin/env"), ["python3", tool] + args)
+        guard result.status == 0, let data = result.stdout.data(using: .utf8),
+              let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw Failure("serve-check.py \(args.first ?? "") failed: \(result)")
+        }
+        return object
+    }
+
+    @Test func attacksAreRefused() throws {
+        let q = try Self.vault()
+        defer { q.cleanUp() }
+        let server = try Server(q)
+        defer { server.stop() }
+        let seen = try Self.check(["attacks", server.url, q.vault.path])
+        func status(_ name: String) -> Int { seen[name] as? Int ?? -1 }
+        // The token: nothing without it, nor with another.
+        for name in ["no token", "wrong token", "token of another port", "wrong token in address"] {
+            #expect(status(name) == 403, "\(name)")
+        }
+        #expect(status("token in address") == 303)
+        let cookie = seen["cookie set"] as? String ?? ""
+        #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"))
+        #expect(status("with the cookie") == 200 && status("page with the cookie") == 200 && status("localhost") == 200)
+        let policy = seen["policy"] as? String ?? ""
+        #expect(policy.contains("script-src 'self';") && !policy.contains("unsafe") && policy.contains("frame-ancestors 'none'"))
+        #expect(seen["nosniff"] as? String == "nosniff")
+        // Hosts a DNS rebinding would use, and other ports.
+        for name in ["foreign host", "rebinding name", "other port", "empty host"] {
+            #expect(status(name) == 421 || status(name) == 400, "\(name): \(status(name))")
+        }
+        // Other sites' requests.
+        for name in ["foreign origin", "null origin", "no page header"] { #expect(status(name) == 403, "\(name)") }
+        #expect(status("own origin") == 200)
+        // Files: the image only; every way out of the vault, into its hidden folders, through
+        // links or special files is "not found".
+        #expect(status("image") == 200 && seen["image type"] as? String == "image/png")
+        #expect((seen["image policy"] as? String ?? "").contains("sandbox"))
+        for name in ["dot dot", "encoded dot dot", "encoded slash", "double encoded", "absolute", "backslash", "nul",
+                     "quire folder", "git folder", "a note", "link out", "folder link out", "fifo", "device link",
+                     "katex outside", "katex font traversal"] {
+            #expect(status(name) == 404 || status(name) == 400, "\(name): \(status(name))")
+        }
+        #expect(status("dot dot inside") == 404 || status("dot dot inside") == 200)
+        // The server still answers after all that (the FIFO did not hang it).
+        #expect(server.process.isRunning)
+    }
+
+    @Test func reviewInABrowser() throws {
+        let q = try Self.vault()
+        defer { q.cleanUp() }
+        let server = try Server(q)
+        defer { server.stop() }
+        let shots = QuireRunner.repositoryRoot.appendingPathComponent(".build/serve-screens")
+        try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
+        let seen = try Self.check(["browser", server.url, q.vault.path, shots.path])
+        let base = String(server.url.split(separator: "?")[0])
+        // The token left the address bar for a cookie.
+        #expect(seen["address after login"] as? String == base)
+        #expect((seen["overview"] as? String ?? "").contains("Study today's plan"))
+        #expect((seen["buttons"] as? [String] ?? []).count >= 3)
+        #expect(seen["edit followed"] as? Bool == true)
+        let graded = (seen["graded"] as? [[String]] ?? [])
+        #expect(graded.count >= 4)
+        // Undo brought the card answered Again back; the second tab did not get the card answered.
+        #expect(seen["second tab first card"] as? String != graded.first?.first)
+        // Math through KaTeX, code through highlight.js, the image and the sound from the vault.
+        #expect((seen["math"] as? Int ?? 0) >= 1)
+        #expect((seen["code"] as? Int ?? 0) >= 1)
+        #expect(seen["image width"] as? Int == 4)
+        #expect((seen["audio"] as? Double ?? -1) > 0.4)
+        // The note's script is text; nothing ran.
+        #expect(seen["script elements"] as? Int == 0)
+        #expect(seen["alerted"] as? Bool == false)
+        #expect(seen["phone overflow"] as? Bool == false && seen["phone overview overflow"] as? Bool == false)
+        #expect(seen["theme"] as? String == "dark")
+        // No Content-Security-Policy violation nor failed load in the console.
+        #expect((seen["console"] as? [String] ?? ["?"]).isEmpty, "\(seen["console"] ?? "")")
+        // The log holds each grade the page made, in order, and the undo.
+        let log = String(decoding: try q.read(".quire/log/webtest1.log"), as: UTF8.self)
+        let grades = log.split(separator: "\n").filter { $0.contains(" grade ") }.map { line -> [String] in
+            let f = line.split(separator: " ")
+            return [String(f[2]), String(f[3])]
+        }
+        let undone = log.split(separator: "\n").filter { $0.contains(" undo ") }
+        #expect(undone.count == 1)
+        // Every grade the page made is in the log; the log has one more, the one undone.
+        #expect(grades.count == graded.count + 1, "\(grades) vs \(graded)")
+        for g in graded { #expect(grades.contains(g), "\(g)") }
+        // The note edited outside kept the edit (the page's writes never clobbered it).
+        let edited = try #require(seen["edited note"] as? String)
+        #expect(String(decoding: try q.read(edited), as: UTF8.self).contains("EDITED-OUTSIDE"))
+    }
+
+    // MARK: - Files written by hand
+
+    static func png(width: Int, height: Int) -> [UInt8] {
+        func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 255), UInt8(v >> 8 & 255), UInt8(v & 255)] }
+        func crc(_ bytes: [UInt8]) -> UInt32 {
+            var c: UInt32 = 0xFFFF_FFFF
+            for b in bytes {
+                c ^= UInt32(b)
+                for _ in 0..<8 { c = c & 1 == 1 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
+            }
+            return ~c
+        }
+        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+            let body = Array(type.utf8) + data
+            return be32(UInt32(data.count)) + body + be32(crc(body))
+        }
+        var raw: [UInt8] = []
+        for _ in 0..<height { raw += [0] + Array(repeating: [255, 0, 0], count: width).flatMap { $0 } }
+        // A stored (uncompressed) deflate block inside a zlib stream.
+        var a: UInt32 = 1, b: UInt32 = 0
+        for x in raw { a = (a + UInt32(x)) % 65_521; b = (b + a) % 65_521 }
+        let n = UInt16(raw.count)
+        let zlib: [UInt8] = [0x78, 0x01, 1, UInt8(n & 255), UInt8(n >> 8), UInt8(~n & 255), UInt8(~n >> 8)] + raw + be32(b << 16 | a)
+        let header = be32(UInt32(width)) + be32(UInt32(height)) + [8, 2, 0, 0, 0]
+        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IDAT", zlib) + chunk("IEND", [])
+    }
+
+    static func wav(seconds: Double) -> [UInt8] {
+        func le32(_ v: UInt32) -> [UInt8] { [UInt8(v & 255), UInt8(v >> 8 & 255), UInt8(v >> 16 & 255), UInt8(v >> 24)] }
+        func le16(_ v: UInt16) -> [UInt8] { [UInt8(v & 255), UInt8(v >> 8)] }
+        let rate: UInt32 = 8000
+        let samples = [UInt8](repeating: 0, count: Int(Double(rate) * seconds) * 2)
+        return Array("RIFF".utf8) + le32(UInt32(36 + samples.count)) + Array("WAVEfmt ".utf8) + le32(16) + le16(1) + le16(1)
+            + le32(rate) + le32(rate * 2) + le16(2) + le16(16) + Array("data".utf8) + le32(UInt32(samples.count)) + samples
+    }
+}

@@ -1,0 +1,250 @@
+#!/usr/bin/env python3
+"""Drives a running `quire serve` for ServeTests: as an attacker over raw HTTP, and as a user in
+Debian's chromium through chromium-driver (selenium). Prints one JSON object of what it saw; the
+Swift test asserts on it and on the vault's files.
+
+    serve-check.py attacks URL VAULT
+    serve-check.py browser URL VAULT SHOTS_DIR
+"""
+import http.client
+import json
+import os
+import sys
+import time
+import urllib.parse
+
+
+def split(url):
+    parts = urllib.parse.urlsplit(url)
+    token = urllib.parse.parse_qs(parts.query)["token"][0]
+    return parts.hostname, parts.port, token
+
+
+def request(host, port, method, path, headers=None, body=None, host_header=None):
+    """One raw request: the path sent as given (no normalising), any Host header."""
+    conn = http.client.HTTPConnection(host, port, timeout=10)
+    conn.putrequest(method, path, skip_host=True, skip_accept_encoding=True)
+    conn.putheader("Host", host_header if host_header is not None else f"{host}:{port}")
+    for k, v in (headers or {}).items():
+        conn.putheader(k, v)
+    data = body.encode() if isinstance(body, str) else body
+    if data is not None:
+        conn.putheader("Content-Length", str(len(data)))
+    conn.endheaders(data)
+    r = conn.getresponse()
+    payload = r.read()
+    result = {"status": r.status, "headers": {k.lower(): v for k, v in r.getheaders()}, "body": payload.decode("utf-8", "replace")[:400]}
+    conn.close()
+    return result
+
+
+def attacks(url, vault):
+    host, port, token = split(url)
+    cookie = {"Cookie": f"quire_{port}={token}"}
+    page = dict(cookie, **{"X-Quire-Page": "1", "Content-Type": "application/json"})
+    out = {}
+
+    def status(name, *args, **kwargs):
+        r = request(host, port, *args, **kwargs)
+        out[name] = r["status"]
+        return r
+
+    # The token.
+    status("no token", "GET", "/api/overview")
+    status("wrong token", "GET", "/api/overview", {"Cookie": f"quire_{port}={'0' * len(token)}"})
+    status("token of another port", "GET", "/api/overview", {"Cookie": f"quire_{port + 1}={token}"})
+    status("wrong token in address", "GET", "/?token=" + "f" * len(token))
+    login = status("token in address", "GET", "/?token=" + token)
+    out["cookie set"] = login["headers"].get("set-cookie", "")
+    ok = status("with the cookie", "GET", "/api/overview", cookie)
+    out["policy"] = ok["headers"].get("content-security-policy", "")
+    out["nosniff"] = ok["headers"].get("x-content-type-options", "")
+    status("page with the cookie", "GET", "/", cookie)
+    # Host: DNS rebinding names, other ports, none.
+    status("foreign host", "GET", "/api/overview", cookie, host_header=f"attacker.example:{port}")
+    status("rebinding name", "GET", "/api/overview", cookie, host_header=f"127.0.0.1.nip.io:{port}")
+    status("other port", "GET", "/api/overview", cookie, host_header=f"127.0.0.1:{port + 1}")
+    status("empty host", "GET", "/api/overview", cookie, host_header="")
+    status("localhost", "GET", "/api/overview", cookie, host_header=f"localhost:{port}")
+    # Origin: another site's page posting with the user's cookie (a browser would not send a
+    # SameSite=Strict cookie; here it is sent, to check the Origin check alone).
+    status("foreign origin", "POST", "/api/sessions", dict(page, Origin="http://attacker.example"), body="{}")
+    status("null origin", "POST", "/api/sessions", dict(page, Origin="null"), body="{}")
+    status("no page header", "POST", "/api/sessions", dict(cookie, **{"Content-Type": "text/plain"}), body="{}")
+    status("own origin", "POST", "/api/sessions", dict(page, Origin=f"http://{host}:{port}"), body="{}")
+    # Files: traversal in every spelling, hidden folders, links, special files.
+    for name, path in [
+        ("image", "/file/Web/dot.png"),
+        ("dot dot", "/file/../../../../etc/passwd"),
+        ("dot dot inside", "/file/Web/../Web/dot.png"),
+        ("encoded dot dot", "/file/%2e%2e/%2e%2e/etc/passwd"),
+        ("encoded slash", "/file/Web%2f..%2f..%2fetc%2fpasswd"),
+        ("double encoded", "/file/%252e%252e/etc/passwd"),
+        ("absolute", "/file//etc/passwd"),
+        ("backslash", "/file/..\\..\\etc\\passwd"),
+        ("nul", "/file/Web/dot.png%00.png"),
+        ("quire folder", "/file/.quire/config.yaml"),
+        ("git folder", "/file/.git/config"),
+        ("a note", "/file/Web/Media.md"),
+        ("link out", "/file/Web/outside.png"),
+        ("folder link out", "/file/Outside/secret.png"),
+        ("fifo", "/file/Web/pipe.png"),
+        ("device link", "/file/Web/zero.png"),
+        ("katex outside", "/katex/../../../etc/passwd"),
+        ("katex font traversal", "/katex/fonts/KaTeX_..%2f..%2f..%2fetc%2fpasswd"),
+    ]:
+        r = status(name, "GET", path, cookie)
+        if name == "image":
+            out["image type"] = r["headers"].get("content-type", "")
+            out["image policy"] = r["headers"].get("content-security-policy", "")
+    return out
+
+
+def browser(url, vault, shots):
+    from selenium import webdriver
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    options = Options()
+    for a in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1200,900", "--disable-dev-shm-usage",
+              "--force-device-scale-factor=1", "--autoplay-policy=no-user-gesture-required"]:
+        options.add_argument(a)
+    options.binary_location = "/usr/bin/chromium"
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    wait = WebDriverWait(driver, 15)
+    seen = {"graded": [], "console": []}
+
+    def body():
+        return driver.find_element(By.TAG_NAME, "body")
+
+    def card_id():
+        return driver.find_element(By.CSS_SELECTOR, "article.card").get_attribute("data-card")
+
+    def wait_card(other_than=None):
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "article.card") and card_id() != other_than)
+        return card_id()
+
+    def shot(name):
+        driver.save_screenshot(os.path.join(shots, name + ".png"))
+
+    try:
+        driver.get(url)
+        wait.until(lambda d: d.find_elements(By.ID, "study"))
+        seen["address after login"] = driver.current_url
+        seen["overview"] = driver.find_element(By.ID, "main").text
+        shot("overview-desktop-light")
+        # Today's plan, by keyboard: Space shows the answer, 3 grades Good.
+        driver.find_element(By.ID, "study").click()
+        first = wait_card()
+        seen["first front"] = driver.find_element(By.CSS_SELECTOR, "article.card").text
+        body().send_keys(" ")
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".grades button"))
+        seen["buttons"] = [b.text.replace("\n", " ") for b in driver.find_elements(By.CSS_SELECTOR, ".grades button")]
+        shot("review-back-desktop-light")
+        body().send_keys("3")
+        second = wait_card(first)
+        seen["graded"].append([first, "good"])
+        # By clicking: show the answer, Again.
+        driver.find_element(By.ID, "reveal").click()
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".grades button.again"))
+        driver.find_element(By.CSS_SELECTOR, ".grades button.again").click()
+        third = wait_card(second)
+        seen["graded"].append([second, "again"])
+        # Undo: the card answered Again comes back.
+        body().send_keys("u")
+        wait.until(lambda d: card_id() == second)
+        seen["after undo"] = card_id()
+        seen["graded"].pop()
+        # Edited outside: the card's note changes on disk; the page follows.
+        card = driver.find_element(By.CSS_SELECTOR, "article.card")
+        path = driver.find_element(By.CSS_SELECTOR, ".where").text.split(":")[0]
+        seen["edited note"] = path
+        note = os.path.join(vault, path)
+        text = open(note, encoding="utf-8").read()
+        front = card.find_elements(By.CSS_SELECTOR, ".side")[0].text.strip().split("\n")[0]
+        word = front.split()[0]
+        changed = text.replace(word, word + " EDITED-OUTSIDE", 1)
+        with open(note, "w", encoding="utf-8") as f:
+            f.write(changed)
+        wait.until(lambda d: "EDITED-OUTSIDE" in d.find_element(By.CSS_SELECTOR, "article.card").text)
+        seen["edit followed"] = True
+        # A second tab on the same vault studies too; the first answers, the second never repeats it.
+        driver.switch_to.new_window("tab")
+        driver.get(url.split("?")[0])
+        wait.until(lambda d: d.find_elements(By.ID, "study"))
+        driver.find_element(By.ID, "study").click()
+        other = wait_card()
+        seen["second tab first card"] = other
+        driver.switch_to.window(driver.window_handles[0])
+        # The media deck: math, code, image, sound.
+        body().send_keys("q")
+        wait.until(lambda d: d.find_elements(By.ID, "study"))
+        driver.find_element(By.CSS_SELECTOR, "button[aria-label='Study Web']").click()
+        wait_card()
+        for _ in range(6):
+            body().send_keys(" ")
+            wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".grades button"))
+            article = driver.find_element(By.CSS_SELECTOR, "article.card")
+            html = article.get_attribute("innerHTML")
+            if "katex" in html:
+                seen["math"] = len(article.find_elements(By.CSS_SELECTOR, ".katex"))
+                shot("math-desktop-light")
+            if "hljs" in html:
+                seen["code"] = len(article.find_elements(By.CSS_SELECTOR, "code.hljs, code .hljs-keyword"))
+            for img in article.find_elements(By.TAG_NAME, "img"):
+                seen["image width"] = driver.execute_script("return arguments[0].naturalWidth", img)
+            for audio in article.find_elements(By.TAG_NAME, "audio"):
+                seen["audio"] = driver.execute_script(
+                    "const a = arguments[0]; return new Promise(r => { a.preload = 'auto'; a.load();"
+                    " a.addEventListener('loadedmetadata', () => r(a.duration), {once: true});"
+                    " a.addEventListener('error', () => r(-1), {once: true}); setTimeout(() => r(-2), 5000); })", audio)
+            if "alert" in article.text:
+                seen["script text shown"] = True
+                seen["script elements"] = len(driver.find_elements(By.CSS_SELECTOR, "article.card script"))
+                seen["alerted"] = driver.execute_script("return window.__quireAlerted === true")
+            current = card_id()
+            body().send_keys("1" if len(seen["graded"]) % 2 else "3")
+            seen["graded"].append([current, "again" if len(seen["graded"]) % 2 else "good"])
+            time.sleep(0.3)
+            if driver.find_elements(By.CSS_SELECTOR, ".summary") or not driver.find_elements(By.CSS_SELECTOR, "article.card"):
+                break
+            wait_card(current) if card_id() == current else None
+        # Screens: phone width, light and dark.
+        body().send_keys("q")
+        wait.until(lambda d: d.find_elements(By.ID, "study"))
+        driver.find_element(By.ID, "study").click()
+        wait_card()
+        body().send_keys(" ")
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".grades button"))
+        driver.set_window_size(375, 812)
+        time.sleep(0.3)
+        shot("review-back-phone-light")
+        seen["phone overflow"] = driver.execute_script("return document.documentElement.scrollWidth > window.innerWidth")
+        body().send_keys("t")
+        time.sleep(0.3)
+        seen["theme"] = driver.execute_script("return document.documentElement.dataset.theme")
+        shot("review-back-phone-dark")
+        driver.set_window_size(1200, 900)
+        time.sleep(0.3)
+        shot("review-back-desktop-dark")
+        body().send_keys("q")
+        wait.until(lambda d: d.find_elements(By.ID, "study"))
+        driver.set_window_size(375, 812)
+        time.sleep(0.3)
+        shot("overview-phone-dark")
+        seen["phone overview overflow"] = driver.execute_script("return document.documentElement.scrollWidth > window.innerWidth")
+        seen["console"] = [e["message"] for e in driver.get_log("browser") if e["level"] in ("SEVERE", "WARNING")]
+    finally:
+        driver.quit()
+    return seen
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "attacks":
+        print(json.dumps(attacks(sys.argv[2], sys.argv[3])))
+    else:
+        print(json.dumps(browser(sys.argv[2], sys.argv[3], sys.argv[4])))

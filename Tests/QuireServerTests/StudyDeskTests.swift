@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+import QuireModel
+import QuireSupport
+import QuireSystem
+import QuireWatch
+@testable import QuireServer
+@testable import QuireTestSupport
+
+/// The web page's study logic on a real vault in a temporary folder: sessions, grades written to
+/// the note and the log, undo, the other keys, two pages at once, and notes changed on disk.
+@Suite struct StudyDeskTests {
+    /// A vault of 3 new cards in Biology and 2 in Spanish, made by init (a `.quire/` folder).
+    static func vault(_ dir: TempDir) throws -> Vault {
+        try dir.write(".quire/config.yaml", "scheduler: fsrs\n")
+        try dir.write(".quire/device", "desktest\n")
+        try dir.write("Biology/cells.md", "---\ndeck: Biology\n---\n\nWhat makes ATP? :: The mitochondrion\n\nWhat holds DNA? :: The nucleus\n\nWhat makes proteins? :: The ribosome\n")
+        try dir.write("Spanish/words.md", "---\ndeck: Spanish\n---\n\nWhat is 'dog' in Spanish? :: perro\n\nWhat is 'cat' in Spanish? :: gato\n")
+        return try Vault(root: dir.path)
+    }
+
+    static func field(_ value: JSONValue, _ path: String...) -> JSONValue? {
+        var v: JSONValue? = value
+        for key in path {
+            guard case .object(let fields)? = v else { return nil }
+            v = fields.first { $0.0 == key }?.1
+        }
+        return v
+    }
+
+    static func string(_ value: JSONValue, _ path: String...) -> String? {
+        var v: JSONValue? = value
+        for key in path {
+            guard case .object(let fields)? = v else { return nil }
+            v = fields.first { $0.0 == key }?.1
+        }
+        if case .string(let s)? = v { return s }
+        return nil
+    }
+
+    @Test func gradeUndoAndTheOtherKeys() async throws {
+        let dir = try TempDir.make()
+        defer { dir.remove() }
+        let desk = try StudyDesk(vault: try Self.vault(dir), cached: false, pinnedNow: at(26))
+        let overview = try await desk.overview()
+        #expect(Self.field(overview, "plan", "new") == .int(5))
+        let first = try await desk.start(deck: "Biology")
+        let id = try #require(Self.string(first, "session"))
+        let card = try #require(Self.string(first, "card", "id"))
+        #expect(Self.string(first, "card", "path") == "Biology/cells.md")
+        #expect(Self.string(first, "card", "front")?.contains("What makes ATP?") == true)
+        // Good: the note's line gets its schedule, the log its event; the next card comes.
+        let second = try await desk.grade(id, card: card, rating: "good")
+        #expect(Self.string(second, "message")?.hasPrefix("Good:") == true)
+        #expect(Self.string(second, "card", "id") != card)
+        #expect(try dir.text("Biology/cells.md").contains("quire:\n  \(card):"))
+        #expect(try dir.text(".quire/log/desktest.log").contains(" grade \(card) good "))
+        // The same card again (a second click): refused, nothing written.
+        await #expect(throws: ServerError.self) { try await desk.grade(id, card: card, rating: "good") }
+        #expect(try dir.text(".quire/log/desktest.log").components(separatedBy: " grade ").count == 2)
+        // Undo: the card back, the log says so.
+        let back = try await desk.undo(id)
+        #expect(Self.string(back, "card", "id") == card)
+        #expect(try dir.text(".quire/log/desktest.log").contains(" undo \(card) "))
+        // Bury and suspend write their keys; skip only moves the card.
+        let next = try await desk.act(id, card: card, action: "bury")
+        #expect(Self.string(next, "message") == "Buried until tomorrow.")
+        let other = try #require(Self.string(next, "card", "id"))
+        let skipped = try await desk.act(id, card: other, action: "skip")
+        let third = try #require(Self.string(skipped, "card", "id"))
+        #expect(third != other)
+        _ = try await desk.act(id, card: third, action: "suspend")
+        #expect(try dir.text(".quire/log/desktest.log").contains(" suspend \(third) "))
+        await #expect(throws: ServerError.self) { try await desk.act(id, card: other, action: "delete") }
+        // A rating the card has no button for, and a session that does not exist.
+        await #expect(throws: ServerError.self) { try await desk.grade(id, card: other, rating: "perfect") }
+        await #expect(throws: ServerError.self) { try await desk.state(of: "nosuchsession") }
+    }
+
+    @Test func twoPagesNeverAnswerOneCardTwice() async throws {
+        let dir = try TempDir.make()
+        defer { dir.remove() }
+        let desk = try StudyDesk(vault: try Self.vault(dir), cached: false, pinnedNow: at(26))
+        let a = try await desk.start(deck: "Spanish")
+        let b = try await desk.start(deck: "Spanish")
+        let idA = try #require(Self.string(a, "session")), idB = try #require(Self.string(b, "session"))
+        let card = try #require(Self.string(a, "card", "id"))
+        #expect(Self.string(b, "card", "id") == card)
+        _ = try await desk.grade(idA, card: card, rating: "easy")
+        // B's page still shows the card: its grade is refused, and B moves on to the other card.
+        await #expect(throws: ServerError.self) { try await desk.grade(idB, card: card, rating: "again") }
+        let now = try await desk.state(of: idB)
+        #expect(Self.string(now, "card", "id") != card)
+        #expect(try dir.text(".quire/log/desktest.log").components(separatedBy: " grade ").count == 2)
+    }
+
+    @Test func aNoteChangedOnDiskIsFollowed() async throws {
+        let dir = try TempDir.make()
+        defer { dir.remove() }
+        let desk = try StudyDesk(vault: try Self.vault(dir), cached: false, pinnedNow: at(26))
+        let first = try await desk.start(deck: "Spanish")
+        let id = try #require(Self.string(first, "session"))
+        // The card's answer edited in another editor: the page's card shows it.
+        try dir.write("Spanish/words.md", "---\ndeck: Spanish\n---\n\nWhat is 'dog' in Spanish? :: el perro\n\nWhat is 'cat' in Spanish? :: gato\n")
+        let paths = await desk.takeIn([.changed("Spanish/words.md")])
+        #expect(paths == ["Spanish/words.md"])
+        let now = try await desk.state(of: id)
+        #expect(Self.string(now, "card", "back")?.contains("el perro") == true)
+        // The note deleted: nothing of it is left to study.
+        try dir.remove("Spanish/words.md")
+        _ = await desk.takeIn([.removed("Spanish/words.md")])
+        let after = try await desk.state(of: id)
+        #expect(Self.field(after, "done") == .bool(true))
+        #expect(Self.field(try await desk.overview(), "cards") == .int(3))
+    }
+
+    @Test func anUninitializedVaultIsRefused() throws {
+        try withTempDir { dir in
+            try dir.write("note.md", "Q? :: A\n")
+            #expect(throws: ServerError.self) { try StudyDesk(vault: try Vault(root: dir.path), cached: false, pinnedNow: nil) }
+        }
+    }
+}
