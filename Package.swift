@@ -98,10 +98,13 @@ let package = Package(
         ),
         // Search: notes cut into chunks (by heading and size, cards apart) for the full-text index.
         .target(name: "QuireGeneration", dependencies: ["QuireSupport", "QuireModel", "QuireMarkdown", "QuireYAML", "QuireSystem"]),
+        // Quizzes: questions, distractors and the grading of typed answers and explanations.
+        .target(name: "QuireQuiz", dependencies: ["QuireSupport", "QuireModel", "QuireGeneration"]),
+        .target(name: "QuireSearch", dependencies: ["QuireSupport", "QuireModel", "QuireMarkdown", "QuireYAML", "QuireArchive", "QuireIndex", "QuireSystem", "QuireEmbedding"]),
         // The application layer the front ends share (the terminal's commands; a web page next):
         // a vault loaded for an action, what studying needs.
         .target(name: "QuireApp", dependencies: ["QuireSupport", "QuireModel", "QuireScheduling", "QuireSystem", "QuireIndex", "QuireReview", "QuireStudy",
-                                                 "QuireCuration", "QuireQuiz"]),
+                                                 "QuireCuration", "QuireQuiz", "QuireSearch", "QuireEmbedding"]),
         // The web review page (quire serve): an HTTP front end over QuireApp, on Hummingbird.
         .target(
             name: "QuireServer",
@@ -110,9 +113,6 @@ let package = Package(
                            .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
                            .product(name: "HTTPTypes", package: "swift-http-types")]
         ),
-        // Quizzes: questions, distractors and the grading of typed answers and explanations.
-        .target(name: "QuireQuiz", dependencies: ["QuireSupport", "QuireModel", "QuireGeneration"]),
-        .target(name: "QuireSearch", dependencies: ["QuireSupport", "QuireModel", "QuireMarkdown", "QuireYAML", "QuireArchive", "QuireIndex", "QuireSystem", "QuireEmbedding"]),
         // Packages from other programs: zip archives, zstd, SQLite databases (C libraries wrapped).
         .target(
             name: "QuireArchive",

@@ -67,10 +67,12 @@ public enum AppError: Error, Sendable, CustomStringConvertible {
     case review(ReviewError)
     /// The curation log could not be written.
     case curation(String)
+    /// The search index could not be opened or brought up to date.
+    case search(String)
 
     public var description: String {
         switch self {
-        case .settings(let message), .device(let message), .curation(let message): message
+        case .settings(let message), .device(let message), .curation(let message), .search(let message): message
         case .notInitialized(let root):
             "\(root) is not a Quire vault (no .quire/ here or above): run 'quire init' first; it also keeps this device's own files out of git"
         case .noSuchCard(let id): "no card '\(id)' in the vault (IDs are listed by 'quire list'; a prefix must be unique)"

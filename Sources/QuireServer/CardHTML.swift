@@ -13,11 +13,11 @@ struct CardHTML: Sendable {
 
     /// The front and the back of `card`, a card of `note`.
     func faces(of card: Card, in note: Note) -> (front: String, back: String) {
-        let front = html(card.front, note: note)
-        guard card.kind == .cloze else { return (front, html(card.back, note: note)) }
+        let front = html(card.front, notePath: note.path)
+        guard card.kind == .cloze else { return (front, html(card.back, notePath: note.path)) }
         let (marked, start, end) = MarkdownHTMLRenderer.revealMarks(back: card.back, hiddenIn: card.front)
         var back = ""
-        for c in html(marked, note: note) {
+        for c in html(marked, notePath: note.path) {
             switch c {
             case start: back += "<mark class=\"cloze\">"
             case end: back += "</mark>"
@@ -27,41 +27,41 @@ struct CardHTML: Sendable {
         return (front, back)
     }
 
-    /// Markdown as HTML for the page.
-    func html(_ markdown: String, note: Note) -> String {
+    /// Markdown of the note at `notePath` as HTML for the page.
+    func html(_ markdown: String, notePath: String) -> String {
         let (protected, spans) = MathSpans.protect(markdown)
         let rendered = (try? renderer.render(protected)) ?? "<p>" + Self.escape(protected) + "</p>"
         let math = MathSpans.restore(rendered, spans) { span in
             // KaTeX renders each element's text (PageScript); shown as TeX where it is missing.
             "<span class=\"math\" data-display=\"\(span.display ? "1" : "0")\">" + Self.escape(span.tex) + "</span>"
         }
-        return linkingMedia(math, note: note)
+        return linkingMedia(math, notePath: notePath)
     }
 
     /// The HTML with each `<img>` source that names a file of the vault pointed at ``VaultFiles``
     /// (any other source is dropped: the page loads nothing from elsewhere), and each link to a
     /// sound or video of the vault made a player.
-    func linkingMedia(_ html: String, note: Note) -> String {
+    func linkingMedia(_ html: String, notePath: String) -> String {
         var out = ""
         var rest = html[...]
         while let tag = rest.firstRange(of: "<img src=\""), let end = rest[tag.upperBound...].firstIndex(of: "\"") {
-            out += links(rest[..<tag.lowerBound], note: note)
+            out += links(rest[..<tag.lowerBound], notePath: notePath)
             let source = Self.unescape(String(rest[tag.upperBound..<end]))
             if source.lowercased().hasPrefix("data:image/") {
                 out += rest[tag.lowerBound..<end]
-            } else if let url = fileURL(source, note: note) {
+            } else if let url = fileURL(source, notePath: notePath) {
                 out += "<img src=\"" + Self.escape(url)
             } else {
                 out += "<img class=\"missing\" data-src=\"" + Self.escape(source)
             }
             rest = rest[end...]
         }
-        return out + links(rest, note: note)
+        return out + links(rest, notePath: notePath)
     }
 
     /// `<a href="…">…</a>` to a sound or video file of the vault as a player; other links as
     /// written, and a link to another file of the vault pointed at ``VaultFiles``.
-    private func links(_ html: Substring, note: Note) -> String {
+    private func links(_ html: Substring, notePath: String) -> String {
         var out = ""
         var rest = html
         while let a = rest.firstRange(of: "<a href=\""), let end = rest[a.upperBound...].firstIndex(of: "\""),
@@ -69,7 +69,7 @@ struct CardHTML: Sendable {
             out += rest[..<a.lowerBound]
             let target = Self.unescape(String(rest[a.upperBound..<end]))
             let ext = target.split(separator: ".").last.map { $0.lowercased() } ?? ""
-            if !target.contains("://"), let url = fileURL(target, note: note) {
+            if !target.contains("://"), let url = fileURL(target, notePath: notePath) {
                 if Self.sounds.contains(ext) {
                     out += "<audio controls preload=\"none\" src=\"\(Self.escape(url))\"></audio>"
                 } else if Self.videos.contains(ext) {
@@ -89,8 +89,8 @@ struct CardHTML: Sendable {
     static let videos: Set<String> = ["mp4", "webm", "mov"]
 
     /// The page's URL of a file a note links to, when it is one ``VaultFiles`` serves.
-    func fileURL(_ target: String, note: Note) -> String? {
-        guard let full = vault.attachmentPath(target, fromNote: note.path),
+    func fileURL(_ target: String, notePath: String) -> String? {
+        guard let full = vault.attachmentPath(target, fromNote: notePath),
               full.hasPrefix(vault.root + "/") else { return nil }
         return VaultFiles.prefix + VaultFiles.encode(String(full.dropFirst(vault.root.count + 1)))
     }

@@ -63,11 +63,34 @@ struct Routes: Sendable {
             let body = await Self.body(request)
             return await Self.answer { () throws(ServerError) in
                 let (path, line) = try await desk.editTarget(id, card: body?["card"] ?? "")
-                // The editor runs on this machine, in the terminal of `quire serve`, apart from the request.
-                let open = settings.openEditor
-                Thread.detachNewThread { if let problem = open(path, line) { FileHandle.standardError.write(Data((problem + "\n").utf8)) } }
+                Self.openEditor(settings, path, line)
                 return .object([("message", .string("Opened in the editor on the computer running quire serve; the page follows the note when it is saved."))])
             }
+        }
+        router.get("/api/search") { [desk] request, _ in
+            let text = request.uri.queryParameters["q"].map(String.init) ?? ""
+            return await Self.answer { () throws(ServerError) in try await desk.search(text) }
+        }
+        router.post("/api/open") { [desk, settings] request, _ in
+            let body = await Self.body(request)
+            return await Self.answer { () throws(ServerError) in
+                let (path, line) = try await desk.noteTarget(body?["path"] ?? "", line: Int(body?["line"] ?? "") ?? 1)
+                Self.openEditor(settings, path, line)
+                return .object([("message", .string("Opened in the editor on the computer running quire serve."))])
+            }
+        }
+        router.post("/api/curations") { [desk] request, _ in
+            let body = await Self.body(request)
+            return await Self.answer { () throws(ServerError) in try await desk.startCuration(body?["review"] ?? "") }
+        }
+        router.get("/api/curations/:id") { [desk] _, context in
+            let id = context.parameters.get("id") ?? ""
+            return await Self.answer { () throws(ServerError) in try await desk.curationState(id) }
+        }
+        router.post("/api/curations/:id/key") { [desk] request, context in
+            let id = context.parameters.get("id") ?? ""
+            let body = await Self.body(request)
+            return await Self.answer { () throws(ServerError) in try await desk.curate(id, body?["key"] ?? "") }
         }
         router.get("/api/events") { [feed] _, _ in
             let stream = feed.listen()
@@ -109,6 +132,12 @@ struct Routes: Sendable {
         var headers: HTTPFields = [.contentType: type]
         headers[.cacheControl] = "max-age=86400"
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// The editor runs on this machine, in the terminal of `quire serve`, apart from the request.
+    static func openEditor(_ settings: ReviewServer.Settings, _ path: String, _ line: Int) {
+        let open = settings.openEditor
+        Thread.detachNewThread { if let problem = open(path, line) { FileHandle.standardError.write(Data((problem + "\n").utf8)) } }
     }
 
     // MARK: - Answers

@@ -19,10 +19,14 @@ public actor StudyDesk {
     /// The vault.
     public let vault: Vault
     private let cached: Bool
-    private let live: LiveIndex
-    private let clock: StudyClock
-    private let cards: CardHTML
+    let live: LiveIndex
+    let clock: StudyClock
+    let cards: CardHTML
     private var sessions: [String: WebSession] = [:]
+    /// The pages' curation reviews, by ID.
+    var curations: [String: CurationSession] = [:]
+    /// The search index, once a page searched.
+    var searcher: VaultSearch?
     /// Session IDs, oldest first (the oldest is let go past ``maximumSessions``).
     private var opened: [String] = []
     private var random = SystemRandomNumberGenerator()
@@ -99,6 +103,10 @@ public actor StudyDesk {
             ("notes", .int(index.notes.count)),
             ("cards", .int(index.cardCount)),
             ("errors", .array(Array(errors))),
+            ("curation", .array(curationDue().map { s in
+                .object([("review", .string(s.period.review.rawValue)), ("period", .string(s.period.description)),
+                         ("title", .string(s.period.title)), ("left", .int(s.left))])
+            })),
         ])
     }
 
@@ -118,14 +126,29 @@ public actor StudyDesk {
         let review: ReviewContext
         do { review = try ReviewContext(vault: vault, cached: cached) } catch { throw .app(error) }
         let controller = ReviewController(writer: review.writer, index: live.index, entries: entries, dayEnd: context.dayEnd)
-        var idBytes: [UInt8] = []
-        for _ in 0..<12 { idBytes.append(UInt8.random(in: 0...255, using: &random)) }
-        let id = idBytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+        let id = newID()
         sessions[id] = WebSession(controller: controller, current: nil, shownAt: clock.peek(), stats: context.stats,
                                   today: context.today, joins: plan.overLimit == 0, query: query)
-        opened.append(id)
-        if opened.count > Self.maximumSessions { sessions[opened.removeFirst()] = nil }
+        remember(id)
         return try state(of: id)
+    }
+
+    /// A new session ID: 96 random bits in hex.
+    func newID() -> String {
+        (0..<12).map { _ in
+            let hex = String(UInt8.random(in: 0...255, using: &random), radix: 16)
+            return hex.count == 1 ? "0" + hex : hex
+        }.joined()
+    }
+
+    /// Keeps the ID's session; the oldest session (study or curation) goes past ``maximumSessions``.
+    func remember(_ id: String) {
+        opened.append(id)
+        if opened.count > Self.maximumSessions {
+            let oldest = opened.removeFirst()
+            sessions[oldest] = nil
+            curations[oldest] = nil
+        }
     }
 
     /// The session's card (front, back, the buttons with their intervals), or its results when
@@ -305,7 +328,7 @@ public actor StudyDesk {
 
     // MARK: - Helpers
 
-    private func studyContext() throws(ServerError) -> StudyContext {
+    func studyContext() throws(ServerError) -> StudyContext {
         let config: VaultConfig
         do { config = try VaultSession.readSettings(of: vault).config } catch { throw .app(error) }
         return StudyContext(VaultSession(vault, index: live.index), config: config, now: clock.peek())

@@ -79,10 +79,8 @@ public struct QRCode: Sendable, Equatable {
             return dark != invert
         }
         var lines: [String] = []
-        lines.reserveCapacity((side + 1) / 2)
         for row in stride(from: 0, to: side, by: 2) {
             var line = ""
-            line.reserveCapacity(side * 3)
             for column in 0..<side {
                 let top = ink(column, row)
                 let bottom = row + 1 < side && ink(column, row + 1)
@@ -231,13 +229,25 @@ private enum QRLayout {
 /// Reed–Solomon over GF(256) with the QR polynomial x⁸ + x⁴ + x³ + x² + 1 (0x11D) and the
 /// generator ∏ (x − αⁱ), i in 0..<degree, α = 2.
 private enum ReedSolomon {
-    static func multiply(_ a: UInt8, _ b: UInt8) -> UInt8 {
-        var product = 0
-        for i in stride(from: 7, through: 0, by: -1) {
-            product = (product << 1) ^ ((product >> 7) * 0x11D)
-            if (b >> i) & 1 == 1 { product ^= Int(a) }
+    /// Powers of α (α⁰ to α²⁵⁴, repeated once so a sum of two logarithms needs no modulo) and the
+    /// logarithms of 1...255, built once: table look-ups keep the codewords' division cheap.
+    static let tables: (exp: [UInt8], log: [Int]) = {
+        var exp = [UInt8](repeating: 0, count: 510)
+        var log = [Int](repeating: 0, count: 256)
+        var value = 1
+        for power in 0..<255 {
+            exp[power] = UInt8(value)
+            exp[power + 255] = UInt8(value)
+            log[value] = power
+            value <<= 1
+            if value > 0xFF { value ^= 0x11D }
         }
-        return UInt8(truncatingIfNeeded: product)
+        return (exp, log)
+    }()
+
+    static func multiply(_ a: UInt8, _ b: UInt8) -> UInt8 {
+        guard a != 0 && b != 0 else { return 0 }
+        return tables.exp[tables.log[Int(a)] + tables.log[Int(b)]]
     }
 
     /// The generator's coefficients below the leading 1, highest power first.
@@ -425,10 +435,13 @@ private struct QRMatrix {
                 run = 1
             }
         }
-        let core: [Bool] = [true, false, true, true, true, false, true]
-        func light(_ range: Range<Int>) -> Bool { range.allSatisfy { !line.indices.contains($0) || !line[$0] } }
-        for start in 0...(line.count - core.count) where line[start] {
-            guard (0..<core.count).allSatisfy({ line[start + $0] == core[$0] }) else { continue }
+        func light(_ range: Range<Int>) -> Bool {
+            for i in range where i >= 0 && i < line.count && line[i] { return false }
+            return true
+        }
+        // Dark, light, three dark, light, dark; counted once however many sides are light.
+        for start in 0...(line.count - 7) where line[start] && !line[start + 1] && line[start + 2] {
+            guard line[start + 3] && line[start + 4] && !line[start + 5] && line[start + 6] else { continue }
             if light(start - 4..<start) || light(start + 7..<start + 11) { total += 40 }
         }
         return total

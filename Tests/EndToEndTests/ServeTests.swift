@@ -201,6 +201,14 @@ import Testing
         // Every grade the page made is in the log; the log has one more, the one undone.
         #expect(grades.count == graded.count + 1, "\(grades) vs \(graded)")
         for g in graded { #expect(grades.contains(g), "\(g)") }
+        // Search found the word, marked; curation kept the note: its cycle moved on, the log says so.
+        #expect((seen["search hits"] as? Int ?? 0) >= 1)
+        #expect((seen["search marks"] as? [String] ?? []).contains { $0.lowercased() == "mitochondria" })
+        #expect((seen["curation heading"] as? String ?? "").hasPrefix("Weekly review of"))
+        let curated = try #require(seen["curated note"] as? String)
+        #expect(String(decoding: try q.read(curated), as: UTF8.self).contains("cycle: weekly"))
+        let curationLog = try FileManager.default.contentsOfDirectory(atPath: q.vault.appendingPathComponent(".quire/curation").path)
+        #expect(!curationLog.isEmpty)
         // The note edited outside kept the edit (the page's writes never clobbered it).
         let edited = try #require(seen["edited note"] as? String)
         #expect(String(decoding: try q.read(edited), as: UTF8.self).contains("EDITED-OUTSIDE"))

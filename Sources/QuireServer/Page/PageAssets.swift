@@ -22,6 +22,7 @@ enum PageAssets {
     <header class="bar">
       <a href="/" id="home" class="brand">Quire</a>
       <span id="vault" class="muted"></span>
+      <form id="search-form" role="search"><input id="search" type="search" placeholder="Search notes  /" aria-label="Search notes" autocomplete="off"></form>
       <nav>
         <a href="/report" target="_blank" rel="noopener" id="report-link">Statistics</a>
         <button type="button" id="theme" title="Light or dark (t)" aria-label="Switch light or dark">◐</button>
@@ -41,6 +42,8 @@ enum PageAssets {
         <tr><td><kbd>b</kbd></td><td>bury until tomorrow</td></tr>
         <tr><td><kbd>!</kbd></td><td>suspend</td></tr>
         <tr><td><kbd>p</kbd> / <kbd>P</kbd></td><td>promote / demote (StudyFlow cards)</td></tr>
+        <tr><td><kbd>/</kbd></td><td>search the notes</td></tr>
+        <tr><td><kbd>k</kbd> <kbd>a</kbd></td><td>curation: keep, archive (<kbd>←</kbd> <kbd>→</kbd> move)</td></tr>
         <tr><td><kbd>t</kbd></td><td>light or dark</td></tr>
         <tr><td><kbd>q</kbd> <kbd>Esc</kbd></td><td>back to today</td></tr>
       </table>

@@ -117,6 +117,20 @@ extension PageAssets {
           " (longest " + data.streak.longest + ") · studied today: " + data.studiedToday.reviews + " reviews, " + data.studiedToday.new + " new · " +
           data.notes + " notes, " + data.cards + " cards");
         const parts = [el("h1", {}, "Today"), counts, start, decks, streak];
+        if (data.curation.length) {
+          // One line per kind of review: its periods due, the oldest first (where Curate starts).
+          const kinds = [];
+          for (const c of data.curation) {
+            let kind = kinds.find(k => k.review === c.review);
+            if (!kind) { kind = { review: c.review, first: c.title, periods: 0, left: 0 }; kinds.push(kind); }
+            kind.periods += 1;
+            kind.left += c.left;
+          }
+          parts.push(el("h2", {}, "Curation due"), el("ul", { class: "curation-due" }, ...kinds.map(k => el("li", {},
+            el("button", { onclick: () => startCuration(k.review), "aria-label": "Curate " + k.review }, "Curate"),
+            " " + k.review + ": " + k.left + " note" + (k.left === 1 ? "" : "s") + " to decide in " + k.periods + " period" +
+            (k.periods === 1 ? "" : "s") + ", from " + k.first))));
+        }
         if (data.errors.length) {
           parts.push(el("p", { class: "errors" }, "Files that could not be read:"), el("ul", { class: "errors" }, ...data.errors.map(e => el("li", {}, e))));
         }
@@ -224,18 +238,96 @@ extension PageAssets {
         run(async () => toast((await api("POST", "/api/sessions/" + state.session + "/edit", { card: state.card.id })).message));
       }
 
+      // ---- curation: keep or archive, as quire curate ----
+      let curation = null;
+      async function startCuration(review) {
+        try { showCuration(await api("POST", "/api/curations", { review })); } catch (e) { toast(e.message); }
+      }
+      function showCuration(next) {
+        view = "curation";
+        curation = next;
+        if (next.message) toast(next.message);
+        const parts = [el("h1", {}, next.heading)];
+        for (const w of next.warnings) parts.push(el("p", { class: "errors" }, w));
+        const button = (label, key, fn) => el("button", { onclick: fn, title: label + " (" + key + ")" }, el("kbd", {}, key), el("span", { class: "label" }, " " + label));
+        if (next.done) {
+          parts.push(el("p", {}, "Every note of this period gone through."),
+            el("div", { class: "actions" }, button("Undo", "u", () => curate("undo")), button("Previous", "←", () => curate("previous")),
+              el("button", { class: "primary", id: "finish", onclick: finishCuration }, "Finish")));
+        } else {
+          const n = next.note;
+          parts.push(el("div", { class: "status" }, el("span", {}, next.position + " / " + next.total), el("span", { class: "where" }, n.location)),
+            el("article", { class: "card", "data-note": n.path }, el("p", { class: "heading" }, n.facts), side(n.html)),
+            el("div", { class: "actions" }, button("Keep", "k", () => curate("keep")), button("Archive", "a", () => curate("archive")),
+              button("Skip", "s", () => curate("skip")), button("Undo", "u", () => curate("undo")), button("Previous", "←", () => curate("previous")),
+              button("Next", "→", () => curate("next")), button("Edit", "e", () => openNote(n.path, 1)), button("Finish", "q", finishCuration)));
+        }
+        main.replaceChildren(...parts);
+      }
+      function curate(key) {
+        if (view !== "curation" || !curation) return;
+        run(async () => showCuration(await api("POST", "/api/curations/" + curation.curation + "/key", { key })));
+      }
+      function finishCuration() {
+        if (!curation) return showOverview();
+        run(async () => {
+          const done = await api("POST", "/api/curations/" + curation.curation + "/key", { key: "finish" });
+          curation = null;
+          toast(done.message);
+          await showOverview();
+        });
+      }
+      function openNote(path, line) {
+        run(async () => toast((await api("POST", "/api/open", { path, line: String(line) })).message));
+      }
+
+      // ---- search ----
+      const searchBox = document.getElementById("search");
+      document.getElementById("search-form").addEventListener("submit", event => {
+        event.preventDefault();
+        const text = searchBox.value.trim();
+        if (text) search(text);
+      });
+      async function search(text) {
+        let data;
+        try { data = await api("GET", "/api/search?q=" + encodeURIComponent(text)); } catch (e) { toast(e.message); return; }
+        view = "search";
+        const items = data.hits.map(h => {
+          const snippet = el("p", {});
+          for (const [run, marked] of h.snippet) snippet.append(marked ? el("mark", {}, run) : document.createTextNode(run));
+          return el("li", {},
+            el("div", {}, el("strong", {}, h.title || h.path), " ", el("button", { onclick: () => openNote(h.path, h.line), title: "Open in the editor" }, "Edit")),
+            el("div", { class: "place" }, h.path + ":" + h.line + (h.heading_path.length ? " · " + h.heading_path.join(" › ") : "") + (h.card ? " · card " + h.card : "")),
+            snippet);
+        });
+        main.replaceChildren(el("h1", {}, "Search: " + text),
+          el("p", { class: "muted" }, data.hits.length + " hit" + (data.hits.length === 1 ? "" : "s") + (data.semantic ? ", by words and meaning" : ", by words")),
+          items.length ? el("ul", { class: "hits" }, ...items) : el("p", {}, "No match."),
+          el("div", { class: "actions" }, el("button", { onclick: showOverview }, el("kbd", {}, "q"), " Today")));
+      }
+
       // ---- keys: the terminal's ----
       document.addEventListener("keydown", event => {
         if (event.ctrlKey || event.metaKey || event.altKey) return;
         if (help.open) { if (event.key === "Escape" || event.key === "?") { help.close(); event.preventDefault(); } return; }
         const k = event.key;
+        if (event.target === searchBox) { if (k === "Escape") searchBox.blur(); return; }
+        if (k === "/") { searchBox.focus(); event.preventDefault(); return; }
         if (k === "?") { help.showModal(); event.preventDefault(); return; }
         if (k === "t") { toggleTheme(); return; }
         if (view === "overview") {
           if ((k === " " || k === "Enter") && event.target === document.body) { const b = document.getElementById("study"); if (b && !b.disabled) { startSession(null); event.preventDefault(); } }
           return;
         }
+        if (view === "curation") {
+          const keys = { k: "keep", a: "archive", s: "skip", u: "undo", ArrowLeft: "previous", ArrowRight: "next" };
+          if (keys[k]) { curate(keys[k]); event.preventDefault(); }
+          else if (k === "e" && curation && curation.note) openNote(curation.note.path, 1);
+          else if (k === "q" || k === "Escape") finishCuration();
+          return;
+        }
         if (k === "q" || k === "Escape") { showOverview(); return; }
+        if (view === "search") return;
         if (k === "u") { undo(); return; }
         if (view !== "review") return;
         if (k === " " || k === "Enter") {
@@ -260,7 +352,7 @@ extension PageAssets {
           let paths = [];
           try { paths = JSON.parse(message.data).paths; } catch (e) { return; }
           if (view === "overview") { showOverview(); return; }
-          if (!state || busy) return;
+          if ((view !== "review" && view !== "done") || !state || busy) return;
           try {
             const next = await api("GET", "/api/sessions/" + state.session);
             const before = state.card;

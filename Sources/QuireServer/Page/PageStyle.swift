@@ -22,6 +22,14 @@ extension PageAssets {
     .bar nav { margin-left: auto; display: flex; gap: .5rem; align-items: center; }
     .brand { font-weight: 700; text-decoration: none; color: var(--fg); }
     .muted { color: var(--muted); }
+    #search-form { flex: 1; max-width: 22rem; }
+    #search { width: 100%; font: inherit; font-size: .9rem; padding: .35rem .6rem; border: 1px solid var(--line); border-radius: .5rem; background: var(--card); color: var(--fg); }
+    .hits { list-style: none; padding: 0; }
+    .hits li { padding: .6rem 0; border-bottom: 1px solid var(--line); }
+    .hits .place { font-size: .85rem; color: var(--muted); overflow-wrap: anywhere; }
+    .hits mark { background: var(--mark); color: inherit; }
+    .curation-due { margin: 1rem 0; }
+    .curation-due li { margin: .3rem 0; }
     main { max-width: 46rem; margin: 0 auto; padding: 1rem; outline: none; }
     button { font: inherit; color: var(--fg); background: var(--card); border: 1px solid var(--line); border-radius: .5rem; padding: .45rem .8rem; cursor: pointer; box-shadow: var(--shadow); }
     button:hover { border-color: var(--accent); }
@@ -86,6 +94,8 @@ extension PageAssets {
       main { padding: .75rem; }
       .card { padding: .8rem; }
       #vault { display: none; }
+      .bar { flex-wrap: wrap; }
+      #search-form { order: 3; flex-basis: 100%; max-width: none; }
       /* A phone has no keyboard: the buttons say what they do. */
       .actions kbd, .grades kbd, .reveal kbd { display: none; }
       table.decks td:first-child { overflow-wrap: anywhere; }

@@ -213,6 +213,29 @@ def browser(url, vault, shots):
             if driver.find_elements(By.CSS_SELECTOR, ".summary") or not driver.find_elements(By.CSS_SELECTOR, "article.card"):
                 break
             wait_card(current) if card_id() == current else None
+        # Search: "/" focuses the box; the hits mark the words found.
+        body().send_keys("q")
+        wait.until(lambda d: d.find_elements(By.ID, "study"))
+        body().send_keys("/")
+        driver.switch_to.active_element.send_keys("mitochondria" + Keys.ENTER)
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".hits li, main p"))
+        wait.until(lambda d: "Search:" in d.find_element(By.ID, "main").text)
+        seen["search hits"] = len(driver.find_elements(By.CSS_SELECTOR, ".hits li"))
+        seen["search marks"] = [m.text for m in driver.find_elements(By.CSS_SELECTOR, ".hits mark")]
+        shot("search-desktop-light")
+        # Curation: the oldest weekly review; k keeps the note, then finish.
+        driver.find_element(By.ID, "main").click()
+        body().send_keys("q")
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "button[aria-label='Curate weekly']"))
+        driver.find_element(By.CSS_SELECTOR, "button[aria-label='Curate weekly']").click()
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "article.card[data-note]"))
+        seen["curated note"] = driver.find_element(By.CSS_SELECTOR, "article.card").get_attribute("data-note")
+        seen["curation heading"] = driver.find_element(By.TAG_NAME, "h1").text
+        shot("curation-desktop-light")
+        body().send_keys("k")
+        wait.until(lambda d: not d.find_elements(By.CSS_SELECTOR, "article.card[data-note='%s']" % seen["curated note"]))
+        body().send_keys("q")
+        wait.until(lambda d: d.find_elements(By.ID, "study"))
         # Screens: phone width, light and dark.
         body().send_keys("q")
         wait.until(lambda d: d.find_elements(By.ID, "study"))

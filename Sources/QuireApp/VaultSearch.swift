@@ -1,0 +1,117 @@
+import Foundation
+import QuireEmbedding
+import QuireIndex
+import QuireModel
+import QuireSearch
+import QuireSupport
+import QuireSystem
+
+/// The search index of a loaded vault, brought up to date for an action of any front end (search,
+/// ask, related, index, the web page): the notes' words always, their vectors when the model is
+/// installed.
+public struct VaultSearch {
+    public let loaded: VaultSession
+    public let index: SearchIndex
+    /// The encoder, when the model is installed and semantic ranking is wanted.
+    public let encoder: SentenceEncoder?
+    /// Whether the index lives in the vault's cache (a `.quire` folder), not only in memory.
+    public let isCached: Bool
+
+    /// The search index's file in the vault (FORMAT.md §1).
+    public static let indexFile = Vault.folderName + "/cache/search.sqlite"
+
+    /// Chunks without a vector computed inline by a search (a few seconds at most); more wait for
+    /// `quire index`, the search ranking meanwhile over the vectors there are.
+    public static let inlineEmbedding = 64
+
+    /// What a front end may tell the user about the search it got.
+    public enum Notice: Sendable, Equatable {
+        /// No model installed: ranking by words only (`hintShown`: said before in this vault).
+        case wordsOnly(hintShown: Bool)
+        /// The model is installed but did not load.
+        case modelFailed(String)
+        /// No `.quire` folder keeps the vectors between actions.
+        case noCacheForVectors
+        /// Chunks still without a vector (more than a search computes inline).
+        case vectorsMissing(missing: Int, chunks: Int)
+    }
+
+    /// What is being done, for a progress bar: indexing words, then computing vectors.
+    public enum Phase: Sendable { case words, vectors }
+
+    /// Opens and refreshes the index. `semantic`: load the model if installed; `embedAll`: compute
+    /// every missing vector (else at most ``inlineEmbedding``).
+    public init(_ loaded: VaultSession, semantic: Bool = true, embedAll: Bool = false,
+                progress: (Phase, _ done: Int, _ total: Int) -> Void = { _, _, _ in },
+                notice: (Notice) -> Void = { _ in }) throws(AppError) {
+        self.loaded = loaded
+        let vault = loaded.vault
+        // The index: in the vault's cache when it has a .quire folder, else in memory.
+        var path = ":memory:"
+        isCached = vault.io.linkStamp(vault.root + "/" + Vault.folderName)?.isDirectory == true
+        do {
+            if isCached {
+                let folder = try vault.internalFolder(Vault.folderName + "/cache")
+                try vault.io.makeDirectories(folder)
+                path = try vault.internalPath(Self.indexFile)
+            }
+            index = try SearchIndex.openOrRebuild(path: path, io: vault.io)
+            try index.refresh(from: loaded.index, vault: vault) { progress(.words, $0, $1) }
+        } catch { throw .search("\(error)") }
+        guard semantic, let folder = EmbeddingModel.folder(environment: ProcessInfo.processInfo.environment),
+              EmbeddingModel.isInstalled(in: folder) else {
+            encoder = nil
+            if semantic { notice(.wordsOnly(hintShown: Self.hintShown(vault: vault, cache: isCached))) }
+            return
+        }
+        do { encoder = try EmbeddingModel.load(from: folder) } catch {
+            notice(.modelFailed(error.description))
+            encoder = nil
+            return
+        }
+        guard let encoder else { return }
+        do {
+            let (chunks, embedded) = try index.counts()
+            let missing = chunks - embedded
+            if embedAll || missing <= Self.inlineEmbedding {
+                try index.embedMissing(with: encoder) { progress(.vectors, $0, $1) }
+            } else if !isCached {
+                notice(.noCacheForVectors)
+            } else {
+                notice(.vectorsMissing(missing: missing, chunks: chunks))
+            }
+        } catch { throw .search("\(error)") }
+    }
+
+    /// The hits that `query` keeps (a card hit by its card, a prose hit by its note; a hit of a note
+    /// the index no longer has is kept), in order; all of them without a query.
+    public func kept(_ hits: [SearchHit], by query: Query?, now: Timestamp) -> [SearchHit] {
+        guard let query else { return hits }
+        let dayEnd = loaded.dayEnd(at: now)
+        let byPath = Dictionary(loaded.index.notes.map { ($0.path, $0) }) { a, _ in a }
+        return hits.filter { hit in
+            guard let note = byPath[hit.path] else { return true }
+            if let id = hit.card, let card = note.cards.first(where: { $0.id == id }) {
+                return query.matches(card: card, in: note, now: now, dayEnd: dayEnd)
+            }
+            return query.matches(note: note, now: now, dayEnd: dayEnd)
+        }
+    }
+
+    /// A hit's place as JSON fields (docs/JSON.md): `path`, `line`, `last_line`, `page`, `time`,
+    /// `heading_path`, `card`.
+    public static func fields(of hit: SearchHit) -> [(String, JSONValue)] {
+        [("path", .string(hit.path)), ("line", .int(hit.lines.lowerBound)), ("last_line", .int(hit.lines.upperBound)),
+         ("page", .optional(hit.page)), ("time", .optional(hit.time)), ("heading_path", .array(hit.headingPath.map(JSONValue.string))),
+         ("card", hit.card.map { .string($0.rawValue) } ?? .null)]
+    }
+
+    /// Whether the hint on semantic search was shown in this vault before; marks it shown (a mark in
+    /// its cache), so a front end says it once per vault.
+    static func hintShown(vault: Vault, cache: Bool) -> Bool {
+        let mark = cache ? try? vault.internalPath(Vault.folderName + "/cache/semantic-search-hint") : nil
+        if let mark, vault.io.stamp(mark) != nil { return true }
+        if let mark { try? vault.io.createNew(mark, with: Array("shown\n".utf8)) }
+        return false
+    }
+}

@@ -1,0 +1,57 @@
+import QuireApp
+import QuireSearch
+import QuireSupport
+
+/// Search on the page, as `quire search` ranks: the notes' words, and their meaning when the model
+/// is installed.
+extension StudyDesk {
+    /// The hits for `text`, best first: place, heading, card, and the snippet as runs of text
+    /// with the matched ones marked (the page draws them without ever reading HTML).
+    public func search(_ text: String, limit: Int = 30) throws(ServerError) -> JSONValue {
+        let words = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !words.isEmpty else { return .object([("hits", .array([]))]) }
+        guard words.utf8.count <= 500 else { throw .badRequest("a search of at most 500 characters") }
+        let search: VaultSearch
+        if let known = searcher {
+            search = known
+            do { try search.index.refresh(from: live.index, vault: vault) } catch { throw .app(.search("\(error)")) }
+        } else {
+            do { search = try VaultSearch(VaultSession(vault, index: live.index)) } catch { throw .app(error) }
+            searcher = search
+        }
+        let hits: [SearchHit]
+        do {
+            hits = try search.index.find(words, mode: search.encoder == nil ? .lexical : .hybrid, encoder: search.encoder, limit: limit)
+        } catch { throw .badRequest("\(error)") }
+        let titles = Dictionary(live.index.notes.map { ($0.path, $0.title) }) { a, _ in a }
+        return .object([
+            ("semantic", .bool(search.encoder != nil)),
+            ("hits", .array(hits.map { hit in
+                .object(VaultSearch.fields(of: hit) + [("title", .optional(titles[hit.path])), ("snippet", Self.runs(hit.snippet))])
+            })),
+        ])
+    }
+
+    /// A snippet as `[[text, marked], …]`.
+    static func runs(_ snippet: String) -> JSONValue {
+        var runs: [JSONValue] = []
+        var current = "", marked = false
+        func flush() {
+            if !current.isEmpty { runs.append(.array([.string(current), .bool(marked)])) }
+            current = ""
+        }
+        for c in snippet {
+            if String(c) == SearchIndex.marks.open { flush(); marked = true } else if String(c) == SearchIndex.marks.close { flush(); marked = false } else {
+                current.append(c)
+            }
+        }
+        flush()
+        return .array(runs)
+    }
+
+    /// The full path and line of a note of the index, for the editor (never a path the page made up).
+    public func noteTarget(_ path: String, line: Int) throws(ServerError) -> (path: String, line: Int) {
+        guard live.index.notes.contains(where: { $0.path == path }) else { throw .badRequest("no note '\(path)'") }
+        return (vault.fullPath(path), max(1, line))
+    }
+}
