@@ -23,7 +23,13 @@ import Testing
             p.executableURL = QuireRunner.executable
             p.arguments = ["serve", "--port", "0", "--now", QuireRunner.now] + args
             p.currentDirectoryURL = runner.vault
-            p.environment = ProcessInfo.processInfo.environment.merging(["EDITOR": "true", "VISUAL": "true"]) { $1 }
+            // The editor: a script that writes down what it was asked to open.
+            let editor = runner.vault.deletingLastPathComponent().appendingPathComponent("editor.sh")
+            try "#!/bin/sh\necho \"$@\" > \"$(dirname \"$0\")/editor-args\"\n".write(to: editor, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: editor.path)
+            var environment = ProcessInfo.processInfo.environment
+            environment["VISUAL"] = editor.path
+            p.environment = environment
             let out = Pipe()
             p.standardOutput = out
             p.standardError = out
@@ -139,6 +145,9 @@ import Testing
         let policy = seen["policy"] as? String ?? ""
         #expect(policy.contains("script-src 'self';") && !policy.contains("unsafe") && policy.contains("frame-ancestors 'none'"))
         #expect(seen["nosniff"] as? String == "nosniff")
+        // The statistics report: its page, with no script allowed.
+        #expect(status("report") == 200 && (seen["report start"] as? String ?? "").hasPrefix("<!DOCTYPE html"))
+        #expect((seen["report policy"] as? String ?? "").hasPrefix("default-src 'none'; style-src 'unsafe-inline'"))
         // Hosts a DNS rebinding would use, and other ports.
         for name in ["foreign host", "rebinding name", "other port", "empty host"] {
             #expect(status(name) == 421 || status(name) == 400, "\(name): \(status(name))")
@@ -174,6 +183,9 @@ import Testing
         #expect((seen["overview"] as? String ?? "").contains("Study today's plan"))
         #expect((seen["buttons"] as? [String] ?? []).count >= 3)
         #expect(seen["edit followed"] as? Bool == true)
+        // e opened the card's note at its line.
+        let args = seen["editor args"] as? [String] ?? []
+        #expect(args.count == 2 && args[0].hasPrefix("+") && args[1].hasSuffix(".md") && args[1].hasPrefix(q.vault.path), "\(args)")
         let graded = (seen["graded"] as? [[String]] ?? [])
         #expect(graded.count >= 4)
         // Undo brought the card answered Again back; the second tab did not get the card answered.

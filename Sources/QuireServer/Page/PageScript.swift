@@ -87,6 +87,14 @@ extension PageAssets {
         return box;
       }
 
+      // A deck's name with a break allowed after each "/".
+      function deckName(deck) {
+        if (!deck) return ["(no deck)"];
+        const parts = [];
+        deck.split("/").forEach((p, i) => { if (i) parts.push("/", el("wbr", {})); parts.push(p); });
+        return parts;
+      }
+
       // ---- overview ----
       async function showOverview() {
         view = "overview";
@@ -106,7 +114,7 @@ extension PageAssets {
           p.total ? "Study today's plan — " + p.total + " card" + (p.total === 1 ? "" : "s") + ", about " + data.minutes + " min" : "Nothing due now");
         if (!p.total) start.disabled = true;
         const rows = data.decks.map(d => el("tr", {},
-          el("td", {}, d.deck || "(no deck)"),
+          el("td", {}, ...deckName(d.deck)),
           el("td", { class: "n" }, d.due), el("td", { class: "n" }, d.new), el("td", { class: "n cards" }, d.cards),
           el("td", { class: "n" }, (d.due + d.new) ? el("button", { onclick: () => startSession(d.deck), "aria-label": "Study " + d.deck }, "Study") : "")));
         const decks = el("table", { class: "decks" },
@@ -154,6 +162,7 @@ extension PageAssets {
 
       function renderCard() {
         const s = state, c = s.card;
+        if (main.dataset.shown !== c.id) { window.scrollTo(0, 0); main.dataset.shown = c.id; }
         const r = s.remaining;
         const status = el("div", { class: "status" },
           el("span", {}, s.progress.position + " / " + s.progress.total),
@@ -247,6 +256,7 @@ extension PageAssets {
         view = "curation";
         curation = next;
         if (next.message) toast(next.message);
+        window.scrollTo(0, 0);
         const parts = [el("h1", {}, next.heading)];
         for (const w of next.warnings) parts.push(el("p", { class: "errors" }, w));
         const button = (label, key, fn) => el("button", { onclick: fn, title: label + " (" + key + ")" }, el("kbd", {}, key), el("span", { class: "label" }, " " + label));
@@ -256,11 +266,12 @@ extension PageAssets {
               el("button", { class: "primary", id: "finish", onclick: finishCuration }, "Finish")));
         } else {
           const n = next.note;
+          // The keys above the note: a long note scrolls under them.
           parts.push(el("div", { class: "status" }, el("span", {}, next.position + " / " + next.total), el("span", { class: "where" }, n.location)),
-            el("article", { class: "card", "data-note": n.path }, el("p", { class: "heading" }, n.facts), side(n.html)),
-            el("div", { class: "actions" }, button("Keep", "k", () => curate("keep")), button("Archive", "a", () => curate("archive")),
+            el("div", { class: "actions top" }, button("Keep", "k", () => curate("keep")), button("Archive", "a", () => curate("archive")),
               button("Skip", "s", () => curate("skip")), button("Undo", "u", () => curate("undo")), button("Previous", "←", () => curate("previous")),
-              button("Next", "→", () => curate("next")), button("Edit", "e", () => openNote(n.path, 1)), button("Finish", "q", finishCuration)));
+              button("Next", "→", () => curate("next")), button("Edit", "e", () => openNote(n.path, 1)), button("Finish", "q", finishCuration)),
+            el("article", { class: "card", "data-note": n.path }, el("p", { class: "heading" }, n.facts), side(n.html)));
         }
         main.replaceChildren(...parts);
       }

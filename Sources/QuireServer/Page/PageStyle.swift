@@ -75,7 +75,8 @@ extension PageAssets {
     .actions { display: flex; flex-wrap: wrap; gap: .4rem; margin-top: 1rem; }
     .actions button { font-size: .85rem; padding: .35rem .6rem; }
     .message { min-height: 1.5rem; font-size: .9rem; color: var(--muted); margin: .5rem 0; }
-    #toast { position: fixed; left: 50%; bottom: 1rem; transform: translateX(-50%); max-width: 90vw; background: var(--fg); color: var(--bg); padding: .5rem 1rem; border-radius: .5rem; opacity: 0; transition: opacity .2s; pointer-events: none; }
+    .actions.top { margin: 0 0 1rem; }
+    #toast { position: fixed; left: 50%; top: 4.5rem; transform: translateX(-50%); width: max-content; max-width: min(90vw, 40rem); background: var(--fg); color: var(--bg); padding: .5rem 1rem; border-radius: .5rem; opacity: 0; transition: opacity .2s; pointer-events: none; }
     #toast.shown { opacity: .95; }
     dialog { border: 1px solid var(--line); border-radius: .75rem; background: var(--card); color: var(--fg); max-width: 30rem; }
     dialog td { padding: .2rem .5rem; vertical-align: top; }
@@ -98,7 +99,7 @@ extension PageAssets {
       #search-form { order: 3; flex-basis: 100%; max-width: none; }
       /* A phone has no keyboard: the buttons say what they do. */
       .actions kbd, .grades kbd, .reveal kbd { display: none; }
-      table.decks td:first-child { overflow-wrap: anywhere; }
+      table.decks td:first-child { overflow-wrap: break-word; }
       table.decks .cards { display: none; }
     }
 

@@ -60,6 +60,9 @@ def attacks(url, vault):
     out["policy"] = ok["headers"].get("content-security-policy", "")
     out["nosniff"] = ok["headers"].get("x-content-type-options", "")
     status("page with the cookie", "GET", "/", cookie)
+    report = status("report", "GET", "/report", cookie)
+    out["report policy"] = report["headers"].get("content-security-policy", "")
+    out["report start"] = report["body"][:15]
     # Host: DNS rebinding names, other ports, none.
     status("foreign host", "GET", "/api/overview", cookie, host_header=f"attacker.example:{port}")
     status("rebinding name", "GET", "/api/overview", cookie, host_header=f"127.0.0.1.nip.io:{port}")
@@ -115,17 +118,19 @@ def browser(url, vault, shots):
     options.binary_location = "/usr/bin/chromium"
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-    wait = WebDriverWait(driver, 15)
+    from selenium.common.exceptions import StaleElementReferenceException
+    wait = WebDriverWait(driver, 15, ignored_exceptions=[StaleElementReferenceException])
     seen = {"graded": [], "console": []}
 
     def body():
         return driver.find_element(By.TAG_NAME, "body")
 
     def card_id():
-        return driver.find_element(By.CSS_SELECTOR, "article.card").get_attribute("data-card")
+        # Read in one script: the page replaces the card's element as it moves on.
+        return driver.execute_script("const a = document.querySelector('article.card[data-card]'); return a ? a.dataset.card : null")
 
     def wait_card(other_than=None):
-        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "article.card") and card_id() != other_than)
+        wait.until(lambda d: card_id() is not None and card_id() != other_than)
         return card_id()
 
     def shot(name):
@@ -159,6 +164,10 @@ def browser(url, vault, shots):
         wait.until(lambda d: card_id() == second)
         seen["after undo"] = card_id()
         seen["graded"].pop()
+        # e: the note in $EDITOR on the computer, at the card's line.
+        body().send_keys("e")
+        wait.until(lambda d: os.path.exists(os.path.join(vault, "..", "editor-args")))
+        seen["editor args"] = open(os.path.join(vault, "..", "editor-args"), encoding="utf-8").read().split()
         # Edited outside: the card's note changes on disk; the page follows.
         card = driver.find_element(By.CSS_SELECTOR, "article.card")
         path = driver.find_element(By.CSS_SELECTOR, ".where").text.split(":")[0]
