@@ -17,13 +17,13 @@ import Testing
             try before(q)
             var env = ["TERM=xterm-256color", "EDITOR=true"]
             env += environment.map { "\($0.key)=\($0.value)" }
-            let command = ([QuireRunner.executable.path] + (["curate", "quiz"].contains(arguments.first ?? "") ? [] : ["review", "--now", QuireRunner.now])
+            let command = ([QuireRunner.executable.path] + (["curate", "quiz", "serve"].contains(arguments.first ?? "") ? [] : ["review", "--now", QuireRunner.now])
                            + arguments)
                 .map { "'" + $0 + "'" }.joined(separator: " ")
             let shell = "cd '\(q.vault.path)' && env -u NO_COLOR \(env.map { "'" + $0 + "'" }.joined(separator: " ")) \(command); echo EXIT=$?; sleep 60"
             try tmux(["-f", "/dev/null", "new-session", "-d", "-x", String(size.0), "-y", String(size.1), shell])
             try waitFor { $0.contains("to study") || $0.contains("Nothing to study") || $0.contains("review ·") || $0.contains("Nothing to decide")
-                || $0.contains("Quiz ·") }
+                || $0.contains("Quiz ·") || $0.contains("Ctrl-C stops") }
         }
 
         /// Runs `tmux ARGS` on this pane's server and returns what it printed.

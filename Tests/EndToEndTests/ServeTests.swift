@@ -226,6 +226,41 @@ import Testing
         #expect(String(decoding: try q.read(edited), as: UTF8.self).contains("EDITED-OUTSIDE"))
     }
 
+    /// Serving the network: the address with its token, and a QR code a phone reads — here
+    /// zbar, from the terminal's own characters.
+    @Test func aPhoneReadsTheAddress() throws {
+        let pane = try ReviewScreenTests.Pane(size: (100, 60), arguments: ["serve", "--listen", "0.0.0.0", "--port", "0"])
+        defer { pane.close() }
+        let screen = try pane.waitFor { $0.contains("Ctrl-C stops") }
+        let urls = screen.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0.hasPrefix("http://") }
+        let phone = try #require(urls.last)
+        #expect(phone.contains("/?token=") && urls.allSatisfy { $0.hasSuffix(String(phone.split(separator: "=").last ?? "")) })
+        // The half-block lines back to modules: a light module is drawn (the code is inverted for a dark terminal).
+        let lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            .filter { !$0.isEmpty && $0.allSatisfy { "█▀▄ ".contains($0) } && $0.contains("█") }
+        let width = lines.map(\.count).max() ?? 0
+        #expect(width >= 21 + 4 && lines.count >= 11)
+        var rows: [[Bool]] = []
+        for line in lines {
+            let chars = Array(line.padding(toLength: width, withPad: " ", startingAt: 0))
+            rows.append(chars.map { $0 == "█" || $0 == "▀" })
+            rows.append(chars.map { $0 == "█" || $0 == "▄" })
+        }
+        // A PGM, 4 pixels a module, with a light margin.
+        let scale = 4, margin = 8
+        let w = (width + 2 * margin) * scale, h = (rows.count + 2 * margin) * scale
+        var pixels = [UInt8](repeating: 255, count: w * h)
+        for (y, row) in rows.enumerated() {
+            for (x, light) in row.enumerated() where !light {
+                for dy in 0..<scale { for dx in 0..<scale { pixels[((y + margin) * scale + dy) * w + (x + margin) * scale + dx] = 0 } }
+            }
+        }
+        let file = pane.q.vault.deletingLastPathComponent().appendingPathComponent("qr.pgm")
+        try (Data("P5\n\(w) \(h)\n255\n".utf8) + Data(pixels)).write(to: file)
+        let read = try QuireRunner.execute(URL(fileURLWithPath: "/usr/bin/zbarimg"), ["--raw", "-q", "-Sdisable", "-Sqrcode.enable", file.path])
+        #expect(read.stdout.trimmingCharacters(in: .newlines) == phone, "\(read)")
+    }
+
     // MARK: - Files written by hand
 
     static func png(width: Int, height: Int) -> [UInt8] {
