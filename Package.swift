@@ -108,8 +108,8 @@ let package = Package(
         // The web review page (quire serve): an HTTP front end over QuireApp, on Hummingbird.
         .target(
             name: "QuireServer",
-            dependencies: ["QuireSupport", "QuireModel", "QuireScheduling", "QuireMarkdown", "QuireSystem", "QuireParsing", "QuireIndex",
-                           "QuireReview", "QuireWatch", "QuireStudy", "QuireCuration", "QuireReport", "QuireApp",
+            dependencies: ["QuireSupport", "QuireModel", "QuireScheduling", "QuireMarkdown", "QuireSystem", "QuireIndex",
+                           "QuireReview", "QuireWatch", "QuireStudy", "QuireCuration", "QuireSearch", "QuireApp",
                            .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
                            .product(name: "HTTPTypes", package: "swift-http-types")]
         ),
