@@ -88,7 +88,7 @@ let package = Package(
             name: "QuireCuration",
             dependencies: ["QuireSupport", "QuireModel", "QuireYAML", "QuireSystem", "QuireReview"]
         ),
-        .target(name: "QuireReport", dependencies: ["QuireModel", "QuireScheduling", "QuireStudy", "QuireCuration"]),
+        .target(name: "QuireReport", dependencies: ["QuireSupport", "QuireModel", "QuireScheduling", "QuireStudy", "QuireCuration"]),
         // Sentence embeddings (all-MiniLM-L6-v2: WordPiece, the BERT encoder through OpenBLAS).
         // Optimised in debug builds too: its loops run a neural network, 50 times slower unoptimised.
         .target(

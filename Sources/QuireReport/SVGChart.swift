@@ -1,3 +1,5 @@
+import QuireSupport
+
 /// Inline SVG charts for the HTML report: bars, a heatmap and a calibration plot. Colours come
 /// from the page's CSS classes (`bar`, `today`, `axis`, `l0`…`l4`), so one chart serves both the
 /// light and the dark scheme; every label is escaped.
@@ -121,23 +123,6 @@ enum SVGChart {
         return tenths.truncatingRemainder(dividingBy: 10) == 0 ? String(Int(tenths / 10)) : String(tenths / 10)
     }
 
-    /// Text made safe for HTML and XML: the five special characters become entities, and control
-    /// characters (terminal escapes among them) are dropped.
-    static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default:
-                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) { continue }
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
+    /// Text made safe for HTML and XML (``HTMLText/escaped(_:)``).
+    static func escape(_ text: String) -> String { HTMLText.escaped(text) }
 }

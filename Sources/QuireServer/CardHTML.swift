@@ -1,5 +1,6 @@
 import QuireMarkdown
 import QuireModel
+import QuireSupport
 import QuireSystem
 
 /// A card's two sides as HTML for the page: Markdown through cmark-gfm's safe renderer (a vault's
@@ -96,26 +97,8 @@ struct CardHTML: Sendable {
     }
 
     /// Text escaped for HTML content and attribute values.
-    static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for c in text.unicodeScalars {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.unicodeScalars.append(c)
-            }
-        }
-        return out
-    }
+    static func escape(_ text: String) -> String { HTMLText.escaped(text) }
 
     /// The entities cmark writes in attribute values, decoded.
-    static func unescape(_ text: String) -> String {
-        guard text.contains("&") else { return text }
-        return text.replacing("&quot;", with: "\"").replacing("&#x27;", with: "'").replacing("&lt;", with: "<")
-            .replacing("&gt;", with: ">").replacing("&amp;", with: "&")
-    }
+    static func unescape(_ text: String) -> String { HTMLText.attributeValue(text) }
 }

@@ -370,9 +370,7 @@ public enum AnkiExport {
     }
 
     /// The entities cmark writes in attribute values, decoded.
-    static func unescape(_ text: String) -> String {
-        text.replacing("&quot;", with: "\"").replacing("&lt;", with: "<").replacing("&gt;", with: ">").replacing("&amp;", with: "&")
-    }
+    static func unescape(_ text: String) -> String { HTMLText.attributeValue(text) }
 
     /// HTML's text without its tags (a note's sort field).
     static func plain(_ html: String) -> String {
