@@ -103,7 +103,7 @@ let package = Package(
         .target(name: "QuireSearch", dependencies: ["QuireSupport", "QuireModel", "QuireMarkdown", "QuireYAML", "QuireArchive", "QuireIndex", "QuireSystem", "QuireEmbedding"]),
         // The application layer the front ends share (the terminal's commands; a web page next):
         // a vault loaded for an action, what studying needs.
-        .target(name: "QuireApp", dependencies: ["QuireSupport", "QuireModel", "QuireScheduling", "QuireSystem", "QuireIndex", "QuireReview", "QuireStudy",
+        .target(name: "QuireApp", dependencies: ["QuireSupport", "QuireModel", "QuireScheduling", "QuireMarkdown", "QuireSystem", "QuireIndex", "QuireReview", "QuireStudy",
                                                  "QuireCuration", "QuireQuiz", "QuireSearch", "QuireEmbedding"]),
         // The web review page (quire serve): an HTTP front end over QuireApp, on Hummingbird.
         .target(

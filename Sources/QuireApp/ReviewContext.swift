@@ -1,5 +1,6 @@
 import Foundation
 import QuireIndex
+import QuireMarkdown
 import QuireModel
 import QuireReview
 import QuireScheduling
@@ -147,6 +148,26 @@ public struct ReviewContext {
         case ..<(86_400 * 365): return String(format: "%.1fmo", days / 30.4375)
         default: return String(format: "%.1fy", days / 365.25)
         }
+    }
+
+    /// A typed answer compared with a card's back as plain text on one line (its Markdown
+    /// rendered without marks), as every front end shows it.
+    public static func comparison(typed: String, back: String) -> AnswerComparison {
+        let expected = MarkdownRenderer.plain(back, width: 100_000).split(separator: "\n").joined(separator: " ")
+        return AnswerComparison(typed: typed, expected: expected)
+    }
+
+    /// The answer typed for a card, to log with its grade: nil when nothing was typed or it was
+    /// the card's answer.
+    public static func typedWrongly(_ typed: String?, back: String) -> String? {
+        guard let typed, !typed.isEmpty, !comparison(typed: typed, back: back).isCorrect else { return nil }
+        return typed
+    }
+
+    /// Whether a card asks for its answer to be typed: `type: true` in its note, or every card
+    /// when the front end was asked so; never a cloze (its gaps are the question).
+    public static func asksToType(_ card: Card, in note: Note, always: Bool) -> Bool {
+        card.kind != .cloze && (always || note.typeAnswer)
     }
 
     /// A card's JSON with a new state, as `quire list --json` prints it.

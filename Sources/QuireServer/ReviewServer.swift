@@ -38,6 +38,8 @@ public struct ReviewServer: Sendable {
         public var openEditor: @Sendable (_ path: String, _ line: Int) -> String?
         /// The statistics report's HTML, or an error to show.
         public var report: @Sendable () -> Result<String, ServerError>
+        /// Whether every card's answer is typed, not only those of notes with `type: true`.
+        public var typeEveryAnswer = false
         /// Where Debian installs KaTeX and highlight.js.
         public var systemAssets: String = "/usr/share"
 
@@ -73,6 +75,7 @@ public struct ReviewServer: Sendable {
         let watcher = InotifyWatcher(root: settings.vault.root, sys: settings.vault.io.sys)
         do { try watcher.start() } catch { throw ServerError.watch(error.description) }
         let desk = try StudyDesk(vault: settings.vault, cached: settings.cached, pinnedNow: settings.pinnedNow)
+        await desk.typeEveryAnswer(settings.typeEveryAnswer)
         let feed = LiveFeed()
         let watching = WatchLoop(watcher: watcher, desk: desk, feed: feed)
         watching.start()

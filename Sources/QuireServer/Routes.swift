@@ -47,6 +47,13 @@ struct Routes: Sendable {
                 try await desk.grade(id, card: body?["card"] ?? "", rating: body?["rating"] ?? "")
             }
         }
+        router.post("/api/sessions/:id/check") { [desk] request, context in
+            let id = context.parameters.get("id") ?? ""
+            let body = await Self.body(request)
+            return await Self.answer { () throws(ServerError) in
+                try await desk.check(id, card: body?["card"] ?? "", typed: body?["typed"] ?? "")
+            }
+        }
         router.post("/api/sessions/:id/undo") { [desk] _, context in
             let id = context.parameters.get("id") ?? ""
             return await Self.answer { () throws(ServerError) in try await desk.undo(id) }

@@ -45,7 +45,16 @@ public actor StudyDesk {
         /// Whether cards of notes changed meanwhile may join, and which.
         var joins: Bool
         var query: Query?
+        /// The answer typed for the card shown (logged with its grade when it was not the card's).
+        var typed: String?
     }
+
+    /// Whether every card's answer is typed (`quire serve --type`), not only those of notes with
+    /// `type: true`.
+    private(set) var typesEveryAnswer = false
+
+    /// Sets whether every card's answer is typed.
+    public func typeEveryAnswer(_ on: Bool) { typesEveryAnswer = on }
 
     /// The desk for `vault`, its index built now (through the cache unless `cached` is false).
     /// Watching is the caller's: it starts its watcher before this, and hands each batch of
@@ -188,6 +197,7 @@ public actor StudyDesk {
             ("front", .string(front)),
             ("back", .string(back)),
             ("flow", .bool(settings.kind == .flow)),
+            ("type", .bool(ReviewContext.asksToType(card, in: note, always: typesEveryAnswer))),
         ])))
         fields.append(("buttons", .array(buttons)))
         let progress = session.controller.session.progress
@@ -206,8 +216,10 @@ public actor StudyDesk {
         let leeches = session.controller.leeches.count
         let after: SchedulingState?
         do {
+            let back = session.controller.card(entry)?.card.back ?? ""
             after = try session.controller.answer(entry, rating, at: answeredAt,
-                                                  milliseconds: clock.milliseconds(from: session.shownAt, to: answeredAt))
+                                                  milliseconds: clock.milliseconds(from: session.shownAt, to: answeredAt),
+                                                  typedWrongly: ReviewContext.typedWrongly(session.typed, back: back))
         } catch {
             sessions[id] = session
             throw .review(error)
@@ -217,9 +229,31 @@ public actor StudyDesk {
             message += " · " + ReviewContext.leechNotice(after, note: session.controller.card(entry)?.note)
         }
         session.current = nil
+        session.typed = nil
         sessions[id] = session
         dropElsewhere(entry.card, keeping: id)
         return try state(of: id, message: message)
+    }
+
+    /// Compares the answer typed for the session's card `card` with the card's, and keeps it for
+    /// the grade: whether it was right, and the runs of characters same, wrong and missing.
+    public func check(_ id: String, card: String, typed: String) throws(ServerError) -> JSONValue {
+        var session = try current(id, card: card)
+        guard let entry = session.current, let (c, _) = session.controller.card(entry) else { throw .noSession }
+        guard typed.utf8.count <= 10_000 else { throw .badRequest("an answer of at most 10,000 bytes") }
+        session.typed = typed
+        sessions[id] = session
+        let result = ReviewContext.comparison(typed: typed, back: c.back)
+        return .object([
+            ("correct", .bool(result.isCorrect)),
+            ("segments", .array(result.segments.map { segment -> JSONValue in
+                switch segment {
+                case .same(let t): .array([.string(t), .string("same")])
+                case .wrong(let t): .array([.string(t), .string("wrong")])
+                case .missing(let t): .array([.string(t), .string("missing")])
+                }
+            })),
+        ])
     }
 
     /// Takes back the session's last action.
@@ -230,6 +264,7 @@ public actor StudyDesk {
             if let back = try session.controller.undo(at: clock.now()) {
                 message = "Undid \(ReviewContext.undone(back.action)) \(back.entry.card)."
                 session.current = nil
+                session.typed = nil
             } else {
                 message = "Nothing to undo in this session."
             }
@@ -270,6 +305,7 @@ public actor StudyDesk {
             dropElsewhere(entry.card, keeping: id)
         }
         session.current = nil
+        session.typed = nil
         sessions[id] = session
         return try state(of: id, message: message)
     }

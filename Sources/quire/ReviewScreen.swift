@@ -226,8 +226,8 @@ struct ReviewScreen {
     /// Whether a card asks for its answer to be typed: `--type`, or `type: true` in its note;
     /// never a cloze (its gaps are the question).
     private func asksToType(_ entry: StudySession.Entry) -> Bool {
-        guard let (card, note) = controller.card(entry), card.kind != .cloze else { return false }
-        return typeEveryAnswer || note.typeAnswer
+        guard let (card, note) = controller.card(entry) else { return false }
+        return ReviewContext.asksToType(card, in: note, always: typeEveryAnswer)
     }
 
     /// Moves through a long card (or the help, or the results); true when the key was for that.
@@ -460,18 +460,16 @@ struct ReviewScreen {
         return Page(header: header, body: body, footer: footer, room: room, answerStart: answerStart, images: imageLines)
     }
 
-    /// The typed answer against the card's back: right characters green, wrong ones red and struck
-    /// through, missing ones yellow and underlined (without colour: `[-wrong-]` and `{+missing+}`).
     /// The answer typed for the card, when it was not the card's (logged with the grade).
     private func typedWrongly(_ entry: StudySession.Entry) -> String? {
-        guard let typed, !typed.isEmpty, let (card, _) = controller.card(entry) else { return nil }
-        let expected = MarkdownRenderer.plain(card.back, width: 100_000).split(separator: "\n").joined(separator: " ")
-        return AnswerComparison(typed: typed, expected: expected).isCorrect ? nil : typed
+        guard let (card, _) = controller.card(entry) else { return nil }
+        return ReviewContext.typedWrongly(typed, back: card.back)
     }
 
+    /// The typed answer against the card's back: right characters green, wrong ones red and struck
+    /// through, missing ones yellow and underlined (without colour: `[-wrong-]` and `{+missing+}`).
     private func comparison(typed: String, back: String) -> String {
-        let expected = MarkdownRenderer.plain(back, width: 100_000).split(separator: "\n").joined(separator: " ")
-        let result = AnswerComparison(typed: typed, expected: expected)
+        let result = ReviewContext.comparison(typed: typed, back: back)
         var line = result.isCorrect ? "✓ " : "✗ "
         for segment in result.segments {
             switch segment {

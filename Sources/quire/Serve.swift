@@ -27,6 +27,7 @@ extension Quire {
                                    valueName: "ADDRESS"))
         var listen = "127.0.0.1"
         @Flag(help: "Open the page in the web browser.") var open = false
+        @Flag(help: "Type each answer before it is shown, and see how it differs (also: 'type: true' in a note).") var type = false
 
         func validate() throws {
             if port < 0 || port > 65_535 { throw ValidationError("--port takes 0 to 65535") }
@@ -52,7 +53,9 @@ extension Quire {
                         return .failure(.badRequest("the statistics could not be made: \(error)"))
                     }
                 })
-            let server = ReviewServer(settings)
+            var configured = settings
+            configured.typeEveryAnswer = type
+            let server = ReviewServer(configured)
             let listen = self.listen, open = self.open
             let failure = Failure()
             let done = DispatchSemaphore(value: 0)

@@ -97,6 +97,14 @@ import Testing
 
             Which word is said? [listen](word.wav) :: hello
 
+            """.utf8))
+        // A note whose answers are typed, one holding script (the deck's session takes 5 new cards).
+        try q.write("Web/Answers.md", Data("""
+            ---
+            deck: Web
+            type: true
+            ---
+
             What does <script>window.__quireAlerted = true; alert(1)</script> do on the page? :: nothing <img src=x onerror="window.__quireAlerted = true">
 
             """.utf8))
@@ -195,6 +203,9 @@ import Testing
         #expect((seen["code"] as? Int ?? 0) >= 1)
         #expect(seen["image width"] as? Int == 4)
         #expect((seen["audio"] as? Double ?? -1) > 0.4)
+        // The typed answer: compared on the page, logged with the grade.
+        #expect((seen["typed comparison"] as? String ?? "").hasPrefix("✗"), "\(seen["typed comparison"] ?? "none")")
+        #expect(String(decoding: try q.read(".quire/log/webtest1.log"), as: UTF8.self).contains("typed=cosa"))
         // The note's script is text; nothing ran.
         #expect(seen["script elements"] as? Int == 0)
         #expect(seen["alerted"] as? Bool == false)

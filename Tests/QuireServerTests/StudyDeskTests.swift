@@ -114,6 +114,29 @@ import QuireWatch
         #expect(Self.field(try await desk.overview(), "cards") == .int(3))
     }
 
+    @Test func aTypedAnswerIsComparedAndLogged() async throws {
+        let dir = try TempDir.make()
+        defer { dir.remove() }
+        let vault = try Self.vault(dir)
+        try dir.write("Typed/words.md", "---\ndeck: Typed\ntype: true\n---\n\nWhat is 'house' in Spanish? :: casa\n")
+        let desk = try StudyDesk(vault: vault, cached: false, pinnedNow: at(26))
+        let first = try await desk.start(deck: "Typed")
+        let id = try #require(Self.string(first, "session")), card = try #require(Self.string(first, "card", "id"))
+        #expect(Self.field(first, "card", "type") == .bool(true))
+        let checked = try await desk.check(id, card: card, typed: "cosa")
+        #expect(Self.field(checked, "correct") == .bool(false))
+        #expect(Self.field(checked, "segments") == .array([.array([.string("c"), .string("same")]), .array([.string("a"), .string("missing")]),
+                                                            .array([.string("o"), .string("wrong")]), .array([.string("sa"), .string("same")])]))
+        _ = try await desk.grade(id, card: card, rating: "again")
+        #expect(try dir.text(".quire/log/desktest.log").contains(" grade \(card) again ") && dir.text(".quire/log/desktest.log").contains("typed=cosa"))
+        // Other notes' cards are typed only when the server is asked to type every answer.
+        let other = try await desk.start(deck: "Spanish")
+        #expect(Self.field(other, "card", "type") == .bool(false))
+        await desk.typeEveryAnswer(true)
+        let typed = try await desk.state(of: try #require(Self.string(other, "session")))
+        #expect(Self.field(typed, "card", "type") == .bool(true))
+    }
+
     @Test func anUninitializedVaultIsRefused() throws {
         try withTempDir { dir in
             try dir.write("note.md", "Q? :: A\n")

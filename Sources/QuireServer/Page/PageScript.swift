@@ -11,6 +11,7 @@ extension PageAssets {
       let view = "overview";       // overview | review | done
       let state = null;            // the session's state, as the server sent it
       let revealed = false;
+      let typedResult = null;      // the typed answer's comparison, shown with the back
       let busy = false;
 
       // ---- theme ----
@@ -155,7 +156,7 @@ extension PageAssets {
         const sameCard = state && next.card && state.card && state.card.id === next.card.id;
         state = next;
         try { sessionStorage.setItem("quire-session", next.session); } catch (e) { /* ignore */ }
-        if (!(keepRevealed && sameCard)) revealed = false;
+        if (!(keepRevealed && sameCard)) { revealed = false; typedResult = null; }
         if (next.done) { view = "done"; renderDone(); } else { view = "review"; renderCard(); }
         if (next.message) toast(next.message);
       }
@@ -174,7 +175,14 @@ extension PageAssets {
         card.append(side(c.front));
         const parts = [status, card];
         if (revealed) {
-          card.append(el("hr", { class: "answer" }), side(c.back));
+          card.append(el("hr", { class: "answer" }));
+          if (typedResult) {
+            const line = el("p", { class: "typed " + (typedResult.correct ? "right" : "wrong") }, typedResult.correct ? "✓ " : "✗ ");
+            for (const [text, kind] of typedResult.segments) line.append(el("span", { class: kind }, text));
+            if (!typedResult.segments.length) line.append(el("span", { class: "muted" }, "(nothing typed)"));
+            card.append(line);
+          }
+          card.append(side(c.back));
           const grades = el("div", { class: "grades" });
           grades.style.setProperty("--buttons", String(s.buttons.length));
           for (const b of s.buttons) {
@@ -182,6 +190,14 @@ extension PageAssets {
               el("span", {}, el("kbd", {}, b.key), " " + b.label), el("span", { class: "interval" }, b.interval)));
           }
           parts.push(grades);
+        } else if (c.type) {
+          // The answer typed first, then compared (Enter); Esc shows it without typing.
+          const input = el("input", { id: "answer", type: "text", autocomplete: "off", autocapitalize: "off", spellcheck: "false",
+            "aria-label": "Your answer", placeholder: "Type the answer, then Enter" });
+          const form = el("form", { class: "type-answer", onsubmit: event => { event.preventDefault(); checkTyped(input.value); } },
+            input, el("button", { type: "submit", class: "primary" }, "Check"));
+          parts.push(form);
+          setTimeout(() => input.focus(), 0);
         } else {
           parts.push(el("button", { class: "reveal primary", id: "reveal", onclick: reveal }, "Show answer ", el("kbd", {}, "Space")));
         }
@@ -212,6 +228,15 @@ extension PageAssets {
         parts.push(el("div", { class: "actions" }, el("button", { onclick: undo }, el("kbd", {}, "u"), " Undo"),
           el("button", { class: "primary", onclick: showOverview }, "Back to today")));
         main.replaceChildren(...parts);
+      }
+
+      function checkTyped(typed) {
+        if (view !== "review" || revealed) return;
+        run(async () => {
+          typedResult = await api("POST", "/api/sessions/" + state.session + "/check", { card: state.card.id, typed });
+          revealed = true;
+          renderCard();
+        });
       }
 
       function reveal() {
@@ -323,6 +348,7 @@ extension PageAssets {
         if (help.open) { if (event.key === "Escape" || event.key === "?") { help.close(); event.preventDefault(); } return; }
         const k = event.key;
         if (event.target === searchBox) { if (k === "Escape") searchBox.blur(); return; }
+        if (event.target && event.target.id === "answer") { if (k === "Escape") { event.preventDefault(); reveal(); } return; }
         if (k === "/") { searchBox.focus(); event.preventDefault(); return; }
         if (k === "?") { help.showModal(); event.preventDefault(); return; }
         if (k === "t") { toggleTheme(); return; }

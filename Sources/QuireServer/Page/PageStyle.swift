@@ -65,6 +65,12 @@ extension PageAssets {
     .heading { font-size: .85rem; color: var(--muted); margin: 0 0 .5rem; }
     hr.answer { border: 0; border-top: 1px dashed var(--line); margin: 1rem 0; }
     .reveal { margin-top: 1rem; width: 100%; padding: .8rem; }
+    .type-answer { display: flex; gap: .5rem; margin-top: 1rem; }
+    .type-answer input { flex: 1; font: inherit; padding: .6rem; border: 1px solid var(--line); border-radius: .5rem; background: var(--card); color: var(--fg); }
+    .typed { font-family: ui-monospace, monospace; overflow-wrap: anywhere; }
+    .typed .same { color: var(--good); }
+    .typed .wrong { color: var(--again); text-decoration: line-through; }
+    .typed .missing { color: var(--hard); text-decoration: underline; }
     .grades { display: grid; grid-template-columns: repeat(var(--buttons, 4), 1fr); gap: .5rem; margin-top: 1rem; }
     .grades button { display: flex; flex-direction: column; align-items: center; padding: .55rem .2rem; }
     .grades button .interval { font-size: .8rem; color: var(--muted); }

@@ -194,8 +194,14 @@ def browser(url, vault, shots):
         wait.until(lambda d: d.find_elements(By.ID, "study"))
         driver.find_element(By.CSS_SELECTOR, "button[aria-label='Study Web']").click()
         wait_card()
-        for _ in range(6):
-            body().send_keys(" ")
+        for _ in range(16):
+            typing = driver.find_elements(By.ID, "answer")
+            if typing:
+                typing[0].send_keys("cosa" + Keys.ENTER)
+                wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".typed"))
+                seen["typed comparison"] = driver.find_element(By.CSS_SELECTOR, ".typed").text
+            else:
+                body().send_keys(" ")
             wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".grades button"))
             article = driver.find_element(By.CSS_SELECTOR, "article.card")
             html = article.get_attribute("innerHTML")
@@ -218,10 +224,10 @@ def browser(url, vault, shots):
             current = card_id()
             body().send_keys("1" if len(seen["graded"]) % 2 else "3")
             seen["graded"].append([current, "again" if len(seen["graded"]) % 2 else "good"])
-            time.sleep(0.3)
+            # Answered: the next card (or the same one, back from Again) shows its front.
+            wait.until(lambda d: not d.find_elements(By.CSS_SELECTOR, ".grades button"))
             if driver.find_elements(By.CSS_SELECTOR, ".summary") or not driver.find_elements(By.CSS_SELECTOR, "article.card"):
                 break
-            wait_card(current) if card_id() == current else None
         # Search: "/" focuses the box; the hits mark the words found.
         body().send_keys("q")
         wait.until(lambda d: d.find_elements(By.ID, "study"))
