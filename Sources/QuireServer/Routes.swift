@@ -34,7 +34,7 @@ struct Routes: Sendable {
         router.get("/api/overview") { [desk] _, _ in await Self.answer { () throws(ServerError) in try await desk.overview() } }
         router.post("/api/sessions") { [desk] request, _ in
             let body = await Self.body(request)
-            return await Self.answer { () throws(ServerError) in try await desk.start(deck: body?["deck"]) }
+            return await Self.answer { () throws(ServerError) in try await desk.start(deck: body?["deck"], learnNew: body?["learn"] == "new") }
         }
         router.get("/api/sessions/:id") { [desk] _, context in
             let id = context.parameters.get("id") ?? ""

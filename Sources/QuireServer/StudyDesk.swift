@@ -87,13 +87,14 @@ public actor StudyDesk {
         sections.append(("total", .int(plan.items.count)))
         // Decks: every deck with its cards, and what of today's plan is in it.
         let index = live.index
-        var decks: [String: (cards: Int, due: Int, new: Int)] = [:]
+        var decks: [String: (cards: Int, due: Int, new: Int, unseen: Int)] = [:]
         for note in index.notes where !note.archived && !note.cards.isEmpty {
-            decks[note.deck.description, default: (0, 0, 0)].cards += note.cards.count
+            decks[note.deck.description, default: (0, 0, 0, 0)].cards += note.cards.count
+            decks[note.deck.description, default: (0, 0, 0, 0)].unseen += note.cards.filter { $0.schedule == nil }.count
         }
         for item in plan.items {
             let deck = index.notes[item.location.note].deck.description
-            if item.section == .new { decks[deck, default: (0, 0, 0)].new += 1 } else { decks[deck, default: (0, 0, 0)].due += 1 }
+            if item.section == .new { decks[deck, default: (0, 0, 0, 0)].new += 1 } else { decks[deck, default: (0, 0, 0, 0)].due += 1 }
         }
         let streak = context.stats.streaks(today: context.today)
         let errors = index.diagnostics.filter { $0.severity == .error }.prefix(50).map { d -> JSONValue in
@@ -106,7 +107,8 @@ public actor StudyDesk {
             ("studiedToday", .object([("reviews", .int(plan.studiedToday.reviews)), ("new", .int(plan.studiedToday.new))])),
             ("minutes", .int((plan.items.count * plan.secondsPerCard + 59) / 60)),
             ("decks", .array(decks.keys.sorted().compactMap { name in
-                decks[name].map { .object([("deck", .string(name)), ("cards", .int($0.cards)), ("due", .int($0.due)), ("new", .int($0.new))]) }
+                decks[name].map { .object([("deck", .string(name)), ("cards", .int($0.cards)), ("due", .int($0.due)), ("new", .int($0.new)),
+                                           ("unseen", .int($0.unseen))]) }
             })),
             ("streak", .object([("current", .int(streak.current)), ("longest", .int(streak.longest))])),
             ("notes", .int(index.notes.count)),
@@ -121,16 +123,21 @@ public actor StudyDesk {
 
     // MARK: - Sessions
 
+    /// New cards a "learn new" session takes past today's limit (as `quire review --mode custom --new 20`).
+    public static let extraNew = 20
+
     /// Starts a session: today's plan, or the cards of `deck` (and its sub-decks) as the vault's
-    /// `session` mode takes them; returns its ID and its first card (``state(of:)``).
-    public func start(deck: String?) throws(ServerError) -> JSONValue {
+    /// `session` mode takes them — or, with `learnNew`, up to ``extraNew`` of its new cards past
+    /// today's limit; returns its ID and its first card (``state(of:)``).
+    public func start(deck: String?, learnNew: Bool = false) throws(ServerError) -> JSONValue {
         let context = try studyContext()
         var query: Query?
         if let deck, !deck.isEmpty {
             guard let path = DeckPath(deck) else { throw .badRequest("no deck '\(deck)'") }
             query = .term(.deck(path))
         }
-        let request: StudyContext.SessionRequest = query.map { .mode(context.config.study.mode, counts: nil, query: $0) } ?? .todaysPlan
+        let request: StudyContext.SessionRequest = learnNew ? .mode(.custom, counts: (new: Self.extraNew, reviews: 0), query: query)
+            : query.map { .mode(context.config.study.mode, counts: nil, query: $0) } ?? .todaysPlan
         let (entries, plan) = context.session(request)
         let review: ReviewContext
         do { review = try ReviewContext(vault: vault, cached: cached) } catch { throw .app(error) }

@@ -137,6 +137,20 @@ import QuireWatch
         #expect(Self.field(typed, "card", "type") == .bool(true))
     }
 
+    @Test func newCardsPastTodaysLimit() async throws {
+        let dir = try TempDir.make()
+        defer { dir.remove() }
+        let vault = try Self.vault(dir)
+        try dir.write(".quire/config.yaml", "scheduler: fsrs\nnew_per_day: 1\n")
+        let desk = try StudyDesk(vault: vault, cached: false, pinnedNow: at(26))
+        let overview = try await desk.overview()
+        guard case .array(let decks)? = Self.field(overview, "decks") else { Issue.record("no decks"); return }
+        // One new card in today's plan; the deck's others are "unseen", for "learn new".
+        #expect(decks.contains { Self.string($0, "deck") == "Spanish" && Self.field($0, "unseen") == .int(2) && Self.field($0, "new") == .int(0) })
+        let learn = try await desk.start(deck: "Spanish", learnNew: true)
+        #expect(Self.field(learn, "remaining", "new") == .int(2))
+    }
+
     @Test func anUninitializedVaultIsRefused() throws {
         try withTempDir { dir in
             try dir.write("note.md", "Q? :: A\n")

@@ -117,7 +117,9 @@ extension PageAssets {
         const rows = data.decks.map(d => el("tr", {},
           el("td", {}, ...deckName(d.deck)),
           el("td", { class: "n" }, d.due), el("td", { class: "n" }, d.new), el("td", { class: "n cards" }, d.cards),
-          el("td", { class: "n" }, (d.due + d.new) ? el("button", { onclick: () => startSession(d.deck), "aria-label": "Study " + d.deck }, "Study") : "")));
+          el("td", { class: "n" }, (d.due + d.new) ? el("button", { onclick: () => startSession(d.deck), "aria-label": "Study " + d.deck }, "Study")
+            : d.unseen ? el("button", { onclick: () => startSession(d.deck, true), "aria-label": "Learn new " + d.deck,
+              title: "Up to 20 of its " + d.unseen + " new cards, past today's limit" }, "Learn new") : "")));
         const decks = el("table", { class: "decks" },
           el("thead", {}, el("tr", {}, el("th", {}, "Deck"), el("th", { class: "n" }, "Due"), el("th", { class: "n" }, "New"),
             el("th", { class: "n cards" }, "Cards"), el("th", {}, ""))),
@@ -146,8 +148,10 @@ extension PageAssets {
         main.replaceChildren(...parts);
       }
 
-      async function startSession(deck) {
-        try { show(await api("POST", "/api/sessions", deck === null ? {} : { deck })); }
+      async function startSession(deck, learnNew) {
+        const body = deck === null ? {} : { deck };
+        if (learnNew) body.learn = "new";
+        try { show(await api("POST", "/api/sessions", body)); }
         catch (e) { toast(e.message); }
       }
 

@@ -82,7 +82,8 @@ extension PageAssets {
     .actions button { font-size: .85rem; padding: .35rem .6rem; }
     .message { min-height: 1.5rem; font-size: .9rem; color: var(--muted); margin: .5rem 0; }
     .actions.top { margin: 0 0 1rem; }
-    #toast { position: fixed; left: 50%; top: 4.5rem; transform: translateX(-50%); width: max-content; max-width: min(90vw, 40rem); background: var(--fg); color: var(--bg); padding: .5rem 1rem; border-radius: .5rem; opacity: 0; transition: opacity .2s; pointer-events: none; }
+    button.primary kbd { color: inherit; border-color: currentColor; opacity: .75; }
+    #toast { position: fixed; left: 50%; bottom: 1rem; transform: translateX(-50%); width: max-content; max-width: min(90vw, 40rem); background: var(--fg); color: var(--bg); padding: .5rem 1rem; border-radius: .5rem; opacity: 0; transition: opacity .2s; pointer-events: none; }
     #toast.shown { opacity: .95; }
     dialog { border: 1px solid var(--line); border-radius: .75rem; background: var(--card); color: var(--fg); max-width: 30rem; }
     dialog td { padding: .2rem .5rem; vertical-align: top; }
