@@ -27,10 +27,12 @@ extension ReviewWriter {
     ///
     /// - Parameters:
     ///   - now: the time of the undo event (moved to just after the grade if the clock is behind it).
+    ///   - card: only this card's events (a session takes back its own last action, whatever
+    ///     another session of this device did since); nil for the device's last event of any card.
     ///   - locate: finds the note holding a card when it is no longer in the note the log names.
     ///   - undoing: which events may be taken back (grades by default; the review screen's `u`
     ///     also takes back a bury, a suspension or a StudyFlow move).
-    public func undoLast(at now: Timestamp, locate: (CardID) -> String? = { _ in nil },
+    public func undoLast(at now: Timestamp, card only: CardID? = nil, locate: (CardID) -> String? = { _ in nil },
                          undoing: (ReviewAction) -> Bool = ReviewAction.isGrade) throws(ReviewError) -> UndoOutcome {
         let lock: VaultLock.Token
         do { lock = try vault.lockForWriting() } catch { throw .io(error) }
@@ -39,7 +41,7 @@ extension ReviewWriter {
         let own = ownEvents()
         let history = ReviewHistory(all)
         guard let target = own.last(where: { event in
-            guard undoing(event.action) else { return false }
+            guard undoing(event.action), only.map({ event.card == $0 }) ?? true else { return false }
             return history.events[event.card]?.contains { ReviewHistory.same($0, event) } ?? false
         }) else { throw .nothingToUndo }
         let card = target.card

@@ -101,7 +101,9 @@ public struct ReviewController: Sendable {
             done.removeLast()
             return session.undo().map { ($0, last.action) }
         }
-        let outcome = try writer.undoLast(at: now, locate: { [notes] card in
+        // This session's card: another session of this device (a second page, a second terminal)
+        // may have answered since; its answer stands.
+        let outcome = try writer.undoLast(at: now, card: last.entry.card, locate: { [notes] card in
             notes.values.first { $0.cards.contains { $0.id == card } }?.path
         }, undoing: Self.undoable)
         reload(outcome.path)

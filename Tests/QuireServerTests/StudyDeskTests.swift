@@ -94,6 +94,23 @@ import QuireWatch
         #expect(try dir.text(".quire/log/desktest.log").components(separatedBy: " grade ").count == 2)
     }
 
+    @Test func undoTakesBackThisPagesAnswerOnly() async throws {
+        let dir = try TempDir.make()
+        defer { dir.remove() }
+        let desk = try StudyDesk(vault: try Self.vault(dir), cached: false, pinnedNow: at(26))
+        let a = try await desk.start(deck: "Biology"), b = try await desk.start(deck: "Spanish")
+        let idA = try #require(Self.string(a, "session")), idB = try #require(Self.string(b, "session"))
+        let cardA = try #require(Self.string(a, "card", "id")), cardB = try #require(Self.string(b, "card", "id"))
+        _ = try await desk.grade(idA, card: cardA, rating: "good")
+        _ = try await desk.grade(idB, card: cardB, rating: "easy")
+        // Page A's undo takes back A's answer, though B answered last on this device.
+        let back = try await desk.undo(idA)
+        #expect(Self.string(back, "card", "id") == cardA)
+        let log = try dir.text(".quire/log/desktest.log")
+        #expect(log.contains(" undo \(cardA) ") && !log.contains(" undo \(cardB) "))
+        #expect(try dir.text("Spanish/words.md").contains("quire:\n  \(cardB):"))
+    }
+
     @Test func aNoteChangedOnDiskIsFollowed() async throws {
         let dir = try TempDir.make()
         defer { dir.remove() }
