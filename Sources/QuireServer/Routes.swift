@@ -54,6 +54,15 @@ struct Routes: Sendable {
                 try await desk.check(id, card: body?["card"] ?? "", typed: body?["typed"] ?? "")
             }
         }
+        router.post("/api/sessions/:id/explain") { [desk] request, context in
+            let id = context.parameters.get("id") ?? ""
+            let body = await Self.body(request)
+            return await Self.answer { () throws(ServerError) in try await desk.explain(id, card: body?["card"] ?? "") }
+        }
+        router.post("/api/sessions/:id/retry") { [desk] _, context in
+            let id = context.parameters.get("id") ?? ""
+            return await Self.answer { () throws(ServerError) in try await desk.retry(id) }
+        }
         router.post("/api/sessions/:id/undo") { [desk] _, context in
             let id = context.parameters.get("id") ?? ""
             return await Self.answer { () throws(ServerError) in try await desk.undo(id) }

@@ -1,4 +1,5 @@
 import QuireApp
+import QuireGeneration
 import QuireIndex
 import QuireModel
 import QuireReview
@@ -315,6 +316,27 @@ public actor StudyDesk {
         session.typed = nil
         sessions[id] = session
         return try state(of: id, message: message)
+    }
+
+    /// The text the session's card `card` was made from (`x`, as `quire explain` shows it): the
+    /// line it starts at, and the text as HTML.
+    public func explain(_ id: String, card: String) throws(ServerError) -> JSONValue {
+        let session = try current(id, card: card)
+        guard let entry = session.current, let (c, note) = session.controller.card(entry) else { throw .noSession }
+        let bytes = (try? vault.io.read(vault.fullPath(note.path)).bytes) ?? []
+        let source = CardContext.context(of: c, in: note, bytes: bytes)
+        return .object([("line", .optional(source.line)), ("html", .string(cards.html(source.text, notePath: note.path)))])
+    }
+
+    /// Starts over with the cards failed in this session (`r` once it is done).
+    public func retry(_ id: String) throws(ServerError) -> JSONValue {
+        guard var session = sessions[id] else { throw .noSession }
+        let failed = session.controller.session.results.failed.count
+        guard failed > 0 else { throw .badRequest("no card failed in this session") }
+        session.controller.retryFailed()
+        session.current = nil
+        sessions[id] = session
+        return try state(of: id, message: "Going over the \(failed) failed card\(failed == 1 ? "" : "s") again.")
     }
 
     /// The note file and line of the session's card `card`, for the editor.

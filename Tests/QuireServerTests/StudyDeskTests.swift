@@ -111,6 +111,26 @@ import QuireWatch
         #expect(try dir.text("Spanish/words.md").contains("quire:\n  \(cardB):"))
     }
 
+    @Test func explainAndRetryTheFailed() async throws {
+        let dir = try TempDir.make()
+        defer { dir.remove() }
+        let vault = try Self.vault(dir)
+        try dir.write("Solo/one.md", "---\ndeck: Solo\n---\n# Energy\n\nCells burn glucose for energy.\n\nWhat makes ATP? :: The mitochondrion\n")
+        let desk = try StudyDesk(vault: vault, cached: false, pinnedNow: at(26))
+        let first = try await desk.start(deck: "Solo")
+        let id = try #require(Self.string(first, "session")), card = try #require(Self.string(first, "card", "id"))
+        // x: the text the card was made from, as HTML.
+        let explained = try await desk.explain(id, card: card)
+        #expect(Self.string(explained, "html")?.contains("Cells burn glucose for energy.") == true)
+        // Again, the card comes back as a learning step; Good; done; r goes over the failed card again.
+        var done = try await desk.grade(id, card: card, rating: "again")
+        // Its learning steps come back within the session (learn-ahead): Easy graduates it.
+        for _ in 0..<4 where Self.field(done, "done") != .bool(true) { done = try await desk.grade(id, card: card, rating: "easy") }
+        #expect(Self.field(done, "done") == .bool(true) && Self.field(done, "summary", "failed") == .int(1))
+        let again = try await desk.retry(id)
+        #expect(Self.string(again, "card", "id") == card)
+    }
+
     @Test func aNoteChangedOnDiskIsFollowed() async throws {
         let dir = try TempDir.make()
         defer { dir.remove() }

@@ -38,6 +38,7 @@ enum PageAssets {
         <tr><td><kbd>1</kbd>–<kbd>4</kbd></td><td>again, hard, good, easy (once the answer shows)</td></tr>
         <tr><td><kbd>u</kbd></td><td>undo the last answer, bury, suspension or move</td></tr>
         <tr><td><kbd>e</kbd></td><td>edit the card's note in $EDITOR on the computer</td></tr>
+        <tr><td><kbd>x</kbd></td><td>show (or hide) the text the card was made from</td></tr>
         <tr><td><kbd>s</kbd></td><td>skip (the card comes back at the end)</td></tr>
         <tr><td><kbd>b</kbd></td><td>bury until tomorrow</td></tr>
         <tr><td><kbd>!</kbd></td><td>suspend</td></tr>
@@ -45,6 +46,7 @@ enum PageAssets {
         <tr><td><kbd>/</kbd></td><td>search the notes</td></tr>
         <tr><td><kbd>k</kbd> <kbd>a</kbd></td><td>curation: keep, archive (<kbd>←</kbd> <kbd>→</kbd> move)</td></tr>
         <tr><td><kbd>t</kbd></td><td>light or dark</td></tr>
+        <tr><td><kbd>r</kbd></td><td>at the end: go over the failed cards again</td></tr>
         <tr><td><kbd>q</kbd> <kbd>Esc</kbd></td><td>back to today</td></tr>
       </table>
       <p><button type="button" id="help-close">Close</button></p>

@@ -12,6 +12,7 @@ extension PageAssets {
       let state = null;            // the session's state, as the server sent it
       let revealed = false;
       let typedResult = null;      // the typed answer's comparison, shown with the back
+      let explained = null;        // the text the card was made from (x)
       let busy = false;
 
       // ---- theme ----
@@ -160,7 +161,7 @@ extension PageAssets {
         const sameCard = state && next.card && state.card && state.card.id === next.card.id;
         state = next;
         try { sessionStorage.setItem("quire-session", next.session); } catch (e) { /* ignore */ }
-        if (!(keepRevealed && sameCard)) { revealed = false; typedResult = null; }
+        if (!(keepRevealed && sameCard)) { revealed = false; typedResult = null; explained = null; }
         if (next.done) { view = "done"; renderDone(); } else { view = "review"; renderCard(); }
         if (next.message) toast(next.message);
       }
@@ -187,6 +188,10 @@ extension PageAssets {
             card.append(line);
           }
           card.append(side(c.back));
+          if (explained) {
+            card.append(el("hr", { class: "answer" }), el("p", { class: "heading" }, explained.line ? "From line " + explained.line + ":" : "From its section:"),
+              explained.html ? side(explained.html) : el("p", { class: "muted" }, "(nothing before the card in its section)"));
+          }
           const grades = el("div", { class: "grades" });
           grades.style.setProperty("--buttons", String(s.buttons.length));
           for (const b of s.buttons) {
@@ -207,7 +212,7 @@ extension PageAssets {
         }
         const action = (label, key, fn) => el("button", { onclick: fn, title: label + " (" + key + ")" }, el("kbd", {}, key), el("span", { class: "label" }, " " + label));
         const actions = el("div", { class: "actions" },
-          action("Undo", "u", undo), action("Edit", "e", edit), action("Skip", "s", () => act("skip")),
+          action("Undo", "u", undo), action("Edit", "e", edit), action("Explain", "x", explain), action("Skip", "s", () => act("skip")),
           action("Bury", "b", () => act("bury")), action("Suspend", "!", () => act("suspend")));
         if (c.flow) actions.append(action("Promote", "p", () => act("promote")), action("Demote", "P", () => act("demote")));
         actions.append(action("Today", "q", showOverview));
@@ -225,7 +230,8 @@ extension PageAssets {
             el("dt", {}, "Accuracy"), el("dd", {}, m.accuracy + "% — " + m.level),
             el("dt", {}, "Time"), el("dd", {}, (minutes ? minutes + " min " : "") + seconds + " s"),
             el("dt", {}, "Streak"), el("dd", {}, m.streak + " day" + (m.streak === 1 ? "" : "s") + " (longest " + m.longest + ")")));
-          if (m.failed) parts.push(el("p", {}, m.failed + " card" + (m.failed === 1 ? "" : "s") + " failed: 'quire review --failed-today' goes over them again."));
+          if (m.failed) parts.push(el("p", {}, m.failed + " card" + (m.failed === 1 ? "" : "s") + " failed: ",
+            el("button", { onclick: retry }, el("kbd", {}, "r"), " Go over " + (m.failed === 1 ? "it" : "them") + " again")));
         } else {
           parts.push(el("p", { class: "muted" }, "No card of this session is due now."));
         }
@@ -270,6 +276,19 @@ extension PageAssets {
       function act(action) {
         if (view !== "review") return;
         run(async () => show(await api("POST", "/api/sessions/" + state.session + "/act", { card: state.card.id, action })));
+      }
+      function explain() {
+        if (view !== "review") return;
+        if (explained) { explained = null; renderCard(); return; }
+        run(async () => {
+          explained = await api("POST", "/api/sessions/" + state.session + "/explain", { card: state.card.id });
+          revealed = true;
+          renderCard();
+        });
+      }
+      function retry() {
+        if (view !== "done" || !state || !state.summary.failed) return;
+        run(async () => show(await api("POST", "/api/sessions/" + state.session + "/retry", {})));
       }
       function edit() {
         if (view !== "review") return;
@@ -370,6 +389,7 @@ extension PageAssets {
         if (k === "q" || k === "Escape") { showOverview(); return; }
         if (view === "search") return;
         if (k === "u") { undo(); return; }
+        if (view === "done" && k === "r") { retry(); return; }
         if (view !== "review") return;
         if (k === " " || k === "Enter") {
           if (!revealed) { reveal(); event.preventDefault(); }
@@ -381,7 +401,7 @@ extension PageAssets {
           if (b) { grade(b.rating); event.preventDefault(); }
           return;
         }
-        const actions = { e: edit, s: () => act("skip"), b: () => act("bury"), "!": () => act("suspend") };
+        const actions = { e: edit, x: explain, s: () => act("skip"), b: () => act("bury"), "!": () => act("suspend") };
         if (state.card.flow) { actions.p = () => act("promote"); actions.P = () => act("demote"); }
         if (actions[k]) { actions[k](); event.preventDefault(); }
       });
