@@ -17,7 +17,9 @@ import QuireWatch
 /// - `GET /api/overview` today's plan and the decks; `POST /api/sessions` starts a session
 ///   (`{"deck": …}` optional); `GET /api/sessions/ID` its card; `POST /api/sessions/ID/grade`
 ///   (`{"card", "rating"}`), `/undo`, `/act` (`{"card", "action"}`: skip, bury, suspend,
-///   promote, demote), `/edit` (`{"card"}`: the note in `$EDITOR` on this machine);
+///   promote, demote), `/edit` (`{"card"}`: the note in `$EDITOR` on this machine), `/check`
+///   (a typed answer), `/explain`, `/retry`; `GET /api/search?q=`, `POST /api/open`; the
+///   curation reviews under `/api/curations` (docs/SERVE.md lists them all);
 /// - `GET /api/events` server-sent events: notes changed on disk;
 /// - `GET /file/PATH` an image, sound, video or PDF of the vault (``VaultFiles``);
 /// - `GET /report` the statistics report.
