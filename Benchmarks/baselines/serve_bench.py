@@ -8,7 +8,8 @@ fills the index cache first, as a user's vault has one. Each run, interleaved:
 Each run is on a day of its own (`--now`), with the vault's default daily limits.
 - terminal: `quire review --plain` started, until it prints the first card (`Q:`);
 - page: `quire serve --port 0` started, until the first card's JSON is back (the address read from
-  its output, the token exchanged for the cookie, a session started) — what opening the page costs;
+  its output, the token exchanged for the cookie, the overview asked, a session started) — what
+  opening the page costs; then three searches;
 - grade round trip: POST …/grade from a client on loopback until the next card's JSON is back,
   against `quire grade ID good` (a process per grade: what a script without the server pays).
 Prints medians and ratios.
@@ -48,8 +49,19 @@ class Page:
         r = self.conn.getresponse()
         r.read()
         self.cookie = r.getheader("Set-Cookie").split(";")[0]
+        t = time.perf_counter()
+        self.get("/api/overview")
+        self.overview = time.perf_counter() - t
         self.state = self.post("/api/sessions", {})
         self.first_card = time.perf_counter() - self.start
+
+    def get(self, path):
+        self.conn.request("GET", path, headers={"Host": f"127.0.0.1:{self.port}", "Cookie": self.cookie})
+        r = self.conn.getresponse()
+        payload = json.loads(r.read())
+        if r.status != 200:
+            raise RuntimeError(payload)
+        return payload
 
     def post(self, path, body):
         data = json.dumps(body).encode()
@@ -86,7 +98,7 @@ def main():
         subprocess.run([sys.executable, a.genvault, vault, "-n", str(a.files)], check=True, stdout=subprocess.DEVNULL)
         subprocess.run([quire, "init"], cwd=vault, check=True, stdout=subprocess.DEVNULL)
         subprocess.run([quire, "today"], cwd=vault, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        terminal, page, web_grades, cli_grades = [], [], [], []
+        terminal, page, web_grades, cli_grades, overviews, searches = [], [], [], [], [], []
         for run in range(a.runs):
             # Each run on a day of its own, the vault's default daily limits (20 new, 200 reviews):
             # a session as a user's is.
@@ -94,6 +106,11 @@ def main():
             terminal.append(first_card_terminal(quire, vault, now))
             server = Page(quire, vault, now)
             page.append(server.first_card)
+            overviews.append(server.overview)
+            for word in ["energy", "protein", "network"]:
+                t = time.perf_counter()
+                server.get("/api/search?q=" + word)
+                searches.append(time.perf_counter() - t)
             for _ in range(a.grades):
                 if "card" not in server.state:
                     break
@@ -112,6 +129,8 @@ def main():
         print(f"time to first card: page {m(page) * 1000:.0f} ms (range {min(page) * 1000:.0f}–{max(page) * 1000:.0f}), "
               f"terminal {m(terminal) * 1000:.0f} ms (range {min(terminal) * 1000:.0f}–{max(terminal) * 1000:.0f}); "
               f"page ÷ terminal {m(page) / m(terminal):.2f}×")
+        print(f"overview (today's plan and every deck, in the time to first card): {m(overviews) * 1000:.0f} ms; "
+              f"search (first one of a run builds the search index): median {m(searches) * 1000:.0f} ms, max {max(searches) * 1000:.0f} ms")
         print(f"grade round trip: page {m(web_grades) * 1000:.2f} ms (p90 {sorted(web_grades)[int(len(web_grades) * 0.9)] * 1000:.2f}), "
               f"quire grade {m(cli_grades) * 1000:.1f} ms; page ÷ command {m(web_grades) / m(cli_grades):.3f}×")
 

@@ -28,6 +28,10 @@ public actor StudyDesk {
     var curations: [String: CurationSession] = [:]
     /// The search index, once a page searched.
     var searcher: VaultSearch?
+    /// The index's generation: one more for each batch of changes taken in.
+    private var generation = 0
+    /// The last study context built, and what it was built from (``studyContext()``).
+    private var contextMemo: (key: String, context: StudyContext)?
     /// Session IDs, oldest first (the oldest is let go past ``maximumSessions``).
     private var opened: [String] = []
     private var random = SystemRandomNumberGenerator()
@@ -368,6 +372,7 @@ public actor StudyDesk {
     /// returns the changed notes' paths, for the pages to hear.
     public func takeIn(_ batch: [FileChange]) -> [String] {
         let events = live.apply(batch)
+        generation += 1
         let now = clock.peek()
         for key in sessions.keys {
             guard var session = sessions[key] else { continue }
@@ -393,10 +398,26 @@ public actor StudyDesk {
 
     // MARK: - Helpers
 
+    /// What studying needs loaded now: built from the index and the log, and kept for the next
+    /// request while nothing it was built from changed (opening the page asks for the overview,
+    /// then starts a session: one reading of the log serves both).
     func studyContext() throws(ServerError) -> StudyContext {
+        let now = clock.peek()
+        // What the context depends on: the index (each batch of changes makes a new generation),
+        // the logs and settings as they are on disk; and the time, within a few seconds.
+        var key = "\(generation)"
+        for file in vault.reviewLogFiles() + [Vault.folderName + "/config.yaml"] {
+            let stamp = (try? vault.internalPath(file)).flatMap { vault.io.stamp($0) }
+            key += " \(file):\(stamp?.size ?? -1):\(stamp?.mtimeNanoseconds ?? -1)"
+        }
+        if let memo = contextMemo, memo.key == key, (0..<5000).contains(now.milliseconds - memo.context.now.milliseconds) {
+            return memo.context
+        }
         let config: VaultConfig
         do { config = try VaultSession.readSettings(of: vault).config } catch { throw .app(error) }
-        return StudyContext(VaultSession(vault, index: live.index), config: config, now: clock.peek())
+        let context = StudyContext(VaultSession(vault, index: live.index), config: config, now: now)
+        contextMemo = (key, context)
+        return context
     }
 
     private func summary(_ session: WebSession) -> JSONValue {
