@@ -26,6 +26,11 @@ public struct CurationContext {
                 vault.io.stamp(vault.fullPath(note.path)).map { Timestamp(milliseconds: $0.mtimeNanoseconds / 1_000_000) }
             }
         }, reviewDays: ReviewDays(weekday: d.weekday, monthDay: d.monthDay, yearMonth: d.yearMonth, yearDay: d.yearDay))
-        today = Int((now.milliseconds + Int64(offset) * 1000) / 86_400_000)
+        today = Self.day(of: now)
+    }
+
+    /// The local calendar day (days from 1970-01-01) of `now`.
+    public static func day(of now: Timestamp) -> Int {
+        Int((now.milliseconds + Int64(SystemClock.utcOffset(at: now)) * 1000) / 86_400_000)
     }
 }

@@ -14,7 +14,10 @@ extension StudyContext {
     /// taken from (to say why a session is empty). A custom session's counts are the user's:
     /// today's limits do not hold it back; a new-cards session is only new cards, the others keep
     /// the learning steps due.
-    public func session(_ request: SessionRequest) -> (entries: [StudySession.Entry], plan: StudyPlan) {
+    ///
+    /// - Parameter todaysPlan: today's plan when the caller has it already (``plan(query:limit:)``
+    ///   with no query and the limits), so that it is not made twice.
+    public func session(_ request: SessionRequest, todaysPlan known: StudyPlan? = nil) -> (entries: [StudySession.Entry], plan: StudyPlan) {
         let index = loaded.index
         switch request {
         case .custom(let custom, let query):
@@ -25,7 +28,7 @@ extension StudyContext {
             }
             return (entries, plan)
         case .todaysPlan:
-            let plan = self.plan(query: nil, limit: true)
+            let plan = known ?? self.plan(query: nil, limit: true)
             return (order(plan.items), plan)
         case .mode(let mode, let explicit, let query):
             let plan = self.plan(query: query, limit: mode != .custom)

@@ -1,4 +1,5 @@
 import QuireApp
+import QuireCuration
 import QuireGeneration
 import QuireIndex
 import QuireModel
@@ -30,8 +31,11 @@ public actor StudyDesk {
     var searcher: VaultSearch?
     /// The index's generation: one more for each batch of changes taken in.
     private var generation = 0
-    /// The last study context built, and what it was built from (``studyContext()``).
-    private var contextMemo: (key: String, context: StudyContext)?
+    /// The last study context built, and what it was built from (``studyContext()``), with
+    /// today's plan once made from it.
+    private var contextMemo: (key: String, context: StudyContext, plan: StudyPlan?)?
+    /// The curation reviews due, and the index generation and curation logs they were found from.
+    private var curationMemo: (key: String, due: [PeriodStatus])?
     /// Session IDs, oldest first (the oldest is let go past ``maximumSessions``).
     private var opened: [String] = []
     private var random = SystemRandomNumberGenerator()
@@ -84,7 +88,7 @@ public actor StudyDesk {
     /// Today's plan, the decks and their cards, the streak and the files that could not be read.
     public func overview() throws(ServerError) -> JSONValue {
         let context = try studyContext()
-        let plan = context.plan()
+        let plan = todaysPlan(context)
         var sections: [(String, JSONValue)] = []
         for section in StudyPlan.Section.allCases {
             sections.append((section.rawValue, .int(plan.items.filter { $0.section == section }.count)))
@@ -119,7 +123,7 @@ public actor StudyDesk {
             ("notes", .int(index.notes.count)),
             ("cards", .int(index.cardCount)),
             ("errors", .array(Array(errors))),
-            ("curation", .array(curationDue().map { s in
+            ("curation", .array(curationDueNow().map { s in
                 .object([("review", .string(s.period.review.rawValue)), ("period", .string(s.period.description)),
                          ("title", .string(s.period.title)), ("left", .int(s.left))])
             })),
@@ -143,7 +147,7 @@ public actor StudyDesk {
         }
         let request: StudyContext.SessionRequest = learnNew ? .mode(.custom, counts: (new: Self.extraNew, reviews: 0), query: query)
             : query.map { .mode(context.config.study.mode, counts: nil, query: $0) } ?? .todaysPlan
-        let (entries, plan) = context.session(request)
+        let (entries, plan) = context.session(request, todaysPlan: query == nil && !learnNew ? todaysPlan(context) : nil)
         let review: ReviewContext
         do { review = try ReviewContext(vault: vault, cached: cached) } catch { throw .app(error) }
         let controller = ReviewController(writer: review.writer, index: live.index, entries: entries, dayEnd: context.dayEnd)
@@ -416,8 +420,32 @@ public actor StudyDesk {
         let config: VaultConfig
         do { config = try VaultSession.readSettings(of: vault).config } catch { throw .app(error) }
         let context = StudyContext(VaultSession(vault, index: live.index), config: config, now: now)
-        contextMemo = (key, context)
+        contextMemo = (key, context, nil)
         return context
+    }
+
+    /// Today's plan from ``studyContext()``, made once per context.
+    func todaysPlan(_ context: StudyContext) -> StudyPlan {
+        if let memo = contextMemo, memo.context.now == context.now, let plan = memo.plan { return plan }
+        let plan = context.plan()
+        if contextMemo?.context.now == context.now { contextMemo?.plan = plan }
+        return plan
+    }
+
+    /// The curation reviews due today, found again only when the index or a curation log changed.
+    func curationDueNow() -> [PeriodStatus] {
+        var key = "\(generation) \(CurationContext.day(of: clock.peek()))"
+        let folder = Vault.folderName + "/curation"
+        if let path = try? vault.internalFolder(folder), let names = vault.io.names(in: path) {
+            for name in names.sorted() {
+                let stamp = (try? vault.internalPath(folder + "/" + name)).flatMap { vault.io.stamp($0) }
+                key += " \(name):\(stamp?.size ?? -1):\(stamp?.mtimeNanoseconds ?? -1)"
+            }
+        }
+        if let memo = curationMemo, memo.key == key { return memo.due }
+        let due = curationDue()
+        curationMemo = (key, due)
+        return due
     }
 
     private func summary(_ session: WebSession) -> JSONValue {
