@@ -97,7 +97,7 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]
         ),
         // Search: notes cut into chunks (by heading and size, cards apart) for the full-text index.
-        .target(name: "QuireGeneration", dependencies: ["QuireSupport", "QuireModel", "QuireMarkdown", "QuireYAML", "QuireSystem"]),
+        .target(name: "QuireGeneration", dependencies: ["QuireSupport", "QuireModel", "QuireMarkdown", "QuireYAML", "QuireSystem", "QuireParsing"]),
         // Quizzes: questions, distractors and the grading of typed answers and explanations.
         .target(name: "QuireQuiz", dependencies: ["QuireSupport", "QuireModel", "QuireGeneration"]),
         .target(name: "QuireSearch", dependencies: ["QuireSupport", "QuireModel", "QuireMarkdown", "QuireYAML", "QuireArchive", "QuireIndex", "QuireSystem", "QuireEmbedding"]),
@@ -181,7 +181,8 @@ let package = Package(
         .testTarget(name: "QuireEmbeddingTests", dependencies: ["QuireEmbedding", "QuireSystem", "QuireTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "QuireQuizTests", dependencies: ["QuireQuiz", "QuireModel"]),
         .testTarget(name: "QuireServerTests", dependencies: ["QuireServer", "QuireModel", "QuireParsing", "QuireSupport", "QuireSystem", "QuireWatch", "QuireTestSupport"]),
-        .testTarget(name: "QuireAppTests", dependencies: ["QuireApp", "QuireModel", "QuireIndex", "QuireStudy", "QuireSystem", "QuireTestSupport"]),
+        .testTarget(name: "QuireAppTests", dependencies: ["QuireApp", "QuireModel", "QuireIndex", "QuireStudy", "QuireSystem", "QuireTestSupport",
+                                                     "QuireReview", "QuireScheduling", "QuireCuration", "QuireGeneration", "QuireInterchange", "QuireSupport"]),
         .testTarget(name: "QuireGenerationTests", dependencies: ["QuireGeneration", "QuireParsing", "QuireModel", "QuireTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "QuireSearchTests", dependencies: ["QuireSearch", "QuireParsing", "QuireModel", "QuireArchive", "QuireEmbedding", "QuireTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "QuireReportTests", dependencies: ["QuireReport", "QuireStudy", "QuireCuration", "QuireReview", "QuireScheduling", "QuireModel"]),

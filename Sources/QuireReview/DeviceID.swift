@@ -28,6 +28,9 @@ extension Vault {
             var id = ""
             for _ in 0..<8 { id.append(Base32.alphabet[Int(generator.next() % 32)]) }
             do {
+                // Made once, under the write lock as every file of the vault is written.
+                let lock = try lockForWriting()
+                defer { lock.release() }
                 try io.makeDirectories(fullPath(Self.folderName))
                 try io.replace(path, with: Array((id + "\n").utf8), expected: nil)
                 return id

@@ -66,6 +66,14 @@ public enum VaultLock {
         }
     }
 
+    /// Whether the calling thread holds the lock at `path` (the holder keeps the in-process
+    /// mutex, which is recursive: another thread cannot take it meanwhile).
+    static func isHeld(_ path: String) -> Bool {
+        guard pthread_mutex_trylock(mutex) == 0 else { return false }
+        defer { pthread_mutex_unlock(mutex) }
+        return held[path] != nil
+    }
+
     /// Takes the lock at `path` (a file, created if missing, or a folder), waiting up to the
     /// configured timeout.
     static func take(_ path: String, io: FileIO) throws(FileIOError) -> Token {
@@ -158,6 +166,14 @@ extension Vault {
     public func lockForWriting() throws(FileIOError) -> VaultLock.Token {
         guard isInitialized else { return try VaultLock.take(root, io: io) }
         return try VaultLock.take(try internalPath(Self.lockPath), io: io)
+    }
+
+    /// Whether the calling thread holds this vault's write lock (for checks: every write of a
+    /// note, the settings or a log happens under it).
+    public var holdsWriteLock: Bool {
+        guard isInitialized else { return VaultLock.isHeld(root) }
+        guard let path = try? internalPath(Self.lockPath) else { return false }
+        return VaultLock.isHeld(path)
     }
 
     /// Runs `body` holding the vault's write lock.

@@ -200,30 +200,9 @@ extension Quire {
             var failed = 0
             for target in targets {
                 do {
-                    let file: String
-                    do { file = try vault.notePath(target.path) } catch { throw CLIError("\(target.path): \(error.description)") }
-                    var original: [UInt8]?
-                    if vault.io.linkStamp(file) != nil {
-                        do { original = try vault.io.read(file).bytes } catch { throw CLIError("\(target.path): \(error.description)") }
+                    do { try CardInsertion.write(target.cards, to: target.path, in: vault, created: options.now) } catch {
+                        throw CLIError("\(target.path): \(error.description)")
                     }
-                    let before = original.map { NoteParser.parse($0, path: target.path) }
-                    var base = original ?? Array(("# " + (target.path.split(separator: "/").last.map { String($0.dropLast(3)) } ?? "Cards") + "\n").utf8)
-                    if original == nil { base = Array(("---\ncreated: " + options.now.description + "\n---\n").utf8) + base }
-                    let edited = CardInsertion.inserting(target.cards, into: base)
-                    let (after, found) = NoteParser.parse(edited, path: target.path)
-                    let oldCount = before?.note?.cards.count ?? 0
-                    let oldErrors = before?.diagnostics.filter { $0.severity == .error }.count ?? 0
-                    let newCards = target.cards.count
-                    guard let after, after.cards.count == oldCount + newCards, found.filter({ $0.severity == .error }).count == oldErrors else {
-                        throw CLIError("\(target.path): the cards would not read back as written; nothing written to it")
-                    }
-                    do {
-                        if let original {
-                            try vault.io.replace(file, with: edited, expected: original)
-                        } else {
-                            try vault.io.createNew(file, with: edited)
-                        }
-                    } catch { throw CLIError("\(target.path): \(error.description); nothing written to it") }
                     Output.line("wrote \(Output.counted(target.cards.count, "card")) to \(TerminalText.visible(target.path))")
                 } catch let error as CLIError {
                     Output.error("quire: error: \(error.description)")

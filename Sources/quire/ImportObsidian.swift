@@ -71,9 +71,7 @@ extension Quire {
             if syntaxChange {
                 let rel = Vault.folderName + "/config.yaml"
                 do {
-                    let path = try vault.internalPath(rel)
-                    let current = try vault.io.read(path).bytes
-                    try vault.io.replace(path, with: try ConfigEdit.setCardSyntax("obsidian-sr", in: current), expected: current)
+                    try vault.setCardSyntax("obsidian-sr")
                     Output.line("set card_syntax: obsidian-sr in \(rel)")
                 } catch {
                     throw CLIError("\(rel): \(error); the schedules are in the log: run quire import obsidian-sr again once it can be written")

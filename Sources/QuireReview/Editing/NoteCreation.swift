@@ -105,6 +105,9 @@ public struct NoteCreation: Sendable {
 
     /// Writes the note, which must not exist (one made meanwhile is kept, and this one refused).
     public func write(to vault: Vault) throws(EditError) {
+        let lock: VaultLock.Token
+        do { lock = try vault.lockForWriting() } catch { throw .invalid(error.description) }
+        defer { lock.release() }
         do {
             let full = try vault.notePath(path)
             try vault.io.makeDirectories(FileIO.directory(of: full))

@@ -72,6 +72,9 @@ extension Vault {
 
     /// Edits `.quire/config.yaml`, written atomically if the file is still as read.
     func editConfig(_ edit: ([UInt8]) throws(YAMLError) -> [UInt8]) throws(CategoryError) {
+        let lock: VaultLock.Token
+        do { lock = try lockForWriting() } catch { throw .io(error) }
+        defer { lock.release() }
         let rel = Vault.folderName + "/config.yaml"
         let path: String
         do { path = try internalPath(rel) } catch { throw .io(error) }

@@ -13,4 +13,10 @@ extension Vault {
             try ConfigEdit.setParameters(parameters.values, fittedOn: day.description, deck: deck?.description, in: file)
         }
     }
+
+    /// Sets `card_syntax:` in `.quire/config.yaml` (`quire import obsidian-sr`), written
+    /// atomically under the write lock if the file is still as read; its other bytes are kept.
+    public func setCardSyntax(_ name: String) throws(CategoryError) {
+        try editConfig { (file) throws(YAMLError) in try ConfigEdit.setCardSyntax(name, in: file) }
+    }
 }
