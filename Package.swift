@@ -15,8 +15,12 @@ let package = Package(
     products: [
         .library(
             name: "QuireKit",
-            targets: ["QuireSupport", "QuireSystem", "QuireParsing", "QuireIndex", "QuireReview", "QuireWatch", "QuireStudy", "QuireSync",
-                      "QuireCuration"]
+            // Every library module: a Swift program may import any of them (the model's Card and
+            // Note, the parser, the scheduler, the writers, the application layer).
+            targets: ["QuireSupport", "QuireModel", "QuireYAML", "QuireMarkdown", "QuireScheduling", "QuireSystem", "QuireArchive",
+                      "QuireParsing", "QuireIndex", "QuireReview", "QuireWatch", "QuireStudy", "QuireSync", "QuireCuration",
+                      "QuireReport", "QuireEmbedding", "QuireGeneration", "QuireQuiz", "QuireSearch", "QuireInterchange",
+                      "QuireApp", "QuireServer"]
         ),
         .executable(name: "quire", targets: ["quire"]),
     ],

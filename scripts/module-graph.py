@@ -11,7 +11,12 @@ The rules it checks (docs/ARCHITECTURE.md, "Dependencies"):
   - a C module is imported only by its wrapper, and with `internal import`;
   - the platform's C library (Glibc) only in the system layer (QuireSupport, QuireSystem) and the
     platform backends named in PLATFORM_FILES; tools and tests may use it.
-It also lists, per module, the files that import the platform's C library directly.
+It also lists, per module, the files that import the platform's C library directly, and checks that
+the docs and the package agree with the code:
+  - docs/ARCHITECTURE.md's module table is this graph (`--write` rewrites it);
+  - every command file of the executable (a file declaring a ParsableCommand) is named in
+    docs/ARCHITECTURE.md;
+  - the QuireKit library product holds every library module, so a Swift user can import any of them.
 """
 import json
 import os
@@ -40,11 +45,18 @@ PLATFORM_FILES = {"Sources/QuireWatch/InotifyWatcher.swift"}
 IMPORT = re.compile(r"^\s*(?:@testable\s+|@_implementationOnly\s+)?(internal\s+|public\s+|package\s+)?import\s+(?:struct\s+|enum\s+|class\s+|func\s+)?(\w+)", re.M)
 
 
+# Modules of the package that are tools, not the library.
+TOOLS = {"QuireBench", "QuireFuzz", "QuireTestSupport", "quire"}
+
+
 def load_package(root):
     out = subprocess.run(["swift", "package", "--package-path", root, "dump-package"],
                          check=True, capture_output=True, text=True).stdout
+    dump = json.loads(out)
+    global PRODUCTS
+    PRODUCTS = {p["name"]: set(p.get("targets", [])) for p in dump.get("products", [])}
     targets = {}
-    for t in json.loads(out)["targets"]:
+    for t in dump["targets"]:
         deps = []
         for d in t["dependencies"]:
             kind, value = next(iter(d.items()))
@@ -130,12 +142,16 @@ def main():
                 if path not in PLATFORM_FILES:
                     problems.append(f"{path}: {name} imports {module}; only the system layer ({', '.join(sorted(SYSTEM_LAYER))}) may")
 
+    library = [n for n, t in targets.items() if t["type"] in ("regular", "executable") and n not in C_WRAPPERS]
+    level = layers(targets, library)
+    table = ["layer  module             imports (of this package's modules)"]
+    for n in sorted(library, key=lambda n: (level[n], n)):
+        if n in TOOLS - {"quire"}:
+            continue
+        table.append(f"{level[n]:>5}  {n:<18} {' '.join(graph.get(n, [])) or '-'}")
+    problems += check_docs(root, targets, table, write="--write" in sys.argv[1:])
     if not check_only:
-        library = [n for n, t in targets.items() if t["type"] in ("regular", "executable") and n not in C_WRAPPERS]
-        level = layers(targets, library)
-        print("layer  module             imports (of this package's modules)")
-        for n in sorted(library, key=lambda n: (level[n], n)):
-            print(f"{level[n]:>5}  {n:<18} {' '.join(graph.get(n, [])) or '-'}")
+        print("\n".join(table))
         print()
         print("files that import the platform's C library (Glibc) directly")
         for n in sorted(platform, key=lambda n: (level.get(n, 99), n)):
@@ -144,6 +160,36 @@ def main():
         print(f"module-graph: {p}", file=sys.stderr)
     if problems:
         sys.exit(1)
+
+
+def check_docs(root, targets, table, write):
+    """The architecture document's table, its list of commands, and the library product."""
+    found = []
+    path = os.path.join(root, "docs", "ARCHITECTURE.md")
+    text = open(path, encoding="utf-8").read()
+    start = text.find(table[0])
+    end = text.find("```", start)
+    if start < 0 or end < 0:
+        found.append("docs/ARCHITECTURE.md: no module table (a block starting with the table's heading)")
+    else:
+        current = text[start:end].rstrip("\n").split("\n")
+        if current != table:
+            if write:
+                open(path, "w", encoding="utf-8").write(text[:start] + "\n".join(table) + "\n" + text[end:])
+            else:
+                found.append("docs/ARCHITECTURE.md: the module table is not the graph the code has; "
+                             "scripts/module-graph.py --write rewrites it")
+    command = re.compile(r"struct\s+\w+\s*:\s*(?:Async)?ParsableCommand")
+    folder = os.path.join(root, "Sources", "quire")
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".swift") and command.search(open(os.path.join(folder, name), encoding="utf-8").read()):
+            if not re.search(r"\b" + re.escape(name[:-6]) + r"\b", text):
+                found.append(f"docs/ARCHITECTURE.md does not name the command file Sources/quire/{name}")
+    modules = {n for n, t in targets.items() if t["type"] == "regular" and n.startswith("Quire") and n not in TOOLS}
+    missing = sorted(modules - PRODUCTS.get("QuireKit", set()))
+    if missing:
+        found.append(f"Package.swift: the QuireKit product lacks {', '.join(missing)}")
+    return found
 
 
 if __name__ == "__main__":
