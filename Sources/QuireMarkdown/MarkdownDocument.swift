@@ -52,6 +52,9 @@ public struct MarkdownDocument: Sendable {
     /// same documents; the fast path is quicker.
     public static var usesFastPath: Bool { CmarkRuntime.fastPath }
 
+    /// The version of the cmark-gfm library in use, such as `0.29.0.gfm.6` (`quire doctor`).
+    public static var libraryVersion: String { CmarkRuntime.version }
+
     /// The indices of the children of `nodes[index]`, in order.
     public func children(of index: Int) -> some Sequence<Int> {
         let nodes = self.nodes

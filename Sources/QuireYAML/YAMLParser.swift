@@ -2,6 +2,9 @@ internal import CLibYAML
 
 /// Parses YAML text into ``YAMLNode`` values with file-relative byte marks, using libyaml's event API.
 public enum YAMLParser {
+    /// The version of the libyaml library in use, such as `0.2.5` (`quire doctor`).
+    public static var libraryVersion: String { String(cString: yaml_get_version_string()) }
+
     /// The deepest collection nesting accepted; deeper input throws ``YAMLError/nestingTooDeep(at:)``.
     public static let maximumDepth = 256
 

@@ -1,0 +1,186 @@
+import QuireEmbedding
+import QuireIndex
+import QuireMarkdown
+import QuireModel
+import QuireReview
+import QuireSupport
+import QuireSync
+import QuireSystem
+import QuireYAML
+
+/// `quire doctor`: what is installed for Quire and how healthy a vault is, each problem with how
+/// to fix it. The checks read; they never change anything.
+public enum Doctor {
+    /// One thing checked.
+    public struct Finding: Sendable, Equatable {
+        /// How it went: fine, worth knowing, worth fixing, or broken.
+        public enum Level: String, Sendable { case ok, note, warning, error }
+        public var level: Level
+        /// `installation` or `vault`.
+        public var area: String
+        /// What was checked, and what was found.
+        public var title: String
+        public var detail: String
+        /// How to fix it, when it needs fixing.
+        public var fix: String?
+
+        public init(_ level: Level, _ area: String, _ title: String, _ detail: String, fix: String? = nil) {
+            (self.level, self.area, self.title, self.detail, self.fix) = (level, area, title, detail, fix)
+        }
+    }
+
+    /// A program Quire runs for some of its work, and the Debian package that has it.
+    struct Program {
+        var names: [String]
+        var package: String
+        var usedFor: String
+    }
+
+    static let programs: [Program] = [
+        Program(names: ["git"], package: "git", usedFor: "sync, the merge driver, quire resolve"),
+        Program(names: ["pdftotext"], package: "poppler-utils", usedFor: "quire import pdf"),
+        Program(names: ["tesseract"], package: "tesseract-ocr", usedFor: "quire import image, scanned PDF pages"),
+        Program(names: ["magick", "convert"], package: "imagemagick", usedFor: "images prepared for OCR"),
+        Program(names: ["ffmpeg"], package: "ffmpeg", usedFor: "quire import audio|video, quire record"),
+        Program(names: ["pocketsphinx_continuous"], package: "pocketsphinx pocketsphinx-en-us", usedFor: "transcribing recordings"),
+        Program(names: ["python3"], package: "python3", usedFor: "quire model install, faster-whisper transcription"),
+        Program(names: ["xdg-open"], package: "xdg-utils", usedFor: "opening a card's images, quire serve --open"),
+        Program(names: ["notify-send"], package: "libnotify-bin", usedFor: "desktop reminders"),
+    ]
+
+    /// The installation: the C libraries Quire runs on, the programs it uses for optional work,
+    /// the files the web page serves, and the sentence-embedding model.
+    public static func installation(environment: [String: String], io: FileIO = FileIO()) -> [Finding] {
+        var found: [Finding] = []
+        found.append(Finding(.ok, "installation", "cmark-gfm",
+                             MarkdownDocument.libraryVersion + (MarkdownDocument.usesFastPath ? " (fast path)" : " (public API: slower, same results)")))
+        found.append(Finding(.ok, "installation", "libyaml", YAMLParser.libraryVersion))
+        let path = (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":").map(String.init)
+        for program in programs {
+            if let (name, at) = program.names.lazy.compactMap({ name in find(name, in: path, io: io).map { (name, $0) } }).first {
+                found.append(Finding(.ok, "installation", name, at))
+            } else {
+                found.append(Finding(.note, "installation", program.names[0], "not installed; needed for \(program.usedFor)",
+                                     fix: "sudo apt-get install \(program.package)"))
+            }
+        }
+        for (name, file, package) in [("KaTeX", "/usr/share/javascript/katex/katex.min.js", "libjs-katex"),
+                                      ("highlight.js", "/usr/share/javascript/highlight.js/highlight.min.js", "libjs-highlight.js")] {
+            if io.stamp(file) != nil {
+                found.append(Finding(.ok, "installation", name, file))
+            } else {
+                found.append(Finding(.note, "installation", name, "not installed: quire serve shows math as TeX and code plain",
+                                     fix: "sudo apt-get install \(package)"))
+            }
+        }
+        if let folder = EmbeddingModel.folder(environment: environment), EmbeddingModel.isInstalled(in: folder, io: io) {
+            found.append(Finding(.ok, "installation", "embedding model", folder))
+        } else {
+            found.append(Finding(.note, "installation", "embedding model", "not installed: search ranks by words only",
+                                 fix: "quire model install"))
+        }
+        return found
+    }
+
+    /// An executable named `name` in one of the folders of `path`.
+    static func find(_ name: String, in path: [String], io: FileIO) -> String? {
+        for folder in path where !folder.isEmpty {
+            let full = folder + "/" + name
+            if let stamp = io.stamp(full), stamp.isRegularFile, stamp.mode & 0o111 != 0 { return full }
+        }
+        return nil
+    }
+
+    /// The vault: made by init, its settings, its files, its log against its notes, its caches,
+    /// git's merge driver, leftovers of interrupted writes, and the watcher's limit.
+    public static func vault(_ loaded: VaultSession, inotifyLimit: Int?) -> [Finding] {
+        let vault = loaded.vault
+        var found: [Finding] = []
+        guard vault.isInitialized else {
+            return [Finding(.error, "vault", "vault", "\(vault.root) has no .quire folder: reviews cannot be recorded",
+                            fix: "quire init \(vault.root)")]
+        }
+        found.append(Finding(.ok, "vault", "vault", "\(vault.root): \(counted(loaded.index.notes.count, "note")), \(counted(loaded.index.cardCount, "card"))"))
+        let (config, settings) = vault.config()
+        let settingsErrors = settings.filter { $0.severity == .error }.count
+        if settingsErrors > 0 {
+            found.append(Finding(.error, "vault", "settings", "\(settingsErrors) error\(settingsErrors == 1 ? "" : "s") in .quire/config.yaml",
+                                 fix: "quire check lists them with their lines"))
+        } else if !settings.isEmpty {
+            found.append(Finding(.warning, "vault", "settings", "\(settings.count) warning\(settings.count == 1 ? "" : "s") in .quire/config.yaml",
+                                 fix: "quire check lists them with their lines"))
+        } else {
+            found.append(Finding(.ok, "vault", "settings", "read without a problem"))
+        }
+        let leftovers = loaded.index.diagnostics.filter { $0.message.hasPrefix("temporary file left by") }
+        let unreadable = loaded.errors.filter { !$0.message.hasPrefix("temporary file left by") }
+        if unreadable.isEmpty {
+            found.append(Finding(.ok, "vault", "notes", "every note reads"))
+        } else {
+            found.append(Finding(.error, "vault", "notes", "\(unreadable.count) file\(unreadable.count == 1 ? "" : "s") cannot be read (left out of study)",
+                                 fix: "quire check --errors-only lists them at path:line:column"))
+        }
+        if !leftovers.isEmpty {
+            found.append(Finding(.warning, "vault", "temporary files", "\(leftovers.count) left by quire processes that were killed",
+                                 fix: "delete them (quire check names them); the files they were to replace are intact"))
+        }
+        let replay = ReviewReplay(vault: vault, index: loaded.index, config: config)
+        let drift = replay.differences.count
+        if drift > 0 {
+            found.append(Finding(.warning, "vault", "review log", "\(drift) card\(drift == 1 ? "'s" : "s'") scheduling line\(drift == 1 ? "" : "s") differ from the log",
+                                 fix: "quire replay (the log is the truth; quire replay --check shows them first)"))
+        } else {
+            found.append(Finding(.ok, "vault", "review log", "\(replay.eventCount) events; every scheduling line agrees"))
+        }
+        let logProblems = replay.diagnostics.filter { $0.severity != .note }.count
+        if logProblems > 0 {
+            found.append(Finding(.warning, "vault", "review log lines", "\(logProblems) line\(logProblems == 1 ? "" : "s") of the log cannot be used",
+                                 fix: "quire check lists them; they are skipped"))
+        }
+        if vault.cache != nil {
+            found.append(Finding(.ok, "vault", "index cache", ".quire/cache/ in use"))
+        } else {
+            found.append(Finding(.note, "vault", "index cache", "none yet, or unreadable: the next command rebuilds it"))
+        }
+        if let staging = try? vault.internalFolder(Vault.folderName + "/staging"), let names = vault.io.names(in: staging), !names.isEmpty {
+            found.append(Finding(.warning, "vault", "staging", "\(names.count) item\(names.count == 1 ? "" : "s") in .quire/staging/ from an interrupted import",
+                                 fix: "run the import again; then remove .quire/staging/"))
+        }
+        if vault.io.linkStamp(vault.root + "/.git") != nil {
+            if GitSetup.isRegistered(vault: vault) {
+                found.append(Finding(.ok, "vault", "git", "the merge driver is set up in this clone"))
+            } else {
+                found.append(Finding(.warning, "vault", "git", "the merge driver is not set up in this clone: a merge may conflict on scheduling lines",
+                                     fix: "quire git setup"))
+            }
+            let ignore = String(decoding: (try? vault.io.read(vault.root + "/.gitignore").bytes) ?? [], as: UTF8.self)
+            let missing = GitSetup.localFiles.filter { !ignore.contains($0) }
+            if !missing.isEmpty {
+                found.append(Finding(.warning, "vault", ".gitignore", "does not keep \(missing.joined(separator: ", ")) out of git",
+                                     fix: "quire git setup"))
+            }
+        }
+        if let limit = inotifyLimit {
+            var folders = Set<String>()
+            for note in loaded.index.notes { folders.insert(FileIO.directory(of: note.path)) }
+            if folders.count * 5 > limit * 4 {
+                found.append(Finding(.warning, "vault", "watcher", "\(counted(folders.count, "folder")) near the system's limit of \(limit) watches",
+                                     fix: "sudo sysctl fs.inotify.max_user_watches=524288 (and in /etc/sysctl.d/ to keep it)"))
+            } else {
+                found.append(Finding(.ok, "vault", "watcher", "\(counted(folders.count, "folder")), within the limit of \(limit) watches"))
+            }
+        }
+        return found
+    }
+
+    /// `1 note`, `3 notes`.
+    static func counted(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+
+    /// The findings as JSON (`quire doctor --json`).
+    public static func json(_ findings: [Finding]) -> JSONValue {
+        .array(findings.map { f in
+            .object([("level", .string(f.level.rawValue)), ("area", .string(f.area)), ("title", .string(f.title)),
+                     ("detail", .string(f.detail)), ("fix", .optional(f.fix))])
+        })
+    }
+}

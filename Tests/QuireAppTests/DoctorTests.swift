@@ -1,0 +1,63 @@
+import Testing
+import QuireModel
+import QuireSystem
+@testable import QuireApp
+@testable import QuireTestSupport
+
+/// `quire doctor`'s checks on real folders: a healthy vault, and one with every problem it names.
+@Suite struct DoctorTests {
+    func levels(_ findings: [Doctor.Finding]) -> [String: Doctor.Finding.Level] {
+        Dictionary(findings.map { ($0.title, $0.level) }) { a, _ in a }
+    }
+
+    @Test func aHealthyVault() throws {
+        try withTempDir { dir in
+            try dir.write(".quire/config.yaml", "scheduler: fsrs\n")
+            try dir.write("a.md", "Q? :: A\n")
+            let found = Doctor.vault(VaultSession(try Vault(root: dir.path), cached: false), inotifyLimit: 8192)
+            #expect(found.allSatisfy { $0.level == .ok || $0.level == .note }, "\(found)")
+            #expect(found.first?.detail.hasSuffix("1 note, 1 card") == true)
+        }
+    }
+
+    @Test func everyProblemWithItsFix() throws {
+        try withTempDir { dir in
+            try dir.write(".quire/config.yaml", "scheduler: fsrs\ndesired_retention: 7\n")
+            try dir.write("a.md", "Q? :: A\n")
+            try dir.write("b.md", "---\nbad: [\n---\nQ? :: A\n")
+            try dir.write(".a.md.quire-999999-1.tmp", "half")
+            try dir.write(".quire/staging/x/y.md", "half")
+            try dir.write(".git/config", "[core]\n")
+            for k in 0..<20 { try dir.write("f\(k)/n.md", "Q\(k)? :: A\n") }
+            let found = Doctor.vault(VaultSession(try Vault(root: dir.path), cached: false), inotifyLimit: 16)
+            let level = levels(found)
+            #expect(level["notes"] == .error)
+            #expect(level["temporary files"] == .warning)
+            #expect(level["staging"] == .warning)
+            #expect(level["git"] == .warning && level[".gitignore"] == .warning)
+            #expect(level["watcher"] == .warning)
+            #expect(level["settings"] == .error || level["settings"] == .warning)
+            #expect(found.filter { $0.level != .ok }.allSatisfy { $0.fix != nil })
+        }
+    }
+
+    @Test func aFolderThatIsNoVault() throws {
+        try withTempDir { dir in
+            try dir.write("a.md", "Q? :: A\n")
+            let found = Doctor.vault(VaultSession(try Vault(root: dir.path), cached: false), inotifyLimit: nil)
+            #expect(found.count == 1 && found[0].level == .error && found[0].fix?.hasPrefix("quire init") == true)
+        }
+    }
+
+    @Test func programsAreFoundOnThePath() throws {
+        try withTempDir { dir in
+            try dir.write("bin/git", "#!/bin/sh\n")
+            try dir.chmod("bin/git", 0o755)
+            try dir.write("bin/ffmpeg", "not executable")
+            let found = Doctor.installation(environment: ["PATH": dir.full("bin"), "HOME": dir.path])
+            let level = levels(found)
+            #expect(level["git"] == .ok && level["ffmpeg"] == .note && level["pdftotext"] == .note)
+            #expect(found.first { $0.title == "git" }?.detail == dir.full("bin/git"))
+        }
+    }
+}
