@@ -45,6 +45,22 @@ public enum ConfigEdit {
                 try editor.set("fsrs_optimized", to: .raw(day))
             }
         }
+        return try setKeys([("fsrs_parameters", list), ("fsrs_optimized", .raw(day))], ofDeck: deck, in: file)
+    }
+
+    /// Sets a top-level key to `value` (YAML as written), or removes it when `value` is nil.
+    public static func setKey(_ key: String, to value: YAMLValue?, in file: [UInt8]) throws(YAMLError) -> [UInt8] {
+        try framed(file) { (editor: inout FrontMatterEditor) throws(YAMLError) in
+            if let value { try editor.set(key, to: value) } else { try editor.remove(key) }
+        }
+    }
+
+    /// Sets keys of a deck's entry under `decks:` (and removes `removing`): a new entry is one
+    /// flow line; an entry written as a block mapping has the keys set inside it, its other lines
+    /// kept; the result must read back with exactly the keys asked for.
+    public static func setKeys(_ keys: [(String, YAMLValue)], removing: [String] = [], ofDeck deck: String,
+                               in file: [UInt8]) throws(YAMLError) -> [UInt8] {
+        let names = Set(keys.map(\.0)).union(removing)
         let entry = (try YAMLParser.parse(file))?.mapping?["decks"]?.mapping?.entries.last { $0.key.value == deck }
         guard let entry, let mapping = entry.value.mapping, !mapping.isFlow, let firstKey = mapping.entries.first?.key,
               let lastValue = mapping.entries.last?.value else {
@@ -53,13 +69,21 @@ public enum ConfigEdit {
             }
             var pairs: [(String, YAMLValue)] = []
             if let old = entry?.value.mapping {
-                for (k, v) in old.entries where k.value != "fsrs_parameters" && k.value != "fsrs_optimized" {
+                for (k, v) in old.entries where !names.contains(k.value) {
                     pairs.append((k.value, .raw(String(decoding: file[v.start.offset..<v.end.offset], as: UTF8.self))))
                 }
             }
             return try framed(file) { (editor: inout FrontMatterEditor) throws(YAMLError) in
-                try editor.setEntry(deck, in: "decks", to: .flowMapping(pairs + [("fsrs_parameters", list), ("fsrs_optimized", .raw(day))]))
+                if pairs.isEmpty && keys.isEmpty {
+                    try editor.removeEntry(deck, in: "decks")
+                } else {
+                    try editor.setEntry(deck, in: "decks", to: .flowMapping(pairs + keys))
+                }
             }
+        }
+        // Every key of the entry removed: the entry goes.
+        if keys.isEmpty, Set(mapping.entries.map(\.key.value)).isSubset(of: Set(removing)) {
+            return try framed(file) { (editor: inout FrontMatterEditor) throws(YAMLError) in try editor.removeEntry(deck, in: "decks") }
         }
         // The deck's block: from its first key's line to the end of its last value's line, edited
         // as a document of its own without the indentation.
@@ -78,14 +102,14 @@ public enum ConfigEdit {
             } else if line.starts(with: prefix) {
                 inner += line.dropFirst(indent) + [0x0A]
             } else {
-                throw .unsupportedEdit(reason: "deck '\(deck)' has a line less indented than its keys; set fsrs_parameters there by hand",
+                throw .unsupportedEdit(reason: "deck '\(deck)' has a line less indented than its keys; edit it by hand",
                                        at: firstKey.start)
             }
         }
         inner.removeLast()
         let edited = try framed(inner) { (editor: inout FrontMatterEditor) throws(YAMLError) in
-            try editor.set("fsrs_parameters", to: list)
-            try editor.set("fsrs_optimized", to: .raw(day))
+            for (key, value) in keys { try editor.set(key, to: value) }
+            for key in removing { try editor.remove(key) }
         }
         var block: [UInt8] = []
         for line in edited.split(separator: 0x0A, omittingEmptySubsequences: false) {
@@ -94,9 +118,9 @@ public enum ConfigEdit {
         if !(file[low..<high].last == 0x0A) || edited.last == 0x0A { block.removeLast() }
         let out = Array(file[..<low]) + block + Array(file[high...])
         let written = (try YAMLParser.parse(out))?.mapping?["decks"]?.mapping?[deck]?.mapping
-        guard let written, written["fsrs_parameters"]?.sequence?.items.count == values.count,
-              Set(written.entries.map(\.key.value)) == Set(mapping.entries.map(\.key.value)).union(["fsrs_parameters", "fsrs_optimized"]) else {
-            throw .verificationFailed(reason: "deck '\(deck)' does not read back with the new parameters", at: firstKey.start)
+        let expected = Set(mapping.entries.map(\.key.value)).subtracting(removing).union(keys.map(\.0))
+        guard let written, Set(written.entries.map(\.key.value)) == expected else {
+            throw .verificationFailed(reason: "deck '\(deck)' does not read back with the keys set", at: firstKey.start)
         }
         return out
     }

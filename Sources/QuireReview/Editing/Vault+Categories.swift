@@ -72,6 +72,14 @@ extension Vault {
 
     /// Edits `.quire/config.yaml`, written atomically if the file is still as read.
     func editConfig(_ edit: ([UInt8]) throws(YAMLError) -> [UInt8]) throws(CategoryError) {
+        try editConfig(checking: nil, edit, problems: { _, _ in nil })
+    }
+
+    /// Edits `.quire/config.yaml` under the write lock, written atomically if the file is still
+    /// as read; refused when the result would not read, or when `problems` (given the reader's
+    /// diagnostics before and after) names one.
+    func editConfig(checking key: String?, _ edit: ([UInt8]) throws(YAMLError) -> [UInt8],
+                    problems: ([Diagnostic], [Diagnostic]) -> String?) throws(CategoryError) {
         let lock: VaultLock.Token
         do { lock = try lockForWriting() } catch { throw .io(error) }
         defer { lock.release() }
@@ -84,8 +92,14 @@ extension Vault {
         }
         let edited: [UInt8]
         do { edited = try edit(original ?? []) } catch { throw .edit(error) }
-        guard VaultConfig.parse(edited, path: rel).diagnostics.allSatisfy({ $0.severity != .error }) else {
-            throw .invalid("the settings would no longer read; nothing written")
+        let after = VaultConfig.parse(edited, path: rel).diagnostics
+        let errors = after.filter { $0.severity == .error }
+        guard errors.isEmpty else {
+            throw .invalid(errors.map { "\(rel):\($0.line ?? 0):\($0.column ?? 0): error: \($0.message)" }.joined(separator: "\n")
+                           + "\nthe settings would no longer read; nothing written")
+        }
+        if let problem = problems(original.map { VaultConfig.parse($0, path: rel).diagnostics } ?? [], after) {
+            throw .invalid(problem)
         }
         do { try io.replace(path, with: edited, expected: original) } catch { throw .io(error) }
     }
