@@ -19,7 +19,7 @@ struct Quire: ParsableCommand {
                       CardActionCommand<Reset>.self, CardActionCommand<Promote>.self, CardActionCommand<Demote>.self,
                       CardActionCommand<Deactivate>.self, Review.self, Today.self, Due.self, Watch.self,
                       GitCommand.self, MergeDriver.self, Resolve.self, SyncCommand.self, Add.self, Curate.self, Notes.self, CategoryCommand.self, SourceTypeCommand.self, New.self, Stats.self, Report.self, ImportCommand.self, ExportCommand.self,
-                      ModelCommand.self, IndexCommand.self, Ask.self, Related.self, Record.self, Generate.self, Summarize.self, Explain.self, SuggestTags.self, Optimize.self, Retention.self, Quiz.self, Serve.self, DoctorCommand.self, ConfigCommand.self]
+                      ModelCommand.self, IndexCommand.self, Ask.self, Related.self, Record.self, Generate.self, Summarize.self, Explain.self, SuggestTags.self, Optimize.self, Retention.self, Quiz.self, Serve.self, DoctorCommand.self, ConfigCommand.self, Remind.self]
     )
 
     /// Lets `-C DIR` / `--vault DIR` stand before the subcommand, as with git: moves such options
