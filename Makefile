@@ -2,7 +2,15 @@
 SWIFT ?= swift
 RUN_DIR := $(shell mktemp -u /tmp/quire-sample-XXXXXX)
 
-.PHONY: run test deps build release bench fuzz clean
+.PHONY: run test deps build release bench fuzz clean install uninstall
+
+# Where `make install` puts quire (DESTDIR: a staging root, as packagers use).
+PREFIX ?= /usr/local
+BINDIR := $(DESTDIR)$(PREFIX)/bin
+MANDIR := $(DESTDIR)$(PREFIX)/share/man/man1
+BASHDIR := $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+ZSHDIR := $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+FISHDIR := $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 
 deps:
 	@scripts/install-deps.sh
@@ -46,6 +54,21 @@ bench:
 
 fuzz:
 	scripts/fuzz.sh 600
+
+# The release binary, its manual page (made from the commands' own definitions) and the shells'
+# completions (decks and tags completed from the vault the shell is in).
+install: release
+	@bin=$$($(SWIFT) build -c release --show-bin-path)/quire; \
+	install -d $(BINDIR) $(MANDIR) $(BASHDIR) $(ZSHDIR) $(FISHDIR) && \
+	install -m 755 $$bin $(BINDIR)/quire && \
+	python3 scripts/manpage.py $$bin > $(MANDIR)/quire.1 && \
+	$$bin --generate-completion-script bash > $(BASHDIR)/quire && \
+	$$bin --generate-completion-script zsh > $(ZSHDIR)/_quire && \
+	$$bin --generate-completion-script fish > $(FISHDIR)/quire.fish && \
+	echo "Installed $(BINDIR)/quire, its manual page (man quire) and bash, zsh and fish completions."
+
+uninstall:
+	rm -f $(BINDIR)/quire $(MANDIR)/quire.1 $(BASHDIR)/quire $(ZSHDIR)/_quire $(FISHDIR)/quire.fish
 
 clean:
 	rm -rf .build

@@ -12,6 +12,8 @@ packages+=(libjs-katex libjs-highlight.js)
 # `quire serve`'s tests drive the page in chromium through chromium-driver (selenium), and read
 # the QR code it prints with zbar.
 [ "${QUIRE_TEST_DEPS:-0}" = 1 ] && packages+=(chromium-driver zbar-tools)
+# The manual page is checked by groff, as man reads it; the reminder's units by systemd-analyze.
+[ "${QUIRE_TEST_DEPS:-0}" = 1 ] && packages+=(groff-base systemd)
 # Import tests make zstd frames with the zstd tool; PDF imports run poppler's tools and tesseract (OCR).
 [ "${QUIRE_TEST_DEPS:-0}" = 1 ] && packages+=(zstd poppler-utils tesseract-ocr tesseract-ocr-eng imagemagick)
 # Recording imports: ffmpeg reads the sound, pocketsphinx transcribes it, espeak-ng speaks the tests' lectures.

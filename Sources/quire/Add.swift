@@ -25,7 +25,7 @@ extension Quire {
         var cloze = false
         @Flag(help: "Make a reversed pair: front → back and back → front.")
         var reversed = false
-        @Option(help: ArgumentHelp("Add to DECK/Inbox.md (decks are folders).", valueName: "DECK"))
+        @Option(help: ArgumentHelp("Add to DECK/Inbox.md (decks are folders).", valueName: "DECK"), completion: .custom(QueryCompletion.decks))
         var deck: String?
         @Option(help: ArgumentHelp("Add to this note (a path in the vault; created when missing).", valueName: "FILE"))
         var note: String?

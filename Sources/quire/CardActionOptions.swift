@@ -10,7 +10,7 @@ struct CardActionOptions: ParsableArguments {
     var dryRun = false
     @Flag(help: "With 'all', change every card without asking (what scripts must say).")
     var all = false
-    @Argument(parsing: .allUnrecognized, help: "A query selecting cards, e.g. deck:Spanish tag:verbs, or a card ID.")
+    @Argument(parsing: .allUnrecognized, help: "A query selecting cards, e.g. deck:Spanish tag:verbs, or a card ID.", completion: .custom(QueryCompletion.words))
     var query: [String] = []
 
     func validate() throws {

@@ -27,7 +27,7 @@ extension Quire {
         /// Options the subcommands share.
         struct Target: ParsableArguments {
             @OptionGroup var options: VaultOptions
-            @Option(help: ArgumentHelp("The deck whose settings to show or change (its sub-decks follow it).", valueName: "DECK"))
+            @Option(help: ArgumentHelp("The deck whose settings to show or change (its sub-decks follow it).", valueName: "DECK"), completion: .custom(QueryCompletion.decks))
             var deck: String?
 
             func deckPath() throws -> DeckPath? {

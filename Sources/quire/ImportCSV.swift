@@ -28,7 +28,7 @@ extension Quire {
                 """)
 
         @OptionGroup var options: VaultOptions
-        @Option(help: ArgumentHelp("Put every card in DECK (A::B or A/B; decks are folders).", valueName: "DECK"))
+        @Option(help: ArgumentHelp("Put every card in DECK (A::B or A/B; decks are folders).", valueName: "DECK"), completion: .custom(QueryCompletion.decks))
         var deck: String?
         @Flag(help: "Show what would be written; write nothing.")
         var dryRun = false

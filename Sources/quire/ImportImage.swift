@@ -22,7 +22,7 @@ extension Quire {
 
         @OptionGroup var options: VaultOptions
         @Option(help: ArgumentHelp("The note's title (default: the first image's name).", valueName: "TITLE")) var title: String?
-        @Option(help: ArgumentHelp("The deck (A::B or A/B): its folder holds the note.", valueName: "DECK")) var deck: String?
+        @Option(help: ArgumentHelp("The deck (A::B or A/B): its folder holds the note.", valueName: "DECK"), completion: .custom(QueryCompletion.decks)) var deck: String?
         @Option(help: ArgumentHelp("The folder of the vault to write the note in.", valueName: "FOLDER")) var to: String?
         @Flag(help: "Also propose cards from the text read, written under ## Cards (as quire generate --write).") var generate = false
         @Argument(help: "The image files (PNG, JPEG, TIFF…).") var files: [String]

@@ -26,7 +26,7 @@ extension Quire {
                 """)
 
         @OptionGroup var options: VaultOptions
-        @Option(help: ArgumentHelp("The deck (A::B or A/B): its folder holds the note.", valueName: "DECK")) var deck: String?
+        @Option(help: ArgumentHelp("The deck (A::B or A/B): its folder holds the note.", valueName: "DECK"), completion: .custom(QueryCompletion.decks)) var deck: String?
         @Option(help: ArgumentHelp("The folder of the vault to write the note in.", valueName: "FOLDER")) var to: String?
         @Option(help: ArgumentHelp("The note's title (default: the PDF's own, else its file name).", valueName: "TITLE")) var title: String?
         @Flag(help: "Do not read pages without text by OCR.") var noOCR = false

@@ -20,7 +20,7 @@ extension Quire {
         var notes = false
         @Flag(help: "Print only the number of matches.")
         var count = false
-        @Argument(parsing: .allUnrecognized, help: "A query, e.g. deck:Biology tag:exam is:due.")
+        @Argument(parsing: .allUnrecognized, help: "A query, e.g. deck:Biology tag:exam is:due.", completion: .custom(QueryCompletion.words))
         var query: [String] = []
 
         func validate() throws {

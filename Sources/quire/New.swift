@@ -22,7 +22,7 @@ extension Quire {
         @Option(help: "A tag (again for more).") var tag: [String] = []
         @Option(help: "Where it comes from: a URL, a book, a person.") var source: String?
         @Option(help: "The kind of source: Book, Podcast, … (source_types in the settings).") var sourceType: String?
-        @Option(help: "Its deck.") var deck: String?
+        @Option(help: "Its deck.", completion: .custom(QueryCompletion.decks)) var deck: String?
         @Argument(help: ArgumentHelp("The title, then the body's paragraphs (quote each).", valueName: "TITLE BODY")) var text: [String] = []
 
         func validate() throws {

@@ -20,7 +20,7 @@ extension Quire {
         @OptionGroup var listing: ListingOptions
         @Option(help: "daily (every note), weekly, monthly or yearly (the notes kept that far).")
         var cycle: NoteCycle = .daily
-        @Argument(parsing: .allUnrecognized, help: "A query selecting notes, e.g. tag:habits.")
+        @Argument(parsing: .allUnrecognized, help: "A query selecting notes, e.g. tag:habits.", completion: .custom(QueryCompletion.words))
         var query: [String] = []
 
         func validate() throws { try UnknownOptions.reject(query, of: Self.self) }

@@ -28,7 +28,7 @@ extension Quire {
         @OptionGroup var options: VaultOptions
         @Flag(help: "Only measure the current parameters on the history.") var evaluate = false
         @Flag(help: "Store the fitted parameters in .quire/config.yaml: the vault's, or with --deck that deck's.") var write = false
-        @Option(help: ArgumentHelp("Fit the cards of this deck and its sub-decks (with --write: store the parameters for it).", valueName: "PREFIX"))
+        @Option(help: ArgumentHelp("Fit the cards of this deck and its sub-decks (with --write: store the parameters for it).", valueName: "PREFIX"), completion: .custom(QueryCompletion.decks))
         var deck: String?
         @Flag(help: "Skip the time-series cross-validation (five more fits).") var noValidation = false
         @Option(help: ArgumentHelp("Read this review log (FSRS optimizer CSV) instead of the vault's.", valueName: "FILE")) var revlog: String?
@@ -36,7 +36,7 @@ extension Quire {
         @Option(help: ArgumentHelp("With --revlog: the 21 FSRS-6 parameters to evaluate, comma-separated (default FSRS-6's).", valueName: "LIST"))
         var parameters: String?
         @Option(help: "Passes over the history (epochs) of the fit.") var epochs = 5
-        @Argument(parsing: .allUnrecognized, help: "A query selecting cards (default: every card).") var query: [String] = []
+        @Argument(parsing: .allUnrecognized, help: "A query selecting cards (default: every card).", completion: .custom(QueryCompletion.words)) var query: [String] = []
 
         func validate() throws {
             try UnknownOptions.reject(query, of: Self.self)

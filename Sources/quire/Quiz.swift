@@ -37,7 +37,7 @@ extension Quire {
         @Flag(help: "Record each result as a review: right → Good, wrong → Again.") var grade = false
         @Flag(help: "Print the results as JSON at the end (the questions go to standard error, line by line).") var json = false
         @Flag(help: "No full-screen interface: questions printed, answers read line by line from standard input.") var plain = false
-        @Argument(parsing: .allUnrecognized, help: "A query selecting the cards to ask (default: every card).") var query: [String] = []
+        @Argument(parsing: .allUnrecognized, help: "A query selecting the cards to ask (default: every card).", completion: .custom(QueryCompletion.words)) var query: [String] = []
 
         func validate() throws {
             try UnknownOptions.reject(query, of: Self.self)

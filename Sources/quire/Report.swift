@@ -17,7 +17,7 @@ extension Quire {
         @OptionGroup var options: VaultOptions
         @OptionGroup var figures: StatisticsOptions
         @Option(help: ArgumentHelp("Write the page to this file.", valueName: "FILE")) var out: String?
-        @Argument(parsing: .allUnrecognized, help: "A query selecting cards, e.g. deck:Biology.") var query: [String] = []
+        @Argument(parsing: .allUnrecognized, help: "A query selecting cards, e.g. deck:Biology.", completion: .custom(QueryCompletion.words)) var query: [String] = []
 
         func validate() throws {
             try UnknownOptions.reject(query, of: Self.self)

@@ -25,10 +25,10 @@ extension Quire {
 
         @OptionGroup var options: VaultOptions
         @OptionGroup var listing: ListingOptions
-        @Option(help: ArgumentHelp("Simulate the cards of this deck and its sub-decks, with its settings.", valueName: "PREFIX")) var deck: String?
+        @Option(help: ArgumentHelp("Simulate the cards of this deck and its sub-decks, with its settings.", valueName: "PREFIX"), completion: .custom(QueryCompletion.decks)) var deck: String?
         @Option(help: "Days simulated.") var days = 365
         @Option(help: "Runs averaged for each retention.") var runs = 8
-        @Argument(parsing: .allUnrecognized, help: "A query selecting cards (default: every card).") var query: [String] = []
+        @Argument(parsing: .allUnrecognized, help: "A query selecting cards (default: every card).", completion: .custom(QueryCompletion.words)) var query: [String] = []
 
         func validate() throws {
             try UnknownOptions.reject(query, of: Self.self)

@@ -43,7 +43,7 @@ extension Quire {
         var type = false
         @Flag(help: "No full-screen interface: read commands line by line from standard input.")
         var plain = false
-        @Argument(parsing: .allUnrecognized, help: "A query selecting the cards to study, e.g. deck:Biology.")
+        @Argument(parsing: .allUnrecognized, help: "A query selecting the cards to study, e.g. deck:Biology.", completion: .custom(QueryCompletion.words))
         var query: [String] = []
 
         /// The custom study the options ask for, if any.

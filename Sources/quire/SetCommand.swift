@@ -11,7 +11,7 @@ extension Quire {
         @OptionGroup var options: VaultOptions
         @OptionGroup var edit: EditOptions
         @Argument(help: "KEY=VALUE, e.g. cycle=weekly.") var assignment: String
-        @Argument(parsing: .allUnrecognized, help: "A query selecting notes.")
+        @Argument(parsing: .allUnrecognized, help: "A query selecting notes.", completion: .custom(QueryCompletion.words))
         var query: [String] = []
 
         func validate() throws {

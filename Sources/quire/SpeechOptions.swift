@@ -11,7 +11,7 @@ struct SpeechOptions: ParsableArguments {
     var engine: String?
     @Option(help: ArgumentHelp("A faster-whisper model folder (model.bin, config.json). Default: $QUIRE_WHISPER_MODEL.", valueName: "DIR"))
     var whisperModel: String?
-    @Option(help: ArgumentHelp("The deck (A::B or A/B): its folder holds the note.", valueName: "DECK")) var deck: String?
+    @Option(help: ArgumentHelp("The deck (A::B or A/B): its folder holds the note.", valueName: "DECK"), completion: .custom(QueryCompletion.decks)) var deck: String?
     @Option(help: ArgumentHelp("The folder of the vault to write the note in.", valueName: "FOLDER")) var to: String?
     @Flag(help: "Also propose cards from the transcript, written under ## Cards (as quire generate --write).") var generate = false
 

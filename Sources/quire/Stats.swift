@@ -19,7 +19,7 @@ extension Quire {
         @OptionGroup var options: VaultOptions
         @OptionGroup var listing: ListingOptions
         @OptionGroup var figures: StatisticsOptions
-        @Argument(parsing: .allUnrecognized, help: "A query selecting cards, e.g. deck:Biology.") var query: [String] = []
+        @Argument(parsing: .allUnrecognized, help: "A query selecting cards, e.g. deck:Biology.", completion: .custom(QueryCompletion.words)) var query: [String] = []
 
         func validate() throws {
             try UnknownOptions.reject(query, of: Self.self)

@@ -18,7 +18,7 @@ extension Quire {
         @Flag(help: "Add the proposed tags to the notes.") var apply = false
         @Flag(help: "With --apply: show the changes as a diff and write nothing.") var dryRun = false
         @Flag(help: "Print the proposals as JSON.") var json = false
-        @Argument(parsing: .allUnrecognized, help: "A query selecting notes (default: every note).") var query: [String] = []
+        @Argument(parsing: .allUnrecognized, help: "A query selecting notes (default: every note).", completion: .custom(QueryCompletion.words)) var query: [String] = []
 
         func validate() throws {
             try UnknownOptions.reject(query, of: Self.self)

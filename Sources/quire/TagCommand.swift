@@ -16,7 +16,7 @@ extension Quire {
             @OptionGroup var options: VaultOptions
             @OptionGroup var edit: EditOptions
             @Argument(help: "The tag.") var tag: String
-            @Argument(parsing: .allUnrecognized, help: "A query selecting notes (default: every note).")
+            @Argument(parsing: .allUnrecognized, help: "A query selecting notes (default: every note).", completion: .custom(QueryCompletion.words))
             var query: [String] = []
 
             func run(_ change: (QuireModel.Tag) -> FrontMatterChange, verb: String) throws {

@@ -10,7 +10,7 @@ extension Quire {
         @OptionGroup var options: VaultOptions
         @OptionGroup var edit: EditOptions
         @Argument(help: "The key.") var key: String
-        @Argument(parsing: .allUnrecognized, help: "A query selecting notes.")
+        @Argument(parsing: .allUnrecognized, help: "A query selecting notes.", completion: .custom(QueryCompletion.words))
         var query: [String] = []
 
         func validate() throws {

@@ -31,7 +31,11 @@ import Testing
         /// Spawned directly, waited for by its process ID: the server that `new-session`
         /// starts keeps what it inherits open, and Foundation's `Process` waits for those to close.
         @discardableResult
-        func tmux(_ args: [String]) throws -> String {
+        func tmux(_ args: [String]) throws -> String { try Self.tmux(socket: socket, args) }
+
+        /// Runs `tmux -L SOCKET ARGS` and returns what it printed (see ``tmux(_:)``).
+        @discardableResult
+        static func tmux(socket: String, _ args: [String]) throws -> String {
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("quire-tmux-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: file) }
             var actions = posix_spawn_file_actions_t()

@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+
+/// What `make install` puts on a machine, used as a shell user uses it: bash completing a query's
+/// decks and tags from the vault it is in, and the manual page read by man's own formatter.
+@Suite(.serialized) struct InstallTests {
+    @Test func bashCompletesDecksAndTags() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        let script = try QuireRunner.execute(QuireRunner.executable, ["--generate-completion-script", "bash"])
+        #expect(script.status == 0)
+        let folder = q.vault.deletingLastPathComponent()
+        let file = folder.appendingPathComponent("quire.bash")
+        try script.stdout.write(to: file, atomically: true, encoding: .utf8)
+        // quire on the PATH, as installed; bash with nothing but the completion script.
+        let bin = folder.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: bin.appendingPathComponent("quire"), withDestinationURL: QuireRunner.executable)
+        let rc = folder.appendingPathComponent("bashrc")
+        try "PS1='$ '\nexport PATH='\(bin.path)':$PATH\nsource '\(file.path)'\ncd '\(q.vault.path)'\n".write(to: rc, atomically: true, encoding: .utf8)
+        let socket = "quire-install-\(UUID().uuidString.prefix(8))"
+        func tmux(_ args: [String]) throws -> String { try ReviewScreenTests.Pane.tmux(socket: socket, args) }
+        _ = try tmux(["-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "30", "bash --noprofile --rcfile '\(rc.path)' -i"])
+        defer { _ = try? tmux(["kill-server"]) }
+        func screen(after keys: [String], until: (String) -> Bool) throws -> String {
+            for k in keys { _ = try tmux(["send-keys", k]) }
+            var last = ""
+            for _ in 0..<100 {
+                last = try tmux(["capture-pane", "-p"])
+                if until(last) { break }
+                usleep(50_000)
+            }
+            return last
+        }
+        _ = try screen(after: [], until: { $0.contains("$ ") })
+        // bash splits words at `:`: it completes `deck:His` to the decks' common start, then lists the decks.
+        _ = try screen(after: ["-l", "quire list deck:His", "Tab"], until: { $0.contains("deck:History") })
+        let decks = try screen(after: ["Tab", "Tab"], until: { $0.contains("Ancient-Rome") })
+        #expect(decks.contains("$ quire list deck:History") && decks.contains("Ancient-Rome"), "\(decks)")
+        _ = try tmux(["send-keys", "C-u"])
+        let tags = try screen(after: ["-l", "quire list tag:bio", "Tab"], until: { $0.contains("tag:biology") })
+        #expect(tags.contains("quire list tag:biology"), "\(tags)")
+        _ = try tmux(["send-keys", "C-u"])
+        _ = try screen(after: ["-l", "quire list is:"], until: { $0.contains("quire list is:") })
+        _ = try screen(after: ["Tab"], until: { _ in false })
+        let keys = try screen(after: ["Tab"], until: { $0.contains("learning") })
+        let listed = keys.split(separator: "\n").dropFirst().joined(separator: " ").split(separator: " ").map(String.init)
+        #expect(listed.contains("due") && listed.contains("new") && listed.contains("learning"), "\(keys)")
+    }
+
+    @Test func theManualPageReads() throws {
+        let page = try QuireRunner.execute(URL(fileURLWithPath: "/usr/bin/env"),
+                                           ["python3", QuireRunner.repositoryRoot.appendingPathComponent("scripts/manpage.py").path, QuireRunner.executable.path])
+        #expect(page.status == 0 && page.stdout.hasPrefix(".TH QUIRE 1"))
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("quire-\(UUID().uuidString).1")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try page.stdout.write(to: file, atomically: true, encoding: .utf8)
+        // groff with every warning on: none, and every command is there.
+        let shown = try QuireRunner.execute(URL(fileURLWithPath: "/usr/bin/env"), ["groff", "-man", "-Tutf8", "-ww", "-z", file.path])
+        #expect(shown.status == 0 && shown.stderr.isEmpty, "\(shown.stderr)")
+        let text = try QuireRunner.execute(URL(fileURLWithPath: "/usr/bin/env"), ["groff", "-man", "-Tutf8", "-P-cbou", file.path]).stdout
+        for command in ["quire review", "quire serve", "quire doctor", "quire config set", "quire remind install"] {
+            #expect(text.contains(command), "\(command)")
+        }
+    }
+}
