@@ -11,6 +11,7 @@ MANDIR := $(DESTDIR)$(PREFIX)/share/man/man1
 BASHDIR := $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 ZSHDIR := $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 FISHDIR := $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+DOCDIR := $(DESTDIR)$(PREFIX)/share/doc/quire
 
 deps:
 	@scripts/install-deps.sh
@@ -59,16 +60,18 @@ fuzz:
 # completions (decks and tags completed from the vault the shell is in).
 install: release
 	@bin=$$($(SWIFT) build -c release --show-bin-path)/quire; \
-	install -d $(BINDIR) $(MANDIR) $(BASHDIR) $(ZSHDIR) $(FISHDIR) && \
+	install -d $(BINDIR) $(MANDIR) $(BASHDIR) $(ZSHDIR) $(FISHDIR) $(DOCDIR) && \
+	install -m 644 docs/*.md $(DOCDIR)/ && \
 	install -m 755 $$bin $(BINDIR)/quire && \
 	python3 scripts/manpage.py $$bin > $(MANDIR)/quire.1 && \
 	$$bin --generate-completion-script bash > $(BASHDIR)/quire && \
 	$$bin --generate-completion-script zsh > $(ZSHDIR)/_quire && \
 	$$bin --generate-completion-script fish > $(FISHDIR)/quire.fish && \
-	echo "Installed $(BINDIR)/quire, its manual page (man quire) and bash, zsh and fish completions."
+	echo "Installed $(BINDIR)/quire, its manual page (man quire), the docs (quire help topics) and bash, zsh and fish completions."
 
 uninstall:
 	rm -f $(BINDIR)/quire $(MANDIR)/quire.1 $(BASHDIR)/quire $(ZSHDIR)/_quire $(FISHDIR)/quire.fish
+	rm -rf $(DOCDIR)
 
 clean:
 	rm -rf .build

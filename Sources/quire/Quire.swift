@@ -54,6 +54,17 @@ struct Quire: ParsableCommand {
         Output.unblockTerminationSignals()
         AllocatorTuning.forIndexing()
         Output.configureWriteLock()
+        // `quire help TOPIC` is a chapter of the documentation; `quire help COMMAND` the
+        // command's help, as the argument parser gives it.
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.first == "help", arguments.count == 2 {
+            if arguments[1] == "topics" {
+                Output.write(HelpTopic.list)
+                Output.flush()
+                return
+            }
+            if HelpTopic.show(arguments[1]) { return }
+        }
         do {
             var command = try parseAsRoot(Self.movingGlobalOptions(Array(CommandLine.arguments.dropFirst())))
             try command.run()

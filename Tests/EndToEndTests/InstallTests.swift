@@ -48,6 +48,20 @@ import Testing
         #expect(listed.contains("due") && listed.contains("new") && listed.contains("learning"), "\(keys)")
     }
 
+    @Test func helpTopicsFromTheDocs() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        let list = try q.run(["help", "topics"])
+        #expect(list.status == 0 && list.stdout.contains("curation    weekly, monthly and yearly"))
+        let curation = try q.run(["help", "curation"])
+        #expect(curation.status == 0 && curation.stdout.contains("Curation: weekly, monthly and yearly keep-or-archive reviews"))
+        #expect(!curation.stdout.contains("## 3. Cards"), "one section, not the whole file")
+        let queries = try q.run(["help", "queries"])
+        #expect(queries.stdout.contains("deck:"))
+        // A command's help still answers as before.
+        #expect(try q.run(["help", "review"]).stdout.contains("OVERVIEW: Study"))
+    }
+
     @Test func theManualPageReads() throws {
         let page = try QuireRunner.execute(URL(fileURLWithPath: "/usr/bin/env"),
                                            ["python3", QuireRunner.repositoryRoot.appendingPathComponent("scripts/manpage.py").path, QuireRunner.executable.path])
