@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 import QuireSystem
 
 /// A progress bar on standard error, drawn only when it is a terminal and the work is long; a
@@ -7,6 +9,8 @@ struct ProgressBar {
     private let label: String
     private let shown: Bool
     private var drawn = -1
+    /// When the first step was reported, on the monotonic clock (nanoseconds).
+    private var started: UInt64?
 
     /// A bar for `total` steps, shown when there are at least `minimum`.
     init(_ label: String, total: Int, minimum: Int = 200) {
@@ -15,16 +19,34 @@ struct ProgressBar {
         shown = total >= minimum && StandardStreams.errorIsTerminal
     }
 
-    /// Shows that `done` steps are done (redrawn each whole percent).
+    /// Shows that `done` steps are done (redrawn each whole percent), with the rate so far and
+    /// the time left at that rate.
     mutating func update(_ done: Int) {
         guard shown, total > 0 else { return }
+        let now = DispatchTime.now().uptimeNanoseconds
+        if started == nil { started = now }
         let percent = min(100, done * 100 / total)
         guard percent != drawn else { return }
         drawn = percent
         let width = 30, filled = percent * width / 100
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-        StandardStreams.write(Array("\r\(label) \(bar) \(done)/\(total)".utf8), to: 2)
+        var line = "\r\u{1B}[2K\(label) \(bar) \(done)/\(total)"
+        let seconds = Double(now - (started ?? now)) / 1e9
+        if seconds >= 1, done > 0 {
+            let rate = Double(done) / seconds
+            line += " · " + (rate >= 10 ? "\(Int(rate))/s" : String(format: "%.1f/s", rate))
+            if done < total { line += " · " + Self.duration(Double(total - done) / rate) + " left" }
+        }
+        StandardStreams.write(Array(line.utf8), to: 2)
         if done >= total { StandardStreams.write(Array("\r\u{1B}[2K".utf8), to: 2) }
+    }
+
+    /// `40 s`, `3 min`, `1 h 5 min`.
+    static func duration(_ seconds: Double) -> String {
+        let s = Int(seconds.rounded(.up))
+        if s < 60 { return "\(max(1, s)) s" }
+        if s < 3600 { return "\((s + 30) / 60) min" }
+        return "\(s / 3600) h \((s % 3600) / 60) min"
     }
 
     /// Takes the bar off the screen (work that stopped before the end).
