@@ -55,6 +55,9 @@ enum FuzzTarget: String, CaseIterable {
     /// An Anki collection's database image (SQLite), read as a package's collection is: a damaged
     /// or crafted database must give an error, never a crash or a hang.
     case anki
+    /// JSON text as Anki's collections hold it (note types, decks, media maps) and the Obsidian
+    /// plugin's settings: read, and what was read written and read again to the same value.
+    case json
 
     /// Runs the target on one input.
     func run(_ bytes: [UInt8]) {
@@ -107,6 +110,14 @@ enum FuzzTarget: String, CaseIterable {
         case .anki:
             if let db = try? SQLiteDatabase(bytes: bytes, name: "fuzz.anki2") {
                 _ = try? AnkiPackage.read(db, format: .legacy21, name: "fuzz.anki2")
+            }
+        case .json:
+            if let value = try? JSONValue(parsing: bytes) {
+                let again = try? JSONValue(parsing: Array(value.serialized().utf8))
+                // NaN is not JSON; a number that reads back differently is the one exception.
+                if again != value, !value.serialized().contains("nan"), !value.serialized().contains("inf") {
+                    fatalError("JSON read, written and read again differs")
+                }
             }
         case .html:
             let converted = HTMLToMarkdown.convert(String(decoding: bytes, as: UTF8.self)) { "assets/" + $0 }

@@ -5,7 +5,7 @@ import Testing
 /// QuireFuzz on every test run: each parser takes every seed without crashing. scripts/fuzz.sh
 /// runs the same targets under libFuzzer and AddressSanitizer.
 @Suite struct FuzzCorpusTests {
-    static let targets = ["frontmatter", "frontmatter-diff", "note", "obsidian", "log", "config", "query", "render", "csv", "html", "anki"]
+    static let targets = ["frontmatter", "frontmatter-diff", "note", "obsidian", "log", "config", "query", "render", "csv", "html", "anki", "json"]
 
     @Test(arguments: targets)
     func seedsPassEveryParser(_ target: String) throws {
