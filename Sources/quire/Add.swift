@@ -18,6 +18,8 @@ extension Quire {
                 $VISUAL or $EDITOR opens to write it in the vault's card syntax. The note is read back \
                 first: a text that makes no card, changes another card or brings a warning is refused, \
                 and nothing is written.
+
+                Example: quire add "What is ATP?" "The cell's energy currency" --deck Biology
                 """)
 
         @OptionGroup var options: VaultOptions

@@ -20,6 +20,8 @@ extension Quire {
                 such as llama.cpp's or Ollama's), the answer is phrased by it from those chunks, and \
                 every sentence that cites none of them, or one that does not support it, is dropped. \
                 An endpoint on another machine is refused unless --allow-remote is given.
+
+                Example: quire ask "what does the mitochondrion produce?"
                 """)
 
         @OptionGroup var options: VaultOptions

@@ -8,7 +8,8 @@ extension Quire {
     enum Bury: CardAction {
         static let configuration = CommandConfiguration(
             commandName: "bury",
-            abstract: "Bury cards: they do not come up before the next study day (or --until).")
+            abstract: "Bury cards: they do not come up before the next study day (or --until).",
+            discussion: "Example: quire bury deck:Spanish/Verbs")
         static let verb = "buried"
 
         struct Options: ParsableArguments {

@@ -13,12 +13,13 @@ extension Quire {
         static let configuration = CommandConfiguration(
             commandName: "category",
             abstract: "The note categories of .quire/config.yaml, with their colours.",
+            discussion: "Example: quire category add Idea --color '#3b82f6'",
             subcommands: [List.self, Add.self, Rename.self, Remove.self], defaultSubcommand: List.self)
 
         struct List: ParsableCommand {
             static let configuration = CommandConfiguration(
                 abstract: "List the categories, alphabetically, in their colours, with their notes.",
-                discussion: "Categories notes use that the settings do not name are listed too, marked 'not in the settings'.")
+                discussion: "Categories notes use that the settings do not name are listed too, marked 'not in the settings'.\n\nExample: quire category list")
             @OptionGroup var options: VaultOptions
             @OptionGroup var listing: ListingOptions
 
@@ -64,7 +65,8 @@ extension Quire {
         }
 
         struct Add: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Add a category (or set its colour).")
+            static let configuration = CommandConfiguration(abstract: "Add a category (or set its colour).",
+            discussion: "Example: quire category add Idea --color '#3b82f6'")
             @OptionGroup var options: VaultOptions
             @Option(name: .customLong("color"), help: "Its colour, like #137fec.") var colorOption: String?
             @Argument(help: "The category's name.") var name: String
@@ -86,7 +88,8 @@ extension Quire {
         }
 
         struct Rename: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Rename a category, in the settings and in every note of it.")
+            static let configuration = CommandConfiguration(abstract: "Rename a category, in the settings and in every note of it.",
+            discussion: "Example: quire category rename Idea Ideas")
             @OptionGroup var options: VaultOptions
             @OptionGroup var edit: EditOptions
             @Argument(help: "The category's name.") var old: String
@@ -107,7 +110,8 @@ extension Quire {
         }
 
         struct Remove: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Remove a category; its notes are left uncategorized.")
+            static let configuration = CommandConfiguration(abstract: "Remove a category; its notes are left uncategorized.",
+            discussion: "Example: quire category remove Ideas --dry-run")
             @OptionGroup var options: VaultOptions
             @OptionGroup var edit: EditOptions
             @Argument(help: "The category's name.") var name: String

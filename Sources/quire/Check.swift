@@ -15,6 +15,8 @@ extension Quire {
                 Also reports each card that was re-matched to its history after an edit, and each card whose \
                 scheduling line differs from what the review log gives (see quire replay). Exit status 1 when \
                 there are errors.
+
+                Example: quire check --errors-only
                 """)
 
         @OptionGroup var options: VaultOptions

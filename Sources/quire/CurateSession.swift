@@ -57,21 +57,24 @@ struct CurateSessionOptions: ParsableArguments {
 extension Quire {
     struct CurateWeekly: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "weekly", abstract: "Keep or archive the notes created in a week (default: the oldest week due).")
+            commandName: "weekly", abstract: "Keep or archive the notes created in a week (default: the oldest week due).",
+            discussion: "Example: quire curate weekly 2026-W47")
         @OptionGroup var session: CurateSessionOptions
         func run() throws { try session.run(.weekly) }
     }
 
     struct CurateMonthly: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "monthly", abstract: "Keep or archive a month's notes kept in its weekly reviews.")
+            commandName: "monthly", abstract: "Keep or archive a month's notes kept in its weekly reviews.",
+            discussion: "Example: quire curate monthly 2026-11")
         @OptionGroup var session: CurateSessionOptions
         func run() throws { try session.run(.monthly) }
     }
 
     struct CurateYearly: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "yearly", abstract: "Keep or archive a year's notes kept in its monthly reviews.")
+            commandName: "yearly", abstract: "Keep or archive a year's notes kept in its monthly reviews.",
+            discussion: "Example: quire curate yearly 2026")
         @OptionGroup var session: CurateSessionOptions
         func run() throws { try session.run(.yearly) }
     }

@@ -7,7 +7,8 @@ extension Quire {
     struct CurateStatus: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "status",
-            abstract: "Every curation review that is due, missed ones included, oldest first.")
+            abstract: "Every curation review that is due, missed ones included, oldest first.",
+            discussion: "Example: quire curate status --json")
 
         @OptionGroup var options: VaultOptions
         @OptionGroup var listing: ListingOptions

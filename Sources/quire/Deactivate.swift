@@ -7,7 +7,8 @@ extension Quire {
     enum Deactivate: CardAction {
         static let configuration = CommandConfiguration(
             commandName: "deactivate",
-            abstract: "StudyFlow: make cards inactive (never due; counts kept).")
+            abstract: "StudyFlow: make cards inactive (never due; counts kept).",
+            discussion: "Example: quire deactivate id:7k2m")
         static let verb = "deactivated"
 
         static func action(_ options: NoCardActionOptions, now: Timestamp, config: VaultConfig) -> ReviewAction { .deactivate }

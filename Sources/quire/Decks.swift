@@ -8,7 +8,8 @@ extension Quire {
     /// `quire decks`.
     struct Decks: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show the deck tree with note, card, new, learning and due counts (sub-decks included).")
+            abstract: "Show the deck tree with note, card, new, learning and due counts (sub-decks included).",
+            discussion: "Example: quire decks --json")
 
         @OptionGroup var options: VaultOptions
         @OptionGroup var listing: ListingOptions

@@ -10,7 +10,7 @@ extension Quire {
     struct Due: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print how many cards are due now (for a shell prompt); --json gives the count per deck.",
-            discussion: "Due as every command counts it (FORMAT.md §7.1): review cards due on today's study day (see day_rollover), learning steps whose time has come; not new, suspended, buried or archived.")
+            discussion: "Due as every command counts it (FORMAT.md §7.1): review cards due on today's study day (see day_rollover), learning steps whose time has come; not new, suspended, buried or archived.\n\nExample: quire due; quire due --json")
 
         @OptionGroup var options: VaultOptions
         @OptionGroup var listing: ListingOptions

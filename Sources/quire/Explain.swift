@@ -10,7 +10,8 @@ extension Quire {
     /// `quire explain CARD [--related N] [--json]`.
     struct Explain: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show a card with the text it was made from (its section, or the source line a generated card names) and the nearest passages of other notes.")
+            abstract: "Show a card with the text it was made from (its section, or the source line a generated card names) and the nearest passages of other notes.",
+            discussion: "Example: quire explain 7k2m9xq4v1ab")
 
         @OptionGroup var options: VaultOptions
         @Option(help: "How many passages of other notes.") var related = 3

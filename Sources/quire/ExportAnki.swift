@@ -20,6 +20,8 @@ extension Quire {
                 with math as \\(…\\) and \\[…\\]; notes dated by their created key; decks and tags; each \
                 card's due date, interval, ease, reps, lapses, suspension, burial and FSRS memory \
                 state; every answer of the log; the images the sides embed. docs/INTERCHANGE.md.
+
+                Example: quire export anki biology.apkg deck:Biology
                 """)
 
         @OptionGroup var export: CardExportOptions

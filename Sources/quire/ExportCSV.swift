@@ -11,6 +11,8 @@ extension Quire {
                 Columns: ID, Deck, Kind, Variant, Front, Back, Text (a cloze's whole text), Tags, State, \
                 Due, Interval, Stability, Difficulty, Reps, Lapses, Suspended, Path, Line. Sides are \
                 Markdown. RFC 4180: commas, CRLF, quotes where needed.
+
+                Example: quire export csv cards.csv deck:Spanish
                 """)
 
         @OptionGroup var export: CardExportOptions

@@ -6,7 +6,8 @@ extension Quire {
     struct ExportJSON: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "json",
-            abstract: "Every note with its cards, and the decks, as one JSON document (docs/JSON.md, \"Export\").")
+            abstract: "Every note with its cards, and the decks, as one JSON document (docs/JSON.md, \"Export\").",
+            discussion: "Example: quire export json cards.json tag:exam")
 
         @OptionGroup var export: CardExportOptions
 

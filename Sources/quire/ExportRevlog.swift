@@ -15,6 +15,8 @@ extension Quire {
                 reset card goes on under a new one), the time in milliseconds since 1970, the rating \
                 1–4, the state before the answer (0 new, 1 learning, 2 review, 3 relearning) and the \
                 answer's duration in milliseconds (0 when not logged). Undone answers are left out.
+
+                Example: quire export revlog revlog.csv
                 """)
 
         @OptionGroup var export: CardExportOptions

@@ -19,6 +19,8 @@ extension Quire {
                 Shows the proposals with their source lines (a dry run); --write adds them to each note under a \
                 ## Cards heading (made at the end when there is none), --to FILE into one note instead. Every \
                 answer is text of the note; a card the vault already has is not proposed again.
+
+                Example: quire generate Biology/Enzymes.md --write
                 """)
 
         @OptionGroup var options: VaultOptions

@@ -8,6 +8,7 @@ extension Quire {
         static let configuration = CommandConfiguration(
             commandName: "git",
             abstract: "Git integration.",
+            discussion: "Example: quire git setup",
             subcommands: [Setup.self])
 
         /// `quire git setup`: the merge driver in this clone.
@@ -17,6 +18,8 @@ extension Quire {
                 discussion: """
                 Notes changed on two devices are then merged by git's rules for their text, and their \
                 scheduling lines from both devices' review logs: no conflict on scheduling lines.
+
+                Example: quire git setup
                 """)
 
             @OptionGroup var options: VaultOptions

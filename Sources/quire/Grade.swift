@@ -12,6 +12,8 @@ extension Quire {
             discussion: """
                 Appends the review to this device's log, then rewrites the card's scheduling line in its \
                 note. A note that changed on disk since it was read is not overwritten.
+
+                Example: quire grade 7k2m good
                 """)
 
         @OptionGroup var options: VaultOptions

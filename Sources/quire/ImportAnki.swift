@@ -23,6 +23,8 @@ extension Quire {
                 cannot be imported is listed with its ID and reason, the others are imported, and \
                 the exit status is 1; with --strict nothing is written then. The files are moved \
                 into place all together, so a killed import leaves nothing half done.
+
+                Example: quire import anki collection.apkg --dry-run
                 """)
 
         @OptionGroup var options: VaultOptions

@@ -14,6 +14,8 @@ extension Quire {
                 (the most telling sentence of each few minutes), then the transcript in sections of about 100 \
                 words, each headed by its time range and opened by <!-- time m:ss --> (FORMAT.md §8). The file \
                 is copied into assets/ and linked. Nothing is written when the file cannot be read.
+
+                Example: quire import audio lecture.mp3 --deck Biology
                 """)
 
         @OptionGroup var options: VaultOptions

@@ -25,6 +25,8 @@ extension Quire {
                 already in its deck is reported and skipped. A bad row is an error with its line; \
                 the other rows are imported and the exit status is 1 (with --strict nothing is \
                 written then).
+
+                Example: quire import csv words.csv --deck Spanish --dry-run
                 """)
 
         @OptionGroup var options: VaultOptions

@@ -12,7 +12,7 @@ extension Quire {
         static let configuration = CommandConfiguration(
             commandName: "import",
             abstract: "Bring cards and notes in from other formats.",
-            discussion: "Everything is checked before anything is written; then the new files are moved into place all together.",
+            discussion: "Everything is checked before anything is written; then the new files are moved into place all together.\n\nExample: quire import csv words.csv --deck Spanish",
             subcommands: [ImportCSV.self, ImportAnki.self, ImportObsidian.self, ImportPDF.self, ImportImage.self, ImportAudio.self, ImportVideo.self])
 
         /// Imports write Quire's card syntax: a vault reading another is refused.

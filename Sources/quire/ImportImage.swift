@@ -18,6 +18,8 @@ extension Quire {
                 one section per image, in the order given: the image (copied into assets/), the mean confidence, \
                 then the text, a word tesseract is unsure of followed by (?). Nothing is written when an image \
                 cannot be read.
+
+                Example: quire import image board.jpg --deck Chemistry
                 """)
 
         @OptionGroup var options: VaultOptions

@@ -19,6 +19,8 @@ extension Quire {
                 vault's card_syntax becomes obsidian-sr, so every card the plugin saw is Quire's too. \
                 The comments stay unless --strip; --dry-run shows every change as a diff. \
                 docs/INTERCHANGE.md.
+
+                Example: quire import obsidian-sr --dry-run
                 """)
 
         @OptionGroup var options: VaultOptions

@@ -23,6 +23,8 @@ extension Quire {
                 note beside it, so the cards added to the old one stay). Pages without text (scans) are \
                 listed. An encrypted or damaged PDF is an error and nothing is written for it; the other \
                 files are imported and the exit status is 1.
+
+                Example: quire import pdf chapter3.pdf --deck Biology
                 """)
 
         @OptionGroup var options: VaultOptions

@@ -10,6 +10,8 @@ extension Quire {
             discussion: """
                 As `quire import audio`, from the video's sound track (ffmpeg reads MP4, MKV, WebM, AVI, MOV…). \
                 The sound alone is kept, as Opus in Ogg (about 14 MB an hour), not the pictures.
+
+                Example: quire import video talk.mp4
                 """)
 
         @OptionGroup var options: VaultOptions

@@ -12,6 +12,8 @@ extension Quire {
                 Searches do this themselves for a few changed notes; run it after installing the model or \
                 adding many notes, or leave `quire watch` running. Vectors are computed on every core with \
                 a progress bar; Ctrl-C keeps those already computed.
+
+                Example: quire index
                 """)
 
         @OptionGroup var options: VaultOptions

@@ -6,7 +6,8 @@ extension Quire {
     /// `quire init [DIR]`.
     struct Init: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Make a folder a Quire vault (.quire/ with settings, log and cache).")
+            abstract: "Make a folder a Quire vault (.quire/ with settings, log and cache).",
+            discussion: "Example: quire init ~/notes")
 
         @Argument(help: "The folder (default: the working directory).")
         var directory: String?

@@ -12,6 +12,8 @@ extension Quire {
             discussion: """
                 Plain output has one card per line: ID, state, due, location, front — separated by tabs \
                 when piped, aligned on a terminal. See docs/QUERIES.md for queries and docs/JSON.md for --json.
+
+                Example: quire list deck:Biology is:due --json
                 """)
 
         @OptionGroup var options: VaultOptions

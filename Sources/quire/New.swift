@@ -15,6 +15,8 @@ extension Quire {
                 several words. The note goes into the notes folder (notes_folder in .quire/config.yaml, default Notes), \
                 named after its title, never over an existing file, with its title, created time and the \
                 options given in its front matter.
+
+                Example: quire new "Listen first" "Seek to understand." --category Communication
                 """)
 
         @OptionGroup var options: VaultOptions

@@ -14,6 +14,8 @@ extension Quire {
             discussion: """
                 Each group is headed by where its curation review stands (pending, in progress, completed). \
                 Archived notes are left out (quire list --notes finds them). See docs/FORMAT.md §2.2.
+
+                Example: quire notes --cycle weekly
                 """)
 
         @OptionGroup var options: VaultOptions

@@ -23,6 +23,8 @@ extension Quire {
                 on earlier ones (time-series cross-validation; --no-validation skips it), and the \
                 fsrs_parameters line; --write stores it in .quire/config.yaml (under decks: with --deck). \
                 Deterministic: the same history gives the same parameters.
+
+                Example: quire optimize --evaluate; quire optimize --write --deck Languages
                 """)
 
         @OptionGroup var options: VaultOptions

@@ -27,6 +27,8 @@ extension Quire {
                 schedule unless --grade (right: Good, wrong: Again, as 'quire grade'). At the end, r goes over \
                 the cards missed. Answers are read line by line: choice 1-4 (or a-d), true/false t/f, match \
                 pairs like '1c 2a 3e 4b 5d', typed and explain the text; q quits.
+
+                Example: quire quiz deck:Geography --mode choice --count 10
                 """)
 
         @OptionGroup var options: VaultOptions

@@ -15,6 +15,8 @@ extension Quire {
                 Ctrl-C or --seconds stops it; the recording is kept in assets/ and transcribed. When the \
                 transcript cannot be made, the recording is still kept in assets/. Where the machine has no \
                 input device, it says so.
+
+                Example: quire record --deck Biology
                 """)
 
         @OptionGroup var options: VaultOptions

@@ -8,7 +8,8 @@ extension Quire {
     /// `quire related NOTE|CARD`: the notes nearest a note or a card.
     struct Related: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List the notes nearest a note or a card: by meaning with the model installed, else by shared words.")
+            abstract: "List the notes nearest a note or a card: by meaning with the model installed, else by shared words.",
+            discussion: "Example: quire related Biology/Cells/organelles.md")
 
         @OptionGroup var options: VaultOptions
         @OptionGroup var listing: ListingOptions

@@ -21,7 +21,8 @@ extension Quire {
             defaultSubcommand: Now.self)
 
         struct Now: ParsableCommand {
-            static let configuration = CommandConfiguration(commandName: "now", abstract: "Say what is due now (the default).")
+            static let configuration = CommandConfiguration(commandName: "now", abstract: "Say what is due now (the default).",
+            discussion: "Example: quire remind now --print")
             @OptionGroup var options: VaultOptions
             @Flag(help: "Print the line even where a desktop could show it.") var print = false
 
@@ -46,7 +47,8 @@ extension Quire {
         }
 
         struct Install: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Remind every day at a time (systemd user timer, else cron).")
+            static let configuration = CommandConfiguration(abstract: "Remind every day at a time (systemd user timer, else cron).",
+            discussion: "Example: quire remind install --at 08:30")
             @OptionGroup var options: VaultOptions
             @Option(help: ArgumentHelp("The time of day, HH:MM (24 hours).", valueName: "TIME")) var at = "09:00"
 
@@ -86,7 +88,8 @@ extension Quire {
         }
 
         struct Uninstall: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Stop the daily reminder of this vault.")
+            static let configuration = CommandConfiguration(abstract: "Stop the daily reminder of this vault.",
+            discussion: "Example: quire remind uninstall")
             @OptionGroup var options: VaultOptions
 
             func run() throws {

@@ -12,6 +12,8 @@ extension Quire {
                 Replays all devices' logs in time order and rewrites the scheduling lines that differ. \
                 Cards the log does not know are left as they are. --check only reports (exit 1 when \
                 something differs).
+
+                Example: quire replay --check
                 """)
 
         @OptionGroup var options: VaultOptions

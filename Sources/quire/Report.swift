@@ -12,6 +12,8 @@ extension Quire {
                 The sections and numbers of 'quire stats' as inline SVG charts: no script, nothing fetched from \
                 the network, light and dark colour schemes. Written to --out FILE (replaced atomically), or to \
                 standard output when it is not a terminal.
+
+                Example: quire report --out stats.html deck:Biology
                 """)
 
         @OptionGroup var options: VaultOptions

@@ -7,7 +7,8 @@ extension Quire {
     enum Reset: CardAction {
         static let configuration = CommandConfiguration(
             commandName: "reset",
-            abstract: "Forget cards' scheduling history (the log keeps it); they become new.")
+            abstract: "Forget cards' scheduling history (the log keeps it); they become new.",
+            discussion: "Example: quire reset id:7k2m")
         static let verb = "reset"
         static let asksBeforeEveryCard = true
 

@@ -11,6 +11,8 @@ extension Quire {
             With --ours or --theirs, every conflict in the note keeps that side's text; without, the \
             note must have no conflict markers left (you edited it). Its scheduling lines are then set \
             from all devices' review logs, and git is told the note is resolved (git add).
+
+            Example: quire resolve Biology/cells.md --theirs
             """)
 
         @OptionGroup var options: VaultOptions

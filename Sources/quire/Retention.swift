@@ -21,6 +21,8 @@ extension Quire {
                 same seeds, so the table is deterministic. Recommended: the highest retention whose minutes of \
                 study per card remembered come within 5% of the least (the least alone is fsrs-rs's "optimal \
                 retention"); set it as desired_retention in .quire/config.yaml (a deck's under decks:).
+
+                Example: quire retention --deck Languages
                 """)
 
         @OptionGroup var options: VaultOptions

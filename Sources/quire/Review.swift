@@ -20,6 +20,8 @@ extension Quire {
                 images, s skip, b bury until tomorrow, ! suspend, p/P promote/demote (StudyFlow cards), ? \
                 help, q quit. With --type (or type: true in a note) the answer is typed and compared. \
                 --plain reads the commands line by line from standard input, for scripts.
+
+                Example: quire review; quire review --mode custom --new 30 deck:Spanish
                 """)
 
         @OptionGroup var options: VaultOptions

@@ -23,6 +23,8 @@ extension Quire {
                 (only changed notes are read again). With the sentence-embedding model installed \
                 (`quire model install`), hits are ranked by meaning as well as by words: a search for \
                 "heart attack" finds a note about myocardial infarction.
+
+                Example: quire search mitochondria deck:Biology
                 """)
 
         @OptionGroup var options: VaultOptions

@@ -19,6 +19,8 @@ extension Quire {
                 in $VISUAL or $EDITOR in this terminal. --listen 0.0.0.0 (or one of this computer's \
                 addresses) serves other devices of your network too, such as a phone: the address is \
                 printed with a QR code. Needs a vault made by 'quire init'.
+
+                Example: quire serve --open; quire serve --listen 0.0.0.0
                 """)
 
         @OptionGroup var options: VaultOptions

@@ -6,7 +6,8 @@ extension Quire {
     struct SetCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "set",
-            abstract: "Set a front-matter key in every note matching a query (default: every note).")
+            abstract: "Set a front-matter key in every note matching a query (default: every note).",
+            discussion: "Example: quire set cycle=monthly path:'History/**' --dry-run")
 
         @OptionGroup var options: VaultOptions
         @OptionGroup var edit: EditOptions

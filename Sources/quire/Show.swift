@@ -9,7 +9,8 @@ extension Quire {
     /// `quire show CARD`.
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show a card: its front and back rendered, its source location and its scheduling state.")
+            abstract: "Show a card: its front and back rendered, its source location and its scheduling state.",
+            discussion: "Example: quire show 7k2m9xq4v1ab")
 
         @OptionGroup var options: VaultOptions
         @OptionGroup var listing: ListingOptions

@@ -8,10 +8,12 @@ extension Quire {
         static let configuration = CommandConfiguration(
             commandName: "source-type",
             abstract: "The kinds of source offered for notes (source_types in .quire/config.yaml).",
+            discussion: "Example: quire source-type add Lecture",
             subcommands: [List.self, Add.self, Remove.self], defaultSubcommand: List.self)
 
         struct List: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "List the source types.")
+            static let configuration = CommandConfiguration(abstract: "List the source types.",
+            discussion: "Example: quire source-type list")
             @OptionGroup var options: VaultOptions
             func run() throws {
                 for t in try LoadedVault.settings(of: try options.open()).config.sourceTypes { Output.line(t) }
@@ -19,7 +21,8 @@ extension Quire {
         }
 
         struct Add: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Add a source type.")
+            static let configuration = CommandConfiguration(abstract: "Add a source type.",
+            discussion: "Example: quire source-type add Lecture")
             @OptionGroup var options: VaultOptions
             @Argument(help: "Its name, like Course.") var name: String
             func validate() throws { try CategoryCommand.check(name) }
@@ -30,7 +33,8 @@ extension Quire {
         }
 
         struct Remove: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Remove a source type (notes keep theirs).")
+            static let configuration = CommandConfiguration(abstract: "Remove a source type (notes keep theirs).",
+            discussion: "Example: quire source-type remove Lecture")
             @OptionGroup var options: VaultOptions
             @Argument(help: "Its name.") var name: String
             func run() throws {

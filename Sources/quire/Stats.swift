@@ -14,7 +14,7 @@ extension Quire {
     struct Stats: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Statistics: streaks, cards by state, reviews and time, the due forecast, a year of reviews, retention, milestones.",
-            discussion: "Computed from the review log and the cards a query selects (every card without one). --json has every figure (docs/JSON.md).")
+            discussion: "Computed from the review log and the cards a query selects (every card without one). --json has every figure (docs/JSON.md).\n\nExample: quire stats deck:Biology --days 14")
 
         @OptionGroup var options: VaultOptions
         @OptionGroup var listing: ListingOptions

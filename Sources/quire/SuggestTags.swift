@@ -11,7 +11,8 @@ extension Quire {
     struct SuggestTags: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "suggest-tags",
-            abstract: "Propose tags the vault already uses for notes whose key words or title match them; --apply adds them.")
+            abstract: "Propose tags the vault already uses for notes whose key words or title match them; --apply adds them.",
+            discussion: "Example: quire suggest-tags Biology/Enzymes.md")
 
         @OptionGroup var options: VaultOptions
         @Option(help: "The most tags per note.") var limit = 3

@@ -10,7 +10,8 @@ extension Quire {
     /// `quire summarize NOTE [--sentences N] [--write] [--json]`.
     struct Summarize: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Summarise a note by its most central sentences (extractive, offline); --write stores it as summary: in its front matter.")
+            abstract: "Summarise a note by its most central sentences (extractive, offline); --write stores it as summary: in its front matter.",
+            discussion: "Example: quire summarize Biology/Enzymes.md --write")
 
         @OptionGroup var options: VaultOptions
         @Option(help: "How many sentences.") var sentences = 3

@@ -7,7 +7,8 @@ extension Quire {
     enum Suspend: CardAction {
         static let configuration = CommandConfiguration(
             commandName: "suspend",
-            abstract: "Suspend cards (they never come up until unsuspended).")
+            abstract: "Suspend cards (they never come up until unsuspended).",
+            discussion: "Example: quire suspend deck:Spanish/Verbs")
         static let verb = "suspended"
 
         static func action(_ options: NoCardActionOptions, now: Timestamp, config: VaultConfig) -> ReviewAction { .suspend }

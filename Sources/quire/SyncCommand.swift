@@ -14,6 +14,8 @@ extension Quire {
             upstream branch with Quire's merge driver, replays scheduling \
             lines the merged log says are behind, and pushes. A conflict in a note's text stops the \
             sync with what to do next (quire resolve, then git's continue or abort).
+
+            Example: quire sync
             """)
 
         @OptionGroup var options: VaultOptions

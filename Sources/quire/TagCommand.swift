@@ -9,6 +9,7 @@ extension Quire {
         static let configuration = CommandConfiguration(
             commandName: "tag",
             abstract: "Add or remove a tag in the front matter of every note matching a query.",
+            discussion: "Example: quire tag add week-3 deck:Chemistry --dry-run",
             subcommands: [Add.self, Remove.self])
 
         /// What both subcommands take.
@@ -26,14 +27,16 @@ extension Quire {
         }
 
         struct Add: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Add a tag (keeps the file's list style).")
+            static let configuration = CommandConfiguration(abstract: "Add a tag (keeps the file's list style).",
+            discussion: "Example: quire tag add week-3 deck:Chemistry")
             @OptionGroup var arguments: Arguments
             func validate() throws { try UnknownOptions.reject(arguments.query, of: Self.self) }
             func run() throws { try arguments.run(FrontMatterChange.addTag, verb: "tagged") }
         }
 
         struct Remove: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Remove a tag from the front matter.")
+            static let configuration = CommandConfiguration(abstract: "Remove a tag from the front matter.",
+            discussion: "Example: quire tag remove week-3 tag:week-3")
             @OptionGroup var arguments: Arguments
             func validate() throws { try UnknownOptions.reject(arguments.query, of: Self.self) }
             func run() throws { try arguments.run(FrontMatterChange.removeTag, verb: "untagged") }

@@ -7,7 +7,8 @@ extension Quire {
     /// `quire tags`.
     struct Tags: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List every tag with the number of notes and cards that carry it.")
+            abstract: "List every tag with the number of notes and cards that carry it.",
+            discussion: "Example: quire tags --json")
 
         @OptionGroup var options: VaultOptions
         @OptionGroup var listing: ListingOptions

@@ -17,6 +17,8 @@ extension Quire {
                 was studied today. When more is due than the limit allows, cards not studied for two days \
                 come first, then those answered right less than 70% of the time, then those added in the \
                 last week, then a pick seeded by the day. 'quire review' without a query studies this plan.
+
+                Example: quire today
                 """)
 
         @OptionGroup var options: VaultOptions

@@ -12,6 +12,8 @@ extension Quire {
             discussion: """
                 Logs an undo, then restores the card's front matter exactly as it was before the review \
                 (or, if the note's front matter changed since, the card's state without that review).
+
+                Example: quire undo
                 """)
 
         @OptionGroup var options: VaultOptions

@@ -5,7 +5,8 @@ extension Quire {
     /// `quire unset KEY [QUERY]`.
     struct Unset: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Remove a front-matter key from every note matching a query (default: every note).")
+            abstract: "Remove a front-matter key from every note matching a query (default: every note).",
+            discussion: "Example: quire unset cycle path:'History/**'")
 
         @OptionGroup var options: VaultOptions
         @OptionGroup var edit: EditOptions

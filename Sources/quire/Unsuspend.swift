@@ -7,7 +7,8 @@ extension Quire {
     enum Unsuspend: CardAction {
         static let configuration = CommandConfiguration(
             commandName: "unsuspend",
-            abstract: "Unsuspend cards.")
+            abstract: "Unsuspend cards.",
+            discussion: "Example: quire unsuspend is:suspended deck:Spanish")
         static let verb = "unsuspended"
 
         static func action(_ options: NoCardActionOptions, now: Timestamp, config: VaultConfig) -> ReviewAction { .unsuspend }

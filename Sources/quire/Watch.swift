@@ -19,6 +19,8 @@ extension Quire {
             were lost and the whole vault was read again. When the vault has a search index \
             (.quire/cache/search.sqlite, made by the first search), it is kept current too: words, and \
             vectors with the model installed.
+
+            Example: quire watch --json
             """)
 
         @OptionGroup var options: VaultOptions

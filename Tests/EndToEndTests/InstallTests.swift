@@ -62,6 +62,21 @@ import Testing
         #expect(try q.run(["help", "review"]).stdout.contains("OVERVIEW: Study"))
     }
 
+    @Test func everyCommandHelpHasAnExample() throws {
+        let dump = try QuireRunner.execute(QuireRunner.executable, ["--experimental-dump-help"])
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(dump.stdout.utf8)) as? [String: Any])
+        var lacking: [String] = []
+        func walk(_ command: [String: Any], _ path: [String]) {
+            for sub in command["subcommands"] as? [[String: Any]] ?? [] {
+                guard let name = sub["commandName"] as? String, name != "help" else { continue }
+                if !((sub["discussion"] as? String) ?? "").contains("Example") { lacking.append((path + [name]).joined(separator: " ")) }
+                walk(sub, path + [name])
+            }
+        }
+        walk(try #require(root["command"] as? [String: Any]), ["quire"])
+        #expect(lacking.isEmpty, "no example in the help of: \(lacking.joined(separator: ", "))")
+    }
+
     @Test func theManualPageReads() throws {
         let page = try QuireRunner.execute(URL(fileURLWithPath: "/usr/bin/env"),
                                            ["python3", QuireRunner.repositoryRoot.appendingPathComponent("scripts/manpage.py").path, QuireRunner.executable.path])
