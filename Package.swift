@@ -42,7 +42,6 @@ let package = Package(
         ),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
-        .systemLibrary(name: "COpenBLAS", pkgConfig: "openblas", providers: [.apt(["libopenblas-dev"])]),
         .systemLibrary(
             name: "CLibYAML",
             pkgConfig: "yaml-0.1",
@@ -97,7 +96,7 @@ let package = Package(
         // Optimised in debug builds too: its loops run a neural network, 50 times slower unoptimised.
         .target(
             name: "QuireEmbedding",
-            dependencies: ["QuireSupport", "QuireSystem", "QuireArchive", "COpenBLAS"],
+            dependencies: ["QuireSupport", "QuireSystem", "QuireArchive"],
             swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]
         ),
         // Search: notes cut into chunks (by heading and size, cards apart) for the full-text index.

@@ -33,7 +33,6 @@ C_WRAPPERS = {
     "CMalloc": {"QuireSystem"},
     "CSQLite": {"QuireArchive"},
     "CZstd": {"QuireArchive"},
-    "COpenBLAS": {"QuireEmbedding"},
 }
 PLATFORM_MODULES = {"Glibc", "Darwin", "Musl"}
 # The system layer: the only modules of the library and CLI that call the platform's C library, so

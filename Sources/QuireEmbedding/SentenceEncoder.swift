@@ -1,4 +1,3 @@
-internal import COpenBLAS
 import Foundation
 import QuireSupport
 
@@ -29,6 +28,9 @@ public final class SentenceEncoder: @unchecked Sendable {
 
     /// Builds the encoder from a model's tensors and vocabulary.
     public init(tensors: Safetensors, tokenizer: WordPieceTokenizer) throws(EmbeddingError) {
+        guard BLAS.routines != nil else {
+            throw .unreadable(path: BLAS.names[0], reason: "OpenBLAS cannot be loaded (Debian: apt-get install libopenblas0)")
+        }
         let d = Self.dimension
         func t(_ name: String, _ shape: [Int]) throws(EmbeddingError) -> [Float] { try tensors.tensor(name, shape: shape).values }
         let vocab = tokenizer.count
@@ -56,7 +58,7 @@ public final class SentenceEncoder: @unchecked Sendable {
         // One text's matrices are small (at most 256 × 1,536): OpenBLAS's threads cost more than
         // they save on them (most of the time in the kernel, waiting). Texts are spread over the
         // cores instead (``embed(_:)`` is safe to call from several threads at once).
-        openblas_set_num_threads(1)
+        BLAS.routines?.setThreads?(1)
     }
 
     /// The unit-length embedding of `text`.
@@ -97,7 +99,7 @@ public final class SentenceEncoder: @unchecked Sendable {
                     // scores = Q_h · K_h^T / √32, softmax by row, then context_h = scores · V_h.
                     scores.withUnsafeMutableBufferPointer { sp in
                         guard let sbase = sp.baseAddress else { return }
-                        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, Int32(n), Int32(n), Int32(headSize), scale,
+                        BLAS.sgemm(BLAS.noTrans, BLAS.trans, Int32(n), Int32(n), Int32(headSize), scale,
                                     base + h * headSize, Int32(3 * d), base + d + h * headSize, Int32(3 * d), 0, sbase, Int32(n))
                         for r in 0..<n {
                             let row = sbase + r * n
@@ -112,7 +114,7 @@ public final class SentenceEncoder: @unchecked Sendable {
                     context.withUnsafeMutableBufferPointer { cp in
                         guard let cbase = cp.baseAddress else { return }
                         scores.withUnsafeBufferPointer { sp in
-                            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Int32(n), Int32(headSize), Int32(n), 1,
+                            BLAS.sgemm(BLAS.noTrans, BLAS.noTrans, Int32(n), Int32(headSize), Int32(n), 1,
                                         sp.baseAddress, Int32(n), base + 2 * d + h * headSize, Int32(3 * d), 0,
                                         cbase + h * headSize, Int32(d))
                         }
@@ -147,7 +149,7 @@ public final class SentenceEncoder: @unchecked Sendable {
             for r in 0..<rows { for j in 0..<outputs { o[r * outputs + j] = bias[j] } }
             input.withUnsafeBufferPointer { ip in
                 weight.withUnsafeBufferPointer { wp in
-                    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, Int32(rows), Int32(outputs), Int32(inputs), 1,
+                    BLAS.sgemm(BLAS.noTrans, BLAS.trans, Int32(rows), Int32(outputs), Int32(inputs), 1,
                                 ip.baseAddress, Int32(inputs), wp.baseAddress, Int32(inputs), 1, o, Int32(outputs))
                 }
             }

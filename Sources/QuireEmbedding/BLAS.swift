@@ -1,0 +1,32 @@
+import QuireSystem
+
+/// The two routines of OpenBLAS the encoder uses, loaded from Debian's libopenblas when the first
+/// encoder is made (``SharedLibrary``), not at the start of every command.
+enum BLAS {
+    /// `cblas_sgemm`: C = alpha · op(A) · op(B) + beta · C, in single precision.
+    typealias SGEMM = @convention(c) (Int32, Int32, Int32, Int32, Int32, Int32, Float, UnsafePointer<Float>?, Int32,
+                                      UnsafePointer<Float>?, Int32, Float, UnsafeMutablePointer<Float>?, Int32) -> Void
+    /// `openblas_set_num_threads`.
+    typealias SetThreads = @convention(c) (Int32) -> Void
+
+    /// CBLAS's constants (cblas.h): row-major storage, a matrix as it is or transposed.
+    static let rowMajor: Int32 = 101, noTrans: Int32 = 111, trans: Int32 = 112
+
+    /// The library's names, most specific first (Debian's runtime package names the first).
+    static let names = ["libopenblas.so.0", "libopenblas.so", "libblas.so.3"]
+
+    /// The routines, or nil when no OpenBLAS could be opened.
+    static let routines: (sgemm: SGEMM, setThreads: SetThreads?)? = {
+        guard let library = SharedLibrary(names), let sgemm = library.symbol("cblas_sgemm") else { return nil }
+        let setThreads = library.symbol("openblas_set_num_threads").map { unsafeBitCast($0, to: SetThreads.self) }
+        return (unsafeBitCast(sgemm, to: SGEMM.self), setThreads)
+    }()
+
+    /// `cblas_sgemm` (``routines`` must be there: the encoder checks when it is made).
+    @inline(__always)
+    static func sgemm(_ transA: Int32, _ transB: Int32, _ m: Int32, _ n: Int32, _ k: Int32, _ alpha: Float,
+                      _ a: UnsafePointer<Float>?, _ lda: Int32, _ b: UnsafePointer<Float>?, _ ldb: Int32, _ beta: Float,
+                      _ c: UnsafeMutablePointer<Float>?, _ ldc: Int32) {
+        routines?.sgemm(rowMajor, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+    }
+}
