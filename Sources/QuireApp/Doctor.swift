@@ -112,8 +112,10 @@ public enum Doctor {
         } else {
             found.append(Finding(.ok, "vault", "settings", "read without a problem"))
         }
-        let leftovers = loaded.index.diagnostics.filter { $0.message.hasPrefix("temporary file left by") }
-        let unreadable = loaded.errors.filter { !$0.message.hasPrefix("temporary file left by") }
+        // A leftover temporary file is named by TemporaryFiles' rule; the scanner reports it.
+        func isLeftover(_ d: Diagnostic) -> Bool { TemporaryFiles.writer(ofName: String(d.path.split(separator: "/").last ?? "")) != nil }
+        let leftovers = loaded.index.diagnostics.filter(isLeftover)
+        let unreadable = loaded.errors.filter { !isLeftover($0) }
         if unreadable.isEmpty {
             found.append(Finding(.ok, "vault", "notes", "every note reads"))
         } else {

@@ -105,12 +105,6 @@ public enum Reminder {
     /// A word for a shell (cron runs the line with `sh`): single-quoted, `'` as `'\''`; `%`,
     /// which cron turns into a line break, escaped.
     static func shellQuoted(_ word: String) -> String {
-        "'" + word.replacingOccurrences("'", with: "'\\''").replacingOccurrences("%", with: "\\%") + "'"
-    }
-}
-
-extension String {
-    fileprivate func replacingOccurrences(_ target: String, with replacement: String) -> String {
-        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+        "'" + word.replacing("'", with: "'\\''").replacing("%", with: "\\%") + "'"
     }
 }

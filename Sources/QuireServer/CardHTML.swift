@@ -31,10 +31,10 @@ struct CardHTML: Sendable {
     /// Markdown of the note at `notePath` as HTML for the page.
     func html(_ markdown: String, notePath: String) -> String {
         let (protected, spans) = MathSpans.protect(markdown)
-        let rendered = (try? renderer.render(protected)) ?? "<p>" + Self.escape(protected) + "</p>"
+        let rendered = (try? renderer.render(protected)) ?? "<p>" + HTMLText.escaped(protected) + "</p>"
         let math = MathSpans.restore(rendered, spans) { span in
             // KaTeX renders each element's text (PageScript); shown as TeX where it is missing.
-            "<span class=\"math\" data-display=\"\(span.display ? "1" : "0")\">" + Self.escape(span.tex) + "</span>"
+            "<span class=\"math\" data-display=\"\(span.display ? "1" : "0")\">" + HTMLText.escaped(span.tex) + "</span>"
         }
         return linkingMedia(math, notePath: notePath)
     }
@@ -47,13 +47,13 @@ struct CardHTML: Sendable {
         var rest = html[...]
         while let tag = rest.firstRange(of: "<img src=\""), let end = rest[tag.upperBound...].firstIndex(of: "\"") {
             out += links(rest[..<tag.lowerBound], notePath: notePath)
-            let source = Self.unescape(String(rest[tag.upperBound..<end]))
+            let source = HTMLText.attributeValue(String(rest[tag.upperBound..<end]))
             if source.lowercased().hasPrefix("data:image/") {
                 out += rest[tag.lowerBound..<end]
             } else if let url = fileURL(source, notePath: notePath) {
-                out += "<img src=\"" + Self.escape(url)
+                out += "<img src=\"" + HTMLText.escaped(url)
             } else {
-                out += "<img class=\"missing\" data-src=\"" + Self.escape(source)
+                out += "<img class=\"missing\" data-src=\"" + HTMLText.escaped(source)
             }
             rest = rest[end...]
         }
@@ -68,15 +68,15 @@ struct CardHTML: Sendable {
         while let a = rest.firstRange(of: "<a href=\""), let end = rest[a.upperBound...].firstIndex(of: "\""),
               let close = rest[end...].firstRange(of: "</a>") {
             out += rest[..<a.lowerBound]
-            let target = Self.unescape(String(rest[a.upperBound..<end]))
+            let target = HTMLText.attributeValue(String(rest[a.upperBound..<end]))
             let ext = target.split(separator: ".").last.map { $0.lowercased() } ?? ""
             if !target.contains("://"), let url = fileURL(target, notePath: notePath) {
                 if Self.sounds.contains(ext) {
-                    out += "<audio controls preload=\"none\" src=\"\(Self.escape(url))\"></audio>"
+                    out += "<audio controls preload=\"none\" src=\"\(HTMLText.escaped(url))\"></audio>"
                 } else if Self.videos.contains(ext) {
-                    out += "<video controls preload=\"none\" src=\"\(Self.escape(url))\"></video>"
+                    out += "<video controls preload=\"none\" src=\"\(HTMLText.escaped(url))\"></video>"
                 } else {
-                    out += "<a href=\"\(Self.escape(url))\"" + rest[end..<close.upperBound]
+                    out += "<a href=\"\(HTMLText.escaped(url))\"" + rest[end..<close.upperBound]
                 }
             } else {
                 out += rest[a.lowerBound..<close.upperBound]
@@ -95,10 +95,4 @@ struct CardHTML: Sendable {
               full.hasPrefix(vault.root + "/") else { return nil }
         return VaultFiles.prefix + VaultFiles.encode(String(full.dropFirst(vault.root.count + 1)))
     }
-
-    /// Text escaped for HTML content and attribute values.
-    static func escape(_ text: String) -> String { HTMLText.escaped(text) }
-
-    /// The entities cmark writes in attribute values, decoded.
-    static func unescape(_ text: String) -> String { HTMLText.attributeValue(text) }
 }

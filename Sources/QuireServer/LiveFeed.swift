@@ -4,6 +4,8 @@ import QuireSupport
 /// The pages listening for changes (server-sent events): each gets every batch of changed notes.
 final class LiveFeed: @unchecked Sendable {
     private var listeners: [UUID: AsyncStream<String>.Continuation] = [:]
+    /// The listeners' IDs, oldest first.
+    private var order: [UUID] = []
     private let lock = NSLock()
     /// Pages listening at once, at most (each holds a connection).
     static let maximumListeners = 64
@@ -13,14 +15,19 @@ final class LiveFeed: @unchecked Sendable {
         let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(16))
         let id = UUID()
         lock.withLock {
-            if listeners.count >= Self.maximumListeners, let oldest = listeners.keys.first {
+            if listeners.count >= Self.maximumListeners, let oldest = order.first {
+                order.removeFirst()
                 listeners.removeValue(forKey: oldest)?.finish()
             }
             listeners[id] = continuation
+            order.append(id)
         }
         continuation.onTermination = { [weak self] _ in
             guard let self else { return }
-            _ = self.lock.withLock { self.listeners.removeValue(forKey: id) }
+            self.lock.withLock {
+                self.listeners.removeValue(forKey: id)
+                self.order.removeAll { $0 == id }
+            }
         }
         return stream
     }
@@ -37,6 +44,7 @@ final class LiveFeed: @unchecked Sendable {
         lock.withLock {
             for c in listeners.values { c.finish() }
             listeners.removeAll()
+            order.removeAll()
         }
     }
 }

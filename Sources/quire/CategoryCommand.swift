@@ -66,7 +66,7 @@ extension Quire {
 
         struct Add: ParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Add a category (or set its colour).",
-            discussion: "Example: quire category add Idea --color '#3b82f6'")
+                                                            discussion: "Example: quire category add Idea --color '#3b82f6'")
             @OptionGroup var options: VaultOptions
             @Option(name: .customLong("color"), help: "Its colour, like #137fec.") var colorOption: String?
             @Argument(help: "The category's name.") var name: String
@@ -89,7 +89,7 @@ extension Quire {
 
         struct Rename: ParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Rename a category, in the settings and in every note of it.",
-            discussion: "Example: quire category rename Idea Ideas")
+                                                            discussion: "Example: quire category rename Idea Ideas")
             @OptionGroup var options: VaultOptions
             @OptionGroup var edit: EditOptions
             @Argument(help: "The category's name.") var old: String
@@ -111,7 +111,7 @@ extension Quire {
 
         struct Remove: ParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Remove a category; its notes are left uncategorized.",
-            discussion: "Example: quire category remove Ideas --dry-run")
+                                                            discussion: "Example: quire category remove Ideas --dry-run")
             @OptionGroup var options: VaultOptions
             @OptionGroup var edit: EditOptions
             @Argument(help: "The category's name.") var name: String

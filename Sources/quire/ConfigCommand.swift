@@ -36,6 +36,15 @@ extension Quire {
                 return path
             }
 
+            /// Sets `key` to `value` (nil: unsets it) and says what was done.
+            func write(_ key: String, _ value: String?) throws {
+                let vault = try options.open()
+                let deck = try deckPath()
+                do { try vault.setSetting(key, to: value, deck: deck) } catch { throw CLIError(error.description) }
+                let done = value.map { "set \(key): \(TerminalText.visible($0))" } ?? "unset \(key)"
+                Output.line(done + (self.deck.map { " for deck \(TerminalText.visible($0))" } ?? ""))
+            }
+
             func settings() throws -> [ConfigKeys.Setting] {
                 let vault = try options.open()
                 let (config, diagnostics) = try LoadedVault.settings(of: vault)
@@ -47,7 +56,7 @@ extension Quire {
 
         struct List: ParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Every setting, its value in use and where it comes from.",
-            discussion: "Example: quire config list --deck Languages")
+                                                            discussion: "Example: quire config list --deck Languages")
             @OptionGroup var target: Target
             @Flag(help: "Print JSON: an array of {key, value, source, takes, per_deck}.") var json = false
 
@@ -68,7 +77,7 @@ extension Quire {
 
         struct Get: ParsableCommand {
             static let configuration = CommandConfiguration(abstract: "A setting's value in use.",
-            discussion: "Example: quire config get desired_retention --deck Languages")
+                                                            discussion: "Example: quire config get desired_retention --deck Languages")
             @OptionGroup var target: Target
             @Argument(help: "The setting, e.g. desired_retention.") var key: String
 
@@ -82,31 +91,21 @@ extension Quire {
 
         struct Set: ParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Set a setting (YAML as written: 0.85, [1m, 10m], sm2).",
-            discussion: "Example: quire config set new_per_day 30")
+                                                            discussion: "Example: quire config set new_per_day 30")
             @OptionGroup var target: Target
             @Argument(help: "The setting.") var key: String
             @Argument(help: "Its value.") var value: String
 
-            func run() throws {
-                let vault = try target.options.open()
-                let deck = try target.deckPath()
-                do { try vault.setSetting(key, to: value, deck: deck) } catch { throw CLIError(error.description) }
-                Output.line("set \(key): \(TerminalText.visible(value))" + (target.deck.map { " for deck \(TerminalText.visible($0))" } ?? ""))
-            }
+            func run() throws { try target.write(key, value) }
         }
 
         struct Unset: ParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Remove a setting: the default applies again (for a deck: the vault's value).",
-            discussion: "Example: quire config unset desired_retention --deck Languages")
+                                                            discussion: "Example: quire config unset desired_retention --deck Languages")
             @OptionGroup var target: Target
             @Argument(help: "The setting.") var key: String
 
-            func run() throws {
-                let vault = try target.options.open()
-                let deck = try target.deckPath()
-                do { try vault.setSetting(key, to: nil, deck: deck) } catch { throw CLIError(error.description) }
-                Output.line("unset \(key)" + (target.deck.map { " for deck \(TerminalText.visible($0))" } ?? ""))
-            }
+            func run() throws { try target.write(key, nil) }
         }
     }
 }

@@ -36,7 +36,8 @@ extension Quire {
         }
     }
 
-    /// The running `quire`'s own path, for the merge driver's definition.
+    /// The running `quire`'s own path: for the merge driver's definition, the reminder's timer or
+    /// crontab line, and the docs installed beside it.
     static var executablePath: String {
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     }

@@ -47,7 +47,7 @@ enum HelpTopic {
 
     /// A documentation file: beside the installed binary, else in the repository the binary was built in.
     static func read(_ file: String) -> String? {
-        let exe = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
+        let exe = URL(fileURLWithPath: Quire.executablePath)
         var folder = exe.deletingLastPathComponent()
         var candidates = [folder.deletingLastPathComponent().appendingPathComponent("share/doc/quire/" + file)]
         // A build's binary: .build/<triple>/<configuration>/quire, the repository four folders up.

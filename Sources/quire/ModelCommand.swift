@@ -75,7 +75,7 @@ extension Quire {
     /// `quire model status`.
     struct ModelStatus: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "status", abstract: "Say whether the model is installed, and where.",
-            discussion: "Example: quire model status")
+                                                        discussion: "Example: quire model status")
 
         func run() throws {
             let folder = try ModelCommand.folder()
@@ -91,7 +91,7 @@ extension Quire {
     /// `quire model remove`.
     struct ModelRemove: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove the installed model.",
-            discussion: "Example: quire model remove")
+                                                        discussion: "Example: quire model remove")
 
         func run() throws {
             let folder = try ModelCommand.folder()

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import QuireApp
 import QuireSystem
 
 /// A progress bar on standard error, drawn only when it is a terminal and the work is long; a
@@ -35,18 +36,10 @@ struct ProgressBar {
         if seconds >= 1, done > 0 {
             let rate = Double(done) / seconds
             line += " · " + (rate >= 10 ? "\(Int(rate))/s" : String(format: "%.1f/s", rate))
-            if done < total { line += " · " + Self.duration(Double(total - done) / rate) + " left" }
+            if done < total { line += " · " + StudyContext.duration(seconds: Int((Double(total - done) / rate).rounded(.up))) + " left" }
         }
         StandardStreams.write(Array(line.utf8), to: 2)
         if done >= total { StandardStreams.write(Array("\r\u{1B}[2K".utf8), to: 2) }
-    }
-
-    /// `40 s`, `3 min`, `1 h 5 min`.
-    static func duration(_ seconds: Double) -> String {
-        let s = Int(seconds.rounded(.up))
-        if s < 60 { return "\(max(1, s)) s" }
-        if s < 3600 { return "\((s + 30) / 60) min" }
-        return "\(s / 3600) h \((s % 3600) / 60) min"
     }
 
     /// Takes the bar off the screen (work that stopped before the end).

@@ -22,7 +22,7 @@ extension Quire {
 
         struct Now: ParsableCommand {
             static let configuration = CommandConfiguration(commandName: "now", abstract: "Say what is due now (the default).",
-            discussion: "Example: quire remind now --print")
+                                                            discussion: "Example: quire remind now --print")
             @OptionGroup var options: VaultOptions
             @Flag(help: "Print the line even where a desktop could show it.") var print = false
 
@@ -48,7 +48,7 @@ extension Quire {
 
         struct Install: ParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Remind every day at a time (systemd user timer, else cron).",
-            discussion: "Example: quire remind install --at 08:30")
+                                                            discussion: "Example: quire remind install --at 08:30")
             @OptionGroup var options: VaultOptions
             @Option(help: ArgumentHelp("The time of day, HH:MM (24 hours).", valueName: "TIME")) var at = "09:00"
 
@@ -60,7 +60,7 @@ extension Quire {
                 let vault = try options.open()
                 guard vault.isInitialized else { throw CLIError("\(vault.root) is not a Quire vault: run 'quire init' first") }
                 guard let (hour, minute) = Reminder.time(at) else { return }
-                let quire = Remind.executable
+                let quire = Quire.executablePath
                 guard !(quire + vault.root).unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
                     throw CLIError("the vault's or quire's path holds a control character; a reminder cannot name it")
                 }
@@ -89,7 +89,7 @@ extension Quire {
 
         struct Uninstall: ParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Stop the daily reminder of this vault.",
-            discussion: "Example: quire remind uninstall")
+                                                            discussion: "Example: quire remind uninstall")
             @OptionGroup var options: VaultOptions
 
             func run() throws {
@@ -110,11 +110,6 @@ extension Quire {
                 }
                 Output.line(removed ? "No more reminders for \(vault.root)." : "No reminder was installed for \(vault.root).")
             }
-        }
-
-        /// This program, as the installed reminder runs it.
-        static var executable: String {
-            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         }
 
         /// Where systemd reads a user's units.

@@ -13,7 +13,7 @@ extension Quire {
 
         struct List: ParsableCommand {
             static let configuration = CommandConfiguration(abstract: "List the source types.",
-            discussion: "Example: quire source-type list")
+                                                            discussion: "Example: quire source-type list")
             @OptionGroup var options: VaultOptions
             func run() throws {
                 for t in try LoadedVault.settings(of: try options.open()).config.sourceTypes { Output.line(t) }
@@ -22,7 +22,7 @@ extension Quire {
 
         struct Add: ParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Add a source type.",
-            discussion: "Example: quire source-type add Lecture")
+                                                            discussion: "Example: quire source-type add Lecture")
             @OptionGroup var options: VaultOptions
             @Argument(help: "Its name, like Course.") var name: String
             func validate() throws { try CategoryCommand.check(name) }
@@ -34,7 +34,7 @@ extension Quire {
 
         struct Remove: ParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Remove a source type (notes keep theirs).",
-            discussion: "Example: quire source-type remove Lecture")
+                                                            discussion: "Example: quire source-type remove Lecture")
             @OptionGroup var options: VaultOptions
             @Argument(help: "Its name.") var name: String
             func run() throws {

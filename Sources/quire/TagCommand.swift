@@ -28,7 +28,7 @@ extension Quire {
 
         struct Add: ParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Add a tag (keeps the file's list style).",
-            discussion: "Example: quire tag add week-3 deck:Chemistry")
+                                                            discussion: "Example: quire tag add week-3 deck:Chemistry")
             @OptionGroup var arguments: Arguments
             func validate() throws { try UnknownOptions.reject(arguments.query, of: Self.self) }
             func run() throws { try arguments.run(FrontMatterChange.addTag, verb: "tagged") }
@@ -36,7 +36,7 @@ extension Quire {
 
         struct Remove: ParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Remove a tag from the front matter.",
-            discussion: "Example: quire tag remove week-3 tag:week-3")
+                                                            discussion: "Example: quire tag remove week-3 tag:week-3")
             @OptionGroup var arguments: Arguments
             func validate() throws { try UnknownOptions.reject(arguments.query, of: Self.self) }
             func run() throws { try arguments.run(FrontMatterChange.removeTag, verb: "untagged") }
