@@ -11,7 +11,8 @@ import QuireSystem
 /// index — with ratios.
 ///
 /// Measures, per vault: cold index (no cache), warm index, `quire due`, `quire list` with a query,
-/// one `quire grade` write-back, `quire due` right after it (one note changed), and the watcher's
+/// one `quire grade` write-back, `quire due` right after it (one note changed), `quire due --prompt`
+/// against the process start alone, and the watcher's
 /// latency (`quire watch --json`: from a note's write to the line reporting it) over many edits.
 enum SuiteBench {
     static func run(sizes: [Int], vaultsDir: String, runs: Int, edits: Int) throws {
@@ -63,6 +64,15 @@ enum SuiteBench {
         let grade = try Child.median(runs, [quire, "-C", vault, "grade", card, "good"])
         let dueAfterGrade = try Child.median(1, [quire, "-C", vault, "due"])
         let dueAgain = try Child.median(runs, [quire, "-C", vault, "due"])
+        // A shell prompt's count against the process start alone, alternated so both see the same
+        // machine; short runs, so many of them.
+        var start: [Double] = [], prompt: [Double] = []
+        for _ in 0..<max(21, runs) {
+            start.append(try Child.run([quire, "--version"]).timing.seconds)
+            prompt.append(try Child.run([quire, "-C", vault, "due", "--prompt"]).timing.seconds)
+        }
+        let startMedian = Timing(seconds: start.sorted()[start.count / 2], peakKB: 0)
+        let promptMedian = Timing(seconds: prompt.sorted()[prompt.count / 2], peakKB: 0)
 
         row("baseline: read every file (\(System.cores) threads)", readAll)
         row("baseline: rg -c 'Q:' over the vault", rg)
@@ -82,6 +92,8 @@ enum SuiteBench {
         row("quire grade (one write-back)", grade)
         row("quire due after that grade (1 note re-read)", dueAfterGrade, vs: ("rg", rg.seconds))
         row("quire due, warm again", dueAgain, vs: ("rg", rg.seconds))
+        row("baseline: quire --version (the start alone)", startMedian)
+        row("quire due --prompt", promptMedian, vs: ("--version", startMedian.seconds))
         if edits > 0 {
             let latency = try watchLatency(vault: vault, quire: quire, files: scanned, edits: edits)
             print("  watcher: \(edits) edits, write → `quire watch --json` line: median \(String(format1: latency.median)) ms, "

@@ -9,6 +9,7 @@ extension Quire {
     /// `quire add [QUESTION ANSWER | --cloze TEXT] [--reversed] [--deck DECK] [--note FILE]`.
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Add a card to a note, from the command line or $EDITOR.",
             discussion: """
                 'quire add "What is ATP?" "The cell's energy currency"' appends the card to Inbox.md \

@@ -11,6 +11,7 @@ extension Quire {
     /// `quire ask QUESTION [QUERY-FILTERS]`: an answer from the notes, every sentence cited.
     struct Ask: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "ask",
             abstract: "Answer a question from the notes, citing the note and line of every sentence.",
             discussion: """
                 The notes' chunks that best match the question (by words and, with the model installed, \

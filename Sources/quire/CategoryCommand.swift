@@ -18,6 +18,7 @@ extension Quire {
 
         struct List: ParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "list",
                 abstract: "List the categories, alphabetically, in their colours, with their notes.",
                 discussion: "Categories notes use that the settings do not name are listed too, marked 'not in the settings'.\n\nExample: quire category list")
             @OptionGroup var options: VaultOptions
@@ -65,7 +66,7 @@ extension Quire {
         }
 
         struct Add: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Add a category (or set its colour).",
+            static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a category (or set its colour).",
                                                             discussion: "Example: quire category add Idea --color '#3b82f6'")
             @OptionGroup var options: VaultOptions
             @Option(name: .customLong("color"), help: "Its colour, like #137fec.") var colorOption: String?
@@ -88,7 +89,7 @@ extension Quire {
         }
 
         struct Rename: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Rename a category, in the settings and in every note of it.",
+            static let configuration = CommandConfiguration(commandName: "rename", abstract: "Rename a category, in the settings and in every note of it.",
                                                             discussion: "Example: quire category rename Idea Ideas")
             @OptionGroup var options: VaultOptions
             @OptionGroup var edit: EditOptions
@@ -110,7 +111,7 @@ extension Quire {
         }
 
         struct Remove: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Remove a category; its notes are left uncategorized.",
+            static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a category; its notes are left uncategorized.",
                                                             discussion: "Example: quire category remove Ideas --dry-run")
             @OptionGroup var options: VaultOptions
             @OptionGroup var edit: EditOptions

@@ -10,6 +10,7 @@ extension Quire {
     /// `quire check`.
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "check",
             abstract: "Report every problem in the vault as path:line:column: error|warning: message.",
             discussion: """
                 Also reports each card that was re-matched to its history after an edit, and each card whose \

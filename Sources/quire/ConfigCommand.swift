@@ -55,7 +55,7 @@ extension Quire {
         }
 
         struct List: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Every setting, its value in use and where it comes from.",
+            static let configuration = CommandConfiguration(commandName: "list", abstract: "Every setting, its value in use and where it comes from.",
                                                             discussion: "Example: quire config list --deck Languages")
             @OptionGroup var target: Target
             @Flag(help: "Print JSON: an array of {key, value, source, takes, per_deck}.") var json = false
@@ -76,7 +76,7 @@ extension Quire {
         }
 
         struct Get: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "A setting's value in use.",
+            static let configuration = CommandConfiguration(commandName: "get", abstract: "A setting's value in use.",
                                                             discussion: "Example: quire config get desired_retention --deck Languages")
             @OptionGroup var target: Target
             @Argument(help: "The setting, e.g. desired_retention.") var key: String
@@ -90,7 +90,7 @@ extension Quire {
         }
 
         struct Set: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Set a setting (YAML as written: 0.85, [1m, 10m], sm2).",
+            static let configuration = CommandConfiguration(commandName: "set", abstract: "Set a setting (YAML as written: 0.85, [1m, 10m], sm2).",
                                                             discussion: "Example: quire config set new_per_day 30")
             @OptionGroup var target: Target
             @Argument(help: "The setting.") var key: String
@@ -100,7 +100,7 @@ extension Quire {
         }
 
         struct Unset: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Remove a setting: the default applies again (for a deck: the vault's value).",
+            static let configuration = CommandConfiguration(commandName: "unset", abstract: "Remove a setting: the default applies again (for a deck: the vault's value).",
                                                             discussion: "Example: quire config unset desired_retention --deck Languages")
             @OptionGroup var target: Target
             @Argument(help: "The setting.") var key: String

@@ -4,6 +4,7 @@ extension Quire {
     /// `quire curate status|weekly|monthly|yearly`.
     struct Curate: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "curate",
             abstract: "Curate notes: weekly, monthly and yearly keep-or-archive reviews.",
             discussion: """
                 A weekly review decides on the notes created that ISO week (keep: cycle weekly; archive: \

@@ -8,6 +8,7 @@ extension Quire {
     /// `quire decks`.
     struct Decks: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "decks",
             abstract: "Show the deck tree with note, card, new, learning and due counts (sub-decks included).",
             discussion: "Example: quire decks --json")
 

@@ -9,17 +9,35 @@ extension Quire {
     /// `quire due`.
     struct Due: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "due",
             abstract: "Print how many cards are due now (for a shell prompt); --json gives the count per deck.",
-            discussion: "Due as every command counts it (FORMAT.md §7.1): review cards due on today's study day (see day_rollover), learning steps whose time has come; not new, suspended, buried or archived.\n\nExample: quire due; quire due --json")
+            discussion: """
+                Due as every command counts it (FORMAT.md §7.1): review cards due on today's study day (see \
+                day_rollover), learning steps whose time has come; not new, suspended, buried or archived.
+
+                --prompt is for a shell prompt: it prints the count only when cards are due (nothing when \
+                none), never a message, and reads one section of the index cache alone — the cards as of the \
+                last time any command read the vault (a note edited since counts as it was), due as of now. \
+                Outside a vault made with quire init it prints nothing and exits 1.
+
+                Example: quire due; quire due --json; PS1='$(quire due --prompt 2>/dev/null) \\$ '
+                """)
 
         @OptionGroup var options: VaultOptions
         @OptionGroup var listing: ListingOptions
+        @Flag(help: "Print the count for a shell prompt, as of the last index; nothing when none is due.")
+        var prompt = false
 
         /// The summary stays referenced until the process exits: freeing 100,000 notes one by one
         /// only to exit right after would cost a noticeable part of a prompt's wait.
         nonisolated(unsafe) private static var keptUntilExit: ScheduleSummary?
 
+        func validate() throws {
+            if prompt && listing.json { throw ValidationError("--prompt and --json are two forms of the answer: choose one") }
+        }
+
         func run() throws {
+            if prompt { return try runForPrompt() }
             let vault = try options.open()
             let config = try LoadedVault.settings(of: vault).config
             // The clock, read once: the cache compares it with files' times, and unless `--now`
@@ -70,6 +88,29 @@ extension Quire {
             }
             Output.flush()
             if !errors.isEmpty { throw ExitCode(1) }
+        }
+
+        /// `--prompt`: the due section of the index cache alone, else (no cache yet) the count as
+        /// `quire due` makes it, which writes the cache. Quiet whatever happens.
+        private func runForPrompt() throws {
+            // Only in a vault made with `quire init`: a prompt must not index whatever folder the
+            // shell is in (a home folder full of Markdown).
+            guard let vault = try? options.open(), vault.isInitialized,
+                  let config = try? LoadedVault.settings(of: vault).config else {
+                throw ExitCode(1)
+            }
+            let now = options.pinnedNow ?? Clock.now()
+            let dayEnd = Day.end(containing: now, utcOffsetSeconds: Clock.utcOffset(at: now), rolloverHour: config.dayRollover)
+            let count: Int
+            if !options.noCache, let cache = vault.cache, let summary = DueSummary.load(from: cache) {
+                count = summary.dueCount(at: now, dayEnd: dayEnd)
+            } else {
+                count = vault.index(cached: !options.noCache).notes.reduce(0) { total, note in
+                    note.archived ? total : total + note.cards.filter { $0.isDue(at: now, dayEnd: dayEnd) }.count
+                }
+            }
+            if count > 0 { Output.line(String(count)) }
+            Output.flush()
         }
     }
 }

@@ -10,6 +10,7 @@ extension Quire {
     /// `quire explain CARD [--related N] [--json]`.
     struct Explain: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "explain",
             abstract: "Show a card with the text it was made from (its section, or the source line a generated card names) and the nearest passages of other notes.",
             discussion: "Example: quire explain 7k2m9xq4v1ab")
 

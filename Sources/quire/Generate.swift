@@ -14,6 +14,7 @@ extension Quire {
     /// `quire generate NOTE|QUERY [--formats qa,cloze,definition] [--max N] [--write] [--to FILE] [--json]`.
     struct Generate: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "generate",
             abstract: "Propose cards from notes' text, by rules, offline: definitions, questions and cloze deletions.",
             discussion: """
                 Shows the proposals with their source lines (a dry run); --write adds them to each note under a \

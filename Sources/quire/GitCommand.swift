@@ -14,6 +14,7 @@ extension Quire {
         /// `quire git setup`: the merge driver in this clone.
         struct Setup: ParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "setup",
                 abstract: "Register Quire's merge driver in this clone (once per clone: git does not copy it).",
                 discussion: """
                 Notes changed on two devices are then merged by git's rules for their text, and their \

@@ -8,6 +8,7 @@ extension Quire {
     /// `quire grade CARD RATING`.
     struct Grade: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "grade",
             abstract: "Grade a card: again, hard, good or easy (or 1–4).",
             discussion: """
                 Appends the review to this device's log, then rewrites the card's scheduling line in its \

@@ -6,6 +6,7 @@ extension Quire {
     /// `quire init [DIR]`.
     struct Init: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "init",
             abstract: "Make a folder a Quire vault (.quire/ with settings, log and cache).",
             discussion: "Example: quire init ~/notes")
 

@@ -8,6 +8,7 @@ extension Quire {
     /// `quire list [QUERY]`.
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "List the cards (or notes) matching a query.",
             discussion: """
                 Plain output has one card per line: ID, state, due, location, front — separated by tabs \

@@ -9,6 +9,7 @@ extension Quire {
     /// `quire new [TEXT...]`.
     struct New: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "new",
             abstract: "Write a new note: TITLE, then each further argument a paragraph of its body (without them, in $EDITOR).",
             discussion: """
                 quire new "Listen first" "Seek to understand, then to be understood." — quote a title of \

@@ -10,6 +10,7 @@ extension Quire {
     /// `quire notes [--cycle LEVEL] [QUERY]`.
     struct Notes: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "notes",
             abstract: "The notes' timeline: daily notes by week, weekly ones by month, monthly and yearly ones by year.",
             discussion: """
                 Each group is headed by where its curation review stands (pending, in progress, completed). \

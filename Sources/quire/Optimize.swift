@@ -11,6 +11,7 @@ extension Quire {
     /// `quire optimize [QUERY] [--deck PREFIX] [--evaluate] [--write] [--revlog FILE] …`.
     struct Optimize: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "optimize",
             abstract: "Fit the FSRS-6 parameters to the review history, or measure the current ones (--evaluate): log loss, RMSE(bins) and AUC.",
             discussion: """
                 The history is the vault's review logs (the cards a query or --deck selects; undone answers left \

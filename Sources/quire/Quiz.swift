@@ -16,6 +16,7 @@ extension Quire {
     /// `quire quiz [QUERY] --mode choice|truefalse|match|typed|explain …`.
     struct Quiz: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "quiz",
             abstract: "A quiz on the cards a query selects: multiple choice, true/false, matching, typed answers, or explaining in your own words.",
             discussion: """
                 Questions are drawn from the seed (--seed; by default the clock), each card once. Choice and \

@@ -8,6 +8,7 @@ extension Quire {
     /// `quire record [--title T] [--seconds N] [--device D] [--deck D] [--to FOLDER]`.
     struct Record: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "record",
             abstract: "Record from the microphone until Ctrl-C, then make a note of the transcript, as `quire import audio` does.",
             discussion: """
                 ffmpeg (Debian: ffmpeg) records the default input (PulseAudio or PipeWire when running, else \

@@ -8,6 +8,7 @@ extension Quire {
     /// `quire related NOTE|CARD`: the notes nearest a note or a card.
     struct Related: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "related",
             abstract: "List the notes nearest a note or a card: by meaning with the model installed, else by shared words.",
             discussion: "Example: quire related Biology/Cells/organelles.md")
 

@@ -7,6 +7,7 @@ extension Quire {
     /// `quire remind`, `quire remind install|uninstall`.
     struct Remind: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "remind",
             abstract: "Say what is due: a desktop notification, or one line when there is no desktop.",
             discussion: """
                 "23 cards due, 5 new · weekly curation pending" through notify-send where a desktop \
@@ -47,7 +48,7 @@ extension Quire {
         }
 
         struct Install: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Remind every day at a time (systemd user timer, else cron).",
+            static let configuration = CommandConfiguration(commandName: "install", abstract: "Remind every day at a time (systemd user timer, else cron).",
                                                             discussion: "Example: quire remind install --at 08:30")
             @OptionGroup var options: VaultOptions
             @Option(help: ArgumentHelp("The time of day, HH:MM (24 hours).", valueName: "TIME")) var at = "09:00"
@@ -88,7 +89,7 @@ extension Quire {
         }
 
         struct Uninstall: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Stop the daily reminder of this vault.",
+            static let configuration = CommandConfiguration(commandName: "uninstall", abstract: "Stop the daily reminder of this vault.",
                                                             discussion: "Example: quire remind uninstall")
             @OptionGroup var options: VaultOptions
 

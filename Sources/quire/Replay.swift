@@ -7,6 +7,7 @@ extension Quire {
     /// `quire replay [--check]`.
     struct Replay: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "replay",
             abstract: "Rebuild every card's scheduling state from the review log.",
             discussion: """
                 Replays all devices' logs in time order and rewrites the scheduling lines that differ. \

@@ -7,6 +7,7 @@ extension Quire {
     /// `quire report [QUERY] [--out FILE]`.
     struct Report: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "report",
             abstract: "The statistics as one self-contained HTML page with charts.",
             discussion: """
                 The sections and numbers of 'quire stats' as inline SVG charts: no script, nothing fetched from \

@@ -6,6 +6,7 @@ extension Quire {
     /// `quire resolve NOTE [--ours | --theirs]`.
     struct Resolve: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "resolve",
             abstract: "Finish a note git left in conflict: its text from your choice, its schedule from the review log.",
             discussion: """
             With --ours or --theirs, every conflict in the note keeps that side's text; without, the \

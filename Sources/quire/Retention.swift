@@ -12,6 +12,7 @@ extension Quire {
     /// `quire retention [QUERY] [--deck PREFIX] [--days N] [--runs N] [--json]`.
     struct Retention: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "retention",
             abstract: "Simulate a year of your reviews at desired retentions from 0.70 to 0.97: workload a day, cards remembered, and a recommendation.",
             discussion: """
                 The simulation starts from your FSRS cards as they are (their memory states and due days; new cards \

@@ -9,6 +9,7 @@ extension Quire {
     /// `quire review [QUERY]`.
     struct Review: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "review",
             abstract: "Study: today's plan, or the due and new cards a query selects.",
             discussion: """
                 Without a query or --mode, studies exactly today's plan (see 'quire today'). --mode new \

@@ -13,6 +13,7 @@ extension Quire {
     /// `quire search WORDS [QUERY-FILTERS] [--cards|--notes] [--json]`.
     struct Search: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "search",
             abstract: "Search the notes and cards: ranked hits with path:line citations.",
             discussion: """
                 Every word is required; word* matches a prefix, "two words" a phrase; accents and \

@@ -10,6 +10,7 @@ extension Quire {
     /// `quire serve`.
     struct Serve: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "serve",
             abstract: "Study in a web browser: today's plan, decks and review on a local page (Ctrl-C stops).",
             discussion: """
                 Serves a page on this computer only (127.0.0.1) and prints its address, which carries a \

@@ -9,6 +9,7 @@ extension Quire {
     /// `quire show CARD`.
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "Show a card: its front and back rendered, its source location and its scheduling state.",
             discussion: "Example: quire show 7k2m9xq4v1ab")
 

@@ -12,7 +12,7 @@ extension Quire {
             subcommands: [List.self, Add.self, Remove.self], defaultSubcommand: List.self)
 
         struct List: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "List the source types.",
+            static let configuration = CommandConfiguration(commandName: "list", abstract: "List the source types.",
                                                             discussion: "Example: quire source-type list")
             @OptionGroup var options: VaultOptions
             func run() throws {
@@ -21,7 +21,7 @@ extension Quire {
         }
 
         struct Add: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Add a source type.",
+            static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a source type.",
                                                             discussion: "Example: quire source-type add Lecture")
             @OptionGroup var options: VaultOptions
             @Argument(help: "Its name, like Course.") var name: String
@@ -33,7 +33,7 @@ extension Quire {
         }
 
         struct Remove: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Remove a source type (notes keep theirs).",
+            static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a source type (notes keep theirs).",
                                                             discussion: "Example: quire source-type remove Lecture")
             @OptionGroup var options: VaultOptions
             @Argument(help: "Its name.") var name: String

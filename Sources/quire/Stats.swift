@@ -13,6 +13,7 @@ extension Quire {
     /// `quire stats [QUERY]`.
     struct Stats: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "stats",
             abstract: "Statistics: streaks, cards by state, reviews and time, the due forecast, a year of reviews, retention, milestones.",
             discussion: "Computed from the review log and the cards a query selects (every card without one). --json has every figure (docs/JSON.md).\n\nExample: quire stats deck:Biology --days 14")
 

@@ -10,6 +10,7 @@ extension Quire {
     /// `quire summarize NOTE [--sentences N] [--write] [--json]`.
     struct Summarize: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "summarize",
             abstract: "Summarise a note by its most central sentences (extractive, offline); --write stores it as summary: in its front matter.",
             discussion: "Example: quire summarize Biology/Enzymes.md --write")
 

@@ -27,7 +27,7 @@ extension Quire {
         }
 
         struct Add: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Add a tag (keeps the file's list style).",
+            static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a tag (keeps the file's list style).",
                                                             discussion: "Example: quire tag add week-3 deck:Chemistry")
             @OptionGroup var arguments: Arguments
             func validate() throws { try UnknownOptions.reject(arguments.query, of: Self.self) }
@@ -35,7 +35,7 @@ extension Quire {
         }
 
         struct Remove: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Remove a tag from the front matter.",
+            static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a tag from the front matter.",
                                                             discussion: "Example: quire tag remove week-3 tag:week-3")
             @OptionGroup var arguments: Arguments
             func validate() throws { try UnknownOptions.reject(arguments.query, of: Self.self) }

@@ -7,6 +7,7 @@ extension Quire {
     /// `quire tags`.
     struct Tags: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "tags",
             abstract: "List every tag with the number of notes and cards that carry it.",
             discussion: "Example: quire tags --json")
 

@@ -11,6 +11,7 @@ extension Quire {
     /// `quire today`.
     struct Today: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "today",
             abstract: "Today's study plan: overdue, learning, reviewing, mastered and new cards, with a time estimate.",
             discussion: """
                 Daily limits (new_per_day, reviews_per_day in .quire/config.yaml) count what the log says \

@@ -8,6 +8,7 @@ extension Quire {
     /// `quire undo`.
     struct Undo: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "undo",
             abstract: "Undo this device's last review.",
             discussion: """
                 Logs an undo, then restores the card's front matter exactly as it was before the review \

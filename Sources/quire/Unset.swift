@@ -5,6 +5,7 @@ extension Quire {
     /// `quire unset KEY [QUERY]`.
     struct Unset: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "unset",
             abstract: "Remove a front-matter key from every note matching a query (default: every note).",
             discussion: "Example: quire unset cycle path:'History/**'")
 

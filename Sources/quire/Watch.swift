@@ -9,6 +9,7 @@ extension Quire {
     /// `quire watch`.
     struct Watch: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "watch",
             abstract: "Keep the index current and print each change to it as it happens (Ctrl-C stops).",
             discussion: """
             Every note created, edited, renamed, moved or deleted (also whole folders, and editors that \

@@ -80,5 +80,30 @@ import Testing
         let today = try q.run(["today"] + at, environment: utc, workingDirectory: vault)
         #expect(today.stdout.hasPrefix("Today, 2026-11-26: 3 cards (2 due, 1 new)"), "\(today)")
         #expect(today.stdout.contains("1 learning card comes back later today, the next in 8m"), "\(today)")
+        // The prompt's count reads the cache's due section (the commands above wrote the cache).
+        #expect(try q.run(["due", "--prompt"] + at, environment: utc, workingDirectory: vault).stdout == "2\n")
+        let later = ["--now", "2026-11-26T12:10:00Z"]
+        #expect(try q.run(["due", "--prompt"] + later, environment: utc, workingDirectory: vault).stdout == "3\n")
+        #expect(try q.run(["due"] + later, environment: utc, workingDirectory: vault).stdout == "3\n")
+    }
+
+    /// `due --prompt`: nothing when none is due, nothing and status 1 outside a vault, no message
+    /// about an unreadable file, and a count without a cache (it then writes one).
+    @Test func thePromptIsQuiet() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        let before = ["--now", "2000-01-01T00:00:00Z"]
+        let none = try q.run(["due", "--prompt"] + before)
+        #expect(none.status == 0 && none.stdout.isEmpty && none.stderr.isEmpty)
+        try q.write("broken.md", Data("---\ntitle: [unclosed\n---\nq :: a\n".utf8))
+        try? FileManager.default.removeItem(at: q.vault.appendingPathComponent(".quire/cache"))
+        let far = ["--now", "2030-01-01T00:00:00Z"]
+        let prompt = try q.run(["due", "--prompt"] + far)
+        let full = try q.run(["due"] + far)
+        #expect(prompt.status == 0 && prompt.stderr.isEmpty && prompt.stdout == full.stdout, "\(prompt) \(full)")
+        #expect(FileManager.default.fileExists(atPath: q.vault.appendingPathComponent(".quire/cache/index").path))
+        let outside = try q.run(["due", "--prompt"], workingDirectory: FileManager.default.temporaryDirectory)
+        #expect(outside.status == 1 && outside.stdout.isEmpty && outside.stderr.isEmpty, "\(outside)")
+        #expect(try q.run(["due", "--prompt", "--json"]).status != 0)
     }
 }

@@ -22,7 +22,7 @@ extension IndexCache {
             var error: FileIOError?
             var tables = NameTables()
             var notes = BinaryWriter(capacity: 1 << 20)
-            var entries = BinaryWriter(capacity: 1 << 20)
+            var entries = EntryWriter(capacity: 1 << 20)
             var ids = IDTableBuilder()
             var flushed = 0
             var entryCount = 0
@@ -100,7 +100,7 @@ extension IndexCache {
             }
             let (file, out) = try result.get()
             let ids = idTable.withLock { $0 }?.value ?? out.ids.encoded()
-            try cache.finish(file, entryCount: out.entryCount, notesLength: out.flushed, entries: out.entries.bytes,
+            try cache.finish(file, entryCount: out.entryCount, notesLength: out.flushed, entries: out.entries,
                              tables: out.tables, crossFileDiagnostics: crossFileDiagnostics, folders: folders,
                              scanDiagnostics: scanDiagnostics, idTable: ids)
         }

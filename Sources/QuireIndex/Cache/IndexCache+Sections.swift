@@ -4,7 +4,7 @@ import QuireSupport
 /// The cache file's frame: its sections one after another, a table of them, and a fixed trailer.
 ///
 /// ```
-/// notes | entries | tables | card-ids | … | section table | trailer
+/// notes | entries | tables | card-ids | due | … | section table | trailer
 /// ```
 ///
 /// The section table lists each section's name, offset, length, record count and checksum; the
@@ -28,6 +28,8 @@ extension IndexCache {
         static let tables = "tables"
         /// Every card ID's hash with its entry, sorted.
         static let cardIDs = "card-ids"
+        /// What counting due cards needs (``DueSummary``); a cache without it is still read.
+        static let due = "due"
     }
 
     /// One section of the file, as the section table lists it.

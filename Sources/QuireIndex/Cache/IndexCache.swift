@@ -50,7 +50,7 @@ public enum IndexCacheError: Error, Equatable, Sendable, CustomStringConvertible
 /// changes what they read.
 public struct IndexCache: Sendable {
     /// Bumped when the file layout changes.
-    public static let formatVersion: UInt32 = 4
+    public static let formatVersion: UInt32 = 5
     /// Bumped whenever ``NoteParser`` would read any file differently: a cache holds parse
     /// results, so a parser change must invalidate every cache.
     public static let parserVersion: UInt32 = 8
@@ -295,8 +295,9 @@ public struct IndexCache: Sendable {
         return table.entries(holding: id).filter(snapshot.entries.indices.contains).map { snapshot.entries[$0].path }
     }
 
-    /// Opens and checks the cache: header, versions, checksums, tables and entries.
-    func load() -> Result<Snapshot, IndexCacheError> {
+    /// Opens the cache and reads its section table, checked: the trailer's magic, versions, card
+    /// syntax and checksum, the sizes, the table's checksum and layout.
+    func openSections() -> Result<(file: ReadOnlyFile, sections: [String: Section]), IndexCacheError> {
         // Never through a linked `.quire/cache`, never a FIFO or device (it would block or not end).
         do { _ = try io.pathWithoutLinkedFolders(root, Self.relativePath) } catch { return .failure(.unreadable(error)) }
         let file: ReadOnlyFile
@@ -319,6 +320,20 @@ public struct IndexCache: Sendable {
             let sections = try tableBytes.withUnsafeBytes { raw in Result { () throws(IndexCacheError) in
                 try Self.decodeSectionTable(raw, checksum: table.checksum, end: table.range.lowerBound)
             } }.get()
+            return .success((file, sections))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Opens and checks the cache: header, versions, checksums, tables and entries.
+    func load() -> Result<Snapshot, IndexCacheError> {
+        let file: ReadOnlyFile, sections: [String: Section]
+        switch openSections() {
+        case .success(let opened): (file, sections) = opened
+        case .failure(let error): return .failure(error)
+        }
+        do throws(IndexCacheError) {
             // decodeSectionTable checked that these four are there.
             guard let notesSection = sections[SectionName.notes], let entriesSection = sections[SectionName.entries],
                   let tablesSection = sections[SectionName.tables], let idsSection = sections[SectionName.cardIDs] else {
@@ -422,7 +437,7 @@ public struct IndexCache: Sendable {
         var tables = NameTables()
         for record in records { tables.number(record.note) }
         let numbered = tables
-        var entries = BinaryWriter(capacity: records.count * 64)
+        var entries = EntryWriter(capacity: records.count * 64)
         var flushed = 0
         // Notes are encoded on all cores, a wave of chunks at a time (so the cache is never whole
         // in memory), and written in order.
@@ -453,7 +468,7 @@ public struct IndexCache: Sendable {
             }
             waveStart = waveEnd
         }
-        try finish(file, entryCount: records.count, notesLength: flushed, entries: entries.bytes, tables: numbered,
+        try finish(file, entryCount: records.count, notesLength: flushed, entries: entries, tables: numbered,
                    crossFileDiagnostics: crossFileDiagnostics, folders: folders, scanDiagnostics: scanDiagnostics,
                    idTable: idTable.value)
     }
@@ -468,9 +483,8 @@ public struct IndexCache: Sendable {
     /// Appends the entry of `record`, whose note (if any) was encoded at `place` in a buffer that
     /// starts at offset `base` of the notes section.
     static func encodeEntry(of record: Record, note place: (start: Int, length: Int, checksum: UInt64)?, at base: Int,
-                            tables: NameTables, into entries: inout BinaryWriter) {
-        encodeEntry(entry(record, note: place.map { (base + $0.start, $0.length, $0.checksum) }, tables: tables),
-                    into: &entries)
+                            tables: NameTables, into entries: inout EntryWriter) {
+        entries.add(entry(record, note: place.map { (base + $0.start, $0.length, $0.checksum) }, tables: tables))
     }
 
     /// Appends the note of `record` (if it has one) to `w`; returns where it is in `w` and its
@@ -583,7 +597,7 @@ extension IndexCache {
 
     /// Writes everything after the notes — entries, tables, card IDs, trailer — and puts the new
     /// cache in place.
-    func finish(_ file: FileIO.TemporaryFile, entryCount: Int, notesLength: Int, entries: [UInt8], tables: NameTables,
+    func finish(_ file: FileIO.TemporaryFile, entryCount: Int, notesLength: Int, entries: EntryWriter, tables: NameTables,
                 crossFileDiagnostics: [Diagnostic], folders: [ScannedFolder], scanDiagnostics: [Diagnostic],
                 idTable: [UInt8]) throws(FileIOError) {
         var tableBytes = BinaryWriter()
@@ -602,9 +616,10 @@ extension IndexCache {
         // one `add`; readers find sections by name and skip the ones they do not know.
         var sections = SectionWriter(file)
         sections.wrote(SectionName.notes, length: notesLength, count: entryCount, checksum: nil)
-        try sections.add(SectionName.entries, entries, count: entryCount)
+        try sections.add(SectionName.entries, entries.bytes.bytes, count: entryCount)
         try sections.add(SectionName.tables, tableBytes.bytes)
         try sections.add(SectionName.cardIDs, idTable, count: idTable.count / 12)
+        try sections.add(SectionName.due, entries.due.encoded(), count: entries.due.items.count)
         try sections.finish(syntaxDigest: syntax.digest)
     }
 
@@ -634,7 +649,7 @@ extension IndexCache {
         _ = try io.pathWithoutLinkedFolders(root, Self.relativePath)
         let file = try io.overwriting(path)
         var notes = BinaryWriter(capacity: 1 << 20)
-        var entries = BinaryWriter(capacity: items.count * 64)
+        var entries = EntryWriter(capacity: items.count * 64)
         var flushed = 0
         // Kept notes that follow each other in the old file are copied in one read (up to 8 MB).
         var copy: Range<Int>?
@@ -664,7 +679,7 @@ extension IndexCache {
                     let offset = flushed + notes.bytes.count + (copy?.count ?? 0) - range.count
                     moved.noteRange = offset..<(offset + range.count)
                 }
-                Self.encodeEntry(moved, into: &entries)
+                entries.add(moved)
             case .read(let record):
                 try copyPending()
                 let place = Self.encodeNote(of: record, tables: tables, into: &notes)
@@ -680,7 +695,7 @@ extension IndexCache {
         try copyPending()
         try file.write(notes.bytes)
         flushed += notes.bytes.count
-        try finish(file, entryCount: items.count, notesLength: flushed, entries: entries.bytes, tables: tables,
+        try finish(file, entryCount: items.count, notesLength: flushed, entries: entries, tables: tables,
                    crossFileDiagnostics: [], folders: folders, scanDiagnostics: scanDiagnostics,
                    idTable: Self.idTable(sorted: ids.sorted { $0.hash < $1.hash }))
     }
