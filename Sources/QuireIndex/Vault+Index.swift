@@ -47,11 +47,12 @@ extension Vault {
     }
 
     /// Reads and indexes every note; with `cached`, through the vault's persistent cache
-    /// (`.quire/cache/index`, only in an initialized vault), updating it.
+    /// (`.quire/cache/index`, only in an initialized vault), updating it. Files read are reported
+    /// to ``Vault/progress``.
     public func index(concurrency: Int? = nil, cached: Bool = true) -> VaultIndex {
         let syntax = cardSyntax()
         var index = VaultIndex.build(root: root, io: io, concurrency: concurrency,
-                                     cache: cached ? cache(syntax: syntax.syntax) : nil, syntax: syntax.syntax)
+                                     cache: cached ? cache(syntax: syntax.syntax) : nil, syntax: syntax.syntax, progress: progress)
         index.diagnostics = syntax.diagnostics + index.diagnostics
         return index
     }

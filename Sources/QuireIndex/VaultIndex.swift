@@ -45,13 +45,16 @@ public struct VaultIndex: Sendable {
     ///     modification time and inode match their cache entry are not read (those modified just
     ///     before the cache was written are read and their digest compared); a cache that cannot
     ///     be used is rebuilt. See ``cacheUse``.
+    ///   - progress: told how many files the scan found, then of every chunk of them read (from
+    ///     the cache or the file).
     public static func build(root: String, io: FileIO = FileIO(), concurrency: Int? = nil,
-                             cache: IndexCache? = nil, syntax: CardSyntax = .quire) -> VaultIndex {
+                             cache: IndexCache? = nil, syntax: CardSyntax = .quire, progress: WorkProgress? = nil) -> VaultIndex {
         let scanned = VaultScanner(io: io).scan(root: root)
+        progress?.begin(total: scanned.files.count)
         // Read in a function of its own, so that the old cache's entries are freed before the new
         // cache is written.
         let read = readFiles(scanned, root: root, io: io, concurrency: concurrency, cache: cache,
-                             syntax: cache?.syntax ?? syntax)
+                             syntax: cache?.syntax ?? syntax, progress: progress)
         var use = read.use
         var index = VaultIndex(root: root, sortedNotes: read.notes, stamps: read.stamps, diagnostics: read.diagnostics,
                                cards: read.cards)
@@ -78,7 +81,7 @@ public struct VaultIndex: Sendable {
         return index
     }
 
-    /// What ``readFiles(_:root:io:concurrency:cache:)`` gathered.
+    /// What ``readFiles(_:root:io:concurrency:cache:syntax:progress:)`` gathered.
     private struct FilesRead {
         var notes: [Note] = []
         var stamps: [FileStamp] = []
@@ -99,7 +102,7 @@ public struct VaultIndex: Sendable {
     /// Reads every scanned file, from the cache when unchanged, in parallel.
     private static func readFiles(_ scanned: (files: [ScannedFile], diagnostics: [Diagnostic], folders: [ScannedFolder]),
                                   root: String, io: FileIO, concurrency: Int?, cache: IndexCache?,
-                                  syntax: CardSyntax) -> FilesRead {
+                                  syntax: CardSyntax, progress: WorkProgress?) -> FilesRead {
         let files = scanned.files
         var use = CacheUse()
         var snapshot: IndexCache.Snapshot?
@@ -148,6 +151,7 @@ public struct VaultIndex: Sendable {
                 }
                 assembly.withLock { $0.take(results) }
             }
+            progress?.advance(by: range.count)
             return true
         }
         // The new cache's card-ID table is sorted beside the making of the card table.

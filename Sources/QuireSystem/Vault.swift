@@ -1,4 +1,5 @@
 import QuireModel
+import QuireSupport
 
 /// Errors about the vault as a whole.
 public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -27,6 +28,9 @@ public struct Vault: Sendable {
     public let isInitialized: Bool
     /// The file layer.
     public let io: FileIO
+    /// Where a build of the index reports the files it has read (a command shows it as a bar),
+    /// or nil.
+    public var progress: WorkProgress?
 
     /// The name of Quire's folder at the root.
     public static let folderName = ".quire"

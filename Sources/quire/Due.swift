@@ -95,10 +95,11 @@ extension Quire {
         private func runForPrompt() throws {
             // Only in a vault made with `quire init`: a prompt must not index whatever folder the
             // shell is in (a home folder full of Markdown).
-            guard let vault = try? options.open(), vault.isInitialized,
+            guard var vault = try? options.open(), vault.isInitialized,
                   let config = try? LoadedVault.settings(of: vault).config else {
                 throw ExitCode(1)
             }
+            vault.progress = nil
             let now = options.pinnedNow ?? Clock.now()
             let dayEnd = Day.end(containing: now, utcOffsetSeconds: Clock.utcOffset(at: now), rolloverHour: config.dayRollover)
             let count: Int

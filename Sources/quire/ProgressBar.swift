@@ -1,6 +1,8 @@
 import Dispatch
 import Foundation
+import Synchronization
 import QuireApp
+import QuireSupport
 import QuireSystem
 
 /// A progress bar on standard error, drawn only when it is a terminal and the work is long; a
@@ -47,5 +49,32 @@ struct ProgressBar {
         guard shown, drawn >= 0 else { return }
         StandardStreams.write(Array("\r\u{1B}[2K".utf8), to: 2)
         drawn = -1
+    }
+}
+
+extension ProgressBar {
+    /// Where an index build reports the files it reads, drawn as a bar on a terminal once the
+    /// build has taken half a second over at least 2,000 files (a first index, or a cache rebuilt
+    /// after an upgrade); a warm index ends before that and draws nothing. The bar is taken off
+    /// the screen by the last report, before the command prints anything. Nil when standard error
+    /// is not a terminal.
+    static func indexing() -> WorkProgress? {
+        guard StandardStreams.errorIsTerminal else { return nil }
+        let state = Mutex<(bar: ProgressBar?, began: UInt64)>((nil, 0))
+        return WorkProgress { done, total in
+            state.withLock { s in
+                let now = DispatchTime.now().uptimeNanoseconds
+                if done == 0 {
+                    s.bar?.clear()
+                    s = (nil, now)
+                    return
+                }
+                if s.bar == nil {
+                    guard total >= 2_000, done < total, now - s.began >= 500_000_000 else { return }
+                    s.bar = ProgressBar("Indexing", total: total, minimum: 0)
+                }
+                s.bar?.update(done)
+            }
+        }
     }
 }

@@ -27,10 +27,12 @@ struct VaultOptions: ParsableArguments {
     var pinnedNow: Timestamp? { nowText.flatMap { Timestamp(iso8601: $0) } }
 
     /// Opens the vault.
+    /// The vault, with a progress bar for a long index build (``ProgressBar/indexing()``).
     func open() throws -> Vault {
-        do {
-            if let vault { return try Vault(root: vault) }
-            return try Vault.discover(from: Clock.currentDirectory())
+        do throws(VaultError) {
+            var opened = if let vault { try Vault(root: vault) } else { try Vault.discover(from: Clock.currentDirectory()) }
+            opened.progress = ProgressBar.indexing()
+            return opened
         } catch {
             throw CLIError(error.description)
         }

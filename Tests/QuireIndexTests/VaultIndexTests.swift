@@ -1,9 +1,27 @@
 @testable import QuireIndex
 import Testing
 import QuireModel
+import QuireSupport
+import Synchronization
 @testable import QuireTestSupport
 
 @Suite struct VaultIndexTests {
+    /// A build reports the files it found, then every one of them read, counts in order.
+    @Test func aBuildReportsItsProgress() throws {
+        try withTempDir { dir in
+            for n in 0..<50 { try dir.write("f/\(n).md", "q\(n) :: a\n") }
+            try dir.write("broken.md", "---\ntitle: [\n---\n")
+            let seen = Mutex<[(Int, Int)]>([])
+            let progress = WorkProgress { done, total in seen.withLock { $0.append((done, total)) } }
+            _ = VaultIndex.build(root: dir.path, concurrency: 2, progress: progress)
+            let reports = seen.withLock { $0 }
+            #expect(reports.first.map { $0 == (0, 51) } == true)
+            #expect(reports.last.map { $0 == (51, 51) } == true)
+            #expect(zip(reports, reports.dropFirst()).allSatisfy { $0.0 < $1.0 && $1.1 == 51 })
+            #expect(progress.current == (51, 51))
+        }
+    }
+
     @Test func aBadFileDoesNotStopOthers() throws {
         try withTempDir { dir in
             try dir.write("good.md", "x :: y\n")
