@@ -241,7 +241,7 @@ class FileGen:
         self.cards += 1
         kind = rng.choices(CARD_KINDS, weights=CARD_WEIGHTS)[0]
         if kind == "qa":
-            text = "Q: %s\nA: %s" % (self.sentence(4, 16, "?"), self.sentence(3, 20))
+            text = "Q: %s\nA: %s" % (self.sentence(4, 16, "?"), self.sentence(3, 20, "."))
             if rng.random() < 0.25:
                 text += "\n" + self.sentence(3, 12)
             return text

@@ -25,9 +25,10 @@
  * key; yaml_errors: files whose front matter libyaml rejects (their body is
  * still parsed). nodes: every node the cmark iterator enters (document
  * included); tables: table nodes.
- * cards: for each paragraph, the literal text of its inlines (soft and hard
- * breaks as '\n') is checked for four kinds, each counting at most once per
- * paragraph: a line starting "Q:", " :: ", "{{c<digit>", "==x==".
+ * cards: for each paragraph, the text of its inlines (soft and hard breaks
+ * as '\n'; inline code and inline HTML as one placeholder byte) is checked
+ * for four kinds, each counting at most once per paragraph: a line starting
+ * "Q:", " :: " or " ::: ", "{{c<digit>", "==x==" on one line.
  *
  * Prints one line to stderr:
  *   mode= files= bytes= fm_bytes= body_bytes= keys= due= yaml_errors= nodes=
@@ -304,7 +305,8 @@ static unsigned classify(const char *t, size_t n)
         char c = t[i];
         if (c == 'Q' && (i == 0 || t[i - 1] == '\n') && i + 1 < n && t[i + 1] == ':')
             qa = 1;
-        else if (c == ' ' && i + 3 < n && t[i + 1] == ':' && t[i + 2] == ':' && t[i + 3] == ' ')
+        else if (c == ' ' && i + 3 < n && t[i + 1] == ':' && t[i + 2] == ':' &&
+                 (t[i + 3] == ' ' || (t[i + 3] == ':' && i + 4 < n && t[i + 4] == ' ')))
             term = 1;
         else if (c == '{' && i + 3 < n && t[i + 1] == '{' && t[i + 2] == 'c' &&
                  t[i + 3] >= '0' && t[i + 3] <= '9')
@@ -353,11 +355,12 @@ static void do_cmark(const char *s, size_t len)
             in_para = 1;
             g_textlen = 0;
         } else if (in_para) {
-            if (type == CMARK_NODE_TEXT || type == CMARK_NODE_CODE ||
-                type == CMARK_NODE_HTML_INLINE) {
+            if (type == CMARK_NODE_TEXT) {
                 const char *lit = cmark_node_get_literal(node);
                 if (lit)
                     text_append(lit, strlen(lit));
+            } else if (type == CMARK_NODE_CODE || type == CMARK_NODE_HTML_INLINE) {
+                text_append("\x01", 1);   /* card syntax inside does not count */
             } else if (type == CMARK_NODE_SOFTBREAK || type == CMARK_NODE_LINEBREAK) {
                 text_append("\n", 1);
             }

@@ -165,124 +165,134 @@ public struct VaultConfig: Sendable, Equatable {
         var deckNodes: [(YAMLScalar, YAMLNode)] = []
         reader.reportRepeatedKeys(map.entries)
         for (key, value) in map.entries {
-            if key.value == "decks" {
+            switch key.value {
+            case "decks":
                 if let decks = value.mapping {
                     deckNodes = decks.entries
                     reader.reportRepeatedKeys(decks.entries)
                 } else if !(value.scalar?.isNull ?? false) {
                     reader.problem(.error, value.start, "'decks' must map deck names to settings")
                 }
-                continue
+            case "fsrs_optimized": config.parametersFitted = reader.day(value)
+            case "categories": config.categories = reader.categories(value)
+            case "review_days": reader.readReviewDays(value, into: &config.reviewDays)
+            case "notes_folder": reader.readNotesFolder(value, into: &config)
+            case "curation_notes": reader.readCurationNotes(value, into: &config)
+            case "source_types": reader.readSourceTypes(value, into: &config)
+            case "card_syntax": reader.readCardSyntax(value, into: &config)
+            default:
+                if !reader.readStudy(key, value, into: &study) { reader.read(key, value, into: &draft, topLevel: true) }
             }
-            if reader.readStudy(key, value, into: &study) { continue }
-            if key.value == "fsrs_optimized" {
-                config.parametersFitted = reader.day(value)
-                continue
-            }
-            if key.value == "categories" {
-                config.categories = []
-                if let entries = value.mapping?.entries {
-                    reader.reportRepeatedKeys(entries)
-                    for (name, color) in entries {
-                        let text = color.scalar.flatMap { $0.isNull ? nil : $0.value }
-                        if let text, !Self.isColor(text) {
-                            reader.problem(.warning, color.start, "the colour of category '\(name.value)' must be like #137fec; none used")
-                        }
-                        config.categories.append((name.value, text.flatMap { Self.isColor($0) ? $0 : nil }))
-                    }
-                } else if !(value.scalar?.isNull ?? false) {
-                    reader.problem(.warning, value.start, "'categories' must map category names to colours (#137fec)")
-                }
-                continue
-            }
-            if key.value == "review_days" {
-                for (k, v) in value.mapping?.entries ?? [] {
-                    let text = v.scalar?.value.lowercased() ?? ""
-                    switch k.value {
-                    case "weekly":
-                        let names = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
-                        if let i = names.firstIndex(of: text) { config.reviewDays.weekday = i + 1 } else {
-                            reader.problem(.warning, v.start, "'weekly' must be a day of the week, like sunday")
-                        }
-                    case "monthly":
-                        if let d = Int(text), (1...31).contains(d) { config.reviewDays.monthDay = d } else {
-                            reader.problem(.warning, v.start, "'monthly' must be a day of the month, 1 to 31")
-                        }
-                    case "yearly":
-                        let parts = text.split(separator: "-").compactMap { Int($0) }
-                        if parts.count == 2, (1...12).contains(parts[0]), (1...31).contains(parts[1]) {
-                            config.reviewDays.yearMonth = parts[0]
-                            config.reviewDays.yearDay = parts[1]
-                        } else {
-                            reader.problem(.warning, v.start, "'yearly' must be a month and day, like 01-01")
-                        }
-                    default:
-                        reader.problem(.warning, k.start, "unknown review '\(k.value)' (weekly, monthly, yearly)")
-                    }
-                }
-                continue
-            }
-            if key.value == "notes_folder" {
-                let text = value.scalar?.value ?? ""
-                if Vault.isPlainRelativePath(text) || text.isEmpty { config.notesFolder = text } else {
-                    reader.problem(.warning, value.start, "'notes_folder' must be a folder inside the vault, like Notes")
-                }
-                continue
-            }
-            if key.value == "curation_notes" {
-                let text = value.scalar?.value ?? ""
-                if text.isEmpty || value.scalar?.isNull == true {
-                    config.curationNotes = nil
-                } else {
-                    do { config.curationNotes = try Query(parsing: text) } catch {
-                        reader.problem(.warning, value.start, "'curation_notes' is not a query (\(error.description)); the default rule stands")
-                    }
-                }
-                continue
-            }
-            if key.value == "source_types" {
-                if let items = value.sequence?.items {
-                    config.sourceTypes = items.compactMap { $0.scalar?.value }
-                } else if !(value.scalar?.isNull ?? false) {
-                    reader.problem(.warning, value.start, "'source_types' must be a list, like [Book, Article]")
-                }
-                continue
-            }
-            if key.value == "card_syntax" {
-                if let name = value.scalar.flatMap({ CardSyntaxName(rawValue: $0.value) }) {
-                    config.cardSyntax = name
-                } else {
-                    reader.problem(.error, value.start, "'card_syntax' must be quire or obsidian-sr")
-                }
-                continue
-            }
-            reader.read(key, value, into: &draft, topLevel: true)
         }
         config.study = study
         config.settings = reader.build(draft, at: root.start, fallback: SchedulerSettings())
-        for (key, value) in deckNodes {
-            guard let deck = DeckPath(key.value) else {
-                reader.problem(.error, key.start, "'\(key.value)' is not a deck name")
-                continue
-            }
-            guard let entries = value.mapping?.entries else {
-                reader.problem(.error, value.start, "the settings for deck '\(deck)' must be a mapping")
-                continue
-            }
-            var deckDraft = SettingsDraft(config.settings)
-            reader.reportRepeatedKeys(entries)
-            for (k, v) in entries {
-                if k.value == "fsrs_optimized" {
-                    config.deckParametersFitted[deck] = reader.day(v)
-                } else {
-                    reader.read(k, v, into: &deckDraft, topLevel: false)
-                }
-            }
-            config.deckSettings.append((deck, reader.build(deckDraft, at: value.start, fallback: config.settings)))
-        }
+        for (key, value) in deckNodes { reader.readDeck(key, value, into: &config) }
         // Most specific first, so the first prefix that matches is the longest.
         config.deckSettings.sort { $0.deck.components.count > $1.deck.components.count }
         return (config, reader.diagnostics)
+    }
+}
+
+/// The keys of `.quire/config.yaml` that are not scheduler settings, each read by a step of its own.
+extension SettingsReader {
+    /// `categories:`, names and colours (a colour that is not `#rrggbb` is a warning and unused).
+    mutating func categories(_ value: YAMLNode) -> [(name: String, color: String?)] {
+        guard let entries = value.mapping?.entries else {
+            if !(value.scalar?.isNull ?? false) {
+                problem(.warning, value.start, "'categories' must map category names to colours (#137fec)")
+            }
+            return []
+        }
+        reportRepeatedKeys(entries)
+        return entries.map { name, color in
+            let text = color.scalar.flatMap { $0.isNull ? nil : $0.value }
+            if let text, !VaultConfig.isColor(text) {
+                problem(.warning, color.start, "the colour of category '\(name.value)' must be like #137fec; none used")
+            }
+            return (name.value, text.flatMap { VaultConfig.isColor($0) ? $0 : nil })
+        }
+    }
+
+    /// `review_days:`, the days of the weekly, monthly and yearly curation reviews.
+    mutating func readReviewDays(_ value: YAMLNode, into days: inout (weekday: Int, monthDay: Int, yearMonth: Int, yearDay: Int)) {
+        for (k, v) in value.mapping?.entries ?? [] {
+            let text = v.scalar?.value.lowercased() ?? ""
+            switch k.value {
+            case "weekly":
+                let names = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+                if let i = names.firstIndex(of: text) { days.weekday = i + 1 } else {
+                    problem(.warning, v.start, "'weekly' must be a day of the week, like sunday")
+                }
+            case "monthly":
+                if let d = Int(text), (1...31).contains(d) { days.monthDay = d } else {
+                    problem(.warning, v.start, "'monthly' must be a day of the month, 1 to 31")
+                }
+            case "yearly":
+                let parts = text.split(separator: "-").compactMap { Int($0) }
+                if parts.count == 2, (1...12).contains(parts[0]), (1...31).contains(parts[1]) {
+                    days.yearMonth = parts[0]
+                    days.yearDay = parts[1]
+                } else {
+                    problem(.warning, v.start, "'yearly' must be a month and day, like 01-01")
+                }
+            default:
+                problem(.warning, k.start, "unknown review '\(k.value)' (weekly, monthly, yearly)")
+            }
+        }
+    }
+
+    mutating func readNotesFolder(_ value: YAMLNode, into config: inout VaultConfig) {
+        let text = value.scalar?.value ?? ""
+        if Vault.isPlainRelativePath(text) || text.isEmpty { config.notesFolder = text } else {
+            problem(.warning, value.start, "'notes_folder' must be a folder inside the vault, like Notes")
+        }
+    }
+
+    mutating func readCurationNotes(_ value: YAMLNode, into config: inout VaultConfig) {
+        let text = value.scalar?.value ?? ""
+        if text.isEmpty || value.scalar?.isNull == true {
+            config.curationNotes = nil
+        } else {
+            do { config.curationNotes = try Query(parsing: text) } catch {
+                problem(.warning, value.start, "'curation_notes' is not a query (\(error.description)); the default rule stands")
+            }
+        }
+    }
+
+    mutating func readSourceTypes(_ value: YAMLNode, into config: inout VaultConfig) {
+        if let items = value.sequence?.items {
+            config.sourceTypes = items.compactMap { $0.scalar?.value }
+        } else if !(value.scalar?.isNull ?? false) {
+            problem(.warning, value.start, "'source_types' must be a list, like [Book, Article]")
+        }
+    }
+
+    mutating func readCardSyntax(_ value: YAMLNode, into config: inout VaultConfig) {
+        if let name = value.scalar.flatMap({ VaultConfig.CardSyntaxName(rawValue: $0.value) }) {
+            config.cardSyntax = name
+        } else {
+            problem(.error, value.start, "'card_syntax' must be quire or obsidian-sr")
+        }
+    }
+
+    /// One deck's settings under `decks:`, over the vault's (read first).
+    mutating func readDeck(_ key: YAMLScalar, _ value: YAMLNode, into config: inout VaultConfig) {
+        guard let deck = DeckPath(key.value) else {
+            return problem(.error, key.start, "'\(key.value)' is not a deck name")
+        }
+        guard let entries = value.mapping?.entries else {
+            return problem(.error, value.start, "the settings for deck '\(deck)' must be a mapping")
+        }
+        var deckDraft = SettingsDraft(config.settings)
+        reportRepeatedKeys(entries)
+        for (k, v) in entries {
+            if k.value == "fsrs_optimized" {
+                config.deckParametersFitted[deck] = day(v)
+            } else {
+                read(k, v, into: &deckDraft, topLevel: false)
+            }
+        }
+        config.deckSettings.append((deck, build(deckDraft, at: value.start, fallback: config.settings)))
     }
 }
 
