@@ -297,33 +297,51 @@ static void text_append(const char *s, size_t n)
     g_text[g_textlen] = '\0';
 }
 
+/* First occurrence of pat (plen bytes) in [p, e), found through memchr on
+ * pat[k], a byte that is rare in prose; NULL when absent. */
+static const char *find(const char *p, const char *e, const char *pat, size_t plen, size_t k)
+{
+    const char *c = p + k;
+    while (c < e && (c = memchr(c, pat[k], (size_t)(e - c))) != NULL) {
+        const char *s = c - k;
+        if (s + plen <= e && memcmp(s, pat, plen) == 0)
+            return s;
+        c++;
+    }
+    return NULL;
+}
+
 /* Card kinds found in one paragraph's text (see the header comment). */
 static unsigned classify(const char *t, size_t n)
 {
-    int qa = 0, term = 0, cloze = 0, hl = 0;
-    for (size_t i = 0; i < n; i++) {
-        char c = t[i];
-        if (c == 'Q' && (i == 0 || t[i - 1] == '\n') && i + 1 < n && t[i + 1] == ':')
-            qa = 1;
-        else if (c == ' ' && i + 3 < n && t[i + 1] == ':' && t[i + 2] == ':' &&
-                 (t[i + 3] == ' ' || (t[i + 3] == ':' && i + 4 < n && t[i + 4] == ' ')))
-            term = 1;
-        else if (c == '{' && i + 3 < n && t[i + 1] == '{' && t[i + 2] == 'c' &&
-                 t[i + 3] >= '0' && t[i + 3] <= '9')
-            cloze = 1;
-        else if (!hl && c == '=' && i + 2 < n && t[i + 1] == '=' && t[i + 2] != '=') {
-            const char *end = NULL;
-            for (size_t j = i + 2; j + 1 < n && t[j] != '\n'; j++) {
-                if (t[j] == '=' && t[j + 1] == '=') {
-                    end = t + j;
-                    break;
-                }
-            }
-            if (end && end > t + i + 2)
-                hl = 1;
+    unsigned kinds = 0;
+    const char *e = t + n, *p;
+
+    if ((n >= 2 && t[0] == 'Q' && t[1] == ':') || find(t, e, "\nQ:", 3, 1))
+        kinds++;
+    for (p = t; (p = find(p, e, " ::", 3, 1)) != NULL; p += 3) {
+        if ((p + 3 < e && p[3] == ' ') || (p + 4 < e && p[3] == ':' && p[4] == ' ')) {
+            kinds++;
+            break;
         }
     }
-    return (unsigned)(qa + term + cloze + hl);
+    for (p = t; (p = find(p, e, "{{c", 3, 0)) != NULL; p += 3) {
+        if (p + 3 < e && p[3] >= '0' && p[3] <= '9') {
+            kinds++;
+            break;
+        }
+    }
+    for (p = t; (p = find(p, e, "==", 2, 0)) != NULL; p += 2) {
+        const char *a = p + 2;          /* "==x==" with x on the same line */
+        if (a >= e || *a == '=' || *a == '\n')
+            continue;
+        const char *nl = memchr(a, '\n', (size_t)(e - a));
+        if (find(a + 1, nl ? nl : e, "==", 2, 0)) {
+            kinds++;
+            break;
+        }
+    }
+    return kinds;
 }
 
 static void do_cmark(const char *s, size_t len)

@@ -99,3 +99,83 @@ enum HTMLEntities {
         return Unicode.Scalar(value) ?? replacement
     }
 }
+
+// MARK: - Decoding
+
+/// Decodes character references in `text`. Unknown or malformed references (including
+/// ones without the closing `;`) are kept literally. Unwanted control characters are
+/// dropped; in text content a no-break space becomes a plain space.
+func decodeEntities(_ text: ArraySlice<Scalar>, inText: Bool) -> [Scalar] {
+    var result: [Scalar] = []
+    result.reserveCapacity(text.count)
+    var index = text.startIndex
+    while index < text.endIndex {
+        let scalar = text[index]
+        if scalar == "&", let reference = characterReference(in: text, at: index) {
+            if let decoded = reference.scalar {
+                if inText && decoded == "\u{A0}" {
+                    result.append(" ")
+                } else if !decoded.isUnwantedControl {
+                    result.append(decoded)
+                }
+            }
+            index = reference.end
+            continue
+        }
+        if inText && scalar == "\u{A0}" {
+            result.append(" ")
+        } else if !scalar.isUnwantedControl {
+            result.append(scalar)
+        }
+        index += 1
+    }
+    return result
+}
+
+/// Parses the character reference starting with the `&` at `start`.
+func characterReference(
+    in text: ArraySlice<Scalar>, at start: Int
+) -> (scalar: Scalar?, end: Int)? {
+    var index = start + 1
+    guard index < text.endIndex else { return nil }
+    if text[index] == "#" {
+        index += 1
+        var hex = false
+        if index < text.endIndex, text[index] == "x" || text[index] == "X" {
+            hex = true
+            index += 1
+        }
+        let digitsStart = index
+        var value: UInt32 = 0
+        var outOfRange = false
+        while index < text.endIndex {
+            let code = text[index].value
+            let digit: UInt32
+            if code >= 0x30 && code <= 0x39 {
+                digit = code - 0x30
+            } else if hex && code >= 0x61 && code <= 0x66 {
+                digit = code - 0x61 + 10
+            } else if hex && code >= 0x41 && code <= 0x46 {
+                digit = code - 0x41 + 10
+            } else {
+                break
+            }
+            if !outOfRange {
+                value = value * (hex ? 16 : 10) + digit
+                if value > 0x10FFFF { outOfRange = true }
+            }
+            index += 1
+        }
+        guard index > digitsStart, index < text.endIndex, text[index] == ";" else { return nil }
+        return (HTMLEntities.numeric(value, outOfRange: outOfRange), index + 1)
+    }
+    let nameStart = index
+    while index < text.endIndex, index - nameStart < 32, text[index].isASCIIAlphanumeric {
+        index += 1
+    }
+    guard index > nameStart, index < text.endIndex, text[index] == ";" else { return nil }
+    guard let code = HTMLEntities.named[makeString(text[nameStart..<index])],
+        let scalar = Unicode.Scalar(code)
+    else { return nil }
+    return (scalar, index + 1)
+}
