@@ -34,6 +34,7 @@
  *   mode= files= bytes= fm_bytes= body_bytes= keys= due= yaml_errors= nodes=
  *   tables= cards= read_s= yaml_s= cmark_s= total_s=
  * Times come from CLOCK_MONOTONIC; total_s includes walking the folders.
+ * Exit status: 0; 2 on a usage error; 1 when VAULT is not a folder.
  */
 #define _POSIX_C_SOURCE 200809L
 #define _DEFAULT_SOURCE

@@ -4,8 +4,9 @@
     scripts/crash-test.py [--trials N] [--quire PATH] [--seed S]
 
 Each trial copies SampleVault/ to a temporary folder, starts one writing command (grade, tag add,
-undo, replay after a hand edit, or a cold index that writes the cache), kills it with SIGKILL
-after a random delay (0 to 1.5 times what the command takes), and checks:
+undo, replay after a hand edit, a cold index that writes the cache, a CSV import, an Anki import,
+a monthly curation review, or a sync with a remote that has another device's commit), kills it
+with SIGKILL after a random delay (0 to 1.5 times what the command takes), and checks:
 
   1. every note holds either its bytes from before the command or the bytes the command writes
      when it is not killed (no torn or mixed note);
@@ -15,10 +16,13 @@ after a random delay (0 to 1.5 times what the command takes), and checks:
   4. the index answers from the cache exactly as it does from the files (`list --count`);
   5. temporary files left by the killed process are reported by `check` and gone after the next
      write in their folder (those in `.quire/cache/`, which is not scanned, after the next cache
-     write).
+     write);
+  6. a sync killed midway runs again to the end and leaves the notes the sync writes unkilled.
 
 Prints one line per command kind and a total; exits 1 on the first broken invariant, with the
-trial's folder kept. Figures are recorded in docs/RELIABILITY.md.
+trial's folder kept. With --ledger FILE each run appends its counts (date, commit, seed, trials per
+command, killed, broken) so that runs in several sittings add up. Figures are recorded in
+docs/RELIABILITY.md.
 """
 import argparse
 import os
@@ -36,8 +40,8 @@ CARD = "atbk8qp31xm2"            # Biology/Cells/cell-membrane.md
 NOTE = "Biology/Cells/cell-membrane.md"
 
 
-def run(quire, vault, args, check=True):
-    p = subprocess.run([quire, "-C", vault] + args, capture_output=True, text=True,
+def run(quire, vault, args, check=True, stdin=None):
+    p = subprocess.run([quire, "-C", vault] + args, capture_output=True, text=True, input=stdin,
                        env=dict(os.environ, NO_COLOR="1", QUIRE_LOCK_TIMEOUT="10"))
     if check and p.returncode not in (0, 1):
         raise AssertionError(f"{args}: exit {p.returncode}: {p.stderr[-2000:]}")
@@ -84,16 +88,71 @@ def setup_cold(quire, vault):
     shutil.rmtree(os.path.join(vault, ".quire", "cache"), ignore_errors=True)
 
 
+def setup_csv(quire, vault):
+    # 300 cards in three decks, outside the vault.
+    rows = ["Question,Answer,Deck"] + [f"Crash question {n}?,Answer {n},Crash/Deck{n % 3}" for n in range(300)]
+    open(os.path.join(os.path.dirname(vault), "cards.csv"), "w").write("\n".join(rows) + "\n")
+
+
+def git(cwd, *args):
+    subprocess.run(["git", "-C", cwd] + list(args), check=True, capture_output=True,
+                   env=dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.org",
+                            GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.org"))
+
+
+def setup_sync(quire, vault):
+    # The vault is a clone of a bare remote; another clone has pushed a grade and an edit; this
+    # one has graded a card of its own, not yet committed.
+    work = os.path.dirname(vault)
+    remote, other = os.path.join(work, "remote.git"), os.path.join(work, "other")
+    git(vault, "init", "-q", "-b", "main")
+    git(vault, "add", "-A")
+    git(vault, "commit", "-q", "-m", "start")
+    subprocess.run(["git", "init", "-q", "--bare", "-b", "main", remote], check=True)
+    git(vault, "remote", "add", "origin", remote)
+    git(vault, "push", "-q", "-u", "origin", "main")
+    run(quire, vault, ["git", "setup"])
+    subprocess.run(["git", "clone", "-q", remote, other], check=True)
+    run(quire, other, ["git", "setup"])
+    run(quire, other, ["grade", "ffgy0aftcda4", "good", "--at", NOW])
+    with open(os.path.join(other, "Biology/Cells/mitochondria.md"), "a") as f:
+        f.write("\nA line written on the other device.\n")
+    run(quire, other, ["sync"])
+    run(quire, vault, ["grade", CARD, "again", "--at", NOW])
+
+
+def csv_args(vault):
+    return ["import", "csv", os.path.join(os.path.dirname(vault), "cards.csv"), "--now", NOW]
+
+
+ANKI = os.path.join(ROOT, "Tests", "EndToEndTests", "Fixtures", "RealDecks", "japanese-literature.apkg")
+
+# (name, setup, arguments (a list, or a function of the vault's path), standard input).
 COMMANDS = [
-    ("grade", setup_none, ["grade", CARD, "good", "--at", NOW]),
-    ("tag", setup_none, ["tag", "add", "crash-test"]),
-    ("undo", setup_graded, ["undo"]),
-    ("replay", setup_hand_edit, ["replay"]),
-    ("cold-index", setup_cold, ["list", "--count"]),
+    ("grade", setup_none, ["grade", CARD, "good", "--at", NOW], None),
+    ("tag", setup_none, ["tag", "add", "crash-test"], None),
+    ("undo", setup_graded, ["undo"], None),
+    ("replay", setup_hand_edit, ["replay"], None),
+    ("cold-index", setup_cold, ["list", "--count"], None),
+    ("import-csv", setup_csv, csv_args, None),
+    ("import-anki", setup_none, ["import", "anki", ANKI, "--now", NOW], None),
+    ("curate", setup_none, ["curate", "monthly", "2026-10", "--plain", "--now", NOW], "archive\nkeep\nkeep\n"),
+    ("sync", setup_sync, ["sync"], None),
 ]
 
 
-def trial(quire, sample, name, setup, args, delay, keep):
+def reference_copy(work, vault):
+    """A copy of the vault to run the command on unkilled; a sync's copy gets its own remote."""
+    reference = os.path.join(work, "reference")
+    shutil.copytree(vault, reference, symlinks=True)
+    remote = os.path.join(work, "remote.git")
+    if os.path.isdir(remote):
+        shutil.copytree(remote, os.path.join(work, "remote-reference.git"), symlinks=True)
+        git(reference, "remote", "set-url", "origin", os.path.join(work, "remote-reference.git"))
+    return reference
+
+
+def trial(quire, sample, name, setup, args, stdin, delay, keep):
     work = tempfile.mkdtemp(prefix="quire-crash-")
     vault = os.path.join(work, "vault")
     shutil.copytree(sample, vault, symlinks=True)
@@ -101,24 +160,54 @@ def trial(quire, sample, name, setup, args, delay, keep):
         setup(quire, vault)
         before = notes(vault)
         # What the command writes when it is not killed, from a copy.
-        reference = os.path.join(work, "reference")
-        shutil.copytree(vault, reference, symlinks=True)
-        run(quire, reference, args)
+        reference = reference_copy(work, vault)
+        run(quire, reference, args(reference) if callable(args) else args, stdin=stdin)
         after = notes(reference)
         shutil.rmtree(reference)
+        args = args(vault) if callable(args) else args
 
-        p = subprocess.Popen([quire, "-C", vault] + args, stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL, env=dict(os.environ, NO_COLOR="1"))
+        # A group of its own: the kill takes the command's children (git) with it, as a crash of
+        # the machine or the terminal's would.
+        p = subprocess.Popen([quire, "-C", vault] + args, stdout=subprocess.DEVNULL, stdin=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL, env=dict(os.environ, NO_COLOR="1"), start_new_session=True)
+        if stdin:
+            try:
+                p.stdin.write(stdin.encode())
+                p.stdin.flush()
+            except BrokenPipeError:
+                pass
+        try:
+            p.stdin.close()
+        except BrokenPipeError:
+            pass
         time.sleep(delay)
         killed = p.poll() is None
         if killed:
-            p.send_signal(signal.SIGKILL)
+            try:
+                os.killpg(p.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
         p.wait()
 
         now = notes(vault)
         for path, data in now.items():
             if data != before.get(path) and data != after.get(path):
                 raise AssertionError(f"{path}: neither the old nor the new bytes")
+        # A note the command keeps must be there (git, killed amid a sync's pull, leaves a file
+        # it was writing again removed: the next sync must put it back, checked below).
+        for path in before:
+            if path in after and path not in now and name != "sync":
+                raise AssertionError(f"{path}: missing")
+        if name == "sync":
+            # As a user would, a moment later: a lock younger than two seconds may be a git
+            # command's that is starting, and is waited for.
+            if os.path.exists(os.path.join(vault, ".git", "index.lock")):
+                time.sleep(2.1)
+            again = run(quire, vault, ["sync"])
+            if again.returncode != 0:
+                raise AssertionError(f"sync after the kill: exit {again.returncode}: {again.stderr[-1500:]}")
+            if notes(vault) != after:
+                raise AssertionError("sync after the kill: the notes differ from an unkilled sync's")
         # Quire's own folder is not scanned: its leftovers are removed by the next cache write.
         left = [t for t in temporaries(vault) if "/.quire/" not in t]
         if left:
@@ -159,28 +248,33 @@ def main():
     ap.add_argument("--trials", type=int, default=1000)
     ap.add_argument("--quire", default=os.path.join(ROOT, ".build", "release", "quire"))
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--only", help="comma-separated command names (default: all)")
+    ap.add_argument("--ledger", help="append this run's counts to FILE")
     args = ap.parse_args()
     rng = random.Random(args.seed)
     sample = os.path.join(ROOT, "SampleVault")
     # How long each command takes when not killed, to spread the kills over it.
     durations = {}
-    for name, setup, cmd in COMMANDS:
+    commands = [c for c in COMMANDS if not args.only or c[0] in args.only.split(",")]
+    for name, setup, cmd, stdin in commands:
         work = tempfile.mkdtemp(prefix="quire-crash-")
         vault = os.path.join(work, "vault")
         shutil.copytree(sample, vault, symlinks=True)
         setup(args.quire, vault)
         start = time.monotonic()
-        run(args.quire, vault, cmd)
+        run(args.quire, vault, cmd(vault) if callable(cmd) else cmd, stdin=stdin)
         durations[name] = time.monotonic() - start
         shutil.rmtree(work)
-    counts = {name: [0, 0] for name, _, _ in COMMANDS}
+    counts = {name: [0, 0] for name, _, _, _ in commands}
     for i in range(args.trials):
-        name, setup, cmd = COMMANDS[i % len(COMMANDS)]
+        name, setup, cmd, stdin = commands[i % len(commands)]
         delay = rng.uniform(0, durations[name] * 1.5)
         try:
-            killed = trial(args.quire, sample, name, setup, cmd, delay, keep=True)
+            killed = trial(args.quire, sample, name, setup, cmd, stdin, delay, keep=True)
         except AssertionError as e:
             print(f"FAILED trial {i} ({name}, kill after {delay * 1000:.1f} ms): {e}")
+            if args.ledger:
+                ledger(args, counts, broken=f"{name}: {e}")
             return 1
         counts[name][0] += 1
         counts[name][1] += killed
@@ -189,7 +283,18 @@ def main():
     total = sum(n for n, _ in counts.values())
     killed = sum(k for _, k in counts.values())
     print(f"total: {total} trials, {killed} killed mid-run, 0 broken")
+    if args.ledger:
+        ledger(args, counts, broken="")
     return 0
+
+
+def ledger(args, counts, broken):
+    commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    per = " ".join(f"{name}={n}/{k}" for name, (n, k) in counts.items())
+    with open(args.ledger, "a") as f:
+        f.write("\t".join([time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), commit, str(args.seed),
+                            str(sum(n for n, _ in counts.values())), str(sum(k for _, k in counts.values())),
+                            per, broken or "none"]) + "\n")
 
 
 if __name__ == "__main__":

@@ -52,12 +52,65 @@ public struct Sync {
     }
 
     /// Runs the sync (or, with `dryRun`, only says what it would do).
-    public func run(mode: PullMode, dryRun: Bool, config: VaultConfig) throws(SyncError) -> Report {
+    ///
+    /// `now` tells a lock git left behind from one a git command holds this moment
+    /// (``GitRepository/locks(now:io:processes:minimumAgeMilliseconds:)``).
+    public func run(mode: PullMode, dryRun: Bool, config: VaultConfig, now: Timestamp) throws(SyncError) -> Report {
+        try run(mode: mode, dryRun: dryRun, config: config, now: now, processes: RunningProcess.all())
+    }
+
+    /// The sync, with the processes running on the machine given (tests).
+    func run(mode: PullMode, dryRun: Bool, config: VaultConfig, now: Timestamp,
+             processes: [RunningProcess]) throws(SyncError) -> Report {
         var report = Report()
-        if let busy = unfinishedOperation() {
-            report.stopped = "a \(busy) is under way in \(repository.root): finish it (git \(busy) --continue) or abort it (git \(busy) --abort), then sync again"
+        // A git command killed midway (a crash, a closed terminal) leaves its index lock, and
+        // every later git command refuses to run: removed when no git command works here.
+        switch repository.locks(now: now, io: vault.io, processes: processes) {
+        case .none:
+            break
+        case .held(let path):
+            report.stopped = "a git command is at work in \(repository.root) (\(path) is there): let it finish, then sync again"
             return report
+        case .stale(let locks):
+            for (path, stamp) in locks {
+                if dryRun {
+                    report.steps.append("would remove \(path), left by a git command that was stopped")
+                    continue
+                }
+                guard vault.io.linkStamp(path) == stamp, vault.io.removeFile(path) else {
+                    report.stopped = "\(path) changed while it was looked at: sync again"
+                    return report
+                }
+                report.steps.append("removed \(path), left by a git command that was stopped (no git command works here)")
+            }
         }
+        if let busy = unfinishedOperation() {
+            // A merge or rebase a sync began, stopped before its commit (killed, or stopped at
+            // conflicts since resolved): finished here. Anyone else's is the user's to finish.
+            guard ownPull() != nil, busy != "cherry-pick", conflictedFiles().isEmpty, !dryRun else {
+                report.stopped = "a \(busy) is under way in \(repository.root): finish it (git \(busy) --continue) or abort it (git \(busy) --abort), then sync again"
+                return report
+            }
+            let continued = repository.run(busy == "rebase" ? ["-c", "core.editor=true", "rebase", "--continue"] : ["commit", "-q", "--no-edit"])
+            guard continued.status == 0 else {
+                report.stopped = "the \(busy) a sync began could not be finished (\(continued.errorText)): finish it (git \(busy) --continue) or abort it (git \(busy) --abort), then sync again"
+                return report
+            }
+            report.steps.append("finished the \(busy) an earlier sync began")
+        }
+        if !dryRun, ownPull() != nil, unfinishedOperation() == nil {
+            // Git killed amid its pull writes the work tree file by file, each removed before it
+            // is written again: a note it had removed would be committed as deleted. Files the
+            // work tree lacks are taken back from the index (the commit made before that pull, or
+            // the pull's result if git got as far as writing it); the pull then does the rest.
+            let missing = repository.run(["ls-files", "-z", "--deleted"]).output.split(separator: 0)
+                .map { String(decoding: $0, as: UTF8.self) }
+            if !missing.isEmpty {
+                try git(["checkout", "--"] + missing)
+                report.steps.append("restored \(missing.joined(separator: ", ")), taken out by a sync stopped amid its pull")
+            }
+        }
+        if !dryRun { endOwnPull() }
         if !GitSetup.isRegistered(vault: vault) {
             if dryRun {
                 report.steps.append("would register the merge driver (quire git setup)")
@@ -93,10 +146,12 @@ public struct Sync {
         // Another device may push between this fetch and this push: the push is then refused,
         // and the sync fetches and merges again (a few times at most).
         for attempt in 1...3 {
+            beginOwnPull(upstream)
             if let stop = try pull(upstream: upstream, mode: mode, into: &report) {
                 report.stopped = stop
                 return report
             }
+            endOwnPull()
             try replayBehindNotes(config: config, into: &report)
             let pushed = repository.run(["push", "-q"])
             if pushed.status == 0 {
@@ -132,8 +187,7 @@ public struct Sync {
             report.steps.append("\(mode == .rebase ? "rebased onto" : "merged") \(upstream)")
             return nil
         }
-        let conflicted = repository.run(["diff", "-z", "--name-only", "--diff-filter=U"]).output
-            .split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+        let conflicted = conflictedFiles()
         let go = mode == .rebase ? "git rebase --continue" : "git commit"
         let back = mode == .rebase ? "git rebase --abort" : "git merge --abort"
         if conflicted.isEmpty { return "git \(mode.rawValue) failed: \(pulled.errorText)" }
@@ -261,6 +315,32 @@ public struct Sync {
             if vault.io.linkStamp(full) != nil { return name }
         }
         return nil
+    }
+
+    /// The file that says a sync is merging or rebasing (`quire-sync` in git's folder): written
+    /// before the pull, removed when it ends, kept when it stops at conflicts. A merge or rebase
+    /// found unfinished with this file there is one a sync began.
+    private var ownPullMarker: String {
+        let path = repository.run(["rev-parse", "--git-path", "quire-sync"]).text
+        return path.hasPrefix("/") ? path : repository.root + "/" + path
+    }
+
+    /// What the marker says (the upstream branch the pull began from), or nil.
+    func ownPull() -> String? {
+        (try? vault.io.read(ownPullMarker).bytes).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    private func beginOwnPull(_ upstream: String) {
+        _ = vault.io.removeFile(ownPullMarker)
+        try? vault.io.createNew(ownPullMarker, with: Array(upstream.utf8))
+    }
+
+    private func endOwnPull() { _ = vault.io.removeFile(ownPullMarker) }
+
+    /// The files git marks as conflicted.
+    func conflictedFiles() -> [String] {
+        repository.run(["diff", "-z", "--name-only", "--diff-filter=U"]).output
+            .split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
     }
 
     private func git(_ arguments: [String]) throws(SyncError) {

@@ -1,3 +1,4 @@
+import QuireModel
 import Foundation
 
 /// A git work tree, driven through the `git` program (the merge driver, `quire git setup`,
@@ -67,5 +68,63 @@ package struct GitRepository: Sendable {
     package func config(_ key: String) -> String? {
         let found = run(["config", "--get", key])
         return found.status == 0 ? found.text : nil
+    }
+
+    /// Git's lock files (`index.lock`, `HEAD.lock`, a branch's `refs/heads/NAME.lock`, …), as a
+    /// sync finds them.
+    package enum Locks: Equatable, Sendable {
+        /// No lock: git may run.
+        case none
+        /// A git command works in this repository (its process is there), or a lock was taken a
+        /// moment ago: wait.
+        case held(path: String)
+        /// Left by a git command that was killed (git takes a lock with `O_EXCL` and removes it
+        /// when it ends, which a killed one cannot): no git process works here, and each is older
+        /// than two seconds (git on another machine sharing the folder is not seen).
+        case stale([(path: String, stamp: FileStamp)])
+
+        package static func == (a: Locks, b: Locks) -> Bool {
+            switch (a, b) {
+            case (.none, .none): true
+            case (.held(let x), .held(let y)): x == y
+            case (.stale(let x), .stale(let y)): x.map(\.path) == y.map(\.path) && x.map(\.stamp) == y.map(\.stamp)
+            default: false
+            }
+        }
+    }
+
+    /// The lock files in git's folder and under its `refs/`. A git process is taken to work here
+    /// when its working folder is the work tree, the git folder or inside either; one whose folder
+    /// cannot be read counts as working here.
+    package func locks(now: Timestamp, io: FileIO = FileIO(), processes: [RunningProcess] = RunningProcess.all(),
+                       minimumAgeMilliseconds: Int64 = 2_000) -> Locks {
+        let gitFolder = run(["rev-parse", "--absolute-git-dir"]).text
+        guard !gitFolder.isEmpty else { return .none }
+        var found: [(path: String, stamp: FileStamp)] = []
+        func gather(_ folder: String, depth: Int) {
+            guard depth < 8, let names = io.names(in: folder) else { return }
+            for name in names.sorted() {
+                let path = folder + "/" + name
+                guard let stamp = io.linkStamp(path) else { continue }
+                if stamp.isDirectory, !stamp.isSymbolicLink {
+                    if depth > 0 || name == "refs" { gather(path, depth: depth + 1) }
+                } else if name.hasSuffix(".lock") {
+                    found.append((path, stamp))
+                }
+            }
+        }
+        gather(gitFolder, depth: 0)
+        guard let first = found.first else { return .none }
+        let folders = [root, gitFolder].map { VaultScanner.realPath($0) ?? $0 }
+        let busy = processes.contains { p in
+            guard p.command == "git" || p.command.hasPrefix("git-") else { return false }
+            guard let folder = p.workingFolder else { return true }
+            return folders.contains { folder == $0 || folder.hasPrefix($0 + "/") }
+        }
+        if busy { return .held(path: first.path) }
+        if let young = found.first(where: { now.milliseconds - $0.stamp.mtimeNanoseconds / 1_000_000 < minimumAgeMilliseconds }) {
+            return .held(path: young.path)
+        }
+        return .stale(found)
     }
 }

@@ -42,7 +42,7 @@ extension Quire {
                     mode = configured.mode
                     if let key = configured.setBy { Output.line("\(mode.rawValue) (git config \(key))") }
                 }
-                report = try sync.run(mode: mode, dryRun: dryRun, config: config)
+                report = try sync.run(mode: mode, dryRun: dryRun, config: config, now: options.now)
             } catch {
                 throw CLIError(error.description)
             }
