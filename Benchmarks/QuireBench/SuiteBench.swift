@@ -125,10 +125,10 @@ enum SuiteBench {
         return (times[times.count / 2], times[min(times.count - 1, times.count * 99 / 100)], times.last ?? 0)
     }
 
-    /// The C reference indexer, compiled from `../shared/bench/parsebench.c` (or
+    /// The C reference indexer, compiled from `Benchmarks/parsebench.c` (or
     /// `QUIRE_PARSEBENCH_SOURCE`) into `.build/parsebench` when that is missing or older.
     static func parsebenchBinary() throws -> String {
-        let source = getenv("QUIRE_PARSEBENCH_SOURCE").map { String(cString: $0) } ?? "../shared/bench/parsebench.c"
+        let source = getenv("QUIRE_PARSEBENCH_SOURCE").map { String(cString: $0) } ?? "Benchmarks/parsebench.c"
         let binary = ".build/parsebench"
         var built = stat(), src = stat()
         guard stat(source, &src) == 0 else { throw BenchError("no \(source): set QUIRE_PARSEBENCH_SOURCE") }

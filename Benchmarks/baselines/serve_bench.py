@@ -90,7 +90,7 @@ def main():
     ap.add_argument("--files", type=int, default=10000)
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--grades", type=int, default=40)
-    ap.add_argument("--genvault", default=os.path.join(here, "..", "..", "..", "shared", "bench", "genvault.py"))
+    ap.add_argument("--genvault", default=os.path.join(here, "..", "genvault.py"))
     a = ap.parse_args()
     quire = os.path.abspath(a.quire)
     with tempfile.TemporaryDirectory() as tmp:

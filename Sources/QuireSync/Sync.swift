@@ -91,24 +91,22 @@ public struct Sync {
                 report.stopped = "a \(busy) is under way in \(repository.root): finish it (git \(busy) --continue) or abort it (git \(busy) --abort), then sync again"
                 return report
             }
-            let continued = repository.run(busy == "rebase" ? ["-c", "core.editor=true", "rebase", "--continue"] : ["commit", "-q", "--no-edit"])
+            // Git writes the merge's message after its head: a merge killed between has none, or
+            // an empty one.
+            let message = repository.run(["rev-parse", "--git-path", "MERGE_MSG"]).text
+            let written = (try? vault.io.read(message.hasPrefix("/") ? message : repository.root + "/" + message).bytes) ?? []
+            let hasMessage = String(decoding: written, as: UTF8.self).split(separator: "\n")
+                .contains { !$0.hasPrefix("#") && !$0.allSatisfy(\.isWhitespace) }
+            let commit = hasMessage ? ["commit", "-q", "--no-edit"] : ["commit", "-q", "-m", "Merge \(ownPull() ?? "the upstream branch")"]
+            let continued = repository.run(busy == "rebase" ? ["-c", "core.editor=true", "rebase", "--continue"] : commit)
             guard continued.status == 0 else {
                 report.stopped = "the \(busy) a sync began could not be finished (\(continued.errorText)): finish it (git \(busy) --continue) or abort it (git \(busy) --abort), then sync again"
                 return report
             }
             report.steps.append("finished the \(busy) an earlier sync began")
         }
-        if !dryRun, ownPull() != nil, unfinishedOperation() == nil {
-            // Git killed amid its pull writes the work tree file by file, each removed before it
-            // is written again: a note it had removed would be committed as deleted. Files the
-            // work tree lacks are taken back from the index (the commit made before that pull, or
-            // the pull's result if git got as far as writing it); the pull then does the rest.
-            let missing = repository.run(["ls-files", "-z", "--deleted"]).output.split(separator: 0)
-                .map { String(decoding: $0, as: UTF8.self) }
-            if !missing.isEmpty {
-                try git(["checkout", "--"] + missing)
-                report.steps.append("restored \(missing.joined(separator: ", ")), taken out by a sync stopped amid its pull")
-            }
+        if !dryRun, let upstream = ownPull(), unfinishedOperation() == nil {
+            try repairKilledPull(upstream: upstream, now: now, into: &report)
         }
         if !dryRun { endOwnPull() }
         if !GitSetup.isRegistered(vault: vault) {
@@ -315,6 +313,40 @@ public struct Sync {
             if vault.io.linkStamp(full) != nil { return name }
         }
         return nil
+    }
+
+    /// After a sync killed amid its pull. Git writes the work tree file by file, each removed
+    /// and then written again, so a kill leaves a note missing, empty or cut short, and the new
+    /// files of the other side half there — which the next commit would take as this device's
+    /// edits and send everywhere. The sync had committed everything before it pulled, so each
+    /// file that differs from the index is put back as the index has it (the commit before the
+    /// pull, or the pull's result when git got as far as writing it), and the other side's new
+    /// files are taken out; the pull then does it all again. The files as found are kept under
+    /// `quire-sync-saved/TIME/` in git's folder (an edit made since the kill is not lost).
+    private func repairKilledPull(upstream: String, now: Timestamp, into report: inout Report) throws(SyncError) {
+        func paths(_ arguments: [String]) -> [String] {
+            repository.run(arguments).output.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+        }
+        let changed = paths(["ls-files", "-z", "--modified"])
+        let incoming = Set(paths(["ls-tree", "-r", "-z", "--name-only", upstream]))
+        let halfThere = paths(["ls-files", "-z", "--others", "--exclude-standard"]).filter(incoming.contains)
+        guard !changed.isEmpty || !halfThere.isEmpty else { return }
+        let saved = repository.run(["rev-parse", "--git-path", "quire-sync-saved/\(now.milliseconds)"]).text
+        let folder = saved.hasPrefix("/") ? saved : repository.root + "/" + saved
+        for path in changed + halfThere {
+            let file = repository.root + "/" + path
+            guard let bytes = try? vault.io.read(file).bytes else { continue }
+            do {
+                try vault.io.makeDirectories(FileIO.directory(of: folder + "/" + path))
+                try vault.io.createNew(folder + "/" + path, with: bytes)
+            } catch {
+                throw .git(command: "sync", message: "cannot keep \(path) under \(folder): \(error)")
+            }
+        }
+        if !changed.isEmpty { try git(["checkout", "--"] + changed) }
+        for path in halfThere { _ = vault.io.removeFile(repository.root + "/" + path) }
+        report.steps.append("put back \((changed + halfThere).joined(separator: ", ")) as before a sync stopped amid its pull "
+                            + "(the files as it left them are in \(folder))")
     }
 
     /// The file that says a sync is merging or rebasing (`quire-sync` in git's folder): written

@@ -143,20 +143,28 @@ import QuireModel
         }
     }
 
-    /// Git killed amid a sync's pull leaves a file it was writing again removed: the next sync
-    /// puts it back and pulls, rather than committing the note as deleted.
-    @Test func aNoteAPullKilledMidwayTookOutIsPutBack() throws {
+    /// Git killed amid a sync's pull leaves a file it was writing again removed, empty or cut
+    /// short, and the other side's new file half there: the next sync puts them back (keeping
+    /// the bytes as found) and pulls, rather than committing them as this device's edits.
+    @Test func filesAPullKilledMidwayLeftAreRepaired() throws {
         try withTempDir { dir in
             let (vault, repository) = try Self.clones(dir)
             try dir.write("vault/.git/quire-sync", "origin/main")
-            try dir.remove("vault/cells.md")
+            try dir.remove("vault/ours.md")
+            try dir.write("vault/cells.md", "")
+            try dir.write("vault/theirs.md", "Thei")
             let sync = try Sync(vault: vault, executable: "/bin/false")
             let report = try sync.run(mode: .merge, dryRun: false, config: VaultConfig(), now: Self.now, processes: [])
             #expect(report.stopped == nil, "\(report)")
-            #expect(report.steps.first == "restored cells.md, taken out by a sync stopped amid its pull", "\(report.steps)")
+            #expect(report.steps.first?.hasPrefix("put back cells.md, ours.md, theirs.md as before a sync stopped amid its pull") == true,
+                    "\(report.steps)")
             #expect(try dir.text("vault/cells.md") == "What makes ATP? :: The mitochondrion\n")
+            #expect(try dir.text("vault/ours.md") == "Ours? :: yes\n")
+            #expect(try dir.text("vault/theirs.md") == "Theirs? :: yes\n")
+            let saved = "vault/.git/quire-sync-saved/\(Self.now.milliseconds)/"
+            #expect(try dir.text(saved + "cells.md") == "" && dir.text(saved + "theirs.md") == "Thei")
+            #expect(repository.run(["status", "--porcelain"]).text.isEmpty)
             #expect(repository.run(["log", "--format=%s", "-1", "--", "cells.md"]).text == "start")
-            #expect(FileManager.default.fileExists(atPath: dir.full("vault/theirs.md")))
         }
     }
 }
