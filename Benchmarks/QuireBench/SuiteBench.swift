@@ -2,7 +2,10 @@
 import Glibc
 #endif
 import Dispatch
+import QuireModel
+import QuireParsing
 import QuireSystem
+import QuireYAML
 
 /// The live-index suite (`QuireBench --suite`, or `make bench`): the built `quire` run as a user
 /// runs it, on copies of generated vaults, against baselines run in the same invocation — reading
@@ -24,8 +27,45 @@ enum SuiteBench {
             try QuireBench.ensureVault(source, files: n)
             let work = vaultsDir + "/work-n\(n)"
             try QuireBench.initializedCopy(of: source, at: work, quire: quire)
+            let scheduled = try schedule(vault: work)
+            print("scheduling lines written for \(scheduled) cards (every card of every other note)")
             try measure(vault: work, files: n, quire: quire, runs: runs, edits: min(edits, n))
         }
+    }
+
+    /// Gives every card of every other note a scheduling line, as a vault in use has: review
+    /// states due from 30 days ago to 60 days ahead of now, with some learning (due within the
+    /// hour), suspended and buried cards. Deterministic but for the clock. Returns the cards.
+    static func schedule(vault: String) throws -> Int {
+        let io = FileIO()
+        let now = SystemClock.now().milliseconds
+        var written = 0
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ range: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(range))
+        }
+        for (k, file) in VaultScanner(io: io).scan(root: vault).files.enumerated() where k % 2 == 0 {
+            let bytes = try io.read(file.fullPath).bytes
+            guard let note = NoteParser.parse(bytes, path: file.relativePath).note, !note.cards.isEmpty else { continue }
+            var editor = try FrontMatterEditor(file: bytes)
+            for card in note.cards {
+                var s = SchedulingState()
+                let kind = next(100)
+                s.state = kind < 5 ? .learning : .review
+                s.due = Timestamp(milliseconds: kind < 5 ? now + Int64(next(3_600)) * 1000 : now + Int64(next(90) - 30) * 86_400_000)
+                s.lastReview = Timestamp(milliseconds: now - Int64(next(30) + 1) * 86_400_000)
+                s.stability = Double(next(3_000)) / 10 + 0.5
+                s.difficulty = Double(next(900)) / 100 + 1
+                s.reps = next(20) + 1
+                s.suspended = (5..<7).contains(kind)
+                if (7..<9).contains(kind) { s.buriedUntil = Timestamp(milliseconds: now + 86_400_000) }
+                try editor.setEntry(card.id.rawValue, in: "quire", to: SchedulingLine.encode(s))
+                written += 1
+            }
+            try io.replace(file.fullPath, with: editor.file, expected: bytes)
+        }
+        return written
     }
 
     static func measure(vault: String, files: Int, quire: String, runs: Int, edits: Int) throws {
@@ -213,8 +253,10 @@ final class Child {
             if n <= 0 { break }
             if out.count < 1 << 20 { out += chunk[0..<n] }
         }
-        child.wait()
+        let status = child.wait()
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - began) / 1e9
+        // A baseline that failed (a missing Python package) would be timed as a fast one.
+        guard status == 0 else { throw BenchError("\(args.joined(separator: " ")) failed (wait status \(status))") }
         var peak = 0, cpu = 0.0
         if let f = fopen(report, "r") {
             var line = [CChar](repeating: 0, count: 128)
@@ -266,11 +308,13 @@ final class Child {
         }
     }
 
-    /// Waits for the child.
-    func wait() {
+    /// Waits for the child; returns its wait status.
+    @discardableResult
+    func wait() -> Int32 {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         close(output)
+        return status
     }
 
     func stop() {

@@ -170,10 +170,19 @@ public struct SchedulingState: Hashable, Sendable {
     /// and either in a learning step whose time has come, or due before `dayEnd`, the start of the
     /// next study day (a review card is due for its whole study day).
     public func isDue(at now: Timestamp, dayEnd: Timestamp) -> Bool {
-        guard state != .new || flow != nil, isAvailable(at: now), flow != .inactive else { return false }
+        guard state != .new || flow != nil, !suspended, flow != .inactive else { return false }
+        return Self.isDue(due: due, intraday: (state == .learning || state == .relearning) && flow == nil,
+                          buriedUntil: buriedUntil, at: now, dayEnd: dayEnd)
+    }
+
+    /// The time part of ``isDue(at:dayEnd:)``, for a card that can come due (not new outside
+    /// StudyFlow, not suspended, not inactive): not buried past `now`, and due at all, or by `now`
+    /// for a learning step (`intraday`), or before `dayEnd` for anything else.
+    @inlinable
+    public static func isDue(due: Timestamp?, intraday: Bool, buriedUntil: Timestamp?, at now: Timestamp, dayEnd: Timestamp) -> Bool {
+        if let buriedUntil, buriedUntil > now { return false }
         guard let due else { return true }
-        if state == .learning || state == .relearning, flow == nil { return due <= now }
-        return due < dayEnd
+        return intraday ? due <= now : due < dayEnd
     }
 
     /// The field a leech's line carries, `leech: true` (FORMAT.md §5, §7.2): kept as it is by the

@@ -103,8 +103,8 @@ extension Quire {
             let now = options.pinnedNow ?? Clock.now()
             let dayEnd = Day.end(containing: now, utcOffsetSeconds: Clock.utcOffset(at: now), rolloverHour: config.dayRollover)
             let count: Int
-            if !options.noCache, let cache = vault.cache, let summary = DueSummary.load(from: cache) {
-                count = summary.dueCount(at: now, dayEnd: dayEnd)
+            if !options.noCache, let cache = vault.cache, let counted = DueSummary.dueCount(in: cache, at: now, dayEnd: dayEnd) {
+                count = counted
             } else {
                 count = vault.index(cached: !options.noCache).notes.reduce(0) { total, note in
                     note.archived ? total : total + note.cards.filter { $0.isDue(at: now, dayEnd: dayEnd) }.count

@@ -8,8 +8,10 @@ import QuireModel
 @Suite struct DueSummaryTests {
     /// Every combination of the fields the due rule reads: the summary's item is due exactly when
     /// the card is, at times before, at and after each of its times.
+    static let base = Timestamp(milliseconds: 1_800_000_000_000)
+
     @Test func anItemIsDueExactlyWhenItsCardIs() {
-        let base = Timestamp(milliseconds: 1_800_000_000_000)
+        let base = Self.base
         let times: [Timestamp?] = [nil, base, Timestamp(milliseconds: base.milliseconds + 3_600_000)]
         let flows: [FlowState?] = [nil] + FlowState.allCases
         var compared = 0
@@ -28,7 +30,7 @@ import QuireModel
                             for offset in [-7_200_000, -1, 0, 1, 1_800_000, 3_600_000, 86_400_000] as [Int64] {
                                 let now = Timestamp(milliseconds: base.milliseconds + offset)
                                 let dayEnd = Timestamp(milliseconds: base.milliseconds + 43_200_000)
-                                #expect((item?.state.isDue(at: now, dayEnd: dayEnd) ?? false) == s.isDue(at: now, dayEnd: dayEnd),
+                                #expect((item?.isDue(at: now, dayEnd: dayEnd) ?? false) == s.isDue(at: now, dayEnd: dayEnd),
                                         "\(s.fields) at \(offset)")
                                 compared += 1
                             }
@@ -62,6 +64,7 @@ import QuireModel
             let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
                 .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("SampleVault").path
             try FileManager.default.copyItem(atPath: sample, toPath: dir.full("vault"))
+            try? dir.remove("vault/.quire/cache")
             try dir.write("vault/Flow.md", """
                 ---
                 quire:
@@ -85,6 +88,7 @@ import QuireModel
                 let dayEnd = Timestamp(milliseconds: now.milliseconds + 6 * 3_600_000)
                 let expected = index.notes.filter { !$0.archived }.flatMap(\.cards).filter { $0.isDue(at: now, dayEnd: dayEnd) }.count
                 #expect(summary.dueCount(at: now, dayEnd: dayEnd) == expected, "at \(now)")
+                #expect(DueSummary.dueCount(in: cache, at: now, dayEnd: dayEnd) == expected, "at \(now)")
                 dueSomewhere = max(dueSomewhere, expected)
             }
             #expect(dueSomewhere > 5)
@@ -95,6 +99,7 @@ import QuireModel
             bytes[section.offset + 1] ^= 0xFF
             try Data(bytes).write(to: URL(fileURLWithPath: cache.path))
             #expect(DueSummary.load(from: cache) == nil)
+            #expect(DueSummary.dueCount(in: cache, at: Self.base, dayEnd: Self.base) == nil)
         }
     }
 }
