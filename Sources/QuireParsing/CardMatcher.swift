@@ -11,6 +11,12 @@ struct StoredLine {
 /// Gives each extracted card its ID and matches stored scheduling lines to cards (FORMAT.md §3.5):
 /// explicit IDs, then derived IDs, then equal fingerprints, then similar fingerprints.
 package enum CardMatcher {
+    /// What a derived ID's hash starts from besides the note's path.
+    private struct PrefixKey: Hashable {
+        var kind: CardKind
+        var variant: CardVariant
+    }
+
     /// Fingerprints at most this many SimHash bits apart (of 56) count as the same card edited.
     static package let similarityThreshold = 16
 
@@ -20,7 +26,9 @@ package enum CardMatcher {
         var derived = SmallSet<UInt64>(expected: cards.count)
         var seenExplicit: [CardID: Int] = [:]
         let seed = CardID.derivationSeed(path: path)
-        var prefixes: [(kind: CardKind, variant: CardVariant, state: SipHash24)] = []
+        // By kind and variant: a note can hold thousands of cloze numbers (one variant each), so a
+        // list searched per card would make the note's cards cost their count squared.
+        var prefixes: [PrefixKey: SipHash24] = [:]
         for i in cards.indices {
             if cards[i].hasExplicitID {
                 let explicit = cards[i].id
@@ -35,11 +43,11 @@ package enum CardMatcher {
             // The hash state after kind and variant is the same for every card that shares them.
             let kind = cards[i].kind, variant = cards[i].variant
             let prefix: SipHash24
-            if let known = prefixes.first(where: { $0.kind == kind && $0.variant == variant }) {
-                prefix = known.state
+            if let known = prefixes[PrefixKey(kind: kind, variant: variant)] {
+                prefix = known
             } else {
                 prefix = CardID.derivationPrefix(seed: seed, kind: kind, variant: variant.identityText)
-                prefixes.append((kind, variant, prefix))
+                prefixes[PrefixKey(kind: kind, variant: variant)] = prefix
             }
             // The card is read in place: a copy would retain each of its strings.
             let hash = cards.withUnsafeBufferPointer { cards -> UInt64 in
