@@ -16,7 +16,8 @@ public enum GitSetup {
     /// and the attributes line into the vault's `.gitattributes`; returns what it did, for the user.
     public static func register(vault: Vault, executable: String) throws(SyncError) -> [String] {
         guard let repository = GitRepository(containing: vault.root) else { throw .notARepository(vault.root) }
-        let command = shellQuoted(executable) + " merge-driver %O %A %B %P"
+        // `--` first: a note named like an option (`--output=x.md`) is still a path.
+        let command = shellQuoted(executable) + " merge-driver -- %O %A %B %P"
         for (key, value) in [("merge.quire.name", "Quire: notes merged by git, scheduling lines by the review log"),
                              ("merge.quire.driver", command)] {
             let set = repository.setConfig(key, value)
@@ -40,7 +41,8 @@ public enum GitSetup {
 
     /// Whether the repository holding `vault` has the driver defined.
     public static func isRegistered(vault: Vault) -> Bool {
-        GitRepository(containing: vault.root)?.config("merge.quire.driver") != nil
+        // A driver registered before paths came after `--` is registered again.
+        GitRepository(containing: vault.root)?.config("merge.quire.driver")?.contains(" merge-driver -- ") == true
     }
 
     /// `text` as one word for the shell git runs the driver with.

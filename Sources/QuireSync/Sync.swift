@@ -84,6 +84,10 @@ public struct Sync {
                 report.steps.append("removed \(path), left by a git command that was stopped (no git command works here)")
             }
         }
+        if !dryRun {
+            let scratch = removeMergeScratch()
+            if !scratch.isEmpty { report.steps.append("removed \(scratch.joined(separator: ", ")), git's scratch files from a merge that was stopped") }
+        }
         if let busy = unfinishedOperation() {
             // A merge or rebase a sync began, stopped before its commit (killed, or stopped at
             // conflicts since resolved): finished here. Anyone else's is the user's to finish.
@@ -123,7 +127,7 @@ public struct Sync {
             if dryRun {
                 report.steps.append("would commit: \(message)")
             } else {
-                try git(["add", "-A", "--", root])
+                try stage()
                 try git(["commit", "-q", "-m", message])
                 report.steps.append("committed: \(message)")
             }
@@ -260,7 +264,7 @@ public struct Sync {
         guard !replay.differences.isEmpty else { return }
         let applied = vault.apply(replay.plan(vault: vault).edits)
         if let problem = applied.diagnostics.first { throw .notWritten(problem.description) }
-        try git(["add", "-A", "--", root])
+        try stage()
         try git(["commit", "-q", "-m", "quire sync: \(replay.differences.count) scheduling line(s) replayed from the merged log"])
         report.steps.append("replayed \(replay.differences.count) scheduling line(s) from the merged log, committed")
     }
@@ -270,7 +274,9 @@ public struct Sync {
     func commitMessage() throws(SyncError) -> String? {
         let status = repository.run(["status", "--porcelain", "-z", "--untracked-files=all", "--", root])
         guard status.status == 0 else { throw .git(command: "status", message: status.errorText) }
+        // Temporary files are never committed (``stage()``): they are no change to tell of.
         let entries = status.output.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+            .filter { $0.count <= 3 || !Self.isTemporary(String($0.dropFirst(3))) }
         guard !entries.isEmpty else { return nil }
         var added = 0, edited = 0, removed = 0, other = 0
         for entry in entries where entry.count > 3 {
@@ -368,6 +374,34 @@ public struct Sync {
     }
 
     private func endOwnPull() { _ = vault.io.removeFile(ownPullMarker) }
+
+    /// Pathspecs of the temporary files a killed process can leave in the work tree, never
+    /// committed: git's merge scratch files (`.merge_file_XXXXXX`, the driver's three versions)
+    /// and Quire's own (`.NAME.quire-PID-RANDOM.tmp`, ``TemporaryFiles``).
+    static let temporaryPathspecs = [":(exclude,glob)**/.merge_file_*", ":(exclude,glob)**/.*.quire-*.tmp"]
+
+    /// Stages the vault's changes, temporaries left out; then checks what is staged, so that a
+    /// temporary file git already tracks (committed by an older sync) goes out of the commit.
+    private func stage() throws(SyncError) {
+        try git(["add", "-A", "--", root] + Self.temporaryPathspecs)
+        let staged = repository.run(["diff", "--cached", "-z", "--name-only"]).output.split(separator: 0)
+            .map { String(decoding: $0, as: UTF8.self) }
+        let temporaries = staged.filter { Self.isTemporary($0) }
+        if !temporaries.isEmpty { try git(["reset", "-q", "--"] + temporaries) }
+    }
+
+    /// Whether a path names a temporary file (``temporaryPathspecs``).
+    static func isTemporary(_ path: String) -> Bool {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        return name.hasPrefix(".merge_file_") || TemporaryFiles.writer(ofName: name) != nil
+    }
+
+    /// Git's merge scratch files at the work tree's top, left by a git killed amid a merge:
+    /// removed when no git works here (no lock held). Returns their names.
+    private func removeMergeScratch() -> [String] {
+        let names = (vault.io.names(in: repository.root) ?? []).filter { $0.hasPrefix(".merge_file_") }.sorted()
+        return names.filter { vault.io.removeFile(repository.root + "/" + $0) }
+    }
 
     /// The files git marks as conflicted.
     func conflictedFiles() -> [String] {

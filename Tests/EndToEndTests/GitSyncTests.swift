@@ -356,6 +356,32 @@ import Testing
         #expect(try c.quire(["sync"] + mode, in: "b").stdout.contains("nothing to commit"))
     }
 
+    /// A note named like an option (`--output=x.md`), changed on both devices: git hands its path
+    /// (%P) to the driver after `--`, so the driver merges it rather than exiting 64 on an
+    /// unknown option. A clone whose driver was registered without `--` is registered again.
+    @Test func aNoteNamedLikeAnOptionMerges() throws {
+        let c = try Clones()
+        defer { c.cleanUp() }
+        let branch = try c.git(["branch", "--show-current"], in: "a").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        try c.git(["branch", "-q", "-u", "origin/" + branch], in: "a")
+        let name = "--output=x.md"
+        try c.write("a", name, "---\ntitle: O\n---\n\nOne :: first\n\nText one.\n\nText two.\n")
+        try c.commitAndPush("a", "a note named like an option")
+        try c.clone("b")
+        // An older registration, without `--`: the next sync registers it again.
+        let old = try c.git(["config", "merge.quire.driver"], in: "b").stdout.replacingOccurrences(of: " -- ", with: " ")
+        try c.git(["config", "merge.quire.driver", old.trimmingCharacters(in: .whitespacesAndNewlines)], in: "b")
+        try c.write("a", name, try c.read("a", name).replacingOccurrences(of: "Text one.", with: "Text one, from a."))
+        try c.write("b", name, try c.read("b", name).replacingOccurrences(of: "Text two.", with: "Text two, from b."))
+        #expect(try c.quire(["sync"], in: "a").status == 0)
+        let synced = try c.quire(["sync"], in: "b")
+        #expect(synced.status == 0 && synced.stdout.contains("merged origin/"), "\(synced)")
+        #expect(synced.stdout.contains("merge driver 'quire' set"), "\(synced)")
+        let merged = try c.read("b", name)
+        #expect(merged.contains("Text one, from a.") && merged.contains("Text two, from b.") && !merged.contains("<<<<<<<"), "\(merged)")
+        #expect(try c.git(["config", "merge.quire.driver"], in: "b").stdout.contains(" merge-driver -- %O %A %B %P"))
+    }
+
     /// Another device pushes between this sync's fetch and its push: the push is refused, and the
     /// sync pulls again and pushes.
     @Test func aPushRefusedBecauseTheRemoteMovedOn() throws {

@@ -167,4 +167,33 @@ import QuireModel
             #expect(repository.run(["log", "--format=%s", "-1", "--", "cells.md"]).text == "start")
         }
     }
+
+    /// Temporary files a killed merge or write left — git's `.merge_file_*` scratch files and
+    /// Quire's `.NAME.quire-PID-RANDOM.tmp` — are never committed; git's scratch files at the top
+    /// are removed, and one an older sync committed leaves the next commit.
+    @Test func temporaryFilesAreNeverCommitted() throws {
+        try withTempDir { dir in
+            let (vault, repository) = try Self.repository(dir)
+            try dir.write(".merge_file_a1B2c3", "base version")
+            try dir.write("deck/.cells.md.quire-999999-123.tmp", "half a note")
+            try dir.write("deck/.merge_file_x9", "scratch")
+            try dir.write("new.md", "Q :: A\n")
+            let sync = try Sync(vault: vault, executable: "/bin/false")
+            let report = try sync.run(mode: .merge, dryRun: false, config: VaultConfig(), now: Self.now, processes: [])
+            #expect(report.steps.first == "removed .merge_file_a1B2c3, git's scratch files from a merge that was stopped", "\(report.steps)")
+            // The other two files are the merge driver's set-up (.gitattributes, .gitignore).
+            #expect(report.steps.contains("committed: quire sync: 1 note added, 2 other files"), "\(report.steps)")
+            let committed = repository.run(["ls-files"]).text.split(separator: "\n").map(String.init)
+            #expect(committed.sorted() == [".gitattributes", ".gitignore", ".quire/config.yaml", "cells.md", "new.md"], "\(committed)")
+            // Only temporaries left: nothing to commit.
+            let again = try sync.run(mode: .merge, dryRun: false, config: VaultConfig(), now: Self.now, processes: [])
+            #expect(again.steps.contains("nothing to commit"), "\(again.steps)")
+            // A temporary file an older sync committed is taken out of the next commit, not changed.
+            #expect(repository.run(["add", "-f", "deck/.merge_file_x9"]).status == 0)
+            try dir.write("other.md", "Q2 :: A2\n")
+            _ = try sync.run(mode: .merge, dryRun: false, config: VaultConfig(), now: Self.now, processes: [])
+            let last = repository.run(["show", "--name-only", "--format=", "HEAD"]).text
+            #expect(last == "other.md", "\(last)")
+        }
+    }
 }
