@@ -139,6 +139,12 @@ struct QueryParser {
     let tokens: [QueryToken]
     var position = 0
 
+    /// How many parentheses and `-` a term may sit inside: the parser (and every walk of the
+    /// query) recurses once per level, and a query comes from anywhere (a command line, a
+    /// config file, a web page's search box).
+    static let maximumDepth = 64
+    private var depth = 0
+
     init(tokens: [QueryToken]) { self.tokens = tokens }
 
     mutating func parseAll() throws(QueryError) -> Query {
@@ -180,6 +186,13 @@ struct QueryParser {
 
     private mutating func parseUnary() throws(QueryError) -> Query {
         let t = tokens[position]
+        if t.kind == .minus || t.kind == .open {
+            guard depth < Self.maximumDepth else {
+                throw QueryError(column: t.column, message: "more than \(Self.maximumDepth) levels of '(' and '-'")
+            }
+            depth += 1
+        }
+        defer { if t.kind == .minus || t.kind == .open { depth -= 1 } }
         switch t.kind {
         case .minus:
             position += 1

@@ -18,6 +18,21 @@ import QuireModel
         }
     }
 
+    /// Nesting is bounded (the long fuzz trial overflowed the stack with a thousand '('): 64
+    /// levels of '(' and '-' read, one more is an error at its column, a million is one too.
+    @Test func nestingIsBounded() throws {
+        let deep = String(repeating: "(", count: 64) + "tag:x" + String(repeating: ")", count: 64)
+        #expect(try Query(parsing: deep) == Query(parsing: "tag:x"))
+        #expect(throws: Never.self) { try Query(parsing: String(repeating: "-", count: 64) + "tag:x") }
+        do {
+            _ = try Query(parsing: String(repeating: "(", count: 65) + "tag:x" + String(repeating: ")", count: 65))
+            Issue.record("65 levels read")
+        } catch {
+            #expect(error.column == 65 && error.message == "more than 64 levels of '(' and '-'")
+        }
+        #expect(throws: QueryError.self) { try Query(parsing: String(repeating: "(-", count: 500_000) + "x") }
+    }
+
     @Test func emptyIsAll() throws {
         #expect(try q("") == .all)
         #expect(try q("   ") == .all)
