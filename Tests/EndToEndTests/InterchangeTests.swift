@@ -41,6 +41,24 @@ import Testing
         #expect(again.status == 0 && again.stdout.hasSuffix("Imported 0 cards in 0 notes, 123 duplicates skipped.\n"), "\(again.stdout)")
     }
 
+    /// A deck path deeper than the file system takes (3,000 levels): refused before anything is
+    /// written — no note, and not one of the folders it would have needed (issue 38: 2,037 empty
+    /// folders were left).
+    @Test func aPathTooLongWritesNothing() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        let csv = q.vault.deletingLastPathComponent().appendingPathComponent("deep.csv")
+        let deck = (0..<3_000).map { "d\($0 % 10)" }.joined(separator: "::")
+        try Data("Question,Answer,Deck\nShallow?,yes,Fine\nDeep?,yes,\(deck)\n".utf8).write(to: csv)
+        func entries() throws -> [String] { try FileManager.default.subpathsOfDirectory(atPath: q.vault.path).filter { !$0.hasPrefix(".quire") }.sorted() }
+        let before = try entries()
+        let result = try q.run(["import", "csv", csv.path])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.contains("the path is longer than the file system allows (at most 4095 bytes, 255 a name)"), "\(result.stderr.prefix(600))")
+        #expect(try entries() == before)
+        #expect(!FileManager.default.fileExists(atPath: q.vault.appendingPathComponent("d0").path))
+    }
+
     /// A file that cannot be read writes nothing; a bad row is reported with its line and the
     /// other rows are imported (exit 1), or with --strict nothing is.
     @Test func aBadRowIsReportedAndTheRestImported() throws {

@@ -61,6 +61,12 @@ public enum StagedFiles {
                 case .quire: try vault.internalPath(file.path)
                 }
                 if io.linkStamp(full) != nil { throw InterchangeError.cannotWrite(path: file.path, reason: "a file is already there") }
+                // Linux's limits, checked here: past them a write fails midway, after folders
+                // were made for it (a deck 3,000 levels deep left 2,037 empty folders).
+                if full.utf8.count > maximumPathBytes || full.split(separator: "/").contains(where: { $0.utf8.count > maximumNameBytes }) {
+                    throw InterchangeError.cannotWrite(path: String(file.path.prefix(200)) + (file.path.count > 200 ? "…" : ""), reason:
+                        "the path is longer than the file system allows (at most \(maximumPathBytes) bytes, \(maximumNameBytes) a name)")
+                }
                 targets.append(full)
             } catch let error as InterchangeError {
                 throw error
@@ -81,10 +87,14 @@ public enum StagedFiles {
             io.removeEmptyFolder(stage)
             if let parent = try? vault.internalFolder(folder) { io.removeEmptyFolder(parent) }
         }
+        // Folders made for the files (each level), so that a write that fails takes them out again.
+        var madeFolders: [String] = []
         func cleanUp(moved: [String]) {
             for path in moved { io.removeFile(path) }
             for path in staged { io.removeFile(path) }
             removeStage()
+            // Deepest first, so that each is empty when its turn comes.
+            for folder in madeFolders.sorted(by: { $0.count > $1.count }) { io.removeEmptyFolder(folder) }
         }
         // Staged without a flush each, then made durable all at once.
         for (k, file) in files.enumerated() {
@@ -109,7 +119,15 @@ public enum StagedFiles {
         for k in order {
             do {
                 let parent = FileIO.directory(of: targets[k])
-                if made.insert(parent).inserted { try io.makeDirectories(parent) }
+                if made.insert(parent).inserted, io.linkStamp(parent) == nil {
+                    // The levels that are not there yet: the ones this write makes.
+                    var missing = parent
+                    while missing.count > vault.root.count, io.linkStamp(missing) == nil {
+                        madeFolders.append(missing)
+                        missing = FileIO.directory(of: missing)
+                    }
+                    try io.makeDirectories(parent)
+                }
                 try io.moveNoReplace(staged[k], to: targets[k])
             } catch {
                 cleanUp(moved: moved)
@@ -121,6 +139,9 @@ public enum StagedFiles {
         // The renames, and the folders made for them, durable too.
         try? io.syncFileSystem(containing: vault.root)
     }
+
+    /// Linux's longest path (PATH_MAX less its NUL) and longest name (NAME_MAX), in bytes.
+    static let maximumPathBytes = 4095, maximumNameBytes = 255
 
     /// Removes what earlier imports left under `.quire/staging/` when they were killed before
     /// the end: their files never reached the vault. Only plain files inside are removed; a folder
