@@ -41,6 +41,31 @@ import Testing
         #expect(again.status == 0 && again.stdout.hasSuffix("Imported 0 cards in 0 notes, 123 duplicates skipped.\n"), "\(again.stdout)")
     }
 
+    /// A card whose sides a spreadsheet would run as formulas: the export writes them with a
+    /// leading `'` (--raw: as they are), and an import of the export gives the sides back.
+    @Test func formulaCellsAreNeutralisedAndRoundTrip() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        try q.write("Formulas/f.md", Data("=HYPERLINK(\"http://x.org\",\"click\") :: +cmd|' /C calc'!A0\n\n'=quoted :: - a list item\n".utf8))
+        let out = q.vault.deletingLastPathComponent()
+        let safe = out.appendingPathComponent("safe.csv"), raw = out.appendingPathComponent("raw.csv")
+        #expect(try q.run(["export", "csv", safe.path, "deck:Formulas"]).status == 0)
+        #expect(try q.run(["export", "csv", raw.path, "deck:Formulas", "--raw"]).status == 0)
+        let safeText = try String(contentsOf: safe, encoding: .utf8), rawText = try String(contentsOf: raw, encoding: .utf8)
+        #expect(safeText.contains("\"'=HYPERLINK(\"\"http://x.org\"\",\"\"click\"\")\"") && safeText.contains("'+cmd|"), "\(safeText)")
+        #expect(safeText.contains(",''=quoted,'- a list item,"), "\(safeText)")
+        #expect(rawText.contains("\"=HYPERLINK(") && rawText.contains(",- a list item,") && !rawText.contains("'+cmd"), "\(rawText)")
+        let fresh = out.appendingPathComponent("fresh")
+        try FileManager.default.createDirectory(at: fresh, withIntermediateDirectories: true)
+        #expect(try q.run(["init"], workingDirectory: fresh).status == 0)
+        #expect(try q.run(["import", "csv", safe.path], workingDirectory: fresh).status == 0)
+        let again = out.appendingPathComponent("again.csv")
+        #expect(try q.run(["export", "csv", again.path, "--raw"], workingDirectory: fresh).status == 0)
+        let sides = try Self.cards(again).joined()
+        #expect(sides.contains("=HYPERLINK(") && sides.contains("+cmd|' /C calc'!A0") && sides.contains("'=quoted") && sides.contains("- a list item"), "\(sides)")
+        #expect(!sides.contains("''=quoted") && !sides.contains("'+cmd"), "\(sides)")
+    }
+
     /// A deck path deeper than the file system takes (3,000 levels): refused before anything is
     /// written — no note, and not one of the folders it would have needed (issue 38: 2,037 empty
     /// folders were left).

@@ -132,7 +132,9 @@ struct CSVImportPlanner {
             fail(line.line, 1, "this row has \(f.count) field\(f.count == 1 ? "" : "s"); the columns are \(roles.count)")
             return
         }
-        let row = Row(fields: f, roles: roles, html: table.html == true)
+        // `quire export csv`'s own file (it has Kind): its cells' leading `'` against formulas off.
+        let fields = roles.contains(.kind) ? f.map(CSVWriter.readingSpreadsheetSafe) : f
+        let row = Row(fields: fields, roles: roles, html: table.html == true)
         // The deck: the row's, the options', the file's.
         let fallbackDeck = options.deck ?? table.deck ?? options.name
         let deckName = (options.deck ?? row.value(.deck)).flatMap { $0.trimmingSpaces().isEmpty ? nil : $0 } ?? fallbackDeck

@@ -18,4 +18,29 @@ public enum CSVWriter {
         }
         return out + "\""
     }
+
+    /// The characters a spreadsheet takes as the start of a formula when a cell begins with one.
+    static let formulaStarts: Set<Unicode.Scalar> = ["=", "+", "-", "@", "\t", "\r"]
+
+    /// `text` as a spreadsheet shows it as text (OWASP's advice on CSV injection): a leading `'`
+    /// when it begins with a formula character, or with `'` and one (so that ``readingSpreadsheetSafe(_:)``
+    /// gives every text back).
+    public static func spreadsheetSafe(_ text: String) -> String {
+        let scalars = text.unicodeScalars
+        guard let first = scalars.first else { return text }
+        if formulaStarts.contains(first) { return "'" + text }
+        if first == "'", let second = scalars.dropFirst().first, formulaStarts.contains(second) { return "'" + text }
+        return text
+    }
+
+    /// A cell written by ``spreadsheetSafe(_:)`` read back.
+    public static func readingSpreadsheetSafe(_ text: String) -> String {
+        let scalars = text.unicodeScalars
+        guard scalars.first == "'", let second = scalars.dropFirst().first else { return text }
+        if formulaStarts.contains(second) { return String(text.unicodeScalars.dropFirst()) }
+        if second == "'", let third = scalars.dropFirst(2).first, formulaStarts.contains(third) {
+            return String(text.unicodeScalars.dropFirst())
+        }
+        return text
+    }
 }

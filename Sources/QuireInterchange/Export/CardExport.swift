@@ -11,8 +11,10 @@ public enum CardExport {
     public static let columns = ["ID", "Deck", "Kind", "Variant", "Front", "Back", "Text", "Tags", "State", "Due", "Interval",
                                  "Stability", "Difficulty", "Reps", "Lapses", "Suspended", "Path", "Line"]
 
-    /// The cards as CSV, header first, in the order given.
-    public static func csv(_ cards: [(card: Card, note: Note)]) -> String {
+    /// The cards as CSV, header first, in the order given. Unless `raw`, a cell that begins with
+    /// a formula character (`=`, `+`, `-`, `@`, tab, CR) gets a leading `'`
+    /// (``CSVWriter/spreadsheetSafe(_:)``), which `quire import csv` takes off again.
+    public static func csv(_ cards: [(card: Card, note: Note)], raw: Bool = false) -> String {
         var out = CSVWriter.record(columns)
         for (card, note) in cards {
             let s = card.schedule
@@ -22,7 +24,7 @@ public enum CardExport {
             case .backward: "backward"
             case .cloze(let n): String(n)
             }
-            out += CSVWriter.record([
+            let cells: [String] = [
                 card.id.rawValue, note.deck.description, card.kind.rawValue, variant,
                 card.kind == .cloze ? "" : card.front, card.kind == .cloze ? "" : card.back,
                 card.kind == .cloze ? card.identityText : "",
@@ -31,7 +33,8 @@ public enum CardExport {
                 s?.stability.map { String($0) } ?? "", s?.difficulty.map { String($0) } ?? "",
                 String(s?.reps ?? 0), String(s?.lapses ?? 0), (s?.suspended ?? false) ? "true" : "false",
                 note.path, String(card.lines.lowerBound),
-            ])
+            ]
+            out += CSVWriter.record(raw ? cells : cells.map(CSVWriter.spreadsheetSafe))
         }
         return out
     }
