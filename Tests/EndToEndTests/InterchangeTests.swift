@@ -66,6 +66,22 @@ import Testing
         #expect(!sides.contains("''=quoted") && !sides.contains("'+cmd"), "\(sides)")
     }
 
+    /// A `Note,Context` file imported twice: the second import finds every note there and writes
+    /// nothing (issue 38: it wrote each note again as `TITLE 2.md`).
+    @Test func noteRowsImportedAgainAreNotDuplicated() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        let csv = q.vault.deletingLastPathComponent().appendingPathComponent("reading.csv")
+        try Data("Note,Context\n\"Habits compound\nSmall steps add up.\",Atomic Habits p. 12\n\"Identity\nVote for who you want to be.\",p. 40\n".utf8).write(to: csv)
+        let first = try q.run(["import", "csv", csv.path, "--deck", "Quotes"])
+        #expect(first.status == 0 && first.stdout.hasSuffix("in 2 notes.\n"), "\(first)")
+        let again = try q.run(["import", "csv", csv.path, "--deck", "Quotes"])
+        #expect(again.status == 0 && again.stdout.hasSuffix("in 0 notes, 2 duplicates skipped.\n"), "\(again)")
+        #expect(again.stderr.contains("same note as Quotes/Habits compound.md:1"), "\(again)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: q.vault.appendingPathComponent("Quotes").path).sorted()
+        #expect(files == ["Habits compound.md", "Identity.md"], "\(files)")
+    }
+
     /// A deck path deeper than the file system takes (3,000 levels): refused before anything is
     /// written — no note, and not one of the folders it would have needed (issue 38: 2,037 empty
     /// folders were left).

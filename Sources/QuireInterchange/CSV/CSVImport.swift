@@ -94,7 +94,8 @@ public struct CSVImport: Sendable {
     ///
     /// - Parameters:
     ///   - existing: the location (`path:line`) of a card already in the vault in deck folder
-    ///     `deck` whose front is `front` (trimmed, white space runs made one space), or nil.
+    ///     `deck` whose front is `front` (trimmed, white space runs made one space), or of a note
+    ///     there whose ``noteKey(title:source:)`` is `front`; or nil.
     ///   - taken: whether a path in the vault is taken (a file or folder is there).
     public static func plan(_ table: CSVTable, path: String, options: Options,
                             existing: (_ deck: String, _ front: String) -> String?,
@@ -139,9 +140,15 @@ public struct CSVImport: Sendable {
     /// Where each card of the vault is, by deck folder and front (``frontKey(_:)``; a cloze by its
     /// whole text, since its front hides the deletions): `existing` for ``plan(_:path:options:existing:taken:)``.
     /// The key is `deck + "\n" + front`; the value `path:line`.
+    /// A note row's notes are found there too, by their folder and ``noteKey(title:source:)``.
     public static func fronts(in index: VaultIndex) -> [String: String] {
         var fronts: [String: String] = [:]
         for note in index.notes {
+            if let source = note.source {
+                let folder = note.path.contains("/") ? String(note.path[..<(note.path.lastIndex(of: "/") ?? note.path.endIndex)]) : ""
+                let key = folder + "\n" + noteKey(title: note.title, source: source)
+                if fronts[key] == nil { fronts[key] = "\(note.path):1" }
+            }
             let deck = note.deck.components.joined(separator: "/")
             for card in note.cards {
                 let key = deck + "\n" + frontKey(card.kind == .cloze ? card.identityText : card.front)
@@ -149,6 +156,12 @@ public struct CSVImport: Sendable {
             }
         }
         return fronts
+    }
+
+    /// What finds a note a `Note` row made, imported again: its title and the file it came from
+    /// (`source:`), never a card's front (it begins with a NUL).
+    public static func noteKey(title: String, source: String) -> String {
+        "\u{0}note\u{0}" + frontKey(title) + "\u{0}" + source
     }
 
     /// A front as duplicates are found by: trimmed, each run of white space one space.

@@ -26,7 +26,9 @@ struct CSVImportPlanner {
     private var seenFronts: [String: Int] = [:]
     /// A cloze group of `quire export csv`'s rows: the variant whose row makes it.
     private var clozeGroups: [String: String] = [:]
-    private var noteRows: [(deck: String, body: String, context: String?, tags: [String])] = []
+    private var noteRows: [(deck: String, body: String, context: String?, tags: [String], line: Int)] = []
+    /// A note row's note already planned, by folder, ``CSVImport/noteKey(title:source:)`` and text.
+    private var seenNotes: [String: String] = [:]
     /// Paths this import has given a note.
     private var planned = Set<String>()
 
@@ -151,7 +153,7 @@ struct CSVImportPlanner {
             let text = row.field(.note).trimmingSpaces()
             guard !text.isEmpty else { return fail(line.line, nil, "the note is empty") }
             let context = row.value(.context).map { table.html == true ? HTMLToMarkdown.convert($0, media: { $0 }).markdown : $0 }
-            noteRows.append((deck, text, context?.trimmingSpaces().isEmpty == false ? context : nil, tags))
+            noteRows.append((deck, text, context?.trimmingSpaces().isEmpty == false ? context : nil, tags, line.line))
             return
         }
         guard let draft = draft(of: row, deck: deck, line: line.line) else { return }
@@ -287,6 +289,16 @@ struct CSVImportPlanner {
             title = title.trimmingSpaces()
             if title.isEmpty { title = "Note" }
             while lines.first?.trimmingSpaces().isEmpty == true { lines.removeFirst() }
+            // The same file imported again: its notes are there already.
+            let key = CSVImport.noteKey(title: title, source: options.source)
+            // In this file, only the same text again is the same note.
+            let inFile = row.deck + "\n" + key + "\u{0}" + row.body
+            if let there = existing(row.deck, key) ?? seenNotes[inFile] {
+                result.diagnostics.append(Diagnostic(.warning, path: path, line: row.line, message:
+                    "same note as \(there) (title '\(title)', from \(options.source)); skipped"))
+                result.duplicates += 1
+                continue
+            }
             guard let notePath = free(row.deck, NoteCreation.fileName(for: title)) else {
                 return fail(0, nil, "too many notes named '\(title)' in \(row.deck)")
             }
@@ -298,6 +310,7 @@ struct CSVImportPlanner {
             }
             let (note, problems) = NoteParser.parse(bytes, path: notePath)
             result.notes.append(PlannedNote(path: notePath, bytes: bytes, cards: note?.cards.count ?? 0))
+            seenNotes[inFile] = "line \(row.line)"
             for p in problems where p.severity >= .warning {
                 result.diagnostics.append(Diagnostic(.warning, path: notePath, line: p.line, column: p.column, message: p.message))
             }

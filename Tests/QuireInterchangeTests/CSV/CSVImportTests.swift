@@ -94,6 +94,19 @@ import QuireParsing
             """)
     }
 
+    /// A note row whose deck already holds the note the same file made (title and source), or
+    /// one this file repeats word for word, is a duplicate; the same title with other text is not.
+    @Test func noteRowsImportedAgainAreDuplicates() {
+        let text = "Note,Context\n\"Habits\nSmall steps.\",p. 12\n\"Habits\nSmall steps.\",p. 12\n\"Habits\nOther text.\",p. 13\n"
+        let first = Self.plan(text)
+        #expect(first.notes.map(\.path) == ["vocab/Habits.md", "vocab/Habits 2.md"] && first.duplicates == 1)
+        #expect(first.diagnostics.map(\.message) == ["same note as line 2 (title 'Habits', from vocab.csv); skipped"])
+        let again = Self.plan(text, existing: { deck, key in
+            deck == "vocab" && key == CSVImport.noteKey(title: "Habits", source: "vocab.csv") ? "vocab/Habits.md:1" : nil
+        }, taken: { $0 == "vocab/Habits.md" || $0 == "vocab/Habits 2.md" })
+        #expect(again.notes.isEmpty && again.duplicates == 3)
+    }
+
     @Test func duplicatesAreReportedAndSkipped() {
         let plan = Self.plan("Question,Answer\nq one?,a\nq   one?,b\nold?,c\n", existing: { deck, front in
             deck == "vocab" && front == "old?" ? "vocab/old.md:3" : nil
