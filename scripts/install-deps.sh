@@ -12,6 +12,8 @@ packages+=(libjs-katex libjs-highlight.js)
 # `quire serve`'s tests drive the page in chromium through chromium-driver (selenium), and read
 # the QR code it prints with zbar.
 [ "${QUIRE_TEST_DEPS:-0}" = 1 ] && packages+=(chromium-driver zbar-tools)
+# The benchmarks' C reference indexer is compiled by a test (BenchmarkToolsTests) with gcc.
+[ "${QUIRE_TEST_DEPS:-0}" = 1 ] && packages+=(gcc)
 # The manual page is checked by groff, as man reads it; the reminder's units by systemd-analyze.
 [ "${QUIRE_TEST_DEPS:-0}" = 1 ] && packages+=(groff-base systemd)
 # Import tests make zstd frames with the zstd tool; PDF imports run poppler's tools and tesseract (OCR).
