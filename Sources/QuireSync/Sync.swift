@@ -40,6 +40,10 @@ public struct Sync {
     let executable: String
     /// The vault's folder as an absolute path (git runs in the work tree's top folder).
     let root: String
+    /// The file that says a sync is merging or rebasing (`quire-sync` in git's folder): written
+    /// before the pull, removed when it ends, kept when it stops at conflicts. A merge or rebase
+    /// found unfinished with this file there is one a sync began.
+    let ownPullMarker: String
 
     /// A sync of `vault`, whose git work tree must exist; `executable` is the `quire` the merge
     /// driver runs (registered when the clone does not have it yet).
@@ -49,6 +53,7 @@ public struct Sync {
         self.repository = repository
         self.executable = executable
         root = VaultScanner.realPath(vault.root) ?? vault.root
+        ownPullMarker = repository.gitPath("quire-sync")
     }
 
     /// Runs the sync (or, with `dryRun`, only says what it would do).
@@ -59,29 +64,30 @@ public struct Sync {
         try run(mode: mode, dryRun: dryRun, config: config, now: now, processes: RunningProcess.all())
     }
 
-    /// The sync, with the processes running on the machine given (tests).
+    /// The sync, with the processes running on the machine given (tests); they are listed only
+    /// when git's folder holds a lock.
     func run(mode: PullMode, dryRun: Bool, config: VaultConfig, now: Timestamp,
-             processes: [RunningProcess]) throws(SyncError) -> Report {
+             processes: @autoclosure () -> [RunningProcess]) throws(SyncError) -> Report {
         var report = Report()
         // A git command killed midway (a crash, a closed terminal) leaves its index lock, and
         // every later git command refuses to run: removed when no git command works here.
-        switch repository.locks(now: now, io: vault.io, processes: processes) {
+        switch repository.locks(now: now, io: vault.io, processes: processes()) {
         case .none:
             break
         case .held(let path):
             report.stopped = "a git command is at work in \(repository.root) (\(path) is there): let it finish, then sync again"
             return report
         case .stale(let locks):
-            for (path, stamp) in locks {
+            for lock in locks {
                 if dryRun {
-                    report.steps.append("would remove \(path), left by a git command that was stopped")
+                    report.steps.append("would remove \(lock.path), left by a git command that was stopped")
                     continue
                 }
-                guard vault.io.linkStamp(path) == stamp, vault.io.removeFile(path) else {
-                    report.stopped = "\(path) changed while it was looked at: sync again"
+                guard vault.io.linkStamp(lock.path) == lock.stamp, vault.io.removeFile(lock.path) else {
+                    report.stopped = "\(lock.path) changed while it was looked at: sync again"
                     return report
                 }
-                report.steps.append("removed \(path), left by a git command that was stopped (no git command works here)")
+                report.steps.append("removed \(lock.path), left by a git command that was stopped (no git command works here)")
             }
         }
         if !dryRun {
@@ -97,8 +103,7 @@ public struct Sync {
             }
             // Git writes the merge's message after its head: a merge killed between has none, or
             // an empty one.
-            let message = repository.run(["rev-parse", "--git-path", "MERGE_MSG"]).text
-            let written = (try? vault.io.read(message.hasPrefix("/") ? message : repository.root + "/" + message).bytes) ?? []
+            let written = (try? vault.io.read(repository.gitPath("MERGE_MSG")).bytes) ?? []
             let hasMessage = String(decoding: written, as: UTF8.self).split(separator: "\n")
                 .contains { !$0.hasPrefix("#") && !$0.allSatisfy(\.isWhitespace) }
             let commit = hasMessage ? ["commit", "-q", "--no-edit"] : ["commit", "-q", "-m", "Merge \(ownPull() ?? "the upstream branch")"]
@@ -211,8 +216,7 @@ public struct Sync {
             if code == "DU" || code == "UD", path.lowercased().hasSuffix(".md"), only.map({ $0 == path }) ?? true { deleted.append(path) }
         }
         guard !deleted.isEmpty else { return [] }
-        let tracked = repository.run(["ls-files", "-z", "--", "*.md", "*.MD"]).output.split(separator: 0)
-            .map { String(decoding: $0, as: UTF8.self) }
+        let tracked = repository.names(["ls-files", "-z", "--", "*.md", "*.MD"])
         var done: [String] = []
         let driver = try GitMergeDriver(directory: repository.root, environment: [:])
         for path in deleted {
@@ -314,9 +318,7 @@ public struct Sync {
     func unfinishedOperation() -> String? {
         for (state, name) in [("rebase-merge", "rebase"), ("rebase-apply", "rebase"), ("MERGE_HEAD", "merge"),
                               ("CHERRY_PICK_HEAD", "cherry-pick")] {
-            let path = repository.run(["rev-parse", "--git-path", state]).text
-            let full = path.hasPrefix("/") ? path : repository.root + "/" + path
-            if vault.io.linkStamp(full) != nil { return name }
+            if vault.io.linkStamp(repository.gitPath(state)) != nil { return name }
         }
         return nil
     }
@@ -330,15 +332,11 @@ public struct Sync {
     /// files are taken out; the pull then does it all again. The files as found are kept under
     /// `quire-sync-saved/TIME/` in git's folder (an edit made since the kill is not lost).
     private func repairKilledPull(upstream: String, now: Timestamp, into report: inout Report) throws(SyncError) {
-        func paths(_ arguments: [String]) -> [String] {
-            repository.run(arguments).output.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
-        }
-        let changed = paths(["ls-files", "-z", "--modified"])
-        let incoming = Set(paths(["ls-tree", "-r", "-z", "--name-only", upstream]))
-        let halfThere = paths(["ls-files", "-z", "--others", "--exclude-standard"]).filter(incoming.contains)
+        let changed = repository.names(["ls-files", "-z", "--modified"])
+        let incoming = Set(repository.names(["ls-tree", "-r", "-z", "--name-only", upstream]))
+        let halfThere = repository.names(["ls-files", "-z", "--others", "--exclude-standard"]).filter(incoming.contains)
         guard !changed.isEmpty || !halfThere.isEmpty else { return }
-        let saved = repository.run(["rev-parse", "--git-path", "quire-sync-saved/\(now.milliseconds)"]).text
-        let folder = saved.hasPrefix("/") ? saved : repository.root + "/" + saved
+        let folder = repository.gitPath("quire-sync-saved/\(now.milliseconds)")
         for path in changed + halfThere {
             let file = repository.root + "/" + path
             guard let bytes = try? vault.io.read(file).bytes else { continue }
@@ -353,14 +351,6 @@ public struct Sync {
         for path in halfThere { _ = vault.io.removeFile(repository.root + "/" + path) }
         report.steps.append("put back \((changed + halfThere).joined(separator: ", ")) as before a sync stopped amid its pull "
                             + "(the files as it left them are in \(folder))")
-    }
-
-    /// The file that says a sync is merging or rebasing (`quire-sync` in git's folder): written
-    /// before the pull, removed when it ends, kept when it stops at conflicts. A merge or rebase
-    /// found unfinished with this file there is one a sync began.
-    private var ownPullMarker: String {
-        let path = repository.run(["rev-parse", "--git-path", "quire-sync"]).text
-        return path.hasPrefix("/") ? path : repository.root + "/" + path
     }
 
     /// What the marker says (the upstream branch the pull began from), or nil.
@@ -384,9 +374,7 @@ public struct Sync {
     /// temporary file git already tracks (committed by an older sync) goes out of the commit.
     private func stage() throws(SyncError) {
         try git(["add", "-A", "--", root] + Self.temporaryPathspecs)
-        let staged = repository.run(["diff", "--cached", "-z", "--name-only"]).output.split(separator: 0)
-            .map { String(decoding: $0, as: UTF8.self) }
-        let temporaries = staged.filter { Self.isTemporary($0) }
+        let temporaries = repository.names(["diff", "--cached", "-z", "--name-only"]).filter { Self.isTemporary($0) }
         if !temporaries.isEmpty { try git(["reset", "-q", "--"] + temporaries) }
     }
 
@@ -404,10 +392,7 @@ public struct Sync {
     }
 
     /// The files git marks as conflicted.
-    func conflictedFiles() -> [String] {
-        repository.run(["diff", "-z", "--name-only", "--diff-filter=U"]).output
-            .split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
-    }
+    func conflictedFiles() -> [String] { repository.names(["diff", "-z", "--name-only", "--diff-filter=U"]) }
 
     private func git(_ arguments: [String]) throws(SyncError) {
         let run = repository.run(arguments)

@@ -29,6 +29,7 @@ package struct GitRepository: Sendable {
     package func incomingCommits(environment: [String: String]) -> [String] {
         var found = environment.keys.filter { $0.hasPrefix("GITHEAD_") }.map { String($0.dropFirst("GITHEAD_".count)) }.sorted()
         if found.isEmpty {
+            // Both paths from one git run: the merge driver runs once per note.
             let paths = run(["rev-parse", "--git-path", "rebase-merge/orig-head", "--git-path", "rebase-apply/orig-head"])
             for path in paths.text.split(separator: "\n").map(String.init) {
                 let file = path.hasPrefix("/") ? path : root + "/" + path
@@ -52,7 +53,24 @@ package struct GitRepository: Sendable {
     package func files(at commit: String, under folder: String) -> [String] {
         let listed = run(["ls-tree", "-r", "-z", "--name-only", commit, "--", folder])
         guard listed.status == 0 else { return [] }
-        return listed.output.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+        return Self.names(listed.output)
+    }
+
+    /// The NUL-separated names a `-z` command printed (nothing when it failed).
+    package func names(_ arguments: [String]) -> [String] {
+        let listed = run(arguments)
+        return listed.status == 0 ? Self.names(listed.output) : []
+    }
+
+    private static func names(_ output: [UInt8]) -> [String] {
+        output.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The full path of `name` in git's folder (`git rev-parse --git-path`, which knows worktrees
+    /// and `GIT_DIR`): `MERGE_HEAD`, `rebase-merge`, a file of Quire's own.
+    package func gitPath(_ name: String) -> String {
+        let path = run(["rev-parse", "--git-path", name]).text
+        return path.hasPrefix("/") ? path : root + "/" + path
     }
 
     /// A file's bytes in `commit`, or nil when it has no such file.
@@ -81,26 +99,24 @@ package struct GitRepository: Sendable {
         /// Left by a git command that was killed (git takes a lock with `O_EXCL` and removes it
         /// when it ends, which a killed one cannot): no git process works here, and each is older
         /// than two seconds (git on another machine sharing the folder is not seen).
-        case stale([(path: String, stamp: FileStamp)])
+        case stale([Lock])
+    }
 
-        package static func == (a: Locks, b: Locks) -> Bool {
-            switch (a, b) {
-            case (.none, .none): true
-            case (.held(let x), .held(let y)): x == y
-            case (.stale(let x), .stale(let y)): x.map(\.path) == y.map(\.path) && x.map(\.stamp) == y.map(\.stamp)
-            default: false
-            }
-        }
+    /// One lock file and the stamp it had when found (removed only if it still has it).
+    package struct Lock: Equatable, Sendable {
+        package var path: String
+        package var stamp: FileStamp
     }
 
     /// The lock files in git's folder and under its `refs/`. A git process is taken to work here
     /// when its working folder is the work tree, the git folder or inside either; one whose folder
     /// cannot be read counts as working here.
-    package func locks(now: Timestamp, io: FileIO = FileIO(), processes: [RunningProcess] = RunningProcess.all(),
+    /// The processes are listed only when a lock is there.
+    package func locks(now: Timestamp, io: FileIO = FileIO(), processes: @autoclosure () -> [RunningProcess] = RunningProcess.all(),
                        minimumAgeMilliseconds: Int64 = 2_000) -> Locks {
         let gitFolder = run(["rev-parse", "--absolute-git-dir"]).text
         guard !gitFolder.isEmpty else { return .none }
-        var found: [(path: String, stamp: FileStamp)] = []
+        var found: [Lock] = []
         func gather(_ folder: String, depth: Int) {
             guard depth < 8, let names = io.names(in: folder) else { return }
             for name in names.sorted() {
@@ -109,14 +125,14 @@ package struct GitRepository: Sendable {
                 if stamp.isDirectory, !stamp.isSymbolicLink {
                     if depth > 0 || name == "refs" { gather(path, depth: depth + 1) }
                 } else if name.hasSuffix(".lock") {
-                    found.append((path, stamp))
+                    found.append(Lock(path: path, stamp: stamp))
                 }
             }
         }
         gather(gitFolder, depth: 0)
         guard let first = found.first else { return .none }
         let folders = [root, gitFolder].map { VaultScanner.realPath($0) ?? $0 }
-        let busy = processes.contains { p in
+        let busy = processes().contains { p in
             guard p.command == "git" || p.command.hasPrefix("git-") else { return false }
             guard let folder = p.workingFolder else { return true }
             return folders.contains { folder == $0 || folder.hasPrefix($0 + "/") }

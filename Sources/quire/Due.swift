@@ -4,6 +4,7 @@ import QuireModel
 import QuireScheduling
 import QuireIndex
 import QuireSupport
+import QuireSystem
 
 extension Quire {
     /// `quire due`.
@@ -45,27 +46,7 @@ extension Quire {
             let clock = Clock.now()
             let now = options.pinnedNow ?? clock
             let dayEnd = Day.end(containing: now, utcOffsetSeconds: Clock.utcOffset(at: now), rolloverHour: config.dayRollover)
-            var total = 0
-            var byDeck: [DeckPath: Int] = [:]
-            func count(_ deck: DeckPath, archived: Bool, _ schedules: [SchedulingState]) {
-                guard !archived else { return }
-                for s in schedules where s.isDue(at: now, dayEnd: dayEnd) {
-                    total += 1
-                    byDeck[deck, default: 0] += 1
-                }
-            }
-            // The cache answers alone when few notes changed; otherwise the index is built (and
-            // the cache updated).
-            let diagnostics: [Diagnostic]
-            if !options.noCache, let cache = vault.cache, let summary = ScheduleSummary.load(root: vault.root, cache: cache, now: clock) {
-                for note in summary.notes { count(note.deck, archived: note.archived, note.schedules) }
-                diagnostics = summary.diagnostics
-                Self.keptUntilExit = summary
-            } else {
-                let index = vault.index(cached: !options.noCache)
-                for note in index.notes { count(note.deck, archived: note.archived, note.cards.compactMap(\.schedule)) }
-                diagnostics = index.diagnostics
-            }
+            let (total, byDeck, diagnostics) = counts(vault, now: now, dayEnd: dayEnd, clock: clock)
             let errors = diagnostics.filter { $0.severity == .error }
             // Quiet for a shell prompt: the count alone on standard output; a file that could not be
             // read (its cards are not counted) is one line on standard error. Warnings are
@@ -90,6 +71,30 @@ extension Quire {
             if !errors.isEmpty { throw ExitCode(1) }
         }
 
+        /// The cards due, in all and by deck, with every problem the index reports. The cache
+        /// answers alone when few notes changed; otherwise the index is built (and the cache
+        /// updated). `clock`: the wall clock, which the cache compares with files' times.
+        private func counts(_ vault: Vault, now: Timestamp, dayEnd: Timestamp, clock: Timestamp)
+            -> (total: Int, byDeck: [DeckPath: Int], diagnostics: [Diagnostic]) {
+            var total = 0
+            var byDeck: [DeckPath: Int] = [:]
+            func count(_ deck: DeckPath, archived: Bool, _ schedules: [SchedulingState]) {
+                guard !archived else { return }
+                for s in schedules where s.isDue(at: now, dayEnd: dayEnd) {
+                    total += 1
+                    byDeck[deck, default: 0] += 1
+                }
+            }
+            if !options.noCache, let cache = vault.cache, let summary = ScheduleSummary.load(root: vault.root, cache: cache, now: clock) {
+                for note in summary.notes { count(note.deck, archived: note.archived, note.schedules) }
+                Self.keptUntilExit = summary
+                return (total, byDeck, summary.diagnostics)
+            }
+            let index = vault.index(cached: !options.noCache)
+            for note in index.notes { count(note.deck, archived: note.archived, note.cards.compactMap(\.schedule)) }
+            return (total, byDeck, index.diagnostics)
+        }
+
         /// `--prompt`: the due section of the index cache alone, else (no cache yet) the count as
         /// `quire due` makes it, which writes the cache. Quiet whatever happens.
         private func runForPrompt() throws {
@@ -100,15 +105,14 @@ extension Quire {
                 throw ExitCode(1)
             }
             vault.progress = nil
-            let now = options.pinnedNow ?? Clock.now()
+            let clock = Clock.now()
+            let now = options.pinnedNow ?? clock
             let dayEnd = Day.end(containing: now, utcOffsetSeconds: Clock.utcOffset(at: now), rolloverHour: config.dayRollover)
             let count: Int
             if !options.noCache, let cache = vault.cache, let counted = DueSummary.dueCount(in: cache, at: now, dayEnd: dayEnd) {
                 count = counted
             } else {
-                count = vault.index(cached: !options.noCache).notes.reduce(0) { total, note in
-                    note.archived ? total : total + note.cards.filter { $0.isDue(at: now, dayEnd: dayEnd) }.count
-                }
+                count = counts(vault, now: now, dayEnd: dayEnd, clock: clock).total
             }
             if count > 0 { Output.line(String(count)) }
             Output.flush()

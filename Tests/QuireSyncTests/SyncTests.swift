@@ -33,12 +33,17 @@ import QuireModel
         _ = utimensat(AT_FDCWD, path, &times, 0)
     }
 
+    /// `.git/index.lock` as a git killed a minute ago leaves it; its path.
+    static func leftLock(_ dir: TempDir) throws -> String {
+        try dir.write(".git/index.lock", "")
+        age(dir.full(".git/index.lock"), seconds: 60)
+        return dir.full(".git/index.lock")
+    }
+
     @Test func aLockLeftByAKilledGitIsRemovedAndTheSyncGoesOn() throws {
         try withTempDir { dir in
             let (vault, repository) = try Self.repository(dir)
-            let lock = dir.full(".git/index.lock")
-            try dir.write(".git/index.lock", "")
-            Self.age(lock, seconds: 60)
+            let lock = try Self.leftLock(dir)
             try dir.write("new.md", "Q :: A\n")
             let sync = try Sync(vault: vault, executable: "/bin/false")
             let report = try sync.run(mode: .merge, dryRun: false, config: VaultConfig(), now: Self.now, processes: [])
@@ -54,9 +59,7 @@ import QuireModel
     @Test func aLockOfAGitAtWorkIsLeftAlone() throws {
         try withTempDir { dir in
             let (vault, repository) = try Self.repository(dir)
-            let lock = dir.full(".git/index.lock")
-            try dir.write(".git/index.lock", "")
-            Self.age(lock, seconds: 60)
+            let lock = try Self.leftLock(dir)
             let sync = try Sync(vault: vault, executable: "/bin/false")
             // A git process whose folder is the work tree, inside it, or the git folder; or one
             // whose folder cannot be read.

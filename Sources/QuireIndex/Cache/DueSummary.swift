@@ -66,19 +66,22 @@ public struct DueSummary: Sendable, Equatable {
         return w.bytes
     }
 
-    static func decode(_ raw: UnsafeRawBufferPointer) throws(IndexCacheError) -> DueSummary {
+    /// Reads the section's items one by one, checking its layout, each handed to `body`.
+    private static func forEachItem(in raw: UnsafeRawBufferPointer, _ body: (Item) -> Void) throws(IndexCacheError) {
         var r = BinaryReader(raw)
-        var items: [Item] = []
-        let count = try r.count()
-        items.reserveCapacity(count)
-        for _ in 0..<count {
+        for _ in 0..<(try r.count()) {
             let flags = try r.u8()
             guard flags < 8 else { throw .malformed("due item flags") }
             let due = flags & 2 != 0 ? Timestamp(milliseconds: try r.i64()) : nil
             let buried = flags & 4 != 0 ? Timestamp(milliseconds: try r.i64()) : nil
-            items.append(Item(intraday: flags & 1 != 0, due: due, buriedUntil: buried))
+            body(Item(intraday: flags & 1 != 0, due: due, buriedUntil: buried))
         }
         guard r.isAtEnd else { throw .malformed("due section has trailing bytes") }
+    }
+
+    static func decode(_ raw: UnsafeRawBufferPointer) throws(IndexCacheError) -> DueSummary {
+        var items: [Item] = []
+        try forEachItem(in: raw) { items.append($0) }
         return DueSummary(items: items)
     }
 
@@ -87,20 +90,13 @@ public struct DueSummary: Sendable, Equatable {
     public static func dueCount(in cache: IndexCache, at now: Timestamp, dayEnd: Timestamp) -> Int? {
         guard let bytes = sectionBytes(cache) else { return nil }
         return bytes.withUnsafeBytes { raw -> Int? in
-            var r = BinaryReader(raw)
+            var count = 0
             do throws(IndexCacheError) {
-                var count = 0
-                for _ in 0..<(try r.count()) {
-                    let flags = try r.u8()
-                    guard flags < 8 else { return nil }
-                    let due = flags & 2 != 0 ? Timestamp(milliseconds: try r.i64()) : nil
-                    let buried = flags & 4 != 0 ? Timestamp(milliseconds: try r.i64()) : nil
-                    if SchedulingState.isDue(due: due, intraday: flags & 1 != 0, buriedUntil: buried, at: now, dayEnd: dayEnd) { count += 1 }
-                }
-                return r.isAtEnd ? count : nil
+                try forEachItem(in: raw) { if $0.isDue(at: now, dayEnd: dayEnd) { count += 1 } }
             } catch {
                 return nil
             }
+            return count
         }
     }
 

@@ -15,6 +15,8 @@ struct CSVImportPlanner {
     let options: CSVImport.Options
     let existing: (_ deck: String, _ front: String) -> String?
     let taken: (String) -> Bool
+    /// The deck of a row that names none: the options', the file's `#deck:`, the file's name.
+    private let fallbackDeck: String
 
     var result = CSVImport()
     private var roles: [Role?] = []
@@ -39,6 +41,7 @@ struct CSVImportPlanner {
         self.options = options
         self.existing = existing
         self.taken = taken
+        fallbackDeck = options.deck ?? table.deck ?? options.name
     }
 
     private mutating func fail(_ line: Int, _ column: Int? = nil, _ message: String) {
@@ -119,10 +122,13 @@ struct CSVImportPlanner {
             return fields[k]
         }
 
-        func field(_ role: Role) -> String {
-            let raw = value(role) ?? ""
-            return html ? HTMLToMarkdown.convert(raw, media: { $0 }).markdown : raw
+        /// The role's field as Markdown (HTML converted), or nil when no column has the role.
+        func markdown(_ role: Role) -> String? {
+            value(role).map { html ? HTMLToMarkdown.convert($0, media: { $0 }).markdown : $0 }
         }
+
+        /// The role's field as Markdown; empty when no column has the role.
+        func field(_ role: Role) -> String { markdown(role) ?? "" }
     }
 
     /// Makes one row a card in its deck and tag set's group (or a note of its own), or reports
@@ -138,7 +144,6 @@ struct CSVImportPlanner {
         let fields = roles.contains(.kind) ? f.map(CSVWriter.readingSpreadsheetSafe) : f
         let row = Row(fields: fields, roles: roles, html: table.html == true)
         // The deck: the row's, the options', the file's.
-        let fallbackDeck = options.deck ?? table.deck ?? options.name
         let deckName = (options.deck ?? row.value(.deck)).flatMap { $0.trimmingSpaces().isEmpty ? nil : $0 } ?? fallbackDeck
         guard let deck = CSVImport.folder(forDeck: deckName) else {
             fail(line.line, nil, "deck '\(deckName)' cannot be a folder of the vault (an empty, '.', '..' or hidden part, or a control character)")
@@ -152,7 +157,7 @@ struct CSVImportPlanner {
         if shape == .note {
             let text = row.field(.note).trimmingSpaces()
             guard !text.isEmpty else { return fail(line.line, nil, "the note is empty") }
-            let context = row.value(.context).map { table.html == true ? HTMLToMarkdown.convert($0, media: { $0 }).markdown : $0 }
+            let context = row.markdown(.context)
             noteRows.append((deck, text, context?.trimmingSpaces().isEmpty == false ? context : nil, tags, line.line))
             return
         }
