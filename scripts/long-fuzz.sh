@@ -46,7 +46,10 @@ fi
 flags=(-Xswiftc -sanitize=fuzzer,address -Xswiftc -DQUIRE_FUZZER -Xswiftc -use-ld=lld
     -Xcc -fsanitize=fuzzer-no-link,address)
 swift build --product QuireFuzz --scratch-path .build/fuzz "${flags[@]}" >/dev/null
-cp "$(swift build --product QuireFuzz --scratch-path .build/fuzz "${flags[@]}" --show-bin-path)/QuireFuzz" "$dir/QuireFuzz"
+# One copy per run of this script, so two runs (one per core, on different targets) can share the ledger.
+fuzzer="$dir/QuireFuzz-$$"
+cp "$(swift build --product QuireFuzz --scratch-path .build/fuzz "${flags[@]}" --show-bin-path)/QuireFuzz" "$fuzzer"
+trap 'rm -f "$fuzzer"' EXIT
 commit="$(git rev-parse --short HEAD)"
 
 while :; do
@@ -60,7 +63,7 @@ while :; do
         log="$dir/$target.log"
         dict=()
         [ -f "Fuzz/dict/$target.dict" ] && dict=(-dict="Fuzz/dict/$target.dict")
-        if SWIFT_BACKTRACE=enable=no QUIRE_FUZZ_TARGET="$target" nice -n 19 "$dir/QuireFuzz" "$work" \
+        if SWIFT_BACKTRACE=enable=no QUIRE_FUZZ_TARGET="$target" nice -n 19 "$fuzzer" "$work" \
             "Fuzz/corpus/$target" -runs="$chunk" "${dict[@]}" -max_len=65536 -rss_limit_mb=2048 \
             -timeout=10 -artifact_prefix="$dir/findings/$target-" -print_final_stats=1 >"$log" 2>&1; then
             runs=$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}')

@@ -294,11 +294,13 @@ enum ObsidianCardParser {
                 // Each cloze card repeats the question: past a budget linear in its size, none
                 // (as for Quire's own cloze groups, FORMAT.md §3.4).
                 let count = clozeCount(question.text, settings: settings)
-                let cost = count * question.text.utf8.count
-                if cost > CardExtractor.clozeBudget(paragraphBytes: question.text.utf8.count) {
+                // A classic cloze's count is the highest number written (`==995108448976298893;;…`):
+                // a product past Int's range is past any budget.
+                let (cost, overflow) = count.multipliedReportingOverflow(by: question.text.utf8.count)
+                if overflow || cost > CardExtractor.clozeBudget(paragraphBytes: question.text.utf8.count) {
                     diagnostics.append(Diagnostic(.error, path: path, line: question.firstLine + 1, column: 1,
                         message: "\(count) cloze cards in a question of \(question.text.utf8.count) bytes would make "
-                            + "\(cost >> 20) MB of cards; no cards made from it (split it)"))
+                            + (overflow ? "more cards than memory holds" : "\(cost >> 20) MB of cards") + "; no cards made from it (split it)"))
                     continue
                 }
             }

@@ -175,6 +175,14 @@ import QuireModel
         #expect(diagnostics.contains { $0.severity == .error && $0.message.hasPrefix("4000 cloze cards in a question") })
     }
 
+    @Test func aClassicClozeNumberPastIntsRangeOfCardsMakesNoCardsAndSaysWhy() {
+        // Found by the long fuzz trial: the number times the question's size overflowed.
+        let text = "#flashcards\n\nThe capital of ==995108448976298893;;France==?\n"
+        let (note, diagnostics) = NoteParser.parse(Array(text.utf8), path: "n.md", syntax: .obsidianSR(ObsidianSRSettings()))
+        #expect(note?.cards.isEmpty == true)
+        #expect(diagnostics.contains { $0.severity == .error && $0.message.contains("more cards than memory holds") })
+    }
+
     @Test func aHugeClozePatternIsRefused() {
         let pattern = "==[123;;]answer[;;hint]" + String(repeating: "x", count: 300) + "=="
         let json = #"{"settings": {"clozePatterns": [""# + pattern + #""]}}"#
