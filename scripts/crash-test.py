@@ -17,7 +17,10 @@ with SIGKILL after a random delay (0 to 1.5 times what the command takes), and c
   5. temporary files left by the killed process are reported by `check` and gone after the next
      write in their folder (those in `.quire/cache/`, which is not scanned, after the next cache
      write);
-  6. a sync killed midway runs again to the end and leaves the notes an unkilled sync writes (git
+  6. an import is all or none: after the kill the next command (one that only reads) leaves
+     either no new note or all of them, the answers it logs counted once; importing again gives
+     exactly the notes and answers of one unkilled import;
+  7. a sync killed midway runs again to the end and leaves the notes an unkilled sync writes (git
      writes the work tree in place, so between the two a note may be torn by git: check 1 is
      made after that second sync for a sync).
 
@@ -59,6 +62,16 @@ def notes(vault):
                 path = os.path.join(base, f)
                 out[os.path.relpath(path, vault)] = open(path, "rb").read()
     return out
+
+
+def logged(vault, action):
+    """The log lines of an action (`grade`, `set`) in every log file of the vault."""
+    n = 0
+    folder = os.path.join(vault, ".quire", "log")
+    for name in os.listdir(folder) if os.path.isdir(folder) else []:
+        with open(os.path.join(folder, name), "rb") as f:
+            n += sum(1 for line in f if f" {action} ".encode() in line)
+    return n
 
 
 def temporaries(vault):
@@ -127,7 +140,8 @@ def csv_args(vault):
     return ["import", "csv", os.path.join(os.path.dirname(vault), "cards.csv"), "--now", NOW]
 
 
-ANKI = os.path.join(ROOT, "Tests", "EndToEndTests", "Fixtures", "RealDecks", "japanese-literature.apkg")
+# A real deck with its history: 1,639 notes, 3,470 answers.
+ANKI = os.path.join(ROOT, "Tests", "EndToEndTests", "Fixtures", "RealDecks", "french-words.apkg")
 
 # (name, setup, arguments (a list, or a function of the vault's path), standard input).
 COMMANDS = [
@@ -165,6 +179,7 @@ def trial(quire, sample, name, setup, args, stdin, delay, keep):
         reference = reference_copy(work, vault)
         run(quire, reference, args(reference) if callable(args) else args, stdin=stdin)
         after = notes(reference)
+        events_before, events_after = logged(vault, "grade"), logged(reference, "grade")
         shutil.rmtree(reference)
         args = args(vault) if callable(args) else args
 
@@ -201,6 +216,20 @@ def trial(quire, sample, name, setup, args, stdin, delay, keep):
         for path in before:
             if path in after and path not in now and name != "sync":
                 raise AssertionError(f"{path}: missing")
+        if name.startswith("import"):
+            # All or none: the next command — one that only reads — finishes a killed import or
+            # takes it out; its answers are logged once, and importing again changes nothing more.
+            run(quire, vault, ["list", "--count"])
+            now = notes(vault)
+            if now != before and now != after:
+                raise AssertionError(f"import half done: {len(now) - len(before)} of {len(after) - len(before)} new notes")
+            if logged(vault, "grade") not in (events_before, events_after):
+                raise AssertionError(f"{logged(vault, 'grade')} answers logged, not {events_before} or {events_after}")
+            run(quire, vault, args)
+            if notes(vault) != after:
+                raise AssertionError("importing again after the kill: the notes differ from an unkilled import's")
+            if logged(vault, "grade") != events_after:
+                raise AssertionError(f"importing again: {logged(vault, 'grade')} answers logged, not {events_after}")
         if name == "sync":
             # As a user would, a moment later: a lock younger than two seconds may be a git
             # command's that is starting, and is waited for.

@@ -452,6 +452,14 @@ public struct FileIO: Sendable {
         guard CLinuxCalls.syncfs(fd) == 0 else { throw .system(path: path, operation: "syncfs", code: currentErrno) }
     }
 
+    /// Makes one file or folder durable (`fsync`), not following a link.
+    public func syncFile(_ path: String) throws(FileIOError) {
+        let fd = sys.open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC, 0)
+        guard fd >= 0 else { throw .system(path: path, operation: "open", code: currentErrno) }
+        defer { _ = sys.close(fd) }
+        guard sys.fsync(fd) == 0 else { throw .system(path: path, operation: "fsync", code: currentErrno) }
+    }
+
     /// Removes a file (not a folder); false when it could not be.
     @discardableResult
     public func removeFile(_ path: String) -> Bool { sys.unlink(path) == 0 }

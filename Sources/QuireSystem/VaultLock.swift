@@ -50,6 +50,8 @@ public enum VaultLock {
     public struct Token: Sendable {
         let path: String
         let sys: SystemCalls
+        /// Whether this take acquired the lock, rather than counting one more take by its holder.
+        var isOutermost = false
 
         /// Releases the lock (the file lock goes when the outermost holder releases).
         public func release() {
@@ -85,7 +87,7 @@ public enum VaultLock {
         do {
             let fd = try lockFile(path, io: io)
             held[path] = (fd, 1)
-            return Token(path: path, sys: io.sys)
+            return Token(path: path, sys: io.sys, isOutermost: true)
         } catch {
             pthread_mutex_unlock(mutex)
             throw error
@@ -163,9 +165,15 @@ extension Vault {
 
     /// Takes this vault's write lock (see ``VaultLock``): `.quire/lock`, or the root folder when
     /// the vault has no `.quire/`.
+    ///
+    /// Whoever takes it first (not again on the same thread) finishes what a killed import left
+    /// half done (``StagingJournal``), so every writer starts from a vault with all of an import or
+    /// none of it.
     public func lockForWriting() throws(FileIOError) -> VaultLock.Token {
         guard isInitialized else { return try VaultLock.take(root, io: io) }
-        return try VaultLock.take(try internalPath(Self.lockPath), io: io)
+        let token = try VaultLock.take(try internalPath(Self.lockPath), io: io)
+        if token.isOutermost { StagingJournal.recover(in: self) }
+        return token
     }
 
     /// Whether the calling thread holds this vault's write lock (for checks: every write of a

@@ -27,7 +27,7 @@ extension ReviewContext {
     mutating func apply(_ action: (Card) -> ReviewAction?, _ options: CardActionOptions, now: Timestamp, verb: String,
                         asksBeforeEveryCard: Bool = false) throws {
         let words = options.query.filter { $0 != "--" }
-        let loaded = try index()
+        let loaded = index()
         let index = loaded.index
         var selected: [CardLocation]
         if words == ["all"] {

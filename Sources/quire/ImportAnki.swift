@@ -54,7 +54,8 @@ extension Quire {
             let fronts = CSVImport.fronts(in: context.loaded.index)
             let imported = AnkiImport.importedNotes(context.loaded.index.notes, vault: vault)
             let plan = AnkiImport.plan(package, options: .init(source: name, folder: folder, now: context.now, buriedUntil: context.dayEnd,
-                                                               settings: context.config.settings, eventIDs: { ReviewWriter.randomEventID() }),
+                                                               settings: context.config.settings,
+                                                               logged: AnkiImport.loggedEvents(vault.reviewLog().events)),
                                        existing: { fronts[$0 + "\n" + $1] },
                                        existingNote: { imported[$0] },
                                        sameMedia: AnkiImport.sameMedia(package: file, name: name, format: package.format, vault: vault),
@@ -63,6 +64,7 @@ extension Quire {
             let summary = "\(Output.counted(plan.cardCount, "card")) in \(Output.counted(plan.notes.count, "note")), "
                 + "\(Output.counted(plan.reviewCount, "review")), \(Output.counted(plan.media.count, "media file"))"
                 + (plan.alreadyThere > 0 ? "; \(Output.counted(plan.alreadyThere, "note")) already in the vault skipped" : "")
+                + (plan.alreadyLogged > 0 ? "; \(Output.counted(plan.alreadyLogged, "event")) already in the log left out" : "")
             if dryRun {
                 for note in plan.notes { Output.line("would write \(note.path) (\(Output.counted(note.cards, "card")))") }
                 for media in plan.media { Output.line("would copy \(media.path)") }

@@ -32,6 +32,8 @@ struct VaultOptions: ParsableArguments {
         do throws(VaultError) {
             var opened = if let vault { try Vault(root: vault) } else { try Vault.discover(from: Clock.currentDirectory()) }
             opened.progress = ProgressBar.indexing()
+            // An import a killed process left half done is finished before anything is read.
+            opened.finishInterruptedWrites()
             return opened
         } catch {
             throw CLIError(error.description)

@@ -54,7 +54,7 @@ public enum AnkiExport {
         func content(_ line: Substring, first: Bool) -> Substring {
             var line = line
             if line.hasSuffix("\r") { line = line.dropLast() }
-            if first { return line.utf8.count >= drop ? Substring(line.utf8.dropFirst(drop)) ?? line : line }
+            if first { return line.utf8.count >= drop ? Substring(line.utf8.dropFirst(drop)) : line }
             var dropped = 0
             while dropped < drop, let c = line.first, c == " " || c == ">" || c == "\t" {
                 line = line.dropFirst()

@@ -39,19 +39,43 @@ public struct AnkiImport: Sendable {
         public var buriedUntil: Timestamp
         /// The settings whose FSRS derives a memory state Anki did not keep.
         public var settings: SchedulerSettings
-        /// Event IDs for the log lines.
-        public var eventIDs: @Sendable () -> String
+        /// Whether the vault's logs already hold an event of this card with this `id=` (an
+        /// import's events have IDs derived from what they record: see ``eventID(card:_:)``).
+        public var logged: @Sendable (_ card: CardID, _ id: String) -> Bool
 
         /// Options for importing `source`.
         public init(source: String, folder: String = "", now: Timestamp, buriedUntil: Timestamp,
-                    settings: SchedulerSettings = SchedulerSettings(), eventIDs: @escaping @Sendable () -> String) {
+                    settings: SchedulerSettings = SchedulerSettings(),
+                    logged: @escaping @Sendable (_ card: CardID, _ id: String) -> Bool = { _, _ in false }) {
             self.source = source
             self.folder = folder
             self.now = now
             self.buriedUntil = buriedUntil
             self.settings = settings
-            self.eventIDs = eventIDs
+            self.logged = logged
         }
+    }
+
+    /// The `id=` of an imported event: 50 bits of SipHash-2-4 over the card's ID and what the event
+    /// records (for an answer, Anki's review ID; for a `set`, the state), never the time of the
+    /// import — so the same event imported again has the same ID, and an import leaves out the
+    /// events the vault's logs already hold (FORMAT.md §6, "Event IDs").
+    public static func eventID(card: CardID, _ parts: [String]) -> String {
+        var hasher = SipHash24(k0: 0x616e_6b69_2d65_7665, k1: 0x6e74_2d69_6420_7631)
+        hasher.combine(card.description)
+        for part in parts {
+            hasher.combine(byte: 0)
+            hasher.combine(part)
+        }
+        return Base32.encodeTopBits(hasher.finalize(), count: 10)
+    }
+
+    /// The events the vault's logs hold, for ``Options/logged``: each card's `id=`s.
+    public static func loggedEvents(_ events: [ReviewEvent]) -> @Sendable (_ card: CardID, _ id: String) -> Bool {
+        var ids: [CardID: Set<String>] = [:]
+        for event in events { if let id = event.field("id") { ids[event.card, default: []].insert(id) } }
+        let found = ids
+        return { card, id in found[card]?.contains(id) ?? false }
     }
 
     /// The notes to write.
@@ -64,6 +88,8 @@ public struct AnkiImport: Sendable {
     public var diagnostics: [Diagnostic] = []
     /// Cards and answers planned.
     public var cardCount = 0, reviewCount = 0
+    /// Events left out because the vault's logs already hold them.
+    public var alreadyLogged = 0
     /// Notes skipped because their first card is already in its deck (an import run again).
     public var alreadyThere = 0
 
@@ -181,6 +207,7 @@ public struct AnkiImport: Sendable {
             result.cardCount += planned.cards
             result.logLines += note.logLines
             result.reviewCount += note.reviewCount
+            result.alreadyLogged += note.alreadyLogged
             usedMedia.merge(jobs[k].draft.media) { a, _ in a }
         }
         for (notetype, count) in unknownNotetypes.sorted(by: { $0.key < $1.key }) {
@@ -420,6 +447,7 @@ public struct AnkiImport: Sendable {
         var note: PlannedNote?
         var logLines: [String] = []
         var reviewCount = 0
+        var alreadyLogged = 0
         var warnings: [String] = []
         var problem: String?
     }
@@ -448,9 +476,19 @@ public struct AnkiImport: Sendable {
             let (found, problems) = Self.state(of: anki, reviews: reviews, dayZero: dayZero, options: options, card: ids[k])
             var state = found
             result.warnings += problems.map { "note \(note.id): card \(anki.id): " + $0 }
+            // An event the vault's logs already hold (a note imported again after it was
+            // removed) is not logged twice.
+            func id(_ parts: [String]) -> String? {
+                let id = eventID(card: ids[k], parts)
+                if options.logged(ids[k], id) {
+                    result.alreadyLogged += 1
+                    return nil
+                }
+                return id
+            }
             for review in reviews {
-                guard let rating = Rating(rawValue: review.ease) else { continue }
-                var fields: [(key: String, value: String)] = [("id", options.eventIDs()), ("sched", "fsrs")]
+                guard let rating = Rating(rawValue: review.ease), let eventID = id(["grade", String(review.id)]) else { continue }
+                var fields: [(key: String, value: String)] = [("id", eventID), ("sched", "fsrs")]
                 if review.time > 0 { fields.append(("ms", String(min(review.time, 3_600_000)))) }
                 fields.append(("path", path))
                 fields.append(("via", "anki"))
@@ -459,19 +497,19 @@ public struct AnkiImport: Sendable {
                 result.reviewCount += 1
             }
             let last = reviews.last.map { $0.id + 1 } ?? 0
-            if state == nil, !reviews.isEmpty {
+            if state == nil, !reviews.isEmpty, let eventID = id(["reset", String(last)]) {
                 // Answered, then forgotten in Anki (new again): the history no longer counts.
                 let time = Timestamp(milliseconds: max(options.now.milliseconds, last))
                 result.logLines.append(ReviewLog.format(ReviewEvent(time: time, card: ids[k], action: .reset,
-                                                                    fields: [("id", options.eventIDs()), ("path", path), ("via", "anki")])))
+                                                                    fields: [("id", eventID), ("path", path), ("via", "anki")])))
             }
+            let stateFields = state.map { $0.fields.filter { $0.key != "fp" } } ?? []
             if let s = state {
-                let time = Timestamp(milliseconds: max(options.now.milliseconds, last))
-                var fields: [(key: String, value: String)] = [("id", options.eventIDs())]
-                fields += s.fields.filter { $0.key != "fp" }
-                fields.append(("path", path))
-                fields.append(("via", "anki"))
-                result.logLines.append(ReviewLog.format(ReviewEvent(time: time, card: ids[k], action: .set, fields: fields)))
+                if let eventID = id(["set", String(last)] + stateFields.map { $0.key + "=" + $0.value }) {
+                    let time = Timestamp(milliseconds: max(options.now.milliseconds, last))
+                    let fields = [("id", eventID)] + stateFields + [("path", path), ("via", "anki")]
+                    result.logLines.append(ReviewLog.format(ReviewEvent(time: time, card: ids[k], action: .set, fields: fields)))
+                }
                 state = s.stored
             }
             states.append(state)

@@ -2,14 +2,16 @@ import QuireSystem
 
 /// New files written all or none (`quire import`): each is first written in full into a folder of
 /// its own under `.quire/staging/`, all made durable by one flush of the file system (one `syncfs`
-/// rather than an fsync a file: 50,000 notes), then all are moved into place, each by one rename
-/// that never replaces a file — log files first, then the others, so the log never lags the notes
-/// (FORMAT.md §6.1). When one cannot be moved — a file appeared at its path, a folder cannot be
-/// made — the ones already moved are taken out again, so the vault is left as it was. The vault's
-/// write lock is held throughout.
+/// rather than an fsync a file: 50,000 notes), then the stage's journal is written and made
+/// durable, then all are moved into place, each by one rename that never replaces a file — log
+/// files first, then the others (FORMAT.md §6.1). A process killed during the moves leaves the
+/// journal, and the next command finishes the moves (``StagingJournal``); one killed before it
+/// leaves a stage the next writer removes. When a file cannot be moved — a file appeared at its
+/// path, a folder cannot be made — the ones already moved are taken out again, so the vault is left
+/// as it was. The vault's write lock is held throughout.
 public enum StagedFiles {
     /// The staging folder's parent, relative to the vault.
-    public static let folder = Vault.folderName + "/staging"
+    public static let folder = StagingJournal.folder
 
     /// A file to write.
     public struct File {
@@ -49,8 +51,6 @@ public enum StagedFiles {
         let lock: VaultLock.Token
         do { lock = try vault.lockForWriting() } catch { throw .cannotWrite(path: Vault.lockPath, reason: error.description) }
         defer { lock.release() }
-        // Staging folders left by an import that was killed (none runs now: the lock is ours).
-        removeLeftovers(in: vault)
         // Every target checked before anything is written.
         var targets: [String] = []
         for file in files {
@@ -66,6 +66,10 @@ public enum StagedFiles {
                 if full.utf8.count > maximumPathBytes || full.split(separator: "/").contains(where: { $0.utf8.count > maximumNameBytes }) {
                     throw InterchangeError.cannotWrite(path: String(file.path.prefix(200)) + (file.path.count > 200 ? "…" : ""), reason:
                         "the path is longer than the file system allows (at most \(maximumPathBytes) bytes, \(maximumNameBytes) a name)")
+                }
+                // The journal holds one path a line.
+                if file.path.contains(where: { $0 == "\n" || $0 == "\r" || $0 == "\t" }) {
+                    throw InterchangeError.cannotWrite(path: file.path, reason: "the path holds a line break or a tab")
                 }
                 targets.append(full)
             } catch let error as InterchangeError {
@@ -92,6 +96,7 @@ public enum StagedFiles {
         func cleanUp(moved: [String]) {
             for path in moved { io.removeFile(path) }
             for path in staged { io.removeFile(path) }
+            for name in [StagingJournal.journalName, StagingJournal.abortName] { io.removeFile(stage + "/" + name) }
             removeStage()
             // Deepest first, so that each is empty when its turn comes.
             for folder in madeFolders.sorted(by: { $0.count > $1.count }) { io.removeEmptyFolder(folder) }
@@ -112,8 +117,31 @@ public enum StagedFiles {
             cleanUp(moved: [])
             throw .cannotWrite(path: folder, reason: error.description)
         }
+        CrashPoint.staged.reach()
         // The logs first.
         let order = files.indices.filter { files[$0].kind == .quire } + files.indices.filter { files[$0].kind != .quire }
+        // The journal, durable before the first move: from here on the import finishes even if killed.
+        var entries: [StagingJournal.Entry] = []
+        for k in order {
+            guard let stamp = io.linkStamp(staged[k]) else {
+                cleanUp(moved: [])
+                throw .cannotWrite(path: files[k].path, reason: "its staged copy is gone")
+            }
+            let kind: StagingJournal.Entry.Kind = switch files[k].kind {
+            case .note: .note
+            case .file: .file
+            case .quire: .quire
+            }
+            entries.append(StagingJournal.Entry(staged: "\(k)", kind: kind, inode: stamp.inode, path: files[k].path))
+        }
+        guard let journal = StagingJournal.encode(entries) else {
+            cleanUp(moved: [])
+            throw .cannotWrite(path: folder, reason: "a path holds a line break or a tab")
+        }
+        do { try StagingJournal.write(journal, in: stage, io: io) } catch {
+            cleanUp(moved: [])
+            throw .cannotWrite(path: folder, reason: "\(error)")
+        }
         var moved: [String] = []
         var made = Set<String>()
         for k in order {
@@ -130,30 +158,20 @@ public enum StagedFiles {
                 }
                 try io.moveNoReplace(staged[k], to: targets[k])
             } catch {
+                // Undone: marked first, so that a kill from here on takes the moved files out too.
+                try? StagingJournal.abort(in: stage, io: io)
                 cleanUp(moved: moved)
                 throw .cannotWrite(path: files[k].path, reason: error.description)
             }
             moved.append(targets[k])
+            CrashPoint.stagedMove.reach()
         }
-        removeStage()
-        // The renames, and the folders made for them, durable too.
+        // The renames, and the folders made for them, durable; then the journal can go.
         try? io.syncFileSystem(containing: vault.root)
+        io.removeFile(stage + "/" + StagingJournal.journalName)
+        removeStage()
     }
 
     /// Linux's longest path (PATH_MAX less its NUL) and longest name (NAME_MAX), in bytes.
     static let maximumPathBytes = 4095, maximumNameBytes = 255
-
-    /// Removes what earlier imports left under `.quire/staging/` when they were killed before
-    /// the end: their files never reached the vault. Only plain files inside are removed; a folder
-    /// holding anything else stays.
-    static func removeLeftovers(in vault: Vault) {
-        let io = vault.io
-        guard let parent = try? vault.internalFolder(folder), let stages = io.names(in: parent) else { return }
-        for stage in stages where stage.hasPrefix("import-") {
-            guard let path = try? vault.internalFolder(folder + "/" + stage) else { continue }
-            for name in io.names(in: path) ?? [] { io.removeFile(path + "/" + name) }
-            io.removeEmptyFolder(path)
-        }
-        io.removeEmptyFolder(parent)
-    }
 }

@@ -15,22 +15,9 @@ import QuireScheduling
     static func plan(_ file: String, in dir: TempDir) throws -> (AnkiPackage, AnkiImport, [String: Any]) {
         let expected = try AnkiPackageTests.makePackages(dir)
         let package = try AnkiPackage.read(path: dir.full(file), name: file)
-        let counter = Counter()
-        let plan = AnkiImport.plan(package, options: .init(source: file, now: now, buriedUntil: tomorrow, eventIDs: { counter.next() }),
+        let plan = AnkiImport.plan(package, options: .init(source: file, now: now, buriedUntil: tomorrow),
                                    taken: { _ in false })
         return (package, plan, expected)
-    }
-
-    /// Event IDs, counted (the plan asks for them from every core).
-    final class Counter: @unchecked Sendable {
-        private let lock = NSLock()
-        private var n = 0
-        func next() -> String {
-            lock.lock()
-            defer { lock.unlock() }
-            n += 1
-            return String(format: "e%09d", n)
-        }
     }
 
     @Test(arguments: ["current.apkg", "legacy.apkg"])
