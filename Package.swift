@@ -119,7 +119,7 @@ let package = Package(
         // Packages from other programs: zip archives, zstd, SQLite databases (C libraries wrapped).
         .target(
             name: "QuireArchive",
-            dependencies: ["CSQLite", "CZstd", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
+            dependencies: ["QuireSupport", "CSQLite", "CZstd", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
         .target(
             name: "QuireInterchange",

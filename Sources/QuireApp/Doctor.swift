@@ -145,8 +145,11 @@ public enum Doctor {
             found.append(Finding(.note, "vault", "index cache", "none yet, or unreadable: the next command rebuilds it"))
         }
         if let staging = try? vault.internalFolder(Vault.folderName + "/staging"), let names = vault.io.names(in: staging), !names.isEmpty {
-            found.append(Finding(.warning, "vault", "staging", "\(names.count) item\(names.count == 1 ? "" : "s") in .quire/staging/ from an interrupted import",
-                                 fix: "run the import again; then remove .quire/staging/"))
+            // What is left after opening the vault finished what it could: files of a killed
+            // import whose place another file took meanwhile.
+            found.append(Finding(.warning, "vault", "staging", "\(names.count) item\(names.count == 1 ? "" : "s") in .quire/staging/ from an interrupted import "
+                                 + "that could not be finished (a file took the place of one of its files)",
+                                 fix: "each stage's journal names its files' places: move what you want to keep by hand, then remove .quire/staging/"))
         }
         if vault.io.linkStamp(vault.root + "/.git") != nil {
             if GitSetup.isRegistered(vault: vault) {

@@ -1,3 +1,5 @@
+import QuireSupport
+
 /// Why a package, archive or database could not be read.
 public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Not a zip archive, or a damaged one.
@@ -12,7 +14,7 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .invalidArchive(let name, let reason): "\(name): not a readable zip archive: \(reason)"
-        case .tooLarge(let name, let limit): "\(name): larger than \(limit >> 20) MB once decompressed; refused"
+        case .tooLarge(let name, let limit): "\(name): larger than \(ByteCount.text(limit)) once decompressed; refused"
         case .invalidDatabase(let name, let reason): "\(name): not a readable SQLite database: \(reason)"
         case .invalidCompression(let name, let reason): "\(name): cannot be decompressed: \(reason)"
         }

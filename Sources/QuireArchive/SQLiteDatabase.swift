@@ -88,6 +88,16 @@ public final class SQLiteDatabase {
         return names
     }
 
+    /// A table's generated columns (`GENERATED ALWAYS AS …`, virtual or stored): values the
+    /// database computes rather than holds, which a hostile file can make any size.
+    public func generatedColumns(of table: String) throws(ArchiveError) -> [String] {
+        var names: [String] = []
+        try query("SELECT name FROM pragma_table_xinfo('" + table.replacingSingleQuotes() + "') WHERE hidden IN (2, 3)") { row in
+            names.append(row.text(0) ?? "")
+        }
+        return names
+    }
+
     /// Runs a query, calling `row` for each result row in order.
     ///
     /// - Throws: ``ArchiveError/invalidDatabase(name:reason:)`` when the statement fails (a missing

@@ -7,7 +7,7 @@ import QuireReview
 import QuireSystem
 
 extension Quire {
-    /// `quire import anki FILE.apkg|FILE.colpkg [--into FOLDER] [--dry-run]`.
+    /// `quire import anki FILE.apkg|FILE.colpkg [--into FOLDER] [--strict] [--dry-run] [--max-size SIZE]`.
     struct ImportAnki: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "anki",
@@ -22,7 +22,10 @@ extension Quire {
                 already in its deck is skipped, so a second run adds only what is new. A note that \
                 cannot be imported is listed with its ID and reason, the others are imported, and \
                 the exit status is 1; with --strict nothing is written then. The files are moved \
-                into place all together, so a killed import leaves nothing half done.
+                into place all together, so a killed import leaves nothing half done (the next \
+                command finishes it), and an answer already in the log is never logged twice. An \
+                import reads and writes at most 40 times the package's size (at least 256 MB): \
+                --max-size sets another limit.
 
                 Example: quire import anki collection.apkg --dry-run
                 """)
@@ -34,6 +37,9 @@ extension Quire {
         var dryRun = false
         @Flag(help: "Import nothing when a note cannot be imported.")
         var strict = false
+        @Option(name: .customLong("max-size"), help: ArgumentHelp(
+            "The most the import may read and write in all (default: 40 times the package, at least 256M).", valueName: "SIZE"))
+        var maxSize: ByteSize?
         @Argument(help: "The .apkg or .colpkg file.")
         var file: String
 
@@ -46,8 +52,9 @@ extension Quire {
                 return f
             } ?? ""
             let name = String(file.split(separator: "/").last ?? "package.apkg")
+            let budget = maxSize?.bytes ?? AnkiPackage.defaultBudget(packageSize: FileIO().stamp(file)?.size ?? 0)
             let package: AnkiPackage
-            do { package = try AnkiPackage.read(path: file, name: name) } catch {
+            do { package = try AnkiPackage.read(path: file, name: name, budget: budget) } catch {
                 Output.error("quire: error: \(error.description)")
                 throw ExitCode(1)
             }
@@ -72,8 +79,9 @@ extension Quire {
                 try ImportCommand.finish(errors: errors, what: "note")
                 return
             }
-            let files = try plan.files(package: file, name: name, format: package.format, log: "anki-" + ReviewWriter.randomEventID())
-            try ImportCommand.write(files, to: vault)
+            let files = try plan.files(package: file, name: name, format: package.format, log: "anki-" + ReviewWriter.randomEventID(),
+                                       budget: budget)
+            try ImportCommand.write(files, to: vault, budget: budget, rule: maxSize == nil ? AnkiPackage.budgetRule : "the limit --max-size set")
             Output.line("Imported \(summary).")
             try context.loaded.finish()
             try ImportCommand.finish(errors: errors, what: "note")

@@ -106,12 +106,14 @@ extension Quire {
             return (edited, cards.count)
         }
 
-        /// Writes an import's files all or none, with a progress bar on a terminal.
-        static func write(_ files: [StagedFiles.File], to vault: Vault) throws {
+        /// Writes an import's files all or none, with a progress bar on a terminal; past `budget`
+        /// bytes nothing is written, and the message says `rule`.
+        static func write(_ files: [StagedFiles.File], to vault: Vault, budget: Int = .max, rule: String? = nil) throws {
             var bar = ProgressBar("Writing", total: files.count)
             do {
-                try StagedFiles.write(files, to: vault) { bar.update($0) }
+                try StagedFiles.write(files, to: vault, budget: budget) { bar.update($0) }
             } catch {
+                if case .overBudget = error, let rule { throw CLIError(error.description + " (" + rule + ")") }
                 throw CLIError(error.description)
             }
         }

@@ -174,4 +174,64 @@ import Testing
         #expect(replay.status == 0 && (replay.stdout + replay.stderr).contains(", 0 differ"), "\(replay)")
         #expect(try q.run(["check"], workingDirectory: vault).status == 0)
     }
+
+    /// Packages that would make far more than they hold: a computed column in the notes table
+    /// (20 MB a note from a few bytes), media that inflate past the import's budget (40 times the
+    /// package, at least 256 MB), and any package past a budget the user sets lower. Each is
+    /// refused with its reason and nothing reaches the vault.
+    @Test func amplifyingPackagesAreRefusedBeforeAnythingIsWritten() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        let (vault, packages) = try Self.setUp(q)
+        let edit = """
+            import sqlite3, sys, zipfile, json
+            src, out, kind = sys.argv[1], sys.argv[2], sys.argv[3]
+            z = zipfile.ZipFile(src)
+            db = out + '.db'
+            open(db, 'wb').write(z.read('collection.anki21'))
+            c = sqlite3.connect(db)
+            media = {}
+            if kind == 'generated':
+                c.execute('alter table notes rename to n0')
+                c.execute("create table notes (id integer primary key, guid text, mid integer, mod integer, usn integer, tags text, "
+                          "f0 text, sfld text, csum integer, flags integer, data text, "
+                          "flds text generated always as (f0 || printf('%.*c', 20000000, 'x')) virtual)")
+                c.execute('insert into notes (id, guid, mid, mod, usn, tags, f0, sfld, csum, flags, data) '
+                          'select id, guid, mid, mod, usn, tags, flds, sfld, csum, flags, data from n0')
+                c.execute('drop table n0')
+            else:
+                c.execute("update notes set flds = flds || '<img src=a.png><img src=b.png><img src=c.png>'")
+                media = {'0': 'a.png', '1': 'b.png', '2': 'c.png'}
+            c.commit(); c.close()
+            with zipfile.ZipFile(out, 'w', zipfile.ZIP_DEFLATED) as w:
+                w.writestr('collection.anki21', open(db, 'rb').read())
+                w.writestr('media', json.dumps(media))
+                for k in media: w.writestr(k, bytes(100 << 20))
+            """
+        for kind in ["generated", "media"] {
+            let package = packages.appendingPathComponent(kind + ".apkg").path
+            let made = try QuireRunner.execute(URL(fileURLWithPath: "/usr/bin/env"),
+                                               ["python3", "-c", edit, packages.appendingPathComponent("legacy.apkg").path, package, kind])
+            #expect(made.status == 0, "\(made.stderr)")
+            #expect(try FileManager.default.attributesOfItem(atPath: package)[.size] as? Int ?? 0 < 2 << 20)
+            for dryRun in [true, false] where kind == "generated" || !dryRun {
+                let refused = try q.run(["import", "anki", package] + (dryRun ? ["--dry-run"] : []), workingDirectory: vault)
+                #expect(refused.status == 1, "\(refused)")
+                #expect(refused.stderr.contains(kind == "generated" ? "has a computed column ('flds')" : "would write more than 256 MB"),
+                        "\(refused)")
+            }
+            #expect(try FileManager.default.contentsOfDirectory(atPath: vault.path).filter { !$0.hasPrefix(".") }.isEmpty)
+            #expect(!FileManager.default.fileExists(atPath: vault.appendingPathComponent(".quire/staging").path))
+        }
+        // A budget the user sets: lower refuses a plain package, higher lets the media through
+        // (not written here: 300 MB).
+        let plain = packages.appendingPathComponent("legacy.apkg").path
+        let low = try q.run(["import", "anki", plain, "--max-size", "20K"], workingDirectory: vault)
+        #expect(low.status == 1 && low.stderr.contains("larger than 20 KB once decompressed; refused"), "\(low)")
+        let dry = try q.run(["import", "anki", packages.appendingPathComponent("media.apkg").path, "--max-size", "1G", "--dry-run"],
+                            workingDirectory: vault)
+        #expect(dry.status == 0 && dry.stdout.contains("3 media files"), "\(dry)")
+        let bad = try q.run(["import", "anki", plain, "--max-size", "lots"], workingDirectory: vault)
+        #expect(bad.status == 64, "\(bad)")
+    }
 }

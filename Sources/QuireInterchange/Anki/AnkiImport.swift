@@ -790,7 +790,11 @@ extension AnkiImport {
     /// file of its own (`.quire/log/LOG.log`, a device that is never written again, so that two
     /// machines' imports never touch one file), the media read from the package when staged, and
     /// the notes.
-    public func files(package path: String, name: String, format: AnkiPackage.Format, log: String) throws(InterchangeError) -> [StagedFiles.File] {
+    ///
+    /// - Parameter budget: the most bytes one media file is read to (the import's budget).
+    public func files(package path: String, name: String, format: AnkiPackage.Format, log: String,
+                      budget: Int = AnkiPackage.entryLimit) throws(InterchangeError) -> [StagedFiles.File] {
+        let limit = min(budget, AnkiPackage.entryLimit)
         var files: [StagedFiles.File] = []
         if !logLines.isEmpty {
             let text = ReviewLog.header + "\n" + logLines.joined(separator: "\n") + "\n"
@@ -801,7 +805,7 @@ extension AnkiImport {
             do { zip = try ZipArchive(path: path, name: name) } catch { throw .invalid(.init(.error, path: name, message: error.description)) }
             for (entry, target) in media {
                 files.append(StagedFiles.File(target, .file) {
-                    guard let bytes = try AnkiPackage.mediaBytes(zip, entry: entry, current: format == .current, limit: AnkiPackage.entryLimit) else {
+                    guard let bytes = try AnkiPackage.mediaBytes(zip, entry: entry, current: format == .current, limit: limit) else {
                         throw InterchangeError.invalid(.init(.error, path: name, message: "media entry \(entry) is missing"))
                     }
                     return bytes

@@ -109,8 +109,21 @@ public struct AnkiPackage: Sendable {
     /// The largest collection or media file read (once decompressed).
     public static let entryLimit = 1 << 30
 
-    /// Reads the package at `path` (`name` in errors).
-    public static func read(path: String, name: String) throws(InterchangeError) -> AnkiPackage {
+    /// The most an import of a package of `size` bytes reads and writes in all, unless the user
+    /// raises it: 40 times the package, at least 256 MB (INTERCHANGE.md, "Limits"). A real
+    /// collection inflates a few times, media not at all; a small package that would become
+    /// gigabytes is a bomb.
+    public static func defaultBudget(packageSize: Int64) -> Int {
+        max(256 << 20, Int(clamping: packageSize.multipliedReportingOverflow(by: 40).overflow ? Int64.max : packageSize * 40))
+    }
+
+    /// The budget's rule, for messages.
+    public static let budgetRule = "an import reads and writes at most 40 times its package's size, at least 256 MB; --max-size raises it"
+
+    /// Reads the package at `path` (`name` in errors); its collection, once decompressed, at most
+    /// `budget` bytes (and ``entryLimit``).
+    public static func read(path: String, name: String, budget: Int = entryLimit) throws(InterchangeError) -> AnkiPackage {
+        let limit = min(Self.entryLimit, budget)
         func invalid(_ message: String) -> InterchangeError { .invalid(.init(.error, path: name, message: message)) }
         // Only a regular file: a FIFO would block the reader, a device never end.
         guard let stamp = FileIO().stamp(path) else { throw invalid("no such file") }
@@ -120,13 +133,13 @@ public struct AnkiPackage: Sendable {
             let entries = Set(zip.entries.filter(\.isFile).map(\.path))
             let format: Format
             var bytes: [UInt8]
-            if entries.contains(Format.current.rawValue), let b = try zip.read(Format.current.rawValue, limit: entryLimit) {
+            if entries.contains(Format.current.rawValue), let b = try zip.read(Format.current.rawValue, limit: limit) {
                 format = .current
-                bytes = try Zstd.decompress(b, limit: entryLimit, name: name + ": " + Format.current.rawValue)
-            } else if let b = try zip.read(Format.legacy21.rawValue, limit: entryLimit) {
+                bytes = try Zstd.decompress(b, limit: limit, name: name + ": " + Format.current.rawValue)
+            } else if let b = try zip.read(Format.legacy21.rawValue, limit: limit) {
                 format = .legacy21
                 bytes = b
-            } else if let b = try zip.read(Format.legacy.rawValue, limit: entryLimit) {
+            } else if let b = try zip.read(Format.legacy.rawValue, limit: limit) {
                 format = .legacy
                 bytes = b
             } else {
@@ -138,6 +151,7 @@ public struct AnkiPackage: Sendable {
             package.media = try mediaList(zip, current: format == .current, name: name)
             return package
         } catch let error as ArchiveError {
+            if case .tooLarge = error, limit < Self.entryLimit { throw invalid(error.description + " (" + budgetRule + ")") }
             throw invalid(error.description)
         } catch let error as InterchangeError {
             throw error
@@ -152,6 +166,13 @@ public struct AnkiPackage: Sendable {
         let tables = try db.tableNames()
         for table in ["col", "notes", "cards", "revlog"] where !tables.contains(table) {
             throw invalid("the collection has no '\(table)' table")
+        }
+        // A computed column is read as the database computes it, of any size and at any cost
+        // (a 3.3 KB package made 382 MB of notes): Anki never makes one, and none is read.
+        for table in ["col", "notes", "cards", "revlog", "notetypes", "fields", "templates", "decks"] where tables.contains(table) {
+            if let column = try db.generatedColumns(of: table).first {
+                throw invalid("the collection's '\(table)' table has a computed column ('\(column)'), which Anki never makes; not read")
+            }
         }
         var package = AnkiPackage(format: format, created: 0)
         var modelsJSON: [UInt8] = [], decksJSON: [UInt8] = []

@@ -75,8 +75,8 @@ public enum CSVReader {
         }
         let headerLines = lineNumber
         let parsed = parseRecords(records, separator: sep, firstLine: headerLines + 1, path: path)
-        diagnostics += parsed.diagnostics
-        guard parsed.diagnostics.isEmpty else { return (nil, diagnostics) }
+        guard parsed.complete else { return (nil, diagnostics + parsed.diagnostics) }
+        table.problems = parsed.diagnostics
         var rows = parsed.rows[...]
         // An Anki export's records start right after its header lines, unless `#columns:` names them.
         if table.columns == nil, headerRow, headerLines == 0, let first = rows.first {
@@ -88,10 +88,18 @@ public enum CSVReader {
         return (table, diagnostics)
     }
 
+    /// The longest field read, in bytes (INTERCHANGE.md, "Limits"): a card's side or a note's
+    /// context, not a book. A record with a longer one is left out with an error at the field —
+    /// a note made of 50 MB of short lines took 2 GB of memory to import.
+    public static let maximumFieldBytes = 1 << 20
+
     /// Splits records: fields separated by `separator`, records by line ends outside quotes; a
-    /// line with nothing on it is no record.
-    static func parseRecords(_ b: [UInt8], separator: UInt8, firstLine: Int, path: String) -> (rows: [CSVTable.Row], diagnostics: [Diagnostic]) {
+    /// line with nothing on it is no record. Not complete (no rows, the error) when a quoted field
+    /// never ends; a record with a field past ``maximumFieldBytes`` is left out with an error.
+    static func parseRecords(_ b: [UInt8], separator: UInt8, firstLine: Int, path: String)
+        -> (rows: [CSVTable.Row], diagnostics: [Diagnostic], complete: Bool) {
         var rows: [CSVTable.Row] = []
+        var diagnostics: [Diagnostic] = []
         var fields: [String] = []
         var field: [UInt8] = []
         var line = firstLine
@@ -101,20 +109,35 @@ public enum CSVReader {
         var quoted = false
         var quoteAt = (line: 0, column: 0)
         var fieldWasQuoted = false
+        // Where the field being read starts, and the first field of the record past the limit.
+        var fieldStart = (line: firstLine, column: 1)
+        var tooLong: (line: Int, column: Int)?
         func endField() {
             fields.append(String(decoding: field, as: UTF8.self))
-            field.removeAll(keepingCapacity: true)
+            field.removeAll(keepingCapacity: field.count <= 1 << 16)
             fieldWasQuoted = false
+            fieldStart = (line, i - lineStart + 2)
         }
         func endRecord() {
             let quotedLast = fieldWasQuoted
             endField()
-            // A line with nothing on it (not even a separator or quotes) is no record.
-            if !(fields.count == 1 && fields[0].isEmpty && !quotedLast) { rows.append(CSVTable.Row(fields: fields, line: recordLine)) }
+            if let at = tooLong {
+                diagnostics.append(Diagnostic(.error, path: path, line: at.line, column: at.column, message:
+                    "a field longer than \(ByteCount.text(maximumFieldBytes)), the most a field may hold (split it); the record is not imported"))
+                tooLong = nil
+            } else if !(fields.count == 1 && fields[0].isEmpty && !quotedLast) {
+                // A line with nothing on it (not even a separator or quotes) is no record.
+                rows.append(CSVTable.Row(fields: fields, line: recordLine))
+            }
             fields.removeAll(keepingCapacity: true)
         }
         while i < b.count {
             let c = b[i]
+            if field.count >= maximumFieldBytes {
+                // Past the limit: the record is left out, its field no longer kept.
+                if tooLong == nil { tooLong = fieldStart }
+                field.removeAll(keepingCapacity: false)
+            }
             if quoted {
                 if c == 0x22 {
                     if i + 1 < b.count, b[i + 1] == 0x22 {
@@ -146,9 +169,9 @@ public enum CSVReader {
                 endField()
             case 0x0A:
                 if field.last == 0x0D { field.removeLast() }
-                endRecord()
                 line += 1
                 lineStart = i + 1
+                endRecord()
                 recordLine = line
             default:
                 field.append(c)
@@ -157,10 +180,10 @@ public enum CSVReader {
         }
         if quoted {
             return ([], [Diagnostic(.error, path: path, line: quoteAt.line, column: quoteAt.column,
-                                    message: "a quoted field is never closed (a \" is missing)")])
+                                    message: "a quoted field is never closed (a \" is missing)")], false)
         }
-        if !field.isEmpty || !fields.isEmpty || fieldWasQuoted { endRecord() }
-        return (rows, [])
+        if !field.isEmpty || !fields.isEmpty || fieldWasQuoted || tooLong != nil { endRecord() }
+        return (rows, diagnostics, true)
     }
 
     /// The separator a `#separator:` value names.

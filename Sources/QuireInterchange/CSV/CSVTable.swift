@@ -1,3 +1,5 @@
+import QuireModel
+
 /// A table read from a CSV or text file (``CSVReader``): its rows of fields, and what an Anki
 /// text export's header lines said about them.
 public struct CSVTable: Sendable, Equatable {
@@ -15,6 +17,9 @@ public struct CSVTable: Sendable, Equatable {
     public var columnsLine = 0
     /// The records after the column names.
     public var rows: [Row] = []
+    /// Records left out as they were read (a field past ``CSVReader/maximumFieldBytes``), each an
+    /// error at its place: the importer counts them with its own.
+    public var problems: [Diagnostic] = []
     /// `#html:` — whether fields are HTML; nil when the file does not say.
     public var html: Bool?
     /// `#tags:` — tags for every row.

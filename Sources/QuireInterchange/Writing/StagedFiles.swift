@@ -45,8 +45,11 @@ public enum StagedFiles {
 
     /// Writes `files` (paths relative to the vault, none existing).
     ///
-    /// - Parameter progress: called after each file is staged, with the number staged.
-    public static func write(_ files: [File], to vault: Vault, progress: (Int) -> Void = { _ in }) throws(InterchangeError) {
+    /// - Parameters:
+    ///   - budget: the most bytes the files may hold in all; past it (a media file larger than it
+    ///     said) staging stops and nothing is written (``InterchangeError/overBudget(limit:)``).
+    ///   - progress: called after each file is staged, with the number staged.
+    public static func write(_ files: [File], to vault: Vault, budget: Int = .max, progress: (Int) -> Void = { _ in }) throws(InterchangeError) {
         let io = vault.io
         let lock: VaultLock.Token
         do { lock = try vault.lockForWriting() } catch { throw .cannotWrite(path: Vault.lockPath, reason: error.description) }
@@ -102,10 +105,17 @@ public enum StagedFiles {
             for folder in madeFolders.sorted(by: { $0.count > $1.count }) { io.removeEmptyFolder(folder) }
         }
         // Staged without a flush each, then made durable all at once.
+        var total = 0
         for (k, file) in files.enumerated() {
             let path = stage + "/\(k)"
             do {
-                try io.createNew(path, with: try file.bytes())
+                let bytes = try file.bytes()
+                total += bytes.count
+                guard total <= budget else { throw InterchangeError.overBudget(limit: budget) }
+                try io.createNew(path, with: bytes)
+            } catch let error as InterchangeError {
+                cleanUp(moved: [])
+                throw error
             } catch {
                 cleanUp(moved: [])
                 throw .cannotWrite(path: file.path, reason: "\(error)")

@@ -5,25 +5,7 @@ public enum UnifiedDiff {
     public static func make(old: [UInt8], new: [UInt8], path: String, context: Int = 3) -> String {
         let a = lines(old), b = lines(new)
         guard a != b else { return "" }
-        // Mark each line as kept, removed or inserted, in order.
-        let diff = b.difference(from: a)
-        var removed = Set<Int>(), inserted = Set<Int>()
-        for change in diff {
-            switch change {
-            case .remove(let offset, _, _): removed.insert(offset)
-            case .insert(let offset, _, _): inserted.insert(offset)
-            }
-        }
-        enum Op { case keep(Int, Int), remove(Int), insert(Int) }
-        var ops: [Op] = []
-        var i = 0, j = 0
-        while i < a.count || j < b.count {
-            if i < a.count, removed.contains(i) { ops.append(.remove(i)); i += 1 }
-            else if j < b.count, inserted.contains(j) { ops.append(.insert(j)); j += 1 }
-            else if i < a.count, j < b.count { ops.append(.keep(i, j)); i += 1; j += 1 }
-            else if i < a.count { ops.append(.remove(i)); i += 1 }
-            else { ops.append(.insert(j)); j += 1 }
-        }
+        let ops = operations(a, b)
         // Line numbers (0-based) in each file just before each op.
         var oldBefore: [Int] = [], newBefore: [Int] = []
         var o = 0, n = 0
@@ -72,6 +54,48 @@ public enum UnifiedDiff {
             k = stop
         }
         return out
+    }
+
+    /// One step of a diff: a line kept (its numbers in both), removed (in the old) or inserted (in the new).
+    enum Op: Equatable { case keep(Int, Int), remove(Int), insert(Int) }
+
+    /// The changed region (after the lines both begin and end with) longest that is diffed line by
+    /// line; a longer one is shown as removed, then inserted. Swift's Myers diff costs the region's
+    /// length times the number of changes: a 50 MB note written new took minutes.
+    static let maximumDiffedLines = 4_000
+
+    /// Each line kept, removed or inserted, in order: the lines both texts begin and end with kept,
+    /// the region between diffed line by line (or as one block past ``maximumDiffedLines``).
+    static func operations(_ a: [String], _ b: [String]) -> [Op] {
+        var prefix = 0
+        while prefix < a.count, prefix < b.count, a[prefix] == b[prefix] { prefix += 1 }
+        var suffix = 0
+        while suffix < a.count - prefix, suffix < b.count - prefix, a[a.count - 1 - suffix] == b[b.count - 1 - suffix] { suffix += 1 }
+        let oldMiddle = prefix..<(a.count - suffix), newMiddle = prefix..<(b.count - suffix)
+        var ops: [Op] = (0..<prefix).map { .keep($0, $0) }
+        ops.reserveCapacity(a.count + b.count)
+        if oldMiddle.isEmpty || newMiddle.isEmpty || oldMiddle.count + newMiddle.count > maximumDiffedLines {
+            ops += oldMiddle.map { .remove($0) }
+            ops += newMiddle.map { .insert($0) }
+        } else {
+            var removed = Set<Int>(), inserted = Set<Int>()
+            for change in b[newMiddle].difference(from: a[oldMiddle]) {
+                switch change {
+                case .remove(let offset, _, _): removed.insert(prefix + offset)
+                case .insert(let offset, _, _): inserted.insert(prefix + offset)
+                }
+            }
+            var i = oldMiddle.lowerBound, j = newMiddle.lowerBound
+            while i < oldMiddle.upperBound || j < newMiddle.upperBound {
+                if i < oldMiddle.upperBound, removed.contains(i) { ops.append(.remove(i)); i += 1 }
+                else if j < newMiddle.upperBound, inserted.contains(j) { ops.append(.insert(j)); j += 1 }
+                else if i < oldMiddle.upperBound, j < newMiddle.upperBound { ops.append(.keep(i, j)); i += 1; j += 1 }
+                else if i < oldMiddle.upperBound { ops.append(.remove(i)); i += 1 }
+                else { ops.append(.insert(j)); j += 1 }
+            }
+        }
+        for k in 0..<suffix { ops.append(.keep(a.count - suffix + k, b.count - suffix + k)) }
+        return ops
     }
 
     /// `start,count` as diff prints it (1-based; an empty range names the line before it).

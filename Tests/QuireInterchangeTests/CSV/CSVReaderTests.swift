@@ -18,6 +18,28 @@ import QuireModel
         #expect(t.rows.map(\.line) == [2, 3])
     }
 
+    /// A field past the limit (a 50 MB one took 2 GB to import) leaves its record out with an
+    /// error at the field's start; the records around it are read, in bounded memory.
+    @Test func aFieldPastTheLimitLeavesItsRecordOutWithAnError() throws {
+        let short = String(repeating: "short line\n", count: CSVReader.maximumFieldBytes / 11 + 10)
+        let text = "Question,Answer\nq1,a1\nq2,\"" + short + "\"\nq3,a3\n" + String(repeating: "x", count: CSVReader.maximumFieldBytes + 1) + ",a4"
+        let (table, problems) = Self.read(text)
+        let t = try #require(table)
+        #expect(problems.isEmpty)
+        #expect(t.rows.map(\.fields) == [["q1", "a1"], ["q3", "a3"]])
+        // The field's line breaks are lines of the file: its closing quote is on the line after them.
+        #expect(t.rows.map(\.line) == [2, 4 + short.split(separator: "\n").count])
+        let lastLine = 5 + short.split(separator: "\n").count
+        #expect(t.problems.map(\.description) == [
+            "in.csv:3:4: error: a field longer than 1 MB, the most a field may hold (split it); the record is not imported",
+            "in.csv:\(lastLine):1: error: a field longer than 1 MB, the most a field may hold (split it); the record is not imported"])
+        // The importer counts them: --strict imports nothing.
+        let plan = CSVImport.plan(t, path: "in.csv", options: .init(name: "in", source: "in.csv", deck: nil, created: Timestamp(milliseconds: 0)),
+                                  existing: { _, _ in nil }, taken: { _ in false })
+        #expect(plan.diagnostics.filter { $0.severity == .error }.count == 2)
+        #expect(plan.cardCount == 2)
+    }
+
     @Test func byteOrderMarkAndCRLF() throws {
         let (table, _) = Self.read("\u{FEFF}Front,Back,Tags\r\nq,a,t1 t2\r\n")
         #expect(table?.columns == ["Front", "Back", "Tags"])

@@ -15,6 +15,23 @@ import Testing
         #expect(diff("a\nb", "a\nb\n") == "")
     }
 
+    /// A new file of many equal lines (a CSV field of 50 MB of short lines took minutes in Swift's
+    /// Myers diff): all inserted, in one pass. A changed region past the limit is shown removed,
+    /// then inserted, between the lines both texts share at either end.
+    @Test func longRegionsAreOneBlockAndSharedEndsAreKept() {
+        let many = [String](repeating: "same", count: 200_000)
+        #expect(UnifiedDiff.operations([], many) == (0..<200_000).map { .insert($0) })
+        let old = ["a", "b"] + (0..<3_000).map { "old \($0)" } + ["y", "z"]
+        let new = ["a", "b"] + (0..<3_000).map { "new \($0)" } + ["y", "z"]
+        let ops = UnifiedDiff.operations(old, new)
+        #expect(ops.prefix(2) == [.keep(0, 0), .keep(1, 1)])
+        #expect(ops.suffix(2) == [.keep(3_002, 3_002), .keep(3_003, 3_003)])
+        #expect(Array(ops.dropFirst(2).prefix(3_000)) == (2..<3_002).map { .remove($0) })
+        #expect(Array(ops.dropFirst(3_002).prefix(3_000)) == (2..<3_002).map { .insert($0) })
+        // Under the limit, line by line as before.
+        #expect(UnifiedDiff.operations(["a", "x", "c"], ["a", "c", "d"]) == [.keep(0, 0), .remove(1), .keep(2, 1), .insert(2)])
+    }
+
     @Test func oneChangedLineInTheMiddle() {
         let old = numbered(1...9)
         let new = old.replacingOccurrences(of: "l5\n", with: "five\n")
