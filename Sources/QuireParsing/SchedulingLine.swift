@@ -38,6 +38,13 @@ public enum SchedulingLine {
         .flowMapping(state.fields.map { ($0.key, .raw($0.value)) })
     }
 
+    /// Sets many cards' lines at once (``FrontMatterEditor/setEntries(_:in:blankLineAfter:)``:
+    /// one parse and one check for all, linear in the front matter), each as
+    /// ``set(_:of:in:)`` would.
+    public static func set(_ states: [(card: CardID, state: SchedulingState?)], in editor: inout FrontMatterEditor) throws(YAMLError) {
+        try editor.setEntries(states.map { ($0.card.rawValue, $0.state.map(encode)) }, in: key, blankLineAfter: true)
+    }
+
     /// Sets a card's line to `state`, or removes it when nil (a new card has no line).
     ///
     /// A new line is followed by a blank line (FORMAT.md §5): no two cards' lines touch, so git

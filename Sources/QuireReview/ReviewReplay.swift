@@ -136,9 +136,7 @@ public struct ReviewReplay: Sendable {
         }
         return vault.planEdits(paths: order) { path, bytes in
             var editor = try FrontMatterEditor(file: bytes)
-            for d in byNote[path] ?? [] {
-                try SchedulingLine.set(d.replayed, of: d.card, in: &editor)
-            }
+            try SchedulingLine.set((byNote[path] ?? []).map { ($0.card, $0.replayed) }, in: &editor)
             return editor.file
         }
     }

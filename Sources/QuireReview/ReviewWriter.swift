@@ -204,9 +204,7 @@ public struct ReviewWriter: Sendable {
         do {
             editor = FrontMatterEditor(file: bytes, frontMatter: frontMatter)
             oldBodyStart = editor.frontMatter.bodyRange.lowerBound
-            for card in order {
-                try SchedulingLine.set(states[card] ?? nil, of: card, in: &editor)
-            }
+            try SchedulingLine.set(order.map { ($0, states[$0] ?? nil) }, in: &editor)
         } catch {
             throw .edit(path: path, line: error.mark.line, column: error.mark.column, message: error.message)
         }

@@ -120,4 +120,39 @@ import Testing
         #expect(show.stdout.contains("more bytes not shown"))
         #expect(show.stdout.utf8.count < 200_000)
     }
+
+    /// Ten thousand cards in one note: `replay --all` writing every card's line and
+    /// `import obsidian-sr` migrating every schedule stay linear (one front matter edit for the
+    /// note, not one a card: 8,000 cards had taken 309 s). Figures: docs/BENCHMARKS.md.
+    @Test func tenThousandCardsInOneNote() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        let base = q.vault.deletingLastPathComponent()
+        let replayed = base.appendingPathComponent("replayed"), migrated = base.appendingPathComponent("migrated")
+        for dir in [replayed, migrated] {
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            #expect(try q.run(["init"], workingDirectory: dir).status == 0)
+        }
+        let n = 10_000
+        try Data(("# Big\n\n" + (0..<n).map { "Q: question \($0)?\nA: answer \($0)\n\n" }.joined()).utf8)
+            .write(to: replayed.appendingPathComponent("big.md"))
+        let ids = try q.run(["list"], workingDirectory: replayed).stdout.split(separator: "\n").compactMap { $0.split(separator: "\t").first }
+        #expect(ids.count == n)
+        let log = ["# quire log v1"] + ids.enumerated().map { k, id in
+            String(format: "2026-11-01T09:%02d:%02d.%03dZ grade %@ good id=e%09d sched=fsrs ms=1000 path=big.md", k / 60 % 60, k % 60, k / 3600,
+                   String(id), k)
+        }
+        try Data((log.joined(separator: "\n") + "\n").utf8).write(to: replayed.appendingPathComponent(".quire/log/dev00000.log"))
+        let replay = try q.run(["replay", "--all"], workingDirectory: replayed)
+        #expect(replay.status == 0 && replay.stderr.contains("\(n) differ; rewrote 1 note"), "\(replay.stderr.suffix(300))")
+        let check = try q.run(["replay", "--check"], workingDirectory: replayed)
+        #expect(check.status == 0 && check.stderr.contains(", 0 differ"), "\(check)")
+        try Data(("#flashcards\n\n" + (0..<n).map { "Question \($0)::Answer \($0)\n<!--SR:!2026-12-\(String(format: "%02d", 1 + $0 % 28)),\(3 + $0 % 20),250-->\n\n" }
+            .joined()).utf8).write(to: migrated.appendingPathComponent("deck.md"))
+        let dry = try q.run(["import", "obsidian-sr", "--dry-run"], workingDirectory: migrated)
+        #expect(dry.status == 0 && dry.stdout.contains("Would migrate \(n) cards in 1 note"), "\(dry.stderr)")
+        let migrate = try q.run(["import", "obsidian-sr"], workingDirectory: migrated)
+        #expect(migrate.status == 0, "\(migrate.stderr)")
+        #expect(try q.run(["replay", "--check"], workingDirectory: migrated).stderr.contains("\(n) cards replayed, 0 differ"))
+    }
 }

@@ -563,11 +563,13 @@ public struct AnkiImport: Sendable {
         }
         do {
             var editor = try FrontMatterEditor(file: bytes)
+            var lines: [(card: CardID, state: SchedulingState?)] = []
             for (k, card) in parsed.cards.enumerated() {
                 guard var state = states[k] else { continue }
                 state.fingerprint = card.fingerprint
-                try SchedulingLine.set(state, of: card.id, in: &editor)
+                lines.append((card.id, state))
             }
+            try SchedulingLine.set(lines, in: &editor)
             bytes = editor.file
         } catch {
             result.problem = "note \(note.id): cannot write its scheduling lines: \(error.message)"

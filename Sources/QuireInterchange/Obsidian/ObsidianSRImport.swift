@@ -100,7 +100,7 @@ public struct ObsidianSRImport: Sendable {
             var edited = strip ? Self.stripped(bytes, lines: strippable) : bytes
             do {
                 var editor = try FrontMatterEditor(file: edited)
-                for (id, state) in states { try SchedulingLine.set(state, of: id, in: &editor) }
+                try SchedulingLine.set(states.map { ($0.0, $0.1) }, in: &editor)
                 edited = editor.file
             } catch {
                 result.diagnostics.append(Diagnostic(.error, path: path, message: "cannot write its scheduling lines: \(error.message)"))
@@ -108,8 +108,9 @@ public struct ObsidianSRImport: Sendable {
             }
             // Read back: the same cards, now with their schedules.
             let (after, _) = NoteParser.parse(edited, path: path, syntax: .obsidianSR(settings))
+            let read = Dictionary((after?.cards ?? []).map { ($0.id, $0.schedule) }, uniquingKeysWith: { first, _ in first })
             guard let after, after.cards.map(\.id) == note.cards.map(\.id),
-                  states.allSatisfy({ id, s in after.cards.first { $0.id == id }?.schedule?.sameSchedule(as: s.stored) == true }) else {
+                  states.allSatisfy({ id, s in read[id]??.sameSchedule(as: s.stored) == true }) else {
                 result.diagnostics.append(Diagnostic(.error, path: path, message: "would not read back with the same cards and schedules; not migrated"))
                 continue
             }
