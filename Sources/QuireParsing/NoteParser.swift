@@ -246,8 +246,15 @@ public enum NoteParser {
 
     /// The lines of the first merge conflict git left in `bytes` — a `<<<<<<< ` line, then a
     /// `=======` line, then a `>>>>>>> ` line — or nil.
-    package static func mergeConflict(in bytes: [UInt8]) -> ClosedRange<Int>? {
-        bytes.withUnsafeBufferPointer { buf -> ClosedRange<Int>? in
+    ///
+    /// Markers that lie wholly inside one fenced code block of the body are text (a note about
+    /// git quoting a conflict), not a conflict: FORMAT.md §6.5. A real conflict git wrote there is
+    /// still one for git (`quire sync` and `git status` list the file as unmerged), and
+    /// `countingFenced` (`quire resolve FILE`) counts such markers too.
+    package static func mergeConflict(in bytes: [UInt8], countingFenced: Bool = false) -> ClosedRange<Int>? {
+        // The fenced blocks' line ranges, found once, when a candidate first needs them.
+        var fences: [ClosedRange<Int>]?
+        return bytes.withUnsafeBufferPointer { buf -> ClosedRange<Int>? in
             guard let base = buf.baseAddress else { return nil }
             let n = buf.count
             func marker(at i: Int, _ byte: UInt8, spaceAfter: Bool) -> Bool {
@@ -258,26 +265,84 @@ public enum NoteParser {
                 return spaceAfter ? (next == 0x20 || next == 0x0A || next == 0x0D) : (next == 0x0A || next == 0x0D)
             }
             var i = 0
+            var counted = (offset: 0, line: 1)
             // Most notes hold no '<' at the start of a line: jump from one '<' to the next.
             while i < n, let hit = RawBytes.first(UInt8(ascii: "<"), in: base + i, count: n - i) {
                 let at = UnsafeRawPointer(hit) - UnsafeRawPointer(base)
                 if marker(at: at, UInt8(ascii: "<"), spaceAfter: true) {
-                    var line = 1
-                    for k in 0..<at where buf[k] == 0x0A { line += 1 }
+                    var line = counted.line
+                    for k in counted.offset..<at where buf[k] == 0x0A { line += 1 }
+                    counted = (at, line)
                     var j = at, current = line, sawMiddle = false
+                    var found: ClosedRange<Int>?
                     while j < n {
                         if !sawMiddle, marker(at: j, UInt8(ascii: "="), spaceAfter: false) { sawMiddle = true }
-                        if sawMiddle, marker(at: j, UInt8(ascii: ">"), spaceAfter: true) { return line...current }
+                        if sawMiddle, marker(at: j, UInt8(ascii: ">"), spaceAfter: true) {
+                            found = line...current
+                            break
+                        }
                         while j < n, buf[j] != 0x0A { j += 1 }
                         j += 1
                         current += 1
                     }
-                    return nil
+                    guard let region = found else { return nil }
+                    if countingFenced { return region }
+                    let blocks = fences ?? fencedBlocks(buf)
+                    fences = blocks
+                    guard blocks.contains(where: { $0.contains(region.lowerBound) && $0.contains(region.upperBound) }) else { return region }
+                    // Text inside a fence: the search goes on after it (each line looked at once).
+                    i = j + 1
+                    continue
                 }
                 i = at + 1
             }
             return nil
         }
+    }
+
+    /// The line ranges (1-based, fence lines included) of the fenced code blocks of a note's body,
+    /// as CommonMark opens and closes them at the top level: up to three spaces, then three or more
+    /// backticks (whose info string holds none) or tildes; closed by a line of the same character,
+    /// at least as many, and nothing but spaces after; an unclosed block runs to the end. The front
+    /// matter (from a first line `---` to the next `---` or `...`) is not the body.
+    static func fencedBlocks(_ buf: UnsafeBufferPointer<UInt8>) -> [ClosedRange<Int>] {
+        var blocks: [ClosedRange<Int>] = []
+        var open: (byte: UInt8, count: Int, line: Int)?
+        var inFrontMatter = false
+        var line = 0, start = 0
+        let n = buf.count
+        while start < n {
+            line += 1
+            var end = start
+            while end < n, buf[end] != 0x0A { end += 1 }
+            var contentEnd = end
+            if contentEnd > start, buf[contentEnd - 1] == 0x0D { contentEnd -= 1 }
+            defer { start = end + 1 }
+            let text = buf[start..<contentEnd]
+            if line == 1, text.elementsEqual("---".utf8) { inFrontMatter = true; continue }
+            if inFrontMatter {
+                if text.elementsEqual("---".utf8) || text.elementsEqual("...".utf8) { inFrontMatter = false }
+                continue
+            }
+            var k = start, indent = 0
+            while k < contentEnd, buf[k] == 0x20, indent < 4 { k += 1; indent += 1 }
+            guard indent < 4, k < contentEnd, buf[k] == 0x60 || buf[k] == 0x7E else { continue }
+            let byte = buf[k]
+            var count = 0
+            while k < contentEnd, buf[k] == byte { k += 1; count += 1 }
+            guard count >= 3 else { continue }
+            let rest = buf[k..<contentEnd]
+            if let fence = open {
+                if byte == fence.byte, count >= fence.count, rest.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
+                    blocks.append(fence.line...line)
+                    open = nil
+                }
+            } else if byte == 0x7E || !rest.contains(0x60) {
+                open = (byte, count, line)
+            }
+        }
+        if let fence = open { blocks.append(fence.line...max(fence.line, line)) }
+        return blocks
     }
 
     /// Offset of the first byte that is not valid UTF-8, or nil.

@@ -68,7 +68,7 @@ public enum ConflictResolution {
                     full = try vault.notePath(path)
                     bytes = try vault.io.read(full).bytes
                 } catch { throw .io(error) }
-                guard let conflict = NoteParser.mergeConflict(in: bytes) else { return }
+                guard let conflict = NoteParser.mergeConflict(in: bytes, countingFenced: true) else { return }
                 guard let side else { throw .conflictLeft(path: path, lines: conflict) }
                 do throws(FileIOError) {
                     try vault.io.replace(full, with: keeping(side, in: bytes), expected: bytes)

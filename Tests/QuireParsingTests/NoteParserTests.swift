@@ -7,6 +7,31 @@ import QuireModel
 @Suite struct NoteParserTests {
     // MARK: - Title and deck
 
+    /// Conflict markers a note quotes in a fenced code block are text; markers git wrote outside
+    /// one, or across a fence, are a conflict; `quire resolve` counts them anywhere.
+    @Test func conflictMarkersInsideAFenceAreText() {
+        let quoted = "# Git\n\nWhat a conflict looks like:\n\n```text\n<<<<<<< HEAD\nmine\n=======\ntheirs\n>>>>>>> main\n```\n\nQ: Which marker ends it?\nA: `>>>>>>>`\n"
+        let (note, diagnostics) = NoteParser.parse(Array(quoted.utf8), path: "git.md")
+        #expect(diagnostics.isEmpty)
+        #expect(note?.cards.count == 1)
+        #expect(NoteParser.mergeConflict(in: Array(quoted.utf8)) == nil)
+        #expect(NoteParser.mergeConflict(in: Array(quoted.utf8), countingFenced: true) == 6...10)
+        // A tilde fence, indented, long backtick fences, and one left open to the end.
+        for (open, close) in [("~~~", "~~~"), ("   ````", "`````"), ("```md", "")] {
+            let text = "---\ntitle: x\n---\n" + open + "\n<<<<<<< ours\na\n=======\nb\n>>>>>>> theirs\n" + close + "\n"
+            #expect(NoteParser.mergeConflict(in: Array(text.utf8)) == nil, "\(open)")
+        }
+        // Outside a fence, after a quoted one, or across a fence's end: a conflict.
+        let real = quoted + "\n<<<<<<< HEAD\nQ: one\n=======\nQ: two\n>>>>>>> origin/main\n"
+        #expect(NoteParser.mergeConflict(in: Array(real.utf8)) == 16...20)
+        #expect(NoteParser.parse(Array(real.utf8), path: "git.md").note == nil)
+        let across = "```\n<<<<<<< HEAD\ncode\n```\n=======\nother\n>>>>>>> b\n"
+        #expect(NoteParser.mergeConflict(in: Array(across.utf8)) == 2...7)
+        // Markers in front matter are git's: a fence line inside YAML opens nothing.
+        let yaml = "---\nnote: |\n  ```\n<<<<<<< HEAD\na: 1\n=======\na: 2\n>>>>>>> b\n---\nbody\n"
+        #expect(NoteParser.mergeConflict(in: Array(yaml.utf8)) == 4...8)
+    }
+
     @Test func titleFromFrontMatterWins() {
         #expect(parse("---\ntitle: Cell biology\n---\n# Heading\n", path: "a/b.md").note?.title == "Cell biology")
     }
