@@ -146,19 +146,29 @@ public struct ReviewEvent: Hashable, Sendable {
         fields.map { $0.key + "=" + percentEncode($0.value) }.joined(separator: " ")
     }
 
-    /// Percent-encodes space, `%`, control characters and DEL.
+    /// Percent-encodes space, `%`, control characters (C1 ones, U+0080–U+009F, as their two UTF-8
+    /// bytes: a terminal may take U+009B for the start of an escape sequence) and DEL.
     public static func percentEncode(_ s: String) -> String {
-        guard s.utf8.contains(where: { $0 <= 0x20 || $0 == 0x25 || $0 == 0x7F }) else { return s }
+        guard s.utf8.contains(where: { $0 <= 0x20 || $0 == 0x25 || $0 == 0x7F || $0 == 0xC2 }) else { return s }
+        let bytes = Array(s.utf8)
         var out: [UInt8] = []
-        out.reserveCapacity(s.utf8.count + 16)
-        for b in s.utf8 {
-            if b <= 0x20 || b == 0x25 || b == 0x7F {
-                out.append(0x25)
-                out.append(hexDigit(b >> 4))
-                out.append(hexDigit(b & 15))
-            } else {
-                out.append(b)
+        out.reserveCapacity(bytes.count + 16)
+        func escape(_ b: UInt8) {
+            out.append(0x25)
+            out.append(hexDigit(b >> 4))
+            out.append(hexDigit(b & 15))
+        }
+        var k = 0
+        while k < bytes.count {
+            let b = bytes[k]
+            if b == 0xC2, k + 1 < bytes.count, (0x80...0x9F).contains(bytes[k + 1]) {
+                escape(b)
+                escape(bytes[k + 1])
+                k += 2
+                continue
             }
+            if b <= 0x20 || b == 0x25 || b == 0x7F { escape(b) } else { out.append(b) }
+            k += 1
         }
         return String(decoding: out, as: UTF8.self)
     }

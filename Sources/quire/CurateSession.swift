@@ -128,8 +128,10 @@ extension CurationSession {
         }
     }
 
+    /// Writes a line of the session: no colour of Quire's own, so every escape in it is the
+    /// vault's and is shown, not obeyed.
     private func say(_ text: String) {
-        Output.line(text)
+        Output.line(TerminalText.visible(text))
         Output.flush()
     }
 }

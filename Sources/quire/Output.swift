@@ -39,9 +39,10 @@ enum Output {
     }
 
     /// `text` with every control character made visible (``TerminalText``) except tab, line feed
-    /// and the colour sequences Quire itself writes (`ESC [ digits ; … m`): text from a vault
-    /// cannot set the window title, write the clipboard or move the cursor. Fields that are
-    /// coloured afterwards (diagnostics, table cells) are made fully visible first.
+    /// and the colour sequences Quire itself writes (`ESC [ P ; … m` with only the parameters of
+    /// ``ownColorParameters``): text from a vault cannot set the window title, write the clipboard,
+    /// move the cursor or hide text (`ESC[8m`). Fields that are coloured afterwards (diagnostics,
+    /// table cells) are made fully visible first.
     static func safe(_ text: String) -> String {
         guard text.utf8.contains(where: { $0 < 0x20 && $0 != 0x0A && $0 != 0x09 || $0 == 0x7F || $0 == 0xC2 }) else {
             return text
@@ -52,7 +53,9 @@ enum Output {
             out += TerminalText.visible(String(rest[..<escape]))
             let after = rest[rest.index(after: escape)...]
             if after.first == "[", let end = after.dropFirst().firstIndex(where: { !($0.isASCII && ($0.isNumber || $0 == ";")) }),
-               after[end] == "m" {
+               after[end] == "m",
+               after[after.index(after: after.startIndex)..<end].split(separator: ";", omittingEmptySubsequences: false)
+                   .allSatisfy({ ownColorParameters.contains(String($0)) }) {
                 out += "\u{1B}" + after[..<after.index(after: end)]
                 rest = after[after.index(after: end)...]
             } else {
@@ -62,6 +65,10 @@ enum Output {
         }
         return out + TerminalText.visible(String(rest))
     }
+
+    /// The SGR parameters Quire's own colours use (reset, bold, dim, italic, underline, strike,
+    /// and the foreground colours red to cyan); a sequence with any other is shown, not obeyed.
+    static let ownColorParameters: Set<String> = ["", "0", "1", "2", "3", "4", "9", "31", "32", "33", "34", "35", "36"]
 
     /// Flushes standard output and ends the process with status 0 at once, its memory given back
     /// whole: freeing a million review events one by one took a third of a second (`quire stats`

@@ -137,8 +137,10 @@ struct PlainReview {
         return text.replacingOccurrences(of: "\n", with: "\n   ")
     }
 
+    /// Writes a line of the session: no colour of Quire's own, so every escape in it is the
+    /// vault's and is shown, not obeyed.
     private func say(_ text: String) {
-        Output.line(text)
+        Output.line(TerminalText.visible(text))
         Output.flush()
     }
 }

@@ -31,6 +31,44 @@ import Testing
 
     /// A log line naming a note outside the vault: `quire grade` by that hint rewrites nothing
     /// outside, and `quire check` reports the line.
+    /// One rule for every output and the log: a carriage return on its own (which would send the
+    /// cursor back over the line), a colour or conceal sequence (`ESC[8m` hides text), and U+009B
+    /// (a one-character CSI) from a note's text or path are shown, in `show`, `check`, `tag add
+    /// --dry-run`, `replay --check`, `review --plain`, `curate --plain` and a grade's error; the log
+    /// writes U+009B percent-encoded, and reads it back.
+    @Test func oneEscapingRuleForEveryOutputAndTheLog() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        try q.write("Esc/cr.md", Data("Q: What is\rHIDDEN this?\nA: An answer\u{1B}[8m secret\n".utf8))
+        try q.write("Esc/s\u{1B}[31mred\u{1B}[8m.md", Data("---\ncreated: 2026-10-05\n---\n# Colours\n\nQ: sgr question?\nA: answer\n".utf8))
+        try q.write("Esc/c\u{9B}2J.md", Data("Q: csi question?\nA: answer\n".utf8))
+        let ids = try q.run(["list", "path:Esc/*"]).stdout.split(separator: "\n").map { $0.split(separator: "\t") }
+        func id(_ fragment: String) -> String { ids.first { $0.count > 3 && $0[3].contains(fragment) }.map { String($0[0]) } ?? "" }
+        let runs = [
+            try q.run(["show", id("cr.md")]),
+            try q.run(["check"]),
+            try q.run(["tag", "add", "t", "path:Esc/*", "--dry-run"]),
+            try q.run(["review", "--plain", "path:Esc/*"], stdin: "\ngood\n\ngood\n\ngood\n"),
+            try q.run(["curate", "monthly", "2026-10", "--plain", "--now", "2026-11-22T12:00:00Z"], stdin: "keep\nkeep\nkeep\nkeep\nkeep\n"),
+            try q.run(["grade", id("csi"), "good"]),
+            try q.run(["replay", "--check"]),
+        ]
+        for run in runs {
+            for bad in ["\r", "\u{1B}[8m", "\u{1B}[31m", "\u{9B}"] {
+                #expect(!run.stdout.contains(bad) && !run.stderr.contains(bad), "\(bad.unicodeScalars.map(\.value)) in \(run)")
+            }
+        }
+        #expect(runs[2].stdout.contains("What is^MHIDDEN"), "\(runs[2])")
+        #expect(runs[3].stdout.contains("^[[31mred^[[8m.md"), "\(runs[3])")
+        // The log holds the path percent-encoded; the review counts, and replays.
+        let logs = try FileManager.default.contentsOfDirectory(atPath: q.vault.appendingPathComponent(".quire/log").path)
+        let text = try logs.map { try String(contentsOf: q.vault.appendingPathComponent(".quire/log/" + $0), encoding: .utf8) }.joined()
+        #expect(text.contains("path=Esc/c%C2%9B2J.md") && !text.contains("\u{9B}"))
+        #expect(runs[6].status == 0, "\(runs[6])")
+        let shown = try q.run(["list", "path:Esc/c*", "--json"])
+        #expect(shown.stdout.contains(#""state": "learning""#) || shown.stdout.contains(#""state": "review""#), "\(shown)")
+    }
+
     @Test func aLogPathOutsideTheVaultIsNotFollowed() throws {
         let q = try QuireRunner()
         defer { q.cleanUp() }
