@@ -234,4 +234,61 @@ import Testing
         let bad = try q.run(["import", "anki", plain, "--max-size", "lots"], workingDirectory: vault)
         #expect(bad.status == 64, "\(bad)")
     }
+
+    /// Cards answered, then reset to new in Anki ("Forget", with and without resetting their
+    /// counts; one then suspended, one buried), made by Anki's own library in both package
+    /// formats: each imports as a new card whose history no longer counts (a `reset` line, or a
+    /// `set` line for the suspended and buried ones), so the log replays to the notes and `quire
+    /// replay` changes nothing — it had turned such a card back into a review card due long ago.
+    @Test(arguments: [false, true])
+    func forgottenCardsStayNew(_ legacy: Bool) throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        let (vault, packages) = try Self.setUp(q)
+        let script = """
+            import os, sys
+            from anki.collection import Collection, ExportAnkiPackageOptions
+            from anki.generic_pb2 import Empty
+            from anki.import_export_pb2 import ExportLimit
+            from anki.scheduler_pb2 import CardAnswer
+            out, legacy = sys.argv[1], sys.argv[2] == "1"
+            col = Collection(os.path.join(out, "forget.anki2"))
+            col.set_config("fsrs", True)
+            deck = col.decks.id("Forgot")
+            for i in range(4):
+                n = col.new_note(col.models.by_name("Basic")); n["Front"] = f"Question {i}?"; n["Back"] = f"Answer {i}"
+                col.add_note(n, deck)
+            for day in range(3):
+                for cid in col.find_cards("deck:Forgot"):
+                    card = col.get_card(cid); card.start_timer()
+                    states = col._backend.get_scheduling_states(card.id)
+                    col.sched.answer_card(col.sched.build_answer(card=card, states=states, rating=CardAnswer.GOOD))
+                col.db.execute("update cards set due = due - 1 where queue = 2")
+                col.db.execute("update cards set due = due - 86400 where queue in (1, 3)")
+            cids = col.find_cards("deck:Forgot")
+            col.sched.schedule_cards_as_new(cids[:3], restore_position=True, reset_counts=False)
+            col.sched.schedule_cards_as_new([cids[1]], restore_position=True, reset_counts=True)
+            col.sched.suspend_cards([cids[0]])
+            col.sched.bury_cards([cids[2]], manual=True)
+            col.export_anki_package(out_path=os.path.join(out, "forget.apkg"),
+                                    options=ExportAnkiPackageOptions(with_scheduling=True, with_deck_configs=True, with_media=True, legacy=legacy),
+                                    limit=ExportLimit(whole_collection=Empty()))
+            """
+        let made = try QuireRunner.execute(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, packages.path, legacy ? "1" : "0"])
+        #expect(made.status == 0, "\(made.stderr)")
+        let imported = try q.run(["import", "anki", packages.appendingPathComponent("forget.apkg").path], workingDirectory: vault)
+        #expect(imported.status == 0 && imported.stdout.contains("4 cards in 4 notes, 12 reviews"), "\(imported)")
+        let check = try q.run(["replay", "--check"], workingDirectory: vault)
+        #expect(check.status == 0 && check.stderr.contains("4 cards replayed, 0 differ"), "\(check)")
+        let before = try q.run(["list", "--json"], workingDirectory: vault).stdout
+        let replay = try q.run(["replay", "--all"], workingDirectory: vault)
+        #expect(replay.status == 0, "\(replay)")
+        #expect(try q.run(["list", "--json"], workingDirectory: vault).stdout == before)
+        let cards = try JSONSerialization.jsonObject(with: Data(before.utf8)) as? [[String: Any]] ?? []
+        let states = cards.map { "\($0["front"] ?? "") \($0["state"] ?? "-") \($0["suspended"] as? Bool == true ? "suspended" : "")" }.sorted()
+        #expect(states.filter { $0.contains(" new") }.count == 3, "\(states)")
+        #expect(states.filter { $0.hasSuffix(" new suspended") }.count == 1, "\(states)")
+        #expect(states.filter { $0.contains(" review") }.count == 1, "\(states)")
+        #expect(try q.run(["stats"], workingDirectory: vault).stdout.contains("Reviews: 12 "))
+    }
 }
