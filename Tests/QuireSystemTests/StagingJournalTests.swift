@@ -100,8 +100,9 @@ import Testing
         try withTempDir { dir in
             let vault = try Self.vault(dir)
             try dir.write("Deck/mine.md", "the user's own\n")
-            try dir.makeFolder("outside")
-            try dir.link("linked", to: dir.full("outside"))
+            let outside = try TempDir.make()
+            defer { outside.remove() }
+            try dir.link("linked", to: outside.path)
             let stage = ".quire/staging/import-9"
             try dir.makeFolder(stage)
             for k in 0..<5 { try dir.write(stage + "/\(k)", "hostile \(k)\n") }
@@ -117,7 +118,7 @@ import Testing
             let recovery = StagingJournal.recover(in: vault)
             #expect(recovery.moved.isEmpty)
             #expect(!FileManager.default.fileExists(atPath: dir.full("../escaped.md")))
-            #expect(try dir.entries("outside").isEmpty)
+            #expect(try outside.entries().isEmpty)
             #expect(!FileManager.default.fileExists(atPath: dir.full("elsewhere")))
             #expect(!FileManager.default.fileExists(atPath: dir.full("Deck/stolen.md")))
             #expect(!FileManager.default.fileExists(atPath: dir.full("Deck/copied.md")))
