@@ -189,10 +189,11 @@ public enum StagingJournal {
 extension Vault {
     /// Finishes an import a killed process left half done (see ``StagingJournal``), for a command
     /// that only reads: when a stage holds a journal, takes the write lock — which finishes it —
-    /// and lets it go; when another process holds the lock (an import running now) it waits for it
-    /// as a writer would. Does nothing when there is nothing to finish, or the lock cannot be had.
+    /// and lets it go. Never waits: when another process holds the lock (an import running now,
+    /// which finishes its own moves) it does nothing, so a shell prompt's `quire due --prompt` is
+    /// never held up; nor when there is nothing to finish or the lock cannot be had.
     public func finishInterruptedWrites() {
-        guard StagingJournal.hasJournal(in: self), let token = try? lockForWriting() else { return }
+        guard StagingJournal.hasJournal(in: self), let token = try? lockForWriting(wait: false) else { return }
         token.release()
     }
 }

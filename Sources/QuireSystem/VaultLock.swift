@@ -78,14 +78,15 @@ public enum VaultLock {
 
     /// Takes the lock at `path` (a file, created if missing, or a folder), waiting up to the
     /// configured timeout.
-    static func take(_ path: String, io: FileIO) throws(FileIOError) -> Token {
+    /// - Parameter wait: false to give up at once when another process holds it.
+    static func take(_ path: String, io: FileIO, wait: Bool = true) throws(FileIOError) -> Token {
         pthread_mutex_lock(mutex)
         if let entry = held[path] {
             held[path] = (entry.fd, entry.depth + 1)
             return Token(path: path, sys: io.sys)
         }
         do {
-            let fd = try lockFile(path, io: io)
+            let fd = try lockFile(path, io: io, wait: wait)
             held[path] = (fd, 1)
             return Token(path: path, sys: io.sys, isOutermost: true)
         } catch {
@@ -95,7 +96,7 @@ public enum VaultLock {
     }
 
     /// Opens the lock file and waits for its `flock`.
-    private static func lockFile(_ path: String, io: FileIO) throws(FileIOError) -> Int32 {
+    private static func lockFile(_ path: String, io: FileIO, wait: Bool) throws(FileIOError) -> Int32 {
         let sys = io.sys
         var fd = sys.open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0o644)
         if fd < 0, currentErrno == EISDIR { fd = sys.open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW, 0) }
@@ -126,6 +127,10 @@ public enum VaultLock {
                 throw .system(path: path, operation: "lock", code: code)
             }
             let holder = isFile ? readHolder(fd, sys: sys) : nil
+            guard wait else {
+                _ = sys.close(fd)
+                throw .locked(path: path, holder: holder, seconds: 0)
+            }
             if !told {
                 told = true
                 settings.onWait(holder)
@@ -170,8 +175,14 @@ extension Vault {
     /// half done (``StagingJournal``), so every writer starts from a vault with all of an import or
     /// none of it.
     public func lockForWriting() throws(FileIOError) -> VaultLock.Token {
-        guard isInitialized else { return try VaultLock.take(root, io: io) }
-        let token = try VaultLock.take(try internalPath(Self.lockPath), io: io)
+        try lockForWriting(wait: true)
+    }
+
+    /// ``lockForWriting()``, or — `wait` false — ``FileIOError/locked(path:holder:seconds:)`` at
+    /// once when another process holds the lock.
+    public func lockForWriting(wait: Bool) throws(FileIOError) -> VaultLock.Token {
+        guard isInitialized else { return try VaultLock.take(root, io: io, wait: wait) }
+        let token = try VaultLock.take(try internalPath(Self.lockPath), io: io, wait: wait)
         if token.isOutermost { StagingJournal.recover(in: self) }
         return token
     }

@@ -68,6 +68,31 @@ import Testing
         }
     }
 
+    /// A reader never waits: while another process holds the lock (an import at work), it leaves
+    /// the stage to that process.
+    @Test func aReaderDoesNotWaitForAWriterAtWork() throws {
+        try withTempDir { dir in
+            let vault = try Self.vault(dir)
+            _ = try Self.stage(dir, [("Deck/one.md", .note, true), ("Deck/two.md", .note, false)])
+            try dir.write(".quire/lock", "")
+            // Another process holds the lock until its standard input closes.
+            let holder = Process(), input = Pipe(), output = Pipe()
+            holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            holder.arguments = ["python3", "-c", "import fcntl, sys; f = open(sys.argv[1]); fcntl.flock(f, fcntl.LOCK_EX); "
+                                + "print('held', flush=True); sys.stdin.read()", dir.full(".quire/lock")]
+            holder.standardInput = input
+            holder.standardOutput = output
+            try holder.run()
+            _ = output.fileHandleForReading.availableData
+            vault.finishInterruptedWrites()
+            #expect(!FileManager.default.fileExists(atPath: dir.full("Deck/two.md")), "it waited for the holder")
+            try input.fileHandleForWriting.close()
+            holder.waitUntilExit()
+            vault.finishInterruptedWrites()
+            #expect(try dir.text("Deck/two.md") == "bytes of Deck/two.md\n")
+        }
+    }
+
     @Test func aStageWithoutAWholeJournalIsTakenOut() throws {
         try withTempDir { dir in
             let vault = try Self.vault(dir)
