@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Crash consistency: kill -9 quire at random points of its writes, then check nothing is lost.
 
-    scripts/crash-test.py [--trials N] [--quire PATH] [--seed S]
+    scripts/crash-test.py [--trials N] [--quire PATH] [--seed S] [--only A,B] [--ledger FILE]
+    scripts/crash-test.py --report --ledger FILE
 
 Each trial copies SampleVault/ to a temporary folder, starts one writing command (grade, tag add,
 undo, replay after a hand edit, a cold index that writes the cache, a CSV import, an Anki import,
@@ -283,7 +284,10 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--only", help="comma-separated command names (default: all)")
     ap.add_argument("--ledger", help="append this run's counts to FILE")
+    ap.add_argument("--report", action="store_true", help="sum the --ledger FILE's runs per command and exit")
     args = ap.parse_args()
+    if args.report:
+        return report(args.ledger)
     rng = random.Random(args.seed)
     sample = os.path.join(ROOT, "SampleVault")
     # How long each command takes when not killed, to spread the kills over it.
@@ -318,6 +322,27 @@ def main():
     print(f"total: {total} trials, {killed} killed mid-run, 0 broken")
     if args.ledger:
         ledger(args, counts, broken="")
+    return 0
+
+
+def report(path):
+    """Sums a ledger: trials, killed mid-run and broken runs per command, and in all."""
+    totals, broken = {}, 0
+    for line in open(path):
+        fields = line.rstrip("\n").split("\t")
+        if len(fields) < 7:
+            continue
+        for part in fields[5].split():
+            name, _, counts = part.partition("=")
+            n, _, k = counts.partition("/")
+            t = totals.setdefault(name, [0, 0])
+            t[0] += int(n)
+            t[1] += int(k)
+        broken += fields[6] != "none"
+    for name, (n, k) in totals.items():
+        print(f"{name}: {n} trials, {k} killed mid-run")
+    print(f"total: {sum(n for n, _ in totals.values())} trials, {sum(k for _, k in totals.values())} killed mid-run, "
+          f"{broken} run{'s' if broken != 1 else ''} broken")
     return 0
 
 
