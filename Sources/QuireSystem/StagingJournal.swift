@@ -88,6 +88,8 @@ public enum StagingJournal {
         let path = stage + "/" + journalName
         try io.createNew(path, with: bytes)
         try io.syncFile(path)
+        // Its name in the stage durable too, before any move.
+        try io.syncFile(stage)
     }
 
     /// Marks a stage's write as undone: its journal renamed `abort`, durable.
