@@ -29,6 +29,8 @@ package enum CardMatcher {
         // By kind and variant: a note can hold thousands of cloze numbers (one variant each), so a
         // list searched per card would make the note's cards cost their count squared.
         var prefixes: [PrefixKey: SipHash24] = [:]
+        // By an identity's first derived hash, the occurrence number its next identical card tries.
+        var nextOccurrence: [UInt64: Int] = [:]
         for i in cards.indices {
             if cards[i].hasExplicitID {
                 let explicit = cards[i].id
@@ -55,11 +57,20 @@ package enum CardMatcher {
                     CardID.derivedHash(prefix: prefix, occurrence: occurrence,
                                        identity: { cards[i].combineIdentityText(into: &$0) })
                 }
-                var occurrence = 0
                 var hash = derivedHash(0)
-                while !derived.insert(hash >> 4) {
-                    occurrence += 1
+                if !derived.insert(hash >> 4) {
+                    // An identical earlier card: the next occurrence number free. Each identity
+                    // goes on from where its last card stopped (every number before that is
+                    // taken for good), so a note of k identical cards costs k, not k squared —
+                    // the same IDs as trying from 1 each time.
+                    let first = hash
+                    var occurrence = nextOccurrence[first] ?? 1
                     hash = derivedHash(occurrence)
+                    while !derived.insert(hash >> 4) {
+                        occurrence += 1
+                        hash = derivedHash(occurrence)
+                    }
+                    nextOccurrence[first] = occurrence + 1
                 }
                 return hash
             }
