@@ -352,7 +352,7 @@ def ledger(args, counts, broken):
     with open(args.ledger, "a") as f:
         f.write("\t".join([time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), commit, str(args.seed),
                             str(sum(n for n, _ in counts.values())), str(sum(k for _, k in counts.values())),
-                            per, broken or "none"]) + "\n")
+                            per, " ".join((broken or "none").split())]) + "\n")
 
 
 if __name__ == "__main__":
