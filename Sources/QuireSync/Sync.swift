@@ -165,14 +165,33 @@ public struct Sync {
                 report.steps.append("pushed to \(upstream)")
                 return report
             }
+            let locked = Self.remoteLock(pushed.errorText) != nil
             let refused = pushed.errorText.contains("rejected") || pushed.errorText.contains("fetch first")
-            guard refused, attempt < 3 else {
-                report.stopped = "git push failed (\(pushed.errorText)); your commits are safe here: 'quire sync' again later"
+            guard refused, !locked, attempt < 3 else {
+                report.stopped = Self.pushFailure(pushed.errorText)
                 return report
             }
             report.steps.append("the remote moved on meanwhile: pulling again")
         }
         return report
+    }
+
+    /// What to tell about a push git refused. A push to a remote in a local folder killed midway
+    /// leaves a lock file in that repository (its `receive-pack` ran here): then the message names
+    /// the file to remove, since syncing again cannot help.
+    static func pushFailure(_ errorText: String) -> String {
+        if let lock = remoteLock(errorText) {
+            return "git push failed: the remote repository holds \(lock), a lock a git stopped while pushing there left; "
+                + "if no git works on that repository now, remove that file and sync again (your commits are safe here)"
+        }
+        return "git push failed (\(errorText)); your commits are safe here: 'quire sync' again later"
+    }
+
+    /// The lock file git's push error names ("Unable to create '…lock': File exists"), or nil.
+    static func remoteLock(_ errorText: String) -> String? {
+        guard let start = errorText.range(of: "Unable to create '"),
+              let end = errorText[start.upperBound...].range(of: ".lock': File exists") else { return nil }
+        return (String(errorText[start.upperBound..<end.lowerBound]) + ".lock").replacingOccurrences(of: "/./", with: "/")
     }
 
     /// Fetches and merges (or rebases onto) `upstream`; what stopped it, or nil.

@@ -56,6 +56,23 @@ import QuireModel
         }
     }
 
+    /// A push killed on its way to a remote in a local folder leaves that repository's ref lock
+    /// (found by the kill trial): the sync names the file to remove instead of "sync again".
+    @Test func aLockLeftInALocalRemoteIsNamed() throws {
+        try withTempDir { dir in
+            let (vault, _) = try Self.clones(dir)
+            let lock = dir.full("remote.git/refs/heads/main.lock")
+            try dir.write("remote.git/refs/heads/main.lock", "")
+            let sync = try Sync(vault: vault, executable: "/bin/false")
+            let report = try sync.run(mode: .merge, dryRun: false, config: VaultConfig(), now: Self.now, processes: [])
+            #expect(report.stopped?.contains("the remote repository holds \(lock)") == true, "\(report)")
+            #expect(report.stopped?.contains("remove that file and sync again") == true, "\(report)")
+            try FileManager.default.removeItem(atPath: lock)
+            let again = try sync.run(mode: .merge, dryRun: false, config: VaultConfig(), now: Self.now, processes: [])
+            #expect(again.stopped == nil, "\(again)")
+        }
+    }
+
     @Test func aLockOfAGitAtWorkIsLeftAlone() throws {
         try withTempDir { dir in
             let (vault, repository) = try Self.repository(dir)
