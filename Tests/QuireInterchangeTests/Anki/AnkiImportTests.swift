@@ -9,7 +9,9 @@ import QuireScheduling
 
 /// Planning what an Anki package (made by Anki's own library) becomes.
 @Suite struct AnkiImportTests {
-    static let now = Timestamp(year: 2026, month: 11, day: 26, hour: 12)
+    /// The import's time: now, as the packages are made now (Anki's library takes note IDs from
+    /// the clock, and an ID after the import's time is said to be no creation time).
+    static let now = Timestamp(milliseconds: Int64(Date().timeIntervalSince1970 * 1000))
     static let tomorrow = Timestamp(year: 2026, month: 11, day: 27, hour: 4)
 
     static func plan(_ file: String, in dir: TempDir) throws -> (AnkiPackage, AnkiImport, [String: Any]) {
