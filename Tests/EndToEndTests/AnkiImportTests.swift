@@ -16,6 +16,30 @@ import Testing
         return (vault, packages)
     }
 
+    /// Writes the package `out` from the fixture `legacy.apkg` edited by `body`, Python run with `z`
+    /// (the fixture's zip), `c` (a connection to a copy of its collection), `out` and `args` (the
+    /// further arguments) set; the body ends with `write(entries)`, which closes the collection and
+    /// writes it with the (name, bytes) entries into `out`.
+    static func editedPackage(_ packages: URL, to out: String, _ body: String, _ args: [String] = []) throws {
+        let prologue = """
+            import sqlite3, sys, zipfile, json
+            src, out, args = sys.argv[1], sys.argv[2], sys.argv[3:]
+            z = zipfile.ZipFile(src)
+            db = out + '.db'
+            open(db, 'wb').write(z.read('collection.anki21'))
+            c = sqlite3.connect(db)
+            def write(entries, compression=zipfile.ZIP_STORED):
+                c.commit(); c.close()
+                with zipfile.ZipFile(out, 'w', compression) as w:
+                    w.writestr('collection.anki21', open(db, 'rb').read())
+                    for name, data in entries: w.writestr(name, data)
+
+            """
+        let made = try QuireRunner.execute(URL(fileURLWithPath: "/usr/bin/env"),
+                                           ["python3", "-c", prologue + body, packages.appendingPathComponent("legacy.apkg").path, out] + args)
+        #expect(made.status == 0, "\(made.stderr)")
+    }
+
     @Test(arguments: ["current.apkg", "legacy.apkg"])
     func anAnkiCollectionWithItsHistory(_ file: String) throws {
         let q = try QuireRunner()
@@ -60,30 +84,18 @@ import Testing
         defer { q.cleanUp() }
         let (vault, packages) = try Self.setUp(q)
         let edit = """
-            import sqlite3, sys, zipfile, json, shutil
-            src, out, deck = sys.argv[1], sys.argv[2], sys.argv[3]
-            z = zipfile.ZipFile(src)
-            db = out + '.db'
-            open(db, 'wb').write(z.read('collection.anki21'))
-            c = sqlite3.connect(db)
-            models = c.execute('select decks from col').fetchone()[0]
-            decks = json.loads(models)
+            deck = args[0]
+            decks = json.loads(c.execute('select decks from col').fetchone()[0])
             for d in decks.values():
                 if d['name'] == 'Biology::Cells': d['name'] = deck
             c.execute('update col set decks = ?', (json.dumps(decks),))
             c.execute("update notes set flds = replace(flds, 'cell.png', '../../../evil.png')")
             c.execute("update notes set flds = replace(flds, 'What is', '\\x1b]0;pwned\\x07What is')")
-            c.commit(); c.close()
-            with zipfile.ZipFile(out, 'w') as w:
-                w.writestr('collection.anki21', open(db, 'rb').read())
-                w.writestr('media', json.dumps({'0': '../../../evil.png', '1': 'hola.mp3'}))
-                w.writestr('0', z.read('0') if '0' in z.namelist() else b'x')
-                w.writestr('1', b'sound')
+            write([('media', json.dumps({'0': '../../../evil.png', '1': 'hola.mp3'})),
+                   ('0', z.read('0') if '0' in z.namelist() else b'x'), ('1', b'sound')])
             """
         let hostile = packages.appendingPathComponent("hostile.apkg").path
-        let made = try QuireRunner.execute(URL(fileURLWithPath: "/usr/bin/env"),
-                                           ["python3", "-c", edit, packages.appendingPathComponent("legacy.apkg").path, hostile, "Biology::Cells"])
-        #expect(made.status == 0, "\(made.stderr)")
+        try Self.editedPackage(packages, to: hostile, edit, ["Biology::Cells"])
         let imported = try q.run(["import", "anki", hostile], workingDirectory: vault)
         #expect(imported.status == 0, "\(imported)")
         // The file lands in assets/ under its last name part; nothing outside the vault.
@@ -92,9 +104,7 @@ import Testing
         #expect(!imported.stdout.contains("\u{1B}") && !imported.stderr.contains("\u{1B}"))
         // A deck that climbs out: refused, nothing written.
         let climbing = packages.appendingPathComponent("climbing.apkg").path
-        let made2 = try QuireRunner.execute(URL(fileURLWithPath: "/usr/bin/env"),
-                                            ["python3", "-c", edit, packages.appendingPathComponent("legacy.apkg").path, climbing, "..::..::outside"])
-        #expect(made2.status == 0)
+        try Self.editedPackage(packages, to: climbing, edit, ["..::..::outside"])
         let other = vault.deletingLastPathComponent().appendingPathComponent("other")
         try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
         #expect(try q.run(["init"], workingDirectory: other).status == 0)
@@ -130,12 +140,6 @@ import Testing
         defer { q.cleanUp() }
         let (vault, packages) = try Self.setUp(q)
         let edit = """
-            import sqlite3, sys, zipfile
-            src, out = sys.argv[1], sys.argv[2]
-            z = zipfile.ZipFile(src)
-            db = out + '.db'
-            open(db, 'wb').write(z.read('collection.anki21'))
-            c = sqlite3.connect(db)
             review = c.execute('select id from cards where type = 2 order by id').fetchall()
             c.execute('update cards set ivl = 1000000000000000, due = 1000000000000, factor = 1000000000, reps = -5, '
                       'lapses = 1000000000000 where id = ?', review[0])
@@ -151,16 +155,10 @@ import Testing
             c.execute('update notes set id = ? where id = ?', (10 ** 17, nid))
             c.execute('update cards set nid = ? where nid = ?', (10 ** 17, nid))
             c.execute('update col set crt = ?', (10 ** 15,))
-            c.commit(); c.close()
-            with zipfile.ZipFile(out, 'w') as w:
-                w.writestr('collection.anki21', open(db, 'rb').read())
-                for name in z.namelist():
-                    if name != 'collection.anki21': w.writestr(name, z.read(name))
+            write((name, z.read(name)) for name in z.namelist() if name != 'collection.anki21')
             """
         let extreme = packages.appendingPathComponent("extreme.apkg").path
-        let made = try QuireRunner.execute(URL(fileURLWithPath: "/usr/bin/env"),
-                                           ["python3", "-c", edit, packages.appendingPathComponent("legacy.apkg").path, extreme])
-        #expect(made.status == 0, "\(made.stderr)")
+        try Self.editedPackage(packages, to: extreme, edit)
         let imported = try q.run(["import", "anki", extreme], workingDirectory: vault)
         #expect(imported.status == 0, "\(imported)")
         for said in ["the collection's creation time (1000000000000000) is out of range", "interval 1000000000000000 is out of range",
@@ -184,12 +182,7 @@ import Testing
         defer { q.cleanUp() }
         let (vault, packages) = try Self.setUp(q)
         let edit = """
-            import sqlite3, sys, zipfile, json
-            src, out, kind = sys.argv[1], sys.argv[2], sys.argv[3]
-            z = zipfile.ZipFile(src)
-            db = out + '.db'
-            open(db, 'wb').write(z.read('collection.anki21'))
-            c = sqlite3.connect(db)
+            kind = args[0]
             media = {}
             if kind == 'generated':
                 c.execute('alter table notes rename to n0')
@@ -202,17 +195,11 @@ import Testing
             else:
                 c.execute("update notes set flds = flds || '<img src=a.png><img src=b.png><img src=c.png>'")
                 media = {'0': 'a.png', '1': 'b.png', '2': 'c.png'}
-            c.commit(); c.close()
-            with zipfile.ZipFile(out, 'w', zipfile.ZIP_DEFLATED) as w:
-                w.writestr('collection.anki21', open(db, 'rb').read())
-                w.writestr('media', json.dumps(media))
-                for k in media: w.writestr(k, bytes(100 << 20))
+            write([('media', json.dumps(media))] + [(k, bytes(100 << 20)) for k in media], zipfile.ZIP_DEFLATED)
             """
         for kind in ["generated", "media"] {
             let package = packages.appendingPathComponent(kind + ".apkg").path
-            let made = try QuireRunner.execute(URL(fileURLWithPath: "/usr/bin/env"),
-                                               ["python3", "-c", edit, packages.appendingPathComponent("legacy.apkg").path, package, kind])
-            #expect(made.status == 0, "\(made.stderr)")
+            try Self.editedPackage(packages, to: package, edit, [kind])
             #expect(try FileManager.default.attributesOfItem(atPath: package)[.size] as? Int ?? 0 < 2 << 20)
             for dryRun in [true, false] where kind == "generated" || !dryRun {
                 let refused = try q.run(["import", "anki", package] + (dryRun ? ["--dry-run"] : []), workingDirectory: vault)

@@ -15,15 +15,9 @@ public enum StagedFiles {
 
     /// A file to write.
     public struct File {
-        /// What the path names, which decides how it is checked.
-        public enum Kind: Sendable, Equatable {
-            /// A note (`notePath`: plain, inside the vault, `.md`).
-            case note
-            /// Another file of the vault, such as an image (`filePath`).
-            case file
-            /// A file of Quire's own under `.quire/`, such as a log (`internalPath`).
-            case quire
-        }
+        /// What the path names, which decides how it is checked: a note, another file of the vault
+        /// (such as an image) or a file of Quire's own under `.quire/` (such as a log).
+        public typealias Kind = StagingJournal.Entry.Kind
 
         /// Its path relative to the vault.
         public var path: String
@@ -137,12 +131,7 @@ public enum StagedFiles {
                 cleanUp(moved: [])
                 throw .cannotWrite(path: files[k].path, reason: "its staged copy is gone")
             }
-            let kind: StagingJournal.Entry.Kind = switch files[k].kind {
-            case .note: .note
-            case .file: .file
-            case .quire: .quire
-            }
-            entries.append(StagingJournal.Entry(staged: "\(k)", kind: kind, inode: stamp.inode, path: files[k].path))
+            entries.append(StagingJournal.Entry(staged: "\(k)", kind: files[k].kind, inode: stamp.inode, path: files[k].path))
         }
         guard let journal = StagingJournal.encode(entries) else {
             cleanUp(moved: [])
