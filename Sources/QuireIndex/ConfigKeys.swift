@@ -1,4 +1,5 @@
 import QuireModel
+import QuireSupport
 import QuireScheduling
 import QuireYAML
 
@@ -68,6 +69,13 @@ public enum ConfigKeys {
 
     /// The key named `name`.
     public static func key(_ name: String) -> ConfigKey? { all.first { $0.name == name } }
+
+    /// What to say of a name that is no setting: the nearest setting when one is near
+    /// (`desired-retention`: did you mean `desired_retention`?).
+    public static func unknown(_ name: String) -> String {
+        let near = EditDistance.suggestion(for: name, among: all.map(\.name))
+        return "no setting '\(name)'" + (near.map { "; did you mean '\($0)'?" } ?? " (quire config list shows them)")
+    }
 
     /// A setting in use: its value, and where it comes from — `default`, or the file's line
     /// (`.quire/config.yaml:12`, with the deck entry it is in).

@@ -189,14 +189,14 @@ public struct CardID: Hashable, Comparable, Sendable, CustomStringConvertible, C
         let n = utf8.count
         var i = 0
         var previousSpace = false
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        let highs: UInt64 = 0x8080_8080_8080_8080
         let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F, spaces: UInt64 = 0x2020_2020_2020_2020
         while i + 8 <= n {
             let w = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
             if w & highs != 0 { return .notASCII }
             if result == .normal {
                 // A byte below 0x20 (tab, line feed, other controls).
-                if (w &- 0x2020_2020_2020_2020) & ~w & highs != 0 { result = .otherASCII }
+                if (w &- spaces) & ~w & highs != 0 { result = .otherASCII }
                 // Exactly the space bytes, as 0x80 in each.
                 let x = w ^ spaces
                 let isSpace = ~(((x & lows) &+ lows) | x | lows)

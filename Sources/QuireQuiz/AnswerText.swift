@@ -105,28 +105,4 @@ public enum AnswerText {
         }
         return out
     }
-
-    /// The edit distance of `a` and `b` with adjacent transpositions (Damerau–Levenshtein, the
-    /// optimal-string-alignment form), stopping early past `limit`.
-    public static func distance(_ a: String, _ b: String, limit: Int = .max) -> Int {
-        let x = Array(a), y = Array(b)
-        if abs(x.count - y.count) > limit { return limit + 1 }
-        if x.isEmpty || y.isEmpty { return max(x.count, y.count) }
-        var previous2 = [Int](repeating: 0, count: y.count + 1)
-        var previous = Array(0...y.count)
-        var current = [Int](repeating: 0, count: y.count + 1)
-        for i in 1...x.count {
-            current[0] = i
-            var best = current[0]
-            for j in 1...y.count {
-                let cost = x[i - 1] == y[j - 1] ? 0 : 1
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-                if i > 1, j > 1, x[i - 1] == y[j - 2], x[i - 2] == y[j - 1] { current[j] = min(current[j], previous2[j - 2] + 1) }
-                best = min(best, current[j])
-            }
-            if best > limit { return limit + 1 }
-            (previous2, previous, current) = (previous, current, previous2)
-        }
-        return previous[y.count]
-    }
 }

@@ -283,7 +283,7 @@ public struct QuizBuilder {
         let shorter = min(ja.count, jb.count)
         // The edit distance is quadratic: long answers are compared by their words alone.
         if shorter >= 4, max(ja.count, jb.count) <= Self.longestCompared,
-           AnswerText.distance(ja, jb, limit: max(1, shorter / 5)) <= max(1, shorter / 5) { return true }
+           EditDistance.between(ja, jb, limit: max(1, shorter / 5)) <= max(1, shorter / 5) { return true }
         let sa = Set(a), sb = Set(b)
         guard !sa.isEmpty, !sb.isEmpty else { return false }
         if (sa.isSubset(of: sb) || sb.isSubset(of: sa)) && min(sa.count, sb.count) * 2 >= max(sa.count, sb.count) { return true }

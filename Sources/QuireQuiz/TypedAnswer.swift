@@ -1,3 +1,5 @@
+import QuireSupport
+
 /// A typed answer graded against the card's: the same once normalised (``AnswerText``: case,
 /// accents, punctuation, articles, how numbers are written), or within a small typo (edit distance
 /// 1 for answers of 5 to 8 letters, then 1 more for every 8) when every number in it is right; with
@@ -38,7 +40,7 @@ public struct TypedAnswer: Sendable, Equatable {
             let letters = b.filter { !$0.isWhitespace }.count
             let allowed = letters < 5 ? 0 : 1 + (letters - 5) / 8
             // The edit distance is quadratic: a long answer must be exact.
-            if allowed > 0, a.count <= 600, b.count <= 600, numbers(a) == numbers(b), AnswerText.distance(a, b, limit: allowed) <= allowed {
+            if allowed > 0, a.count <= 600, b.count <= 600, numbers(a) == numbers(b), EditDistance.between(a, b, limit: allowed) <= allowed {
                 verdict = .typo
             } else {
                 verdict = .wrong

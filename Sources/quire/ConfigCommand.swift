@@ -83,7 +83,7 @@ extension Quire {
 
             func run() throws {
                 guard let setting = try target.settings().first(where: { $0.key == key }) else {
-                    throw CLIError("no setting '\(key)' (quire config list shows them)")
+                    throw CLIError(ConfigKeys.unknown(key))
                 }
                 Output.line(TerminalText.visible(setting.value))
             }

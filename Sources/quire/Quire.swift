@@ -65,8 +65,15 @@ struct Quire: ParsableCommand {
             }
             if HelpTopic.show(arguments[1]) { return }
         }
+        if arguments.first == "help", let message = UnknownCommand.message(arguments) { exit(withError: ValidationError(message)) }
+        let moved = Self.movingGlobalOptions(arguments)
+        var command: any ParsableCommand
         do {
-            var command = try parseAsRoot(Self.movingGlobalOptions(Array(CommandLine.arguments.dropFirst())))
+            command = try parseAsRoot(moved)
+        } catch {
+            exit(withError: UnknownCommand.message(moved).map { ValidationError($0) } ?? error)
+        }
+        do {
             try command.run()
             Output.flush()
         } catch let error as CLIError {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import QuireSupport
 
 /// Words that look like options but are none of a command's: the commands that take a query
 /// take every word they do not know as part of it, so without this check a typo (`--jsn`) would
@@ -11,9 +12,8 @@ enum UnknownOptions {
             if word == "--" { return }
             guard word.hasPrefix("--"), word.count > 2 else { continue }
             let name = String(word.prefix { $0 != "=" })
-            let known = options(of: command)
-            let close = known.map { ($0, distance(name, $0)) }.filter { $0.1 <= max(2, name.count / 3) }.min { $0.1 < $1.1 }
-            throw ValidationError("unknown option '\(name)'" + (close.map { "; did you mean '\($0.0)'?" } ?? "")
+            let close = EditDistance.suggestion(for: name, among: options(of: command))
+            throw ValidationError("unknown option '\(name)'" + (close.map { "; did you mean '\($0)'?" } ?? "")
                 + " (a query word that starts with '--' goes after '--')")
         }
     }
@@ -34,19 +34,5 @@ enum UnknownOptions {
             chars = rest
         }
         return found
-    }
-
-    /// Levenshtein distance.
-    static func distance(_ a: String, _ b: String) -> Int {
-        let x = Array(a), y = Array(b)
-        var previous = Array(0...y.count)
-        for i in 1...max(1, x.count) where !x.isEmpty {
-            var current = [i] + Array(repeating: 0, count: y.count)
-            for j in 1...max(1, y.count) where !y.isEmpty {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1))
-            }
-            previous = current
-        }
-        return x.isEmpty ? y.count : previous[y.count]
     }
 }

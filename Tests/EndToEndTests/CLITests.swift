@@ -28,6 +28,29 @@ import Testing
         #expect(try q.run(["list", "--count", "-tag:exam"] + now).status == 0)
     }
 
+    /// A misspelt command or help topic is an error naming the nearest one, not "unexpected
+    /// argument" (nor, for `help`, the whole list and success); `config` names the nearest setting.
+    @Test func anUnknownCommandOrTopicIsAnErrorWithASuggestion() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        for (args, said) in [(["revew"], "unknown command 'revew'; did you mean 'review'?"),
+                             (["-C", q.vault.path, "stast"], "unknown command 'stast'; did you mean 'stats'?"),
+                             (["import", "ankii", "x.apkg"], "unknown command 'import ankii'; did you mean 'import anki'?"),
+                             (["import", "zzz"], "unknown command 'import zzz' (quire import --help lists them)"),
+                             (["config", "lst"], "unknown command 'config lst'; did you mean 'config list'?"),
+                             (["help", "sheduling"], "no command or help topic 'sheduling'; did you mean 'scheduling'?"),
+                             (["help", "xyzzy"], "no command or help topic 'xyzzy' (quire --help lists the commands, quire help topics the topics)"),
+                             (["help", "import", "ankii"], "unknown command 'import ankii'; did you mean 'import anki'?")] {
+            let r = try q.run(args)
+            #expect(r.status == 64 && r.stderr.contains(said) && r.stdout.isEmpty, "\(args): \(r)")
+        }
+        #expect(try q.run(["help", "review"]).stdout.contains("OVERVIEW: Study"))
+        #expect(try q.run(["help", "import", "anki"]).stdout.contains("OVERVIEW: Import an Anki package"))
+        #expect(try q.run(["list", "deck:Nosuch"] + now).status == 0)
+        let setting = try q.run(["config", "get", "desired-retention"])
+        #expect(setting.status == 1 && setting.stderr.contains("no setting 'desired-retention'; did you mean 'desired_retention'?"), "\(setting)")
+    }
+
     @Test func idPrefixesInQueries() throws {
         let q = try QuireRunner()
         defer { q.cleanUp() }

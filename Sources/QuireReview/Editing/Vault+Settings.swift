@@ -12,7 +12,7 @@ extension Vault {
     /// not set it, or the file would not read the value (the reader's own message, located).
     public func setSetting(_ name: String, to value: String?, deck: DeckPath?) throws(CategoryError) {
         guard let key = ConfigKeys.key(name) else {
-            throw .invalid("no setting '\(name)' (quire config list shows them)")
+            throw .invalid(ConfigKeys.unknown(name))
         }
         if deck != nil, !key.perDeck {
             throw .invalid("'\(name)' applies to the whole vault and cannot be set per deck")

@@ -64,6 +64,14 @@ import QuireSystem
             do { try vault.setSetting("desired_retention", to: "7", deck: nil) } catch let error as CategoryError {
                 #expect(error.description.hasPrefix(".quire/config.yaml:3:20: warning: 'desired_retention' must be a number between 0 and 1"))
             }
+            // A name that is no setting: the nearest one when one is near.
+            do { try vault.setSetting("desired-retention", to: "0.8", deck: nil) } catch let error as CategoryError {
+                #expect(error.description == "no setting 'desired-retention'; did you mean 'desired_retention'?")
+            }
+            do { try vault.setSetting("nosuch", to: "1", deck: nil) } catch let error as CategoryError {
+                #expect(error.description == "no setting 'nosuch' (quire config list shows them)")
+            }
+            #expect(try dir.text(".quire/config.yaml") == Self.file)
         }
     }
 
