@@ -1,3 +1,4 @@
+import QuireModel
 import QuireEmbedding
 
 /// An answer to a question built from the notes: sentences taken from (or, phrased by a language
@@ -22,30 +23,57 @@ public struct Answer: Sendable {
 
 /// Builds answers from retrieved chunks, extractively: the chunks' sentences scored against the
 /// question — by meaning (cosine) with the model, and by the question's rarer words — the best
-/// few kept when they clear a floor, each cited. Pure: the same chunks give the same answer.
+/// few kept when they clear a floor, each cited. A question in the notes is never an answer: a
+/// card answers with its back, scored with its front (the question it answers). Pure: the same
+/// chunks give the same answer.
 public enum ExtractiveAnswer {
+    /// A card's two sides, for an answer taken from it.
+    public struct CardSides: Sendable {
+        public var front: String
+        public var back: String
+        /// A cloze card's back is its whole text: it answers as prose does.
+        public var isCloze: Bool
+
+        public init(front: String, back: String, isCloze: Bool) {
+            self.front = front
+            self.back = back
+            self.isCloze = isCloze
+        }
+    }
+
     /// The most sentences an answer has.
     public static let maximumSentences = 3
     /// The cosine the best sentence must reach with the model (below: nothing relevant).
     static let semanticFloor: Float = 0.40
     /// The share of the question's (idf-weighted) words the best sentence must hold without it.
     static let lexicalFloor = 0.5
+    /// The most words a card's answer quotes.
+    static let maximumWords = 80
 
-    /// The answer to `question` from `chunks` (best first, each with its full text).
-    public static func answer(_ question: String, chunks: [(hit: SearchHit, text: String)], encoder: SentenceEncoder?) -> Answer {
-        var candidates: [(text: String, chunk: Int)] = []
+    /// The answer to `question` from `chunks` (best first, each with its full text); `cards` gives
+    /// the sides of a chunk's card (nil: the chunk's text is read as prose).
+    public static func answer(_ question: String, chunks: [(hit: SearchHit, text: String)], encoder: SentenceEncoder?,
+                              cards: (CardID) -> CardSides? = { _ in nil }) -> Answer {
+        // What each candidate shows, and the text it is scored by.
+        var candidates: [(text: String, scored: String, chunk: Int)] = []
         var seen: Set<String> = []
         for (k, chunk) in chunks.enumerated() {
-            for sentence in sentences(of: chunk.text) where seen.insert(sentence.lowercased()).inserted {
-                candidates.append((sentence, k))
+            if let id = chunk.hit.card, let sides = cards(id), !sides.isCloze {
+                if let shown = cardAnswer(sides), seen.insert(shown.lowercased()).inserted {
+                    candidates.append((shown, oneLine(sides.front) + " " + shown, k))
+                }
+                continue
+            }
+            for sentence in sentences(of: chunk.text) where !sentence.hasSuffix("?") && seen.insert(sentence.lowercased()).inserted {
+                candidates.append((sentence, sentence, k))
             }
         }
         guard !candidates.isEmpty else { return Answer(sentences: [], sources: []) }
-        let lexical = lexicalScores(question, candidates.map(\.text))
+        let lexical = lexicalScores(question, candidates.map(\.scored))
         var semantic: [Float]?
         if let encoder {
             let q = encoder.embed(question)
-            semantic = encoder.embed(candidates.map(\.text)).map { v in zip(q, v).reduce(0) { $0 + $1.0 * $1.1 } }
+            semantic = encoder.embed(candidates.map(\.scored)).map { v in zip(q, v).reduce(0) { $0 + $1.0 * $1.1 } }
         }
         var scored: [(index: Int, score: Double, passes: Bool)] = []
         for i in candidates.indices {
@@ -72,6 +100,33 @@ public enum ExtractiveAnswer {
             answer.sentences.append(Answer.Sentence(text: candidates[item.index].text, source: number))
         }
         return answer
+    }
+
+    /// What a card answers: its back, on one line, at most ``maximumWords`` words (whole
+    /// sentences when it is longer); after its front (`front — back`) when the front is not a
+    /// question or the back is too short to stand alone (`2`, `the kitchen`). Nil for an empty back.
+    static func cardAnswer(_ sides: CardSides) -> String? {
+        var back = oneLine(sides.back)
+        guard !back.isEmpty else { return nil }
+        if NoteChunker.wordCount(back) > maximumWords {
+            var kept: [String] = []
+            var words = 0
+            for sentence in sentences(of: sides.back) {
+                let n = NoteChunker.wordCount(sentence)
+                if words + n > maximumWords { break }
+                kept.append(sentence)
+                words += n
+            }
+            back = kept.isEmpty ? back.split(separator: " ").prefix(maximumWords).joined(separator: " ") + " …" : kept.joined(separator: " ")
+        }
+        let front = oneLine(sides.front)
+        if front.hasSuffix("?"), NoteChunker.wordCount(back) >= 4 { return back }
+        return front.isEmpty ? back : front + " — " + back
+    }
+
+    /// Markdown text on one line: lines joined by spaces, runs of white space one space, tags left out.
+    static func oneLine(_ text: String) -> String {
+        text.split(whereSeparator: \.isNewline).map { withoutTags($0) }.filter { !$0.isEmpty }.joined(separator: " ")
     }
 
     /// A language model's `reply` checked against the `chunks` it was given (numbered from 1):

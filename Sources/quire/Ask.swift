@@ -63,7 +63,10 @@ extension Quire {
                     if let text = try context.index.text(ofChunk: hit.chunk) { retrieved.append((hit, text)) }
                 }
             } catch { throw CLIError("\(error)") }
-            var answer = ExtractiveAnswer.answer(question, chunks: retrieved, encoder: context.encoder)
+            let index = loaded.index
+            var answer = ExtractiveAnswer.answer(question, chunks: retrieved, encoder: context.encoder) { id in
+                index.location(exactly: id).map { index.card(at: $0) }.map { .init(front: $0.front, back: $0.back, isCloze: $0.kind == .cloze) }
+            }
             var phrased = false
             if let languageModel, answer.found || !retrieved.isEmpty {
                 do {

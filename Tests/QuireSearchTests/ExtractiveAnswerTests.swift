@@ -1,3 +1,4 @@
+import QuireModel
 import Testing
 @testable import QuireSearch
 
@@ -19,6 +20,40 @@ import Testing
         #expect(answer.sentences.first == Answer.Sentence(text: "Enzymes lower the activation energy of reactions.", source: 1))
         #expect(answer.sources.first?.path == "chem.md")
         #expect(!answer.sentences.contains { $0.text.contains("mitochondria") })
+    }
+
+    /// A card answers with its back, found by its front: the question a note asks is never the
+    /// answer; a back too short to stand alone, or a term's definition, comes after its front.
+    @Test func aCardAnswersWithItsBackAndAQuestionNever() throws {
+        let qa = try #require(CardID("nwa32gk36n6x")), term = try #require(CardID("h9wx0pmjhph4")), short = try #require(CardID("qx7tndrjh9sz"))
+        func card(_ id: CardID, _ line: Int) -> SearchHit {
+            SearchHit(chunk: Int64(line), path: "cells.md", lines: line...line + 1, headingPath: ["Energy"], card: id, snippet: "", score: 0)
+        }
+        let sides: [CardID: ExtractiveAnswer.CardSides] = [
+            qa: .init(front: "What does the mitochondrion produce, and how?",
+                      back: "Most of the cell's ATP, by oxidative\nphosphorylation on the inner membrane.", isCloze: false),
+            term: .init(front: "Chloroplast", back: "the plastid in plants and algae where photosynthesis takes place", isCloze: false),
+            short: .init(front: "Net ATP yield of glycolysis per glucose?", back: "**2**", isCloze: false),
+        ]
+        let chunks: [(hit: SearchHit, text: String)] = [
+            (card(qa, 5), "What does the mitochondrion produce, and how?\n\nMost of the cell's ATP, by oxidative\nphosphorylation on the inner membrane."),
+            (card(term, 9), "Chloroplast\n\nthe plastid in plants and algae where photosynthesis takes place"),
+            (card(short, 12), "Net ATP yield of glycolysis per glucose?\n\n**2**"),
+            (Self.hit("prose.md", 1), "What does the mitochondrion produce in a cell? Nobody here says."),
+        ]
+        let produce = ExtractiveAnswer.answer("what does the mitochondrion produce", chunks: chunks, encoder: nil) { sides[$0] }
+        #expect(produce.sentences.first == Answer.Sentence(text: "Most of the cell's ATP, by oxidative phosphorylation on the inner membrane.", source: 1))
+        #expect(!produce.sentences.contains { $0.text.hasSuffix("?") })
+        let chloroplast = ExtractiveAnswer.answer("what is a chloroplast", chunks: chunks, encoder: nil) { sides[$0] }
+        #expect(chloroplast.sentences.first?.text == "Chloroplast — the plastid in plants and algae where photosynthesis takes place")
+        let yield = ExtractiveAnswer.answer("net ATP yield of glycolysis", chunks: chunks, encoder: nil) { sides[$0] }
+        #expect(yield.sentences.first?.text == "Net ATP yield of glycolysis per glucose? — **2**")
+        // Without the cards' sides, a chunk is prose, and still no question is quoted.
+        #expect(!ExtractiveAnswer.answer("what does the mitochondrion produce", chunks: chunks, encoder: nil).sentences.contains { $0.text.hasSuffix("?") })
+        // A long back is quoted to its whole sentences within the limit.
+        let long = ExtractiveAnswer.CardSides(front: "Why?", back: String(repeating: "This sentence has exactly six words. ", count: 20), isCloze: false)
+        #expect(ExtractiveAnswer.cardAnswer(long) == Array(repeating: "This sentence has exactly six words.", count: 13).joined(separator: " "))
+        #expect(ExtractiveAnswer.cardAnswer(.init(front: "Q?", back: " \n ", isCloze: false)) == nil)
     }
 
     @Test func nothingRelevantIsSaidSo() {
