@@ -36,7 +36,12 @@ extension Quire {
 
         struct Remove: ParsableCommand {
             static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a tag from the front matter.",
-                                                            discussion: "Example: quire tag remove week-3 tag:week-3")
+                                                            discussion: """
+                                                                The last tag removed, the tags key goes, and a front matter left empty goes \
+                                                                too: a tag added, then removed, gives the note's bytes back.
+
+                                                                Example: quire tag remove week-3 tag:week-3
+                                                                """)
             @OptionGroup var arguments: Arguments
             func validate() throws { try UnknownOptions.reject(arguments.query, of: Self.self) }
             func run() throws { try arguments.run(FrontMatterChange.removeTag, verb: "untagged") }

@@ -7,7 +7,12 @@ extension Quire {
         static let configuration = CommandConfiguration(
             commandName: "unset",
             abstract: "Remove a front-matter key from every note matching a query (default: every note).",
-            discussion: "Example: quire unset cycle path:'History/**'")
+            discussion: """
+                A front matter left empty goes: a key set on a note without front matter, then unset, gives the \
+                note's bytes back.
+
+                Example: quire unset cycle path:'History/**'
+                """)
 
         @OptionGroup var options: VaultOptions
         @OptionGroup var edit: EditOptions

@@ -77,6 +77,14 @@ public enum FrontMatterChange: Equatable, Sendable {
         }
     }
 
+    /// Whether the change takes something out of the front matter.
+    static func removes(_ change: FrontMatterChange) -> Bool {
+        switch change {
+        case .removeTag, .unset: true
+        case .addTag, .set: false
+        }
+    }
+
     /// Applies the change to one file's bytes; returns nil when the file would not change.
     func apply(to bytes: [UInt8]) throws(YAMLError) -> [UInt8]? {
         var editor = try FrontMatterEditor(file: bytes)
@@ -86,13 +94,28 @@ public enum FrontMatterChange: Equatable, Sendable {
             if Self.tagItems(in: editor.frontMatter).contains(where: { Tag($0) == tag }) { return nil }
             try editor.addToList("tags", tag.name)
         case .removeTag(let tag):
-            for item in Self.tagItems(in: editor.frontMatter) where Tag(item) == tag {
+            let items = Self.tagItems(in: editor.frontMatter)
+            guard items.contains(where: { Tag($0) == tag }) else { return nil }
+            for item in items where Tag(item) == tag {
                 try editor.removeFromList("tags", item)
+            }
+            // The last tag gone, the key goes too: `tag add` then `tag remove` gives the bytes back.
+            switch editor.frontMatter.root?["tags"] {
+            case .sequence(let sequence)? where sequence.items.isEmpty: try editor.remove("tags")
+            case .scalar(let scalar)? where scalar.isNull || scalar.value.isEmpty: try editor.remove("tags")
+            default: break
             }
         case .set(let key, let value): try editor.set(key, to: Self.yamlValue(value, replacing: editor.frontMatter.root?[key]?.scalar))
         case .unset(let key): try editor.remove(key)
         }
-        return editor.file == bytes ? nil : editor.file
+        guard editor.file != bytes else { return nil }
+        // A front matter a removal leaves with nothing between its fences goes: `tag add` or `set`
+        // on a note without one, then `tag remove` or `unset`, gives the note's bytes back.
+        let left = editor.frontMatter
+        if Self.removes(self), let open = left.openingFenceRange, let close = left.closingFenceRange, left.yamlRange?.isEmpty == true {
+            return Array(editor.file[..<open.lowerBound] + editor.file[close.upperBound...])
+        }
+        return editor.file
     }
 }
 

@@ -67,7 +67,12 @@ import QuireModel
         #expect(try edit("---\ntags:\n  - bio\n  - exam\n---\n", .removeTag(tag("exam"))).text == "---\ntags:\n  - bio\n---\n")
         #expect(try edit("---\ntags: [bio, exam, chem]\n---\n", .removeTag(tag("exam"))).text == "---\ntags: [bio, chem]\n---\n")
         #expect(try edit("---\ntags: bio, exam\n---\n", .removeTag(tag("exam"))).text == "---\ntags: bio\n---\n")
-        #expect(try edit("---\ntags: [exam]\n---\n", .removeTag(tag("exam"))).text == "---\ntags: []\n---\n")
+        // The last tag gone, the key goes; a front matter left empty goes too.
+        #expect(try edit("---\ntitle: T\ntags: [exam]\n---\n", .removeTag(tag("exam"))).text == "---\ntitle: T\n---\n")
+        #expect(try edit("---\ntitle: T\ntags:\n  - Exam\nn: 1\n---\n", .removeTag(tag("exam"))).text == "---\ntitle: T\nn: 1\n---\n")
+        #expect(try edit("---\ntags: exam\n---\nbody\n", .removeTag(tag("exam"))).text == "body\n")
+        #expect(try edit("---\ntags: [exam, '#Exam']\n---\n", .removeTag(tag("exam"))).text == "")
+        #expect(try edit("---\n# a comment stays\ntags: [exam]\n---\n", .removeTag(tag("exam"))).text == "---\n# a comment stays\n---\n")
         #expect(try edit("---\ntags: [bio]\n---\n", .removeTag(tag("exam"))).text == nil)
         #expect(try edit("no front matter\n", .removeTag(tag("exam"))).text == nil)
         // Case-insensitively, and with a leading `#` in the file.
@@ -86,6 +91,19 @@ import QuireModel
             == "---\ntitle: T\naliases: [a, b]\n---\n")
         #expect(try edit("---\ntitle: T\ncycle: daily\n---\n", .unset(key: "cycle")).text == "---\ntitle: T\n---\n")
         #expect(try edit("---\ntitle: T\n---\n", .unset(key: "cycle")).text == nil)
+        #expect(try edit("\u{FEFF}---\r\ncycle: daily\r\n---\r\nbody\r\n", .unset(key: "cycle")).text == "\u{FEFF}body\r\n")
+    }
+
+    /// `tag add` or `set` on notes of every shape, then `tag remove` or `unset`: the bytes come back.
+    @Test func addingThenRemovingGivesTheBytesBack() throws {
+        let notes = ["Q: a?\nA: b\n", "\u{FEFF}body\n", "---\r\ntitle: t # c\r\n---\r\nbody\r\n", "---\ntags:\n  - bio\n---\n",
+                     "---\ntags: \"bio, chem\"\n---\nx", "", "---\ntitle: 'x'\n...\nbody\n"]
+        for note in notes {
+            let tagged = try #require(try edit(note, .addTag(tag("exam"))).text, "\(note)")
+            #expect(try edit(tagged, .removeTag(tag("exam"))).text == note, "\(note)")
+            let set = try #require(try edit(note, .set(key: "cycle", value: "weekly")).text, "\(note)")
+            #expect(try edit(set, .unset(key: "cycle")).text == note, "\(note)")
+        }
     }
 
     @Test func validate() {
