@@ -101,7 +101,7 @@ extension Quire {
                 return try loaded.finish()
             }
             for sentence in answer.sentences {
-                Output.line(TerminalText.visible(sentence.text) + " [\(sentence.source)]")
+                Output.line(Self.rendered(sentence.text) + " [\(sentence.source)]")
             }
             Output.line()
             for (k, hit) in answer.sources.enumerated() { Output.line("[\(k + 1)] " + Self.citation(hit)) }
@@ -109,6 +109,13 @@ extension Quire {
                 Output.error("quire: note: \(Output.counted(answer.dropped.count, "sentence")) of the model's answer left out: no retrieved note supports \(answer.dropped.count == 1 ? "it" : "them")")
             }
             try loaded.finish()
+        }
+
+        /// A sentence of the notes as the terminal shows Markdown — a link by its text, emphasis
+        /// as emphasis (plain when piped), no control character raw — on one line.
+        static func rendered(_ sentence: String) -> String {
+            let lines = MarkdownRenderer.ansi(sentence, color: Output.useColor, width: 100_000).split(separator: "\n")
+            return lines.map { $0.trimmingSpaces() }.filter { !$0.isEmpty }.joined(separator: " ")
         }
 
         /// `path:line — heading › path` (and the card), made safe for a terminal.

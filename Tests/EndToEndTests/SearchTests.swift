@@ -40,4 +40,19 @@ import Testing
         // Only filters is not a search.
         #expect(try q.run(["search", "deck:Biology"]).status != 0)
     }
+
+    /// `quire ask` on the sample vault: a card answers with its back, never with its question;
+    /// a sentence is shown as the terminal shows Markdown (a wiki link by its text), escapes visible.
+    @Test func askAnswersWithTheCardsBackAndRendersTheSentence() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        let produce = try q.run(["ask", "what does the mitochondrion produce?"])
+        #expect(produce.status == 0 && produce.stdout.hasPrefix("Most of the cell's ATP, by oxidative phosphorylation"), "\(produce)")
+        #expect(produce.stdout.contains("[1] Biology/Cells/organelles.md:25") && !produce.stdout.contains("produce, and how?"), "\(produce)")
+        try q.write("Notes/pump.md", Data("The pump moves sodium \u{1B}]0;x\u{07} ions out of the cell with **energy** from [[ATP|adenosine triphosphate]].\n".utf8))
+        let pump = try q.run(["ask", "what moves sodium ions out of the cell"])
+        #expect(pump.stdout.hasPrefix("The pump moves sodium ^[]0;x^G ions out of the cell with energy from adenosine triphosphate. [1]"), "\(pump)")
+        let json = try q.run(["ask", "what moves sodium ions out of the cell", "--json"])
+        #expect(json.stdout.contains("[[ATP|adenosine triphosphate]]"), "\(json)")
+    }
 }
