@@ -17,7 +17,8 @@ extension Quire {
             discussion: """
                 The first row names the columns: Question,Answer (or Front,Back), Term,Definition, \
                 Text (cloze) or Note,Context (each row a note), with Tags, Deck or Notetype columns \
-                if wanted. The separator (comma, tab, semicolon) is found from the file; Anki's \
+                if wanted; a first row that names no column is a record, and the columns are then \
+                the front and the back (further ones added to the back). The separator (comma, tab, semicolon) is found from the file; Anki's \
                 header lines (#separator:, #html:, #tags:, #deck:, #columns:, #… column:) are \
                 followed, HTML fields turned into Markdown. Cards are written in Quire's syntax into \
                 one note per deck and tag set, in the deck's folder (--deck, the Deck column, \

@@ -105,7 +105,7 @@ public struct CSVImport: Sendable {
                 var planner = CSVImportPlanner(table: table, path: path, options: options, existing: existing, taken: taken)
                 planner.result.diagnostics = table.problems
                 guard planner.readColumns() else { return planner.result }
-                for row in table.rows { planner.take(row) }
+                for row in planner.rows { planner.take(row) }
                 // Rows in error make no card; the others are planned (the caller writes them, or
                 // with --strict nothing).
                 guard planner.planCardNotes() else { return planner.result }

@@ -21,6 +21,11 @@ struct CSVImportPlanner {
     var result = CSVImport()
     private var roles: [Role?] = []
     private var shape = Shape.card
+    /// Whether the columns are named (a first row or `#columns:`), else taken by position.
+    private var named = true
+    /// The rows to take: the table's, after its first when that named no column Quire knows
+    /// and so was a record (a file with no header row).
+    private(set) var rows: [CSVTable.Row] = []
     /// Cards by deck and tag set, in the order the rows bring them.
     private var groups: [(deck: String, tags: [String], cards: [WrittenCard])] = []
     private var groupOf: [String: Int] = [:]
@@ -81,21 +86,28 @@ struct CSVImportPlanner {
         return true
     }
 
-    /// The roles named by the columns, or (no names: an Anki text export) by position.
+    /// The roles named by the columns, or (no names: an Anki text export, or a first row that
+    /// names no column Quire knows, which is then a record) by position.
     private mutating func columnRoles() -> [Role?]? {
-        guard let columns = table.columns else {
-            let width = table.rows.map(\.fields.count).max() ?? 0
-            let cloze = table.notetype.map(CSVImport.isCloze) ?? false
-            var fieldRoles: [Role] = cloze ? [.text, .extra] : [.front, .back]
-            return (0..<width).map { k -> Role? in
-                switch k {
-                case table.deckColumn: .deck
-                case table.tagsColumn: .tags
-                case table.notetypeColumn: .notetype
-                case table.guidColumn: .guid
-                default: fieldRoles.isEmpty ? nil : fieldRoles.removeFirst()
-                }
+        rows = table.rows
+        guard let columns = table.columns else { return positionalRoles() }
+        if table.columnsLine > 0, !columns.contains(where: { Role(name: $0) != nil }) {
+            let saved = rows
+            rows.insert(CSVTable.Row(fields: columns, line: table.columnsLine), at: 0)
+            let roles = positionalRoles()
+            let cloze = roles.contains(.text)
+            if roles.contains(cloze ? .text : .back) {
+                let spare = roles.indices.filter { roles[$0] == nil }.map { String($0 + 1) }
+                let sides = cloze ? "the cloze text and its extra" : "the front and the back"
+                warn(table.columnsLine, "the first row names no column, so it is a record: the first two columns are \(sides)"
+                     + (spare.isEmpty ? "" : ", column\(spare.count == 1 ? "" : "s") \(spare.joined(separator: ", ")) added to the "
+                        + (cloze ? "extra" : "back") + " line by line")
+                     + "; a first row naming the columns (Front,Back,…) chooses otherwise")
+                return roles
             }
+            // One column: no card to make of it; said as an unknown column.
+            rows = saved
+            named = true
         }
         var roles: [Role?] = []
         for (k, name) in columns.enumerated() {
@@ -109,6 +121,25 @@ struct CSVImportPlanner {
         return roles
     }
 
+    /// Roles by position: Anki's header lines' deck, tags, note type and ID columns, the first
+    /// two others the card's sides (a cloze note type's text and extra); any further column has
+    /// none, and a row's field there is added to the back (or extra).
+    private mutating func positionalRoles() -> [Role?] {
+        named = false
+        let width = rows.map(\.fields.count).max() ?? 0
+        let cloze = table.notetype.map(CSVImport.isCloze) ?? false
+        var fieldRoles: [Role] = cloze ? [.text, .extra] : [.front, .back]
+        return (0..<width).map { k -> Role? in
+            switch k {
+            case table.deckColumn: .deck
+            case table.tagsColumn: .tags
+            case table.notetypeColumn: .notetype
+            case table.guidColumn: .guid
+            default: fieldRoles.isEmpty ? nil : fieldRoles.removeFirst()
+            }
+        }
+    }
+
     // MARK: - Rows
 
     /// One row: the field of each role, as Markdown.
@@ -120,6 +151,13 @@ struct CSVImportPlanner {
         func value(_ role: Role) -> String? {
             guard let k = roles.firstIndex(of: role), k < fields.count else { return nil }
             return fields[k]
+        }
+
+        /// The fields of columns with no role (a file without column names), as Markdown, the
+        /// empty ones left out.
+        var spare: [String] {
+            fields.indices.filter { $0 >= roles.count || roles[$0] == nil }.map { html ? HTMLToMarkdown.convert(fields[$0], media: { $0 }).markdown : fields[$0] }
+                .filter { !$0.trimmingSpaces().isEmpty }
         }
 
         /// The role's field as Markdown (HTML converted), or nil when no column has the role.
@@ -136,7 +174,7 @@ struct CSVImportPlanner {
     mutating func take(_ line: CSVTable.Row) {
         let f = line.fields
         if f.allSatisfy({ $0.trimmingSpaces().isEmpty }) { return }
-        if table.columns != nil, f.count != roles.count {
+        if named, f.count != roles.count {
             fail(line.line, 1, "this row has \(f.count) field\(f.count == 1 ? "" : "s"); the columns are \(roles.count)")
             return
         }
@@ -205,13 +243,15 @@ struct CSVImportPlanner {
                 : CardDraft(.definition(term: row.field(.front), definition: row.field(.back)))
         case .cloze:
             var text = roles.contains(.text) ? row.field(.text) : row.field(.front)
-            let extra = (roles.contains(.text) ? row.field(.extra) : row.field(.back)).trimmingSpaces()
+            let extra = ([roles.contains(.text) ? row.field(.extra) : row.field(.back)] + row.spare)
+                .map { $0.trimmingSpaces() }.filter { !$0.isEmpty }.joined(separator: "\n")
             if !extra.isEmpty { text += "\n" + extra }
             draft = CardDraft(.cloze(text))
         default:
             let reversed = kind == "reversed" || (notetype.map { $0.lowercased().contains("reverse") } ?? false)
-            draft = reversed ? CardDraft(.reversed(front: row.field(.front), back: row.field(.back)))
-                : CardDraft(.basic(question: row.field(.front), answer: row.field(.back)))
+            let back = ([row.field(.back)] + row.spare).filter { !$0.trimmingSpaces().isEmpty }.joined(separator: "\n")
+            draft = reversed ? CardDraft(.reversed(front: row.field(.front), back: back))
+                : CardDraft(.basic(question: row.field(.front), answer: back))
         }
         if let notetype, !CSVImport.knownNotetype(notetype) {
             warn(line, "note type '\(notetype)' is not one Quire knows: imported as \(draft.kind.rawValue)")

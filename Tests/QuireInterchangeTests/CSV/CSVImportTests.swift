@@ -150,6 +150,28 @@ import QuireParsing
         }
     }
 
+    /// A file with no header row — a word list as most flashcard apps and scripts write it: the
+    /// first row is a card too, the first two columns its sides, any further column added to the
+    /// back line by line (never dropped), said once. One column is no card: an error.
+    @Test func aFileWithoutColumnNamesIsReadByPosition() {
+        let two = Self.plan("Hello,Hallo\nPlease,Bitte\n")
+        #expect(two.isWritable)
+        #expect(two.notes.flatMap(Self.cards).map { [$0.front, $0.back] } == [["Hello", "Hallo"], ["Please", "Bitte"]])
+        #expect(two.diagnostics.map(\.description) == ["vocab.csv:1: warning: the first row names no column, so it is a record: the first two "
+            + "columns are the front and the back; a first row naming the columns (Front,Back,…) chooses otherwise"])
+        let three = Self.plan("Hello,你好,Nǐ hǎo\nYes,是,\n")
+        #expect(three.notes.flatMap(Self.cards).map { [$0.front, $0.back] } == [["Hello", "你好\nNǐ hǎo"], ["Yes", "是"]])
+        #expect(three.diagnostics.first?.message.contains("column 3 added to the back line by line") == true)
+        // Rows of other lengths are no error without names.
+        #expect(Self.plan("x,y\nc,d,e\nf\n").notes.flatMap(Self.cards).map { [$0.front, $0.back] } == [["x", "y"], ["c", "d\ne"], ["f", ""]])
+        // One column, or one known name among unknown ones: an error, nothing planned.
+        #expect(Self.plan("hello\nbye\n").diagnostics.map(\.description).first?.hasPrefix("vocab.csv:1: error: unknown column 'hello'") == true)
+        #expect(!Self.plan("Front,Notes\nq,a\n").isWritable)
+        // Anki's text export: a field past the note type's two is kept on the back too.
+        let anki = Self.plan("#separator:tab\n#html:true\nq\ta\t<b>more</b>\n")
+        #expect(anki.notes.flatMap(Self.cards).map(\.back) == ["a\n**more**"])
+    }
+
     /// A card the writer cannot write (a control character) is an error with its line, never a
     /// card lost; text no inline syntax holds is written fenced (FORMAT.md §3.10).
     @Test func aCardThatCannotBeWrittenIsLocated() {
