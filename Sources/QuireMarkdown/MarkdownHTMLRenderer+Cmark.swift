@@ -18,7 +18,7 @@ extension MarkdownHTMLRenderer {
             for container in Self.inlineContainers(under: document) {
                 replaceMarks(in: container.node, findsWikilinks: !container.isInsideLink)
             }
-            let renderOptions = allowsRawHTML ? Int32(CMARK_OPT_UNSAFE) : 0
+            let renderOptions = (allowsRawHTML ? Int32(CMARK_OPT_UNSAFE) : 0) | (lineBreaks ? Int32(CMARK_OPT_HARDBREAKS) : 0)
             let allocator = cmark_get_default_mem_allocator()
             guard let rendered = cmark_render_html_with_mem(
                 document, renderOptions, cmark_parser_get_syntax_extensions(parser), allocator

@@ -60,6 +60,9 @@ public struct MarkdownHTMLRenderer: Sendable {
     /// destinations are not checked; off by default, as a vault is untrusted input. The tag filter
     /// still escapes `<script>`, `<iframe>`, `<style>` and the other tags GFM filters.
     public var allowsRawHTML: Bool
+    /// Whether a line break inside a paragraph is a line break (`<br />`), as a card's side shows
+    /// it — as Anki and Obsidian show it — rather than a space; off by default.
+    public var lineBreaks: Bool
     /// The URL of a wikilink's target, or nil for a target that does not exist; nil (the default)
     /// leaves wikilinks as written. The URL is escaped for the `href` attribute as cmark escapes a
     /// link destination (`%20` for a space, `&amp;` for `&`, …).
@@ -70,17 +73,20 @@ public struct MarkdownHTMLRenderer: Sendable {
     ///   - clozes: how cloze deletions render.
     ///   - highlights: how highlights render.
     ///   - allowsRawHTML: whether raw HTML passes through.
+    ///   - lineBreaks: whether a line break inside a paragraph is a line break.
     ///   - wikilinkURL: the URL of a wikilink's target, nil for a missing one; nil to leave
     ///     wikilinks as written.
     public init(
         clozes: ClozeStyle = .text,
         highlights: HighlightStyle = .text,
         allowsRawHTML: Bool = false,
+        lineBreaks: Bool = false,
         wikilinkURL: (@Sendable (MarkdownWikilink) -> String?)? = nil
     ) {
         self.clozes = clozes
         self.highlights = highlights
         self.allowsRawHTML = allowsRawHTML
+        self.lineBreaks = lineBreaks
         self.wikilinkURL = wikilinkURL
     }
 

@@ -14,10 +14,12 @@ public enum MarkdownRenderer {
     ///   - markdown: the Markdown source (no front matter).
     ///   - color: whether to emit SGR escape sequences.
     ///   - width: the terminal width in columns; at least 10 is used.
+    ///   - lineBreaks: whether a line break inside a paragraph is a line break, as a card's side
+    ///     shows it (as Anki and Obsidian show it), rather than a space.
     /// - Returns: the rendered lines, each ending in `"\n"`; empty for an empty document.
-    public static func ansi(_ markdown: String, color: Bool, width: Int = 80) -> String {
-        // The marks of revealed cloze text come only from ``ansi(revealing:hiddenIn:color:width:)``.
-        render(ClozeReveal.withoutMarks(markdown), color: color, width: width)
+    public static func ansi(_ markdown: String, color: Bool, width: Int = 80, lineBreaks: Bool = false) -> String {
+        // The marks of revealed cloze text come only from ``ansi(revealing:hiddenIn:color:width:lineBreaks:)``.
+        render(ClozeReveal.withoutMarks(markdown), color: color, width: width, lineBreaks: lineBreaks)
     }
 
     /// Renders a cloze card's back with the text its front hid highlighted: bold and coloured, or
@@ -25,15 +27,16 @@ public enum MarkdownRenderer {
     /// - Parameters:
     ///   - back: the card's back.
     ///   - front: the card's front, where `[...]` or `[hint]` stands for each hidden deletion.
-    public static func ansi(revealing back: String, hiddenIn front: String, color: Bool, width: Int = 80) -> String {
+    ///   - lineBreaks: whether a line break inside a paragraph is a line break.
+    public static func ansi(revealing back: String, hiddenIn front: String, color: Bool, width: Int = 80, lineBreaks: Bool = false) -> String {
         render(ClozeReveal.marking(front: ClozeReveal.withoutMarks(front), back: ClozeReveal.withoutMarks(back)),
-               color: color, width: width)
+               color: color, width: width, lineBreaks: lineBreaks)
     }
 
-    private static func render(_ markdown: String, color: Bool, width: Int) -> String {
+    private static func render(_ markdown: String, color: Bool, width: Int, lineBreaks: Bool) -> String {
         // The note's own control characters are shown, never sent (``TerminalText``).
         let document = MarkdownDocument(parsing: TerminalMarkup.prepare(TerminalText.visible(markdown)), options: .default)
-        var renderer = TerminalRenderer(document: document, color: color, width: max(width, 10))
+        var renderer = TerminalRenderer(document: document, color: color, width: max(width, 10), lineBreaks: lineBreaks)
         let lines = renderer.renderDocument()
         guard !lines.isEmpty else { return "" }
         return lines.joined(separator: "\n") + "\n"
@@ -43,9 +46,9 @@ public enum MarkdownRenderer {
     /// written, web addresses left out: what the review screen's `o` opens.
     public static func embeds(in markdown: String) -> [String] { TerminalMarkup.embeds(in: markdown) }
 
-    /// Renders `markdown` without escape codes; the same as `ansi(markdown, color: false, width: width)`.
-    public static func plain(_ markdown: String, width: Int = 80) -> String {
-        ansi(markdown, color: false, width: width)
+    /// Renders `markdown` without escape codes; the same as `ansi(markdown, color: false, width: width, lineBreaks: lineBreaks)`.
+    public static func plain(_ markdown: String, width: Int = 80, lineBreaks: Bool = false) -> String {
+        ansi(markdown, color: false, width: width, lineBreaks: lineBreaks)
     }
 }
 
@@ -109,14 +112,17 @@ struct TerminalRenderer {
     let document: MarkdownDocument
     let color: Bool
     let width: Int
+    /// Whether a line break inside a paragraph is a line break (else a space).
+    let lineBreaks: Bool
     /// Beyond this depth nested blocks are flattened to text, so the recursion stays shallow.
     let maxDepth = 48
     private var footnoteNumber = 0
 
-    init(document: MarkdownDocument, color: Bool, width: Int) {
+    init(document: MarkdownDocument, color: Bool, width: Int, lineBreaks: Bool = false) {
         self.document = document
         self.color = color
         self.width = width
+        self.lineBreaks = lineBreaks
     }
 
     mutating func renderDocument() -> [String] {
@@ -353,7 +359,7 @@ struct TerminalRenderer {
             case .code:
                 text(node.literal ?? "", style.union(.code))
             case .softBreak:
-                runs.append(Run(text: " ", style: style))
+                runs.append(Run(text: lineBreaks ? "\n" : " ", style: style))
             case .lineBreak:
                 runs.append(Run(text: "\n", style: style))
             case .htmlInline:

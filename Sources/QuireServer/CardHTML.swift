@@ -9,16 +9,18 @@ import QuireSystem
 struct CardHTML: Sendable {
     let vault: Vault
     private let renderer = MarkdownHTMLRenderer(highlights: .mark)
+    /// A card's sides show their line breaks, as Anki and Obsidian show them.
+    private let sideRenderer = MarkdownHTMLRenderer(highlights: .mark, lineBreaks: true)
 
     init(vault: Vault) { self.vault = vault }
 
     /// The front and the back of `card`, a card of `note`.
     func faces(of card: Card, in note: Note) -> (front: String, back: String) {
-        let front = html(card.front, notePath: note.path)
-        guard card.kind == .cloze else { return (front, html(card.back, notePath: note.path)) }
+        let front = html(card.front, notePath: note.path, side: true)
+        guard card.kind == .cloze else { return (front, html(card.back, notePath: note.path, side: true)) }
         let (marked, start, end) = MarkdownHTMLRenderer.revealMarks(back: card.back, hiddenIn: card.front)
         var back = ""
-        for c in html(marked, notePath: note.path) {
+        for c in html(marked, notePath: note.path, side: true) {
             switch c {
             case start: back += "<mark class=\"cloze\">"
             case end: back += "</mark>"
@@ -28,10 +30,11 @@ struct CardHTML: Sendable {
         return (front, back)
     }
 
-    /// Markdown of the note at `notePath` as HTML for the page.
-    func html(_ markdown: String, notePath: String) -> String {
+    /// Markdown of the note at `notePath` as HTML for the page; a card's side (`side`) with its
+    /// line breaks.
+    func html(_ markdown: String, notePath: String, side: Bool = false) -> String {
         let (protected, spans) = MathSpans.protect(markdown)
-        let rendered = (try? renderer.render(protected)) ?? "<p>" + HTMLText.escaped(protected) + "</p>"
+        let rendered = (try? (side ? sideRenderer : renderer).render(protected)) ?? "<p>" + HTMLText.escaped(protected) + "</p>"
         let math = MathSpans.restore(rendered, spans) { span in
             // KaTeX renders each element's text (PageScript); shown as TeX where it is missing.
             "<span class=\"math\" data-display=\"\(span.display ? "1" : "0")\">" + HTMLText.escaped(span.tex) + "</span>"

@@ -118,7 +118,7 @@ struct PlainReview {
 
     private func reveal(_ card: Card, _ entry: StudySession.Entry, at now: Timestamp) {
         // A cloze's revealed text in brackets.
-        say("A: " + (card.kind == .cloze ? indented(MarkdownRenderer.ansi(revealing: card.back, hiddenIn: card.front, color: false, width: 78))
+        say("A: " + (card.kind == .cloze ? indented(MarkdownRenderer.ansi(revealing: card.back, hiddenIn: card.front, color: false, width: 78, lineBreaks: true))
             : render(card.back)))
         let buttons = controller.preview(entry, at: now).enumerated().map { i, p in
             "\(i + 1) \(p.rating.name) \(p.state.due.map { ReviewContext.span(from: now, to: $0) } ?? "-")"
@@ -127,7 +127,7 @@ struct PlainReview {
     }
 
     private func render(_ markdown: String) -> String {
-        indented(MarkdownRenderer.plain(markdown, width: 78))
+        indented(MarkdownRenderer.plain(markdown, width: 78, lineBreaks: true))
     }
 
     /// Rendered lines after the first indented under `Q: ` / `A: `.

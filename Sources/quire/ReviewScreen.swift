@@ -436,7 +436,7 @@ struct ReviewScreen {
                     let source = CardContext.context(of: card, in: note, bytes: bytes)
                     body += ["", dim(String(repeating: "╌", count: min(width, 40))), ""]
                     body.append(bold(source.line.map { "From line \($0):" } ?? "From its section:"))
-                    body += source.text.isEmpty ? [dim("(nothing before the card in its section)")] : render(source.text, width: width)
+                    body += source.text.isEmpty ? [dim("(nothing before the card in its section)")] : render(source.text, width: width, lineBreaks: false)
                 }
                 let previews = controller.preview(entry, at: now)
                 let buttons = previews.enumerated().map { i, p in
@@ -540,13 +540,14 @@ struct ReviewScreen {
         return out
     }
 
-    private func render(_ markdown: String, width: Int) -> [String] {
-        lines(MarkdownRenderer.ansi(markdown, color: color, width: max(20, width - 2)))
+    /// A card's side (with its line breaks), or the prose of its section (`lineBreaks` false).
+    private func render(_ markdown: String, width: Int, lineBreaks: Bool = true) -> [String] {
+        lines(MarkdownRenderer.ansi(markdown, color: color, width: max(20, width - 2), lineBreaks: lineBreaks))
     }
 
     /// A cloze card's back, the text its front hid highlighted (bracketed without colour).
     private func render(_ back: String, revealedFrom front: String, width: Int) -> [String] {
-        lines(MarkdownRenderer.ansi(revealing: back, hiddenIn: front, color: color, width: max(20, width - 2)))
+        lines(MarkdownRenderer.ansi(revealing: back, hiddenIn: front, color: color, width: max(20, width - 2), lineBreaks: true))
     }
 
     private func lines(_ text: String) -> [String] {

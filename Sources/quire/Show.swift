@@ -75,7 +75,7 @@ extension Quire {
                 text = String(decoding: head[..<end], as: UTF8.self)
                 cut = markdown.utf8.count - text.utf8.count
             }
-            var s = color ? MarkdownRenderer.ansi(text, color: true, width: width) : MarkdownRenderer.plain(text, width: width)
+            var s = MarkdownRenderer.ansi(text, color: color, width: width, lineBreaks: true)
             if !s.hasSuffix("\n") { s += "\n" }
             if cut > 0 { s += "… (\(cut) more bytes not shown; the note has them all)\n" }
             return s

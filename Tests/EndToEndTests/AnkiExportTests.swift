@@ -147,6 +147,10 @@ import Testing
 
             Term ending with a question? :: no
 
+            Q: Which two lines?
+            A: first line
+            second line
+
             """
         try Data(note.utf8).write(to: vault.appendingPathComponent("Sets.md"))
         #expect(try q.run(["check"], workingDirectory: vault).status == 0)
@@ -155,8 +159,10 @@ import Testing
         #expect(exported.status == 0, "\(exported)")
         let anki = try Self.ankiImport(package)
         let cards = try #require(anki["cards"] as? [[String: Any]])
-        #expect(cards.count == 5)
+        #expect(cards.count == 6)
         let fields = cards.flatMap { $0["fields"] as? [String] ?? [] }.map { $0.components(separatedBy: "<!--quire:").first ?? "" }
+        // A side's line break is Anki's, as the side shows it.
+        #expect(fields.contains { $0.hasPrefix("first line<br />") && $0.hasSuffix("second line") }, "\(fields)")
         #expect(fields.contains { $0.contains("\\(\\{x \\mid x &gt; 0\\}\\)") }, "\(fields)")
         #expect(fields.contains { $0.contains("\\(a\\,b\\)") }, "\(fields)")
         #expect(fields.contains { $0.contains("\\[\n\\begin{pmatrix} a &amp; b \\\\ c &amp; d \\end{pmatrix}\n\\]") }, "\(fields)")

@@ -60,4 +60,22 @@ import Testing
         #expect(try q.run(["import", "anki", exported], workingDirectory: back).status == 0)
         #expect(try Self.cards(q, in: vault) == Self.cards(q, in: back))
     }
+
+    /// A line break in an Anki field (`<br>`) stays one in Quire: the note keeps it as a line,
+    /// the card shows it as a line break (not a space, as Markdown's soft breaks would), and the
+    /// export gives Anki its `<br>` back.
+    @Test func aFieldsLineBreaksShowAsAnkiShowsThem() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        let package = QuireRunner.repositoryRoot.appendingPathComponent("Tests/EndToEndTests/Fixtures/RealDecks/japanese-literature.apkg").path
+        let vault = q.vault.deletingLastPathComponent().appendingPathComponent("imported")
+        try FileManager.default.createDirectory(at: vault, withIntermediateDirectories: true)
+        #expect(try q.run(["init"], workingDirectory: vault).status == 0)
+        #expect(try q.run(["import", "anki", package], workingDirectory: vault).status == 0)
+        let id = try q.run(["list", "path:日本語/八級文学知識/古事記*"], workingDirectory: vault).stdout.prefix { $0 != "\t" }
+        let shown = try q.run(["show", String(id)], workingDirectory: vault)
+        #expect(shown.stdout.contains("Back\n日本現存最古の書籍である。\n年代：712年\n"), "\(shown)")
+        let plain = try q.run(["review", "--plain", "path:日本語/八級文学知識/古事記*"], stdin: "\nq\n", workingDirectory: vault)
+        #expect(plain.stdout.contains("日本現存最古の書籍である。\n   年代：712年") || plain.stdout.contains("日本現存最古の書籍である。\n    年代：712年"), "\(plain)")
+    }
 }

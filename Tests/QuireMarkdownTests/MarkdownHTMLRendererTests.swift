@@ -21,6 +21,11 @@ import Testing
             "<h1>Title <em>x</em></h1>\n<h2>Sub</h2>\n<h1>Setext</h1>\n")
     }
 
+    @Test func aSidesLineBreaksAreBreaks() throws {
+        #expect(try html("a\nb\n\nc") == "<p>a\nb</p>\n<p>c</p>\n")
+        #expect(try html("a\nb\n\nc", MarkdownHTMLRenderer(lineBreaks: true)) == "<p>a<br />\nb</p>\n<p>c</p>\n")
+    }
+
     @Test func listsAndTaskLists() throws {
         #expect(try html("- a\n- b\n  1. c\n") ==
             "<ul>\n<li>a</li>\n<li>b\n<ol>\n<li>c</li>\n</ol>\n</li>\n</ul>\n")

@@ -41,6 +41,16 @@ private func stripANSI(_ text: String) -> String {
         #expect(MarkdownRenderer.plain(source, width: 20) == "One two three four\nfive six seven eight\nnine ten eleven\ntwelve.\n")
     }
 
+    /// A card's side shows its line breaks (as Anki's `<br>` and Obsidian show them); prose
+    /// and the manual reflow theirs.
+    @Test func aSidesLineBreaksAreKept() {
+        let side = "日本現存最古の書籍である。\n年代：712年\n\n- a\n  b"
+        #expect(MarkdownRenderer.plain(side, width: 40, lineBreaks: true) == "日本現存最古の書籍である。\n年代：712年\n\n• a\n  b\n")
+        #expect(MarkdownRenderer.plain(side, width: 40) == "日本現存最古の書籍である。 年代：712年\n\n• a b\n")
+        #expect(MarkdownRenderer.plain("one two three\nfour", width: 8, lineBreaks: true) == "one two\nthree\nfour\n")
+        #expect(MarkdownRenderer.ansi(revealing: "The X\nis Y.", hiddenIn: "The [...]\nis Y.", color: false, lineBreaks: true) == "The [X]\nis Y.\n")
+    }
+
     @Test func wideCharactersCountTwoColumns() {
         let source = "日本語の文章はとても長いのでここで折り返す必要があります"
         #expect(MarkdownRenderer.plain(source, width: 20) == "日本語の文章はとても\n長いのでここで折り返\nす必要があります\n")

@@ -196,7 +196,8 @@ struct AnkiCollectionWriter {
     /// A side's Markdown as an Anki field's HTML, with the media it links gathered once each.
     private struct FieldRenderer {
         let media: MediaSource
-        let renderer = MarkdownHTMLRenderer()
+        /// A side's line breaks are Anki's `<br>`, as the side shows them.
+        let renderer = MarkdownHTMLRenderer(lineBreaks: true)
         /// The package's media files, in order, with their names.
         private(set) var files: [(name: String, bytes: [UInt8])] = []
         private var names = Set<String>()
