@@ -69,11 +69,12 @@ public enum NoteParser {
         }
         func string(_ key: String) -> String? {
             guard let node = root?[key] else { return nil }
-            guard let s = node.scalar, !s.isNull else {
+            guard let s = node.scalar else {
                 warn(node, "'\(key)' should be a single value; ignored")
                 return nil
             }
-            return s.value
+            // An empty value (`title:`, as a template leaves it) is no value.
+            return s.isNull ? nil : s.value
         }
 
         // Body: shapes whose cost in cmark grows faster than their size are refused first.

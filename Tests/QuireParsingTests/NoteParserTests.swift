@@ -54,6 +54,15 @@ import QuireModel
         #expect(note.cards.map(\.front) == ["q", "Text with ~~gone~~"])
     }
 
+    /// An empty `title:` (or `deck:`), as a template leaves it, is no value: the heading or the
+    /// file name titles the note, without a warning.
+    @Test func anEmptyTitleIsNoTitle() {
+        let (note, diagnostics) = parse("---\ntitle:\nauthor: \ndeck: ~\n---\n# From the heading\n", path: "Books/x.md")
+        #expect(note?.title == "From the heading" && note?.deck.description == "Books")
+        #expect(diagnostics.isEmpty, "\(diagnostics)")
+        #expect(parse("---\ntitle: ''\n---\n", path: "y.md").note?.title == "")
+    }
+
     @Test func titleFromFileName() {
         #expect(parse("## Only a sub-heading\n", path: "Biology/Cells/mitosis.md").note?.title == "mitosis")
         #expect(parse("", path: "Upper.MD").note?.title == "Upper")
