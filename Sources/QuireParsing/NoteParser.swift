@@ -53,8 +53,14 @@ public enum NoteParser {
         do {
             frontMatter = try FrontMatter(file: bytes)
         } catch {
+            // `date: {{date}}`, a template's placeholder, is a YAML mapping in a mapping: say so.
+            let at = error.mark.offset
+            let brace = UInt8(ascii: "{")
+            let placeholder = at >= 0 && at < bytes.count && bytes[at] == brace
+                && (at > 0 && bytes[at - 1] == brace || at + 1 < bytes.count && bytes[at + 1] == brace)
             return (nil, nil, [Diagnostic(.error, path: path, line: error.mark.line, column: error.mark.column,
-                                     message: error.message + "; file skipped")])
+                                     message: error.message + (placeholder ? " ('{{' opens a YAML mapping: quote a template's "
+                                        + "placeholder, as in '{{date}}')" : "") + "; file skipped")])
         }
         if let root = frontMatter.root, let (duplicate, first) = YAMLNode.mapping(root).firstDuplicateKey() {
             let error = YAMLError.duplicateKey(key: duplicate.value, at: duplicate.start, firstAt: first.start)

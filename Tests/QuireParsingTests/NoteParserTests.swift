@@ -63,6 +63,17 @@ import QuireModel
         #expect(parse("---\ntitle: ''\n---\n", path: "y.md").note?.title == "")
     }
 
+    /// A template's placeholder (`date: {{date:YYYY-MM-DD}}`, Obsidian's and Templater's) is a
+    /// YAML mapping as a key: the error says to quote it.
+    @Test func aTemplatesPlaceholderErrorSaysToQuoteIt() {
+        let (note, diagnostics) = parse("---\ndate: {{date:YYYY-MM-DD}}\n---\nbody\n", path: "Templates/daily.md")
+        #expect(note == nil)
+        #expect(printed(diagnostics) == ["Templates/daily.md:2:8: error: only scalar mapping keys are supported ('{{' opens a YAML "
+            + "mapping: quote a template's placeholder, as in '{{date}}'); file skipped"])
+        #expect(printed(parse("---\nk: {[a]: 1}\n---\n", path: "n.md").diagnostics).first?.contains("placeholder") == false)
+        #expect(parse("---\ndate: '{{date:YYYY-MM-DD}}'\n---\n", path: "n.md").diagnostics.isEmpty)
+    }
+
     @Test func titleFromFileName() {
         #expect(parse("## Only a sub-heading\n", path: "Biology/Cells/mitosis.md").note?.title == "mitosis")
         #expect(parse("", path: "Upper.MD").note?.title == "Upper")
