@@ -65,6 +65,10 @@ public enum ConfigKeys {
         ConfigKey(name: "notes_folder", takes: "a folder of the vault", about: "where quire new writes notes", perDeck: false) { _, c in
             c.notesFolder
         },
+        ConfigKey(name: "ignore", takes: "a list of paths or patterns like [Templates, '**/*.draft.md']",
+                  about: "folders and files that are no notes", perDeck: false) { _, c in
+            "[" + c.ignore.map(VaultConfig.flowItem).joined(separator: ", ") + "]"
+        },
     ]
 
     /// The key named `name`.

@@ -40,6 +40,8 @@ public struct VaultConfig: Sendable, Equatable {
     public var curationNotes: Query?
     /// The source types offered for notes (`source_types:`); without the key, the seeded ones.
     public var sourceTypes: [String] = ["Link", "Book", "Video", "Podcast", "Article", "Person", "Other"]
+    /// The paths that are no notes of the vault (`ignore:`, ``IgnoredPaths``): templates, drafts.
+    public var ignore: [String] = []
 
     /// The categories `quire init` writes, with their colours.
     public static let seededCategories: [(name: String, color: String?)] = [
@@ -95,6 +97,14 @@ public struct VaultConfig: Sendable, Equatable {
             && a.deckSettings.elementsEqual(b.deckSettings) { $0.deck == $1.deck && $0.settings == $1.settings }
             && a.categories.elementsEqual(b.categories) { $0.name == $1.name && $0.color == $1.color }
             && a.sourceTypes == b.sourceTypes && a.notesFolder == b.notesFolder && a.curationNotes == b.curationNotes && a.reviewDays == b.reviewDays
+            && a.ignore == b.ignore
+    }
+
+    /// A text as an item of a YAML flow list: plain when YAML reads it back so, else single-quoted.
+    public static func flowItem(_ text: String) -> String {
+        let plain = !text.isEmpty && !text.contains(where: { ",[]{}#&*!|>'\"%@`:?".contains($0) })
+            && text.first.map { $0 != "-" && $0 != " " } == true && text.last != " "
+        return plain ? text : "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
     }
 
     /// Whether a text is a colour `#rrggbb`.
@@ -133,6 +143,7 @@ public struct VaultConfig: Sendable, Equatable {
           Learning: "#fb923c"
         source_types: [Link, Book, Video, Podcast, Article, Person, Other]
         notes_folder: Notes    # where quire new writes notes
+        # ignore: [Templates]  # folders and files that are no notes (templates, drafts; patterns like **/*.draft.md)
         review_days:           # when curation reviews fall due (quire curate status)
           weekly: sunday
           monthly: 1           # day of the next month
@@ -179,6 +190,7 @@ public struct VaultConfig: Sendable, Equatable {
             case "notes_folder": reader.readNotesFolder(value, into: &config)
             case "curation_notes": reader.readCurationNotes(value, into: &config)
             case "source_types": reader.readSourceTypes(value, into: &config)
+            case "ignore": reader.readIgnore(value, into: &config)
             case "card_syntax": reader.readCardSyntax(value, into: &config)
             default:
                 if !reader.readStudy(key, value, into: &study) { reader.read(key, value, into: &draft, topLevel: true) }
@@ -264,6 +276,30 @@ extension SettingsReader {
             config.sourceTypes = items.compactMap { $0.scalar?.value }
         } else if !(value.scalar?.isNull ?? false) {
             problem(.warning, value.start, "'source_types' must be a list, like [Book, Article]")
+        }
+    }
+
+    /// `ignore:`, a list of path patterns (one pattern alone is a list of one); a pattern that is
+    /// empty, holds a control character or climbs out (`..`) is a warning and unused.
+    mutating func readIgnore(_ value: YAMLNode, into config: inout VaultConfig) {
+        let items: [YAMLNode]
+        if let list = value.sequence?.items {
+            items = list
+        } else if let scalar = value.scalar {
+            if scalar.isNull { return }
+            items = [value]
+        } else {
+            problem(.warning, value.start, "'ignore' must be a list of paths or patterns, like [Templates, '**/*.draft.md']")
+            return
+        }
+        for item in items {
+            guard let text = item.scalar.flatMap({ $0.isNull ? nil : $0.value.trimmingSpaces() }), !text.isEmpty,
+                  !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }),
+                  !text.split(separator: "/").contains("..") else {
+                problem(.warning, item.start, "an 'ignore' entry must be a path or pattern inside the vault, like Templates; unused")
+                continue
+            }
+            config.ignore.append(text)
         }
     }
 
@@ -497,6 +533,9 @@ extension Vault {
         guard linkStamp(rel) != nil else { return (VaultConfig(), []) }
         return VaultConfig.parse(try io.read(path).bytes, path: rel)
     }
+
+    /// The paths that are no notes of the vault (`ignore:` in `.quire/config.yaml`).
+    public func ignoredPaths() -> IgnoredPaths { IgnoredPaths(config().config.ignore) }
 
     /// The card syntax of the vault's notes (FORMAT.md §3.8): Quire's own, or the Obsidian
     /// spaced-repetition plugin's with the settings of its `data.json` (its defaults when the file

@@ -45,11 +45,14 @@ public struct VaultIndex: Sendable {
     ///     modification time and inode match their cache entry are not read (those modified just
     ///     before the cache was written are read and their digest compared); a cache that cannot
     ///     be used is rebuilt. See ``cacheUse``.
+    ///   - syntax: the card syntax (the cache's, when one is given).
+    ///   - ignored: the paths left out (the cache's, when one is given).
     ///   - progress: told how many files the scan found, then of every chunk of them read (from
     ///     the cache or the file).
     public static func build(root: String, io: FileIO = FileIO(), concurrency: Int? = nil,
-                             cache: IndexCache? = nil, syntax: CardSyntax = .quire, progress: WorkProgress? = nil) -> VaultIndex {
-        let scanned = VaultScanner(io: io).scan(root: root)
+                             cache: IndexCache? = nil, syntax: CardSyntax = .quire, ignored: IgnoredPaths = .none,
+                             progress: WorkProgress? = nil) -> VaultIndex {
+        let scanned = VaultScanner(io: io, ignored: cache?.ignored ?? ignored).scan(root: root)
         progress?.begin(total: scanned.files.count)
         // Read in a function of its own, so that the old cache's entries are freed before the new
         // cache is written.

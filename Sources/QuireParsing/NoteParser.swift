@@ -60,7 +60,7 @@ public enum NoteParser {
                 && (at > 0 && bytes[at - 1] == brace || at + 1 < bytes.count && bytes[at + 1] == brace)
             return (nil, nil, [Diagnostic(.error, path: path, line: error.mark.line, column: error.mark.column,
                                      message: error.message + (placeholder ? " ('{{' opens a YAML mapping: quote a template's "
-                                        + "placeholder, as in '{{date}}')" : "") + "; file skipped")])
+                                        + "placeholder, as in '{{date}}', or leave its folder out: ignore: in .quire/config.yaml)" : "") + "; file skipped")])
         }
         if let root = frontMatter.root, let (duplicate, first) = YAMLNode.mapping(root).firstDuplicateKey() {
             let error = YAMLError.duplicateKey(key: duplicate.value, at: duplicate.start, firstAt: first.start)

@@ -33,9 +33,14 @@ public struct ScannedFolder: Hashable, Sendable {
 public struct VaultScanner: Sendable {
     /// The file layer used for `stat` calls.
     public var io: FileIO
+    /// The files and folders left out (`ignore:`): never listed, nor a folder of them read.
+    public var ignored: IgnoredPaths
 
     /// Creates a scanner.
-    public init(io: FileIO = FileIO()) { self.io = io }
+    public init(io: FileIO = FileIO(), ignored: IgnoredPaths = .none) {
+        self.io = io
+        self.ignored = ignored
+    }
 
     /// Lists the note files under `root`, sorted by relative path, plus diagnostics for links that
     /// leave the vault and folders that cannot be read.
@@ -52,7 +57,7 @@ public struct VaultScanner: Sendable {
     /// that an earlier walk read (through a link); then the same folder shows up in two walks, and
     /// the vault is scanned again on one thread. So the result is always the one-thread result.
     func scan(root: String, concurrency: Int?) -> (files: [ScannedFile], diagnostics: [Diagnostic], folders: [ScannedFolder]) {
-        var walk = Walk(io: io, root: root, realRoot: Self.realPath(root) ?? root)
+        var walk = Walk(io: io, root: root, realRoot: Self.realPath(root) ?? root, ignored: ignored)
         // Each folder's stamp is taken before it is read: a change made while reading shows as a
         // newer stamp next time.
         if let s = io.stamp(root) {
@@ -117,6 +122,7 @@ public struct VaultScanner: Sendable {
         let io: FileIO
         let root: String
         let realRoot: String
+        let ignored: IgnoredPaths
         /// The folders read or listed to be read, so that a link does not read one again.
         var visited = Set<FileIdentity>()
         /// The stamps of folders listed to be read, taken when listed.
@@ -126,10 +132,11 @@ public struct VaultScanner: Sendable {
         var folders: [ScannedFolder] = []
         var diagnostics: [Diagnostic] = []
 
-        init(io: FileIO, root: String, realRoot: String) {
+        init(io: FileIO, root: String, realRoot: String, ignored: IgnoredPaths) {
             self.io = io
             self.root = root
             self.realRoot = realRoot
+            self.ignored = ignored
         }
 
         /// Visits `start` and everything below it.
@@ -176,7 +183,9 @@ public struct VaultScanner: Sendable {
                 // The common case first, building no more strings than it needs.
                 if type == UInt8(DT_REG) {
                     if VaultScanner.isNoteName(name) {
-                        children.append((name, .file(relDir.isEmpty ? name : relDir + "/" + name)))
+                        let rel = relDir.isEmpty ? name : relDir + "/" + name
+                        if !ignored.isEmpty, ignored.contains(rel) { continue }
+                        children.append((name, .file(rel)))
                     } else if VaultScanner.isConflictName(name) {
                         diagnostics.append(Diagnostic(.warning, path: relDir.isEmpty ? name : relDir + "/" + name,
                             message: "another program's version of a note that changed while quire wrote it; "
@@ -185,6 +194,7 @@ public struct VaultScanner: Sendable {
                     continue
                 }
                 let rel = relDir.isEmpty ? name : relDir + "/" + name
+                if !ignored.isEmpty, ignored.contains(rel) { continue }
                 let full = fullDir + "/" + name
                 if type == UInt8(DT_UNKNOWN) {
                     guard let s = io.linkStamp(full) else { continue }

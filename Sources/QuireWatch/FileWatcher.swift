@@ -16,6 +16,14 @@ public enum FileChange: Hashable, Sendable {
     /// reached, the vault folder itself moved): rescan the whole vault. `reason` is a warning for
     /// the user.
     case rescan(reason: String)
+
+    /// The note's path, for a change of one note.
+    public var path: String? {
+        switch self {
+        case .changed(let path), .removed(let path): path
+        case .rescan: nil
+        }
+    }
 }
 
 /// Why a watcher could not start or go on.

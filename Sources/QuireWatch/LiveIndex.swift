@@ -21,6 +21,8 @@ public final class LiveIndex {
     public let vault: Vault
     /// The card syntax notes are read with.
     private let syntax: CardSyntax
+    /// The paths that are no notes (`ignore:`): their changes are not the index's.
+    private let ignored: IgnoredPaths
     /// The index as of the last batch.
     public private(set) var index: VaultIndex
     private let watcher: any FileWatcher
@@ -35,6 +37,7 @@ public final class LiveIndex {
     public init(vault: Vault, watcher: (any FileWatcher)? = nil, cached: Bool = true) throws(WatchError) {
         self.vault = vault
         syntax = vault.cardSyntax().syntax
+        ignored = vault.ignoredPaths()
         self.cached = cached
         let w = watcher ?? InotifyWatcher(root: vault.root, sys: vault.io.sys)
         try w.start()
@@ -66,6 +69,7 @@ public final class LiveIndex {
         }
         for change in batch {
             let update: NoteUpdate
+            if !ignored.isEmpty, let path = change.path, ignored.contains(path) { continue }
             switch change {
             case .changed(let path):
                 if let (bytes, stamp) = try? vault.io.read(vault.fullPath(path)) {

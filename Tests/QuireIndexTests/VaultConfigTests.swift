@@ -96,6 +96,22 @@ import QuireScheduling
         ])
     }
 
+    /// `ignore:`: a list (or one pattern); an empty, climbing or control-character entry is a
+    /// located warning and unused; the key's value shown as `quire config` shows it.
+    @Test func ignoredPaths() {
+        #expect(parse("ignore: [Templates, '**/*.draft.md']\n").config.ignore == ["Templates", "**/*.draft.md"])
+        #expect(parse("ignore: Templates/\n").config.ignore == ["Templates/"])
+        #expect(parse("ignore:\n").config.ignore.isEmpty && parse("ignore:\n").diagnostics.isEmpty)
+        let bad = parse("ignore: [ok, '', ../up, \"a\\tb\", {x: 1}]\n")
+        #expect(bad.config.ignore == ["ok"])
+        #expect(bad.diagnostics.count == 4 && bad.diagnostics.allSatisfy {
+            $0.line == 1 && $0.message == "an 'ignore' entry must be a path or pattern inside the vault, like Templates; unused"
+        }, "\(printed(bad.diagnostics))")
+        #expect(printed(parse("ignore: {a: b}\n").diagnostics).first?.contains("'ignore' must be a list") == true)
+        #expect(VaultConfig.flowItem("Templates") == "Templates" && VaultConfig.flowItem("**/*.md") == "'**/*.md'"
+                && VaultConfig.flowItem("It's, here") == "'It''s, here'")
+    }
+
     @Test func emptyAndNonMappingFiles() {
         #expect(VaultConfig.parse([], path: "c").diagnostics.isEmpty)
         #expect(printed(VaultConfig.parse(Array("- a\n".utf8), path: "c").diagnostics) == ["c:1:1: error: settings must be a mapping"])

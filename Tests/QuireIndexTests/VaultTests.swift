@@ -22,6 +22,33 @@ import QuireModel
         }
     }
 
+    /// A vault with Obsidian's template folders (the core Templates plugin's and Templater's)
+    /// leaves them out from the start: their placeholders are no YAML, and they are no notes.
+    @Test func initializeLeavesObsidiansTemplateFoldersOut() throws {
+        try withTempDir { dir in
+            try dir.write(".obsidian/templates.json", "{\n  \"folder\": \"Meta/Templates/\"\n}")
+            try dir.write(".obsidian/plugins/templater-obsidian/data.json", "{\"templates_folder\": \"../outside\", \"x\": 1}")
+            try dir.write("Meta/Templates/daily.md", "---\ndate: {{date:YYYY-MM-DD}}\n---\n")
+            try dir.write("a.md", "q :: a\n")
+            let vault = try Vault.initialize(dir.path)
+            #expect(vault.config().config.ignore == ["Meta/Templates"])
+            #expect(try dir.text(".quire/config.yaml").contains("\nignore: [Meta/Templates]  # folders and files that are no notes"))
+            let index = vault.index()
+            #expect(index.notes.map(\.path) == ["a.md"] && index.diagnostics.isEmpty)
+            // The list changed, the cache is not used: the notes are read again.
+            try dir.write(".quire/config.yaml", "ignore: [a.md]\n")
+            let again = vault.index()
+            #expect(again.notes.map(\.path).isEmpty && again.hasErrors)
+            #expect(again.cacheUse?.problem == .otherCardSyntax)
+        }
+        // Without such files, the line stays a comment.
+        try withTempDir { dir in
+            try dir.write(".obsidian/templates.json", "[1]")
+            try Vault.initialize(dir.path)
+            #expect(try dir.text(".quire/config.yaml") == VaultConfig.template)
+        }
+    }
+
     @Test func initializeTwiceIsRefused() throws {
         try withTempDir { dir in
             try Vault.initialize(dir.path)

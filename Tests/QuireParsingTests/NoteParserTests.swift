@@ -69,7 +69,7 @@ import QuireModel
         let (note, diagnostics) = parse("---\ndate: {{date:YYYY-MM-DD}}\n---\nbody\n", path: "Templates/daily.md")
         #expect(note == nil)
         #expect(printed(diagnostics) == ["Templates/daily.md:2:8: error: only scalar mapping keys are supported ('{{' opens a YAML "
-            + "mapping: quote a template's placeholder, as in '{{date}}'); file skipped"])
+            + "mapping: quote a template's placeholder, as in '{{date}}', or leave its folder out: ignore: in .quire/config.yaml); file skipped"])
         #expect(printed(parse("---\nk: {[a]: 1}\n---\n", path: "n.md").diagnostics).first?.contains("placeholder") == false)
         #expect(parse("---\ndate: '{{date:YYYY-MM-DD}}'\n---\n", path: "n.md").diagnostics.isEmpty)
     }

@@ -26,6 +26,30 @@ import QuireModel
         }
     }
 
+    /// `ignore:`: a folder pattern leaves out the folder and all it holds (never read: its broken
+    /// notes, links and unreadable subfolders say nothing), a file pattern the files it matches
+    /// anywhere; with one thread or two the same.
+    @Test func ignoredFoldersAndFilesAreLeftOut() throws {
+        try withTempDir { dir in
+            for path in ["a.md", "Templates/daily.md", "Templates/deep/t.md", "Notes/Templates.md", "Notes/x.excalidraw.md",
+                         "Notes/keep.md", "templater/t.md", "Other/Templates/z.md"] {
+                try dir.write(path, "x :: y\n")
+            }
+            #expect(symlink(dir.full("/"), dir.full("Templates/loop")) == 0)
+            #expect(chmod(dir.full("Templates/deep"), 0) == 0)
+            defer { chmod(dir.full("Templates/deep"), 0o755) }
+            let ignored = IgnoredPaths(["Templates/", "**/*.excalidraw.md", "TEMPLATER"])
+            for threads in [1, 2] {
+                let result = VaultScanner(ignored: ignored).scan(root: dir.path, concurrency: threads)
+                #expect(result.files.map(\.relativePath) == ["Notes/Templates.md", "Notes/keep.md", "Other/Templates/z.md", "a.md"])
+                #expect(result.diagnostics.isEmpty, "\(printed(result.diagnostics))")
+                #expect(!result.folders.contains { $0.relativePath.hasPrefix("Templates") })
+            }
+            #expect(IgnoredPaths.none.digest == 0 && ignored.digest != IgnoredPaths(["Templates"]).digest)
+            #expect(VaultScanner().scan(root: dir.path).files.count > 4)
+        }
+    }
+
     /// A name that is not UTF-8 is reported (not "No such file or directory" later), and a
     /// temporary file of a killed writer is reported; one of a live writer is not.
     @Test func undecodableNamesAndLeftoverTemporaryFilesAreReported() throws {

@@ -65,6 +65,25 @@ import QuireModel
         }
     }
 
+    /// A change under an ignored path (`ignore:`) is not the index's; the index stays what a full
+    /// build gives.
+    @Test func changesUnderIgnoredPathsAreLeftOut() throws {
+        try withTempDir { dir in
+            try dir.write(".quire/config.yaml", "ignore: [Templates]\n")
+            try dir.write("a.md", "one :: 1\n")
+            try dir.write("Templates/t.md", "---\ndate: {{date}}\n---\n")
+            let vault = try Vault(root: dir.path)
+            let live = try LiveIndex(vault: vault)
+            #expect(live.index.notes.map(\.path) == ["a.md"] && !live.index.hasErrors)
+            try dir.write("Templates/u.md", "---\ntitle: {{title}}\n---\nq :: a\n")
+            try dir.write("b.md", "two :: 2\n")
+            let e = try events(live)
+            #expect(e.count == 1, "\(e)")
+            #expect(live.index.notes.map(\.path) == ["a.md", "b.md"] && !live.index.hasErrors)
+            expectCurrent(live)
+        }
+    }
+
     @Test func anEditorSaveThroughATemporaryFileIsOneChange() throws {
         try withTempDir { dir in
             try dir.write("a.md", "one :: 1\n")

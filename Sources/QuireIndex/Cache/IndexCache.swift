@@ -11,7 +11,7 @@ public enum IndexCacheError: Error, Equatable, Sendable, CustomStringConvertible
     case missing
     /// The file was written by another cache format or parser version.
     case otherVersion(format: UInt32, parser: UInt32)
-    /// The cache was written with another card syntax or other syntax settings.
+    /// The cache was written with another card syntax, other syntax settings or other ignored paths.
     case otherCardSyntax
     /// The file is cut short or does not decode.
     case malformed(String)
@@ -24,7 +24,7 @@ public enum IndexCacheError: Error, Equatable, Sendable, CustomStringConvertible
         switch self {
         case .missing: "no index cache yet"
         case .otherVersion(let f, let p): "index cache from another version (format \(f), parser \(p))"
-        case .otherCardSyntax: "index cache written with another card syntax"
+        case .otherCardSyntax: "index cache written with another card syntax or other ignored paths"
         case .malformed(let why): "index cache damaged (\(why))"
         case .checksumMismatch(let s): "index cache damaged (checksum of \(s) does not match)"
         case .unreadable(let e): "index cache unreadable: \(e)"
@@ -70,13 +70,23 @@ public struct IndexCache: Sendable {
     let root: String
     /// The card syntax notes are parsed with; a cache written with another is not used.
     public let syntax: CardSyntax
+    /// The paths the vault leaves out; a cache written with other ones is not used.
+    public let ignored: IgnoredPaths
 
     /// The cache of the vault at `root`.
-    public init(root: String, io: FileIO = FileIO(), syntax: CardSyntax = .quire) {
+    public init(root: String, io: FileIO = FileIO(), syntax: CardSyntax = .quire, ignored: IgnoredPaths = .none) {
         self.root = root
         self.syntax = syntax
+        self.ignored = ignored
         path = root + "/" + Self.relativePath
         self.io = io
+    }
+
+    /// The digest of what decides which files are notes and which cards they hold: the card
+    /// syntax's, mixed with the ignored paths' when there are any (so a cache written before
+    /// `ignore:` existed is still used without it).
+    public var settingsDigest: UInt64 {
+        ignored.isEmpty ? syntax.digest : (syntax.digest &* 0x9E37_79B9_7F4A_7C15) ^ ignored.digest
     }
 
     /// What the cache knows about one file.
@@ -311,7 +321,7 @@ public struct IndexCache: Sendable {
             guard fileSize >= Int64(Self.trailerSize) else { throw IndexCacheError.malformed("shorter than its trailer") }
             let trailer = try Self.read(file, offset: fileSize - Int64(Self.trailerSize), count: Self.trailerSize)
             let table = try trailer.withUnsafeBytes { raw in Result { () throws(IndexCacheError) in
-                try Self.decodeTrailer(raw, syntaxDigest: syntax.digest)
+                try Self.decodeTrailer(raw, syntaxDigest: settingsDigest)
             } }.get()
             guard Int64(table.range.upperBound) + Int64(Self.trailerSize) == fileSize else {
                 throw IndexCacheError.malformed("sizes do not add up to the file's \(fileSize) bytes")
@@ -620,7 +630,7 @@ extension IndexCache {
         try sections.add(SectionName.tables, tableBytes.bytes)
         try sections.add(SectionName.cardIDs, idTable, count: idTable.count / 12)
         try sections.add(SectionName.due, entries.due.encoded(), count: entries.due.items.count)
-        try sections.finish(syntaxDigest: syntax.digest)
+        try sections.finish(syntaxDigest: settingsDigest)
     }
 
     /// One file of an updated cache: an entry kept from the old cache (its note's bytes copied as

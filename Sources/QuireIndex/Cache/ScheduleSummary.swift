@@ -111,7 +111,7 @@ public struct ScheduleSummary: Sendable {
         let io = cache.io
         // Duplicates that already exist may come or go with any change: a full build decides.
         guard snapshot.crossFileDiagnostics.isEmpty else { return nil }
-        let scanned = VaultScanner(io: io).scan(root: root)
+        let scanned = VaultScanner(io: io, ignored: cache.ignored).scan(root: root)
         let files = scanned.files
         let entries = snapshot.entries
         var numbers: [String: Int] = [:]
