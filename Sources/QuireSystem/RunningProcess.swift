@@ -23,12 +23,27 @@ package struct RunningProcess: Sendable, Equatable {
         var found: [RunningProcess] = []
         for name in io.names(in: "/proc") ?? [] {
             guard let pid = Int32(name), pid > 0 else { continue }
-            // A process that ended since the folder was listed is skipped.
-            guard let bytes = try? io.read("/proc/\(name)/comm").bytes else { continue }
+            // A process that ended since the folder was listed is skipped, and so is one that has
+            // ended and not been reaped (a zombie: where nothing reaps orphans, as in a container
+            // without an init, a killed command's git stays one for good, and works at nothing).
+            guard let bytes = try? io.read("/proc/\(name)/comm").bytes, !isZombie(name, io: io) else { continue }
             let comm = String(decoding: bytes.prefix { $0 != 0x0A }, as: UTF8.self)
             found.append(RunningProcess(pid: pid, command: comm, workingFolder: link("/proc/\(name)/cwd")))
         }
         return found
+    }
+
+    /// Whether `/proc/PID/stat` says the process has ended (state `Z` or `X`), or is gone.
+    static func isZombie(_ pid: String, io: FileIO) -> Bool {
+        guard let stat = try? io.read("/proc/\(pid)/stat").bytes else { return true }
+        return state(ofStat: stat).map { $0 == UInt8(ascii: "Z") || $0 == UInt8(ascii: "X") } ?? false
+    }
+
+    /// The state letter of a `/proc/PID/stat` line: the field after the command, which is in
+    /// parentheses and may itself hold `)` and spaces.
+    static func state(ofStat stat: [UInt8]) -> UInt8? {
+        guard let close = stat.lastIndex(of: UInt8(ascii: ")")), close + 2 < stat.count else { return nil }
+        return stat[close + 2]
     }
 
     private static func link(_ path: String) -> String? {
