@@ -112,6 +112,17 @@ public enum Doctor {
         } else {
             found.append(Finding(.ok, "vault", "settings", "read without a problem"))
         }
+        // Obsidian's template folders (placeholders, no notes) read as notes: a vault set up
+        // before `ignore:` existed, or whose template folder moved since.
+        let ignored = IgnoredPaths(config.ignore)
+        let templates = Vault.templateFolders(vault.root, io: vault.io).filter { !ignored.contains($0) }
+        if !templates.isEmpty {
+            let list = "[" + (config.ignore + templates).map(VaultConfig.flowItem).joined(separator: ", ") + "]"
+            found.append(Finding(.warning, "vault", "templates",
+                                 "Obsidian's template folder\(templates.count == 1 ? "" : "s") \(templates.map { "'\($0)'" }.joined(separator: ", ")) "
+                                 + "read as notes (their placeholders are no YAML)",
+                                 fix: "quire config set ignore \"\(list)\""))
+        }
         // A leftover temporary file is named by TemporaryFiles' rule; the scanner reports it.
         func isLeftover(_ d: Diagnostic) -> Bool { TemporaryFiles.writer(ofName: String(d.path.split(separator: "/").last ?? "")) != nil }
         let leftovers = loaded.index.diagnostics.filter(isLeftover)

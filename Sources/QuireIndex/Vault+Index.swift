@@ -42,7 +42,7 @@ extension Vault {
     /// `folder`) and the Templater plugin (`templates_folder`) name, as vault-relative paths; those
     /// that are no plain path inside the vault (or files that are no small regular JSON file) are
     /// passed over.
-    static func templateFolders(_ directory: String, io: FileIO) -> [String] {
+    public static func templateFolders(_ directory: String, io: FileIO) -> [String] {
         var found: [String] = []
         for (file, key) in [(".obsidian/templates.json", "folder"), (".obsidian/plugins/templater-obsidian/data.json", "templates_folder")] {
             guard let stamp = io.linkStamp(directory + "/" + file), stamp.isRegularFile, stamp.size < 1 << 20,

@@ -41,6 +41,24 @@ import QuireSystem
         }
     }
 
+    /// A vault set up before `ignore:` existed, with Obsidian's templates read as notes: said,
+    /// with the command that leaves them out; once done, nothing to say.
+    @Test func obsidiansTemplatesReadAsNotes() throws {
+        try withTempDir { dir in
+            try dir.write(".quire/config.yaml", "ignore: ['**/*.draft.md']\n")
+            try dir.write(".obsidian/templates.json", "{\"folder\": \"Templates\"}")
+            try dir.write("Templates/daily.md", "---\ndate: {{date}}\n---\n")
+            try dir.write("a.md", "Q? :: A\n")
+            let found = Doctor.vault(VaultSession(try Vault(root: dir.path), cached: false), inotifyLimit: nil)
+            let finding = try #require(found.first { $0.title == "templates" })
+            #expect(finding.level == .warning && finding.detail == "Obsidian's template folder 'Templates' read as notes (their placeholders are no YAML)")
+            #expect(finding.fix == "quire config set ignore \"['**/*.draft.md', Templates]\"")
+            try dir.write(".quire/config.yaml", "ignore: ['**/*.draft.md', Templates]\n")
+            let after = Doctor.vault(VaultSession(try Vault(root: dir.path), cached: false), inotifyLimit: nil)
+            #expect(!after.contains { $0.title == "templates" } && after.allSatisfy { $0.level == .ok || $0.level == .note }, "\(after)")
+        }
+    }
+
     @Test func aFolderThatIsNoVault() throws {
         try withTempDir { dir in
             try dir.write("a.md", "Q? :: A\n")
