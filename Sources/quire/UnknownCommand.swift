@@ -32,7 +32,7 @@ enum UnknownCommand {
                 words = words.dropFirst()
                 continue
             }
-            guard !subcommands.isEmpty else { return nil }
+            guard !subcommands.isEmpty, !(help && path.isEmpty && word == "help") else { return nil }
             let topics = help && path.isEmpty ? HelpTopic.topics.map(\.name) + ["topics"] : []
             let near = EditDistance.suggestion(for: word, among: subcommands.map { $0._commandName } + topics)
             if near == nil, command.configuration.defaultSubcommand != nil { return nil }

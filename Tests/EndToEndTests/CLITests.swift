@@ -45,6 +45,7 @@ import Testing
             #expect(r.status == 64 && r.stderr.contains(said) && r.stdout.isEmpty, "\(args): \(r)")
         }
         #expect(try q.run(["help", "review"]).stdout.contains("OVERVIEW: Study"))
+        #expect(try q.run(["help", "help"]).status == 0)
         #expect(try q.run(["help", "import", "anki"]).stdout.contains("OVERVIEW: Import an Anki package"))
         #expect(try q.run(["list", "deck:Nosuch"] + now).status == 0)
         let setting = try q.run(["config", "get", "desired-retention"])
