@@ -11,12 +11,23 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Compressed data that could not be decompressed.
     case invalidCompression(name: String, reason: String)
 
-    public var description: String {
+    public var description: String { name + ": " + message }
+
+    /// What went wrong with the file ``name`` names, without its name (a located diagnostic
+    /// gives the name).
+    public var message: String {
         switch self {
-        case .invalidArchive(let name, let reason): "\(name): not a readable zip archive: \(reason)"
-        case .tooLarge(let name, let limit): "\(name): larger than \(ByteCount.text(limit)) once decompressed; refused"
-        case .invalidDatabase(let name, let reason): "\(name): not a readable SQLite database: \(reason)"
-        case .invalidCompression(let name, let reason): "\(name): cannot be decompressed: \(reason)"
+        case .invalidArchive(_, let reason): "not a readable zip archive: \(reason)"
+        case .tooLarge(_, let limit): "larger than \(ByteCount.text(limit)) once decompressed; refused"
+        case .invalidDatabase(_, let reason): "not a readable SQLite database: \(reason)"
+        case .invalidCompression(_, let reason): "cannot be decompressed: \(reason)"
+        }
+    }
+
+    /// The file, or the part of it, the error is about.
+    public var name: String {
+        switch self {
+        case .invalidArchive(let name, _), .tooLarge(let name, _), .invalidDatabase(let name, _), .invalidCompression(let name, _): name
         }
     }
 }

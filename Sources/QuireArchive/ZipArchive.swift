@@ -24,8 +24,18 @@ public final class ZipArchive {
         do {
             archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
         } catch {
-            throw .invalidArchive(name: name, reason: "\(error)")
+            throw .invalidArchive(name: name, reason: Self.reason(error, path: path))
         }
+    }
+
+    /// Why the archive at `path` cannot be opened, in words: an empty file, one with no zip
+    /// directory at its end (cut short, or no zip at all), else the library's reason.
+    static func reason(_ error: any Error, path: String) -> String {
+        if ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) == 0 { return "the file is empty" }
+        if case .missingEndOfCentralDirectoryRecord? = error as? Archive.ArchiveError {
+            return "no zip directory at its end: the file is cut short, or no zip file"
+        }
+        return "\(error)"
     }
 
     /// The entries, in the archive's order.

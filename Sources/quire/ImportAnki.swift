@@ -55,7 +55,8 @@ extension Quire {
             let budget = maxSize?.bytes ?? AnkiPackage.defaultBudget(packageSize: FileIO().stamp(file)?.size ?? 0)
             let package: AnkiPackage
             do { package = try AnkiPackage.read(path: file, name: name, budget: budget) } catch {
-                Output.error("quire: error: \(error.description)")
+                // A located message reads like a compiler's, `NAME: error: …`.
+                Output.error(error.description.contains(": error: ") ? error.description : "quire: error: \(error.description)")
                 throw ExitCode(1)
             }
             let fronts = CSVImport.fronts(in: context.loaded.index)

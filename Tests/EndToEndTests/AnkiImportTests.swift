@@ -129,7 +129,11 @@ import Testing
         let text = packages.appendingPathComponent("notes.apkg")
         try Data("not a zip".utf8).write(to: text)
         let bad = try q.run(["import", "anki", text.path], workingDirectory: other)
-        #expect(bad.status == 1 && bad.stderr.contains("notes.apkg: not a readable zip archive"), "\(bad)")
+        #expect(bad.status == 1 && bad.stderr == "notes.apkg: error: not a readable zip archive: no zip directory at its end: "
+                + "the file is cut short, or no zip file\n", "\(bad)")
+        try Data().write(to: text)
+        let empty = try q.run(["import", "anki", text.path], workingDirectory: other)
+        #expect(empty.status == 1 && empty.stderr == "notes.apkg: error: not a readable zip archive: the file is empty\n", "\(empty)")
     }
 
     /// Every number read from a package is checked: extreme intervals, due days, eases, counts,

@@ -151,8 +151,10 @@ public struct AnkiPackage: Sendable {
             package.media = try mediaList(zip, current: format == .current, name: name)
             return package
         } catch let error as ArchiveError {
-            if case .tooLarge = error, limit < Self.entryLimit { throw invalid(error.description + " (" + budgetRule + ")") }
-            throw invalid(error.description)
+            // The package's own name is the diagnostic's path; a part of it (the collection) is named.
+            let message = error.name == name ? error.message : error.description
+            if case .tooLarge = error, limit < Self.entryLimit { throw invalid(message + " (" + budgetRule + ")") }
+            throw invalid(message)
         } catch let error as InterchangeError {
             throw error
         } catch {
