@@ -2,6 +2,7 @@ import ArgumentParser
 import QuireApp
 import QuireIndex
 import QuireInterchange
+import QuireMarkdown
 import QuireModel
 import QuireReview
 import QuireSystem
@@ -69,6 +70,11 @@ extension Quire {
                                        sameMedia: AnkiImport.sameMedia(package: file, name: name, format: package.format, vault: vault),
                                        taken: ImportCommand.taken(in: vault))
             let errors = try ImportCommand.report(plan.diagnostics, root: ".", strict: strict)
+            // An empty collection (a profile's first backup, say) is said as such, not as 0 of something.
+            if package.notes.isEmpty {
+                Output.line("Nothing to import: \(TerminalText.visible(name)) holds no notes.")
+                return try context.loaded.finish()
+            }
             let summary = "\(Output.counted(plan.cardCount, "card")) in \(Output.counted(plan.notes.count, "note")), "
                 + "\(Output.counted(plan.reviewCount, "review")), \(Output.counted(plan.media.count, "media file"))"
                 + (plan.alreadyThere > 0 ? "; \(Output.counted(plan.alreadyThere, "note")) already in the vault skipped" : "")

@@ -136,6 +136,18 @@ import Testing
         #expect(empty.status == 1 && empty.stderr == "notes.apkg: error: not a readable zip archive: the file is empty\n", "\(empty)")
     }
 
+    /// An empty collection (a profile's first backup) is said as such; nothing is written.
+    @Test func anEmptyCollectionIsSaidAsSuch() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        let (vault, packages) = try Self.setUp(q)
+        let empty = packages.appendingPathComponent("empty.apkg").path
+        try Self.editedPackage(packages, to: empty, "c.execute('delete from cards'); c.execute('delete from notes'); c.execute('delete from revlog')\nwrite([])\n")
+        let imported = try q.run(["import", "anki", empty], workingDirectory: vault)
+        #expect(imported.status == 0 && imported.stdout == "Nothing to import: empty.apkg holds no notes.\n", "\(imported)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: vault.path).filter { !$0.hasPrefix(".") }.isEmpty)
+    }
+
     /// Every number read from a package is checked: extreme intervals, due days, eases, counts,
     /// memory states, times and creation dates are said and replaced, never trapped on, and the
     /// log the import writes still replays to the notes — with a 200,000-answer history too.
