@@ -54,20 +54,36 @@ public enum NoteChunker {
     public static let maximumWords = 300
     /// A paragraph longer than this is cut between sentences.
     public static let longParagraphWords = 300
+    /// No chunk is longer than this: a longer sentence, block or card is cut between words into
+    /// pieces of ``maximumWords``. (Search's snippets cost the square of a chunk's matches: one
+    /// card of 64,000 words took 27 s to search.)
+    public static let hardMaximumWords = 2 * maximumWords
 
     /// The chunks of a note: `bytes` the file, `note` as ``NoteParser`` read it (its cards), in
     /// file order, prose and cards interleaved by their first line.
     public static func chunks(of note: Note, bytes: [UInt8]) -> [Chunk] {
         var chunks: [Chunk] = []
         // Each card once: a pair's or group's siblings share its lines.
-        var cardLines: [ClosedRange<Int>] = []
-        for card in note.cards where !cardLines.contains(card.lines) {
-            cardLines.append(card.lines)
+        var cardLines: Set<ClosedRange<Int>> = []
+        for card in note.cards where cardLines.insert(card.lines).inserted {
             let text = card.kind == .cloze ? card.back : card.front + "\n\n" + card.back
-            chunks.append(Chunk(kind: .card(card.id), path: note.path, lines: card.lines, headingPath: card.headingPath, text: text))
+            let parts = wordCount(text) > hardMaximumWords ? wordPieces(text, maximum: maximumWords) : [text]
+            for part in parts {
+                chunks.append(Chunk(kind: .card(card.id), path: note.path, lines: card.lines, headingPath: card.headingPath, text: part))
+            }
         }
         let (body, firstLine) = FrontMatter.body(of: bytes)
         let lines = splitLines(body)
+        // Which lines of the file are a card's: +1 where a card's lines begin, -1 past their end.
+        var cardDepth = [Int](repeating: 0, count: lines.count + firstLine + 2)
+        for range in cardLines {
+            let low = min(max(range.lowerBound, 0), cardDepth.count - 1), high = min(max(range.upperBound + 1, 0), cardDepth.count - 1)
+            guard low < high else { continue }
+            cardDepth[low] += 1
+            cardDepth[high] -= 1
+        }
+        for k in cardDepth.indices.dropFirst() { cardDepth[k] += cardDepth[k - 1] }
+        func isCardLine(_ fileLine: Int) -> Bool { fileLine >= 0 && fileLine < cardDepth.count && cardDepth[fileLine] > 0 }
         let document = MarkdownDocument(parsing: Array(body), options: .indexing)
         var headings: [(level: Int, text: String)] = []
         var pending: [(lines: ClosedRange<Int>, text: String, words: Int)] = []
@@ -111,14 +127,18 @@ public enum NoteChunker {
             var kept: [(line: Int, text: Substring)] = []
             for line in start...end where line <= lines.count {
                 let fileLine = line + firstLine - 1
-                if cardLines.contains(where: { $0.contains(fileLine) }) { continue }
+                if isCardLine(fileLine) { continue }
                 kept.append((line, lines[line - 1]))
             }
             guard !kept.isEmpty else { continue }
             let text = kept.map(\.text).joined(separator: "\n")
-            if node.kind == .paragraph, wordCount(text) > longParagraphWords {
+            let words = wordCount(text)
+            if node.kind == .paragraph, words > longParagraphWords {
                 // A long paragraph: its sentences gathered into pieces, each with its lines.
                 for piece in sentencePieces(kept) { add(piece.lines, piece.text) }
+            } else if words > hardMaximumWords {
+                // A long list, table, quote or code block: its lines gathered into pieces.
+                for piece in pieces(kept, separator: "\n", units: { [String($0)] }) { add(piece.lines, piece.text) }
             } else {
                 add((kept.first?.line ?? start)...(kept.last?.line ?? end), text)
             }
@@ -133,16 +153,26 @@ public enum NoteChunker {
         }
         if !pages.isEmpty || !times.isEmpty {
             for k in chunks.indices {
-                chunks[k].page = pages.last(where: { $0.line <= chunks[k].lines.lowerBound })?.page
-                chunks[k].time = times.last(where: { $0.line <= chunks[k].lines.lowerBound })?.seconds
+                let first = chunks[k].lines.lowerBound
+                chunks[k].page = lastIndex(in: pages, atOrBefore: first, \.line).map { pages[$0].page }
+                chunks[k].time = lastIndex(in: times, atOrBefore: first, \.line).map { times[$0].seconds }
             }
         }
         return chunks.sorted { ($0.lines.lowerBound, $0.isCard ? 1 : 0) < ($1.lines.lowerBound, $1.isCard ? 1 : 0) }
     }
 
     /// A paragraph's lines cut into pieces of whole sentences, each at most about
-    /// ``maximumWords`` words (a longer sentence is a piece of its own).
+    /// ``maximumWords`` words (a longer sentence is a piece of its own, one longer than
+    /// ``hardMaximumWords`` cut between words).
     static func sentencePieces(_ lines: [(line: Int, text: Substring)]) -> [(lines: ClosedRange<Int>, text: String)] {
+        pieces(lines, separator: " ", units: sentences)
+    }
+
+    /// Lines cut into `units` (sentences, or the lines whole) gathered into pieces of at most about
+    /// ``maximumWords`` words, joined by `separator`, each with its lines; a unit longer than
+    /// ``hardMaximumWords`` is cut between words.
+    static func pieces(_ lines: [(line: Int, text: Substring)], separator: String,
+                       units: (Substring) -> [String]) -> [(lines: ClosedRange<Int>, text: String)] {
         var pieces: [(lines: ClosedRange<Int>, text: String)] = []
         var current = "", words = 0
         var firstLine: Int?, lastLine = 0
@@ -153,17 +183,65 @@ public enum NoteChunker {
             firstLine = nil
         }
         for (number, text) in lines {
-            for sentence in sentences(text) {
-                let n = wordCount(sentence)
+            for unit in units(text) {
+                let n = wordCount(unit)
+                if n > hardMaximumWords {
+                    close()
+                    for part in wordPieces(unit, maximum: maximumWords) { pieces.append((number...number, part)) }
+                    continue
+                }
                 if words > 0, words + n > maximumWords { close() }
                 if firstLine == nil { firstLine = number }
-                current += (current.isEmpty ? "" : " ") + sentence
+                current += (current.isEmpty ? "" : separator) + unit
                 words += n
                 lastLine = number
             }
         }
         close()
         return pieces
+    }
+
+    /// `text` cut between words into pieces of at most `maximum` words (as ``wordCount(_:)``
+    /// counts them: an ideograph is a word of its own), never inside a character, the pieces
+    /// trimmed.
+    static func wordPieces(_ text: String, maximum: Int) -> [String] {
+        var pieces: [String] = []
+        var count = 0, inWord = false
+        var start = text.startIndex
+        let scalars = text.unicodeScalars
+        var i = scalars.startIndex
+        while i < scalars.endIndex {
+            let kind = letter(scalars[i])
+            let startsWord = kind == .single || (kind == .word && !inWord)
+            if startsWord, count >= maximum, let cut = i.samePosition(in: text) {
+                let piece = trimmed(text[start..<cut])
+                if !piece.isEmpty { pieces.append(piece) }
+                start = cut
+                count = 0
+            }
+            if startsWord { count += 1 }
+            inWord = kind == .word
+            scalars.formIndex(after: &i)
+        }
+        let last = trimmed(text[start...])
+        if !last.isEmpty { pieces.append(last) }
+        return pieces
+    }
+
+    /// `text` without the white space (line ends too) at its ends.
+    private static func trimmed(_ text: Substring) -> String {
+        guard let first = text.firstIndex(where: { !$0.isWhitespace }), let last = text.lastIndex(where: { !$0.isWhitespace }) else { return "" }
+        return String(text[first...last])
+    }
+
+    /// The index of the last of `items` (sorted by `key`) whose key is at most `value`.
+    static func lastIndex<T>(in items: [T], atOrBefore value: Int, _ key: (T) -> Int) -> Int? {
+        var low = 0, high = items.count
+        while low < high {
+            let mid = (low + high) / 2
+            if key(items[mid]) <= value { low = mid + 1 } else { high = mid }
+        }
+        return low > 0 ? low - 1 : nil
     }
 
     /// A line cut after each sentence's end (`.`, `!`, `?` before a space or the end, and the
@@ -198,29 +276,41 @@ public enum NoteChunker {
     public static func wordCount(_ text: String) -> Int {
         var count = 0, inWord = false
         for scalar in text.unicodeScalars {
-            // ASCII without a look-up in the Unicode tables (most text; the tables cost 30× more).
-            if scalar.value < 0x80 {
-                let v = scalar.value
-                if (v >= 0x30 && v <= 0x39) || (v >= 0x41 && v <= 0x5A) || (v >= 0x61 && v <= 0x7A) {
-                    if !inWord { count += 1 }
-                    inWord = true
-                } else {
-                    inWord = false
-                }
-                continue
-            }
-            let p = scalar.properties
-            if p.isIdeographic || (0x3040...0x30FF).contains(scalar.value) || (0xAC00...0xD7A3).contains(scalar.value) {
-                count += 1
-                inWord = false
-            } else if p.isAlphabetic || p.numericType != nil || p.generalCategory == .nonspacingMark {
+            switch letter(scalar) {
+            case .word:
                 if !inWord { count += 1 }
                 inWord = true
-            } else {
+            case .single:
+                count += 1
+                inWord = false
+            case .other:
                 inWord = false
             }
         }
         return count
+    }
+
+    /// What a character is to a word count.
+    enum Letter {
+        /// Part of a word: a letter, digit or mark.
+        case word
+        /// A word of its own: an ideograph, kana or hangul syllable.
+        case single
+        /// Between words.
+        case other
+    }
+
+    /// How `scalar` counts in ``wordCount(_:)``.
+    @inline(__always)
+    static func letter(_ scalar: Unicode.Scalar) -> Letter {
+        // ASCII without a look-up in the Unicode tables (most text; the tables cost 30× more).
+        if scalar.value < 0x80 {
+            let v = scalar.value
+            return (v >= 0x30 && v <= 0x39) || (v >= 0x41 && v <= 0x5A) || (v >= 0x61 && v <= 0x7A) ? .word : .other
+        }
+        let p = scalar.properties
+        if p.isIdeographic || (0x3040...0x30FF).contains(scalar.value) || (0xAC00...0xD7A3).contains(scalar.value) { return .single }
+        return p.isAlphabetic || p.numericType != nil || p.generalCategory == .nonspacingMark ? .word : .other
     }
 
     /// The lines of a text (LF or CRLF), without their ends.

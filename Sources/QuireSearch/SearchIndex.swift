@@ -49,8 +49,9 @@ public final class SearchIndex {
     /// The marks put around matched words in snippets.
     public static let marks = (open: "\u{1}", close: "\u{2}")
 
-    /// The schema's version: an index written by another is rebuilt.
-    static let version = "5"
+    /// The schema's and the chunker's version: an index written by another is rebuilt (6: no chunk
+    /// longer than ``NoteChunker/hardMaximumWords``).
+    static let version = "6"
     /// The vectors' model: vectors made by another are dropped.
     static let vectorModel = "all-MiniLM-L6-v2/i8"
 

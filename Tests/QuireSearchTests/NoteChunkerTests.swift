@@ -77,6 +77,51 @@ import QuireModel
         let c = try chunks(text)
         #expect(c.count >= 1_000_000 / (NoteChunker.maximumWords + 10) && c.allSatisfy { $0.words <= NoteChunker.maximumWords })
     }
+
+    /// No chunk passes the hard limit, whatever holds the words: a sentence without an end, a
+    /// card's answer, a list, a run of ideographs, words joined by punctuation. Every word is
+    /// kept, in order, and each piece keeps its lines (search's snippets cost the square of a
+    /// chunk's matches: such a chunk made one search take 27 s).
+    @Test func noChunkPassesTheHardLimit() throws {
+        let run = String(repeating: "alpha beta ", count: 2_000)          // 4,000 words, no sentence end
+        let list = (1...1_500).map { "- item \($0)" }.joined(separator: "\n")
+        let ideographs = String(repeating: "細胞", count: 1_000)
+        let text = "# A\n\n" + run + "\n\nQ: What?\nA: " + run + "\n\n" + list + "\n\n" + ideographs + "\n\n"
+            + String(repeating: "x,", count: 3_000) + "\n"
+        let c = try chunks(text)
+        #expect(c.allSatisfy { $0.words <= NoteChunker.hardMaximumWords }, "\(c.map(\.words))")
+        let card = c.filter(\.isCard)
+        let kinds = card.map(\.kind)
+        #expect(card.count == 14 && kinds.allSatisfy { $0 == kinds.first })
+        #expect(card.allSatisfy { $0.lines == 5...6 })
+        #expect(card.map(\.words).reduce(0, +) == 4_001)
+        let prose = c.filter { !$0.isCard }
+        #expect(prose.map(\.words).reduce(0, +) == 12_000, "4,000 + 3,000 + 2,000 + 3,000")
+        // The run's words in order, the pieces on its line; the list's pieces on their own lines.
+        #expect(prose.filter { $0.lines == 3...3 }.map(\.text).joined(separator: " ") == run.trimmingSpaces())
+        let items = prose.filter { $0.text.hasPrefix("- item") }
+        #expect(items.count == 10)
+        #expect(items.first?.lines == 8...157)
+        #expect(items.last?.lines.upperBound == 1_507)
+        #expect(prose.contains { $0.text.hasPrefix("細胞") && $0.words == NoteChunker.maximumWords })
+    }
+
+    /// A note of many cards is cut in time linear in them (each line's card looked up once).
+    @Test func manyCardsAreCutInLinearTime() throws {
+        let text = (0..<50_000).map { "Q: q\($0)?\nA: a\n\nprose \($0)\n" }.joined(separator: "\n")
+        let c = try chunks(text)
+        #expect(c.filter(\.isCard).count == 50_000)
+        #expect(c.filter { !$0.isCard }.map(\.words).reduce(0, +) == 100_000)
+    }
+
+    @Test func wordPiecesCutBetweenWordsOnly() {
+        #expect(NoteChunker.wordPieces("a b c d e", maximum: 2) == ["a b", "c d", "e"])
+        #expect(NoteChunker.wordPieces("one,two;three four", maximum: 2) == ["one,two;", "three four"])
+        #expect(NoteChunker.wordPieces("日本語です", maximum: 2) == ["日本", "語で", "す"])
+        #expect(NoteChunker.wordPieces("  \n ", maximum: 2).isEmpty)
+        // A letter and its combining mark are never parted.
+        #expect(NoteChunker.wordPieces("e\u{301} e\u{301} e\u{301}", maximum: 1).map(\.unicodeScalars.count) == [2, 2, 2])
+    }
 }
 
 /// An imported document's page anchors: each chunk takes the page above it; anchors are not text.
