@@ -257,7 +257,7 @@ extension CardGenerator {
     /// `sentence` with the first `term` (whole words) marked as deletion 1, or nil.
     static func cloze(_ sentence: String, deleting term: String) -> String? {
         var search = sentence.startIndex
-        while let r = sentence.range(of: term, range: search..<sentence.endIndex) {
+        while let r = sentence[search...].range(ofLiteral: term) {
             let before = r.lowerBound == sentence.startIndex ? " " : sentence[sentence.index(before: r.lowerBound)]
             let after = r.upperBound == sentence.endIndex ? " " : sentence[r.upperBound]
             if !before.isLetter, !before.isNumber, !after.isLetter, !after.isNumber {

@@ -82,8 +82,8 @@ public enum CardGenerator {
             switch card.kind {
             case .cloze:
                 var rest = Substring(card.identityText)
-                while let open = rest.range(of: "{{c"), let sep = rest[open.upperBound...].range(of: "::"),
-                      let close = rest[sep.upperBound...].range(of: "}}") {
+                while let open = rest.range(ofLiteral: "{{c"), let sep = rest[open.upperBound...].range(ofLiteral: "::"),
+                      let close = rest[sep.upperBound...].range(ofLiteral: "}}") {
                     let inside = rest[sep.upperBound..<close.lowerBound]
                     out.insert(normalized(String(inside.components(separatedBy: "::").first ?? String(inside))))
                     rest = rest[close.upperBound...]
@@ -198,8 +198,8 @@ public enum CardGenerator {
 extension CardGenerator {
     /// The text of a cloze's first deletion (`{{c1::x}}` or `{{c1::x::hint}}` → `x`), or nil.
     static func clozeDeletion(_ text: String) -> String? {
-        guard let open = text.range(of: "{{c"), let sep = text[open.upperBound...].range(of: "::"),
-              let close = text[sep.upperBound...].range(of: "}}") else { return nil }
+        guard let open = text.range(ofLiteral: "{{c"), let sep = text[open.upperBound...].range(ofLiteral: "::"),
+              let close = text[sep.upperBound...].range(ofLiteral: "}}") else { return nil }
         return text[sep.upperBound..<close.lowerBound].components(separatedBy: "::").first
     }
 }
@@ -222,9 +222,9 @@ extension CardProposal {
     static func clozeShown(_ text: String) -> String {
         var out = ""
         var rest = Substring(text)
-        while let open = rest.range(of: "{{c") {
+        while let open = rest.range(ofLiteral: "{{c") {
             out += rest[..<open.lowerBound]
-            guard let sep = rest[open.upperBound...].range(of: "::"), let close = rest[sep.upperBound...].range(of: "}}") else {
+            guard let sep = rest[open.upperBound...].range(ofLiteral: "::"), let close = rest[sep.upperBound...].range(ofLiteral: "}}") else {
                 out += rest[open.lowerBound...]
                 return out
             }

@@ -25,8 +25,28 @@ public enum MathSpans {
         // then: the spans could not be told from it).
         guard !markdown.contains(open), !markdown.contains(close), markdown.contains("$") else { return (markdown, []) }
         let s = Array(markdown.unicodeScalars)
-        var out = String.UnicodeScalarView()
+        // Scalars gathered in an array: appending a string to a `String.UnicodeScalarView` copies
+        // all it holds (one card of 64,000 formulas took 10 s to export).
+        var out: [Unicode.Scalar] = []
+        out.reserveCapacity(s.count)
         var spans: [Span] = []
+        // Every backtick run's start by its length, and where each blank line is: an opener's
+        // closing run is the next of its length, if it comes before the paragraph ends. (Searching
+        // the rest of the paragraph from each opener is quadratic: runs of every length, never
+        // closed.) `next` keeps, for each list, how far earlier openers have read it.
+        var runs: [Int: [Int]] = [:], breaks: [Int] = []
+        var next: [Int: Int] = [:], nextBreak = 0
+        var k = 0
+        while k < s.count {
+            if s[k] == "`" {
+                let start = k
+                while k < s.count, s[k] == "`" { k += 1 }
+                runs[k - start, default: []].append(start)
+                continue
+            }
+            if s[k] == "\n", k + 1 < s.count, s[k + 1] == "\n" { breaks.append(k) }
+            k += 1
+        }
         var i = 0
         var atLineStart = true
         var fence: (char: Unicode.Scalar, count: Int)?
@@ -66,18 +86,15 @@ public enum MathSpans {
             if c == "`" {
                 // A code span: the same run of backticks closes it (on any line of the paragraph).
                 let run = s[i...].prefix { $0 == "`" }.count
-                var j = i + run
-                var closed: Int?
-                while j < s.count {
-                    if s[j] == "`" {
-                        let r = s[j...].prefix { $0 == "`" }.count
-                        if r == run { closed = j + r; break }
-                        j += r
-                    } else {
-                        if s[j] == "\n", j + 1 < s.count, s[j + 1] == "\n" { break }
-                        j += 1
-                    }
-                }
+                // The first run of this length after the opener, and the paragraph's end.
+                let after = i + run
+                let starts = runs[run] ?? []
+                var n = next[run] ?? 0
+                while n < starts.count, starts[n] < after { n += 1 }
+                next[run] = n
+                while nextBreak < breaks.count, breaks[nextBreak] < after { nextBreak += 1 }
+                let paragraphEnd = nextBreak < breaks.count ? breaks[nextBreak] : s.count
+                let closed: Int? = n < starts.count && starts[n] < paragraphEnd ? starts[n] + run : nil
                 let end = closed ?? i + run
                 for k in i..<end { put(k) }
                 i = end
@@ -87,7 +104,7 @@ public enum MathSpans {
                 let display = i + 1 < s.count && s[i + 1] == "$"
                 if display, let end = find(s, "$$", from: i + 2) {
                     spans.append(Span(tex: String(String.UnicodeScalarView(s[(i + 2)..<end])), display: true))
-                    out.append(contentsOf: placeholder(spans.count - 1).unicodeScalars)
+                    out += placeholder(spans.count - 1).unicodeScalars
                     i = end + 2
                     continue
                 }
@@ -104,7 +121,7 @@ public enum MathSpans {
                     }
                     if let end {
                         spans.append(Span(tex: String(String.UnicodeScalarView(s[(i + 1)..<end])), display: false))
-                        out.append(contentsOf: placeholder(spans.count - 1).unicodeScalars)
+                        out += placeholder(spans.count - 1).unicodeScalars
                         i = end + 1
                         continue
                     }
@@ -113,7 +130,9 @@ public enum MathSpans {
             put(i)
             i += 1
         }
-        return (String(out), spans)
+        var text = String.UnicodeScalarView()
+        text.append(contentsOf: out)
+        return (String(text), spans)
     }
 
     /// The first `$$` at or after `start`, not escaped, before a blank line.

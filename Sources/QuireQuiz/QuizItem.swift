@@ -1,5 +1,6 @@
 import Foundation
 import QuireModel
+import QuireSupport
 
 /// A card as a quiz asks it: its question and answer as plain text (Markdown marks off), the deck
 /// and kind its distractors must share, and for a cloze card the sentence around the blank.
@@ -77,7 +78,7 @@ public struct QuizItem: Sendable, Equatable {
                 found = back.hasSuffix(piece) && back.index(back.endIndex, offsetBy: -piece.count) >= searchFrom
                     ? back.index(back.endIndex, offsetBy: -piece.count)..<back.endIndex : nil
             } else {
-                found = back[searchFrom...].range(of: piece)
+                found = back[searchFrom...].range(ofLiteral: piece)
             }
             guard let found, found.lowerBound > position else { return nil }
             filled.append(String(back[position..<found.lowerBound]).trimmingSpacesAndNewlines)

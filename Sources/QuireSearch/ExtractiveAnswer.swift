@@ -1,5 +1,6 @@
 import QuireModel
 import QuireEmbedding
+import QuireSupport
 
 /// An answer to a question built from the notes: sentences taken from (or, phrased by a language
 /// model, checked against) the retrieved chunks, each citing the chunk it comes from.
@@ -246,7 +247,7 @@ public enum ExtractiveAnswer {
         var commentsLeft = true
         while i < line.endIndex {
             if commentsLeft, line[i...].hasPrefix("<!--") {
-                if let end = line[i...].range(of: "-->") {
+                if let end = line[i...].range(ofLiteral: "-->") {
                     i = end.upperBound
                     continue
                 }

@@ -151,7 +151,7 @@ public enum AnkiExport {
         var out = ""
         var rest = text[...]
         var n = 0
-        while let open = rest.range(of: "=="), let close = rest[open.upperBound...].range(of: "==") {
+        while let open = rest.range(ofLiteral: "=="), let close = rest[open.upperBound...].range(ofLiteral: "==") {
             n += 1
             out += rest[..<open.lowerBound] + "{{c\(n)::" + rest[open.upperBound..<close.lowerBound] + "}}"
             rest = rest[close.upperBound...]
@@ -163,7 +163,7 @@ public enum AnkiExport {
     static func replaceImageSources(_ html: String, _ rename: (String) -> String?) -> String {
         var out = ""
         var rest = html[...]
-        while let img = rest.range(of: "<img "), let src = rest[img.upperBound...].range(of: "src=\""),
+        while let img = rest.range(ofLiteral: "<img "), let src = rest[img.upperBound...].range(ofLiteral: "src=\""),
               let end = rest[src.upperBound...].firstIndex(of: "\"") {
             out += rest[..<src.upperBound]
             let target = unescape(String(rest[src.upperBound..<end]))
@@ -181,8 +181,8 @@ public enum AnkiExport {
     static func replaceSoundLinks(_ html: String, _ rename: (String) -> String?) -> String {
         var out = ""
         var rest = html[...]
-        while let a = rest.range(of: "<a href=\""), let end = rest[a.upperBound...].firstIndex(of: "\""),
-              let close = rest[end...].range(of: "</a>") {
+        while let a = rest.range(ofLiteral: "<a href=\""), let end = rest[a.upperBound...].firstIndex(of: "\""),
+              let close = rest[end...].range(ofLiteral: "</a>") {
             let target = unescape(String(rest[a.upperBound..<end]))
             let ext = target.split(separator: ".").last.map { $0.lowercased() } ?? ""
             guard soundExtensions.contains(ext), !target.contains("://"), let name = rename(target) else {

@@ -437,7 +437,7 @@ public struct AnkiImport: Sendable {
 
     /// The field a cloze template's question deletes from (`{{cloze:Text}}`); the first by default.
     static func clozeField(_ format: String, fields: [String]) -> Int {
-        guard let range = format.range(of: "{{cloze:"), let close = format[range.upperBound...].range(of: "}}") else { return 0 }
+        guard let range = format.range(ofLiteral: "{{cloze:"), let close = format[range.upperBound...].range(ofLiteral: "}}") else { return 0 }
         let name = format[range.upperBound..<close.lowerBound].split(separator: ":").last.map(String.init)?.trimmingSpaces() ?? ""
         return fields.firstIndex(of: name) ?? 0
     }
@@ -699,19 +699,19 @@ public struct AnkiImport: Sendable {
     static func plainText(_ markdown: String) -> String {
         var line = markdown
         // `{{c1::answer::hint}}` reads as its answer.
-        while let open = line.range(of: "{{c"), let sep = line[open.upperBound...].range(of: "::"),
+        while let open = line.range(ofLiteral: "{{c"), let sep = line[open.upperBound...].range(ofLiteral: "::"),
               line[open.upperBound..<sep.lowerBound].allSatisfy(\.isNumber),
-              let close = line[sep.upperBound...].range(of: "}}") {
+              let close = line[sep.upperBound...].range(ofLiteral: "}}") {
             let inner = line[sep.upperBound..<close.lowerBound]
-            let answer = inner.range(of: "::").map { inner[..<$0.lowerBound] } ?? inner
+            let answer = inner.range(ofLiteral: "::").map { inner[..<$0.lowerBound] } ?? inner
             line.replaceSubrange(open.lowerBound..<close.upperBound, with: answer)
         }
         // Images go; a link keeps its text.
-        while let open = line.range(of: "!["), let mid = line[open.upperBound...].range(of: "]("),
+        while let open = line.range(ofLiteral: "!["), let mid = line[open.upperBound...].range(ofLiteral: "]("),
               let close = line[mid.upperBound...].firstIndex(of: ")") {
             line.replaceSubrange(open.lowerBound...close, with: "")
         }
-        while let open = line.firstIndex(of: "["), let mid = line[open...].range(of: "]("),
+        while let open = line.firstIndex(of: "["), let mid = line[open...].range(ofLiteral: "]("),
               let close = line[mid.upperBound...].firstIndex(of: ")") {
             line.replaceSubrange(open...close, with: line[line.index(after: open)..<mid.lowerBound])
         }
@@ -723,7 +723,7 @@ public struct AnkiImport: Sendable {
             let after = rest[rest.index(after: open)...]
             let display = after.hasPrefix("$")
             let body = display ? after.dropFirst() : after
-            guard let close = body.range(of: display ? "$$" : "$") else {
+            guard let close = body.range(ofLiteral: display ? "$$" : "$") else {
                 rest = after
                 continue
             }

@@ -1,3 +1,5 @@
+import QuireSupport
+
 /// What an Anki card template shows: the note's fields its question and its answer use, in the
 /// order they first appear (Anki's `{{Field}}`, `{{filter:Field}}`, `{{type:Field}}`,
 /// `{{cloze:Field}}`, `{{tts en_US:Field}}`; conditional sections `{{#Field}}`, `{{^Field}}` and
@@ -29,8 +31,8 @@ struct AnkiTemplate: Sendable, Equatable {
     static func latexFields(_ format: String, fields: [String]) -> Set<Int> {
         var found = Set<Int>()
         var rest = Substring(format)
-        while let open = rest.range(of: "[latex]") {
-            guard let close = rest[open.upperBound...].range(of: "[/latex]") else { break }
+        while let open = rest.range(ofLiteral: "[latex]") {
+            guard let close = rest[open.upperBound...].range(ofLiteral: "[/latex]") else { break }
             found.formUnion(references(String(rest[open.upperBound..<close.lowerBound]), fields: fields))
             rest = rest[close.upperBound...]
         }
@@ -42,8 +44,8 @@ struct AnkiTemplate: Sendable, Equatable {
         var found: [Int] = []
         var rest = Substring(format)
         // Each `{{…}}` is looked at once: the scan is linear in the format.
-        while let open = rest.range(of: "{{") {
-            guard let close = rest[open.upperBound...].range(of: "}}") else { break }
+        while let open = rest.range(ofLiteral: "{{") {
+            guard let close = rest[open.upperBound...].range(ofLiteral: "}}") else { break }
             let inner = rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: " \t")
             rest = rest[close.upperBound...]
             guard let first = inner.first, first != "#", first != "^", first != "/", first != "!" else { continue }

@@ -1,3 +1,5 @@
+import QuireSupport
+
 /// The text of a PDF as poppler's `pdftohtml -xml` lays it out: pages of positioned text lines,
 /// each with its font size and whether it is bold. Read from that tool's output, untrusted: any
 /// malformed part is skipped, never trusted for a size or an index.
@@ -70,7 +72,7 @@ public struct PDFLayout: Sendable, Equatable {
                 if let id = attributes["id"], let size = Double(attributes["size"] ?? "") { fonts[id] = size }
             } else if tag.hasPrefix("text ") {
                 // The line's content runs to its closing tag (inline <b>, <i>, <a> inside).
-                guard let end = rest.range(of: "</text>") else { break }
+                guard let end = rest.range(ofLiteral: "</text>") else { break }
                 let inner = rest[..<end.lowerBound]
                 rest = rest[end.upperBound...]
                 let attributes = Self.attributes(tag)
