@@ -58,13 +58,14 @@ extension MarkdownConverter {
         }
     }
 
-    /// Whether a line is a GFM table delimiter row (`|---|:--:|`), after any block quote markers.
+    /// Whether a line is a GFM table delimiter row (`|---|:--:|`), after any block quote markers;
+    /// its spaces are cmark-gfm's table spaces (space, tab, vertical tab, form feed).
     private func isDelimiterRow(_ line: Int) -> Bool {
         var dashes = 0
         for offset in lines.start(of: line)..<lines.contentEnd(of: line, in: source) {
             switch source[offset] {
             case UInt8(ascii: "-"): dashes += 1
-            case UInt8(ascii: "|"), UInt8(ascii: ":"), UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: ">"): continue
+            case UInt8(ascii: "|"), UInt8(ascii: ":"), UInt8(ascii: " "), UInt8(ascii: "\t"), 0x0B, 0x0C, UInt8(ascii: ">"): continue
             default: return false
             }
         }

@@ -295,6 +295,14 @@ struct CardExtractor: MarkdownWalker {
     private mutating func paragraph(_ node: MarkdownNode, at index: Int, in document: MarkdownDocument) {
         // Most prose holds none of the bytes any card syntax or tag needs: skip it cheaply, and
         // later skip each syntax whose marker bytes are absent.
+        guard node.range.start.line >= 1 else {
+            // cmark-gfm lost where this paragraph is (one it split off before a table, in a shape
+            // the converter could not place): its text cannot be read from the file.
+            let table = node.nextSibling.map { document.nodes[$0].range.start } ?? SourceLocation(line: 1, column: 1)
+            warn(line: max(1, table.line), column: max(1, table.column),
+                 "the text just before this table could not be placed in the file; no card read from it (a blank line before the table fixes this)")
+            return
+        }
         let markers = syntaxMarkers(node)
         let waiting = frames.indices.last.map { frames[$0].pendingQuestion != nil || frames[$0].pendingAnswer != nil } ?? false
         if !waiting, markers.isEmpty { return }

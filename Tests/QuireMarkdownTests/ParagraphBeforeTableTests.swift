@@ -20,4 +20,16 @@ import Testing
         #expect(document.indices(of: .code).map { slice(source, document.nodes[$0].range) } == ["`y`"])
         #expect(document.indices(of: .htmlInline).map { slice(source, document.nodes[$0].range) } == ["<b>", "</b>"])
     }
+
+    /// cmark-gfm's table spaces include the vertical tab and form feed: a delimiter row ending in
+    /// one still places the paragraph before the table. (The indexing parse makes no table of
+    /// rows without a `|`.)
+    @Test func delimiterRowWithAFormFeedOrVerticalTab() {
+        for space in ["\u{0C}", "\u{0B}"] {
+            let source = "=\na\n-" + space + "\n"
+            let document = MarkdownDocument(parsing: source, options: .default)
+            #expect(document.first(.table)?.range.start.line == 2)
+            #expect(document.first(.paragraph).map { slice(source, $0.range) } == "=")
+        }
+    }
 }

@@ -34,6 +34,22 @@ import QuireMarkdown
         #expect(CardExtractor.clozeBudget(paragraphBytes: 1 << 20) == 64 << 20)
     }
 
+    /// A form feed ends a table's delimiter row as a space would (cmark-gfm's table spaces are
+    /// space, tab, vertical tab and form feed): the paragraph split off before the table kept
+    /// cmark's position 0:0, so its text was read from line 1 and, in the plugin's syntax, a line
+    /// range ran backwards — a crash (long fuzz, `obsidian`).
+    @Test func aTableWhoseDelimiterRowEndsInAFormFeed() throws {
+        let text = "n\n?\n\n=\na\n-\u{0C}\n"
+        // The indexing parse makes no table of rows without a `|`: the paragraph is the answer.
+        let quire = parse(text)
+        #expect(quire.note?.cards.map(\.front) == ["n"])
+        #expect(quire.note?.cards.first?.back.hasPrefix("=") == true)
+        #expect(quire.note?.cards.first?.lines == 1...6)
+        let obsidian = NoteParser.parse(Array(("#flashcards\n" + text).utf8), path: "n.md", syntax: .obsidianSR(ObsidianSRSettings()))
+        #expect(obsidian.note?.cards.count == 1)
+        #expect(obsidian.note?.cards.allSatisfy { $0.lines.lowerBound >= 1 && !$0.front.isEmpty } == true)
+    }
+
     @Test func deepNestingIsRefusedBeforeCmark() {
         let deep = parse("a :: b\n\n" + String(repeating: ">", count: 200_000) + " x\n")
         #expect(deep.note == nil)
