@@ -1,0 +1,258 @@
+#!/usr/bin/env python3
+"""Checks that Quire's work grows linearly with hostile input (docs/SECURITY.md, "Work is bounded").
+
+    scripts/scaling-probe.py [--quire PATH] [--family note|side|log|csv] [NAME...]
+
+Each shape is a way a shared vault can be crafted against Quire: a note with a hundred thousand
+unclosed cloze openers, a card answer of sixty thousand links, a review log of a million undos, an
+`ignore:` pattern of many stars, a CSV of many columns. For each shape and command the shape's size
+is grown fourfold until a run takes 0.2 s, then run at four times that size: linear work takes about
+four times as long, quadratic work sixteen times. A ratio over 7 (with the larger run over 0.5 s)
+is flagged. NAME picks shapes or commands by name. Use a release build (`swift build -c release`);
+the whole probe takes about half an hour. Exit status 1 when anything is flagged.
+
+Families: `note` (a note's body, front matter or the plugin's syntax, read by `quire check`),
+`side` (a card's answer through show, review, the exports, search and ask), `log` (review logs
+through the commands that read them), `csv` (`quire import csv`).
+"""
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+NOTE = {
+    'unclosed-cloze': lambda k: 'x ' + '{{c1::' * k + '\n',
+    'many-clozes': lambda k: ' '.join('{{c%d::a}}' % (i % 9 + 1) for i in range(k)) + '\n',
+    'nested-cloze': lambda k: 'x ' + '{{c1::' * k + 'a' + '}}' * k + '\n',
+    'cloze-hints': lambda k: '{{c1::a' + '::h' * k + '}}\n',
+    'many-colons': lambda k: 'a' + ' :: b' * k + '\n',
+    'many-triple-colons': lambda k: 'a' + ' ::: b' * k + '\n',
+    'q-lines': lambda k: 'Q: what?\n' * k,
+    'qa-pairs': lambda k: 'Q: what?\nA: that.\n\n' * k,
+    'question-marks': lambda k: 'a\n?\n' * k,
+    'id-comments': lambda k: 'Q: a\nA: b ' + '<!-- id: abcdefabcdef -->' * k + '\n',
+    'headings': lambda k: ''.join('#' * (i % 6 + 1) + ' h%d\nQ: q%d\nA: a\n\n' % (i, i) for i in range(k)),
+    'inline-tags': lambda k: ' '.join('#t%d' % i for i in range(k)) + '\n',
+    'unclosed-wikilinks': lambda k: '[[' * k + '\n',
+    'embeds': lambda k: '![[x' * k + '\n',
+    'stars': lambda k: '*a' * k + '\n',
+    'underscores': lambda k: '_a' * k + '\n',
+    'tildes': lambda k: '~a' * k + '\n',
+    'brackets': lambda k: '[' * k + 'a' + ']' * k + '\n',
+    'open-brackets': lambda k: '[a' * k + '\n',
+    'backticks': lambda k: ''.join('`' * (i % 7 + 1) + 'a' for i in range(k)) + '\n',
+    'backslashes': lambda k: '\\' * k + '\n',
+    'html-comments': lambda k: '<!--' * k + '\n',
+    'lt': lambda k: '<a' * k + '\n',
+    'dollars': lambda k: '$a' * k + '\n',
+    'fences': lambda k: '```\n' * k,
+    'table-rows': lambda k: '| a | b |\n| - | - |\n' + '| x | y |\n' * k,
+    'footnotes': lambda k: '[^a' * k + '\n',
+    'entities': lambda k: '&amp' * k + '\n',
+    'autolinks': lambda k: 'http://a' * k + '\n',
+    'long-word': lambda k: 'Q: ' + 'a' * (20 * k) + '\nA: b\n',
+}
+FRONT_MATTER = {
+    'fm-tags': lambda k: 'tags: [' + ', '.join('t%d' % i for i in range(k)) + ']\n',
+    'fm-keys': lambda k: ''.join('k%d: v\n' % i for i in range(k)),
+    'fm-nested': lambda k: 'a: ' + '[' * k + ']' * k + '\n',
+    'fm-long-string': lambda k: 'title: "' + 'a\\n' * k + '"\n',
+    'fm-aliases': lambda k: 'a: &x [1]\n' + ''.join('b%d: *x\n' % i for i in range(k)),
+    'fm-deck-path': lambda k: 'deck: ' + '::'.join('d' for _ in range(k)) + '\n',
+    'fm-tag-path': lambda k: 'tags: [' + '/'.join('d' for _ in range(k)) + ']\n',
+}
+PLUGIN = {
+    'obs-highlights': lambda k: '#flashcards\n' + '==a==' * k + '\n',
+    'obs-unclosed-hl': lambda k: '#flashcards\n' + '==a' * k + '\n',
+    'obs-bold': lambda k: '#flashcards\n' + '**a' * k + '\n',
+    'obs-seps': lambda k: '#flashcards\nq' + '::a' * k + '\n',
+    'obs-multiline': lambda k: '#flashcards\nq\n?\n' + 'a\n' * k,
+    'obs-question-lines': lambda k: '#flashcards\n' + 'q\n?\n' * k,
+    'obs-braces': lambda k: '#flashcards\n' + '{{a' * k + '\n',
+}
+SIDES = {
+    'words': lambda k: 'a ' * k,
+    'linebreaks': lambda k: 'a\n' * k,
+    'emphasis': lambda k: '*a* ' * k,
+    'long-word': lambda k: 'a' * (4 * k),
+    'cjk': lambda k: '漢' * k,
+    'math': lambda k: '$x$ ' * k,
+    'links': lambda k: '[a](b) ' * k,
+    'html': lambda k: '<b>a</b>' * k,
+    'code': lambda k: '`a` ' * k,
+    'escapes': lambda k: '\\*' * k,
+    'br': lambda k: 'a<br>' * k,
+}
+SIDE_COMMANDS = {
+    'show': lambda d, card: ['show', card],
+    'review': lambda d, card: ['review', '--plain'],
+    'export-csv': lambda d, card: ['export', 'csv', '-'],
+    'export-json': lambda d, card: ['export', 'json', '-'],
+    'export-anki': lambda d, card: ['export', 'anki', os.path.join(d, 'out.apkg')],
+    'search': lambda d, card: ['search', 'a'],
+    'ask': lambda d, card: ['ask', 'what is a?'],
+}
+
+
+def stamp(i):
+    s = i * 37
+    return '2026-%02d-%02dT%02d:%02d:%02d.%03dZ' % (1 + (s // 2419200) % 10, 1 + (s // 86400) % 28,
+                                                   (s // 3600) % 24, (s // 60) % 60, s % 60, i % 1000)
+
+
+LOGS = {
+    'one-card-grades': lambda c, k: ''.join('%s grade %s good id=x%09d sched=fsrs ms=1 path=a.md\n' % (stamp(i), c, i) for i in range(k)),
+    'many-cards': lambda c, k: ''.join('%s grade %012d good id=y%09d sched=fsrs ms=1 path=a.md\n' % (stamp(i), i, i) for i in range(k)),
+    'undo-chain': lambda c, k: ''.join('%s grade %s good id=u%09d sched=fsrs ms=1 path=a.md\n%s undo %s of=%s of-id=u%09d path=a.md\n'
+                                       % (stamp(2 * i), c, i, stamp(2 * i + 1), c, stamp(2 * i), i) for i in range(k)),
+    'long-line': lambda c, k: '%s grade %s good id=zz sched=fsrs ms=1 path=a.md x=%s\n' % (stamp(1), c, 'a' * (100 * k)),
+    'many-paths': lambda c, k: ''.join('%s grade %s good id=p%09d sched=fsrs ms=1 path=n%d.md\n' % (stamp(i), c, i, i) for i in range(k)),
+}
+LOG_COMMANDS = {name: (lambda args: lambda d, card: args)(args) for name, args in {
+    'stats': ['stats'], 'check': ['check'], 'doctor': ['doctor'], 'review': ['review', '--plain'], 'replay': ['replay'],
+    'undo': ['undo'], 'export-revlog': ['export', 'revlog', '-'], 'report': ['report', '--out', 'r.html'], 'today': ['today'],
+}.items()}
+CSVS = {
+    'rows': lambda k: 'front,back\n' + ''.join('q%d,a%d\n' % (i, i) for i in range(k)),
+    'headerless-rows': lambda k: ''.join('q%d,a%d,p%d\n' % (i, i, i) for i in range(k)),
+    'giant-field': lambda k: 'front,back\nq,"' + 'a ' * (10 * k) + '"\n',
+    'quoted-newlines': lambda k: 'front,back\nq,"' + 'a\n' * k + '"\n',
+    'many-columns': lambda k: ','.join('c%d' % i for i in range(k)) + '\n' + ','.join('v' for _ in range(k)) + '\n',
+    'html-field': lambda k: 'front,back\nq,"' + '<b>a</b><br>' * k + '"\n',
+    'same-front': lambda k: 'front,back\n' + ''.join('q,a%d\n' % i for i in range(k)),
+    'deck-paths': lambda k: 'front,back,deck\n' + ''.join('q%d,a,%s\n' % (i, '::'.join(['d'] * 20)) for i in range(k)),
+    'tags': lambda k: 'front,back,tags\nq,a,"' + ' '.join('t%d' % i for i in range(k)) + '"\n',
+}
+
+
+class Probe:
+    def __init__(self, quire):
+        self.quire = quire
+        self.flagged = []
+
+    def run(self, args, cwd, stdin=b' \n3\nq\n'):
+        return subprocess.run([self.quire] + args, cwd=cwd, capture_output=True, input=stdin, timeout=600)
+
+    def vault(self):
+        d = tempfile.mkdtemp(prefix='quire-scaling-')
+        self.run(['init'], d)
+        return d
+
+    def timed(self, build, command):
+        """Seconds `command` takes on the vault `build` makes, with the vault's path and a card's ID."""
+        d = self.vault()
+        try:
+            card = build(d)
+            start = time.perf_counter()
+            self.run(command(d, card), d)
+            return time.perf_counter() - start
+        finally:
+            shutil.rmtree(d, ignore_errors=True)
+
+    def measure(self, name, build, command, cap=64_000_000):
+        k = 1000
+        try:
+            while True:
+                small = self.timed(lambda d: build(d, k), command)
+                if small > 0.2 or k * 4 > cap:
+                    break
+                k *= 4
+            large = self.timed(lambda d: build(d, 4 * k), command)
+        except subprocess.TimeoutExpired:
+            print(f'{name:34} TIMEOUT at size {4 * k}', flush=True)
+            self.flagged.append(name)
+            return
+        ratio = large / max(small, 1e-3)
+        flag = ratio > 7 and large > 0.5
+        if flag:
+            self.flagged.append(name)
+        print(f'{name:34} size {k:>9}: {small:7.3f} s, x4: {large:7.3f} s, ratio {ratio:5.1f}{"  <- superlinear" if flag else ""}',
+              flush=True)
+
+
+def write(d, name, text):
+    with open(os.path.join(d, name), 'w') as f:
+        f.write(text)
+
+
+def first_card(probe, d):
+    out = probe.run(['list'], d).stdout.decode().split('\t')
+    return out[0] if out else ''
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    parser.add_argument('--quire', default='.build/release/quire')
+    parser.add_argument('--family', choices=['note', 'side', 'log', 'csv'])
+    parser.add_argument('names', nargs='*')
+    options = parser.parse_args()
+    probe = Probe(os.path.abspath(options.quire))
+    wanted = lambda *names: not options.names or any(n in options.names for n in names)
+    family = lambda f: options.family in (None, f)
+    check = lambda d, card: ['check', '--no-cache']
+
+    if family('note'):
+        for name, shape in NOTE.items():
+            if wanted(name):
+                probe.measure(f'note {name}', lambda d, k, s=shape: write(d, 'n.md', s(k)), check)
+        for name, shape in FRONT_MATTER.items():
+            if wanted(name):
+                probe.measure(f'note {name}', lambda d, k, s=shape: write(d, 'n.md', '---\n' + s(k) + '---\nQ: a\nA: b\n'), check)
+
+        def plugin(d, k, s):
+            with open(os.path.join(d, '.quire/config.yaml'), 'a') as f:
+                f.write('card_syntax: obsidian-sr\n')
+            write(d, 'n.md', s(k))
+        for name, shape in PLUGIN.items():
+            if wanted(name):
+                probe.measure(f'note {name}', lambda d, k, s=shape: plugin(d, k, s), check)
+
+        def stars(d, k):
+            with open(os.path.join(d, '.quire/config.yaml'), 'a') as f:
+                f.write('ignore: ["' + '*a' * k + '*b"]\n')
+            write(d, 'a' * 200 + '.md', 'Q: a\nA: b\n')
+        if wanted('ignore-stars'):
+            probe.measure('note ignore-stars', stars, check, cap=4_000_000)
+
+    if family('side'):
+        for name, shape in SIDES.items():
+            for command, args in SIDE_COMMANDS.items():
+                if wanted(name, command):
+                    def build(d, k, s=shape):
+                        write(d, 'n.md', 'Q: what is a?\nA: ' + s(k).replace('\n\n', '\n') + '\n')
+                        return first_card(probe, d)
+                    probe.measure(f'side {name} {command}', build, args, cap=16_000_000)
+
+    if family('log'):
+        for name, shape in LOGS.items():
+            for command, args in LOG_COMMANDS.items():
+                if wanted(name, command):
+                    def build(d, k, s=shape):
+                        write(d, 'a.md', 'Q: a?\nA: b\n')
+                        probe.run(['review', '--plain'], d)
+                        folder = os.path.join(d, '.quire', 'log')
+                        log = os.path.join(folder, sorted(os.listdir(folder))[0])
+                        card = open(log).read().split('\n')[1].split()[2]
+                        with open(log, 'a') as f:
+                            f.write(s(card, k))
+                        return card
+                    probe.measure(f'log {name} {command}', build, args, cap=1_000_000)
+
+    if family('csv'):
+        for name, shape in CSVS.items():
+            if wanted(name):
+                probe.measure(f'csv {name}', lambda d, k, s=shape: write(d, 'in.csv', s(k)),
+                              lambda d, card: ['import', 'csv', 'in.csv'], cap=4_000_000)
+
+    if probe.flagged:
+        print('superlinear: ' + ', '.join(probe.flagged))
+        return 1
+    print('every shape linear')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
