@@ -85,6 +85,9 @@ SIDES = {
     'code': lambda k: '`a` ' * k,
     'escapes': lambda k: '\\*' * k,
     'br': lambda k: 'a<br>' * k,
+    'cyrillic': lambda k: 'ж' * k,
+    'accents': lambda k: 'é' * k,
+    'controls': lambda k: '\x7f\x85' * k,
 }
 SIDE_COMMANDS = {
     'show': lambda d, card: ['show', card],
@@ -94,6 +97,7 @@ SIDE_COMMANDS = {
     'export-anki': lambda d, card: ['export', 'anki', os.path.join(d, 'out.apkg')],
     'search': lambda d, card: ['search', 'a'],
     'ask': lambda d, card: ['ask', 'what is a?'],
+    'list-text': lambda d, card: ['list', 'слово'],
 }
 
 

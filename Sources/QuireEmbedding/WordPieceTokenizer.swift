@@ -1,4 +1,5 @@
 import Foundation
+import QuireSupport
 
 /// BERT's uncased WordPiece tokenizer, as Hugging Face's `tokenizers` runs it for
 /// all-MiniLM-L6-v2 (`BertNormalizer`, `BertPreTokenizer`, `WordPiece`, `[CLS] … [SEP]`): control
@@ -71,7 +72,7 @@ public struct WordPieceTokenizer: Sendable {
         }
         var out = String.UnicodeScalarView()
         for s in String(cleaned).decomposedStringWithCanonicalMapping.unicodeScalars where s.properties.generalCategory != .nonspacingMark {
-            out.append(contentsOf: s.properties.lowercaseMapping.unicodeScalars)
+            out.appendScalars(s.properties.lowercaseMapping.unicodeScalars)
         }
         return String(out)
     }

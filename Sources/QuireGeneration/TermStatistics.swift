@@ -61,7 +61,7 @@ public struct TermStatistics: Sendable, Equatable {
                 }
             } else if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
                 if scalar.properties.isUppercase {
-                    current.append(contentsOf: scalar.properties.lowercaseMapping.unicodeScalars)
+                    current.appendScalars(scalar.properties.lowercaseMapping.unicodeScalars)
                 } else {
                     current.append(scalar)
                 }

@@ -1,3 +1,5 @@
+import QuireSupport
+
 /// Text from a vault made safe to print: a note, a tag or a file name could otherwise hold escape
 /// sequences that set the window title, write the clipboard (OSC 52) or clear the screen.
 ///
@@ -26,10 +28,10 @@ public enum TerminalText {
                 out.append("^")
                 out.append(Unicode.Scalar(UInt8(v + 0x40)))
             case 0x7F:
-                out.append(contentsOf: "^?".unicodeScalars)
+                out.appendScalars("^?".unicodeScalars)
             case 0x80...0x9F:
                 let hex = String(v, radix: 16, uppercase: true)
-                out.append(contentsOf: "<U+00\(hex)>".unicodeScalars)
+                out.appendScalars("<U+00\(hex)>".unicodeScalars)
             default:
                 out.append(scalar)
             }

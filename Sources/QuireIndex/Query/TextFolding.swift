@@ -1,3 +1,5 @@
+import QuireSupport
+
 /// Text compared as a searcher expects: case and accents aside (`NINO` and `nino` find `niño`).
 ///
 /// Latin letters with diacritics (Latin-1, Latin Extended-A and -B, Latin Extended Additional)
@@ -15,9 +17,9 @@ enum TextFolding {
             } else if (0x300...0x36F).contains(v) {
                 continue
             } else if let base = latin[v] {
-                out.append(contentsOf: base.unicodeScalars)
+                out.appendScalars(base.unicodeScalars)
             } else {
-                out.append(contentsOf: scalar.properties.lowercaseMapping.unicodeScalars)
+                out.appendScalars(scalar.properties.lowercaseMapping.unicodeScalars)
             }
         }
         return String(out)

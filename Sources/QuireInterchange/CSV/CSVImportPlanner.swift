@@ -333,7 +333,7 @@ struct CSVImportPlanner {
             while title.hasPrefix("#") { title.removeFirst() }
             title = title.trimmingSpaces()
             if title.isEmpty { title = "Note" }
-            while lines.first?.trimmingSpaces().isEmpty == true { lines.removeFirst() }
+            lines.removeFirst(lines.prefix { $0.trimmingSpaces().isEmpty }.count)
             // The same file imported again: its notes are there already.
             let key = CSVImport.noteKey(title: title, source: options.source)
             // In this file, only the same text again is the same note.

@@ -257,7 +257,9 @@ func hasScheme(_ text: String) -> Bool {
 /// A URL attribute value with tabs, line breaks and control characters removed and
 /// surrounding spaces trimmed.
 func cleanedURL(_ text: String) -> String {
-    var scalars = text.unicodeScalars.filter { !$0.isUnwantedControl && $0 != "\t" && $0 != "\n" }
+    let kept = text.unicodeScalars.filter { !$0.isUnwantedControl && $0 != "\t" && $0 != "\n" }
+    // A slice: taking the first of an array moves all the rest (many leading spaces, quadratic).
+    var scalars = kept[...]
     while let first = scalars.first, first == " " || first == "\u{0C}" { scalars.removeFirst() }
     while let last = scalars.last, last == " " || last == "\u{0C}" { scalars.removeLast() }
     return makeString(scalars)
