@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks that Quire's work grows linearly with hostile input (docs/SECURITY.md, "Work is bounded").
 
-    scripts/scaling-probe.py [--quire PATH] [--family note|side|log|csv] [NAME...]
+    scripts/scaling-probe.py [--quire PATH] [--family note|side|log|csv|anki] [NAME...]
 
 Each shape is a way a shared vault can be crafted against Quire: a note with a hundred thousand
 unclosed cloze openers, a card answer of sixty thousand links, a review log of a million undos, an
@@ -13,15 +13,19 @@ the whole probe takes about half an hour. Exit status 1 when anything is flagged
 
 Families: `note` (a note's body, front matter or the plugin's syntax, read by `quire check`),
 `side` (a card's answer through show, review, the exports, search and ask), `log` (review logs
-through the commands that read them), `csv` (`quire import csv`).
+through the commands that read them), `csv` (`quire import csv`), `anki` (`quire import anki` of a
+real deck, Tests/EndToEndTests/Fixtures/RealDecks/japanese-literature.apkg, one note's field made
+hostile).
 """
 import argparse
 import os
+import sqlite3
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
+import zipfile
 
 NOTE = {
     'unclosed-cloze': lambda k: 'x ' + '{{c1::' * k + '\n',
@@ -130,6 +134,43 @@ CSVS = {
     'deck-paths': lambda k: 'front,back,deck\n' + ''.join('q%d,a,%s\n' % (i, '::'.join(['d'] * 20)) for i in range(k)),
     'tags': lambda k: 'front,back,tags\nq,a,"' + ' '.join('t%d' % i for i in range(k)) + '"\n',
 }
+ANKI_FIELDS = {
+    'text': lambda k: 'a ' * k,
+    'nested-b': lambda k: '<b>' * k + 'x' + '</b>' * k,
+    'links': lambda k: '<a href="https://example.com/x">y</a> ' * k,
+    'clozes': lambda k: ' '.join('{{c%d::a}}' % (i % 50 + 1) for i in range(k)),
+    'images': lambda k: '<img src="missing.png">' * k,
+    'sounds': lambda k: '[sound:x.mp3]' * k,
+    'br': lambda k: 'a<br>' * k,
+    'math': lambda k: '\\(x\\) ' * k,
+    'latex': lambda k: '[latex]x[/latex]' * k,
+    'divs': lambda k: '<div>a</div>' * k,
+    'entities': lambda k: '&nbsp;&amp;' * k,
+    'spaces-url': lambda k: '<a href="' + ' ' * k + 'x">y</a>',
+    'cyrillic': lambda k: 'ж' * k,
+}
+DECK = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'Tests', 'EndToEndTests', 'Fixtures', 'RealDecks',
+                    'japanese-literature.apkg')
+
+
+def hostile_package(d, field):
+    """The real deck with its first note's last field replaced by `field`, as d/x.apkg."""
+    source = zipfile.ZipFile(DECK)
+    db = os.path.join(d, 'collection.db')
+    with open(db, 'wb') as f:
+        f.write(source.read('collection.anki2'))
+    c = sqlite3.connect(db)
+    note, fields = c.execute('SELECT id, flds FROM notes ORDER BY id LIMIT 1').fetchone()
+    parts = fields.split('\x1f')
+    parts[-1] = field
+    c.execute('UPDATE notes SET flds = ? WHERE id = ?', ('\x1f'.join(parts), note))
+    c.commit()
+    c.close()
+    with zipfile.ZipFile(os.path.join(d, 'x.apkg'), 'w') as w:
+        with open(db, 'rb') as f:
+            w.writestr('collection.anki2', f.read())
+        w.writestr('media', source.read('media'))
+    os.remove(db)
 
 
 class Probe:
@@ -190,7 +231,7 @@ def first_card(probe, d):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     parser.add_argument('--quire', default='.build/release/quire')
-    parser.add_argument('--family', choices=['note', 'side', 'log', 'csv'])
+    parser.add_argument('--family', choices=['note', 'side', 'log', 'csv', 'anki'])
     parser.add_argument('names', nargs='*')
     options = parser.parse_args()
     probe = Probe(os.path.abspath(options.quire))
@@ -250,6 +291,12 @@ def main():
             if wanted(name):
                 probe.measure(f'csv {name}', lambda d, k, s=shape: write(d, 'in.csv', s(k)),
                               lambda d, card: ['import', 'csv', 'in.csv'], cap=4_000_000)
+
+    if family('anki'):
+        for name, shape in ANKI_FIELDS.items():
+            if wanted(name):
+                probe.measure(f'anki {name}', lambda d, k, s=shape: hostile_package(d, s(k)),
+                              lambda d, card: ['import', 'anki', 'x.apkg'], cap=16_000_000)
 
     if probe.flagged:
         print('superlinear: ' + ', '.join(probe.flagged))
