@@ -7,8 +7,9 @@
 #
 # The fuzzer is built as scripts/fuzz.sh builds it but optimised (-c release keeps Swift's bounds and
 # overflow checks; 2-3 times the executions per second of the debug build), then copied to
-# .build/fuzz-long/ so a rebuild while this runs changes nothing under it. Each round appends a line to .build/fuzz-long/ledger.tsv
-# (time, commit, target, executions, coverage, result); --report sums the ledger per target. The
+# .build/fuzz-long/ so a rebuild while this runs changes nothing under it. Each round appends a line to Fuzz/ledger.tsv
+# (time, commit, target, executions, coverage, result), which is committed so the trial carries over
+# from one clone to the next; --report sums the ledger per target. The
 # corpus grows in .build/fuzz-long/corpus/TARGET from the committed seeds. A finding stops the script
 # with its input in .build/fuzz-long/findings/ and exit status 1. Runs at the lowest priority, so an
 # input counts as a hang past 30 s (one that takes 2 s on an idle machine under ASan took 11 s while
@@ -29,7 +30,7 @@ while [ $# -gt 0 ]; do
 done
 [ ${#targets[@]} -eq 0 ] && targets=(json query csv config anki log frontmatter frontmatter-diff obsidian html note render)
 dir=.build/fuzz-long
-ledger="$dir/ledger.tsv"
+ledger=Fuzz/ledger.tsv
 mkdir -p "$dir/findings" "$dir/corpus"
 touch "$ledger"
 

@@ -1,3 +1,5 @@
+import QuireSupport
+
 // MARK: - Inline positions
 
 extension MarkdownConverter {
@@ -339,18 +341,7 @@ extension MarkdownConverter {
     }
 
     private func find(_ text: String, from: Int, before end: Int) -> Int? {
-        let needle = Array(text.utf8)
-        guard let head = needle.first, from >= 0, end - from >= needle.count else { return nil }
-        var position = from
-        while position + needle.count <= end {
-            if source[position] == head {
-                var matched = 1
-                while matched < needle.count, source[position + matched] == needle[matched] { matched += 1 }
-                if matched == needle.count { return position }
-            }
-            position += 1
-        }
-        return nil
+        ByteSearch.firstOffset(of: Array(text.utf8), in: source, from: from, before: end)
     }
 
     private mutating func writeBack(first: Int) {

@@ -1,3 +1,5 @@
+import QuireSupport
+
 /// A cloze pattern of the Obsidian spaced-repetition plugin (`clozePatterns` in its settings),
 /// such as `==[123;;]answer[;;hint]==` or `{{[123::]answer[::hint]}}` (FORMAT.md §3.8).
 ///
@@ -155,11 +157,7 @@ struct ObsidianClozePattern: Sendable, Equatable {
     }
 
     static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
-        guard !needle.isEmpty, haystack.count >= needle.count else { return nil }
-        for i in 0...(haystack.count - needle.count) where haystack[i] == needle[0] {
-            if haystack[i..<(i + needle.count)].elementsEqual(needle) { return i }
-        }
-        return nil
+        ByteSearch.firstOffset(of: needle, in: haystack)
     }
 
     // MARK: - The virtual machine

@@ -8,21 +8,10 @@ extension StringProtocol {
     /// needle's length at worst.
     public func range(ofLiteral needle: some StringProtocol) -> Range<String.Index>? {
         let bytes = Array(needle.utf8)
-        guard let first = bytes.first else { return nil }
+        guard !bytes.isEmpty else { return nil }
         let view = utf8
-        let found: Int?? = view.withContiguousStorageIfAvailable { hay -> Int? in
-            guard hay.count >= bytes.count else { return nil }
-            var i = 0
-            let last = hay.count - bytes.count
-            while i <= last {
-                if hay[i] == first {
-                    var k = 1
-                    while k < bytes.count, hay[i + k] == bytes[k] { k += 1 }
-                    if k == bytes.count { return i }
-                }
-                i += 1
-            }
-            return nil
+        let found: Int?? = view.withContiguousStorageIfAvailable { hay in
+            ByteSearch.firstOffset(of: bytes, in: hay)
         }
         if let found {
             guard let offset = found else { return nil }
