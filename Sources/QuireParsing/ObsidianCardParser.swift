@@ -142,6 +142,10 @@ enum ObsidianCardParser {
 
     static let metadataCallout = "> [!sr|card-metadata]"
 
+    /// The most cards one cloze question makes (FORMAT.md §3.8): far more than any note writes by
+    /// hand, and a bound on the cards a classic cloze's number alone can ask for.
+    static let clozeCardLimit = 1_000
+
     /// The plugin's line parser over the file's lines (front matter blanked).
     static func questions(_ lines: [String], settings: ObsidianSRSettings, diagnostics: inout [Diagnostic],
                           path: String) -> [Question] {
@@ -295,12 +299,16 @@ enum ObsidianCardParser {
                 // (as for Quire's own cloze groups, FORMAT.md §3.4).
                 let count = clozeCount(question.text, settings: settings)
                 // A classic cloze's count is the highest number written (`==995108448976298893;;…`):
-                // a product past Int's range is past any budget.
-                let (cost, overflow) = count.multipliedReportingOverflow(by: question.text.utf8.count)
-                if overflow || cost > CardExtractor.clozeBudget(paragraphBytes: question.text.utf8.count) {
+                // a product past Int's range is past any budget, and a short question with a big
+                // number (`==92222;;x==`) is within the budget in bytes but not in cards.
+                let bytes = question.text.utf8.count
+                let (cost, overflow) = count.multipliedReportingOverflow(by: bytes)
+                let excess: String? = overflow ? "more cards than memory holds"
+                    : cost > CardExtractor.clozeBudget(paragraphBytes: bytes) ? "\(cost >> 20) MB of cards"
+                    : count > clozeCardLimit ? "more than the \(clozeCardLimit) cards one question may make" : nil
+                if let excess {
                     diagnostics.append(Diagnostic(.error, path: path, line: question.firstLine + 1, column: 1,
-                        message: "\(count) cloze cards in a question of \(question.text.utf8.count) bytes would make "
-                            + (overflow ? "more cards than memory holds" : "\(cost >> 20) MB of cards") + "; no cards made from it (split it)"))
+                        message: "\(count) cloze cards in a question of \(bytes) bytes would make \(excess); no cards made from it (split it)"))
                     continue
                 }
             }

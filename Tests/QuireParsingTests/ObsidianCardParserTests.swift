@@ -183,6 +183,22 @@ import QuireModel
         #expect(diagnostics.contains { $0.severity == .error && $0.message.contains("more cards than memory holds") })
     }
 
+    @Test func aClassicClozeNumberPastTheCardLimitMakesNoCardsAndSaysWhy() {
+        // Found by the long fuzz trial: `==92222;;x==` in a short question is within the budget in
+        // bytes (8 MB) but asks for 92,222 cards.
+        func parse(_ number: Int) -> (cards: Int?, errors: [String]) {
+            let text = "#flashcards\n\nThe capital of ==\(number);;France==?\n"
+            let (note, diagnostics) = NoteParser.parse(Array(text.utf8), path: "n.md", syntax: .obsidianSR(ObsidianSRSettings()))
+            return (note?.cards.count, diagnostics.filter { $0.severity == .error }.map(\.message))
+        }
+        let atLimit = parse(ObsidianCardParser.clozeCardLimit)
+        #expect(atLimit.cards == ObsidianCardParser.clozeCardLimit)
+        #expect(atLimit.errors.isEmpty)
+        let past = parse(ObsidianCardParser.clozeCardLimit + 1)
+        #expect(past.cards == 0)
+        #expect(past.errors == ["1001 cloze cards in a question of 32 bytes would make more than the 1000 cards one question may make; no cards made from it (split it)"])
+    }
+
     @Test func aHugeClozePatternIsRefused() {
         let pattern = "==[123;;]answer[;;hint]" + String(repeating: "x", count: 300) + "=="
         let json = #"{"settings": {"clozePatterns": [""# + pattern + #""]}}"#
