@@ -247,7 +247,7 @@ enum ObsidianCardParser {
     static func hasInlineMarker(_ text: String, _ marker: String) -> Bool {
         guard !marker.isEmpty else { return false }
         let bytes = Array(text.utf8), m = Array(marker.utf8)
-        guard let at = ObsidianClozePattern.find(m, in: bytes) else { return false }
+        guard let at = ByteSearch.firstOffset(of: m, in: bytes) else { return false }
         let before = bytes[..<at].filter { $0 == UInt8(ascii: "`") }.count
         let after = bytes[(at + m.count)...].filter { $0 == UInt8(ascii: "`") }.count
         return !(before % 2 == 1 && after % 2 == 1)
@@ -294,10 +294,13 @@ enum ObsidianCardParser {
         }
         var cards: [Card] = []
         for question in questions(lines, settings: settings, diagnostics: &diagnostics, path: path) {
+            var scan: ClozeScan?
             if question.type == .cloze {
                 // Each cloze card repeats the question: past a budget linear in its size, none
-                // (as for Quire's own cloze groups, FORMAT.md §3.4).
-                let count = clozeCount(question.text, settings: settings)
+                // (as for Quire's own cloze groups, FORMAT.md §3.4). The deletions are found once,
+                // for the budget and for the cards.
+                let found = ClozeScan(strip(question.text).text, settings: settings)
+                let count = found.count
                 // A classic cloze's count is the highest number written (`==995108448976298893;;…`):
                 // a product past Int's range is past any budget, and a short question with a big
                 // number (`==92222;;x==`) is within the budget in bytes but not in cards.
@@ -311,14 +314,17 @@ enum ObsidianCardParser {
                         message: "\(count) cloze cards in a question of \(bytes) bytes would make \(excess); no cards made from it (split it)"))
                     continue
                 }
+                scan = found
             }
-            cards += expand(question, settings: settings, headingPath: headingPath)
+            cards += expand(question, settings: settings, headingPath: headingPath, cloze: scan)
         }
         return (cards, diagnostics)
     }
 
-    /// Splits a question into its cards (schedule comment, leading deck tag and block ID removed).
-    static func expand(_ question: Question, settings: ObsidianSRSettings, headingPath: [String] = []) -> [Card] {
+    /// Splits a question into its cards (schedule comment, leading deck tag and block ID removed);
+    /// `cloze` is the question's cloze scan when the caller has made it already.
+    static func expand(_ question: Question, settings: ObsidianSRSettings, headingPath: [String] = [],
+                       cloze: ClozeScan? = nil) -> [Card] {
         let (text, blockID) = strip(question.text)
         let lines = (question.firstLine + 1)...(question.lastLine + 1)
         let explicit = blockID.flatMap { CardID(String($0.dropFirst())) }
@@ -332,7 +338,7 @@ enum ObsidianCardParser {
             let reversed = question.type == .singleLineReversed
             let separator = reversed ? settings.singleLineReversedSeparator : settings.singleLineSeparator
             let bytes = Array(text.utf8)
-            guard let at = ObsidianClozePattern.find(Array(separator.utf8), in: bytes) else { return [] }
+            guard let at = ByteSearch.firstOffset(of: Array(separator.utf8), in: bytes) else { return [] }
             let front = String(decoding: bytes[..<at], as: UTF8.self).trimmingSpaces()
             let back = String(decoding: bytes[(at + separator.utf8.count)...], as: UTF8.self).trimmingSpaces()
             if reversed {
@@ -353,7 +359,7 @@ enum ObsidianCardParser {
             return [card(.basic, .single, front, back, id: explicit)]
         case .cloze:
             let identity = CardID.normalizeIdentityText(text)
-            return clozeCards(text, settings: settings).enumerated().map { index, sides in
+            return clozeCards(cloze ?? ClozeScan(text, settings: settings)).enumerated().map { index, sides in
                 card(.cloze, .cloze(index + 1), sides.front, sides.back, identity: identity,
                      id: explicit?.suffixed("c\(index + 1)"))
             }
@@ -368,7 +374,7 @@ enum ObsidianCardParser {
         let open = Array("<!--SR:".utf8)
         for line in raw.split(separator: "\n", omittingEmptySubsequences: false) {
             var bytes = Array(line.utf8)
-            if let start = ObsidianClozePattern.find(open, in: bytes) {
+            if let start = ByteSearch.firstOffset(of: open, in: bytes) {
                 // The last `-->` of the line, with at least one byte after `<!--SR:`.
                 var end: Int?
                 var k = bytes.count - 3
@@ -402,18 +408,29 @@ enum ObsidianCardParser {
         return (text, blockID)
     }
 
-    /// How many cards a cloze question makes.
-    static func clozeCount(_ text: String, settings: ObsidianSRSettings) -> Int {
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { Array($0.utf8) }
-        return clozeDeletions(lines, settings: settings).count
+    /// A cloze question's lines and the deletions of the highest-priority kind in them.
+    struct ClozeScan {
+        let lines: [[UInt8]]
+        let kind: ObsidianClozePattern.Kind?
+        let deletions: [(line: Int, match: ObsidianClozePattern.Match)]
+        /// How many cards the question makes.
+        let count: Int
+
+        init(_ text: String, settings: ObsidianSRSettings) {
+            lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { Array($0.utf8) }
+            (kind, deletions, count) = ObsidianCardParser.clozeDeletions(lines, settings: settings)
+        }
     }
 
     /// The cards of a cloze question: the plugin's cloze library counts deletions of the highest-
     /// priority kind present (classic > overlapping > simple).
     static func clozeCards(_ text: String, settings: ObsidianSRSettings) -> [(front: String, back: String)] {
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { Array($0.utf8) }
-        let (kind, deletions, count) = clozeDeletions(lines, settings: settings)
-        guard let kind, count > 0 else { return [] }
+        clozeCards(ClozeScan(text, settings: settings))
+    }
+
+    static func clozeCards(_ scan: ClozeScan) -> [(front: String, back: String)] {
+        let (lines, deletions, count) = (scan.lines, scan.deletions, scan.count)
+        guard let kind = scan.kind, count > 0 else { return [] }
         func sequence(_ d: (line: Int, match: ObsidianClozePattern.Match)) -> [UInt8] {
             d.match.sequence.map { Array(lines[d.line][$0]) } ?? []
         }

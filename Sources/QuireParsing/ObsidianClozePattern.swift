@@ -37,9 +37,9 @@ struct ObsidianClozePattern: Sendable, Equatable {
     init?(_ pattern: String) {
         let bytes = Array(pattern.utf8)
         guard let number = Self.group(in: bytes, holding: { $0.contains(where: { $0 >= 48 && $0 <= 57 }) }),
-              let hint = Self.group(in: bytes, holding: { Self.find(Array("hint".utf8), in: $0) != nil }),
+              let hint = Self.group(in: bytes, holding: { ByteSearch.firstOffset(of: Array("hint".utf8), in: $0) != nil }),
               number.upperBound <= hint.lowerBound || hint.upperBound <= number.lowerBound,
-              Self.find(Array("answer".utf8), in: bytes) != nil else { return nil }
+              ByteSearch.firstOffset(of: Array("answer".utf8), in: bytes) != nil else { return nil }
         source = pattern
         var programs: [Kind: Program] = [:]
         for kind in Kind.allCases {
@@ -49,7 +49,7 @@ struct ObsidianClozePattern: Sendable, Equatable {
             func flush() {
                 // `answer` in the literal text is the answer slot (its first occurrence).
                 var rest = literal[...]
-                while !answerDone, let at = Self.find(Array("answer".utf8), in: Array(rest)) {
+                while !answerDone, let at = ByteSearch.firstOffset(of: Array("answer".utf8), in: rest) {
                     if at > 0 { parts.append(.literal(Array(rest.prefix(at)))) }
                     parts.append(.answer)
                     answerDone = true
@@ -80,7 +80,7 @@ struct ObsidianClozePattern: Sendable, Equatable {
                     flush()
                     let inner = Self.unescape(bytes[(hint.lowerBound + 1)..<(hint.upperBound - 1)])
                     var group: [Part] = []
-                    if let at = Self.find(Array("hint".utf8), in: inner) {
+                    if let at = ByteSearch.firstOffset(of: Array("hint".utf8), in: inner) {
                         if at > 0 { group.append(.literal(Array(inner[0..<at]))) }
                         group.append(.hint)
                         if at + 4 < inner.count { group.append(.literal(Array(inner[(at + 4)...]))) }
@@ -154,10 +154,6 @@ struct ObsidianClozePattern: Sendable, Equatable {
             i += 1
         }
         return out
-    }
-
-    static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
-        ByteSearch.firstOffset(of: needle, in: haystack)
     }
 
     // MARK: - The virtual machine
