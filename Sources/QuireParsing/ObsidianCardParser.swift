@@ -294,12 +294,13 @@ enum ObsidianCardParser {
         }
         var cards: [Card] = []
         for question in questions(lines, settings: settings, diagnostics: &diagnostics, path: path) {
+            let stripped = strip(question.text)
             var scan: ClozeScan?
             if question.type == .cloze {
                 // Each cloze card repeats the question: past a budget linear in its size, none
                 // (as for Quire's own cloze groups, FORMAT.md §3.4). The deletions are found once,
                 // for the budget and for the cards.
-                let found = ClozeScan(strip(question.text).text, settings: settings)
+                let found = ClozeScan(stripped.text, settings: settings)
                 let count = found.count
                 // A classic cloze's count is the highest number written (`==995108448976298893;;…`):
                 // a product past Int's range is past any budget, and a short question with a big
@@ -316,16 +317,17 @@ enum ObsidianCardParser {
                 }
                 scan = found
             }
-            cards += expand(question, settings: settings, headingPath: headingPath, cloze: scan)
+            cards += expand(question, stripped: stripped, settings: settings, headingPath: headingPath, cloze: scan)
         }
         return (cards, diagnostics)
     }
 
-    /// Splits a question into its cards (schedule comment, leading deck tag and block ID removed);
-    /// `cloze` is the question's cloze scan when the caller has made it already.
-    static func expand(_ question: Question, settings: ObsidianSRSettings, headingPath: [String] = [],
-                       cloze: ClozeScan? = nil) -> [Card] {
-        let (text, blockID) = strip(question.text)
+    /// Splits a question into its cards; `stripped` is its text as `strip` leaves it (schedule
+    /// comment, leading deck tag and block ID removed) and `cloze` its cloze scan when the caller has
+    /// made it already.
+    static func expand(_ question: Question, stripped: (text: String, blockID: String?), settings: ObsidianSRSettings,
+                       headingPath: [String] = [], cloze: ClozeScan? = nil) -> [Card] {
+        let (text, blockID) = stripped
         let lines = (question.firstLine + 1)...(question.lastLine + 1)
         let explicit = blockID.flatMap { CardID(String($0.dropFirst())) }
         func card(_ kind: CardKind, _ variant: CardVariant, _ front: String, _ back: String, identity: String = "",
@@ -424,10 +426,6 @@ enum ObsidianCardParser {
 
     /// The cards of a cloze question: the plugin's cloze library counts deletions of the highest-
     /// priority kind present (classic > overlapping > simple).
-    static func clozeCards(_ text: String, settings: ObsidianSRSettings) -> [(front: String, back: String)] {
-        clozeCards(ClozeScan(text, settings: settings))
-    }
-
     static func clozeCards(_ scan: ClozeScan) -> [(front: String, back: String)] {
         let (lines, deletions, count) = (scan.lines, scan.deletions, scan.count)
         guard let kind = scan.kind, count > 0 else { return [] }

@@ -97,10 +97,12 @@ import QuireModel
         #expect(kinds("srdf ==") == [])
         #expect(kinds("==dolor won=") == [])
         let settings = ObsidianSRSettings()
-        let simple = ObsidianCardParser.clozeCards("The ==first== and ==second;;hint== one", settings: settings)
+        let simple = ObsidianCardParser.clozeCards(
+            ObsidianCardParser.ClozeScan("The ==first== and ==second;;hint== one", settings: settings))
         #expect(simple.map(\.front) == ["The [...] and second one", "The first and [hint] one"])
         #expect(simple.map(\.back) == ["The first and second one", "The first and second one"])
-        let classic = ObsidianCardParser.clozeCards("==1;;a== ==1;;b== ==2;;c==", settings: settings)
+        let classic = ObsidianCardParser.clozeCards(
+            ObsidianCardParser.ClozeScan("==1;;a== ==1;;b== ==2;;c==", settings: settings))
         #expect(classic.map(\.front) == ["[...] [...] c", "a b [...]"])
     }
 
