@@ -294,40 +294,17 @@ enum ObsidianCardParser {
         }
         var cards: [Card] = []
         for question in questions(lines, settings: settings, diagnostics: &diagnostics, path: path) {
-            let stripped = strip(question.text)
-            var scan: ClozeScan?
-            if question.type == .cloze {
-                // Each cloze card repeats the question: past a budget linear in its size, none
-                // (as for Quire's own cloze groups, FORMAT.md §3.4). The deletions are found once,
-                // for the budget and for the cards.
-                let found = ClozeScan(stripped.text, settings: settings)
-                let count = found.count
-                // A classic cloze's count is the highest number written (`==995108448976298893;;…`):
-                // a product past Int's range is past any budget, and a short question with a big
-                // number (`==92222;;x==`) is within the budget in bytes but not in cards.
-                let bytes = question.text.utf8.count
-                let (cost, overflow) = count.multipliedReportingOverflow(by: bytes)
-                let excess: String? = overflow ? "more cards than memory holds"
-                    : cost > CardExtractor.clozeBudget(paragraphBytes: bytes) ? "\(cost >> 20) MB of cards"
-                    : count > clozeCardLimit ? "more than the \(clozeCardLimit) cards one question may make" : nil
-                if let excess {
-                    diagnostics.append(Diagnostic(.error, path: path, line: question.firstLine + 1, column: 1,
-                        message: "\(count) cloze cards in a question of \(bytes) bytes would make \(excess); no cards made from it (split it)"))
-                    continue
-                }
-                scan = found
-            }
-            cards += expand(question, stripped: stripped, settings: settings, headingPath: headingPath, cloze: scan)
+            cards += expand(question, settings: settings, headingPath: headingPath, diagnostics: &diagnostics, path: path)
         }
         return (cards, diagnostics)
     }
 
-    /// Splits a question into its cards; `stripped` is its text as `strip` leaves it (schedule
-    /// comment, leading deck tag and block ID removed) and `cloze` its cloze scan when the caller has
-    /// made it already.
-    static func expand(_ question: Question, stripped: (text: String, blockID: String?), settings: ObsidianSRSettings,
-                       headingPath: [String] = [], cloze: ClozeScan? = nil) -> [Card] {
-        let (text, blockID) = stripped
+    /// Splits a question into its cards, its text stripped of its schedule comment, leading deck
+    /// tag and block ID. A cloze question past the budget makes no cards and an error at its
+    /// first line instead.
+    static func expand(_ question: Question, settings: ObsidianSRSettings, headingPath: [String],
+                       diagnostics: inout [Diagnostic], path: String) -> [Card] {
+        let (text, blockID) = strip(question.text)
         let lines = (question.firstLine + 1)...(question.lastLine + 1)
         let explicit = blockID.flatMap { CardID(String($0.dropFirst())) }
         func card(_ kind: CardKind, _ variant: CardVariant, _ front: String, _ back: String, identity: String = "",
@@ -360,8 +337,26 @@ enum ObsidianCardParser {
             }
             return [card(.basic, .single, front, back, id: explicit)]
         case .cloze:
+            // Each cloze card repeats the question: past a budget linear in its size, none (as for
+            // Quire's own cloze groups, FORMAT.md §3.4). The deletions are found once, for the
+            // budget and for the cards.
+            let scan = ClozeScan(text, settings: settings)
+            let count = scan.count
+            // A classic cloze's count is the highest number written (`==995108448976298893;;…`):
+            // a product past Int's range is past any budget, and a short question with a big
+            // number (`==92222;;x==`) is within the budget in bytes but not in cards.
+            let bytes = question.text.utf8.count
+            let (cost, overflow) = count.multipliedReportingOverflow(by: bytes)
+            let excess: String? = overflow ? "more cards than memory holds"
+                : cost > CardExtractor.clozeBudget(paragraphBytes: bytes) ? "\(cost >> 20) MB of cards"
+                : count > clozeCardLimit ? "more than the \(clozeCardLimit) cards one question may make" : nil
+            if let excess {
+                diagnostics.append(Diagnostic(.error, path: path, line: question.firstLine + 1, column: 1,
+                    message: "\(count) cloze cards in a question of \(bytes) bytes would make \(excess); no cards made from it (split it)"))
+                return []
+            }
             let identity = CardID.normalizeIdentityText(text)
-            return clozeCards(cloze ?? ClozeScan(text, settings: settings)).enumerated().map { index, sides in
+            return clozeCards(scan).enumerated().map { index, sides in
                 card(.cloze, .cloze(index + 1), sides.front, sides.back, identity: identity,
                      id: explicit?.suffixed("c\(index + 1)"))
             }
