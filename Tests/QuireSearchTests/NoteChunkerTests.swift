@@ -139,17 +139,37 @@ import QuireModel
     }
 }
 
-/// A transcribed recording's time anchors: each chunk takes the time above it; the live notes
-/// above the first anchor have none; anchors are not text.
+/// A transcribed recording's time anchors: each chunk takes the time above it; each live note is a
+/// chunk of its own with the time it starts with; anchors are not text.
 @Suite struct NoteChunkerTimeTests {
     @Test func chunksTakeTheTimeAboveThem() throws {
-        let text = "---\ntitle: T\n---\n\n## Live notes\n\n- **0:42** Enzymes lower energy.\n\n## Transcript\n\n<!-- time 0:00 -->\n\n"
+        let text = "---\ntitle: T\n---\n\n## Live notes\n\n- **0:42** Enzymes lower energy.\n- **1:08** White cells fight infection.\n\n"
+            + "## Transcript\n\n<!-- time 0:00 -->\n\n"
             + "### 0:00–0:41\n\nFirst part said here.\n\n<!-- time 1:02:03 -->\n\n### 1:02:03–1:02:40\n\nLater part said here.\n"
         let note = try #require(parse(text, path: "T.md").note)
         let chunks = NoteChunker.chunks(of: note, bytes: Array(text.utf8))
-        #expect(chunks.map(\.time) == [nil, 0, 3723])
-        #expect(chunks.map(\.page) == [nil, nil, nil])
-        #expect(chunks.map(\.text) == ["- **0:42** Enzymes lower energy.", "First part said here.", "Later part said here."])
-        #expect(chunks[2].headingPath == ["Transcript", "1:02:03–1:02:40"])
+        #expect(chunks.map(\.time) == [42, 68, 0, 3723])
+        #expect(chunks.map(\.page) == [nil, nil, nil, nil])
+        #expect(chunks.map(\.text) == ["- **0:42** Enzymes lower energy.", "- **1:08** White cells fight infection.",
+                                       "First part said here.", "Later part said here."])
+        #expect(chunks.map(\.lines) == [7...7, 8...8, 16...16, 22...22])
+        #expect(chunks[3].headingPath == ["Transcript", "1:02:03–1:02:40"])
+    }
+
+    /// A list that is not all live notes is prose as any other list: one chunk, no time.
+    @Test func aListWithOtherItemsIsOneChunk() throws {
+        let text = "# Notes\n\n- **0:42** Enzymes lower energy.\n- **Bold** but no time.\n- plain\n"
+        let note = try #require(parse(text, path: "N.md").note)
+        let chunks = NoteChunker.chunks(of: note, bytes: Array(text.utf8))
+        #expect(chunks.count == 1 && chunks[0].time == nil && chunks[0].lines == 3...5)
+    }
+
+    @Test func liveNoteClocks() {
+        #expect(TimeAnchor.seconds(ofLiveNote: "- **1:08** text") == 68)
+        #expect(TimeAnchor.seconds(ofLiveNote: "  * **1:02:03** text") == 3723)
+        #expect(TimeAnchor.seconds(ofLiveNote: "- **1:8** text") == nil)
+        #expect(TimeAnchor.seconds(ofLiveNote: "- **1:08**text") == nil)
+        #expect(TimeAnchor.seconds(ofLiveNote: "-**1:08** text") == nil)
+        #expect(TimeAnchor.seconds(ofLiveNote: "- **word** text") == nil)
     }
 }
