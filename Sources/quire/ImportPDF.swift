@@ -18,9 +18,11 @@ extension Quire {
                 The text is read with poppler's tools (Debian: poppler-utils), some pages at a time: headings \
                 from font size and weight, paragraphs re-flowed with hyphenation undone, list items kept, \
                 running headers, footers and page numbers left out, each page opened by <!-- page N --> \
-                (FORMAT.md §8). The note goes into --to FOLDER, else the deck's folder, else the vault's \
+                (FORMAT.md §8). Pages without text (scans), and pages that show more than their text layer \
+                holds (slides whose words are drawn as shapes), are read by OCR too (tesseract), the text layer's \
+                own characters kept wherever it has the text (--ocr always|never to choose). The note goes into --to FOLDER, else the deck's folder, else the vault's \
                 top; a note already there is never replaced (importing a changed PDF again writes a new \
-                note beside it, so the cards added to the old one stay). Pages without text (scans) are \
+                note beside it, so the cards added to the old one stay). Pages left without text are \
                 listed. An encrypted or damaged PDF is an error and nothing is written for it; the other \
                 files are imported and the exit status is 1.
 
@@ -31,7 +33,9 @@ extension Quire {
         @Option(help: ArgumentHelp("The deck (A::B or A/B): its folder holds the note.", valueName: "DECK"), completion: .custom(QueryCompletion.decks)) var deck: String?
         @Option(help: ArgumentHelp("The folder of the vault to write the note in.", valueName: "FOLDER")) var to: String?
         @Option(help: ArgumentHelp("The note's title (default: the PDF's own, else its file name).", valueName: "TITLE")) var title: String?
-        @Flag(help: "Do not read pages without text by OCR.") var noOCR = false
+        @Option(help: ArgumentHelp("Which pages to read by OCR: auto (pages without text, and pages that show more than their text layer holds: slides whose words are drawn as shapes), always, never.", valueName: "WHEN"))
+        var ocr: PDFExtractor.OCRMode = .auto
+        @Flag(help: .hidden) var noOCR = false
         @Flag(help: "Also propose cards from the text, written under ## Cards (as quire generate --write).") var generate = false
         @Argument(help: "The PDF files.") var files: [String]
 
@@ -57,8 +61,9 @@ extension Quire {
                         bar.update(last)
                         first = last + 1
                     }
-                    let ocr = noOCR ? [:] : Self.ocr(pages.filter(\.lines.isEmpty).map(\.number), of: file)
-                    let result = PDFMarkdown.convert(PDFLayout(pages: pages), ocr: ocr)
+                    let layout = PDFLayout(pages: pages)
+                    let read = Self.ocr(try Self.pagesForOCR(file, layout: layout, mode: noOCR ? .never : ocr), of: file)
+                    let result = PDFMarkdown.convert(layout, ocr: read)
                     let name = String(file.split(separator: "/").last ?? Substring(file))
                     let base = name.lowercased().hasSuffix(".pdf") ? String(name.dropLast(4)) : name
                     let noteTitle = title ?? info.title.flatMap { $0.isEmpty ? nil : $0 } ?? result.firstHeading ?? base
@@ -97,7 +102,16 @@ extension Quire {
             if failed > 0 { throw ExitCode(1) }
         }
 
-        /// The text of `pages` (without a text layer) read by OCR from their images, rendered in a
+        /// The pages `mode` has read by OCR (auto: each page with little text rendered small in a
+        /// temporary folder, its ink compared with its text layer).
+        static func pagesForOCR(_ file: String, layout: PDFLayout, mode: PDFExtractor.OCRMode) throws -> [Int] {
+            guard mode == .auto else { return PDFExtractor.pagesForOCR(file, layout: layout, mode: mode, folder: "") }
+            let scratch = try ScratchFolder("quire-ink")
+            defer { scratch.remove() }
+            return PDFExtractor.pagesForOCR(file, layout: layout, mode: mode, folder: scratch.path)
+        }
+
+        /// The text of `pages` read by OCR from their images, rendered in a
         /// temporary folder; a page that cannot be read is said and left out.
         static func ocr(_ pages: [Int], of file: String) -> [Int: OCRText] {
             guard !pages.isEmpty else { return [:] }
@@ -141,3 +155,5 @@ extension Quire {
         }
     }
 }
+
+extension PDFExtractor.OCRMode: ExpressibleByArgument {}

@@ -7,10 +7,23 @@ public struct OCRText: Sendable, Equatable {
         public var text: String
         /// Tesseract's confidence, 0–100.
         public var confidence: Double
+        /// Where the word is in the image, in pixels from its top left corner.
+        public var left = 0.0, top = 0.0, width = 0.0, height = 0.0
+
+        public init(text: String, confidence: Double, left: Double = 0, top: Double = 0, width: Double = 0, height: Double = 0) {
+            self.text = text
+            self.confidence = confidence
+            self.left = left
+            self.top = top
+            self.width = width
+            self.height = height
+        }
     }
 
     /// Paragraphs, each a list of lines of words, in reading order.
     public var paragraphs: [[[Word]]]
+    /// The image's size in pixels (tesseract's page row), 0 when unknown.
+    public var imageWidth = 0.0, imageHeight = 0.0
 
     /// Words below this confidence are marked uncertain in a note.
     public static let uncertain = 60.0
@@ -33,6 +46,12 @@ public struct OCRText: Sendable, Equatable {
         var lastParagraph: (Int, Int)?, lastLine: Int?
         for row in String(decoding: bytes, as: UTF8.self).split(separator: "\n").dropFirst() {
             let f = row.split(separator: "\t", omittingEmptySubsequences: false)
+            let box = f.count >= 10 ? f[6..<10].map { Double($0).flatMap { $0.isFinite && $0 >= 0 ? $0 : nil } ?? 0 } : [0, 0, 0, 0]
+            if f.count >= 10, f[0] == "1" {
+                imageWidth = box[2]
+                imageHeight = box[3]
+                continue
+            }
             guard f.count >= 12, f[0] == "5", let block = Int(f[2]), let paragraph = Int(f[3]), let line = Int(f[4]),
                   let confidence = Double(f[10]), confidence >= 0 else { continue }
             let text = String(f[11...].joined(separator: "\t")).filter { !$0.isWhitespace || $0 == " " }
@@ -45,7 +64,8 @@ public struct OCRText: Sendable, Equatable {
                 paragraphs[paragraphs.count - 1].append([])
                 lastLine = line
             }
-            paragraphs[paragraphs.count - 1][paragraphs[paragraphs.count - 1].count - 1].append(Word(text: text, confidence: confidence))
+            paragraphs[paragraphs.count - 1][paragraphs[paragraphs.count - 1].count - 1].append(Word(text: text, confidence: confidence,
+                                                                                                 left: box[0], top: box[1], width: box[2], height: box[3]))
         }
         self.paragraphs = paragraphs
     }

@@ -26,6 +26,9 @@ public enum PDFMarkdown {
         case heading(level: Int, text: String)
         case paragraph(String)
         case item(marker: String, text: String)
+        /// A hanging definition: its bold term, what separates it from its text (` – `, `: `),
+        /// the text; a list item when a bullet opened it.
+        case definition(term: String, separator: String, text: String, item: Bool)
         /// A simple table: rows of cells, the first row its header.
         case table([[String]])
     }
@@ -33,6 +36,15 @@ public enum PDFMarkdown {
     /// Converts a document's layout (its pages in order).
     /// `ocr`: the text read from the images of pages without text, by page number.
     public static func convert(_ layout: PDFLayout, ocr: [Int: OCRText] = [:]) -> Result {
+        // Pages with text and an OCR reading: the reading's lines that no text line covers added.
+        var layout = layout
+        var merged: [Int: [OCRText.Word]] = [:]
+        for k in layout.pages.indices where !layout.pages[k].lines.isEmpty {
+            guard let read = ocr[layout.pages[k].number] else { continue }
+            let (page, words) = withOCR(layout.pages[k], read)
+            layout.pages[k] = page
+            if !words.isEmpty { merged[page.number] = words }
+        }
         let body = bodySize(layout)
         let (kept, removed) = withoutRunningLines(layout)
         // Heading sizes: clearly above the body size, largest first, three levels at most.
@@ -81,6 +93,12 @@ public enum PDFMarkdown {
                 continue
             }
             afterItem = false
+            if let words = merged[page.number] {
+                let confidence = words.reduce(0) { $0 + $1.confidence } / Double(words.count)
+                out += "\n*Part of page \(page.number) was read from its image (OCR, mean confidence \(Int(confidence.rounded())) %)"
+                    + (words.contains { $0.confidence < OCRText.uncertain } ? "; words followed by (?) are uncertain" : "") + ".*\n"
+                ocrPages.append(page.number)
+            }
             for block in pageBlocks[k] {
                 switch block {
                 case .heading(let level, let text):
@@ -98,11 +116,71 @@ public enum PDFMarkdown {
                 case .table(let rows):
                     out += "\n" + table(rows)
                     afterItem = false
+                case .definition(let term, let separator, let text, let item):
+                    let line = "**" + safe(term) + "**" + (text.isEmpty ? "" : separator + safe(text))
+                    out += (item && afterItem ? "" : "\n") + (item ? "- " : "") + line + "\n"
+                    afterItem = item
                 }
             }
         }
         return Result(body: out, emptyPages: empty, headings: headings, removedLines: removed, firstHeading: firstHeading, ocrPages: ocrPages)
     }
+
+    /// A page with the lines of its OCR reading that its text layer lacks: each OCR line that no
+    /// text line overlaps by a third of its area, read with confidence (a mean of 50 at least,
+    /// letters in most of it), goes before the first text line below it in its column; its
+    /// uncertain words followed by `(?)`. The text layer's own characters are kept wherever it has
+    /// the text. Returns the page and the words added.
+    static func withOCR(_ page: PDFLayout.Page, _ read: OCRText) -> (PDFLayout.Page, [OCRText.Word]) {
+        guard read.imageWidth > 0, read.imageHeight > 0, page.width > 0, page.height > 0 else { return (page, []) }
+        let sx = page.width / read.imageWidth, sy = page.height / read.imageHeight
+        var lines = page.lines
+        var added: [OCRText.Word] = []
+        func overlap(_ a: PDFLayout.Line, _ b: PDFLayout.Line) -> Double {
+            let w = min(a.right, b.right) - max(a.left, b.left), h = min(a.top + a.height, b.top + b.height) - max(a.top, b.top)
+            return w > 0 && h > 0 ? w * h : 0
+        }
+        for paragraph in read.paragraphs {
+            var opening = true
+            for var words in paragraph where !words.isEmpty {
+                // A bullet tesseract read as a letter or a sign (`e`, `¢e`, `°`, `«`): a bullet.
+                var bullet = false
+                if words.count >= 3, bulletMisreads.contains(words[0].text) {
+                    words.removeFirst()
+                    bullet = true
+                }
+                let left = words.map(\.left).min() ?? 0, right = words.map { $0.left + $0.width }.max() ?? 0
+                let top = words.map(\.top).min() ?? 0, bottom = words.map { $0.top + $0.height }.max() ?? 0
+                let box = PDFLayout.Line(top: top * sy, left: left * sx, width: (right - left) * sx, height: (bottom - top) * sy,
+                                         size: (bottom - top) * sy, bold: false, text: "")
+                let area = box.width * box.height
+                guard area > 0, !page.lines.contains(where: { overlap($0, box) >= area / 3 }) else { continue }
+                let confidence = words.reduce(0) { $0 + $1.confidence } / Double(words.count)
+                let text = words.map(\.text).joined(separator: " ")
+                let letters = text.filter(\.isLetter).count
+                guard confidence >= 50, letters >= 2, Double(letters) >= Double(text.filter { !$0.isWhitespace }.count) * 0.5 else { continue }
+                var line = box
+                line.text = words.map { $0.text + ($0.confidence < OCRText.uncertain ? " (?)" : "") }.joined(separator: " ")
+                line.bullet = bullet
+                // A line opens a block where tesseract found a paragraph, and where a capital
+                // follows a line without a sentence's end (a slide's lines, each a point).
+                let after = lines.last { $0.top < line.top && $0.left < line.right && $0.right > line.left }
+                line.opensBlock = opening || (words[0].text.first?.isUppercase == true
+                                              && after.map { !($0.text.last.map { ",-".contains($0) } ?? false) } == true)
+                opening = false
+                // Before the first line below it whose column it shares.
+                let at = lines.firstIndex { $0.top > line.top + line.height / 2 && $0.left < line.right && $0.right > line.left } ?? lines.count
+                lines.insert(line, at: at)
+                added += words
+            }
+        }
+        var out = page
+        out.lines = lines
+        return (out, added)
+    }
+
+    /// What tesseract reads a bullet as, alone before a line's words.
+    static let bulletMisreads: Set<String> = ["•", "·", "e", "¢e", "¢", "©", "°", "«", "»", "*", "o", "®", "@", "+", "=", "»e", "e»"]
 
     /// Joins a paragraph that a page break cut: when a page ends in a paragraph (or list item)
     /// without a sentence's end and the next page starts with a paragraph in lower case (or the
@@ -117,7 +195,7 @@ public enum PDFMarkdown {
             guard let p = open, case .paragraph(let next)? = pages[k].first, let first = next.first, let last = pages[p].last else { continue }
             var text: String
             switch last {
-            case .paragraph(let t), .item(_, let t): text = t
+            case .paragraph(let t), .item(_, let t), .definition(_, _, let t, _): text = t
             default: continue
             }
             let end = text.reversed().drop { "\"'”’)]".contains($0) }.first
@@ -125,6 +203,8 @@ public enum PDFMarkdown {
             append(line: next, to: &text, hyphenated: hyphenated)
             switch last {
             case .item(let marker, _): pages[p][pages[p].count - 1] = .item(marker: marker, text: text)
+            case .definition(let term, let separator, _, let item):
+                pages[p][pages[p].count - 1] = .definition(term: term, separator: separator, text: text, item: item)
             default: pages[p][pages[p].count - 1] = .paragraph(text)
             }
             pages[k].removeFirst()
@@ -210,11 +290,21 @@ public enum PDFMarkdown {
         let right = lines.filter { abs($0.size - body) <= body * 0.15 }.map { $0.left + $0.width }.max() ?? 0
         var item: String?
         var itemLeft = 0.0
+        // A hanging definition's term and separator, and whether its lines go on at its
+        // bullet's margin (a bullet glyph's item: a cheat sheet's lines hang back to the margin).
+        var term: (text: String, separator: String)?
+        var hanging = false
         var previous: PDFLayout.Line?
         func close() {
-            if !text.isEmpty { blocks.append(item.map { .item(marker: $0, text: text) } ?? .paragraph(text)) }
+            if let term {
+                blocks.append(.definition(term: term.text, separator: term.separator, text: text, item: item != nil))
+            } else if !text.isEmpty {
+                blocks.append(item.map { .item(marker: $0, text: text) } ?? .paragraph(text))
+            }
             text = ""
             item = nil
+            term = nil
+            hanging = false
         }
         let tables = tableRuns(lines)
         var skipUntil = 0
@@ -229,6 +319,26 @@ public enum PDFMarkdown {
             }
             let t = line.text.trimmingWhitespace()
             guard !t.isEmpty else { continue }
+            if line.bullet {
+                // A bullet drawn as a glyph: an item, a definition when bold words open it.
+                close()
+                item = "-"
+                itemLeft = line.left
+                hanging = true
+                if let split = definition(t, lead: line.lead) { term = (split.term, split.separator); text = split.text } else { text = t }
+                previous = line
+                continue
+            }
+            if item == nil, let lead = line.lead, let split = definition(t, lead: lead), split.separator != " " {
+                // `**Term** – text` opening a paragraph.
+                close()
+                term = (split.term, split.separator)
+                text = split.text
+                hanging = true
+                itemLeft = line.left
+                previous = line
+                continue
+            }
             if let l = level(line) {
                 close()
                 // A heading set on two lines is one heading.
@@ -248,12 +358,14 @@ public enum PDFMarkdown {
                 previous = line
                 continue
             }
+            if line.opensBlock { close() }
             if let p = previous, !text.isEmpty {
                 let gap = line.top - (p.top + p.height)
                 // An item goes on only on lines set in from its marker.
-                if gap > max(p.height, line.height) * 0.9 || level(p) != nil || (item != nil && line.left <= itemLeft + 1) {
+                if gap > max(p.height, line.height) * 0.9 || level(p) != nil || (item != nil && !hanging && line.left <= itemLeft + 1)
+                    || (hanging && line.left < itemLeft - line.height) {
                     close()
-                } else if item == nil, let last = text.last, ".!?:\"”)".contains(last),
+                } else if item == nil, term == nil, let last = text.last, ".!?:\"”)".contains(last),
                           line.left > p.left + line.height * 0.6 || p.left + p.width < right - line.height * 3 {
                     // A first line set in, or a sentence ending a line well short of the column: a new paragraph.
                     close()
@@ -264,6 +376,25 @@ public enum PDFMarkdown {
         }
         close()
         return blocks
+    }
+
+    /// A line opened by bold words (`lead`) split into a definition: the term, what separates it
+    /// from the text (` – ` for a dash, `: `, else a space) and the text; nil without a lead or
+    /// when the lead is not the line's start or is no term (over eight words).
+    static func definition(_ t: String, lead: String?) -> (term: String, separator: String, text: String)? {
+        guard let lead, !lead.isEmpty, t.hasPrefix(lead) else { return nil }
+        var term = lead.trimmingWhitespace()
+        var rest = Substring(t.dropFirst(lead.count)).drop { $0.isWhitespace }
+        var separator = " "
+        if term.hasSuffix(":") {
+            term.removeLast()
+            separator = ": "
+        } else if let first = rest.first, "–—-:".contains(first) {
+            separator = first == ":" ? ": " : " – "
+            rest = rest.dropFirst().drop { $0.isWhitespace }
+        }
+        guard !term.isEmpty, term.split(whereSeparator: \.isWhitespace).count <= 8, term.contains(where: \.isLetter) else { return nil }
+        return (term, separator, String(rest))
     }
 
     /// A table found among a page's lines: the lines it takes (consecutive) and its cells.
@@ -286,21 +417,35 @@ public enum PDFMarkdown {
             start = k
         }
         if !lines.isEmpty { rows.append(start..<lines.count) }
-        func cells(_ row: Range<Int>) -> [PDFLayout.Line]? {
+        func cells(_ row: Range<Int>, atLeast least: Int = 2) -> [PDFLayout.Line]? {
             let sorted = lines[row].sorted { $0.left < $1.left }
-            guard (2...12).contains(sorted.count) else { return nil }
+            guard (least...12).contains(sorted.count) else { return nil }
             for (a, b) in zip(sorted, sorted.dropFirst()) where b.left - (a.left + a.width) < max(a.height, 4) { return nil }
             return sorted
+        }
+        // Two cells are in one column when they start, end or are centred at one place.
+        func aligned(_ a: PDFLayout.Line, _ b: PDFLayout.Line, _ tolerance: Double) -> Bool {
+            abs(a.left - b.left) <= tolerance || abs(a.right - b.right) <= tolerance
+                || abs((a.left + a.right) / 2 - (b.left + b.right) / 2) <= tolerance
         }
         var runs: [TableRun] = []
         var k = 0
         while k < rows.count {
-            guard let first = cells(rows[k]) else { k += 1; continue }
+            guard var first = cells(rows[k]) ?? cells(rows[k], atLeast: 1) else { k += 1; continue }
             let tolerance = max(first[0].height, 4)
+            // A header with no cell over the rows' labels: its cells are the later columns'.
+            if k + 1 < rows.count, let second = cells(rows[k + 1]), second.count == first.count + 1,
+               zip(first, second.dropFirst()).allSatisfy({ aligned($0, $1, tolerance) }), first[0].left > second[0].right {
+                first.insert(PDFLayout.Line(top: first[0].top, left: second[0].left, width: second[0].width, height: first[0].height,
+                                            size: first[0].size, bold: true, text: ""), at: 0)
+            } else if first.count < 2 {
+                k += 1
+                continue
+            }
             var members = [first]
             var j = k + 1
             while j < rows.count, let next = cells(rows[j]), next.count == first.count,
-                  zip(first, next).allSatisfy({ abs($0.left - $1.left) <= tolerance || abs(($0.left + $0.width) - ($1.left + $1.width)) <= tolerance }),
+                  zip(first, next).allSatisfy({ aligned($0, $1, tolerance) || ($0.text.isEmpty && $1.left < first[1].left) }),
                   next[0].top - (members[members.count - 1][0].top + members[members.count - 1][0].height) < next[0].height * 2.5 {
                 members.append(next)
                 j += 1

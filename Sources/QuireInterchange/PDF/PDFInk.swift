@@ -1,0 +1,160 @@
+import Foundation
+import QuireSystem
+
+/// What a page draws against what its text layer holds: a page whose words are drawn as shapes
+/// (slides exported from an HTML slide tool keep only their headings and math as text) shows the
+/// edges of letters where no text line is. Such pages are read by OCR as well (`quire import pdf --ocr auto`).
+/// The analysis is pure; rendering runs poppler's `pdftoppm`.
+public enum PDFInk {
+    /// A greyscale image: one byte a pixel, 0 black, rows from the top.
+    public struct GrayImage: Sendable, Equatable {
+        public var width: Int
+        public var height: Int
+        public var pixels: [UInt8]
+
+        public init(width: Int, height: Int, pixels: [UInt8]) {
+            self.width = width
+            self.height = height
+            self.pixels = pixels
+        }
+
+        /// A binary PGM (`P5`, 8-bit) as `pdftoppm -gray` writes it; nil when malformed.
+        public init?(pgm bytes: [UInt8]) {
+            // The header: P5, width, height, maximum value, each after white space (comments skipped).
+            var i = 0
+            func field() -> Int? {
+                while i < bytes.count {
+                    if bytes[i] == UInt8(ascii: "#") {
+                        while i < bytes.count, bytes[i] != 10 { i += 1 }
+                    } else if [9, 10, 13, 32].contains(bytes[i]) {
+                        i += 1
+                    } else { break }
+                }
+                var value = 0, digits = 0
+                while i < bytes.count, bytes[i] >= 48, bytes[i] <= 57, digits < 7 {
+                    value = value * 10 + Int(bytes[i] - 48)
+                    i += 1
+                    digits += 1
+                }
+                return digits > 0 ? value : nil
+            }
+            guard bytes.count > 2, bytes[0] == UInt8(ascii: "P"), bytes[1] == UInt8(ascii: "5") else { return nil }
+            i = 2
+            guard let width = field(), let height = field(), let maximum = field(), width > 0, height > 0, maximum > 0, maximum < 256,
+                  i < bytes.count, width <= 20_000, height <= 20_000 else { return nil }
+            i += 1
+            guard bytes.count - i >= width * height else { return nil }
+            self.init(width: width, height: height, pixels: Array(bytes[i..<(i + width * height)]))
+        }
+    }
+
+    /// Two neighbouring pixels this far apart in grey are an edge (a stroke's side).
+    static let edgeContrast = 80
+    /// A page is read by OCR as well when the edges no text line covers are at least this share
+    /// of its pixels. Letters drawn as shapes are all edges; a coloured bar or a picture's flat
+    /// areas are few (on three real slide decks whose text layers hold every word, 0.0049 at
+    /// most; a slide whose body is drawn, 0.027).
+    public static let uncoveredFloor = 0.01
+    /// Pages whose text layer holds at least this many characters are taken to hold all their text
+    /// (a book's page with a figure): they are not rendered to be checked.
+    public static let fullPage = 1_200
+    /// The resolution pages are rendered at to be checked.
+    public static let dpi = 50
+
+    /// The share of the page's pixels that are edges — a pixel whose right or lower neighbour
+    /// differs by ``edgeContrast`` grey levels — outside every text line's box (each grown by a
+    /// third of its height, for accents and descenders). `page` in the layout's units; the image
+    /// covers the whole page. Linear in the pixels and the lines' area.
+    public static func uncoveredEdges(_ image: GrayImage, page: PDFLayout.Page) -> Double {
+        guard page.width > 0, page.height > 0, image.width > 1, image.height > 1 else { return 0 }
+        let width = image.width, height = image.height
+        let sx = Double(width) / page.width, sy = Double(height) / page.height
+        var covered = [Bool](repeating: false, count: width * height)
+        for line in page.lines {
+            let pad = line.height / 3
+            let x0 = max(0, Int(((line.left - pad) * sx).rounded(.down))), x1 = min(width, Int(((line.right + pad) * sx).rounded(.up)))
+            let y0 = max(0, Int(((line.top - pad) * sy).rounded(.down))), y1 = min(height, Int(((line.top + line.height + pad) * sy).rounded(.up)))
+            guard x0 < x1, y0 < y1 else { continue }
+            for y in y0..<y1 { for x in x0..<x1 { covered[y * width + x] = true } }
+        }
+        var edges = 0
+        image.pixels.withUnsafeBufferPointer { p in
+            for y in 0..<(height - 1) {
+                for x in 0..<(width - 1) {
+                    let k = y * width + x
+                    guard !covered[k] else { continue }
+                    let v = Int(p[k])
+                    if abs(v - Int(p[k + 1])) > edgeContrast || abs(v - Int(p[k + width])) > edgeContrast { edges += 1 }
+                }
+            }
+        }
+        return Double(edges) / Double(width * height)
+    }
+
+    /// Whether a page with text needs OCR as well: few characters in its text layer, and ink
+    /// where no text line is (`image`: the page rendered, nil when it could not be).
+    public static func needsOCR(_ page: PDFLayout.Page, image: GrayImage?) -> Bool {
+        guard let image, isChecked(page) else { return false }
+        return uncoveredEdges(image, page: page) >= uncoveredFloor
+    }
+
+    /// Whether a page with text is rendered to be checked: its text layer is short.
+    public static func isChecked(_ page: PDFLayout.Page) -> Bool {
+        !page.lines.isEmpty && page.lines.reduce(0, { $0 + $1.text.count }) < fullPage
+    }
+}
+
+extension PDFExtractor {
+    /// Pages `pages` rendered as greyscale images at `dpi` (small ones, for ``PDFInk``) into
+    /// `folder`, one run of `pdftoppm` for each run of consecutive pages; a page that cannot be
+    /// rendered is missing from the result.
+    public static func grayImages(_ path: String, pages: [Int], dpi: Int = PDFInk.dpi, into folder: String) -> [Int: PDFInk.GrayImage] {
+        var out: [Int: PDFInk.GrayImage] = [:]
+        var runs: [ClosedRange<Int>] = []
+        for page in pages.sorted() {
+            if let last = runs.last, last.upperBound + 1 == page { runs[runs.count - 1] = last.lowerBound...page } else { runs.append(page...page) }
+        }
+        let io = FileManager.default
+        for run in runs {
+            for first in stride(from: run.lowerBound, through: run.upperBound, by: pagesPerRun) {
+                let last = min(run.upperBound, first + pagesPerRun - 1)
+                let own = folder + "/ink-\(first)"
+                guard (try? io.createDirectory(atPath: own, withIntermediateDirectories: false)) != nil else { continue }
+                defer { try? io.removeItem(atPath: own) }
+                let result = ChildProcess.run(["pdftoppm", "-r", String(dpi), "-gray", "-f", String(first), "-l", String(last),
+                                               "--", ChildProcess.fileArgument(path), own + "/p"], timeoutSeconds: timeout, outputLimit: 1 << 20)
+                guard result.status == 0 else { continue }
+                // pdftoppm names each page p-N.pgm, N padded with zeros.
+                for name in (try? io.contentsOfDirectory(atPath: own)) ?? [] where name.hasPrefix("p-") && name.hasSuffix(".pgm") {
+                    guard let number = Int(name.dropFirst(2).dropLast(4)), (first...last).contains(number),
+                          let data = io.contents(atPath: own + "/" + name), let image = PDFInk.GrayImage(pgm: Array(data)) else { continue }
+                    out[number] = image
+                }
+            }
+        }
+        return out
+    }
+
+    /// Which pages to read by OCR: `never` none, `always` all, `auto` the pages without text and
+    /// those ``PDFInk/needsOCR(_:image:)`` finds (rendered small into `folder` to be checked).
+    public static func pagesForOCR(_ path: String, layout: PDFLayout, mode: OCRMode, folder: String) -> [Int] {
+        switch mode {
+        case .never: return []
+        case .always: return layout.pages.map(\.number)
+        case .auto:
+            let checked = layout.pages.filter(PDFInk.isChecked)
+            let images = grayImages(path, pages: checked.map(\.number), into: folder)
+            return layout.pages.filter { $0.lines.isEmpty || PDFInk.needsOCR($0, image: images[$0.number]) }.map(\.number)
+        }
+    }
+
+    /// When pages are read by OCR.
+    public enum OCRMode: String, Sendable, CaseIterable {
+        /// Pages without text, and pages that show more than their text layer holds.
+        case auto
+        /// Every page (its text layer's exact characters kept where both have the text).
+        case always
+        /// None.
+        case never
+    }
+}
