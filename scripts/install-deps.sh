@@ -18,6 +18,8 @@ packages+=(libjs-katex libjs-highlight.js)
 [ "${QUIRE_TEST_DEPS:-0}" = 1 ] && packages+=(groff-base systemd)
 # Import tests make zstd frames with the zstd tool; PDF imports run poppler's tools and tesseract (OCR).
 [ "${QUIRE_TEST_DEPS:-0}" = 1 ] && packages+=(zstd poppler-utils tesseract-ocr tesseract-ocr-eng imagemagick)
+# The real-material tests draw a slide deck's letters as shapes with ghostscript.
+[ "${QUIRE_TEST_DEPS:-0}" = 1 ] && packages+=(ghostscript)
 # Recording imports: ffmpeg reads the sound, pocketsphinx transcribes it, espeak-ng speaks the tests' lectures.
 [ "${QUIRE_TEST_DEPS:-0}" = 1 ] && packages+=(ffmpeg pocketsphinx pocketsphinx-en-us espeak-ng)
 

@@ -153,7 +153,7 @@ public struct PDFLayout: Sendable, Equatable {
             guard var line = current else { return }
             line.size = sizes.max { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) }?.key ?? line.size
             let trimmedLead = lead.trimmingCharacters(in: .whitespaces)
-            if !trimmedLead.isEmpty, !line.bold { line.lead = trimmedLead }
+            if trimmedLead.filter(\.isLetter).count >= 3, !line.bold, line.text.count > trimmedLead.count { line.lead = trimmedLead }
             out.append(line)
             current = nil
             sizes = [:]
@@ -173,7 +173,7 @@ public struct PDFLayout: Sendable, Equatable {
             }
             current = line
             sizes[line.size, default: 0] += line.text.count
-            if line.bold { lead = line.text } else { leadOpen = false }
+            if line.bold || (line.text.count <= 2 && !line.text.contains(" ")) { lead = line.text } else { leadOpen = false }
         }
         for fragment in fragments {
             let next = fragment.line
@@ -183,7 +183,7 @@ public struct PDFLayout: Sendable, Equatable {
             let nextMiddle = next.top + next.height / 2, lineMiddle = line.top + line.height / 2
             let sameBaseline = (nextMiddle >= line.top - 1 && nextMiddle <= line.top + line.height + 1)
                 || (lineMiddle >= next.top - 1 && lineMiddle <= next.top + next.height + 1)
-            guard sameBaseline, gap >= -em * 0.3, gap <= em * 0.5 else {
+            guard sameBaseline, gap >= -em * 0.3, gap <= em * 0.8 else {
                 close()
                 start(fragment)
                 continue
@@ -198,7 +198,12 @@ public struct PDFLayout: Sendable, Equatable {
             joined.bold = line.bold && next.bold
             sizes[next.size, default: 0] += next.text.count
             if leadOpen {
-                if next.bold { lead += glue + next.text } else { leadOpen = false }
+                // A one- or two-letter symbol set in math before the bold words (*k*-nearest) is the term's.
+                if next.bold || (lead.isEmpty && next.text.count <= 2 && !next.text.contains(" ")) {
+                    lead += glue + next.text
+                } else {
+                    leadOpen = false
+                }
             }
             current = joined
         }

@@ -329,7 +329,7 @@ public enum PDFMarkdown {
                 previous = line
                 continue
             }
-            if item == nil, let lead = line.lead, let split = definition(t, lead: lead), split.separator != " " {
+            if let lead = line.lead, let split = definition(t, lead: lead), split.separator != " " {
                 // `**Term** – text` opening a paragraph.
                 close()
                 term = (split.term, split.separator)
