@@ -56,6 +56,8 @@ public enum ExtractiveAnswer {
     public static func answer(_ question: String, chunks: [(hit: SearchHit, text: String)], encoder: SentenceEncoder?,
                               cards: (CardID) -> CardSides? = { _ in nil }) -> Answer {
         // What each candidate shows, and the text it is scored by.
+        // Each candidate is scored by its sentence and shown as the statement it belongs to (its
+        // whole block when short, what a closing colon introduces after it).
         var candidates: [(text: String, scored: String, chunk: Int)] = []
         var seen: Set<String> = []
         for (k, chunk) in chunks.enumerated() {
@@ -65,12 +67,21 @@ public enum ExtractiveAnswer {
                 }
                 continue
             }
-            for sentence in sentences(of: chunk.text) where !sentence.hasSuffix("?") && seen.insert(sentence.lowercased()).inserted {
-                candidates.append((sentence, sentence, k))
+            let found = blocks(of: chunk.text)
+            for (b, block) in found.enumerated() {
+                for sentence in block.sentences where !sentence.hasSuffix("?") {
+                    let words = NoteChunker.wordCount(sentence)
+                    guard words >= 4, words <= maximumWords else { continue }
+                    // A statement two sentences share is one candidate per sentence (scored by
+                    // each), shown once.
+                    candidates.append((statement(sentence, in: found, at: b), sentence, k))
+                }
             }
         }
         guard !candidates.isEmpty else { return Answer(sentences: [], sources: []) }
-        let lexical = lexicalScores(question, candidates.map(\.scored))
+        // By its words, a candidate scores as its sentence or as the statement shown, the better
+        // (a short paragraph naming both things a question asks about, one in each sentence).
+        let lexical = zip(lexicalScores(question, candidates.map(\.scored)), lexicalScores(question, candidates.map(\.text))).map { max($0, $1) }
         var semantic: [Float]?
         if let encoder {
             let q = encoder.embed(question)
@@ -90,7 +101,9 @@ public enum ExtractiveAnswer {
         guard let best = scored.first, best.passes else { return Answer(sentences: [], sources: []) }
         var answer = Answer(sentences: [], sources: [])
         var sourceNumber: [Int: Int] = [:]
+        var shown: Set<String> = []
         for item in scored where item.passes && item.score >= best.score - 0.15 && answer.sentences.count < maximumSentences {
+            guard shown.insert(candidates[item.index].text.lowercased()).inserted else { continue }
             let chunk = candidates[item.index].chunk
             let number: Int
             if let n = sourceNumber[chunk] { number = n } else {
@@ -184,26 +197,59 @@ public enum ExtractiveAnswer {
         return (String(text) + tail, cited)
     }
 
-    /// The prose sentences of a chunk's Markdown: code blocks, HTML comments and tags, include
-    /// directives, heading marks, list and quote marks left out; between 4 and 80 words each.
-    static func sentences(of markdown: String) -> [String] {
-        var paragraphs: [String] = []
+    /// A block of a chunk's Markdown as an answer quotes it: its text on one line, its sentences,
+    /// and whether it is prose (a paragraph, a list item, a quote) or what a sentence introduces
+    /// (a formula, code, a table row).
+    struct Block: Equatable {
+        var text: String
+        var sentences: [String]
+        var isProse: Bool
+        /// A list item's.
+        var isItem = false
+    }
+
+    /// The blocks of a chunk's Markdown: paragraphs (their lines joined), list items and quotes
+    /// as prose; code, display math and tables as what they are, on one line; HTML comments and
+    /// tags, include directives, headings, list and quote marks left out. A paragraph that ends
+    /// with no sentence's end goes on in the next when that starts in lower case (a PDF's line
+    /// broken at a formula).
+    static func blocks(of markdown: String) -> [Block] {
+        var blocks: [Block] = []
         var current: [Substring] = []
+        var currentProse = true
+        var currentItem = false
         var fence: Substring?
         var inComment = false
         func close() {
-            if !current.isEmpty { paragraphs.append(current.joined(separator: " ")) }
-            current = []
+            defer { current = []; currentItem = false }
+            let text = current.joined(separator: currentProse ? " " : "; ").trimmingSpaces()
+            guard !text.isEmpty else { return }
+            if currentProse, !currentItem, let last = blocks.last, last.isProse, !last.isItem, let end = last.text.last, !".!?:;".contains(end),
+               let first = text.first, first.isLowercase {
+                let joined = last.text + " " + text
+                blocks[blocks.count - 1] = Block(text: joined, sentences: NoteChunker.sentences(Substring(joined)), isProse: true)
+                return
+            }
+            blocks.append(Block(text: text, sentences: currentProse ? NoteChunker.sentences(Substring(text)) : [], isProse: currentProse,
+                                isItem: currentItem))
         }
         for rawLine in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
             var line = rawLine.drop { $0 == " " || $0 == "\t" }
             if let open = fence {
-                if line.hasPrefix(open) { fence = nil }
+                if line.hasPrefix(open) { fence = nil; close(); currentProse = true } else if !line.isEmpty { current.append(line) }
                 continue
             }
-            if line.hasPrefix("```") || line.hasPrefix("~~~") {
+            if line.hasPrefix("```") || line.hasPrefix("~~~") || line.hasPrefix("$$") {
                 close()
+                if line.hasPrefix("$$"), line.count > 2, line.hasSuffix("$$") {
+                    current = [line]
+                    currentProse = false
+                    close()
+                    currentProse = true
+                    continue
+                }
                 fence = line.prefix { $0 == line.first }
+                currentProse = false
                 continue
             }
             if inComment {
@@ -216,27 +262,68 @@ public enum ExtractiveAnswer {
                 continue
             }
             while line.hasPrefix(">") { line = line.dropFirst().drop { $0 == " " } }
-            if line.isEmpty || line.hasPrefix("{{#") || line.hasPrefix("|") { close(); continue }
-            if line.hasPrefix("#") { close(); continue }
+            if line.hasPrefix("|") {
+                // A table row (the separator row left out): what a sentence may introduce.
+                if currentProse { close() }
+                currentProse = false
+                if !line.allSatisfy({ "|-: ".contains($0) }) {
+                    current.append(Substring(line.split(separator: "|").map { $0.trimmingSpaces() }.filter { !$0.isEmpty }.joined(separator: ", ")))
+                }
+                continue
+            }
+            if !currentProse { close(); currentProse = true }
+            if line.isEmpty || line.hasPrefix("{{#") || line.hasPrefix("#") { close(); continue }
             if line.hasPrefix("- ") || line.hasPrefix("* ") || line.hasPrefix("+ ") {
                 close()
+                currentItem = true
                 line = line.dropFirst(2)
             } else if let dot = line.firstIndex(where: { $0 == "." || $0 == ")" }), dot > line.startIndex,
                       line[..<dot].allSatisfy(\.isNumber), line[line.index(after: dot)...].hasPrefix(" ") {
                 close()
+                currentItem = true
                 line = line[line.index(dot, offsetBy: 2)...]
             }
             current.append(Substring(withoutTags(line)))
         }
         close()
-        var out: [String] = []
-        for paragraph in paragraphs {
-            for sentence in NoteChunker.sentences(Substring(paragraph)) {
-                let words = NoteChunker.wordCount(sentence)
-                if words >= 4, words <= 80 { out.append(sentence) }
+        return blocks
+    }
+
+    /// The most words a statement quotes whole: a block this short is shown whole, what a colon
+    /// introduces joins its sentence when this short.
+    static let wholeBlockWords = 70
+
+    /// What `sentence` of block `index` states: the whole block when it is short (a definition
+    /// with its formula, a point with its reason), else the sentence; and, when that ends with a
+    /// colon, the block after it (the list, formula, code or table it introduces) when short.
+    static func statement(_ sentence: String, in blocks: [Block], at index: Int) -> String {
+        let block = blocks[index]
+        var shown = block.isProse && NoteChunker.wordCount(block.text) <= wholeBlockWords ? block.text : sentence
+        if shown.hasSuffix(":") {
+            // The items of a list, or the formula, code or table after it.
+            var introduced: [String] = []
+            var k = index + 1
+            var words = NoteChunker.wordCount(shown)
+            while k < blocks.count, introduced.count < 12 {
+                let next = blocks[k]
+                let n = NoteChunker.wordCount(next.text)
+                guard words + n <= wholeBlockWords * 2 else { break }
+                // List items while they come; else one block (a formula, code, a table, a line).
+                guard next.isItem || introduced.isEmpty else { break }
+                if next.isProse, !next.isItem, n > 40 { break }
+                introduced.append(next.text)
+                words += n
+                if !next.isItem { break }
+                k += 1
             }
+            if !introduced.isEmpty { shown += " " + introduced.joined(separator: "; ") }
         }
-        return out
+        return shown
+    }
+
+    /// The prose sentences of a chunk's Markdown (``blocks(of:)``'s), between 4 and 80 words each.
+    static func sentences(of markdown: String) -> [String] {
+        blocks(of: markdown).flatMap(\.sentences).filter { (4...maximumWords).contains(NoteChunker.wordCount($0)) }
     }
 
     /// Text without HTML tags (`<` then a letter or `/`, up to the next `>` with no `<` between)
@@ -252,6 +339,11 @@ public enum ExtractiveAnswer {
                     continue
                 }
                 commentsLeft = false  // none closes on this line: no later one will either
+            }
+            // A kramdown attribute list (`{: data-type="term"}`): markup, not text.
+            if line[i] == "{", line[i...].hasPrefix("{:"), let close = line[i...].prefix(200).firstIndex(of: "}") {
+                i = line.index(after: close)
+                continue
             }
             if line[i] == "<", let next = line.index(i, offsetBy: 1, limitedBy: line.endIndex), next < line.endIndex,
                line[next].isLetter || line[next] == "/" {
@@ -305,10 +397,21 @@ public enum ExtractiveAnswer {
         var df: [String: Int] = [:]
         for set in sets { for t in set where q.contains(t) { df[t, default: 0] += 1 } }
         let n = Double(sentences.count)
-        func idf(_ t: String) -> Double { 1 + (n / Double(1 + df[t, default: 0])).squareRoot() }
+        // A word that frames the question (the difference between, the purpose of) counts little:
+        // the answer states the things it asks about, seldom the frame.
+        func idf(_ t: String) -> Double { framing.contains(t) ? 0.3 : 1 + (n / Double(1 + df[t, default: 0])).squareRoot() }
         let total = q.reduce(0) { $0 + idf($1) }
         return sets.map { set in q.filter { set.contains($0) }.reduce(0) { $0 + idf($1) } / total }
     }
+
+    /// Words (stemmed as ``terms(_:)`` stems them) that frame a question rather than name what it
+    /// is about.
+    static let framing: Set<String> = Set(["difference", "different", "differ", "between", "meaning", "mean", "purpose", "role", "main",
+                                           "example", "examples", "definition", "define", "defined", "importance", "important",
+                                           "significance", "advantage", "advantages", "disadvantage", "relationship", "relation",
+                                           "compare", "comparison", "contrast", "explain", "describe", "called", "name", "named", "term",
+                                           "happen", "happens", "work", "works", "use", "used", "kind", "kinds", "type", "types", "way",
+                                           "ways", "mean", "means", "goal", "idea", "concept", "key", "following"].map(stem))
 
     /// The share of `text`'s words found in `source`.
     static func coverage(of text: String, in source: String) -> Double {

@@ -257,32 +257,47 @@ public enum NoteChunker {
     }
 
     /// A line cut after each sentence's end (`.`, `!`, `?` before a space or the end, and the
-    /// CJK full stops), the pieces trimmed.
+    /// CJK full stops), the pieces trimmed. A full stop ends no sentence after a common
+    /// abbreviation (`e.g.`, `Fig.`, `et al.`) or an initial (`J. Smith`), nor before a word in
+    /// lower case (`approx. twice`).
     static func sentences(_ text: Substring) -> [String] {
         var out: [String] = []
         var current = ""
-        var chars = text.makeIterator()
-        var previousEnd = false
-        while let c = chars.next() {
-            if previousEnd, c == " " || c == "\t" {
-                out.append(current.trimmingSpaces())
-                current = ""
-                previousEnd = false
-                continue
-            }
+        let chars = Array(text)
+        var k = 0
+        while k < chars.count {
+            let c = chars[k]
             current.append(c)
+            k += 1
             if "。！？".contains(c) {
                 out.append(current.trimmingSpaces())
                 current = ""
-                previousEnd = false
-            } else {
-                previousEnd = c == "." || c == "!" || c == "?"
+                continue
             }
+            guard c == "." || c == "!" || c == "?", k < chars.count, chars[k] == " " || chars[k] == "\t" else { continue }
+            if c == "." {
+                var next = k
+                while next < chars.count, chars[next] == " " || chars[next] == "\t" { next += 1 }
+                if next < chars.count, chars[next].isLowercase { continue }
+                // The word the full stop ends.
+                var start = current.endIndex
+                while start > current.startIndex, !current[current.index(before: start)].isWhitespace { start = current.index(before: start) }
+                let word = current[start...].dropLast().drop { "([\"'“‘".contains($0) }
+                if abbreviations.contains(word.lowercased()) || (word.count == 1 && word.first?.isUppercase == true) { continue }
+            }
+            out.append(current.trimmingSpaces())
+            current = ""
+            while k < chars.count, chars[k] == " " || chars[k] == "\t" { k += 1 }
         }
         let last = current.trimmingSpaces()
         if !last.isEmpty { out.append(last) }
         return out.filter { !$0.isEmpty }
     }
+
+    /// Words a full stop follows inside a sentence (lower-cased, without their last stop).
+    static let abbreviations: Set<String> = ["e.g", "i.e", "vs", "cf", "al", "fig", "figs", "eq", "eqs", "nos", "vol", "pp", "p",
+                                             "ch", "sec", "approx", "resp", "dr", "mr", "mrs", "ms", "prof", "st", "jr", "sr", "inc", "ltd",
+                                             "corp", "dept", "ca", "viz", "ibid", "cit", "eds", "u.s", "u.k", "a.m", "p.m"]
 
     /// Words: runs of letters, digits or marks; each ideograph, kana or hangul syllable one word.
     public static func wordCount(_ text: String) -> Int {

@@ -17,7 +17,8 @@ import Testing
     @Test func sentencesAnsweringTheQuestionAreCitedBySource() {
         let answer = ExtractiveAnswer.answer("what lowers the activation energy of a reaction", chunks: Self.chunks, encoder: nil)
         #expect(answer.found)
-        #expect(answer.sentences.first == Answer.Sentence(text: "Enzymes lower the activation energy of reactions.", source: 1))
+        // A short paragraph is quoted whole: the fact with what completes it.
+        #expect(answer.sentences.first == Answer.Sentence(text: "Enzymes lower the activation energy of reactions. They are not consumed by the reaction they speed up.", source: 1))
         #expect(answer.sources.first?.path == "chem.md")
         #expect(!answer.sentences.contains { $0.text.contains("mitochondria") })
     }
@@ -80,6 +81,55 @@ import Testing
             """
         let sentences = ExtractiveAnswer.sentences(of: text)
         #expect(sentences == ["A list item sentence that has enough words in it.", "A quoted sentence that has enough words too."])
+    }
+
+    /// What a student reads is a whole statement: never a sentence cut at a formula or a line
+    /// break, a colon's sentence with what it introduces, a long paragraph's one sentence.
+    @Test func answersStateWholeStatements() {
+        let text = """
+            Chebyshev's inequality – Let X be a random variable with expected value µ and standard deviation σ. For k, σ > 0, we have the following inequality: P(|X − µ| ⩾ kσ) ⩽ 1/k².
+
+            The Naive Bayes model supposes that the features of each data point are all independent:
+
+            $$P(x|y) = \\prod_i P(x_i|y)$$
+
+            The three kinds of rock are the following:
+
+            - igneous, cooled from magma
+            - sedimentary, laid down in layers
+            - metamorphic, changed by heat and pressure
+
+            Newton's algorithm is a numerical method that finds θ such
+
+            that ℓ′(θ) = 0, by repeated steps.
+            """ + "\n\n" + Array(repeating: "Filler sentence about nothing in particular here.", count: 12).joined(separator: " ")
+            + " Granite is an igneous rock made of quartz and feldspar. " + Array(repeating: "More filler about other things entirely.", count: 6).joined(separator: " ")
+        let chunks: [(hit: SearchHit, text: String)] = [(Self.hit("notes.md", 1), text)]
+        func answer(_ question: String) -> String? { ExtractiveAnswer.answer(question, chunks: chunks, encoder: nil).sentences.first?.text }
+        #expect(answer("what is chebyshev's inequality") == "Chebyshev's inequality – Let X be a random variable with expected value µ and standard deviation σ. For k, σ > 0, we have the following inequality: P(|X − µ| ⩾ kσ) ⩽ 1/k².")
+        #expect(answer("what does naive bayes assume about the features") == "The Naive Bayes model supposes that the features of each data point are all independent: $$P(x|y) = \\prod_i P(x_i|y)$$")
+        #expect(answer("what are the kinds of rock") == "The three kinds of rock are the following: igneous, cooled from magma; sedimentary, laid down in layers; metamorphic, changed by heat and pressure")
+        #expect(answer("what does newton's algorithm find") == "Newton's algorithm is a numerical method that finds θ such that ℓ′(θ) = 0, by repeated steps.")
+        #expect(answer("what is granite made of") == "Granite is an igneous rock made of quartz and feldspar.")
+    }
+
+    /// Words that frame a question (the difference between, the purpose of) weigh little; a
+    /// question about something the notes never name is declined.
+    @Test func framingWordsWeighLittle() {
+        let chunks: [(hit: SearchHit, text: String)] = [
+            (Self.hit("econ.md", 1), "Microeconomics focuses on individual agents, such as households and firms. Macroeconomics looks at the economy as a whole."),
+            (Self.hit("geo.md", 1), "The capital city of a country hosts its government offices."),
+        ]
+        let asked = ExtractiveAnswer.answer("what is the difference between microeconomics and macroeconomics", chunks: chunks, encoder: nil)
+        #expect(asked.sentences.map(\.text) == ["Microeconomics focuses on individual agents, such as households and firms. Macroeconomics looks at the economy as a whole."]
+                && asked.sources.map(\.path) == ["econ.md"], "\(asked.sentences)")
+        #expect(!ExtractiveAnswer.answer("what is the capital of mongolia", chunks: chunks, encoder: nil).found)
+    }
+
+    @Test func sentencesEndWhereSentencesEnd() {
+        #expect(NoteChunker.sentences("Enzymes, e.g. amylase, cut starch. See Fig. 3 for J. Smith's data. It is approx. twice as fast. Done.")
+                == ["Enzymes, e.g. amylase, cut starch.", "See Fig. 3 for J. Smith's data.", "It is approx. twice as fast.", "Done."])
+        #expect(ExtractiveAnswer.withoutTags("**Monetary policy**{: data-type=\"term\"} is set") == "**Monetary policy** is set")
     }
 
     @Test func citationsAreReadFromTheEndOfASentence() {
