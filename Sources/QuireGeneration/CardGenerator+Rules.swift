@@ -85,9 +85,13 @@ extension CardGenerator {
             let marked = isMarked(t, in: sentence)
             let front = synonym.flatMap { term($0) }.map { t + " (" + $0 + ")" } ?? t
             // Unmarked, `X is a …` is as often a classification or an example as a definition
-            // (3 of 16 judged good on the OpenStax set): only a term the note marks is defined.
-            guard marked else { break }
-            let joined = [";", " while ", " whereas ", ", and that ", ", but "].contains { predicate.contains($0) }
+            // (3 of 16 judged good on the OpenStax set): only a term the note marks is defined —
+            // or one whose predicate narrows a class by a relative clause, as a definition does
+            // (`The mitochondrion is the organelle that produces …`).
+            // Unmarked, it must open its paragraph, as a definition does (mid-paragraph, `X is the
+            // Y that …` is as often a detail of an example).
+            guard marked || (sentence.position == 0 && restricts(predicate)) else { break }
+            let joined = [";", " while ", " whereas ", ", and that ", ", but ", ", and it ", ", and they "].contains { predicate.contains($0) }
             if !joined { add(front, predicate, "definition.copula", 0.9) }
             break
         }
@@ -123,6 +127,35 @@ extension CardGenerator {
             if (3...20).contains(n), let t = term(marked) { add(t, description, "definition.apposition", 0.8) }
         }
         return out
+    }
+
+    /// Whether a predicate names a class and narrows it by a relative clause: an article, one
+    /// to four words, then `that`, `which`, `who`, `whose` or `where` (`the organelle that …`,
+    /// `a protein which …`).
+    static func restricts(_ predicate: String) -> Bool {
+        let words = predicate.split(separator: " ").map { $0.lowercased() }
+        guard let article = words.first, ["a", "an", "the"].contains(article) else { return false }
+        for k in 2..<min(words.count, 6) where ["that", "which", "who", "whose", "where"].contains(words[k]) {
+            // The class's words are words, not a list (`a, b and c that`).
+            return !words[1..<k].contains { $0.hasSuffix(",") } && TermStatistics.words(words[(k + 1)...].joined(separator: " ")).count >= 2
+        }
+        return false
+    }
+
+    /// A sentence opened by `Its` or `Their` made to stand alone: the possessive read as the term
+    /// the sentence before it in the paragraph defines (`Its inner membrane` after `The
+    /// mitochondrion is the organelle that …` → `The mitochondrion's inner membrane`); nil when
+    /// there is none.
+    static func resolvingPossessive(_ sentence: SourceSentence, _ context: Context) -> String? {
+        let text = sentence.text
+        guard sentence.position > 0, text.hasPrefix("Its ") || text.hasPrefix("Their "),
+              let before = context.sentences.first(where: { $0.block == sentence.block && $0.position == sentence.position - 1 }) else { return nil }
+        let previous = body(before.text)
+        guard let r = previous.range(of: " is ") ?? previous.range(of: " are "), let subject = term(String(previous[..<r.lowerBound])),
+              previous[..<r.lowerBound].split(separator: " ").count <= 4 else { return nil }
+        let named = (previous.hasPrefix("The ") ? "The " : "") + subject
+        let rest = text.hasPrefix("Its ") ? text.dropFirst(4) : text.dropFirst(6)
+        return named + (named.hasSuffix("s") && text.hasPrefix("Their ") ? "' " : "'s ") + rest
     }
 
     // MARK: - Questions
@@ -291,7 +324,7 @@ extension CardGenerator {
 
     static func clozes(_ given: SourceSentence, _ context: Context) -> [CardProposal] {
         var sentence = given
-        sentence.text = standingAlone(given.text)
+        sentence.text = resolvingPossessive(given, context) ?? standingAlone(given.text)
         guard clozeable(sentence) else { return [] }
         var out: [CardProposal] = []
         for given in sentence.emphasis where (1...5).contains(given.split(separator: " ").count) && given.contains(where: \.isLetter) {
