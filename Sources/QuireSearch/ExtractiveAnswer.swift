@@ -81,7 +81,12 @@ public enum ExtractiveAnswer {
         guard !candidates.isEmpty else { return Answer(sentences: [], sources: []) }
         // By its words, a candidate scores as its sentence or as the statement shown, the better
         // (a short paragraph naming both things a question asks about, one in each sentence).
-        let lexical = zip(lexicalScores(question, candidates.map(\.scored)), lexicalScores(question, candidates.map(\.text))).map { max($0, $1) }
+        let bySentence = lexicalCoverage(question, candidates.map(\.scored)), byStatement = lexicalCoverage(question, candidates.map(\.text))
+        let covered = candidates.indices.map { bySentence.share($0) >= byStatement.share($0) ? bySentence.covered[$0] : byStatement.covered[$0] }
+        let lexical = candidates.indices.map { max(bySentence.share($0), byStatement.share($0)) }
+        // A question asking what something is: a sentence that defines it (`X is …`, `X – …`) first.
+        let subject = definedSubject(question)
+        let defines = candidates.map { candidate in subject.map { isDefinition(of: $0, candidate.scored) } ?? false }
         var semantic: [Float]?
         if let encoder {
             let q = encoder.embed(question)
@@ -89,16 +94,33 @@ public enum ExtractiveAnswer {
         }
         var scored: [(index: Int, score: Double, passes: Bool)] = []
         for i in candidates.indices {
-            let prior = 0.05 / Double(candidates[i].chunk + 1)
+            let prior = 0.05 / Double(candidates[i].chunk + 1) + (defines[i] ? definitionBoost : 0)
             if let semantic {
+                // By meaning alone, a sentence that shares no word with the question must be close.
                 let s = semantic[i]
-                scored.append((i, 0.7 * Double(s) + 0.3 * lexical[i] + prior, s >= semanticFloor))
+                scored.append((i, 0.7 * Double(s) + 0.3 * lexical[i] + prior, s >= semanticFloor && (lexical[i] > 0 || s >= semanticAlone)))
             } else {
                 scored.append((i, lexical[i] + prior, lexical[i] >= lexicalFloor))
             }
         }
         scored.sort { $0.score > $1.score || ($0.score == $1.score && $0.index < $1.index) }
-        guard let best = scored.first, best.passes else { return Answer(sentences: [], sources: []) }
+        guard var best = scored.first else { return Answer(sentences: [], sources: []) }
+        if !best.passes, semantic == nil {
+            // A question about two things (the difference between A and B) is answered by two
+            // statements, each naming one: together they must hold the floor's share.
+            let first = scored[0].index
+            if let second = scored.dropFirst().first(where: { candidates[$0.index].text != candidates[first].text
+                                                             && !covered[$0.index].isSubset(of: covered[first]) }),
+               bySentence.share(of: covered[first].union(covered[second.index])) >= lexicalFloor {
+                scored[0].passes = true
+                if let k = scored.firstIndex(where: { $0.index == second.index }) {
+                    scored[k].passes = true
+                    scored[k].score = max(scored[k].score, scored[0].score - 0.15)
+                }
+                best = scored[0]
+            }
+        }
+        guard best.passes else { return Answer(sentences: [], sources: []) }
         var answer = Answer(sentences: [], sources: [])
         var sourceNumber: [Int: Int] = [:]
         var shown: Set<String> = []
@@ -299,6 +321,11 @@ public enum ExtractiveAnswer {
     static func statement(_ sentence: String, in blocks: [Block], at index: Int) -> String {
         let block = blocks[index]
         var shown = block.isProse && NoteChunker.wordCount(block.text) <= wholeBlockWords ? block.text : sentence
+        // A sentence that leans on the one before it (`It pictures …`) is shown after it.
+        if shown == sentence, let k = block.sentences.firstIndex(of: sentence), k > 0,
+           let first = sentence.split(separator: " ").first, ["It", "They", "This", "These", "Its", "Their", "He", "She"].contains(String(first)) {
+            shown = block.sentences[k - 1] + " " + sentence
+        }
         if shown.hasSuffix(":") {
             // The items of a list, or the formula, code or table after it.
             var introduced: [String] = []
@@ -382,26 +409,83 @@ public enum ExtractiveAnswer {
         return out
     }
 
+    /// A word without a plural's or a verb's ending: `-ies` as `-y`, `-es` after a hissing sound,
+    /// `-s` (not `-ss`, `-us`, `-is`), `-ing`, `-ed` — on longer words, so that `indicates` and
+    /// `indicate`, `studies` and `study`, `focuses` and `focus` meet.
     static func stem(_ word: String) -> String {
-        for suffix in ["ing", "ed", "es", "s"] where word.count > suffix.count + 3 && word.hasSuffix(suffix) {
-            return String(word.dropLast(suffix.count))
-        }
+        guard word.count > 4 else { return word }
+        if word.hasSuffix("ies") { return String(word.dropLast(3)) + "y" }
+        if word.hasSuffix("es"), ["s", "x", "z", "ch", "sh"].contains(where: { word.dropLast(2).hasSuffix($0) }) { return String(word.dropLast(2)) }
+        if word.hasSuffix("s"), !word.hasSuffix("ss"), !word.hasSuffix("us"), !word.hasSuffix("is") { return String(word.dropLast()) }
+        if word.count > 6, word.hasSuffix("ing") { return String(word.dropLast(3)) }
+        if word.count > 5, word.hasSuffix("ed") { return String(word.dropLast(2)) }
         return word
+    }
+
+    /// The question's words each sentence holds, and their weights (by rarity among the sentences).
+    struct Coverage {
+        var weights: [String: Double]
+        var covered: [Set<String>]
+        var total: Double
+
+        /// The share of the question's weight `terms` hold.
+        func share(of terms: Set<String>) -> Double { total > 0 ? terms.reduce(0) { $0 + (weights[$1] ?? 0) } / total : 0 }
+        /// Sentence `k`'s share.
+        func share(_ k: Int) -> Double { share(of: covered[k]) }
+    }
+
+    static func lexicalCoverage(_ question: String, _ sentences: [String]) -> Coverage {
+        let q = Set(terms(question))
+        let sets = sentences.map { Set(terms($0)).intersection(q) }
+        var df: [String: Int] = [:]
+        for set in sets { for t in set { df[t, default: 0] += 1 } }
+        let n = Double(sentences.count)
+        // A word that frames the question (the difference between, the purpose of) counts little:
+        // the answer states the things it asks about, seldom the frame.
+        var weights: [String: Double] = [:]
+        for t in q { weights[t] = framing.contains(t) ? 0.3 : 1 + (n / Double(1 + df[t, default: 0])).squareRoot() }
+        return Coverage(weights: weights, covered: sets, total: weights.values.reduce(0, +))
     }
 
     /// Each sentence's share of the question's words, weighted by rarity among the sentences.
     static func lexicalScores(_ question: String, _ sentences: [String]) -> [Double] {
-        let q = Set(terms(question))
-        guard !q.isEmpty else { return sentences.map { _ in 0 } }
-        let sets = sentences.map { Set(terms($0)) }
-        var df: [String: Int] = [:]
-        for set in sets { for t in set where q.contains(t) { df[t, default: 0] += 1 } }
-        let n = Double(sentences.count)
-        // A word that frames the question (the difference between, the purpose of) counts little:
-        // the answer states the things it asks about, seldom the frame.
-        func idf(_ t: String) -> Double { framing.contains(t) ? 0.3 : 1 + (n / Double(1 + df[t, default: 0])).squareRoot() }
-        let total = q.reduce(0) { $0 + idf($1) }
-        return sets.map { set in q.filter { set.contains($0) }.reduce(0) { $0 + idf($1) } / total }
+        let coverage = lexicalCoverage(question, sentences)
+        return sentences.indices.map { coverage.share($0) }
+    }
+
+    /// What a sentence that defines the question's subject adds to its score.
+    static let definitionBoost = 0.12
+    /// By meaning alone (no word shared with the question), the cosine an answer must reach.
+    static let semanticAlone: Float = 0.55
+
+    /// The words of what a question asks to be defined (`What is a policy in reinforcement
+    /// learning?` → `policy`; `What are economies of scale?` → `economies of scale`), or nil when it
+    /// asks no such thing.
+    static func definedSubject(_ question: String) -> [String]? {
+        var q = question.lowercased().trimmingCharacters(in: .whitespaces)
+        while let last = q.last, "?.! ".contains(last) { q.removeLast() }
+        var rest: Substring?
+        for opening in ["what is ", "what are ", "what's ", "define ", "who is ", "who was ", "what was ", "what were "] where q.hasPrefix(opening) {
+            rest = q.dropFirst(opening.count)
+        }
+        guard var subject = rest else { return nil }
+        for article in ["a ", "an ", "the "] where subject.hasPrefix(article) { subject = subject.dropFirst(article.count) }
+        // The subject ends where a qualifier starts (`in reinforcement learning`, `the study of`).
+        for cut in [" in ", " for ", " used ", " the ", " also ", " called "] {
+            if let r = subject.range(of: cut) { subject = subject[..<r.lowerBound] }
+        }
+        let words = terms(String(subject))
+        return words.isEmpty || words.count > 5 ? nil : words
+    }
+
+    /// Whether `sentence` defines `subject`: it opens with the subject's words (after an article)
+    /// followed, within a few words, by `is`, `are`, `means`, `refers to`, a dash or a colon.
+    static func isDefinition(of subject: [String], _ sentence: String) -> Bool {
+        let words = terms(sentence)
+        guard words.count > subject.count, Array(words.prefix(subject.count + 1)).starts(with: subject)
+                || Array(words.dropFirst().prefix(subject.count)) == subject else { return false }
+        let head = sentence.lowercased().prefix(160)
+        return [" is ", " are ", " means ", " refers to ", " – ", " — ", " - ", ": "].contains { head.contains($0) }
     }
 
     /// Words (stemmed as ``terms(_:)`` stems them) that frame a question rather than name what it

