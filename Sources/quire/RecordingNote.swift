@@ -84,8 +84,8 @@ struct RecordingNote {
                     + "\(Output.counted(result.sections, "section")), \(Output.counted(result.liveNotes, "live note"))"
                     + (generate ? ", \(Output.counted(cards, "card")) generated" : "") + "; the sound kept as \(asset))")
         if engine.isRough, !transcript.words.isEmpty {
-            Output.line("  the transcript is rough (pocketsphinx); faster-whisper (pip install faster-whisper) with --whisper-model DIR "
-                        + "writes a far better one")
+            Output.line("  the transcript is rough (pocketsphinx); `quire model install whisper` (with pip install faster-whisper) "
+                        + "makes faster-whisper the engine, which writes a far better one")
         }
     }
 }

@@ -47,11 +47,49 @@ import Testing
         #expect(Self.accuracy(expected, got) >= 0.95, "\(section)")
         #expect(note.contains("Meiosis halves the number of chromosomes."), "\(note)")
         #expect(try q.run(["check"]).status == 0)
+        // The share of what looks like text that was read is said.
+        #expect(imported.stdout.contains("board.jpg: ") && imported.stdout.contains("% of what looks like text read, mean confidence"), "\(imported)")
+        #expect(note.contains("% of what looks like text read)"), "\(note)")
         // A file that is no image: an error, nothing written.
         try Data("not an image".utf8).write(to: base.appendingPathComponent("fake.png"))
         let before = try FileManager.default.subpathsOfDirectory(atPath: q.vault.path).sorted()
         let bad = try q.run(["import", "image", base.appendingPathComponent("slide 1.png").path, base.appendingPathComponent("fake.png").path])
         #expect(bad.status != 0 && bad.stderr.contains("nothing written"), "\(bad)")
         #expect(try FileManager.default.subpathsOfDirectory(atPath: q.vault.path).sorted() == before)
+    }
+
+    /// A harsh photo (blurred, tilted, half in shadow): the import keeps the best reading — never
+    /// fewer of its words than tesseract reads from the photo as it is — and says that most of
+    /// what looks like text was not read.
+    @Test func aHarshPhotoIsReadAsWellAsItCanBeAndSaysWhatItMissed() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        let base = q.vault.deletingLastPathComponent()
+        let made = try QuireRunner.execute(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", """
+            import sys
+            from PIL import Image, ImageDraw, ImageFont, ImageFilter
+            lines = ["Mitosis has four phases: prophase, metaphase,", "anaphase and telophase. The spindle pulls the",
+                     "sister chromatids to opposite poles of the cell."]
+            img = Image.new("L", (1400, 500), 255); d = ImageDraw.Draw(img)
+            font = ImageFont.truetype("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", 34)
+            for i, l in enumerate(lines): d.text((60, 60 + i * 60), l, fill=30, font=font)
+            h = img.rotate(7, expand=True, fillcolor=255).filter(ImageFilter.GaussianBlur(3)).resize((600, 240))
+            px = h.load()
+            for x in range(h.width // 2, h.width):
+                for y in range(h.height): px[x, y] = int(px[x, y] * 0.35)
+            h.save(sys.argv[1], quality=40)
+            print(" ".join(lines))
+            """, base.appendingPathComponent("harsh.jpg").path])
+        #expect(made.status == 0, "\(made)")
+        let imported = try q.run(["import", "image", base.appendingPathComponent("harsh.jpg").path, "--title", "Harsh"])
+        #expect(imported.status == 0 && imported.stderr.contains("quire: warning: ") && imported.stderr.contains("of what looks like text in it was read"),
+                "\(imported)")
+        let truth = base.appendingPathComponent("truth.txt"), raw = base.appendingPathComponent("raw.txt")
+        try Data(made.stdout.utf8).write(to: truth)
+        let byHand = try QuireRunner.execute(URL(fileURLWithPath: "/usr/bin/env"), ["tesseract", base.appendingPathComponent("harsh.jpg").path, "-", "-l", "eng"])
+        try Data(byHand.stdout.utf8).write(to: raw)
+        let r = try RealMaterialTests.recall(truth.path, [q.vault.appendingPathComponent("Harsh.md").path, raw.path])
+        print("harsh photo: quire \(r[0]), tesseract as it is \(r[1])")
+        #expect(r.count == 2 && r[0] >= r[1], "\(r)")
     }
 }

@@ -106,22 +106,3 @@ public struct OCRText: Sendable, Equatable {
         return OCRText(tsv: run.output)
     }
 }
-
-extension OCRText {
-    /// The message for a missing ImageMagick.
-    public static let noImageMagick = "ImageMagick is not installed (Debian: apt-get install imagemagick): the image is read as it is"
-
-    /// A photo or scan made ready for OCR with ImageMagick: greyscale, straightened (deskew),
-    /// cleaned of speckles, and enlarged to about 2,000 pixels when smaller; written as PNG into
-    /// `folder`. Nil (read the image as it is) when ImageMagick is missing or fails.
-    public static func prepared(_ image: String, into folder: String) -> (path: String?, problem: String?) {
-        let out = folder + "/prepared.png"
-        let run = ChildProcess.run(["convert", ChildProcess.fileArgument(image), "-colorspace", "Gray", "-deskew", "40%",
-                                    "-despeckle", "-resize", "2000x2000<", out], timeoutSeconds: 120, outputLimit: 1 << 20)
-        if run.status == -1 { return (nil, noImageMagick) }
-        guard run.status == 0 else {
-            return (nil, "ImageMagick could not prepare it (\(PDFExtractor.lastLine(run.errorOutput) ?? "status \(run.status)")); read as it is")
-        }
-        return (out, nil)
-    }
-}

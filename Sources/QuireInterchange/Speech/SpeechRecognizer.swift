@@ -235,6 +235,11 @@ public enum SpeechRecognizer {
 
     static let noFasterWhisper = "faster-whisper is not installed for python3 (pip install faster-whisper)"
 
+    /// Whether `python3` can import faster-whisper.
+    public static func hasFasterWhisper() -> Bool {
+        ChildProcess.run(["python3", "-P", "-c", "import faster_whisper"], timeoutSeconds: 60, outputLimit: 1 << 16).status == 0
+    }
+
     static func fasterWhisper(_ audio: Audio, model: String) throws(Failure) -> Transcript {
         let io = FileIO()
         guard io.stamp(model + "/model.bin") != nil, io.stamp(model + "/config.json") != nil else {

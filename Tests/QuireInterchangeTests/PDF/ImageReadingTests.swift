@@ -1,0 +1,40 @@
+import Testing
+@testable import QuireInterchange
+
+/// How much of what looks like text a reading covers, and which reading is kept.
+@Suite struct ImageReadingTests {
+    /// A 64 × 64 white image with dark strokes (every third column) in rows `rows`, columns `columns`.
+    static func image(strokes rows: Range<Int>, _ columns: Range<Int>, ink: UInt8 = 20, ground: UInt8 = 240) -> PDFInk.GrayImage {
+        var pixels = [UInt8](repeating: ground, count: 64 * 64)
+        for y in rows { for x in columns where x % 3 == 0 { pixels[y * 64 + x] = ink } }
+        return PDFInk.GrayImage(width: 64, height: 64, pixels: pixels)
+    }
+
+    @Test func textLikeCellsAreStrokesNotFlatsOrBlocks() {
+        // Strokes in the top half: the top two rows of 16-pixel cells, nothing below.
+        let cells = ImageReading.textLikeCells(Self.image(strokes: 0..<32, 0..<64))
+        #expect(cells.count == 8 && cells.allSatisfy { $0.bottom <= 0.5 })
+        // A dark block is no text; neither is a flat grey, nor strokes too faint to be seen.
+        var block = PDFInk.GrayImage(width: 64, height: 64, pixels: [UInt8](repeating: 240, count: 4096))
+        for k in 0..<2048 { block.pixels[k] = 10 }
+        #expect(ImageReading.textLikeCells(block).filter { $0.bottom <= 0.25 }.isEmpty)
+        #expect(ImageReading.textLikeCells(PDFInk.GrayImage(width: 64, height: 64, pixels: [UInt8](repeating: 128, count: 4096))).isEmpty)
+        #expect(ImageReading.textLikeCells(Self.image(strokes: 0..<64, 0..<64, ink: 210, ground: 230)).isEmpty)
+        // Strokes in shadow are text still.
+        #expect(ImageReading.textLikeCells(Self.image(strokes: 0..<64, 0..<64, ink: 5, ground: 85)).count == 16)
+    }
+
+    @Test func coverageIsTheShareOfTextCellsUnderConfidentWords() {
+        let cells = ImageReading.textLikeCells(Self.image(strokes: 0..<32, 0..<64))
+        #expect(ImageReading.coverage(textLike: cells, boxes: [(0, 0, 1, 0.25)]) == 0.5)
+        #expect(ImageReading.coverage(textLike: cells, boxes: [(0, 0, 1, 0.5)]) == 1)
+        #expect(ImageReading.coverage(textLike: cells, boxes: []) == 0)
+        #expect(ImageReading.coverage(textLike: [], boxes: []) == 1)
+    }
+
+    @Test func aReadingScoresByItsConfidentWords() {
+        func text(_ words: [(String, Double)]) -> OCRText { OCRText(paragraphs: [[words.map { OCRText.Word(text: $0.0, confidence: $0.1) }]]) }
+        #expect(ImageReading.score(text([("Mitosis", 95), ("has", 92), ("four", 91)])) == 3)
+        #expect(ImageReading.score(text([("Mitosis", 70), ("a", 99), ("~~", 99), ("ph4se", 40)])) == 0.5)
+    }
+}
