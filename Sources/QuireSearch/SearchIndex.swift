@@ -190,7 +190,7 @@ public final class SearchIndex {
         let cjk = terms.contains { $0.text.unicodeScalars.contains { Self.isCJK($0) } }
         var hits: [SearchHit] = []
         func hit(_ row: SQLiteRow) { hits.append(Self.hit(row)) }
-        let join = matchAll ? " " : " OR "
+        let join = matchAll ? " AND " : " OR "
         do {
             if cjk {
                 // Substrings: each term in the trigram table (three characters at least), else scanned.
@@ -213,7 +213,11 @@ public final class SearchIndex {
                 values.append(.int(Int64(limit)))
                 try db.query(sql, values, hit)
             } else {
-                let match = terms.map { $0.prefix ? Self.quoted($0.text) + "*" : Self.quoted($0.text) }.joined(separator: join)
+                let match = try terms.map { term throws(ArchiveError) in
+                    if term.prefix { return Self.quoted(term.text) + "*" }
+                    let forms = try variants(of: term.text)
+                    return forms.count == 1 ? Self.quoted(forms[0]) : "(" + forms.map(Self.quoted).joined(separator: " OR ") + ")"
+                }.joined(separator: join)
                 try db.query("SELECT " + Self.hitColumns(text: "snippet(chunks, 0, ?, ?, '…', 16)", heading: "chunks.heading", bm25: "bm25(chunks)")
                              + " FROM chunks JOIN info i ON i.id = chunks.rowid WHERE chunks MATCH ? ORDER BY bm25(chunks) LIMIT ?",
                              [.text(Self.marks.open), .text(Self.marks.close), .text(match), .int(Int64(limit))], hit)
@@ -221,6 +225,47 @@ public final class SearchIndex {
         } catch { throw .index(error.description) }
         return hits
     }
+
+    /// The forms a word is looked up in, itself first: a hyphenated word also written closed up
+    /// (`trade-off`, `tradeoff`); a closed-up word also as the two words the notes write where
+    /// they have them (`tradeoff` → `trade off`, which matches `trade-off` too); British and
+    /// American spellings (`organise`, `organize`; `colour`, `color`; `centre`, `center`).
+    func variants(of word: String) throws(ArchiveError) -> [String] {
+        var forms = [word]
+        let lower = word.lowercased()
+        guard !word.contains(" ") else { return forms }
+        if lower.contains("-") {
+            let closed = lower.replacing("-", with: "")
+            if closed.count >= 3 { forms.append(closed) }
+        } else if lower.count >= 6, lower.count <= 30, lower.allSatisfy({ $0.isLetter }), try chunks(holding: lower, upTo: 3) < 3 {
+            // Each place a rare word could be two words of three letters or more, kept where a note
+            // writes them so (a common word — however, without — is no closed-up pair).
+            let letters = Array(lower)
+            for k in 3...(letters.count - 3) {
+                let phrase = String(letters[..<k]) + " " + String(letters[k...])
+                if try chunks(holding: phrase, upTo: 1) > 0 { forms.append(phrase) }
+            }
+        }
+        for (british, american) in Self.spellings {
+            for (from, to) in [(british, american), (american, british)] where lower.hasSuffix(from) && lower.count > from.count + 2 {
+                forms.append(String(lower.dropLast(from.count)) + to)
+            }
+        }
+        var seen: Set<String> = []
+        return forms.filter { seen.insert($0.lowercased()).inserted }
+    }
+
+    /// How many chunks hold `phrase` (counted up to `limit`).
+    func chunks(holding phrase: String, upTo limit: Int) throws(ArchiveError) -> Int {
+        var count = 0
+        try db.query("SELECT 1 FROM chunks WHERE chunks MATCH ? LIMIT ?", [.text(Self.quoted(phrase)), .int(Int64(limit))]) { _ in count += 1 }
+        return count
+    }
+
+    /// Word endings spelt one way in British English and another in American.
+    static let spellings: [(String, String)] = [("isation", "ization"), ("isations", "izations"), ("ise", "ize"), ("ised", "ized"),
+                                                ("ises", "izes"), ("ising", "izing"), ("yse", "yze"), ("ysed", "yzed"), ("our", "or"),
+                                                ("ours", "ors"), ("tre", "ter"), ("tres", "ters"), ("ogue", "og"), ("ence", "ense")]
 
     /// The user's words: phrases in double quotes, `word*` prefixes, the rest single words.
     static func terms(_ words: String) -> [(text: String, prefix: Bool)] {

