@@ -2,7 +2,7 @@ import QuireSupport
 
 extension CardGenerator {
     /// Words that open a subject which is no term (`This`, `Some of them` …).
-    static let notTermStarts: Set<String> = ["this", "these", "those", "it", "they", "such", "each", "all", "some", "many", "most",
+    static let notTermStarts: Set<String> = ["how", "why", "where", "this", "these", "those", "it", "they", "such", "each", "all", "some", "many", "most",
                                              "one", "another", "both", "other", "there", "here", "what", "which", "that", "he", "she",
                                              "we", "you", "its", "their", "his", "her", "our", "your", "however", "thus", "so", "but",
                                              "and", "if", "when", "while", "because", "although", "for", "in", "on", "at", "as"]
@@ -14,7 +14,53 @@ extension CardGenerator {
     /// Words that tie a sentence to the one before, left off when it stands alone on a card.
     static let connectives = ["Thus, ", "However, ", "Therefore, ", "In addition, ", "Also, ", "Moreover, ", "Furthermore, ",
                               "Consequently, ", "Hence, ", "Similarly, ", "Likewise, ", "Finally, ", "Indeed, ", "In fact, ",
-                              "In other words, ", "As a result, ", "Instead, ", "Of course, "]
+                              "In other words, ", "As a result, ", "Instead, ", "Of course, ", "Remark: ", "Note: ", "Remark – "]
+
+    /// How a cheat sheet's explanation opens when it sets up a formula rather than defines its
+    /// term (`By noting α the learning rate, …`, `Let A1, …, Ak be k events`).
+    static let setups = ["by ", "we ", "let ", "given ", "in ", "here ", "for ", "remark", "it ", "there ", "as ", "when ", "if ",
+                         "using ", "with ", "from ", "this ", "these ", "such "]
+
+    /// A definition item's explanation as a card's back: nil when it sets up a formula instead of
+    /// defining; without the term said again (`The hypothesis is noted hθ …` → `noted hθ …`).
+    static func explanation(_ text: String, of term: String) -> String? {
+        let lower = text.lowercased()
+        guard !setups.contains(where: { lower.hasPrefix($0) }) else { return nil }
+        for article in ["the ", "a ", "an ", ""] {
+            for copula in [" is ", " are ", " refers to ", " means "] {
+                let opening = article + term.lowercased() + copula
+                if lower.hasPrefix(opening) { return String(text.dropFirst(opening.count)) }
+            }
+        }
+        return text
+    }
+
+    /// Whether `text` is a definition item: a term of at most eight words, then a dash.
+    static func isDefinitionItem(_ text: String) -> Bool {
+        guard let r = text.range(of: " – ") ?? text.range(of: " — ") else { return false }
+        return text[..<r.lowerBound].split(separator: " ").count <= 8
+    }
+
+    /// Whether `term` opens `text` as a definition item's term (`Union bound – Let A1 …`).
+    static func isItemTerm(_ term: String, of text: String) -> Bool {
+        [" – ", ": ", " - ", " — "].contains { text.hasPrefix(term + $0) }
+    }
+
+    /// Terms that name no subject alone (`Assumption – The Naive Bayes model supposes …`): a
+    /// definition item's such term is named by its section (`Naive Bayes: assumption`).
+    static let genericTerms: Set<String> = ["setting", "assumption", "assumptions", "goal", "idea", "intuition", "remark", "example",
+                                            "definition", "notation", "notations", "algorithm", "procedure", "steps", "application",
+                                            "applications", "property", "properties", "interpretation", "formula", "motivation",
+                                            "overview", "principle", "result", "results", "solutions", "solution", "update rule"]
+
+    /// Terms that are a figure's or a table's caption, not a subject (`Image :: a photograph of …`).
+    static let captionTerms: Set<String> = ["image", "figure", "fig", "photo", "photograph", "picture", "table", "chart", "graph", "diagram", "illustration"]
+
+    /// Whether a sentence reads as prose: one of its words at least is a common English word (a
+    /// row of a table's cells, `Linear regression Logistic regression SVM`, has none).
+    static func readsAsProse(_ text: String) -> Bool {
+        TermStatistics.words(text).contains { EnglishWords.common.contains($0) }
+    }
 
     /// `text` without a leading connective, its first letter made a capital.
     static func standingAlone(_ text: String) -> String {
@@ -37,6 +83,8 @@ extension CardGenerator {
         guard (1...6).contains(words.count), let first = words.first?.lowercased().filter(\.isLetter),
               !notTermStarts.contains(first), words.allSatisfy({ $0.contains(where: \.isLetter) || $0.allSatisfy(\.isNumber) }) else { return nil }
         if subject.contains(",") || subject.contains(";") || subject.contains(":") { return nil }
+        // A lone letter (`R`, a formula's symbol) is no term.
+        if words.joined().filter(\.isLetter).count < 2 { return nil }
         return words.joined(separator: " ")
     }
 
@@ -56,15 +104,25 @@ extension CardGenerator {
         guard !text.hasSuffix("?"), !text.hasSuffix("!") else { return [] }
         var out: [CardProposal] = []
         func add(_ front: String, _ back: String, _ rule: String, _ score: Double) {
+            guard !captionTerms.contains(front.lowercased()) else { return }
             out.append(CardProposal(format: .definition, front: capitalizedFirst(front), back: back, line: sentence.line,
                                     headingPath: sentence.headingPath, rule: rule, score: score))
         }
         // `Term: explanation` and `Term – explanation` list items.
         if sentence.isListItem, sentence.position == 0 {
             for separator in [": ", " – ", " — ", " - "] {
-                if let r = text.range(of: separator), let t = term(String(text[..<r.lowerBound])) {
-                    let explanation = String(text[r.upperBound...])
-                    if TermStatistics.words(explanation).count >= 3 { add(t, explanation, "definition.item", 0.8) }
+                if let r = text.range(of: separator), var t = term(String(text[..<r.lowerBound])) {
+                    if let explanation = explanation(String(text[r.upperBound...]), of: t), TermStatistics.words(explanation).count >= 3 {
+                        // A step of a procedure is no term.
+                        if t.lowercased().hasPrefix("step "), t.dropFirst(5).allSatisfy(\.isNumber) { break }
+                        if genericTerms.contains(t.lowercased()) {
+                            // Named by its section, or no card.
+                            guard let section = sentence.headingPath.last, !genericHeadings.contains(section.lowercased()),
+                                  section.split(separator: " ").count <= 5 else { break }
+                            t = section + ": " + t.lowercased()
+                        }
+                        add(t, explanation, "definition.item", 0.8)
+                    }
                     break
                 }
             }
@@ -110,8 +168,10 @@ extension CardGenerator {
             var named = String(text[r.upperBound...])
             if let cut = named.firstIndex(where: { ",;(".contains($0) }) { named = String(named[..<cut]) }
             named = named.trimmingSpaces()
+            for article in ["an ", "a ", "the "] where named.lowercased().hasPrefix(article) { named = String(named.dropFirst(article.count)) }
             let words = named.split(separator: " ")
-            guard (1...5).contains(words.count), TermStatistics.words(description).count >= 3,
+            // A definition item's own sentence (`Event – Any subset E … is known as an event`) is the item's card.
+            guard (1...5).contains(words.count), TermStatistics.words(description).count >= 3, !isDefinitionItem(description),
                   let first = TermStatistics.words(description).first, !notTermStarts.contains(first) || first == "the" else { break }
             add(named, context.lowerFirst(description), "definition.called", 0.85)
             break
@@ -174,7 +234,10 @@ extension CardGenerator {
                 let subject = context.lowerFirst(words[..<k].joined(separator: " "))
                 return "Why " + w + " " + ([subject] + words[(k + 1)...]).joined(separator: " ") + "?"
             }
+            // After a quantifier (`several countries`) a word in -s is the subject's noun, not its verb.
             if k <= 5, w.hasSuffix("s"), !w.hasSuffix("ss"), !w.hasSuffix("us"), !w.hasSuffix("is"), w.count > 3,
+               !["several", "many", "few", "some", "all", "both", "most", "these", "those", "two", "three", "four", "other", "various"]
+                .contains(words[k - 1].lowercased()),
                w.allSatisfy(\.isLetter), !(words[k - 1].lowercased().hasSuffix("s") && !words[k - 1].lowercased().hasSuffix("ss")),
                !EnglishWords.common.contains(w), k >= 1 {
                 // The heart pumps blood → Why does the heart pump blood?
@@ -218,7 +281,8 @@ extension CardGenerator {
         }
         guard !text.hasSuffix("?") else { return [] }
         // Why: `X because Y`, `Because Y, X`.
-        if let r = text.range(of: " because ") {
+        if let r = text.range(of: " because "), !dangling.contains(TermStatistics.words(text).first ?? ""),
+           !text.lowercased().contains("let’s"), !text.lowercased().contains("let's") {
             var clause = String(text[..<r.lowerBound])
             if clause.hasSuffix(",") { clause.removeLast() }
             var reason = String(text[r.upperBound...])
@@ -307,6 +371,7 @@ extension CardGenerator {
         let n = TermStatistics.words(sentence.text).count
         let words = Set(TermStatistics.words(sentence.text))
         return (6...40).contains(n) && !leansOnContext(sentence.text) && !sentence.text.hasSuffix("?") && !sentence.text.hasSuffix(":")
+            && readsAsProse(sentence.text)
             && !sentence.text.hasPrefix("(") && !sentence.text.contains("Chapter ")
             && words.isDisjoint(with: ["he", "she", "they", "him", "them", "this", "such"])
     }
@@ -328,6 +393,8 @@ extension CardGenerator {
         guard clozeable(sentence) else { return [] }
         var out: [CardProposal] = []
         for given in sentence.emphasis where (1...5).contains(given.split(separator: " ").count) && given.contains(where: \.isLetter) {
+            // A definition item's term (`**Union bound** – Let A1 …`): its definition card asks it.
+            if isItemTerm(given, of: sentence.text) || isDefinitionItem(sentence.text) { continue }
             // The term as the sentence writes it (capitalised when a connective before it was left off).
             let marked = sentence.text.contains(given) ? given : capitalizedFirst(given)
             guard let text = cloze(sentence.text, deleting: marked), !givenAway(marked, in: sentence.text) else { continue }
@@ -387,7 +454,8 @@ extension CardGenerator {
                 guard let r = sentence.text.range(of: term, options: .caseInsensitive),
                       sentence.text[..<r.lowerBound].split(separator: " ").count <= 2 else { continue }
                 let written = String(sentence.text[r])
-                guard let text = cloze(sentence.text, deleting: written) else { continue }
+                // A definition item: its definition card asks its term.
+                guard !isDefinitionItem(sentence.text), let text = cloze(sentence.text, deleting: written) else { continue }
                 out.append(CardProposal(format: .cloze, front: text, back: written, line: sentence.line, headingPath: sentence.headingPath,
                                         rule: "cloze.keyterm", score: 0.4 + 0.2 * score / best))
                 break

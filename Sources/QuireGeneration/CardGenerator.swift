@@ -27,7 +27,8 @@ public enum CardGenerator {
                                tested: Set<String> = [], options: Options = Options(), additional: [CardProposal] = []) -> [CardProposal] {
         let context = Context(sentences: sentences, statistics: statistics)
         var candidates: [CardProposal] = additional
-        for sentence in sentences {
+        // A section of references cites works: nothing in it is a card.
+        for sentence in sentences where !sentence.headingPath.contains(where: { referenceHeadings.contains($0.lowercased()) }) {
             candidates += definitions(sentence, context)
             candidates += questions(sentence, context)
             candidates += clozes(sentence, context)
@@ -51,6 +52,9 @@ public enum CardGenerator {
         }
         return kept.sorted { ($0.line, $0.format, $0.front) < ($1.line, $1.format, $1.front) }
     }
+
+    /// Headings of sections that list the works cited.
+    static let referenceHeadings: Set<String> = ["references", "bibliography", "sources", "works cited", "further reading", "citations", "notes and references"]
 
     /// The proposals for several notes (`notes`: each note and its file), in order; a card proposed
     /// for one note is not proposed again for a later one. The notes are read side by side, one
@@ -137,6 +141,11 @@ public enum CardGenerator {
             guard let first = text.split(separator: " ").first else { return text }
             let w = first.filter { $0.isLetter || $0 == "-" }
             if names.contains(w.lowercased()) || (w.count > 1 && w.allSatisfy(\.isUppercase)) { return text }
+            // A heading in title case (`Support Vector Machines`) is lower-cased whole.
+            let words = text.split(separator: " ")
+            if words.count > 1, words.allSatisfy({ $0.first?.isUppercase == true }), !words.contains(where: { $0.dropFirst().contains(where: \.isUppercase) }) {
+                return words.map { $0.lowercased() }.joined(separator: " ")
+            }
             return text.prefix(1).lowercased() + text.dropFirst()
         }
     }
@@ -145,8 +154,8 @@ public enum CardGenerator {
 
     /// Words that make a question lean on text around it.
     static let dangling: Set<String> = ["it", "this", "these", "those", "they", "them", "he", "she", "his", "her", "its", "their",
-                                        "such", "that", "we", "our", "you", "here", "above", "below", "latter", "former"]
-    static let danglingPhrases = ["the above", "the following", "figure", "table ", "as shown", "this chapter", "this section",
+                                        "such", "that", "we", "our", "you", "here", "above", "below", "latter", "former", "let"]
+    static let danglingPhrases = ["the above", "the following", "figure", "table ", "as shown", "this chapter", "this section", "[link]",
                                   "next section", "previous section", "the previous", "see ", "shown in", "listed below", "example below"]
 
     /// Whether `text` leans on the note around it: it starts with a pronoun or points at a figure

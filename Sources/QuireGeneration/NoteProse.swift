@@ -59,7 +59,7 @@ public enum NoteProse {
                         k += 1
                     }
                 }
-                let plain = document.plainText(of: index)
+                let plain = Self.withoutAttributeLists(document.plainText(of: index))
                 // The items of a list right after a paragraph that ends in `:`.
                 var items: [String] = []
                 if plain.trimmingSpaces().hasSuffix(":"), let next = node.nextSibling, document.nodes[next].kind == .list {
@@ -89,6 +89,25 @@ public enum NoteProse {
             }
         }
         return out
+    }
+
+    /// Text without kramdown's attribute lists (`**scarcity**{: data-type="term"}`, as textbooks
+    /// converted to Markdown carry them): markup, not words. Each runs to its `}` on its line.
+    static func withoutAttributeLists(_ text: String) -> String {
+        guard text.contains("{:") else { return text }
+        var out = ""
+        var rest = Substring(text)
+        while let open = rest.range(of: "{:") {
+            out += rest[..<open.lowerBound]
+            let after = rest[open.upperBound...]
+            guard let close = after.prefix(300).firstIndex(where: { $0 == "}" || $0 == "\n" }), after[close] == "}" else {
+                out += "{:"
+                rest = after
+                continue
+            }
+            rest = after[after.index(after: close)...]
+        }
+        return out + rest
     }
 
     /// A sentence without its parenthetical references to the literature (`(Fogel & Smith, 2011;
