@@ -78,6 +78,14 @@ public enum PDFMarkdown {
         var firstHeading: String?
         var ocrPages: [Int] = []
         var pageBlocks = kept.map { $0.lines.isEmpty ? [] : blocks($0.lines, body: body, hyphenated: hyphenated, level: level) }
+        if let first = pageBlocks.firstIndex(where: { !$0.isEmpty }) { pageBlocks[first] = withTitleBlock(pageBlocks[first]) }
+        // The levels in use made consecutive from `##` (a size only the title block had leaves no gap).
+        var used: Set<Int> = []
+        for page in pageBlocks { for case .heading(let l, _) in page { used.insert(l) } }
+        let renumbered = Dictionary(uniqueKeysWithValues: used.sorted().enumerated().map { ($1, $0 + 2) })
+        pageBlocks = pageBlocks.map { page in
+            page.map { block in if case .heading(let l, let text) = block { .heading(level: renumbered[l] ?? l, text: text) } else { block } }
+        }
         joinAcrossPages(&pageBlocks, hyphenated: hyphenated)
         for (k, page) in kept.enumerated() {
             out += (out.isEmpty ? "" : "\n") + PageAnchor.line(page.number) + "\n"
@@ -177,6 +185,23 @@ public enum PDFMarkdown {
         var out = page
         out.lines = lines
         return (out, added)
+    }
+
+    /// The document's first blocks with its title block read as such: the lines set large under
+    /// the title before any text — its authors (`Ada Lovelace and Charles Babbage`), its date (a
+    /// year in it) — are lines of text, not headings every section would sit under.
+    static func withTitleBlock(_ blocks: [Block]) -> [Block] {
+        guard let title = blocks.firstIndex(where: { if case .heading = $0 { true } else { false } }) else { return blocks }
+        var out = blocks
+        for k in out.indices.dropFirst(title + 1) {
+            guard case .heading(_, let text) = out[k] else { break }
+            let words = text.split(separator: " ")
+            let year = words.contains { $0.count == 4 && ($0.hasPrefix("19") || $0.hasPrefix("20")) && $0.allSatisfy(\.isNumber) }
+            let names = words.count >= 3 && words.contains("and")
+                && words.filter { $0 != "and" }.allSatisfy { $0.first?.isUppercase == true }
+            if year || names { out[k] = .paragraph(text) }
+        }
+        return out
     }
 
     /// What tesseract reads a bullet as, alone before a line's words.
@@ -341,6 +366,17 @@ public enum PDFMarkdown {
             }
             if let l = level(line) {
                 close()
+                // Bold pieces side by side on one baseline are a row of a table's header, not a
+                // heading: a line of its own, its cells apart.
+                if let p = previous, abs(p.top - line.top) < line.height * 0.3, line.left > p.right + line.height {
+                    switch blocks.last {
+                    case .heading(_, let pt)?: blocks[blocks.count - 1] = .paragraph(pt + " · " + t)
+                    case .paragraph(let pt)?: blocks[blocks.count - 1] = .paragraph(pt + " · " + t)
+                    default: blocks.append(.paragraph(t))
+                    }
+                    previous = line
+                    continue
+                }
                 // A heading set on two lines is one heading.
                 if case .heading(let pl, let pt)? = blocks.last, let p = previous, level(p) == l, line.top - (p.top + p.height) < line.height {
                     blocks[blocks.count - 1] = .heading(level: pl, text: pt + " " + t)

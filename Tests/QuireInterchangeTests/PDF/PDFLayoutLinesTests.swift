@@ -81,6 +81,26 @@ import Testing
         #expect(body.contains("|  | Regression | Classifier |\n| --- | --- | --- |\n| Outcome | Continuous | Class |\n| Examples | Linear regression | Logistic regression, SVM |\n"), "\(body)")
     }
 
+    /// The authors and date under a title are lines, not headings; bold cells side by side are a
+    /// row, not a heading.
+    @Test func aTitleBlockAndARowOfBoldCellsAreNoHeadings() {
+        func line(_ top: Double, _ left: Double, _ text: String, size: Double = 12, bold: Bool = false) -> PDFLayout.Line {
+            PDFLayout.Line(top: top, left: left, width: Double(text.count) * size * 0.5, height: size + 2, size: size, bold: bold, text: text)
+        }
+        let page = PDFLayout.Page(number: 1, height: 1000, width: 700, lines: [
+            line(80, 50, "VIP Cheatsheet: Supervised Learning", size: 26), line(150, 50, "Afshine Amidi and Shervine Amidi", size: 18),
+            line(190, 50, "September 9, 2018", size: 18), line(250, 50, "Introduction to Supervised Learning", size: 13, bold: true),
+            line(280, 50, "Given a set of data points, we want to build a classifier that learns to predict."),
+            line(320, 50, "Least squared", bold: true), line(320, 250, "Logistic", bold: true), line(320, 450, "Hinge", bold: true),
+            line(350, 50, "A paragraph after the row of cells, long enough to be text."),
+        ])
+        let result = PDFMarkdown.convert(PDFLayout(pages: [page]))
+        #expect(result.body.contains("## VIP Cheatsheet: Supervised Learning\n\nAfshine Amidi and Shervine Amidi\n\nSeptember 9, 2018\n\n### Introduction"),
+                "\(result.body)")
+        #expect(result.body.contains("\n\nLeast squared · Logistic · Hinge\n\n"), "\(result.body)")
+        #expect(result.headings == 2, "\(result.body)")
+    }
+
     @Test func texMathGlyphs() {
         #expect(TeXMath(family: "BQQZAR+LMMathItalic8")?.decoded("`(θ)") == "ℓ(θ)")
         #expect(TeXMath(family: "CMSY10")?.decoded("0") == "′")
