@@ -16,7 +16,7 @@ public enum WhisperModel {
     public static let files = ["model.bin", "config.json", "tokenizer.json", "vocabulary.txt"]
     static let required = ["model.bin", "config.json"]
     /// The largest file installed (a larger model.bin is refused).
-    static let largest = 2 << 30
+    static let largest = 1 << 30
 
     /// The model's folder for this environment (nil with neither XDG_DATA_HOME nor HOME set).
     public static func folder(environment: [String: String]) -> String? { ModelFolder.path(of: name, environment: environment) }
