@@ -69,14 +69,13 @@ public enum PDFInk {
         guard page.width > 0, page.height > 0, image.width > 1, image.height > 1 else { return 0 }
         let width = image.width, height = image.height
         let sx = Double(width) / page.width, sy = Double(height) / page.height
-        var covered = [Bool](repeating: false, count: width * height)
+        var cover = RectangleCover(width: width, height: height)
         for line in page.lines {
             let pad = line.height / 3
-            let x0 = max(0, Int(((line.left - pad) * sx).rounded(.down))), x1 = min(width, Int(((line.right + pad) * sx).rounded(.up)))
-            let y0 = max(0, Int(((line.top - pad) * sy).rounded(.down))), y1 = min(height, Int(((line.top + line.height + pad) * sy).rounded(.up)))
-            guard x0 < x1, y0 < y1 else { continue }
-            for y in y0..<y1 { for x in x0..<x1 { covered[y * width + x] = true } }
+            cover.add(x0: Int(((line.left - pad) * sx).rounded(.down)), x1: Int(((line.right + pad) * sx).rounded(.up)),
+                      y0: Int(((line.top - pad) * sy).rounded(.down)), y1: Int(((line.top + line.height + pad) * sy).rounded(.up)))
         }
+        let covered = cover.covered()
         var edges = 0
         image.pixels.withUnsafeBufferPointer { p in
             for y in 0..<(height - 1) {
@@ -104,8 +103,52 @@ public enum PDFInk {
     }
 }
 
+/// Which cells of a grid some rectangle covers, in time linear in the rectangles and the cells
+/// however large or many the rectangles (a two-dimensional difference array summed once).
+struct RectangleCover {
+    let width: Int, height: Int
+    private var marks: [Int32]
+
+    init(width: Int, height: Int) {
+        self.width = max(0, width)
+        self.height = max(0, height)
+        marks = [Int32](repeating: 0, count: (self.width + 1) * (self.height + 1))
+    }
+
+    /// Covers columns `x0..<x1` of rows `y0..<y1` (clamped to the grid).
+    mutating func add(x0: Int, x1: Int, y0: Int, y1: Int) {
+        let a = max(0, min(width, x0)), b = max(0, min(width, x1)), c = max(0, min(height, y0)), d = max(0, min(height, y1))
+        guard a < b, c < d else { return }
+        let stride = width + 1
+        marks[c * stride + a] &+= 1
+        marks[c * stride + b] &-= 1
+        marks[d * stride + a] &-= 1
+        marks[d * stride + b] &+= 1
+    }
+
+    /// Whether each cell (row by row) is covered.
+    func covered() -> [Bool] {
+        var sums = marks
+        let stride = width + 1
+        var out = [Bool](repeating: false, count: width * height)
+        for y in 0..<height {
+            for x in 0..<width {
+                let k = y * stride + x
+                var v = sums[k]
+                if x > 0 { v &+= sums[k - 1] }
+                if y > 0 { v &+= sums[k - stride] }
+                if x > 0, y > 0 { v &-= sums[k - stride - 1] }
+                sums[k] = v
+                out[y * width + x] = v > 0
+            }
+        }
+        return out
+    }
+}
+
 extension PDFExtractor {
-    /// Pages `pages` rendered as greyscale images at `dpi` (small ones, for ``PDFInk``) into
+    /// Pages `pages` rendered as small greyscale images (the longer side 11 × `dpi` pixels: `dpi`
+    /// dots an inch on a letter page, for ``PDFInk``) into
     /// `folder`, one run of `pdftoppm` for each run of consecutive pages; a page that cannot be
     /// rendered is missing from the result.
     public static func grayImages(_ path: String, pages: [Int], dpi: Int = PDFInk.dpi, into folder: String) -> [Int: PDFInk.GrayImage] {
@@ -121,7 +164,8 @@ extension PDFExtractor {
                 let own = folder + "/ink-\(first)"
                 guard (try? io.createDirectory(atPath: own, withIntermediateDirectories: false)) != nil else { continue }
                 defer { try? io.removeItem(atPath: own) }
-                let result = ChildProcess.run(["pdftoppm", "-r", String(dpi), "-gray", "-f", String(first), "-l", String(last),
+                // About `dpi` for a letter page or a slide, and never more pixels than that however large the page.
+                let result = ChildProcess.run(["pdftoppm", "-scale-to", String(dpi * 11), "-gray", "-f", String(first), "-l", String(last),
                                                "--", ChildProcess.fileArgument(path), own + "/p"], timeoutSeconds: timeout, outputLimit: 1 << 20)
                 guard result.status == 0 else { continue }
                 // pdftoppm names each page p-N.pgm, N padded with zeros.

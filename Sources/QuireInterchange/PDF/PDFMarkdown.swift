@@ -140,7 +140,8 @@ public enum PDFMarkdown {
     /// uncertain words followed by `(?)`. The text layer's own characters are kept wherever it has
     /// the text. Returns the page and the words added.
     static func withOCR(_ page: PDFLayout.Page, _ read: OCRText) -> (PDFLayout.Page, [OCRText.Word]) {
-        guard read.imageWidth > 0, read.imageHeight > 0, page.width > 0, page.height > 0 else { return (page, []) }
+        // A page of more text lines than any page has is taken as whole (and merging stays cheap).
+        guard read.imageWidth > 0, read.imageHeight > 0, page.width > 0, page.height > 0, page.lines.count <= 20_000 else { return (page, []) }
         let sx = page.width / read.imageWidth, sy = page.height / read.imageHeight
         var lines = page.lines
         var added: [OCRText.Word] = []

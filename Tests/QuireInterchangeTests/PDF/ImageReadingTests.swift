@@ -38,3 +38,20 @@ import Testing
         #expect(ImageReading.score(text([("Mitosis", 70), ("a", 99), ("~~", 99), ("ph4se", 40)])) == 0.5)
     }
 }
+
+/// Rectangles covering a grid: the cells under them, however many or large, in linear time.
+@Suite struct RectangleCoverTests {
+    @Test func cellsUnderRectangles() {
+        var cover = RectangleCover(width: 4, height: 3)
+        cover.add(x0: 1, x1: 3, y0: 0, y1: 2)
+        cover.add(x0: 2, x1: 99, y0: 1, y1: 99)
+        cover.add(x0: -5, x1: 0, y0: 0, y1: 3)
+        #expect(cover.covered() == [false, true, true, false,
+                                    false, true, true, true,
+                                    false, false, true, true])
+        // A hundred thousand page-sized rectangles: marked at once.
+        var many = RectangleCover(width: 500, height: 500)
+        for _ in 0..<100_000 { many.add(x0: 0, x1: 500, y0: 0, y1: 500) }
+        #expect(many.covered().allSatisfy { $0 })
+    }
+}
