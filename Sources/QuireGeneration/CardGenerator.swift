@@ -53,6 +53,9 @@ public enum CardGenerator {
         return kept.sorted { ($0.line, $0.format, $0.front) < ($1.line, $1.format, $1.front) }
     }
 
+    /// Symbols of formulas.
+    static let mathSymbols: Set<Character> = ["=", "∈", "∼", "×", "∑", "∏", "∫", "→", "−", "≤", "≥", "⩽", "⩾", "∀", "∂", "√", "|", "∇", "←"]
+
     /// Headings of sections that list the works cited.
     static let referenceHeadings: Set<String> = ["references", "bibliography", "sources", "works cited", "further reading", "citations", "notes and references"]
 
@@ -176,6 +179,9 @@ public enum CardGenerator {
         let frontWords = TermStatistics.words(front).count, backWords = TermStatistics.words(card.back).count
         guard backWords >= 1, frontWords >= 1, normalized(front) != normalized(card.back) else { return false }
         guard !leansOnContext(front) else { return false }
+        // A back that is mostly a formula from a PDF's text layer (stacked limits and fractions read
+        // as a line) is no answer a student can read.
+        guard card.format == .cloze || card.back.filter({ mathSymbols.contains($0) }).count < 4 else { return false }
         if card.format == .qa {
             // A pronoun in the question (after its first words) names something only the note shows.
             var asked = front
