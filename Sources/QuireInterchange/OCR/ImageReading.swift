@@ -137,16 +137,22 @@ public struct ImageReading: Sendable {
     }
 
     /// The share of `cells` whose centre lies in one of `boxes` (each grown by a quarter of a cell); 1 when
-    /// there are no text-like cells.
+    /// there are no text-like cells. The boxes are marked on a grid of a thousandth of the image
+    /// (``RectangleCover``), so the time is linear in cells and boxes however many words were read.
     static func coverage(textLike cells: [(left: Double, top: Double, right: Double, bottom: Double)],
                          boxes: [(left: Double, top: Double, right: Double, bottom: Double)]) -> Double {
-        guard !cells.isEmpty else { return 1 }
-        var covered = 0
-        for c in cells {
-            let x = (c.left + c.right) / 2, y = (c.top + c.bottom) / 2
-            let padX = (c.right - c.left) / 4, padY = (c.bottom - c.top) / 4
-            if boxes.contains(where: { x >= $0.left - padX && x <= $0.right + padX && y >= $0.top - padY && y <= $0.bottom + padY }) { covered += 1 }
+        guard let first = cells.first else { return 1 }
+        let n = 1_000, scale = Double(n)
+        let padX = (first.right - first.left) / 4, padY = (first.bottom - first.top) / 4
+        // A point on the grid: the cell it falls in (a position exactly on a box's edge counts in).
+        func point(_ v: Double) -> Int { min(n - 1, max(0, Int((v * scale).rounded(.down)))) }
+        var cover = RectangleCover(width: n, height: n)
+        for b in boxes {
+            cover.add(x0: point(b.left - padX), x1: point(b.right + padX) + 1, y0: point(b.top - padY), y1: point(b.bottom + padY) + 1)
         }
+        let grid = cover.covered()
+        var covered = 0
+        for c in cells where grid[point((c.top + c.bottom) / 2) * n + point((c.left + c.right) / 2)] { covered += 1 }
         return Double(covered) / Double(cells.count)
     }
 }

@@ -137,7 +137,7 @@ public struct PDFLayout: Sendable, Equatable {
 
     /// The page's fragments joined into the lines a reader sees: a fragment goes on the line
     /// before when it sits on the same baseline (or is its sub- or superscript) and starts within
-    /// half an em of its end — a space between them when the gap is a word's. Farther apart (a
+    /// eight tenths of an em of its end — a space between them when the gap is a word's. Farther apart (a
     /// table's cells, two columns) they stay lines of their own. A line opened by a single glyph
     /// in a symbol font has it as its ``Line/bullet``; one opened by bold words then more has
     /// them as its ``Line/lead``. Linear in the fragments.

@@ -30,6 +30,9 @@ import Testing
         #expect(ImageReading.coverage(textLike: cells, boxes: [(0, 0, 1, 0.5)]) == 1)
         #expect(ImageReading.coverage(textLike: cells, boxes: []) == 0)
         #expect(ImageReading.coverage(textLike: [], boxes: []) == 1)
+        // Two hundred thousand words read (a hostile image): counted at once.
+        let many = Array(repeating: (left: 0.0, top: 0.0, right: 1.0, bottom: 0.25), count: 200_000)
+        #expect(ImageReading.coverage(textLike: cells, boxes: many) == 0.5)
     }
 
     @Test func aReadingScoresByItsConfidentWords() {
