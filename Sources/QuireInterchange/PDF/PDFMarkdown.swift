@@ -91,8 +91,7 @@ public enum PDFMarkdown {
             out += (out.isEmpty ? "" : "\n") + PageAnchor.line(page.number) + "\n"
             if page.lines.isEmpty {
                 if let read = ocr[page.number], !read.words.isEmpty {
-                    out += "\n*Page \(page.number) was read from its image (OCR, mean confidence \(Int(read.meanConfidence.rounded())) %)"
-                        + (read.words.contains { $0.confidence < OCRText.uncertain } ? "; words followed by (?) are uncertain" : "") + ".*\n"
+                    out += ocrLine("Page \(page.number) was read", read.words)
                     out += "\n" + read.markdown + "\n"
                     ocrPages.append(page.number)
                 } else {
@@ -102,9 +101,7 @@ public enum PDFMarkdown {
             }
             afterItem = false
             if let words = merged[page.number] {
-                let confidence = words.reduce(0) { $0 + $1.confidence } / Double(words.count)
-                out += "\n*Part of page \(page.number) was read from its image (OCR, mean confidence \(Int(confidence.rounded())) %)"
-                    + (words.contains { $0.confidence < OCRText.uncertain } ? "; words followed by (?) are uncertain" : "") + ".*\n"
+                out += ocrLine("Part of page \(page.number) was read", words)
                 ocrPages.append(page.number)
             }
             for block in pageBlocks[k] {
@@ -132,6 +129,14 @@ public enum PDFMarkdown {
             }
         }
         return Result(body: out, emptyPages: empty, headings: headings, removedLines: removed, firstHeading: firstHeading, ocrPages: ocrPages)
+    }
+
+    /// The line in italics that says what of a page was read by OCR (`opening`), the words' mean
+    /// confidence, and that a word followed by `(?)` is uncertain when one is.
+    static func ocrLine(_ opening: String, _ words: [OCRText.Word]) -> String {
+        let confidence = words.isEmpty ? 0 : words.reduce(0) { $0 + $1.confidence } / Double(words.count)
+        return "\n*\(opening) from its image (OCR, mean confidence \(Int(confidence.rounded())) %)"
+            + (words.contains { $0.confidence < OCRText.uncertain } ? "; words followed by (?) are uncertain" : "") + ".*\n"
     }
 
     /// A page with the lines of its OCR reading that its text layer lacks: each OCR line that no
@@ -173,9 +178,9 @@ public enum PDFMarkdown {
                 line.bullet = bullet
                 // A line opens a block where tesseract found a paragraph, and where a capital
                 // follows a line without a sentence's end (a slide's lines, each a point).
-                let after = lines.last { $0.top < line.top && $0.left < line.right && $0.right > line.left }
+                let above = lines.last { $0.top < line.top && $0.left < line.right && $0.right > line.left }
                 line.opensBlock = opening || (words[0].text.first?.isUppercase == true
-                                              && after.map { !($0.text.last.map { ",-".contains($0) } ?? false) } == true)
+                                              && above.map { !($0.text.last.map { ",-".contains($0) } ?? false) } == true)
                 opening = false
                 // Before the first line below it whose column it shares.
                 let at = lines.firstIndex { $0.top > line.top + line.height / 2 && $0.left < line.right && $0.right > line.left } ?? lines.count
@@ -468,7 +473,7 @@ public enum PDFMarkdown {
         var runs: [TableRun] = []
         var k = 0
         while k < rows.count {
-            guard var first = cells(rows[k]) ?? cells(rows[k], atLeast: 1) else { k += 1; continue }
+            guard var first = cells(rows[k], atLeast: 1) else { k += 1; continue }
             let tolerance = max(first[0].height, 4)
             // A header with no cell over the rows' labels: its cells are the later columns'.
             if k + 1 < rows.count, let second = cells(rows[k + 1]), second.count == first.count + 1,
