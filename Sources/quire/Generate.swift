@@ -17,9 +17,10 @@ extension Quire {
             commandName: "generate",
             abstract: "Propose cards from notes' text, by rules, offline: definitions, questions and cloze deletions.",
             discussion: """
-                Shows the proposals with their source lines (a dry run); --write adds them to each note under a \
-                ## Cards heading (made at the end when there is none), --to FILE into one note instead. Every \
-                answer is text of the note; a card the vault already has is not proposed again.
+                Shows the proposals with their source lines (a dry run); --write adds each card to its note at the \
+                end of the section it came from, so that it is shown under the same headings (--place cards: under a \
+                ## Cards heading, made at the end when there is none); --to FILE writes them all into one note \
+                instead. Every answer is text of the note; a card the vault already has is not proposed again.
 
                 Example: quire generate Biology/Enzymes.md --write
                 """)
@@ -28,6 +29,9 @@ extension Quire {
         @Option(help: ArgumentHelp("The formats, comma-separated: qa, cloze, definition.", valueName: "LIST")) var formats = "qa,cloze,definition"
         @Option(help: "The most cards of each format per note.") var max = 10
         @Flag(help: "Write the cards into the notes.") var write = false
+        @Option(help: ArgumentHelp("Where --write puts a card: section (the end of its source's section) or cards (## Cards).",
+                                   valueName: "PLACE"))
+        var place: CardInsertion.Placement = .section
         @Option(help: ArgumentHelp("Write every note's cards into this note of the vault instead (made when missing).", valueName: "FILE"))
         var to: String?
         @Flag(help: "Print the proposals as JSON.") var json = false
@@ -51,6 +55,7 @@ extension Quire {
             if json, write || to != nil { throw ValidationError("--json shows proposals; it does not write them") }
             if llmTimeout < 1 { throw ValidationError("--llm-timeout must be 1 or more") }
             if pick, !write, to == nil { throw ValidationError("--pick chooses what --write or --to writes: give one of them") }
+            if place != .section, !write { throw ValidationError("--place says where --write puts the cards: give --write") }
         }
 
         func run() throws {
@@ -203,7 +208,7 @@ extension Quire {
             var failed = 0
             for target in targets {
                 do {
-                    do { try CardInsertion.write(target.cards, to: target.path, in: vault, created: options.now) } catch {
+                    do { try CardInsertion.write(target.cards, to: target.path, in: vault, created: options.now, placement: place) } catch {
                         throw CLIError("\(target.path): \(error.description)")
                     }
                     Output.line("wrote \(Output.counted(target.cards.count, "card")) to \(TerminalText.visible(target.path))")
@@ -216,3 +221,5 @@ extension Quire {
         }
     }
 }
+
+extension CardInsertion.Placement: ExpressibleByArgument {}

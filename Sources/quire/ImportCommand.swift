@@ -93,7 +93,7 @@ extension Quire {
         }
 
         /// A new note's bytes with cards proposed from its text (`--generate`: as `quire generate
-        /// --write` would add them, under ## Cards), and how many; the bytes as they were when no
+        /// --write` would add them, each at the end of its section), and how many; the bytes as they were when no
         /// card is proposed or the cards would not read back. `statistics`: word rarity over the
         /// import's notes (by default the note's alone).
         static func withGeneratedCards(path: String, bytes: [UInt8], statistics: TermStatistics? = nil) -> (bytes: [UInt8], count: Int) {

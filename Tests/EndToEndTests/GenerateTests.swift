@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 
-/// `quire generate`: proposals shown and nothing written by default, written under ## Cards with
-/// --write (and then not proposed again), into another note with --to, as JSON, by query.
+/// `quire generate`: proposals shown and nothing written by default, written at the end of their
+/// sections with --write (under ## Cards with --place cards; not proposed again), into another
+/// note with --to, as JSON, by query.
 @Suite struct GenerateTests {
     static let note = """
         ---
@@ -37,16 +38,51 @@ import Testing
         let parsed = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]] ?? []
         #expect(parsed.count == 3 && parsed.allSatisfy { $0["format"] as? String == "definition" && $0["line"] is Int && $0["path"] as? String == "Biology/Enzymes.md" },
                 "\(json.stdout)")
-        // Written under ## Cards; the vault reads them as cards; not proposed again.
+        // Written at the end of their section (the note has one); the vault reads them as cards;
+        // not proposed again.
         let written = try q.run(["generate", "Biology/Enzymes.md", "--write"])
         #expect(written.status == 0 && written.stdout.contains("wrote 5 cards to Biology/Enzymes.md"), "\(written)")
         let text = String(decoding: try q.read("Biology/Enzymes.md"), as: UTF8.self)
-        #expect(text.hasPrefix(Self.note) && text.contains("\n## Cards\n\n<!-- generated from line 6 (definition, definition.copula) -->\nActive site :: the region"),
-                "\(text)")
+        #expect(text.hasPrefix(Self.note + "\n<!-- generated from line 6 (definition, definition.copula) -->\nActive site :: the region")
+                && !text.contains("## Cards"), "\(text)")
         #expect(try q.run(["check"]).status == 0)
         let listed = try q.run(["list", "path:Biology/Enzymes.md"])
         #expect(listed.stdout.split(separator: "\n").count == 5, "\(listed)")
         #expect(try q.run(["generate", "Biology/Enzymes.md"]).stdout.contains("No cards to propose."))
+    }
+
+    @Test func cardsKeepTheirSectionsOrGoUnderCards() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        let note = """
+            # Cell biology
+
+            ## Organelles
+
+            The **mitochondrion** is the organelle that produces most of the cell's supply of ATP.
+
+            ## Transport
+
+            **Phagocytosis** is the process by which a cell engulfs large particles.
+
+            """
+        try q.write("Cells.md", Data(note.utf8))
+        let written = try q.run(["generate", "Cells.md", "--write", "--formats", "definition"])
+        #expect(written.status == 0 && written.stdout.contains("wrote 2 cards to Cells.md"), "\(written)")
+        let text = String(decoding: try q.read("Cells.md"), as: UTF8.self)
+        #expect(text.contains("ATP.\n\n<!-- generated from line 5 (definition, definition.copula) -->\nMitochondrion :: the organelle that "
+                              + "produces most of the cell's supply of ATP\n\n## Transport\n"), "\(text)")
+        let shown = try q.run(["list", "path:Cells.md", "--json"])
+        #expect(shown.stdout.contains("Organelles") && shown.stdout.contains("Transport") && !shown.stdout.contains("\"Cards\""), "\(shown)")
+        let other = "# Plants\n\n## Leaves\n\nThe **xylem** is the tissue that carries water from the roots to the leaves.\n\n## Roots\n\nWater.\n"
+        try q.write("Plants.md", Data(other.utf8))
+        let under = try q.run(["generate", "Plants.md", "--write", "--formats", "definition", "--place", "cards"])
+        #expect(under.status == 0 && under.stdout.contains("wrote 1 card to Plants.md"), "\(under)")
+        let again = String(decoding: try q.read("Plants.md"), as: UTF8.self)
+        #expect(again.hasPrefix(other + "\n## Cards\n\n<!-- generated from line 5 (definition"), "\(again)")
+        let bad = try q.run(["generate", "Cells.md", "--place", "cards"])
+        #expect(bad.status != 0 && bad.stderr.contains("--place says where --write puts the cards"), "\(bad)")
+        #expect(try q.run(["check"]).status == 0)
     }
 
     @Test func pickKeepsDropsAndEditsEachCard() throws {
@@ -76,7 +112,7 @@ import Testing
         let r = try q.run(["import", "csv", csv.path, "--generate"])
         #expect(r.status == 0 && r.stdout.contains("wrote notes/Enzymes.md (1 card)") && r.stdout.contains("Imported 2 cards in 2 notes."), "\(r)")
         let text = String(decoding: try q.read("notes/Enzymes.md"), as: UTF8.self)
-        #expect(text.contains("## Cards\n\n<!-- generated from line ") && text.contains("Enzyme :: a protein that speeds up a chemical reaction"), "\(text)")
+        #expect(text.contains("reaction.\n\n<!-- generated from line ") && text.contains("Enzyme :: a protein that speeds up a chemical reaction"), "\(text)")
         #expect(try q.run(["check"]).status == 0)
     }
 
