@@ -72,15 +72,31 @@ public struct OCRText: Sendable, Equatable {
 
     /// The text as Markdown paragraphs: lines joined (a word hyphenated at a line's end joined
     /// back), every word escaped as PDF text is, an uncertain word followed by `(?)`.
+    /// A line opened by a bullet that tesseract read as a letter or a sign (`e`, `«`, `°`) before
+    /// a capital is a list item of its own (`- …`); the lines after it, up to the next such line,
+    /// are its wrapped lines.
     public var markdown: String {
         paragraphs.map { lines in
-            var out = ""
-            for line in lines {
+            var blocks: [(text: String, item: Bool)] = []
+            for var line in lines where !line.isEmpty {
+                let item = line.count >= 3 && PDFMarkdown.bulletMisreads.contains(line[0].text)
+                    && line[1].text.first.map { $0.isUppercase || $0.isNumber } == true
+                if item { line.removeFirst() }
                 let text = line.map { PDFMarkdown.safe($0.text) + ($0.confidence < Self.uncertain ? " (?)" : "") }.joined(separator: " ")
-                if !text.isEmpty { PDFMarkdown.append(line: text, to: &out) }
+                if item || blocks.isEmpty {
+                    blocks.append((item ? "- " + text : text, item))
+                } else {
+                    PDFMarkdown.append(line: text, to: &blocks[blocks.count - 1].text)
+                }
+            }
+            // Items one after another make one list; a paragraph after an item is one of its own.
+            var out = ""
+            for (k, block) in blocks.enumerated() {
+                if k > 0 { out += block.item ? "\n" : "\n\n" }
+                out += block.text
             }
             return out
-        }.filter { !$0.isEmpty }.joined(separator: "\n\n")
+        }.filter { $0.contains { !$0.isWhitespace } }.joined(separator: "\n\n")
     }
 
     /// Why an image could not be read.

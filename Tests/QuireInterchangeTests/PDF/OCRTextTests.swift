@@ -26,6 +26,16 @@ import Testing
         #expect(OCRText(tsv: Array("garbage\n\t\t\n".utf8)).words.isEmpty)
     }
 
+    /// A bullet tesseract read as a letter (`e`, `«`) before a capital opens a list item; the
+    /// line after it that no bullet opens is its wrapped line; `e` before a lower-case word is a word.
+    @Test func misreadBulletsAreListItems() {
+        func w(_ t: String) -> OCRText.Word { OCRText.Word(text: t, confidence: 95) }
+        let text = OCRText(paragraphs: [[[w("Key"), w("points:")], [w("e"), w("The"), w("first"), w("point")],
+                                         [w("wraps"), w("here.")], [w("«"), w("Second"), w("point.")]],
+                                        [[w("e"), w("mail"), w("is"), w("fine.")]]])
+        #expect(text.markdown == "Key points:\n- The first point wraps here.\n- Second point.\n\ne mail is fine.")
+    }
+
     @Test func aPageWithoutTextIsReadByOCR() {
         let layout = PDFLayout(pages: [PDFLayout.Page(number: 1, height: 100, width: 100, lines: []),
                                        PDFLayout.Page(number: 2, height: 100, width: 100, lines: [])])
