@@ -294,7 +294,7 @@ public enum ExtractiveAnswer {
                 continue
             }
             if !currentProse { close(); currentProse = true }
-            if line.isEmpty || line.hasPrefix("{{#") || line.hasPrefix("#") { close(); continue }
+            if line.isEmpty || line.hasPrefix("{{#") || line.hasPrefix("#") || (current.isEmpty && isReferenceDefinition(line)) { close(); continue }
             if line.hasPrefix("- ") || line.hasPrefix("* ") || line.hasPrefix("+ ") {
                 close()
                 currentItem = true
@@ -387,10 +387,40 @@ public enum ExtractiveAnswer {
                 out += line[i...]
                 break
             }
+            // A reference link (`[text][label]`, `[text][]`, `[Text]`) whose definition the chunk
+            // does not hold: its text, not its brackets.
+            // (Not an image's, nor a wiki link's `[[…]]`.)
+            if line[i] == "[", i == line.startIndex || !"![".contains(line[line.index(before: i)]),
+               let close = line[i...].prefix(200).dropFirst().firstIndex(where: { $0 == "]" || $0 == "[" }), line[close] == "]" {
+                let inner = line[line.index(after: i)..<close]
+                let after = line.index(after: close)
+                if after < line.endIndex, line[after] == "[",
+                   let end = line[after...].prefix(100).dropFirst().firstIndex(where: { $0 == "]" || $0 == "[" }), line[end] == "]" {
+                    out += inner
+                    i = line.index(after: end)
+                    continue
+                }
+                let shortcut = (after == line.endIndex || !"(]".contains(line[after]) && (line[after] != ":" || i != line.startIndex || !isReferenceDefinition(line)))
+                    && inner.first?.isLetter == true
+                    && inner.split(separator: " ").count <= 5
+                if shortcut {
+                    out += inner
+                    i = after
+                    continue
+                }
+            }
             out.append(line[i])
             i = line.index(after: i)
         }
         return out.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+    }
+
+    /// Whether a line is a link reference definition (`[label]: url "title"`): markup, not text.
+    /// (One cannot interrupt a paragraph: `[text]: more words` on a paragraph's later line is text.)
+    static func isReferenceDefinition(_ line: Substring) -> Bool {
+        guard line.hasPrefix("["), let close = line.prefix(200).firstIndex(of: "]"), line[close...].hasPrefix("]:") else { return false }
+        let rest = line[line.index(close, offsetBy: 2)...].split(separator: " ")
+        return rest.count == 1 || (rest.count >= 2 && ["\"", "'", "("].contains(rest[1].first ?? " "))
     }
 
     /// Words for matching: lower-cased runs of letters and digits, common words left out, a

@@ -130,6 +130,14 @@ import Testing
         #expect(NoteChunker.sentences("Enzymes, e.g. amylase, cut starch. See Fig. 3 for J. Smith's data. It is approx. twice as fast. Done.")
                 == ["Enzymes, e.g. amylase, cut starch.", "See Fig. 3 for J. Smith's data.", "It is approx. twice as fast.", "Done."])
         #expect(ExtractiveAnswer.withoutTags("**Monetary policy**{: data-type=\"term\"} is set") == "**Monetary policy** is set")
+        // Reference links whose definitions the chunk does not hold: their text; inline links and
+        // images kept; a reference definition is no text of a block.
+        #expect(ExtractiveAnswer.withoutTags("use [GitHub Pages] or a [`nav`][nav] setting, [two kinds][]: [x](u) ![i](p) [1]")
+                == "use GitHub Pages or a `nav` setting, two kinds: [x](u) ![i](p) [1]")
+        #expect(ExtractiveAnswer.withoutTags("from [[ATP|adenosine triphosphate]] and [[Cell]]") == "from [[ATP|adenosine triphosphate]] and [[Cell]]")
+        #expect(ExtractiveAnswer.blocks(of: "Deploy with [gh].\n\n[gh]: https://pages.github.com\n").map(\.text) == ["Deploy with gh."])
+        #expect(ExtractiveAnswer.blocks(of: "There are two\n[kinds of sites]: project sites and user sites.").map(\.text)
+                == ["There are two kinds of sites: project sites and user sites."])
     }
 
     @Test func citationsAreReadFromTheEndOfASentence() {
@@ -163,6 +171,11 @@ import Testing
     @Test func unclosedTagsAndCommentsAreLinear() {
         #expect(ExtractiveAnswer.withoutTags("a <b>bold</b> and <i x=1>x</i> <!-- c --> end") == "a bold and x end")
         #expect(ExtractiveAnswer.withoutTags("1 < 2 and a<b but <c") == "1 < 2 and a<b but <c")
+        // 400,000 characters of '[a' and of '[a]:' (brackets that never close, labels that never end).
+        let brackets = String(repeating: "[a", count: 200_000)
+        #expect(ExtractiveAnswer.withoutTags(Substring(brackets)).count == brackets.count)
+        let labels = ExtractiveAnswer.withoutTags(Substring(String(repeating: "[a]:", count: 100_000)))
+        #expect(labels.count == 4 + 2 * 99_999 && labels.hasPrefix("[a]:a:a:"))
         // 400,000 characters of '<a' with no '>', and of '<!--' with no end: done at once.
         let tags = String(repeating: "<a", count: 200_000)
         #expect(ExtractiveAnswer.withoutTags(Substring(tags)) == tags)
