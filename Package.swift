@@ -112,7 +112,7 @@ let package = Package(
         .target(
             name: "QuireServer",
             dependencies: ["QuireSupport", "QuireModel", "QuireScheduling", "QuireMarkdown", "QuireSystem", "QuireIndex",
-                           "QuireReview", "QuireWatch", "QuireStudy", "QuireCuration", "QuireSearch", "QuireGeneration", "QuireApp",
+                           "QuireReview", "QuireWatch", "QuireStudy", "QuireCuration", "QuireSearch", "QuireGeneration", "QuireApp", "QuireReport",
                            .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
                            .product(name: "HTTPTypes", package: "swift-http-types")]
         ),

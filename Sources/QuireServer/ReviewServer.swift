@@ -38,8 +38,6 @@ public struct ReviewServer: Sendable {
         public var token: String
         /// Opens a note in the user's editor at a line; returns an error to show, or nil.
         public var openEditor: @Sendable (_ path: String, _ line: Int) -> String?
-        /// The statistics report's HTML, or an error to show.
-        public var report: @Sendable () -> Result<String, ServerError>
         /// Whether every card's answer is typed, not only those of notes with `type: true`.
         public var typeEveryAnswer = false
         /// Where Debian installs KaTeX and highlight.js.
@@ -47,8 +45,7 @@ public struct ReviewServer: Sendable {
 
         public init(vault: Vault, host: String = "127.0.0.1", port: Int = 8427, cached: Bool = true, pinnedNow: Timestamp? = nil,
                     token: String = ReviewServer.makeToken(),
-                    openEditor: @escaping @Sendable (String, Int) -> String?,
-                    report: @escaping @Sendable () -> Result<String, ServerError>) {
+                    openEditor: @escaping @Sendable (String, Int) -> String?) {
             self.vault = vault
             self.host = host
             self.port = port
@@ -56,7 +53,6 @@ public struct ReviewServer: Sendable {
             self.pinnedNow = pinnedNow
             self.token = token
             self.openEditor = openEditor
-            self.report = report
         }
     }
 

@@ -25,10 +25,9 @@ struct Routes: Sendable {
             }
             return Response(status: .ok, headers: [.contentType: file.type], body: ResponseBody(byteBuffer: ByteBuffer(bytes: file.bytes)))
         }
-        router.get("/report") { [settings] _, _ in
-            switch settings.report() {
-            case .success(let html): return Self.text(html, type: "text/html; charset=utf-8")
-            case .failure(let error): return Self.failure(.internalServerError, error.description)
+        router.get("/report") { [desk] _, _ in
+            do throws(ServerError) { return Self.text(try await desk.report(), type: "text/html; charset=utf-8") } catch {
+                return Self.failure(.internalServerError, "the statistics could not be made: \(error.description)")
             }
         }
         router.get("/api/overview") { [desk] _, _ in await Self.answer { () throws(ServerError) in try await desk.overview() } }

@@ -45,16 +45,6 @@ extension Quire {
                 openEditor: { path, line in
                     let status = ChildProcess.runAttached(EditorSession.command.words + ["+\(line)", path])
                     return status == 0 ? nil : "quire serve: the editor (\(EditorSession.command.name)) exited with status \(status)"
-                },
-                report: {
-                    do {
-                        let computed = try StatisticsOptions.parse([]).compute(options, query: [])
-                        let name = computed.loaded.vault.root.split(separator: "/").last.map(String.init) ?? "Vault"
-                        return .success(StatisticsReport(statistics: computed.statistics, curation: computed.curation, title: name,
-                                                         query: "", generated: String(computed.now.description.prefix(16)) + " UTC").html())
-                    } catch {
-                        return .failure(.badRequest("the statistics could not be made: \(error)"))
-                    }
                 })
             var configured = settings
             configured.typeEveryAnswer = type

@@ -40,20 +40,8 @@ struct StatisticsOptions: ParsableArguments {
             calibration: ParameterCalibration?) {
         let q = try LoadedVault.query(query)
         let context = try StudyContext(options, readLog: false)
-        let log = context.loaded.vault.statisticsLog()
-        let index = context.loaded.index
-        let locations = index.cards(matching: q, now: context.now, dayEnd: context.dayEnd)
-        let cards = locations.map { (index.card(at: $0), index.notes[$0.note].archived) }
-        let decks = context.decks(of: locations)
-        // A card is added when its note was created.
-        var created: [CardID: Timestamp] = [:]
-        for loc in locations { if let c = index.notes[loc.note].created { created[index.card(at: loc).id] = c } }
-        let statistics = VaultStatistics(cards: cards, log: log, now: context.now, utcOffset: { Clock.utcOffset(at: $0) },
-                                         rolloverHour: context.config.dayRollover, days: days, period: period, deck: { decks[$0] },
-                                         created: { created[$0] },
-                                         settings: context.eventSettings(decks: decks))
-        let curationContext = CurationContext(loaded: context.loaded, now: context.now)
-        let calibration = calibrate ? ParameterCalibration(context, log: log, decks: decks) : nil
-        return (statistics, curationContext.curation.summary(today: curationContext.today), context.loaded, context.now, log, calibration)
+        let figures = VaultFigures(context, query: q, days: days, period: period)
+        let calibration = calibrate ? ParameterCalibration(context, log: figures.log, decks: figures.decks) : nil
+        return (figures.statistics, figures.curation, context.loaded, context.now, figures.log, calibration)
     }
 }

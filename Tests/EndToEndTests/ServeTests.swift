@@ -177,6 +177,44 @@ import Testing
         #expect(server.process.isRunning)
     }
 
+    /// The report page is made from the server's live index: 200 views of it on a vault of
+    /// 4,000 cards leave the server's memory where the first views left it (it grew by the index
+    /// of each view when every view indexed the vault again and kept what it built).
+    @Test func reportViewsKeepTheServersMemoryFlat() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        for n in 0..<200 {
+            let cards = (0..<20).map { "What is fact \(n)-\($0) of the set? :: answer \(n)-\($0)" }.joined(separator: "\n\n")
+            try q.write("Bulk/note-\(n).md", Data("# Note \(n)\n\n\(cards)\n".utf8))
+        }
+        let server = try Server(q)
+        defer { server.stop() }
+        func resident() throws -> Int {
+            let status = try String(contentsOfFile: "/proc/\(server.process.processIdentifier)/status", encoding: .utf8)
+            let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+            return Int(line.split(separator: " ").dropFirst().first ?? "") ?? -1
+        }
+        // The page's address sets the cookie; then the report, `count` times.
+        func views(_ count: Int) throws {
+            let run = try QuireRunner.execute(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", """
+                import sys, urllib.request, http.cookiejar
+                opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+                opener.open(sys.argv[1]).read()
+                base = sys.argv[1].split("?")[0].rstrip("/")
+                for _ in range(int(sys.argv[2])):
+                    page = opener.open(base + "/report").read()
+                    assert page.startswith(b"<!DOCTYPE html"), page[:200]
+                """, server.url, "\(count)"])
+            #expect(run.status == 0, "\(run)")
+        }
+        try views(20)
+        let warm = try resident()
+        try views(200)
+        let after = try resident()
+        print("quire serve, resident memory: \(warm) kB after 20 report views, \(after) kB after 220")
+        #expect(warm > 0 && after - warm < 20_000, "\(warm) kB → \(after) kB")
+    }
+
     @Test func reviewInABrowser() throws {
         let q = try Self.vault()
         defer { q.cleanUp() }
