@@ -85,9 +85,9 @@ public struct VaultSearch {
 
     /// The hits that `query` keeps (a card hit by its card, a prose hit by its note; a hit of a note
     /// the index no longer has is kept), in order; all of them without a query.
-    public func kept(_ hits: [SearchHit], by query: Query?, now: Timestamp) -> [SearchHit] {
+    public func kept(_ hits: [SearchHit], by query: Query?, now: Timestamp) throws(AppError) -> [SearchHit] {
         guard let query else { return hits }
-        let dayEnd = loaded.dayEnd(at: now)
+        let dayEnd = try loaded.dayEnd(at: now)
         let byPath = Dictionary(loaded.index.notes.map { ($0.path, $0) }) { a, _ in a }
         return hits.filter { hit in
             guard let note = byPath[hit.path] else { return true }

@@ -39,16 +39,24 @@ public struct VaultSession: Sendable {
 
     /// The vault's settings for an action that schedules: a settings file that exists but cannot be
     /// read is an error, never the defaults in silence.
+    /// A file that reads but holds an error (YAML that does not parse, a value of the wrong
+    /// kind) is one too, located; its warnings (an unknown key) come back with the settings.
     public static func readSettings(of vault: Vault) throws(AppError) -> (config: VaultConfig, diagnostics: [Diagnostic]) {
-        do { return try vault.readConfig() } catch {
+        let read: (config: VaultConfig, diagnostics: [Diagnostic])
+        do { read = try vault.readConfig() } catch {
             throw .settings("\(error.description); nothing done (the schedule depends on these settings)")
         }
+        if let error = read.diagnostics.first(where: { $0.severity == .error }) {
+            throw .settings("\(error.description); nothing done (the schedule depends on these settings)")
+        }
+        return read
     }
 
     /// The start of the study day after the one containing `now` (the vault's `day_rollover`, the
-    /// local zone): a review card due before it is due today (FORMAT.md §7.1).
-    public func dayEnd(at now: Timestamp) -> Timestamp {
-        let rollover = (try? vault.readConfig())?.config.dayRollover ?? VaultConfig().dayRollover
+    /// local zone): a review card due before it is due today (FORMAT.md §7.1). A settings file
+    /// that cannot be read is an error (``readSettings(of:)``), never the default hour in silence.
+    public func dayEnd(at now: Timestamp) throws(AppError) -> Timestamp {
+        let rollover = try Self.readSettings(of: vault).config.dayRollover
         return Day.end(containing: now, utcOffsetSeconds: SystemClock.utcOffset(at: now), rolloverHour: rollover)
     }
 }

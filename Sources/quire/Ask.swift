@@ -59,7 +59,7 @@ extension Quire {
             do {
                 let hits = try context.index.find(question, mode: .hybrid, encoder: context.encoder,
                                                   limit: filters.isEmpty ? chunks : chunks * 20, matchAll: false)
-                for hit in context.kept(hits, by: filters.isEmpty ? nil : query, now: options.now) where retrieved.count < chunks {
+                for hit in try context.kept(hits, by: filters.isEmpty ? nil : query, now: options.now) where retrieved.count < chunks {
                     if let text = try context.index.text(ofChunk: hit.chunk) { retrieved.append((hit, text)) }
                 }
             } catch { throw CLIError("\(error)") }

@@ -31,14 +31,14 @@ extension ReviewContext {
         let index = loaded.index
         var selected: [CardLocation]
         if words == ["all"] {
-            selected = index.cards(matching: try LoadedVault.query([]), now: now, dayEnd: loaded.dayEnd(at: now))
+            selected = index.cards(matching: try LoadedVault.query([]), now: now, dayEnd: try loaded.dayEnd(at: now))
             if asksBeforeEveryCard, !options.dryRun {
                 try Confirmation.everything(Output.counted(selected.count, "card"), confirmed: options.all)
             }
         } else if words.count == 1, let loc = index.location(of: words[0]), !words[0].contains(":") {
             selected = [loc]
         } else {
-            selected = index.cards(matching: try LoadedVault.query(words), now: now, dayEnd: loaded.dayEnd(at: now))
+            selected = index.cards(matching: try LoadedVault.query(words), now: now, dayEnd: try loaded.dayEnd(at: now))
         }
         var byNote: [Int: [ReviewWriter.Request]] = [:]
         for loc in selected {

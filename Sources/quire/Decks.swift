@@ -17,7 +17,7 @@ extension Quire {
 
         func run() throws {
             let loaded = try LoadedVault(options)
-            let tree = loaded.index.deckTree(now: options.now, dayEnd: loaded.dayEnd(at: options.now))
+            let tree = loaded.index.deckTree(now: options.now, dayEnd: try loaded.dayEnd(at: options.now))
             if listing.json {
                 Output.line(JSONValue.array(tree.map(JSONRepresentation.deck)).serialized(pretty: true))
                 return try loaded.finish()

@@ -19,7 +19,7 @@ extension LoadedVault {
               verb: String) throws {
         do { try change.validate() } catch { throw CLIError(error.description) }
         let query = try Self.query(queryWords)
-        let paths = index.notes(matching: query, now: options.now, dayEnd: dayEnd(at: options.now)).map { index.notes[$0].path }
+        let paths = index.notes(matching: query, now: options.now, dayEnd: try dayEnd(at: options.now)).map { index.notes[$0].path }
         let words = queryWords.filter { $0 != "--" }
         if !edit.dryRun, words.isEmpty || words == ["all"] {
             try Confirmation.everything(Output.counted(paths.count, "note"), confirmed: edit.all)

@@ -69,7 +69,7 @@ extension Quire {
                 notes = [note]
             } else {
                 let query = try LoadedVault.query(target)
-                let now = options.now, dayEnd = loaded.dayEnd(at: now)
+                let now = options.now, dayEnd = try loaded.dayEnd(at: now)
                 notes = index.notes.filter { query.matches(note: $0, now: now, dayEnd: dayEnd) }
                 if notes.isEmpty { throw CLIError("no note is '\(TerminalText.visible(relative))', and no note matches it as a query") }
             }

@@ -35,7 +35,7 @@ extension Quire {
             let loaded = try LoadedVault(options)
             let index = loaded.index
             let now = options.now
-            let dayEnd = loaded.dayEnd(at: now)
+            let dayEnd = try loaded.dayEnd(at: now)
             if notes {
                 let found = index.notes(matching: q, now: now, dayEnd: dayEnd)
                 if count {

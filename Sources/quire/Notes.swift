@@ -32,7 +32,7 @@ extension Quire {
             let q = try LoadedVault.query(query)
             let context = try CurationContext(options)
             let index = context.loaded.index
-            let selected = Set(index.notes(matching: q, now: context.now, dayEnd: context.loaded.dayEnd(at: context.now)).map { index.notes[$0].path })
+            let selected = Set(index.notes(matching: q, now: context.now, dayEnd: try context.loaded.dayEnd(at: context.now)).map { index.notes[$0].path })
             let groups = context.curation.timeline(cycle) { selected.contains($0.path) }
             // Categories in their colours on a terminal.
             let config = try LoadedVault.settings(of: context.loaded.vault).config

@@ -57,7 +57,7 @@ extension Quire {
                 hits = try context.index.find(text, mode: context.encoder == nil ? .lexical : mode ?? .hybrid, encoder: context.encoder,
                                               limit: filters.isEmpty && !cards && !notes ? limit : limit * 20)
             } catch { throw CLIError("\(error)") }
-            let kept = context.kept(hits, by: filters.isEmpty ? nil : query, now: options.now).filter { hit in
+            let kept = try context.kept(hits, by: filters.isEmpty ? nil : query, now: options.now).filter { hit in
                 !(cards && hit.card == nil) && !(notes && hit.card != nil)
             }.prefix(limit)
             if let open {

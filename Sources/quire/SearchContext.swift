@@ -57,7 +57,7 @@ struct SearchContext {
     }
 
     /// The hits that `query` keeps (a card hit by its card, a prose hit by its note); all of them without a query.
-    func kept(_ hits: [SearchHit], by query: Query?, now: Timestamp) -> [SearchHit] { search.kept(hits, by: query, now: now) }
+    func kept(_ hits: [SearchHit], by query: Query?, now: Timestamp) throws(AppError) -> [SearchHit] { try search.kept(hits, by: query, now: now) }
 
     /// A hit's place as JSON fields (docs/JSON.md).
     static func fields(of hit: SearchHit) -> [(String, JSONValue)] { VaultSearch.fields(of: hit) }

@@ -23,3 +23,25 @@ import QuireSystem
         }
     }
 }
+
+/// Settings that cannot be read stop what depends on them, located; never the defaults in silence.
+@Suite struct SettingsErrorTests {
+    @Test func aBrokenSettingsFileIsALocatedError() throws {
+        try withTempDir { dir in
+            let session = try StudyContextTests.vault(dir)
+            try dir.write(".quire/config.yaml", "new_per_day: 30\nday_rollover: [4\n")
+            #expect(throws: AppError.self) { try VaultSession.readSettings(of: session.vault) }
+            do throws(AppError) {
+                _ = try session.dayEnd(at: at(26))
+                Issue.record("the day's end was computed from the default settings")
+            } catch {
+                #expect(error.description.hasPrefix(".quire/config.yaml:3:1: error: ") && error.description.contains("nothing done"),
+                        "\(error)")
+            }
+            // A warning (a key Quire does not know) comes back with the settings.
+            try dir.write(".quire/config.yaml", "new_per_day: 30\nno_such_key: 1\n")
+            let (config, diagnostics) = try VaultSession.readSettings(of: session.vault)
+            #expect(config.study.newPerDay == 30 && diagnostics.contains { $0.severity == .warning })
+        }
+    }
+}
