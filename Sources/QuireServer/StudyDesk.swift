@@ -228,22 +228,16 @@ public actor StudyDesk {
         guard let entry = session.current else { throw .noSession }
         let ratings = session.controller.settings(for: entry).ratings
         guard let rating = ratings.first(where: { $0.name == name }) else { throw .badRequest("no button '\(name)' for this card") }
-        let answeredAt = clock.now()
-        let leeches = session.controller.leeches.count
-        let after: SchedulingState?
+        let graded: GradeNotice
         do {
             let back = session.controller.card(entry)?.card.back ?? ""
-            after = try session.controller.answer(entry, rating, at: answeredAt,
-                                                  milliseconds: clock.milliseconds(from: session.shownAt, to: answeredAt),
-                                                  typedWrongly: ReviewContext.typedWrongly(session.typed, back: back))
+            graded = try session.controller.grade(entry, rating, shownAt: session.shownAt, clock: clock,
+                                                typedWrongly: ReviewContext.typedWrongly(session.typed, back: back))
         } catch {
             sessions[id] = session
             throw .review(error)
         }
-        var message = "\(rating.name.capitalized): \(ReviewContext.answered(rating, after, now: answeredAt, recorded: true))"
-        if session.controller.leeches.count > leeches {
-            message += " · " + ReviewContext.leechNotice(after, note: session.controller.card(entry)?.note)
-        }
+        let message = graded.line
         session.current = nil
         session.typed = nil
         sessions[id] = session

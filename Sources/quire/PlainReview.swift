@@ -47,17 +47,9 @@ struct PlainReview {
                 if let rating = Self.rating(command, buttons: controller.settings(for: entry).ratings) {
                     if !revealed { reveal(card, entry, at: now) }
                     do {
-                        // One reading of the clock: the answer's time, how long it took, and what
-                        // its due time is counted from.
-                        let answeredAt = clock.now()
-                        let leechesBefore = controller.leeches.count
-                        let state = try controller.answer(entry, rating, at: answeredAt,
-                                                          milliseconds: clock.milliseconds(from: shownAt, to: answeredAt))
-                        say("→ \(rating.name): \(ReviewContext.answered(rating, state, now: answeredAt, recorded: controller.recordsAnswers))")
-                        if controller.leeches.count > leechesBefore { say("  " + ReviewContext.leechNotice(state, note: controller.card(entry)?.note)) }
-                        if let state, state.flow != nil, StudyFlowScheduler.offersPromotion(state) {
-                            say("  \(state.streak ?? 0) correct in a row: 'p' would promote it next time it comes up.")
-                        }
+                        let graded = try controller.grade(entry, rating, shownAt: shownAt, clock: clock)
+                        say("→ \(rating.name): \(graded.answered)")
+                        for notice in graded.notices { say("  " + notice) }
                     } catch {
                         say("error: \(error)")
                     }

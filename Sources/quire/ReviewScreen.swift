@@ -181,18 +181,7 @@ struct ReviewScreen {
                 guard (1...ratings.count).contains(n) else { break }
                 let rating = ratings[n - 1]
                 do {
-                    // One reading of the clock: the answer's time, how long it took, and what its
-                    // due time is counted from.
-                    let answeredAt = clock.now()
-                    let leechesBefore = controller.leeches.count
-                    let state = try controller.answer(entry, rating, at: answeredAt,
-                                                      milliseconds: clock.milliseconds(from: shownAt, to: answeredAt),
-                                                      typedWrongly: typedWrongly(entry))
-                    message = "\(rating.name.capitalized): \(ReviewContext.answered(rating, state, now: answeredAt, recorded: controller.recordsAnswers))"
-                    if controller.leeches.count > leechesBefore { message += " · " + ReviewContext.leechNotice(state, note: controller.card(entry)?.note) }
-                    if let state, state.flow != nil, StudyFlowScheduler.offersPromotion(state) {
-                        message += " · \(state.streak ?? 0) right in a row: p promotes it next time"
-                    }
+                    message = try controller.grade(entry, rating, shownAt: shownAt, clock: clock, typedWrongly: typedWrongly(entry)).line
                     advance()
                 } catch { message = "\(error)" }
             default:
