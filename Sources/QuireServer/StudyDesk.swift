@@ -376,10 +376,7 @@ public actor StudyDesk {
             guard var session = sessions[key] else { continue }
             let joins = session.joins, query = session.query, dayEnd = session.controller.session.dayEnd
             _ = session.controller.takeIn(batch) { card, note in
-                guard joins, !note.archived, let s = card.schedule, s.isDue(at: now, dayEnd: dayEnd),
-                      query?.matches(card: card, in: note, now: now, dayEnd: dayEnd) ?? true else { return nil }
-                let learning = s.flow == .learning || (s.flow == nil && (s.state == .learning || s.state == .relearning))
-                return learning ? .learning : .reviewing
+                joins ? SessionRules.joining(card, in: note, now: now, dayEnd: dayEnd, query: query) : nil
             }
             if let current = session.current, session.controller.card(current) == nil { session.current = nil }
             sessions[key] = session
@@ -443,12 +440,8 @@ public actor StudyDesk {
     }
 
     private func summary(_ session: WebSession) -> JSONValue {
-        let results = session.controller.session.results
-        var stats = session.stats
-        for answer in session.controller.session.answers {
-            stats.add(answer.entry.card, rating: answer.rating, at: answer.time, day: session.today)
-        }
-        let streak = stats.streaks(today: session.today)
+        let outcome = SessionRules.outcome(of: session.controller, stats: session.stats, today: session.today)
+        let results = outcome.results, streak = outcome.streak
         return .object([
             ("cards", .int(results.cardsStudied)), ("answers", .int(results.answers)), ("correct", .int(results.correct)),
             ("accuracy", .int(Int((results.accuracy * 100).rounded()))), ("level", .string(results.level.rawValue)),

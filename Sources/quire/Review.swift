@@ -111,11 +111,9 @@ extension Quire {
                 let config = context.config, offset = context.utcOffset
                 let canJoin = chosenMode != .new && plan.overLimit == 0 && custom == nil
                 let joining: (Card, Note, Timestamp) -> StudyPlan.Section? = { card, note, now in
+                    guard canJoin else { return nil }
                     let dayEnd = Day.end(containing: now, utcOffsetSeconds: offset, rolloverHour: config.dayRollover)
-                    guard canJoin, !note.archived, let s = card.schedule, s.isDue(at: now, dayEnd: dayEnd),
-                          q?.matches(card: card, in: note, now: now, dayEnd: dayEnd) ?? true else { return nil }
-                    let learning = s.flow == .learning || (s.flow == nil && (s.state == .learning || s.state == .relearning))
-                    return learning ? .learning : .reviewing
+                    return SessionRules.joining(card, in: note, now: now, dayEnd: dayEnd, query: q)
                 }
                 var screen = ReviewScreen(controller: controller, context: context, clock: clock,
                                           secondsPerCard: plan.secondsPerCard, typeEveryAnswer: type, joining: joining)
@@ -134,13 +132,8 @@ enum SessionSummary {
     /// - Parameter inScreen: whether the review screen is still open to take `r` (after it closes,
     ///   the command that goes over the failed cards is named instead).
     static func lines(_ controller: ReviewController, context: StudyContext, inScreen: Bool = false) -> [String] {
-        let results = controller.session.results
-        var stats = context.stats
-        // A cram without --reschedule recorded nothing: it is no study day's.
-        for answer in controller.session.answers where controller.recordsAnswers {
-            stats.add(answer.entry.card, rating: answer.rating, at: answer.time, day: context.today)
-        }
-        let streak = stats.streaks(today: context.today)
+        let outcome = SessionRules.outcome(of: controller, stats: context.stats, today: context.today)
+        let results = outcome.results, streak = outcome.streak
         guard results.answers > 0 else {
             return ["Nothing studied. Streak: \(streak.current) day\(streak.current == 1 ? "" : "s") (longest \(streak.longest))."]
         }
