@@ -43,3 +43,22 @@ extension ReviewController {
         return notice
     }
 }
+
+/// What an undo took back, as every front end says it.
+public struct UndoNotice: Sendable {
+    /// The card whose action was taken back, and the action; nil when there was nothing to undo.
+    public var undone: (entry: StudySession.Entry, action: ReviewAction)?
+
+    /// `the answer to 3f9k…`, or nil when nothing was undone.
+    public var phrase: String? { undone.map { "\(ReviewContext.undone($0.action)) \($0.entry.card)" } }
+
+    /// `Undid the answer to 3f9k….`, or `Nothing to undo in this session.`
+    public var message: String { phrase.map { "Undid \($0)." } ?? "Nothing to undo in this session." }
+}
+
+extension ReviewController {
+    /// Takes back the session's last action, whatever it was, at the clock's time.
+    public mutating func undoLast(clock: StudyClock) throws(ReviewError) -> UndoNotice {
+        UndoNotice(undone: try undo(at: clock.now()))
+    }
+}

@@ -271,12 +271,11 @@ public actor StudyDesk {
         guard var session = sessions[id] else { throw .noSession }
         let message: String
         do {
-            if let back = try session.controller.undo(at: clock.now()) {
-                message = "Undid \(ReviewContext.undone(back.action)) \(back.entry.card)."
+            let undone = try session.controller.undoLast(clock: clock)
+            message = undone.message
+            if undone.undone != nil {
                 session.current = nil
                 session.typed = nil
-            } else {
-                message = "Nothing to undo in this session."
             }
         } catch {
             throw .review(error)

@@ -62,7 +62,7 @@ struct PlainReview {
                 switch command {
                 case "u":
                     do {
-                        if let back = try controller.undo(at: clock.now()) { say("↶ undid \(ReviewContext.undone(back.action)) \(back.entry.card)") } else { say("nothing to undo in this session") }
+                        say(try controller.undoLast(clock: clock).phrase.map { "↶ undid " + $0 } ?? "nothing to undo in this session")
                     } catch { say("error: \(error)") }
                     continue session
                 case "s":

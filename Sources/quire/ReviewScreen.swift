@@ -245,12 +245,9 @@ struct ReviewScreen {
     /// Takes back the session's last action, whatever it was.
     private mutating func undo() {
         do {
-            if let back = try controller.undo(at: clock.now()) {
-                message = "Undid \(ReviewContext.undone(back.action)) \(back.entry.card)."
-                advance()
-            } else {
-                message = "Nothing to undo in this session."
-            }
+            let undone = try controller.undoLast(clock: clock)
+            message = undone.message
+            if undone.undone != nil { advance() }
         } catch { message = "\(error)" }
     }
 

@@ -26,6 +26,10 @@ import QuireStudy
             #expect(notice.state != nil && notice.leech == nil && notice.promotion == nil)
             #expect(notice.line.hasPrefix("Good: ") && notice.line == "Good: " + notice.answered)
             #expect(try g.logLines().count == 1)
+            // The undo says what it took back, once for every front end; then there is nothing.
+            let undone = try controller.undoLast(clock: clock)
+            #expect(undone.message == "Undid the answer to \(entry.card).")
+            #expect(try controller.undoLast(clock: clock).message == "Nothing to undo in this session.")
         }
     }
 
