@@ -23,16 +23,62 @@ extension CardGenerator {
 
     /// A definition item's explanation as a card's back: nil when it sets up a formula instead of
     /// defining; without the term said again (`The hypothesis is noted hθ …` → `noted hθ …`).
-    static func explanation(_ text: String, of term: String) -> String? {
+    static func explanation(_ given: String, of term: String) -> String? {
+        var text = given
+        // `It is a tree-based technique …`: the item's term is the subject.
+        for opening in ["It is ", "It’s ", "It's ", "They are "] where text.hasPrefix(opening) { text = String(text.dropFirst(opening.count)) }
+        // The term's other name said in passing (`…, also known as LWR, is …`) gives the term away.
+        let names = Set([term] + abbreviations(of: term)).map { $0.lowercased() }
+        for phrase in [", also known as ", ", also called ", ", commonly known as ", ", or "] {
+            guard let r = text.range(of: phrase), let end = text[r.upperBound...].firstIndex(of: ",") else { continue }
+            let named = text[r.upperBound..<end].lowercased()
+            if names.contains(named) || names.contains(where: { named == "the " + $0 }) { text.removeSubrange(r.lowerBound...end) }
+        }
+        // A sentence that introduces a formula (`…, which is defined with parameter τ as:`) keeps
+        // what it says before the formula's introduction.
+        if let colon = text.firstIndex(of: ":"), text[text.index(after: colon)...].allSatisfy({ $0 == " " })
+            || text[colon...].contains(where: { mathSymbols.contains($0) }) {
+            text = String(text[..<colon])
+            guard let cut = [", which is defined", ", and is defined", ", which is given", " is defined as follows", " as follows",
+                             ", such that", " such that", ", which is "].compactMap({ text.range(of: $0)?.lowerBound }).min() else { return nil }
+            text = String(text[..<cut])
+            for joint in [" and", " or"] where text.hasSuffix(joint) { text = String(text.dropLast(joint.count)) }
+            // What is left must say something: not a subject alone (`The sigmoid function g,`, `… h is`).
+            let words = text.split(separator: " ")
+            guard words.count >= 5, !text.hasSuffix(","), let last = words.last, !["is", "are", "be", "was", "were"].contains(last.lowercased())
+            else { return nil }
+            // Nor a long one whose formula is gone, nor one that only says where the term is used.
+            guard words.count <= 30 else { return nil }
+            for article in ["the ", "a ", "an "] {
+                for copula in [" is ", " are "] where text.lowercased().hasPrefix(article + term.lowercased() + copula) {
+                    let rest = text.dropFirst(article.count + term.count + copula.count).lowercased()
+                    if !["a ", "an ", "the "].contains(where: { rest.hasPrefix($0) }) { return nil }
+                }
+            }
+            // Nor the term and its symbol (`The cumulative distribution function F`).
+            let bare = term.split(separator: "(").first.map { String($0).trimmingSpaces() } ?? term
+            for article in ["the ", "a ", "an ", ""] where text.lowercased().hasPrefix(article + bare.lowercased() + " ") {
+                if text.dropFirst(article.count + bare.count).split(separator: " ").count <= 2 { return nil }
+            }
+        }
         let lower = text.lowercased()
         guard !setups.contains(where: { lower.hasPrefix($0) }) else { return nil }
-        for article in ["the ", "a ", "an ", ""] {
-            for copula in [" is ", " are ", " refers to ", " means "] {
-                let opening = article + term.lowercased() + copula
-                if lower.hasPrefix(opening) { return String(text.dropFirst(opening.count)) }
+        for name in [term] + abbreviations(of: term) {
+            for article in ["the ", "a ", "an ", ""] {
+                for copula in [" is ", " are ", " refers to ", " means "] {
+                    let opening = article + name.lowercased() + copula
+                    if lower.hasPrefix(opening) { return String(text.dropFirst(opening.count)) }
+                }
             }
         }
         return text
+    }
+
+    /// A term's short name in brackets (`Probably Approximately Correct (PAC)` → `PAC`).
+    static func abbreviations(of term: String) -> [String] {
+        guard term.hasSuffix(")"), let open = term.lastIndex(of: "(") else { return [] }
+        let inside = term[term.index(after: open)..<term.index(before: term.endIndex)]
+        return inside.isEmpty || inside.contains(" ") ? [] : [String(inside)]
     }
 
     /// Whether `text` is a definition item: a term of at most eight words, then a dash.
@@ -186,6 +232,29 @@ extension CardGenerator {
             let n = TermStatistics.words(description).count
             if (3...20).contains(n), let t = term(marked) { add(t, description, "definition.apposition", 0.8) }
         }
+        // `…**Term**, which is the …` and `…**Term**, which means that …`: an emphasised term
+        // defined by the clause that follows it, to its end or the next semicolon.
+        for marked in sentence.emphasis {
+            guard let r = text.range(of: marked + ", which ") else { continue }
+            var rest = String(text[r.upperBound...])
+            var opened = false
+            for verb in ["is ", "are ", "means that ", "means ", "refers to ", "is defined as "] where rest.hasPrefix(verb) {
+                rest = String(rest.dropFirst(verb.count))
+                opened = verb.hasPrefix("means") || verb.hasPrefix("refers") || verb.hasPrefix("is defined")
+                    || ["a", "an", "the"].contains(rest.split(separator: " ").first.map { $0.lowercased() } ?? "")
+                break
+            }
+            // A clause of its own (`which means they believed …`) defines nothing.
+            guard opened, let t = term(marked), !dangling.contains(TermStatistics.words(rest).first ?? "") else { continue }
+            if let cut = rest.range(of: "; ") { rest = String(rest[..<cut.lowerBound]) }
+            // A second predicate (`the oldest system and can be found …`) is not the definition.
+            let words = rest.split(separator: " ")
+            if let k = words.indices.dropLast().first(where: { words[$0] == "and" && auxiliaries.contains(words[$0 + 1].lowercased()) }) {
+                rest = words[..<k].joined(separator: " ")
+                if rest.hasSuffix(",") { rest.removeLast() }
+            }
+            if (6...30).contains(TermStatistics.words(rest).count) { add(t, rest, "definition.which", 0.8) }
+        }
         return out
     }
 
@@ -266,6 +335,13 @@ extension CardGenerator {
         return "Why is it that " + context.lowerFirst(clause) + "?"
     }
 
+    /// Whether a clause's subject is `there` or a bare quantity (`several countries`, `some
+    /// people`, `many`): a question about it would not say what it is about.
+    static func vagueSubject(_ clause: String) -> Bool {
+        let first = TermStatistics.words(clause).first ?? ""
+        return ["there", "several", "some", "many", "few", "most", "others", "other", "certain", "various", "one"].contains(first)
+    }
+
     static let categories: Set<String> = ["types", "kinds", "forms", "classes", "categories", "stages", "phases", "steps", "parts",
                                           "components", "functions", "layers", "levels", "branches", "elements", "features",
                                           "properties", "roles", "principles", "groups", "sources", "causes", "effects", "factors",
@@ -280,8 +356,10 @@ extension CardGenerator {
                                     headingPath: sentence.headingPath, rule: rule, score: score))
         }
         guard !text.hasSuffix("?") else { return [] }
-        // Why: `X because Y`, `Because Y, X`.
+        // Why: `X because Y`, `Because Y, X` — not when X's subject names nothing the question
+        // could carry (`there is little progress`, `several countries were not ranked`).
         if let r = text.range(of: " because "), !dangling.contains(TermStatistics.words(text).first ?? ""),
+           !vagueSubject(String(text[..<r.lowerBound])),
            !text.lowercased().contains("let’s"), !text.lowercased().contains("let's") {
             var clause = String(text[..<r.lowerBound])
             if clause.hasSuffix(",") { clause.removeLast() }
@@ -293,7 +371,7 @@ extension CardGenerator {
         } else if text.hasPrefix("Because "), let comma = text.firstIndex(of: ",") {
             let reason = String(text[text.index(text.startIndex, offsetBy: 8)..<comma])
             let clause = String(text[text.index(after: comma)...]).trimmingSpaces()
-            if TermStatistics.words(clause).count >= 3, TermStatistics.words(reason).count >= 3 {
+            if TermStatistics.words(clause).count >= 3, TermStatistics.words(reason).count >= 3, !vagueSubject(clause) {
                 add(why(clause, context), "because " + reason, "qa.because", 0.6)
             }
         }

@@ -10,9 +10,10 @@ public enum CardGenerator {
     /// What to generate.
     public struct Options: Sendable, Equatable {
         public var formats: Set<CardProposal.Format> = Set(CardProposal.Format.allCases)
-        /// The most cards of each format per note.
-        public var maximum = 10
-        public init(formats: Set<CardProposal.Format> = Set(CardProposal.Format.allCases), maximum: Int = 10) {
+        /// The most cards of each format per note; nil: one per 100 words of the note's prose, and
+        /// at least ``minimumPerNote``.
+        public var maximum: Int?
+        public init(formats: Set<CardProposal.Format> = Set(CardProposal.Format.allCases), maximum: Int? = nil) {
             self.formats = formats
             self.maximum = maximum
         }
@@ -35,6 +36,7 @@ public enum CardGenerator {
         }
         candidates += keyTermClozes(context)
         // Filters, then the best first; one card per fact (a sentence's answer), per text.
+        let maximum = options.maximum ?? max(minimumPerNote, sentences.reduce(0) { $0 + TermStatistics.words($1.text).count } / 100)
         var kept: [CardProposal] = []
         var seen = existing
         var facts: Set<String> = []
@@ -44,7 +46,7 @@ public enum CardGenerator {
             let fact = "\(card.line) " + normalized(card.term)
             guard !seen.contains(text), !seen.contains(normalized(card.front)), !facts.contains(fact),
                   !tested.contains(normalized(card.term)) else { continue }
-            guard kept.filter({ $0.format == card.format }).count < options.maximum else { continue }
+            guard kept.filter({ $0.format == card.format }).count < maximum else { continue }
             seen.insert(text)
             if card.format != .cloze { seen.insert(normalized(card.front)) }
             facts.insert(fact)
@@ -52,6 +54,9 @@ public enum CardGenerator {
         }
         return kept.sorted { ($0.line, $0.format, $0.front) < ($1.line, $1.format, $1.front) }
     }
+
+    /// The most cards of each format a note of under a thousand words of prose is given by default.
+    public static let minimumPerNote = 10
 
     /// Symbols of formulas.
     static let mathSymbols: Set<Character> = ["=", "∈", "∼", "×", "∑", "∏", "∫", "→", "−", "≤", "≥", "⩽", "⩾", "∀", "∂", "√", "|", "∇", "←"]

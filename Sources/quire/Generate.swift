@@ -27,7 +27,9 @@ extension Quire {
 
         @OptionGroup var options: VaultOptions
         @Option(help: ArgumentHelp("The formats, comma-separated: qa, cloze, definition.", valueName: "LIST")) var formats = "qa,cloze,definition"
-        @Option(help: "The most cards of each format per note.") var max = 10
+        @Option(help: ArgumentHelp("The most cards of each format per note (default: one per 100 words of its prose, at least 10).",
+                                   valueName: "N"))
+        var max: Int?
         @Flag(help: "Write the cards into the notes.") var write = false
         @Option(help: ArgumentHelp("Where --write puts a card: section (the end of its source's section) or cards (## Cards).",
                                    valueName: "PLACE"))
@@ -48,7 +50,7 @@ extension Quire {
 
         func validate() throws {
             if target.isEmpty { throw ValidationError("give a note or a query") }
-            if max < 1 { throw ValidationError("--max must be 1 or more") }
+            if let max, max < 1 { throw ValidationError("--max must be 1 or more") }
             for f in formats.split(separator: ",") where CardProposal.Format(rawValue: f.trimmingSpaces()) == nil {
                 throw ValidationError("--formats takes qa, cloze and definition")
             }
