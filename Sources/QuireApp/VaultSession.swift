@@ -42,13 +42,10 @@ public struct VaultSession: Sendable {
     /// A file that reads but holds an error (YAML that does not parse, a value of the wrong
     /// kind) is one too, located; its warnings (an unknown key) come back with the settings.
     public static func readSettings(of vault: Vault) throws(AppError) -> (config: VaultConfig, diagnostics: [Diagnostic]) {
+        func refused(_ problem: String) -> AppError { .settings(problem + "; nothing done (the schedule depends on these settings)") }
         let read: (config: VaultConfig, diagnostics: [Diagnostic])
-        do { read = try vault.readConfig() } catch {
-            throw .settings("\(error.description); nothing done (the schedule depends on these settings)")
-        }
-        if let error = read.diagnostics.first(where: { $0.severity == .error }) {
-            throw .settings("\(error.description); nothing done (the schedule depends on these settings)")
-        }
+        do { read = try vault.readConfig() } catch { throw refused(error.description) }
+        if let error = read.diagnostics.first(where: { $0.severity == .error }) { throw refused(error.description) }
         return read
     }
 

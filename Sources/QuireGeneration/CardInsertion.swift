@@ -37,18 +37,14 @@ public enum CardInsertion {
         let headings = document.nodes.indices.filter { document.nodes[$0].kind == .heading && document.nodes[$0].parent == 0 }
         let headingLines = headings.map { document.nodes[$0].range.start.line + firstLine - 1 }
 
+        // Each card's place: before a heading's file line, at the file's end, or under ## Cards.
         var inSections: [Int: [CardProposal]] = [:]
+        var atFileEnd: [CardProposal] = []
         var underCards: [CardProposal] = []
         for card in cards {
-            if placement == .section, card.source == nil, let line = headingLines.first(where: { $0 > card.line }) {
-                inSections[line, default: []].append(card)
-            } else if placement == .section, card.source == nil {
-                inSections[Int.max, default: []].append(card)
-            } else {
-                underCards.append(card)
-            }
+            guard placement == .section, card.source == nil else { underCards.append(card); continue }
+            if let line = headingLines.first(where: { $0 > card.line }) { inSections[line, default: []].append(card) } else { atFileEnd.append(card) }
         }
-        // Insertions as (file line before which, text), made from the last up.
         var out = bytes
         var atEnd = ""
         if !underCards.isEmpty {
@@ -69,12 +65,13 @@ public enum CardInsertion {
                 atEnd = (found ? "" : eol + "## Cards" + eol + eol) + block(underCards)
             }
         }
-        if let last = inSections.removeValue(forKey: Int.max) { atEnd = block(last) + atEnd }
+        if !atFileEnd.isEmpty { atEnd = block(atFileEnd) + atEnd }
         if !atEnd.isEmpty {
             if let last = out.last, last != 10 { out += Array(eol.utf8) }
             if !atEnd.hasPrefix(eol), !endsInBlankLine(out, before: out.count) { out += Array(eol.utf8) }
             out += Array(atEnd.dropLast(eol.count).utf8)
         }
+        // Into the sections from the last up, so that the earlier lines' offsets still hold.
         for line in inSections.keys.sorted(by: >) {
             guard let offset = offset(ofLine: line, in: out), let placed = inSections[line] else { continue }
             let text = (endsInBlankLine(out, before: offset) ? "" : eol) + block(placed)

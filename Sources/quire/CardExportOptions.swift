@@ -17,8 +17,9 @@ struct CardExportOptions: ParsableArguments {
         let q = try LoadedVault.query(query)
         let loaded = try LoadedVault(options)
         let index = loaded.index
-        let cards = index.cards(matching: q, now: options.now, dayEnd: try loaded.dayEnd(at: options.now)).map { (card: index.card(at: $0), note: index.notes[$0.note]) }
-        let text = render(cards, index, try loaded.dayEnd(at: options.now))
+        let dayEnd = try loaded.dayEnd(at: options.now)
+        let cards = index.cards(matching: q, now: options.now, dayEnd: dayEnd).map { (card: index.card(at: $0), note: index.notes[$0.note]) }
+        let text = render(cards, index, dayEnd)
         if out == "-" {
             Output.write(text)
         } else {

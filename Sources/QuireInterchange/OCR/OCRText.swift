@@ -34,9 +34,11 @@ public struct OCRText: Sendable, Equatable {
     public var words: [Word] { paragraphs.flatMap { $0.flatMap { $0 } } }
 
     /// The mean confidence of the words (0 without words).
-    public var meanConfidence: Double {
-        let all = words
-        return all.isEmpty ? 0 : all.reduce(0) { $0 + $1.confidence } / Double(all.count)
+    public var meanConfidence: Double { Self.meanConfidence(of: words) }
+
+    /// The mean confidence of `words` (0 without words).
+    public static func meanConfidence(of words: [Word]) -> Double {
+        words.isEmpty ? 0 : words.reduce(0) { $0 + $1.confidence } / Double(words.count)
     }
 
     /// Reads tesseract's TSV output (level, page, block, paragraph, line, word, box, confidence,

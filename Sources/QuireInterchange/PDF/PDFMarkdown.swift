@@ -134,8 +134,7 @@ public enum PDFMarkdown {
     /// The line in italics that says what of a page was read by OCR (`opening`), the words' mean
     /// confidence, and that a word followed by `(?)` is uncertain when one is.
     static func ocrLine(_ opening: String, _ words: [OCRText.Word]) -> String {
-        let confidence = words.isEmpty ? 0 : words.reduce(0) { $0 + $1.confidence } / Double(words.count)
-        return "\n*\(opening) from its image (OCR, mean confidence \(Int(confidence.rounded())) %)"
+        "\n*\(opening) from its image (OCR, mean confidence \(Int(OCRText.meanConfidence(of: words).rounded())) %)"
             + (words.contains { $0.confidence < OCRText.uncertain } ? "; words followed by (?) are uncertain" : "") + ".*\n"
     }
 
