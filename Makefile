@@ -38,13 +38,13 @@ test:
 	$(SWIFT) build --build-tests
 	@# A short, repeatable fuzz run of every parser under AddressSanitizer (make fuzz: a long one).
 	FUZZ_RUNS=3000 scripts/fuzz.sh
-	$(SWIFT) test --skip-build
+	QUIRE_REQUIRE_TOOLS=1 $(SWIFT) test --skip-build
 	@# The cmark-gfm shim's public-API path (what any cmark-gfm but the fast path's version gets),
 	@# forced by QUIRE_CMARK_PUBLIC_API (Package.swift). Only the shim's C file is compiled again
 	@# and the tests relinked (seconds, where a build folder of its own took six minutes); the fast
 	@# path is built back afterwards whether the tests pass or not.
 	QUIRE_CMARK_PUBLIC_API=1 $(SWIFT) build --build-tests
-	@QUIRE_CMARK_PUBLIC_API=1 $(SWIFT) test --skip-build --filter '$(PUBLIC_API_TESTS)'; status=$$?; \
+	@QUIRE_CMARK_PUBLIC_API=1 QUIRE_REQUIRE_TOOLS=1 $(SWIFT) test --skip-build --filter '$(PUBLIC_API_TESTS)'; status=$$?; \
 		$(SWIFT) build --build-tests >/dev/null; exit $$status
 
 check:

@@ -159,7 +159,7 @@ let package = Package(
         // MARK: - Tests
         .testTarget(name: "QuireSupportTests", dependencies: ["QuireSupport"]),
         .testTarget(name: "QuireModelTests", dependencies: ["QuireModel"]),
-        .testTarget(name: "QuireSchedulingTests", dependencies: ["QuireScheduling"], exclude: ["Oracle", "Fixtures"]),
+        .testTarget(name: "QuireSchedulingTests", dependencies: ["QuireScheduling", "QuireTestSupport"], exclude: ["Oracle", "Fixtures"]),
         .testTarget(name: "QuireYAMLTests", dependencies: ["QuireYAML"]),
         .testTarget(name: "QuireMarkdownTests", dependencies: ["QuireMarkdown"], exclude: ["Golden"]),
         // Helpers the library's test targets share (temporary folders, a note parsed in one call, a
@@ -193,7 +193,7 @@ let package = Package(
         .testTarget(name: "QuireInterchangeTests", dependencies: ["QuireInterchange", "QuireModel", "QuireParsing", "QuireIndex", "QuireReview", "QuireSystem", "QuireTestSupport"], exclude: ["Tools"]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["quire"],
+            dependencies: ["quire", "QuireTestSupport"],
             exclude: ["Tools", "Fixtures"],
             resources: [.copy("Golden")]
         ),

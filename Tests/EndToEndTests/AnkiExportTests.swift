@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import QuireTestSupport
 
 /// `quire export anki` through the real binary, proven by Anki's own importer (the `anki` package
 /// from PyPI), and a round trip Quire → Anki → Quire.
-@Suite struct AnkiExportTests {
+@Suite(.requires(.anki)) struct AnkiExportTests {
     /// Imports `package` into a fresh collection with Anki's library; returns what Anki then holds.
     static func ankiImport(_ package: String) throws -> [String: Any] {
         let script = """

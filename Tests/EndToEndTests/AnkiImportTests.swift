@@ -1,8 +1,9 @@
 import Foundation
 import Testing
+import QuireTestSupport
 
 /// `quire import anki` through the real binary, on packages Anki's own library made.
-@Suite struct AnkiImportEndToEndTests {
+@Suite(.requires(.anki)) struct AnkiImportEndToEndTests {
     static let script = QuireRunner.repositoryRoot.appendingPathComponent("Tests/QuireInterchangeTests/Tools/anki-package.py")
 
     /// A fresh, empty vault beside the sample one, with the fixture packages made in `packages`.

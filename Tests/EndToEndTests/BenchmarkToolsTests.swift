@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import QuireTestSupport
 
 /// The benchmarks' own tools, in the repository: the vault generator gives the same vault twice,
 /// and the C reference indexer builds and reads it, finding the cards the generator wrote.
-@Suite struct BenchmarkToolsTests {
+@Suite(.requires(.gcc)) struct BenchmarkToolsTests {
     static func run(_ arguments: [String]) throws -> QuireRunner.Result {
         try QuireRunner.execute(URL(fileURLWithPath: "/usr/bin/env"), arguments, in: QuireRunner.repositoryRoot)
     }

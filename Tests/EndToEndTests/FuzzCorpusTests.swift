@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import QuireTestSupport
 
 /// The fuzz targets' seed corpus (Fuzz/corpus/TARGET/), replayed through the plain build of
 /// QuireFuzz on every test run: each parser takes every seed without crashing. scripts/fuzz.sh
 /// runs the same targets under libFuzzer and AddressSanitizer.
-@Suite struct FuzzCorpusTests {
+@Suite(.tags(.slow)) struct FuzzCorpusTests {
     static let targets = ["frontmatter", "frontmatter-diff", "note", "obsidian", "log", "config", "query", "render", "csv", "html", "anki", "json"]
 
     @Test(arguments: targets)

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import QuireTestSupport
 
 /// Two (or three) clones of one vault with real git and a local bare repository: reviews on
 /// several devices merge without conflicts on scheduling lines and without a lost review
 /// (FORMAT.md §6.3).
-@Suite(.serialized) struct GitSyncTests {
+@Suite(.serialized, .requires(.git), .tags(.slow)) struct GitSyncTests {
     /// A bare origin and clones of it, each a vault with the merge driver registered.
     struct Clones {
         let runner: QuireRunner

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import QuireTestSupport
 
 /// `quire import image` on a whiteboard photo simulated here (text drawn with Pillow, turned 4°,
 /// shrunk and saved as a low-quality JPEG) and a clean slide: the images kept in assets/, at least
 /// 95 % of the words read back, a bad file writing nothing.
-@Suite struct ImageImportTests {
+@Suite(.requires(.tesseract)) struct ImageImportTests {
     static let make = """
         import sys
         from PIL import Image, ImageDraw, ImageFont

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import QuireTestSupport
 
 /// What `make install` puts on a machine, used as a shell user uses it: bash completing a query's
 /// decks and tags from the vault it is in, and the manual page read by man's own formatter.
-@Suite(.serialized) struct InstallTests {
+@Suite(.serialized, .tags(.slow)) struct InstallTests {
     @Test func bashCompletesDecksAndTags() throws {
         let q = try QuireRunner()
         defer { q.cleanUp() }

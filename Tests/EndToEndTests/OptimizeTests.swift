@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import QuireTestSupport
 
 /// `quire optimize --evaluate` on SampleVault's review log and on the same log exported as CSV:
 /// its figures equal fsrs-rs-python's `evaluate` on the same items (built by the script from the
@@ -7,7 +8,7 @@ import Testing
 /// a later day, oldest first) to 1e-3; `quire optimize` fitting the parameters, deterministically,
 /// no worse than fsrs-rs-python's `compute_parameters` by 0.005; `--write` storing them for the
 /// vault or a deck, and `quire stats` saying so.
-@Suite struct OptimizeTests {
+@Suite(.requires(.anki, .fsrsRS), .tags(.slow)) struct OptimizeTests {
     static let reference = """
         import csv, json, sys, time
         import fsrs_rs_python as f

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import QuireTestSupport
 
 /// `quire import pdf` on PDFs made here with fpdf2 (a Python PDF library, from PyPI): headings,
 /// page anchors, running lines left out, a page without text listed; `ask` citing the page; a
 /// damaged, an encrypted and a dash-named file.
-@Suite struct PDFImportTests {
+@Suite(.requires(.poppler, .fpdf)) struct PDFImportTests {
     static let makePDF = """
         import sys
         from fpdf import FPDF
@@ -103,7 +104,7 @@ import Testing
 
     /// A scanned page (an image of text in three fonts, made with Pillow) is read by OCR: at least
     /// 95 % of its words come back, and the note says the page was read so.
-    @Test func aScannedPageIsReadByOCR() throws {
+    @Test(.requires(.tesseract)) func aScannedPageIsReadByOCR() throws {
         let q = try QuireRunner()
         defer { q.cleanUp() }
         let base = q.vault.deletingLastPathComponent()

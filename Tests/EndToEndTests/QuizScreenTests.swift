@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import QuireTestSupport
 
 /// The full-screen quiz through a real terminal (tmux, as the review screen's tests): typed answers
 /// judged and scored on screen, --grade recording each, a choice answered by its number, the clock
 /// counting down with --timed and a question timed out, the results with the cards missed.
-@Suite(.serialized) struct QuizScreenTests {
+@Suite(.serialized, .requires(.tmux), .tags(.slow)) struct QuizScreenTests {
     typealias Pane = ReviewScreenTests.Pane
 
     /// The country the question on screen asks about.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import QuireTestSupport
 
 /// Course material nobody on this project wrote (Fixtures/RealMaterial, each with its licence),
 /// imported as a student would, and judged by the words the note keeps against the document's
@@ -9,7 +10,7 @@ import Testing
 /// scanned page. Each importer's
 /// recall is printed beside the baseline a user could run by hand (pdftotext, tesseract) in the
 /// same run, and held above a floor.
-@Suite(.serialized) struct RealMaterialTests {
+@Suite(.serialized, .requires(.poppler, .tesseract), .tags(.slow)) struct RealMaterialTests {
     static let folder = QuireRunner.repositoryRoot.appendingPathComponent("Tests/EndToEndTests/Fixtures/RealMaterial")
     static let recallTool = QuireRunner.repositoryRoot.appendingPathComponent("Tests/EndToEndTests/Tools/word-recall.py").path
 
@@ -44,7 +45,7 @@ import Testing
         return q.vault.appendingPathComponent(title + ".md").path
     }
 
-    @Test func slidesKeepTheWordsTheyShow() throws {
+    @Test(.requires(.ghostscript)) func slidesKeepTheWordsTheyShow() throws {
         let q = try QuireRunner()
         defer { q.cleanUp() }
         let base = q.vault.deletingLastPathComponent()
@@ -72,7 +73,7 @@ import Testing
 
     /// Slides whose titles are text and whose points are drawn (a picture here): `--ocr auto`
     /// reads the points in, after their title; `--ocr never` keeps the titles alone.
-    @Test func drawnPointsJoinTheirTitles() throws {
+    @Test(.requires(.imageMagick)) func drawnPointsJoinTheirTitles() throws {
         let q = try QuireRunner()
         defer { q.cleanUp() }
         let base = q.vault.deletingLastPathComponent()
@@ -188,7 +189,7 @@ import Testing
     /// questions written from the documents before any answer was seen, each right only when the
     /// answer states its fact (the words `questions.tsv` gives) and cites its document; six that
     /// nothing here answers, right only when declined. Without the model and with it.
-    @Test func askStatesTheFactAndCitesItsDocument() throws {
+    @Test(.requires(.searchModel)) func askStatesTheFactAndCitesItsDocument() throws {
         let q = try QuireRunner()
         defer { q.cleanUp() }
         for (file, title) in [("cheatsheet-supervised-learning.pdf", "Supervised"), ("refresher-probabilities-statistics.pdf", "Probabilities"),
@@ -239,7 +240,7 @@ import Testing
     /// A real documentation site (MkDocs' own docs, 19 pages with its release notes): for 16
     /// questions written before any answer was seen, `ask` cites the page that answers it, with
     /// and without the model (the issue measured 1 of 10 without it and 7 of 10 with it).
-    @Test func askCitesTheRightPageOfADocumentationSite() throws {
+    @Test(.requires(.searchModel)) func askCitesTheRightPageOfADocumentationSite() throws {
         // The site's folder as a vault of its own, as a user who cloned it would make one.
         let q = try QuireRunner(copying: "Tests/EndToEndTests/Fixtures/RealMaterial/mkdocs")
         defer { q.cleanUp() }
@@ -283,7 +284,7 @@ import Testing
     /// Real recordings with their human transcripts: `quire model install whisper` makes
     /// faster-whisper the engine, whose transcript is as good as faster-whisper run by hand on the
     /// same file (within two points of word error rate); pocketsphinx, the fallback, is labelled rough.
-    @Test func recordingsAreTranscribedAsWhisperTranscribesThem() throws {
+    @Test(.requires(.ffmpeg, .pocketsphinx, .whisper, .whisperModel)) func recordingsAreTranscribedAsWhisperTranscribesThem() throws {
         let q = try QuireRunner()
         defer { q.cleanUp() }
         let base = q.vault.deletingLastPathComponent()

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import QuireTestSupport
 
 /// `quire import audio|video` and `quire record` on lectures spoken by espeak-ng: the note's time
 /// anchors, sections and live notes, the sound kept in assets/, search and ask citing the time,
 /// hostile files writing nothing, and recording from a real ALSA device (ALSA's file plugin, set
 /// up in the test's own ALSA configuration, plays a recording in as the microphone).
-@Suite(.serialized) struct RecordingImportTests {
+@Suite(.serialized, .requires(.ffmpeg, .espeak), .tags(.slow)) struct RecordingImportTests {
     static let speech = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("QuireInterchangeTests/Tools/make-speech.py").path
 
@@ -48,7 +49,7 @@ import Testing
             .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    @Test func audioWithWhisperIsCitedByTime() throws {
+    @Test(.requires(.whisper, .whisperModel)) func audioWithWhisperIsCitedByTime() throws {
         let q = try QuireRunner()
         defer { q.cleanUp() }
         let base = q.vault.deletingLastPathComponent()
@@ -81,7 +82,7 @@ import Testing
                 "\(plain)")
     }
 
-    @Test func videoAndPocketsphinx() throws {
+    @Test(.requires(.pocketsphinx)) func videoAndPocketsphinx() throws {
         let q = try QuireRunner()
         defer { q.cleanUp() }
         let base = q.vault.deletingLastPathComponent()
@@ -130,7 +131,7 @@ import Testing
         return ["XDG_CONFIG_HOME": base.appendingPathComponent("config").path, "XDG_RUNTIME_DIR": base.path, "PULSE_SERVER": ""]
     }
 
-    @Test func recordFromTheDefaultDevice() throws {
+    @Test(.requires(.whisper, .whisperModel)) func recordFromTheDefaultDevice() throws {
         let q = try QuireRunner()
         defer { q.cleanUp() }
         let base = q.vault.deletingLastPathComponent()

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import QuireTestSupport
 
 /// `quire report` through the real binary on SampleVault, rendered by a real headless browser.
 @Suite struct ReportTests {
@@ -24,7 +25,7 @@ import Testing
         return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
     }
 
-    @Test func reportRendersInABrowser() throws {
+    @Test(.requires(.chromium)) func reportRendersInABrowser() throws {
         let q = try QuireRunner()
         defer { q.cleanUp() }
         let folder = q.vault.deletingLastPathComponent()

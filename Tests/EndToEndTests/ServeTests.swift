@@ -1,12 +1,13 @@
 import Foundation
 import Synchronization
 import Testing
+import QuireTestSupport
 
 /// `quire serve` as its users and its attackers meet it: a real server process on a copy of the
 /// sample vault, raw HTTP requests that try every way around its checks, and Debian's chromium
 /// driven through chromium-driver (selenium) reviewing by keyboard and by clicking, with
 /// screenshots at desktop and phone widths in light and dark (kept in `.build/serve-screens/`).
-@Suite(.serialized) struct ServeTests {
+@Suite(.serialized, .tags(.slow)) struct ServeTests {
     /// A running `quire serve`, its address read from what it prints.
     final class Server: @unchecked Sendable {
         let process: Process
@@ -215,7 +216,7 @@ import Testing
         #expect(warm > 0 && after - warm < 20_000, "\(warm) kB → \(after) kB")
     }
 
-    @Test func reviewInABrowser() throws {
+    @Test(.requires(.chromium, .selenium)) func reviewInABrowser() throws {
         let q = try Self.vault()
         defer { q.cleanUp() }
         let server = try Server(q)
@@ -277,7 +278,7 @@ import Testing
 
     /// Serving the network: the address with its token, and a QR code a phone reads — here
     /// zbar, from the terminal's own characters.
-    @Test func aPhoneReadsTheAddress() throws {
+    @Test(.requires(.zbar)) func aPhoneReadsTheAddress() throws {
         let pane = try ReviewScreenTests.Pane(size: (100, 60), arguments: ["serve", "--listen", "0.0.0.0", "--port", "0"])
         defer { pane.close() }
         let screen = try pane.waitFor { $0.contains("Ctrl-C stops") }

@@ -9,7 +9,7 @@ import QuireTestSupport
 /// ATTRIBUTION.md), each judged by a reader who did not write the generator against RUBRIC.md:
 /// every card must have a judgement (a change that proposes new cards needs them judged), the
 /// share judged good per format must not fall below floors.tsv, and no card may break a hard rule.
-@Suite struct GenerationQualityTests {
+@Suite(.tags(.slow)) struct GenerationQualityTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
     /// The OpenStax sections (prose), and real course material imported by Quire (cheat sheets, a
     /// slide deck, a scanned brochure, a textbook chapter converted to Markdown: RealNotes/ATTRIBUTION.md).

