@@ -35,6 +35,8 @@ test:
 	@QUIRE_TEST_DEPS=1 scripts/install-deps.sh
 	@# Every module imports only what Package.swift gives it: none imports one above it.
 	python3 scripts/module-graph.py --check
+	@# Every module, type, file and path docs/ARCHITECTURE.md names exists.
+	python3 scripts/architecture-check.py
 	$(SWIFT) build --build-tests
 	@# A short, repeatable fuzz run of every parser under AddressSanitizer (make fuzz: a long one).
 	FUZZ_RUNS=3000 scripts/fuzz.sh

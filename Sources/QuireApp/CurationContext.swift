@@ -1,4 +1,5 @@
 import QuireCuration
+import QuireIndex
 import QuireModel
 import QuireScheduling
 import QuireSystem
@@ -12,21 +13,26 @@ public struct CurationContext {
     /// Today's local calendar day (days from 1970-01-01).
     public let today: Int
 
-    /// Curation over a vault already indexed.
-    public init(loaded: VaultSession, now: Timestamp) {
+    /// Curation over a vault already indexed, with its settings read (``VaultSession/readSettings(of:)``).
+    public init(loaded: VaultSession, config: VaultConfig, now: Timestamp) {
         self.loaded = loaded
         self.now = now
         let offset = SystemClock.utcOffset(at: now)
         let vault = loaded.vault
-        let config = vault.config().config
         let d = config.reviewDays
-        let dayEnd = Day.end(containing: now, utcOffsetSeconds: offset, rolloverHour: config.dayRollover)
+        let dayEnd = StudyCalendar(config).end(containing: now)
         curation = Curation(notes: loaded.index.notes.filter { config.curates($0, now: now, dayEnd: dayEnd) }.map { note in
             CurationNote(note, utcOffsetSeconds: offset) {
                 vault.io.stamp(vault.fullPath(note.path)).map { Timestamp(milliseconds: $0.mtimeNanoseconds / 1_000_000) }
             }
         }, reviewDays: ReviewDays(weekday: d.weekday, monthDay: d.monthDay, yearMonth: d.yearMonth, yearDay: d.yearDay))
         today = Self.day(of: now)
+    }
+
+    /// Curation over a vault already indexed, reading its settings: settings that cannot be read
+    /// or hold an error are a located error, never the default review days in silence.
+    public init(loaded: VaultSession, now: Timestamp) throws(AppError) {
+        self.init(loaded: loaded, config: try VaultSession.readSettings(of: loaded.vault).config, now: now)
     }
 
     /// The local calendar day (days from 1970-01-01) of `now`.

@@ -16,7 +16,7 @@ public enum Reminder {
         var parts: [String] = []
         if due > 0 { parts.append("\(due) card\(due == 1 ? "" : "s") due") }
         if new > 0 { parts.append("\(new) new") }
-        let curation = CurationContext(loaded: context.loaded, now: context.now)
+        let curation = CurationContext(loaded: context.loaded, config: context.config, now: context.now)
         let reviews = Set(curation.curation.pending(today: curation.today).map(\.period.review.rawValue))
         var line = parts.joined(separator: ", ")
         if !reviews.isEmpty {

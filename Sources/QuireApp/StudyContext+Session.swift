@@ -22,8 +22,7 @@ extension StudyContext {
         switch request {
         case .custom(let custom, let query):
             let plan = self.plan(query: query, limit: true)
-            let entries = custom.entries(index: index, history: history, now: now, utcOffset: utcOffset,
-                                         rolloverHour: config.dayRollover) { loc in
+            let entries = custom.entries(index: index, history: history, now: now, calendar: calendar) { loc in
                 query?.matches(card: index.card(at: loc), in: index.notes[loc.note], now: now, dayEnd: dayEnd) ?? true
             }
             return (entries, plan)

@@ -14,7 +14,11 @@ public struct StudyContext {
     /// The review log in order, undone events taken out.
     public let history: ReviewHistory
     public let now: Timestamp
+    /// The local offset from UTC at ``now``, in seconds.
     public let utcOffset: Int
+    /// The vault's study days (its `day_rollover`, this machine's time zone), built once here and
+    /// passed down to everything that draws the line between two days.
+    public let calendar: StudyCalendar
 
     /// - Parameters:
     ///   - config: the vault's settings (``VaultSession/readSettings(of:)``).
@@ -24,9 +28,10 @@ public struct StudyContext {
         self.loaded = loaded
         self.config = config
         self.now = now
-        utcOffset = SystemClock.utcOffset(at: now)
+        calendar = StudyCalendar(config)
+        utcOffset = calendar.utcOffset(now)
         history = ReviewHistory(readLog ? loaded.vault.reviewLog().events : [])
-        stats = StudyStats(history: history, utcOffset: { SystemClock.utcOffset(at: $0) }, rolloverHour: config.dayRollover)
+        stats = StudyStats(history: history, calendar: calendar)
     }
 
     /// The deck of each card at `locations`.
@@ -47,16 +52,22 @@ public struct StudyContext {
     /// Today's plan, optionally limited to cards a query selects.
     public func plan(query: Query? = nil, limit: Bool = true) -> StudyPlan {
         let index = loaded.index, now = now, dayEnd = dayEnd
-        return StudyPlan(index: index, stats: stats, settings: config.study, now: now, utcOffset: utcOffset,
-                         rolloverHour: config.dayRollover, limit: limit) { loc in
+        return StudyPlan(index: index, stats: stats, settings: config.study, now: now, calendar: calendar, limit: limit) { loc in
             guard let query else { return true }
             return query.matches(card: index.card(at: loc), in: index.notes[loc.note], now: now, dayEnd: dayEnd)
         }
     }
 
     /// The study day.
-    public var today: Day { Day(containing: now, utcOffsetSeconds: utcOffset, rolloverHour: config.dayRollover) }
+    public var today: Day { calendar.day(containing: now) }
 
     /// When the study day ends.
-    public var dayEnd: Timestamp { today.advanced(by: 1).start(utcOffsetSeconds: utcOffset, rolloverHour: config.dayRollover) }
+    public var dayEnd: Timestamp { calendar.end(containing: now) }
+}
+
+extension StudyCalendar {
+    /// The study days `config` sets (`day_rollover`), in this machine's time zone.
+    public init(_ config: VaultConfig) {
+        self.init(rolloverHour: config.dayRollover, utcOffset: { SystemClock.utcOffset(at: $0) })
+    }
 }

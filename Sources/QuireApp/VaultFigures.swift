@@ -31,10 +31,9 @@ public struct VaultFigures: Sendable {
         // A card is added when its note was created.
         var created: [CardID: Timestamp] = [:]
         for loc in locations { if let c = index.notes[loc.note].created { created[index.card(at: loc).id] = c } }
-        statistics = VaultStatistics(cards: cards, log: log, now: now, utcOffset: { SystemClock.utcOffset(at: $0) },
-                                     rolloverHour: context.config.dayRollover, days: days, period: period, deck: { decks[$0] },
+        statistics = VaultStatistics(cards: cards, log: log, now: now, calendar: context.calendar, days: days, period: period, deck: { decks[$0] },
                                      created: { created[$0] }, settings: context.eventSettings(decks: decks))
-        let curationContext = CurationContext(loaded: context.loaded, now: now)
+        let curationContext = CurationContext(loaded: context.loaded, config: context.config, now: now)
         curation = curationContext.curation.summary(today: curationContext.today)
         self.log = log
         self.decks = decks

@@ -53,8 +53,13 @@ public struct VaultSession: Sendable {
     /// local zone): a review card due before it is due today (FORMAT.md §7.1). A settings file
     /// that cannot be read is an error (``readSettings(of:)``), never the default hour in silence.
     public func dayEnd(at now: Timestamp) throws(AppError) -> Timestamp {
-        let rollover = try Self.readSettings(of: vault).config.dayRollover
-        return Day.end(containing: now, utcOffsetSeconds: SystemClock.utcOffset(at: now), rolloverHour: rollover)
+        try calendar().end(containing: now)
+    }
+
+    /// The vault's study days (``StudyCalendar``), from settings that must read
+    /// (``readSettings(of:)``).
+    public func calendar() throws(AppError) -> StudyCalendar {
+        StudyCalendar(try Self.readSettings(of: vault).config)
     }
 }
 

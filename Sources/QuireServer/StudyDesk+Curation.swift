@@ -7,15 +7,20 @@ import QuireSupport
 /// them: one ``CurationSession`` per page.
 extension StudyDesk {
     /// The curation reviews due today, oldest first.
-    func curationDue() -> [PeriodStatus] {
-        let context = CurationContext(loaded: VaultSession(vault, index: live.index), now: clock.peek())
+    func curationDue() throws(ServerError) -> [PeriodStatus] {
+        let context = try curationContext()
         return context.curation.pending(today: context.today)
+    }
+
+    /// Curation over the live index, with the vault's settings as they are on disk.
+    private func curationContext() throws(ServerError) -> CurationContext {
+        do { return try CurationContext(loaded: VaultSession(vault, index: live.index), now: clock.peek()) } catch { throw .app(error) }
     }
 
     /// Starts the oldest due review of `review` (weekly, monthly, yearly); its first note.
     public func startCuration(_ review: String) throws(ServerError) -> JSONValue {
         guard let kind = CurationReview(rawValue: review) else { throw .badRequest("no review '\(review)' (weekly, monthly or yearly)") }
-        let context = CurationContext(loaded: VaultSession(vault, index: live.index), now: clock.peek())
+        let context = try curationContext()
         guard let period = context.curation.oldestPending(kind, today: context.today) else {
             throw .badRequest("no \(review) review is due")
         }

@@ -123,7 +123,7 @@ public actor StudyDesk {
             ("notes", .int(index.notes.count)),
             ("cards", .int(index.cardCount)),
             ("errors", .array(Array(errors))),
-            ("curation", .array(curationDueNow().map { s in
+            ("curation", .array(try curationDueNow().map { s in
                 .object([("review", .string(s.period.review.rawValue)), ("period", .string(s.period.description)),
                          ("title", .string(s.period.title)), ("left", .int(s.left))])
             })),
@@ -422,8 +422,9 @@ public actor StudyDesk {
         return plan
     }
 
-    /// The curation reviews due today, found again only when the index or a curation log changed.
-    func curationDueNow() -> [PeriodStatus] {
+    /// The curation reviews due today, found again only when the index, the settings or a
+    /// curation log changed.
+    func curationDueNow() throws(ServerError) -> [PeriodStatus] {
         var key = "\(generation) \(CurationContext.day(of: clock.peek()))"
         let folder = Vault.folderName + "/curation"
         if let path = try? vault.internalFolder(folder), let names = vault.io.names(in: path) {
@@ -432,8 +433,10 @@ public actor StudyDesk {
                 key += " \(name):\(stamp?.size ?? -1):\(stamp?.mtimeNanoseconds ?? -1)"
             }
         }
+        let settings = (try? vault.internalPath(Vault.folderName + "/config.yaml")).flatMap { vault.io.stamp($0) }
+        key += " config.yaml:\(settings?.size ?? -1):\(settings?.mtimeNanoseconds ?? -1)"
         if let memo = curationMemo, memo.key == key { return memo.due }
-        let due = curationDue()
+        let due = try curationDue()
         curationMemo = (key, due)
         return due
     }

@@ -23,8 +23,9 @@ public enum CustomStudy: Sendable, Equatable {
     /// Archived notes and suspended cards are left out, as in every session.
     /// - Parameters:
     ///   - include: the cards the user's query selects.
-    public func entries(index: VaultIndex, history: ReviewHistory, now: Timestamp, utcOffset: Int,
-                        rolloverHour: Int, include: (CardLocation) -> Bool) -> [StudySession.Entry] {
+    public func entries(index: VaultIndex, history: ReviewHistory, now: Timestamp, calendar: StudyCalendar,
+                        include: (CardLocation) -> Bool) -> [StudySession.Entry] {
+        let utcOffset = calendar.utcOffset(now), rolloverHour = calendar.rolloverHour
         let today = Day(containing: now, utcOffsetSeconds: utcOffset, rolloverHour: rolloverHour)
         func section(_ s: SchedulingState?) -> StudyPlan.Section {
             guard let s, s.state != .new || s.flow != nil else { return .new }

@@ -61,18 +61,18 @@ public struct StudyPlan: Sendable {
     ///   - stats: what the log says (studied today, accuracy, last review).
     ///   - settings: daily limits and sibling burying.
     ///   - now: the time.
-    ///   - utcOffset: the local offset from UTC at `now`, in seconds.
-    ///   - rolloverHour: the hour a study day begins.
+    ///   - calendar: the vault's study days (days are counted with the offset at `now`: a
+    ///     daylight-saving change moves a card's lateness by an hour at most).
     ///   - limit: when false, every due and new card is in the plan (a query's session).
     ///   - include: which cards may be in the plan (a query), all by default.
-    public init(index: VaultIndex, stats: StudyStats, settings: StudySettings, now: Timestamp, utcOffset: Int,
-                rolloverHour: Int, limit: Bool = true, include: (CardLocation) -> Bool = { _ in true }) {
+    public init(index: VaultIndex, stats: StudyStats, settings: StudySettings, now: Timestamp, calendar: StudyCalendar,
+                limit: Bool = true, include: (CardLocation) -> Bool = { _ in true }) {
+        let utcOffset = calendar.utcOffset(now), rolloverHour = calendar.rolloverHour
         today = Day(containing: now, utcOffsetSeconds: utcOffset, rolloverHour: rolloverHour)
         let newToday = stats.newByDay[today] ?? 0
         studiedToday = ((stats.reviewsByDay[today] ?? 0) - newToday, newToday)
         secondsPerCard = stats.averageAnswerMilliseconds.map { max(1, ($0 + 500) / 1000) } ?? settings.defaultSecondsPerCard
-        let dayStart = today.start(utcOffsetSeconds: utcOffset, rolloverHour: rolloverHour)
-        let dayEnd = today.advanced(by: 1).start(utcOffsetSeconds: utcOffset, rolloverHour: rolloverHour)
+        let dayStart = calendar.start(of: today), dayEnd = calendar.start(of: today.advanced(by: 1))
         func day(of t: Timestamp) -> Day {
             // Days are counted with today's offset; a daylight-saving change moves this by an hour at most.
             Day(containing: t, utcOffsetSeconds: utcOffset, rolloverHour: rolloverHour)

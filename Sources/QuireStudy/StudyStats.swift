@@ -33,9 +33,8 @@ public struct StudyStats: Sendable {
     ///
     /// - Parameters:
     ///   - history: the ordered log without undone events.
-    ///   - utcOffset: the local offset from UTC, in seconds, at an instant.
-    ///   - rolloverHour: the hour a study day begins.
-    public init(history: ReviewHistory, utcOffset: (Timestamp) -> Int, rolloverHour: Int) {
+    ///   - calendar: the vault's study days.
+    public init(history: ReviewHistory, calendar: StudyCalendar) {
         var totalMs = 0, timed = 0
         for (card, events) in history.events {
             var record = CardRecord()
@@ -44,7 +43,7 @@ public struct StudyStats: Sendable {
                 case .reset:
                     record = CardRecord()
                 case .grade(let rating):
-                    let day = Day(containing: event.time, utcOffsetSeconds: utcOffset(event.time), rolloverHour: rolloverHour)
+                    let day = calendar.day(containing: event.time)
                     reviewsByDay[day, default: 0] += 1
                     if record.reviews == 0 { newByDay[day, default: 0] += 1 }
                     record.reviews += 1

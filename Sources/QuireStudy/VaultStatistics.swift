@@ -209,13 +209,13 @@ public struct VaultStatistics: Sendable {
     ///     the log is replayed to know how each card stood when it was answered. Asked again only
     ///     when a card's events change their `cfg=` or `sched=`; called from several threads.
     public init(cards: [(card: Card, archived: Bool)], log: StatisticsLog, now: Timestamp,
-                utcOffset: @escaping @Sendable (Timestamp) -> Int,
-                rolloverHour: Int, days: Int = 30, period: ClosedRange<Timestamp>? = nil,
+                calendar studyDays: StudyCalendar, days: Int = 30, period: ClosedRange<Timestamp>? = nil,
                 deck: @escaping @Sendable (CardID) -> DeckPath? = { _ in nil },
                 created: (CardID) -> Timestamp? = { _ in nil },
                 settings: @escaping @Sendable (ReviewEvent, CardID) -> SchedulerSettings = { _, _ in SchedulerSettings() }) {
-        let today = Day(containing: now, utcOffsetSeconds: utcOffset(now), rolloverHour: rolloverHour)
-        func day(_ t: Timestamp) -> Day { Day(containing: t, utcOffsetSeconds: utcOffset(t), rolloverHour: rolloverHour) }
+        let utcOffset = studyDays.utcOffset, rolloverHour = studyDays.rolloverHour
+        let today = studyDays.day(containing: now)
+        func day(_ t: Timestamp) -> Day { studyDays.day(containing: t) }
         for m in Mastery.allCases { mastery[m] = 0 }
         forecast = Array(repeating: 0, count: max(1, days))
         var ids = Set<CardID>()

@@ -28,11 +28,7 @@ extension Quire {
         }
 
         static func action(_ options: Options, now: Timestamp, config: VaultConfig) -> ReviewAction {
-            let rollover = config.dayRollover
-            let offset = Clock.utcOffset(at: now)
-            let end = options.until.flatMap { Timestamp(iso8601: $0) }
-                ?? Day(containing: now, utcOffsetSeconds: offset, rolloverHour: rollover).advanced(by: 1)
-                    .start(utcOffsetSeconds: offset, rolloverHour: rollover)
+            let end = options.until.flatMap { Timestamp(iso8601: $0) } ?? StudyCalendar(config).end(containing: now)
             return .bury(until: end)
         }
     }

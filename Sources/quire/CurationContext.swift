@@ -8,7 +8,8 @@ import QuireSystem
 
 extension CurationContext {
     init(_ options: VaultOptions) throws {
-        self.init(loaded: try LoadedVault(options), now: options.now)
+        let loaded = try LoadedVault(options)
+        self.init(loaded: loaded, config: try LoadedVault.settings(of: loaded.vault).config, now: options.now)
     }
 
     /// One period's status line: `2026-W47  Week 47, 2026  in progress  12 notes: 3 kept, 1 archived, 8 left`.

@@ -45,7 +45,7 @@ extension Quire {
             // pins the time (tests), it is also the time cards are due at.
             let clock = Clock.now()
             let now = options.pinnedNow ?? clock
-            let dayEnd = Day.end(containing: now, utcOffsetSeconds: Clock.utcOffset(at: now), rolloverHour: config.dayRollover)
+            let dayEnd = StudyCalendar(config).end(containing: now)
             let (total, byDeck, diagnostics) = counts(vault, now: now, dayEnd: dayEnd, clock: clock)
             let errors = diagnostics.filter { $0.severity == .error }
             // Quiet for a shell prompt: the count alone on standard output; a file that could not be
@@ -58,7 +58,7 @@ extension Quire {
                 // The curation reviews due need every note's level and dates: the index, read
                 // through its cache (only --json asks; the bare count stays the prompt's fast path).
                 let loaded = try LoadedVault(options, reportErrors: false)
-                let curation = CurationContext(loaded: loaded, now: now)
+                let curation = CurationContext(loaded: loaded, config: config, now: now)
                 Output.line(JSONValue.object([
                     ("due", .int(total)),
                     ("decks", .object(byDeck.keys.sorted().map { ($0.description, .int(byDeck[$0] ?? 0)) })),
@@ -107,7 +107,7 @@ extension Quire {
             vault.progress = nil
             let clock = Clock.now()
             let now = options.pinnedNow ?? clock
-            let dayEnd = Day.end(containing: now, utcOffsetSeconds: Clock.utcOffset(at: now), rolloverHour: config.dayRollover)
+            let dayEnd = StudyCalendar(config).end(containing: now)
             let count: Int
             if !options.noCache, let cache = vault.cache, let counted = DueSummary.dueCount(in: cache, at: now, dayEnd: dayEnd) {
                 count = counted

@@ -42,12 +42,11 @@ extension Quire {
                     failed = true
                 }
             }
-            let rollover = context.config.dayRollover
+            let calendar = context.calendar
             let plan = ObsidianSRImport.plan(notes, settings: plugin.settings, strip: strip, now: context.now, day: { y, m, d in
                 // The study day of that date, starting at the rollover hour in the offset of that day.
                 let date = Timestamp(year: y, month: m, day: d)
-                return Day(number: Int(date.milliseconds / 86_400_000))
-                    .start(utcOffsetSeconds: Clock.utcOffset(at: date), rolloverHour: rollover)
+                return calendar.start(of: Day(number: Int(date.milliseconds / 86_400_000)))
             }, eventIDs: { ReviewWriter.randomEventID() })
             try ImportCommand.report(plan.diagnostics, root: vault.root)
             let syntaxChange = context.config.cardSyntax != .obsidianSR

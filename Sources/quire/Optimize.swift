@@ -62,10 +62,8 @@ extension Quire {
                 do { bytes = try FileIO().read(revlog).bytes } catch { throw CLIError(error.description) }
                 let (rows, diagnostics) = RevlogReader.read(bytes, path: revlog)
                 Output.diagnostics(diagnostics, root: "", toStandardError: true, color: false)
-                let rollover = dayStart
-                history = FSRSHistory(rows) { time in
-                    Day(containing: time, utcOffsetSeconds: Clock.utcOffset(at: time), rolloverHour: rollover).number
-                }
+                let calendar = StudyCalendar(rolloverHour: dayStart, utcOffset: { Clock.utcOffset(at: $0) })
+                history = FSRSHistory(rows) { calendar.day(containing: $0).number }
                 do {
                     current = try parameters.map { text in
                         try FSRSParameters(text.split(separator: ",").compactMap { Double($0.trimmingSpaces()) })

@@ -52,7 +52,7 @@ extension Quire {
             let settings = config.settings(for: chosen)
             guard settings.kind == .fsrs else { throw CLIError("deck \(chosen) is scheduled by \(settings.kind.rawValue), not FSRS: nothing to simulate") }
             let today = context.today.number
-            func day(_ t: Timestamp) -> Int { Day(containing: t, utcOffsetSeconds: Clock.utcOffset(at: t), rolloverHour: config.dayRollover).number - today }
+            func day(_ t: Timestamp) -> Int { context.calendar.day(containing: t).number - today }
             var cards: [FSRSSimulator.Card] = []
             var decks: [CardID: DeckPath] = [:]
             var otherSchedulers = 0

@@ -108,12 +108,11 @@ extension Quire {
             } else {
                 // A card that becomes due in a note changed while studying joins, unless this is a
                 // new-cards session or today's reviews were already over the limit.
-                let config = context.config, offset = context.utcOffset
+                let calendar = context.calendar
                 let canJoin = chosenMode != .new && plan.overLimit == 0 && custom == nil
                 let joining: (Card, Note, Timestamp) -> StudyPlan.Section? = { card, note, now in
                     guard canJoin else { return nil }
-                    let dayEnd = Day.end(containing: now, utcOffsetSeconds: offset, rolloverHour: config.dayRollover)
-                    return SessionRules.joining(card, in: note, now: now, dayEnd: dayEnd, query: q)
+                    return SessionRules.joining(card, in: note, now: now, dayEnd: calendar.end(containing: now), query: q)
                 }
                 var screen = ReviewScreen(controller: controller, context: context, clock: clock,
                                           secondsPerCard: plan.secondsPerCard, typeEveryAnswer: type, joining: joining)

@@ -12,10 +12,8 @@ extension StudyContext {
     /// left out, a reset card counted anew), in the vault's study days, with each history card's deck.
     func fsrsHistory(_ log: StatisticsLog, decks: [CardID: DeckPath]) -> (history: FSRSHistory, deckOf: [Int: DeckPath]) {
         let (rows, cards) = RevlogExport.history(log, include: { decks[$0] != nil }, settings: eventSettings(decks: decks))
-        let rollover = config.dayRollover
-        let history = FSRSHistory(rows) { time in
-            Day(containing: time, utcOffsetSeconds: Clock.utcOffset(at: time), rolloverHour: rollover).number
-        }
+        let calendar = calendar
+        let history = FSRSHistory(rows) { calendar.day(containing: $0).number }
         return (history, cards.compactMapValues { decks[$0] })
     }
 }

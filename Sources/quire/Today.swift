@@ -29,7 +29,7 @@ extension Quire {
             let context = try StudyContext(options)
             let plan = context.plan()
             let index = context.loaded.index
-            let curation = CurationContext(loaded: context.loaded, now: context.now)
+            let curation = CurationContext(loaded: context.loaded, config: context.config, now: context.now)
             let curationDue = curation.curation.pending(today: curation.today)
             if listing.json {
                 var sections: [(String, JSONValue)] = []

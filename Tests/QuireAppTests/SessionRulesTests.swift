@@ -37,7 +37,7 @@ import QuireStudy
                 let g = try GradingVault.make(dir)
                 var (controller, entry) = try GradeNoticeTests.controller(g, recording: recording)
                 _ = try controller.grade(entry, .good, shownAt: at(22, 9, 59), clock: StudyClock(fixed: at(22, 10)))
-                let outcome = SessionRules.outcome(of: controller, stats: StudyStats(history: ReviewHistory([]), utcOffset: { _ in 0 }, rolloverHour: 4),
+                let outcome = SessionRules.outcome(of: controller, stats: StudyStats(history: ReviewHistory([]), calendar: StudyCalendar(rolloverHour: 4, utcOffsetSeconds: 0)),
                                                    today: today)
                 #expect(outcome.results.answers == 1 && outcome.streak.current == (recording ? 1 : 0), "\(recording)")
             }

@@ -38,6 +38,8 @@ import QuireSystem
                 #expect(error.description.hasPrefix(".quire/config.yaml:3:1: error: ") && error.description.contains("nothing done"),
                         "\(error)")
             }
+            // Curation's review days are settings too: the same error, not the default days.
+            #expect(throws: AppError.self) { try CurationContext(loaded: session, now: at(26)) }
             // A warning (a key Quire does not know) comes back with the settings.
             try dir.write(".quire/config.yaml", "new_per_day: 30\nno_such_key: 1\n")
             let (config, diagnostics) = try VaultSession.readSettings(of: session.vault)

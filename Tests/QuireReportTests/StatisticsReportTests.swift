@@ -45,7 +45,7 @@ import QuireStudy
         let card = Card(id: a, kind: .basic, variant: .single, front: "f", back: "b", lines: 1...1, column: 1, headingPath: [],
                         identityText: "f", hasExplicitID: false, schedule: review)
         return VaultStatistics(cards: [(card, false)], log: StatisticsLog(events), now: t("2026-11-22T12:00:00Z"),
-                               utcOffset: { _ in 0 }, rolloverHour: 4, days: 14, deck: { _ in DeckPath(deck) })
+                               calendar: StudyCalendar(rolloverHour: 4, utcOffsetSeconds: 0), days: 14, deck: { _ in DeckPath(deck) })
     }
 
     @Test func wellFormedAndSelfContained() throws {
@@ -92,7 +92,7 @@ import QuireStudy
     }
 
     @Test func emptyVault() throws {
-        let s = VaultStatistics(cards: [], log: StatisticsLog([]), now: Self.t("2026-11-22T12:00:00Z"), utcOffset: { _ in 0 }, rolloverHour: 4)
+        let s = VaultStatistics(cards: [], log: StatisticsLog([]), now: Self.t("2026-11-22T12:00:00Z"), calendar: StudyCalendar(rolloverHour: 4, utcOffsetSeconds: 0))
         let html = StatisticsReport(statistics: s, curation: nil, title: "Empty", query: "", generated: "now").html()
         let parser = XMLParser(data: Data(html.utf8))
         #expect(parser.parse())

@@ -19,8 +19,8 @@ import QuireScheduling
 
     private func plan(_ index: VaultIndex, _ settings: StudySettings = StudySettings(), events: [ReviewEvent] = [],
                       limit: Bool = true) -> StudyPlan {
-        let stats = StudyStats(history: ReviewHistory(events), utcOffset: { _ in 0 }, rolloverHour: 4)
-        return StudyPlan(index: index, stats: stats, settings: settings, now: now, utcOffset: 0, rolloverHour: 4, limit: limit)
+        let stats = StudyStats(history: ReviewHistory(events), calendar: StudyCalendar(rolloverHour: 4, utcOffsetSeconds: 0))
+        return StudyPlan(index: index, stats: stats, settings: settings, now: now, calendar: StudyCalendar(rolloverHour: 4, utcOffsetSeconds: 0), limit: limit)
     }
 
     private static let body = "Q: one\nA: 1 ^c1\n\nQ: two\nA: 2 ^c2\n\nQ: three\nA: 3 ^c3\n\nQ: four\nA: 4 ^c4\n\nQ: five\nA: 5 ^c5\n\nQ: six\nA: 6 ^c6\n"

@@ -14,7 +14,7 @@ import QuireScheduling
     }
 
     private func stats(_ events: [ReviewEvent], offset: Int = 0) -> StudyStats {
-        StudyStats(history: ReviewHistory(events), utcOffset: { _ in offset }, rolloverHour: 4)
+        StudyStats(history: ReviewHistory(events), calendar: StudyCalendar(rolloverHour: 4, utcOffsetSeconds: offset))
     }
 
     @Test func countsPerStudyDayWithTheRollover() {

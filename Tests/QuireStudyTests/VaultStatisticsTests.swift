@@ -35,7 +35,7 @@ import QuireScheduling
         }
         let created: [CardID: Timestamp] = [a: Self.t("2026-11-01T08:00:00Z"), b: Self.t("2026-11-22T08:00:00Z")]
         let s = VaultStatistics(cards: [(card(a, nil), false), (card(b, memory), false)], log: StatisticsLog(events),
-                                now: Self.t("2026-11-22T23:00:00Z"), utcOffset: { _ in 3600 }, rolloverHour: 4,
+                                now: Self.t("2026-11-22T23:00:00Z"), calendar: StudyCalendar(rolloverHour: 4, utcOffsetSeconds: 3600),
                                 created: { created[$0] })
         #expect(s.recentDays.count == 30 && s.recentDays.last?.day.description == "2026-11-22")
         let byDay = Dictionary(uniqueKeysWithValues: s.recentDays.map { ($0.day.description, ($0.reviews, $0.milliseconds)) })
@@ -84,7 +84,7 @@ import QuireScheduling
         let cards = [(card(a, young), false), (card(b, review), false), (card(c, suspended), false),
                      (card(CardID("dddddddddddd")!, nil), false)]
         let s = VaultStatistics(cards: cards, log: StatisticsLog(events), now: Self.t("2026-11-22T12:00:00Z"),
-                                utcOffset: { _ in 0 }, rolloverHour: 4, days: 5)
+                                calendar: StudyCalendar(rolloverHour: 4, utcOffsetSeconds: 0), days: 5)
         #expect(s.counts.total == 4 && s.counts.new == 1 && s.counts.young == 2 && s.counts.mature == 1 && s.counts.suspended == 1)
         #expect(s.mastery[.learning] == 1 && s.mastery[.developing] == 1 && s.mastery[.proficient] == 1 && s.mastery[.mastered] == 1)
         // Seven grades count (e7 was undone); e3 alone is Again: 6 of 7 passed.
@@ -126,13 +126,13 @@ import QuireScheduling
         #expect(s.milestones.filter(\.achieved).map(\.name) == ["First Review"])
         // A period: the 21st and 22nd only (e3, e5, e6); e3's interval still counts from e2, before it.
         let recent = VaultStatistics(cards: cards, log: StatisticsLog(events), now: Self.t("2026-11-22T12:00:00Z"),
-                                     utcOffset: { _ in 0 }, rolloverHour: 4, days: 5,
+                                     calendar: StudyCalendar(rolloverHour: 4, utcOffsetSeconds: 0), days: 5,
                                      period: Self.t("2026-11-21T00:00:00Z")...Self.t("2026-11-22T23:59:59Z"))
         #expect(recent.reviews == 3 && recent.retention.young.total == 1 && recent.retention.mature.total == 1)
         #expect(recent.milestones.first?.reached == Self.t("2026-10-01T10:00:00Z"), "milestones read the whole log")
         // A query's cards only: b alone.
         let only = VaultStatistics(cards: [(card(b, review), false)], log: StatisticsLog(events), now: Self.t("2026-11-22T12:00:00Z"),
-                                   utcOffset: { _ in 0 }, rolloverHour: 4)
+                                   calendar: StudyCalendar(rolloverHour: 4, utcOffsetSeconds: 0))
         #expect(only.reviews == 3 && only.counts.total == 1)
     }
 
@@ -151,13 +151,13 @@ import QuireScheduling
         let card = Card(id: a, kind: .basic, variant: .single, front: "f", back: "b", lines: 1...1, column: 1, headingPath: [],
                         identityText: "f", hasExplicitID: false, schedule: nil)
         let now = Self.t("2026-11-12T15:00:00Z")
-        let s = VaultStatistics(cards: [(card, false)], log: StatisticsLog(events), now: now, utcOffset: offset, rolloverHour: 4)
+        let s = VaultStatistics(cards: [(card, false)], log: StatisticsLog(events), now: now, calendar: StudyCalendar(rolloverHour: 4, utcOffset: offset))
         #expect(s.streak.current == 3 && s.streak.longest == 3)
         #expect(s.calendar.suffix(3).map(\.reviews) == [1, 2, 1])
         #expect(s.calendar.last?.day.description == "2026-11-12")
         #expect(s.time.today == 1000)
         // In UTC the same log has study days the 9th (01:00 is before 4:00), 11th and 12th: a streak of 2.
-        let utc = VaultStatistics(cards: [(card, false)], log: StatisticsLog(events), now: now, utcOffset: { _ in 0 }, rolloverHour: 4)
+        let utc = VaultStatistics(cards: [(card, false)], log: StatisticsLog(events), now: now, calendar: StudyCalendar(rolloverHour: 4, utcOffsetSeconds: 0))
         #expect(utc.streak.current == 2 && utc.calendar.suffix(4).map(\.reviews) == [1, 0, 2, 1])
     }
 
@@ -174,7 +174,7 @@ import QuireScheduling
         let card = Card(id: a, kind: .basic, variant: .single, front: "f", back: "b", lines: 1...1, column: 1, headingPath: [],
                         identityText: "f", hasExplicitID: false, schedule: nil)
         let s = VaultStatistics(cards: [(card, false)], log: StatisticsLog(events), now: Self.t("2026-11-11T12:00:00Z"),
-                                utcOffset: offset, rolloverHour: 4)
+                                calendar: StudyCalendar(rolloverHour: 4, utcOffset: offset))
         #expect(s.calendar.suffix(2).map(\.reviews) == [1, 1])
     }
 
@@ -195,7 +195,7 @@ import QuireScheduling
         let card = Card(id: a, kind: .basic, variant: .single, front: "f", back: "b", lines: 1...1, column: 1, headingPath: [],
                         identityText: "f", hasExplicitID: false, schedule: suspended)
         let s = VaultStatistics(cards: [(card, false)], log: StatisticsLog(events), now: Self.t("2026-10-21T12:00:00Z"),
-                                utcOffset: { _ in 0 }, rolloverHour: 4)
+                                calendar: StudyCalendar(rolloverHour: 4, utcOffsetSeconds: 0))
         #expect(s.reviews == 3 && s.retention.young == (1, 1) && s.retention.mature == (0, 0))
         #expect(s.buttons[.learning]?[.easy] == 1 && s.buttons[.learning]?[.again] == 1 && s.buttons[.young]?[.good] == 1)
         #expect(s.counts.suspended == 1 && s.counts.learning == 1 && s.overdue == 0 && s.forecast.allSatisfy { $0 == 0 })
