@@ -7,14 +7,14 @@ import QuireSystem
 /// What curation needs loaded, for any front end: the vault's notes as curation sees them, today's
 /// calendar day.
 public struct CurationContext {
-    public let loaded: VaultSession
+    public let loaded: LoadedVault
     public let curation: Curation
     public let now: Timestamp
     /// Today's local calendar day (days from 1970-01-01).
     public let today: Int
 
-    /// Curation over a vault already indexed, with its settings read (``VaultSession/readSettings(of:)``).
-    public init(loaded: VaultSession, config: VaultConfig, now: Timestamp) {
+    /// Curation over a vault already indexed, with its settings read (``LoadedVault/readSettings(of:)``).
+    public init(loaded: LoadedVault, config: VaultConfig, now: Timestamp) {
         self.loaded = loaded
         self.now = now
         let offset = SystemClock.utcOffset(at: now)
@@ -31,8 +31,8 @@ public struct CurationContext {
 
     /// Curation over a vault already indexed, reading its settings: settings that cannot be read
     /// or hold an error are a located error, never the default review days in silence.
-    public init(loaded: VaultSession, now: Timestamp) throws(AppError) {
-        self.init(loaded: loaded, config: try VaultSession.readSettings(of: loaded.vault).config, now: now)
+    public init(loaded: LoadedVault, now: Timestamp) throws(AppError) {
+        self.init(loaded: loaded, config: try LoadedVault.readSettings(of: loaded.vault).config, now: now)
     }
 
     /// The local calendar day (days from 1970-01-01) of `now`.

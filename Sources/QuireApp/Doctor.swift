@@ -93,7 +93,7 @@ public enum Doctor {
 
     /// The vault: made by init, its settings, its files, its log against its notes, its caches,
     /// git's merge driver, leftovers of interrupted writes, and the watcher's limit.
-    public static func vault(_ loaded: VaultSession, inotifyLimit: Int?) -> [Finding] {
+    public static func vault(_ loaded: LoadedVault, inotifyLimit: Int?) -> [Finding] {
         let vault = loaded.vault
         var found: [Finding] = []
         guard vault.isInitialized else {

@@ -16,10 +16,10 @@ public struct ReviewContext {
     public let writer: ReviewWriter
     /// Warnings about the settings, for the front end to show.
     public let settingsDiagnostics: [Diagnostic]
-    private var loaded: VaultSession?
+    private var loaded: LoadedVault?
     private let cached: Bool
     /// Hears the whole vault indexed, when finding a card needed it (a front end shows its errors).
-    public var onIndexed: (VaultSession) -> Void = { _ in }
+    public var onIndexed: (LoadedVault) -> Void = { _ in }
 
     /// Recording reviews makes .quire/ (log, device, journal): only in a vault made by init, whose
     /// .gitignore keeps the clone's own files out of git.
@@ -27,7 +27,7 @@ public struct ReviewContext {
         guard vault.isInitialized else { throw .notInitialized(root: vault.root) }
         self.vault = vault
         self.cached = cached
-        (config, settingsDiagnostics) = try VaultSession.readSettings(of: vault)
+        (config, settingsDiagnostics) = try LoadedVault.readSettings(of: vault)
         var generator = SystemRandomNumberGenerator()
         do {
             writer = ReviewWriter(vault: vault, config: config, device: try vault.deviceID(using: &generator))
@@ -37,9 +37,9 @@ public struct ReviewContext {
     }
 
     /// The whole vault indexed (once).
-    public mutating func index() -> VaultSession {
+    public mutating func index() -> LoadedVault {
         if let loaded { return loaded }
-        let l = VaultSession(vault, cached: cached)
+        let l = LoadedVault(vault, cached: cached)
         loaded = l
         onIndexed(l)
         return l

@@ -8,7 +8,7 @@ import QuireSystem
 /// What studying needs loaded, for any front end: the indexed vault, its settings, the log's
 /// statistics, and the study day.
 public struct StudyContext {
-    public let loaded: VaultSession
+    public let loaded: LoadedVault
     public let config: VaultConfig
     public let stats: StudyStats
     /// The review log in order, undone events taken out.
@@ -21,10 +21,10 @@ public struct StudyContext {
     public let calendar: StudyCalendar
 
     /// - Parameters:
-    ///   - config: the vault's settings (``VaultSession/readSettings(of:)``).
+    ///   - config: the vault's settings (``LoadedVault/readSettings(of:)``).
     ///   - readLog: whether to read the log into ``history`` and ``stats`` (statistics read it their
     ///     own way, as a ``StatisticsLog``).
-    public init(_ loaded: VaultSession, config: VaultConfig, now: Timestamp, readLog: Bool = true) {
+    public init(_ loaded: LoadedVault, config: VaultConfig, now: Timestamp, readLog: Bool = true) {
         self.loaded = loaded
         self.config = config
         self.now = now

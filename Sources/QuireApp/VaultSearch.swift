@@ -10,7 +10,7 @@ import QuireSystem
 /// ask, related, index, the web page): the notes' words always, their vectors when the model is
 /// installed.
 public struct VaultSearch {
-    public let loaded: VaultSession
+    public let loaded: LoadedVault
     public let index: SearchIndex
     /// The encoder, when the model is installed and semantic ranking is wanted.
     public let encoder: SentenceEncoder?
@@ -41,7 +41,7 @@ public struct VaultSearch {
 
     /// Opens and refreshes the index. `semantic`: load the model if installed; `embedAll`: compute
     /// every missing vector (else at most ``inlineEmbedding``).
-    public init(_ loaded: VaultSession, semantic: Bool = true, embedAll: Bool = false,
+    public init(_ loaded: LoadedVault, semantic: Bool = true, embedAll: Bool = false,
                 progress: (Phase, _ done: Int, _ total: Int) -> Void = { _, _, _ in },
                 notice: (Notice) -> Void = { _ in }) throws(AppError) {
         self.loaded = loaded

@@ -3,12 +3,12 @@ import Hummingbird
 import NIOCore
 import QuireSupport
 
-/// The server's routes (listed on ``ReviewServer``): each parses its request, asks the desk, and
+/// The server's routes (listed on ``StudyServer``): each parses its request, asks the desk, and
 /// answers JSON; errors are JSON too (`{"error": …}`), with a status that says whose they are.
 struct Routes: Sendable {
     let desk: StudyDesk
     let feed: LiveFeed
-    let settings: ReviewServer.Settings
+    let settings: StudyServer.Settings
 
     /// Request bodies larger than this are refused (the page sends a few words).
     static let maximumBody = 64 << 10
@@ -150,7 +150,7 @@ struct Routes: Sendable {
     }
 
     /// The editor runs on this machine, in the terminal of `quire serve`, apart from the request.
-    static func openEditor(_ settings: ReviewServer.Settings, _ path: String, _ line: Int) {
+    static func openEditor(_ settings: StudyServer.Settings, _ path: String, _ line: Int) {
         let open = settings.openEditor
         Thread.detachNewThread { if let problem = open(path, line) { FileHandle.standardError.write(Data((problem + "\n").utf8)) } }
     }

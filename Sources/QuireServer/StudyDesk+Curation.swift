@@ -14,7 +14,7 @@ extension StudyDesk {
 
     /// Curation over the live index, with the vault's settings as they are on disk.
     private func curationContext() throws(ServerError) -> CurationContext {
-        do { return try CurationContext(loaded: VaultSession(vault, index: live.index), now: clock.peek()) } catch { throw .app(error) }
+        do { return try CurationContext(loaded: LoadedVault(vault, index: live.index), now: clock.peek()) } catch { throw .app(error) }
     }
 
     /// Starts the oldest due review of `review` (weekly, monthly, yearly); its first note.

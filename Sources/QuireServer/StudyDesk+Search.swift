@@ -16,7 +16,7 @@ extension StudyDesk {
             search = known
             do { try search.index.refresh(from: live.index, vault: vault) } catch { throw .app(.search("\(error)")) }
         } else {
-            do { search = try VaultSearch(VaultSession(vault, index: live.index)) } catch { throw .app(error) }
+            do { search = try VaultSearch(LoadedVault(vault, index: live.index)) } catch { throw .app(error) }
             searcher = search
         }
         let hits: [SearchHit]

@@ -408,8 +408,8 @@ public actor StudyDesk {
             return memo.context
         }
         let config: VaultConfig
-        do { config = try VaultSession.readSettings(of: vault).config } catch { throw .app(error) }
-        let context = StudyContext(VaultSession(vault, index: live.index), config: config, now: now)
+        do { config = try LoadedVault.readSettings(of: vault).config } catch { throw .app(error) }
+        let context = StudyContext(LoadedVault(vault, index: live.index), config: config, now: now)
         contextMemo = (key, context, nil)
         return context
     }

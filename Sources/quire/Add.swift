@@ -52,7 +52,7 @@ extension Quire {
             do {
                 if text.isEmpty {
                     let template = cloze ? "" : reversed ? " ::: \n" : "Q: \nA: \n"
-                    guard let written = try EditorSession.text(startingWith: template, nothingDone: "nothing added") else {
+                    guard let written = try EditorCommand.text(startingWith: template, nothingDone: "nothing added") else {
                         Output.line("Nothing added.")
                         return
                     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import QuireApp
 import QuireIndex
 import QuireMarkdown
 import QuireModel

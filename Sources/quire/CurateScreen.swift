@@ -68,7 +68,7 @@ struct CurateScreen {
     private mutating func edit() {
         guard !session.isAtEnd else { return }
         let note = session.notes[session.position]
-        let status = Terminal.runOutside(EditorSession.command.words + [session.writer.vault.fullPath(note.path)])
+        let status = Terminal.runOutside(EditorCommand.command.words + [session.writer.vault.fullPath(note.path)])
         message = status == 0 ? "Edited \(TerminalText.visible(note.path))." : "The editor exited with status \(status >> 8)."
     }
 

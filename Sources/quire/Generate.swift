@@ -153,7 +153,7 @@ extension Quire {
                         case "a": kept.append(card); keepRest = true
                         case "q": stop = true
                         case "e":
-                            if let text = try EditorSession.text(startingWith: card.markdown + "\n", nothingDone: "the card is kept as it was") {
+                            if let text = try EditorCommand.text(startingWith: card.markdown + "\n", nothingDone: "the card is kept as it was") {
                                 card.edited = text.trimmingSpaces()
                             }
                             kept.append(card)

@@ -22,7 +22,7 @@ extension Quire {
         }
 
         func run() throws {
-            let dir = directory ?? vault ?? Clock.currentDirectory()
+            let dir = directory ?? vault ?? WorkingDirectory.path()
             // A vault inside a vault: the outer one would index the inner one's notes too.
             if !nested, let outer = try? Vault.discover(from: FileIO.directory(of: VaultScanner.realPath(dir) ?? dir)),
                outer.isInitialized, outer.root != (VaultScanner.realPath(dir) ?? dir) {

@@ -23,7 +23,7 @@ extension Quire {
 
         func run() throws {
             do {
-                let report = try GitMergeDriver(directory: Clock.currentDirectory(), environment: ProcessInfo.processInfo.environment)
+                let report = try GitMergeDriver(directory: WorkingDirectory.path(), environment: ProcessInfo.processInfo.environment)
                     .merge(base: base, ours: ours, theirs: theirs, path: path)
                 if !report.replayedCards.isEmpty {
                     Output.error("quire: \(path): \(report.replayedCards.count) card(s) reviewed on both sides; scheduled from both review logs")

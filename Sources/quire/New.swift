@@ -38,7 +38,7 @@ extension Quire {
             // The first argument is the title (the note's first line), each further one a paragraph.
             var body = text.first.map { ([$0] + text.dropFirst()).joined(separator: "\n\n") } ?? ""
             if text.isEmpty {
-                guard let written = try EditorSession.text(startingWith: "", nothingDone: "nothing written") else {
+                guard let written = try EditorCommand.text(startingWith: "", nothingDone: "nothing written") else {
                     Output.line("Nothing written: the note was left empty.")
                     return
                 }

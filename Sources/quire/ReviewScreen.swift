@@ -272,7 +272,7 @@ struct ReviewScreen {
     /// Opens the card's note in `$EDITOR` at its line, then reads the note again.
     private mutating func edit(_ entry: StudySession.Entry) {
         guard let (card, _) = controller.card(entry) else { return }
-        let status = Terminal.runOutside(EditorSession.command.words + ["+\(card.lines.lowerBound)", controller.writer.vault.fullPath(entry.path)])
+        let status = Terminal.runOutside(EditorCommand.command.words + ["+\(card.lines.lowerBound)", controller.writer.vault.fullPath(entry.path)])
         // Read as any change on disk is: a card whose ID came from its text (a new card) and whose
         // text was edited is the edited card, and stays in the session.
         var entry = entry

@@ -64,7 +64,7 @@ extension Quire {
                 let hits = Array(kept)
                 guard open <= hits.count else { throw CLIError("no hit \(open): \(Output.counted(hits.count, "hit")) for \(TerminalText.visible(text))") }
                 let hit = hits[open - 1]
-                let (editor, words) = EditorSession.command
+                let (editor, words) = EditorCommand.command
                 let file: String
                 do { file = try vault.notePath(hit.path) } catch { throw CLIError(error.description) }
                 let status = ChildProcess.runAttached(words + ["+\(hit.lines.lowerBound)", file])

@@ -40,15 +40,15 @@ extension Quire {
         func run() throws {
             let vault = try options.open()
             let options = self.options
-            let settings = ReviewServer.Settings(
+            let settings = StudyServer.Settings(
                 vault: vault, host: listen, port: port, cached: !options.noCache, pinnedNow: options.pinnedNow,
                 openEditor: { path, line in
-                    let status = ChildProcess.runAttached(EditorSession.command.words + ["+\(line)", path])
-                    return status == 0 ? nil : "quire serve: the editor (\(EditorSession.command.name)) exited with status \(status)"
+                    let status = ChildProcess.runAttached(EditorCommand.command.words + ["+\(line)", path])
+                    return status == 0 ? nil : "quire serve: the editor (\(EditorCommand.command.name)) exited with status \(status)"
                 })
             var configured = settings
             configured.typeEveryAnswer = type
-            let server = ReviewServer(configured)
+            let server = StudyServer(configured)
             let listen = self.listen, open = self.open
             let failure = Failure()
             let done = DispatchSemaphore(value: 0)

@@ -30,7 +30,7 @@ struct VaultOptions: ParsableArguments {
     /// The vault, with a progress bar for a long index build (``ProgressBar/indexing()``).
     func open() throws -> Vault {
         do throws(VaultError) {
-            var opened = if let vault { try Vault(root: vault) } else { try Vault.discover(from: Clock.currentDirectory()) }
+            var opened = if let vault { try Vault(root: vault) } else { try Vault.discover(from: WorkingDirectory.path()) }
             opened.progress = ProgressBar.indexing()
             // An import a killed process left half done is finished before anything is read.
             opened.finishInterruptedWrites()

@@ -14,7 +14,7 @@ import QuireSystem
         try withTempDir { dir in
             try dir.write(".quire/config.yaml", "scheduler: fsrs\n")
             try dir.write("a.md", "Q? :: A\n")
-            let found = Doctor.vault(VaultSession(try Vault(root: dir.path), cached: false), inotifyLimit: 8192)
+            let found = Doctor.vault(LoadedVault(try Vault(root: dir.path), cached: false), inotifyLimit: 8192)
             #expect(found.allSatisfy { $0.level == .ok || $0.level == .note }, "\(found)")
             #expect(found.first?.detail.hasSuffix("1 note, 1 card") == true)
         }
@@ -29,7 +29,7 @@ import QuireSystem
             try dir.write(".quire/staging/x/y.md", "half")
             try dir.write(".git/config", "[core]\n")
             for k in 0..<20 { try dir.write("f\(k)/n.md", "Q\(k)? :: A\n") }
-            let found = Doctor.vault(VaultSession(try Vault(root: dir.path), cached: false), inotifyLimit: 16)
+            let found = Doctor.vault(LoadedVault(try Vault(root: dir.path), cached: false), inotifyLimit: 16)
             let level = levels(found)
             #expect(level["notes"] == .error)
             #expect(level["temporary files"] == .warning)
@@ -49,12 +49,12 @@ import QuireSystem
             try dir.write(".obsidian/templates.json", "{\"folder\": \"Templates\"}")
             try dir.write("Templates/daily.md", "---\ndate: {{date}}\n---\n")
             try dir.write("a.md", "Q? :: A\n")
-            let found = Doctor.vault(VaultSession(try Vault(root: dir.path), cached: false), inotifyLimit: nil)
+            let found = Doctor.vault(LoadedVault(try Vault(root: dir.path), cached: false), inotifyLimit: nil)
             let finding = try #require(found.first { $0.title == "templates" })
             #expect(finding.level == .warning && finding.detail == "Obsidian's template folder 'Templates' read as notes (their placeholders are no YAML)")
             #expect(finding.fix == "quire config set ignore \"['**/*.draft.md', Templates]\"")
             try dir.write(".quire/config.yaml", "ignore: ['**/*.draft.md', Templates]\n")
-            let after = Doctor.vault(VaultSession(try Vault(root: dir.path), cached: false), inotifyLimit: nil)
+            let after = Doctor.vault(LoadedVault(try Vault(root: dir.path), cached: false), inotifyLimit: nil)
             #expect(!after.contains { $0.title == "templates" } && after.allSatisfy { $0.level == .ok || $0.level == .note }, "\(after)")
         }
     }
@@ -62,7 +62,7 @@ import QuireSystem
     @Test func aFolderThatIsNoVault() throws {
         try withTempDir { dir in
             try dir.write("a.md", "Q? :: A\n")
-            let found = Doctor.vault(VaultSession(try Vault(root: dir.path), cached: false), inotifyLimit: nil)
+            let found = Doctor.vault(LoadedVault(try Vault(root: dir.path), cached: false), inotifyLimit: nil)
             #expect(found.count == 1 && found[0].level == .error && found[0].fix?.hasPrefix("quire init") == true)
         }
     }

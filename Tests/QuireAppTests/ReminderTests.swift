@@ -12,11 +12,11 @@ import QuireSystem
         try withTempDir { dir in
             try dir.write(".quire/config.yaml", "scheduler: fsrs\n")
             try dir.write("Notes/a.md", "---\ncreated: 2026-11-02\n---\nQ1? :: A\n\nQ2? :: B\n")
-            let session = VaultSession(try Vault(root: dir.path), cached: false)
-            let context = StudyContext(session, config: try VaultSession.readSettings(of: session.vault).config, now: at(26, 12))
+            let session = LoadedVault(try Vault(root: dir.path), cached: false)
+            let context = StudyContext(session, config: try LoadedVault.readSettings(of: session.vault).config, now: at(26, 12))
             #expect(Reminder.message(context) == "2 new · weekly curation pending")
             try dir.remove("Notes/a.md")
-            let empty = VaultSession(try Vault(root: dir.path), cached: false)
+            let empty = LoadedVault(try Vault(root: dir.path), cached: false)
             #expect(Reminder.message(StudyContext(empty, config: context.config, now: at(26, 12))) == nil)
         }
     }

@@ -10,20 +10,20 @@ import QuireSystem
 /// session of each kind, and a card found for recording.
 @Suite struct StudyContextTests {
     /// A vault of 30 new cards in one deck and 5 in another.
-    static func vault(_ dir: TempDir) throws -> VaultSession {
+    static func vault(_ dir: TempDir) throws -> LoadedVault {
         var biology = "---\ndeck: Biology\n---\n"
         for k in 0..<30 { biology += "\nQuestion \(k)? :: Answer \(k)\n" }
         try dir.write("Biology/cells.md", biology)
         var spanish = "---\ndeck: Spanish\n---\n"
         for k in 0..<5 { spanish += "\nWord \(k)? :: Palabra \(k)\n" }
         try dir.write("Spanish/words.md", spanish)
-        return VaultSession(try Vault(root: dir.path), cached: false)
+        return LoadedVault(try Vault(root: dir.path), cached: false)
     }
 
     @Test func sessionsOfEachKind() throws {
         try withTempDir { dir in
             let session = try Self.vault(dir)
-            let (config, _) = try VaultSession.readSettings(of: session.vault)
+            let (config, _) = try LoadedVault.readSettings(of: session.vault)
             let context = StudyContext(session, config: config, now: at(26))
             // Today's plan: the daily limit of new cards (20).
             #expect(context.session(.todaysPlan).entries.count == 20)

@@ -11,7 +11,7 @@ import QuireSystem
     @Test func theCardsAQuerySelectsAndTheirDecks() throws {
         try withTempDir { dir in
             let session = try StudyContextTests.vault(dir)
-            let (config, _) = try VaultSession.readSettings(of: session.vault)
+            let (config, _) = try LoadedVault.readSettings(of: session.vault)
             let context = StudyContext(session, config: config, now: at(26), readLog: false)
             let all = VaultFigures(context, query: .all)
             #expect(all.statistics.counts.total == 35 && all.statistics.counts.new == 35)
@@ -30,7 +30,7 @@ import QuireSystem
         try withTempDir { dir in
             let session = try StudyContextTests.vault(dir)
             try dir.write(".quire/config.yaml", "new_per_day: 30\nday_rollover: [4\n")
-            #expect(throws: AppError.self) { try VaultSession.readSettings(of: session.vault) }
+            #expect(throws: AppError.self) { try LoadedVault.readSettings(of: session.vault) }
             do throws(AppError) {
                 _ = try session.dayEnd(at: at(26))
                 Issue.record("the day's end was computed from the default settings")
@@ -42,7 +42,7 @@ import QuireSystem
             #expect(throws: AppError.self) { try CurationContext(loaded: session, now: at(26)) }
             // A warning (a key Quire does not know) comes back with the settings.
             try dir.write(".quire/config.yaml", "new_per_day: 30\nno_such_key: 1\n")
-            let (config, diagnostics) = try VaultSession.readSettings(of: session.vault)
+            let (config, diagnostics) = try LoadedVault.readSettings(of: session.vault)
             #expect(config.study.newPerDay == 30 && diagnostics.contains { $0.severity == .warning })
         }
     }

@@ -5,10 +5,9 @@ import QuireScheduling
 import QuireSystem
 import QuireIndex
 
-/// A vault opened and indexed for a command (the application layer's ``VaultSession``).
-typealias LoadedVault = VaultSession
-
-extension VaultSession {
+/// A vault opened and indexed for a command: the application layer's ``LoadedVault`` with what a
+/// command adds (its errors printed, exit status 1 at the end, CLI errors).
+extension LoadedVault {
     /// The vault of `options` indexed. Files with errors are reported on standard error and
     /// skipped; ``finish()`` turns that into exit status 1 once the command has done its work.
     init(_ options: VaultOptions, reportErrors: Bool = true) throws {

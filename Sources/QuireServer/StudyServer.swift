@@ -23,7 +23,7 @@ import QuireWatch
 /// - `GET /api/events` server-sent events: notes changed on disk;
 /// - `GET /file/PATH` an image, sound, video or PDF of the vault (``VaultFiles``);
 /// - `GET /report` the statistics report.
-public struct ReviewServer: Sendable {
+public struct StudyServer: Sendable {
     /// What the server serves and how.
     public struct Settings: Sendable {
         public var vault: Vault
@@ -44,7 +44,7 @@ public struct ReviewServer: Sendable {
         public var systemAssets: String = "/usr/share"
 
         public init(vault: Vault, host: String = "127.0.0.1", port: Int = 8427, cached: Bool = true, pinnedNow: Timestamp? = nil,
-                    token: String = ReviewServer.makeToken(),
+                    token: String = StudyServer.makeToken(),
                     openEditor: @escaping @Sendable (String, Int) -> String?) {
             self.vault = vault
             self.host = host

@@ -3,7 +3,7 @@ import QuireSystem
 
 /// Text written by the user in `$VISUAL` or `$EDITOR` (`vi` without either), on a temporary file
 /// that starts as `template` (`quire add`, `quire new`).
-enum EditorSession {
+enum EditorCommand {
     /// The user's editor — `$VISUAL`, else `$EDITOR`, else `vi` — as written and as the words to
     /// run (a command with options, like `code --wait`, is split at its spaces).
     static var command: (name: String, words: [String]) {

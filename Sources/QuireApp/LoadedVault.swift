@@ -7,7 +7,7 @@ import QuireSystem
 
 /// A vault opened and indexed for one action of a front end (a command, a page's request): the
 /// vault and its index; files with errors are in the index's diagnostics, for the front end to show.
-public struct VaultSession: Sendable {
+public struct LoadedVault: Sendable {
     public let vault: Vault
     public let index: VaultIndex
 
