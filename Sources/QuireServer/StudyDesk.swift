@@ -289,34 +289,19 @@ public actor StudyDesk {
     public func act(_ id: String, card: String, action name: String) throws(ServerError) -> JSONValue {
         var session = try current(id, card: card)
         guard let entry = session.current else { throw .noSession }
-        let message: String
-        if name == "skip" {
-            session.controller.skip(entry)
-            message = "Skipped: the card comes back at the end."
-        } else {
-            let action: ReviewAction
-            switch name {
-            case "bury": action = .bury(until: session.controller.session.dayEnd)
-            case "suspend": action = .suspend
-            case "promote": action = .promote
-            case "demote": action = .demote
-            default: throw .badRequest("no action '\(name)'")
-            }
-            do { try session.controller.apply(action, to: entry, at: clock.now()) } catch {
-                sessions[id] = session
-                throw .review(error)
-            }
-            message = switch name {
-            case "bury": "Buried until tomorrow."
-            case "suspend": "Suspended: 'quire unsuspend' brings it back."
-            default: name.capitalized + "d."
-            }
-            dropElsewhere(entry.card, keeping: id)
+        guard let command = SessionCommand(rawValue: name) else { throw .badRequest("no action '\(name)'") }
+        let done: ActionNotice
+        do { done = try session.controller.perform(command, on: entry, clock: clock) } catch {
+            sessions[id] = session
+            throw .review(error)
         }
-        session.current = nil
-        session.typed = nil
+        if done.done {
+            if command != .skip { dropElsewhere(entry.card, keeping: id) }
+            session.current = nil
+            session.typed = nil
+        }
         sessions[id] = session
-        return try state(of: id, message: message)
+        return try state(of: id, message: done.message)
     }
 
     /// The text the session's card `card` was made from (`x`, as `quire explain` shows it): the

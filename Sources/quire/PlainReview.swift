@@ -59,29 +59,18 @@ struct PlainReview {
                     say("grade with 1–\(controller.settings(for: entry).ratings.count) here, not \(n)")
                     continue
                 }
+                if command.count == 1, let key = command.first, let asked = SessionCommand(key: key) {
+                    do {
+                        let done = try controller.perform(asked, on: entry, clock: clock)
+                        say(done.phrase)
+                        if done.done { continue session }
+                    } catch { say("error: \(error)"); continue session }
+                    continue
+                }
                 switch command {
                 case "u":
                     do {
                         say(try controller.undoLast(clock: clock).phrase.map { "↶ undid " + $0 } ?? "nothing to undo in this session")
-                    } catch { say("error: \(error)") }
-                    continue session
-                case "s":
-                    controller.skip(entry)
-                    say("skipped")
-                    continue session
-                case "p" where controller.settings(for: entry).kind != .flow, "P" where controller.settings(for: entry).kind != .flow:
-                    say("p and P promote and demote StudyFlow cards; this card's scheduler is \(controller.settings(for: entry).kind.rawValue)")
-                    continue
-                case "b", "!", "p", "P":
-                    let action: ReviewAction = switch command {
-                    case "b": .bury(until: context.dayEnd)
-                    case "!": .suspend
-                    case "p": .promote
-                    default: .demote
-                    }
-                    do {
-                        try controller.apply(action, to: entry, at: clock.now())
-                        say("\(action.word == "bury" ? "buried until \(context.dayEnd)" : action.word + (action.word.hasSuffix("e") ? "d" : "ed"))")
                     } catch { say("error: \(error)") }
                     continue session
                 case "q":

@@ -134,7 +134,6 @@ struct ReviewScreen {
             }
         case .front, .back:
             guard let entry else { return true }
-            let isFlow = controller.settings(for: entry).kind == .flow
             switch key {
             case .space where hasMoreBelow:
                 scroll = min(maxScroll, scroll + max(1, visibleRows - 1))
@@ -146,23 +145,12 @@ struct ReviewScreen {
                 scroll = 0
             case .character("u"):
                 undo()
-            case .character("s"):
-                controller.skip(entry)
-                message = "Skipped."
-                advance()
-            case .character(let c) where (c == "p" || c == "P") && !isFlow:
-                message = "p and P promote and demote StudyFlow cards; this card's scheduler is \(controller.settings(for: entry).kind.rawValue)."
-            case .character("b"), .character("!"), .character("p"), .character("P"):
-                let action: ReviewAction = switch key {
-                case .character("b"): .bury(until: context.dayEnd)
-                case .character("!"): .suspend
-                case .character("p"): .promote
-                default: .demote
-                }
+            case .character(let c) where SessionCommand(key: c) != nil:
+                guard let command = SessionCommand(key: c) else { break }
                 do {
-                    try controller.apply(action, to: entry, at: clock.now())
-                    message = action.word == "bury" ? "Buried until tomorrow." : "\(action.word.prefix(1).uppercased())\(action.word.dropFirst())\(action.word.hasSuffix("e") ? "d" : "ed")."
-                    advance()
+                    let done = try controller.perform(command, on: entry, clock: clock)
+                    message = done.message
+                    if done.done { advance() }
                 } catch { message = "\(error)" }
             case .character("e"):
                 edit(entry)

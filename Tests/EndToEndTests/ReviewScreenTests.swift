@@ -143,12 +143,12 @@ import QuireTestSupport
         try pane.keys("x")
         try pane.waitFor { !$0.contains("From its section:") && !$0.contains("From line") && $0.contains("1 Again") }
         try pane.keys("s")
-        s = try pane.waitFor { $0.contains("Skipped.") }
+        s = try pane.waitFor { $0.contains("Skipped: the card comes back at the end.") }
         #expect(s.contains("Chloroplast"))
         try pane.keys("b")
         s = try pane.waitFor { $0.contains("Buried until tomorrow.") }
         try pane.keys("!")
-        s = try pane.waitFor { $0.contains("Suspended.") }
+        s = try pane.waitFor { $0.contains("Suspended: 'quire unsuspend' brings it back.") }
         try pane.keys("Space", "1")
         s = try pane.waitFor { $0.contains("Again:") }
         try pane.keys("q")
@@ -408,7 +408,7 @@ import QuireTestSupport
         var s = try pane.waitFor { $0.contains("Undid the bury of") }
         #expect(s.contains("What is the worst case of quicksort"))
         try pane.keys("!")
-        try pane.waitFor { $0.contains("Suspended.") }
+        try pane.waitFor { $0.contains("Suspended: 'quire unsuspend' brings it back.") }
         try pane.keys("u")
         s = try pane.waitFor { $0.contains("Undid the suspension of") }
         #expect(s.contains("What is the worst case of quicksort"))
