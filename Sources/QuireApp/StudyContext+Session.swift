@@ -8,6 +8,14 @@ extension StudyContext {
         case todaysPlan
         case mode(StudyMode, counts: (new: Int, reviews: Int)?, query: Query?)
         case custom(CustomStudy, query: Query?)
+
+        /// The query selecting the session's cards, if any.
+        public var query: Query? {
+            switch self {
+            case .todaysPlan: nil
+            case .mode(_, _, let query), .custom(_, let query): query
+            }
+        }
     }
 
     /// The cards of the session `request` asks for, in the order they come, and the plan they were

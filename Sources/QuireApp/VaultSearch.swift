@@ -58,18 +58,21 @@ public struct VaultSearch {
             index = try SearchIndex.openOrRebuild(path: path, io: vault.io)
             try index.refresh(from: loaded.index, vault: vault) { progress(.words, $0, $1) }
         } catch { throw .search("\(error)") }
-        guard semantic, let folder = EmbeddingModel.folder(environment: ProcessInfo.processInfo.environment),
-              EmbeddingModel.isInstalled(in: folder) else {
+        guard semantic else {
             encoder = nil
-            if semantic { notice(.wordsOnly(hintShown: Self.hintShown(vault: vault, cache: isCached))) }
             return
         }
-        do { encoder = try EmbeddingModel.load(from: folder) } catch {
+        let installed: SentenceEncoder?
+        do { installed = try EmbeddingModel.loadInstalled(environment: ProcessInfo.processInfo.environment) } catch {
             notice(.modelFailed(error.description))
             encoder = nil
             return
         }
-        guard let encoder else { return }
+        encoder = installed
+        guard let encoder = installed else {
+            notice(.wordsOnly(hintShown: Self.hintShown(vault: vault, cache: isCached)))
+            return
+        }
         do {
             let (chunks, embedded) = try index.counts()
             let missing = chunks - embedded

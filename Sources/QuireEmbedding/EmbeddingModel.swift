@@ -33,6 +33,13 @@ public enum EmbeddingModel {
         return try encoder(contents, names: Dictionary(uniqueKeysWithValues: files.map { ($0, folder + "/" + $0) }))
     }
 
+    /// The user's installed model for this environment, loaded: nil when none is installed; a
+    /// model installed but broken is thrown, for the caller to say or step past.
+    public static func loadInstalled(environment: [String: String], io: FileIO = FileIO()) throws(EmbeddingError) -> SentenceEncoder? {
+        guard let folder = folder(environment: environment), isInstalled(in: folder, io: io) else { return nil }
+        return try load(from: folder, io: io)
+    }
+
     /// Checks the configuration and builds the encoder from the three files' bytes.
     static func encoder(_ contents: [String: [UInt8]], names: [String: String]) throws(EmbeddingError) -> SentenceEncoder {
         let configPath = names["config.json"] ?? "config.json"

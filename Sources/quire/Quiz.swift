@@ -1,16 +1,7 @@
 import ArgumentParser
 import Foundation
 import QuireApp
-import QuireIndex
-import QuireEmbedding
-import QuireGeneration
-import QuireModel
 import QuireQuiz
-import QuireReview
-import QuireSystem
-import QuireScheduling
-import QuireStudy
-import QuireSupport
 
 extension Quire {
     /// `quire quiz [QUERY] --mode choice|truefalse|match|typed|explain …`.
@@ -51,76 +42,37 @@ extension Quire {
         func run() throws {
             let q = query.isEmpty ? nil : try LoadedVault.query(query)
             let context = try StudyContext(options, readLog: false)
-            let index = context.loaded.index
-            // Every card of the vault can lend its answer; the query chooses the cards asked.
-            let cards = QuizCards(context, query: q)
-            let pool = cards.pool, asked = cards.asked, paths = cards.paths
-            guard !asked.isEmpty else {
-                throw CLIError(query.isEmpty ? "no card to ask: the vault has none (suspended cards and archived notes are left out)"
-                                             : "no card to ask: the query selects none (suspended cards and archived notes are left out)")
-            }
-            let seed = self.seed ?? UInt64(max(0, context.now.milliseconds))
-            let meanings = Self.meanings(pool, mode: mode)
-            var builder = QuizBuilder(items: pool, seed: seed, similarity: { meanings?.similarity($0, $1) },
-                                      prepareMeanings: { meanings?.prepare($0) })
-            var (questions, skipped) = builder.questions(mode, count: count, asking: asked)
-            var rarity: (String) -> Double = { _ in 1 }
-            if mode == .explain {
-                // Each card's source passage, and how rare each word is in the vault.
-                let notes = Set(questions.flatMap { $0.items.compactMap { paths[$0.id] } })
-                let (statistics, files) = context.loaded.termStatistics(keeping: notes)
-                rarity = statistics.idf
-                for q in questions.indices {
-                    for k in questions[q].items.indices {
-                        let item = questions[q].items[k]
-                        guard let path = paths[item.id], let bytes = files[path], let loc = index.location(of: item.id.description) else { continue }
-                        questions[q].items[k].passage = CardContext.context(of: index.card(at: loc), in: index.notes[loc.note], bytes: bytes).text
-                    }
-                }
-            }
-            guard !questions.isEmpty else {
-                let why = skipped.first.map { $0.1.description } ?? "no card has an answer"
-                throw CLIError("no \(mode.rawValue) question can be built from these cards: \(why)")
-            }
-            var round = QuizRound(questions: questions, mode: mode, timed: timed, clock: StudyClock(fixed: options.pinnedNow), rarity: rarity)
-            let heading = "Quiz: \(Output.counted(questions.count, "question")), \(mode.rawValue) (seed \(seed))"
-                + (skipped.isEmpty ? "" : "; \(Output.counted(skipped.count, "card")) could not be asked: \(skipped[0].1)")
-            var graded = 0
-            if grade {
-                let review = try ReviewContext(options)
-                round.onAnswer = { item, right, at, ms, typed in
-                    guard let path = paths[item.id] else { return }
-                    do {
-                        _ = try review.writer.grade(item.id, right ? .good : .again, inNote: path, at: at, answerMilliseconds: ms,
-                                                    typedWrongly: right ? nil : typed)
-                        graded += 1
-                    } catch {
-                        Output.error("quire: \(item.id): \(error)")
-                    }
-                }
-            }
+            var quiz: PreparedQuiz
+            do {
+                quiz = try context.quiz(QuizRequest(mode: mode, count: count, timed: timed, seed: seed, query: q),
+                                        clock: StudyClock(fixed: options.pinnedNow))
+            } catch { throw CLIError(error.description) }
+            let recorder = grade ? QuizRecorder(try ReviewContext(options), paths: quiz.paths) { card, error in
+                Output.error("quire: \(card): \(error)")
+            } : nil
+            recorder?.records(&quiz.round)
             let screen = !plain && !json && Output.isTerminal
             var reviewMissed = false
             if screen {
-                var quiz = QuizScreen(round: round, heading: heading)
-                quiz.run()
-                round = quiz.round
-                reviewMissed = quiz.reviewMissed
+                var asking = QuizScreen(round: quiz.round, heading: quiz.heading)
+                asking.run()
+                quiz.round = asking.round
+                reviewMissed = asking.reviewMissed
             } else {
-                var quiz = PlainQuiz(round: round, toStandardError: json)
-                quiz.say(heading)
-                quiz.run()
-                round = quiz.round
+                var asking = PlainQuiz(round: quiz.round, toStandardError: json)
+                asking.say(quiz.heading)
+                asking.run()
+                quiz.round = asking.round
             }
             if json {
-                Output.line(round.json(seed: seed, graded: graded).serialized(pretty: true))
+                Output.line(quiz.round.json(seed: quiz.seed, graded: recorder?.graded ?? 0).serialized(pretty: true))
             } else {
-                for line in round.summary(graded: grade ? graded : nil) { Output.line(line) }
+                for line in quiz.round.summary(graded: recorder?.graded) { Output.line(line) }
                 Output.flush()
             }
             try context.loaded.finish()
             // "Review these now": the cards missed, crammed (their answers recorded with --grade).
-            let missed = round.missed
+            let missed = quiz.round.missed
             guard !json, !missed.isEmpty else { return }
             if !screen {
                 Output.line("Press r and Enter to review them now; Enter alone ends.")
@@ -128,46 +80,9 @@ extension Quire {
                 reviewMissed = readLine()?.trimmingSpaces().lowercased() == "r"
             }
             guard reviewMissed else { return }
-            var arguments = ["--cram"] + (grade ? ["--reschedule"] : []) + (screen ? [] : ["--plain"])
-            if let vault = options.vault { arguments += ["--vault", vault] }
-            if let now = options.nowText { arguments += ["--now", now] }
-            if options.noCache { arguments.append("--no-cache") }
-            let review = try Quire.Review.parse(arguments + [missed.map { "id:\($0.id)" }.joined(separator: " or ")])
-            try review.run()
-        }
-    }
-}
-
-extension Quire.Quiz {
-    /// The meanings of answers, when the search model is installed and options are wanted.
-    static func meanings(_ pool: [QuizItem], mode: QuizQuestion.Mode) -> Meanings? {
-        guard mode == .choice || mode == .truefalse,
-              let folder = EmbeddingModel.folder(environment: ProcessInfo.processInfo.environment), EmbeddingModel.isInstalled(in: folder),
-              let encoder = try? EmbeddingModel.load(from: folder) else { return nil }
-        return Meanings(encoder: encoder, answers: Dictionary(pool.map { ($0.id, $0.answer) }, uniquingKeysWith: { a, _ in a }))
-    }
-
-    /// Answers embedded on demand (the cards a question weighs, together on every core), each once;
-    /// how near two are is the cosine of their embeddings.
-    final class Meanings {
-        let encoder: SentenceEncoder
-        let answers: [CardID: String]
-        private var vectors: [CardID: [Float]] = [:]
-
-        init(encoder: SentenceEncoder, answers: [CardID: String]) {
-            self.encoder = encoder
-            self.answers = answers
-        }
-
-        func prepare(_ ids: [CardID]) {
-            let missing = Array(Set(ids.filter { vectors[$0] == nil && answers[$0] != nil }))
-            for (id, vector) in zip(missing, encoder.embed(missing.compactMap { answers[$0] })) { vectors[id] = vector }
-        }
-
-        func similarity(_ a: CardID, _ b: CardID) -> Double? {
-            prepare([a, b])
-            guard let x = vectors[a], let y = vectors[b] else { return nil }
-            return Double(zip(x, y).reduce(Float(0)) { $0 + $1.0 * $1.1 })
+            let cards = try LoadedVault.query([missed.map { "id:\($0.id)" }.joined(separator: " or ")])
+            try Quire.Review.study(try StudyContext(options), .custom(.cram, query: cards), options: options, recordsAnswers: grade,
+                                   plain: !screen, typeEveryAnswer: false, changedCardsJoin: false)
         }
     }
 }

@@ -91,31 +91,40 @@ extension Quire {
                 let defaults = chosen.defaultCounts
                 request = .mode(chosen, counts: chosen == .custom ? (new ?? defaults.new, reviews ?? defaults.reviews) : nil, query: q)
             }
+            try Self.study(context, request, options: options, recordsAnswers: !cram || reschedule, plain: plain,
+                           typeEveryAnswer: type, changedCardsJoin: chosenMode != .new && custom == nil)
+        }
+
+        /// Studies the session `request` asks for in `context`: line by line (`plain`, or when
+        /// standard output is no terminal) or on the full screen.
+        /// - Parameter changedCardsJoin: whether a card that becomes due in a note changed while
+        ///   studying joins (not in a new-cards session, a custom study, or once today's reviews
+        ///   were over the limit).
+        static func study(_ context: StudyContext, _ request: StudyContext.SessionRequest, options: VaultOptions, recordsAnswers: Bool,
+                          plain: Bool, typeEveryAnswer: Bool, changedCardsJoin: Bool) throws {
             let (entries, plan) = context.session(request)
-            let index = context.loaded.index
             if entries.isEmpty {
+                let custom: CustomStudy? = if case .custom(let custom, _) = request { custom } else { nil }
                 for line in StudyContext.nothingToStudy(plan: plan, custom: custom, settings: context.config.study) { Output.line(line) }
                 try context.loaded.finish()
                 return
             }
             let review = try ReviewContext(options)
-            let controller = ReviewController(writer: review.writer, index: index, entries: entries, dayEnd: context.dayEnd,
-                                              recordsAnswers: !cram || reschedule)
+            let controller = ReviewController(writer: review.writer, index: context.loaded.index, entries: entries, dayEnd: context.dayEnd,
+                                              recordsAnswers: recordsAnswers)
             let clock = StudyClock(fixed: options.pinnedNow)
             if plain || !Output.isTerminal {
                 var loop = PlainReview(controller: controller, context: context, clock: clock, secondsPerCard: plan.secondsPerCard)
                 loop.run()
             } else {
-                // A card that becomes due in a note changed while studying joins, unless this is a
-                // new-cards session or today's reviews were already over the limit.
-                let calendar = context.calendar
-                let canJoin = chosenMode != .new && plan.overLimit == 0 && custom == nil
+                let calendar = context.calendar, query = request.query
+                let canJoin = changedCardsJoin && plan.overLimit == 0
                 let joining: (Card, Note, Timestamp) -> StudyPlan.Section? = { card, note, now in
                     guard canJoin else { return nil }
-                    return SessionRules.joining(card, in: note, now: now, dayEnd: calendar.end(containing: now), query: q)
+                    return SessionRules.joining(card, in: note, now: now, dayEnd: calendar.end(containing: now), query: query)
                 }
                 var screen = ReviewScreen(controller: controller, context: context, clock: clock,
-                                          secondsPerCard: plan.secondsPerCard, typeEveryAnswer: type, joining: joining)
+                                          secondsPerCard: plan.secondsPerCard, typeEveryAnswer: typeEveryAnswer, joining: joining)
                 screen.run()
             }
             try context.loaded.finish()

@@ -19,11 +19,7 @@ final class SearchFollower {
               let index = try? SearchIndex.openOrRebuild(path: path, io: vault.io) else { return nil }
         self.vault = vault
         self.index = index
-        if let folder = EmbeddingModel.folder(environment: ProcessInfo.processInfo.environment), EmbeddingModel.isInstalled(in: folder) {
-            encoder = try? EmbeddingModel.load(from: folder)
-        } else {
-            encoder = nil
-        }
+        encoder = (try? EmbeddingModel.loadInstalled(environment: ProcessInfo.processInfo.environment)) ?? nil
         follow([.rescanned(reason: "start")], index: vaultIndex)
     }
 

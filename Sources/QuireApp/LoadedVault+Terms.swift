@@ -1,4 +1,3 @@
-import QuireApp
 import QuireGeneration
 import QuireSupport
 import Synchronization
@@ -7,7 +6,7 @@ extension LoadedVault {
     /// The vault's word rarity over every note's file, and the files of the notes in `paths`
     /// (read once for both). A note that cannot be read is left out of both. The notes are read
     /// and counted on every core, in parts joined at the end.
-    func termStatistics(keeping paths: Set<String>) -> (statistics: TermStatistics, files: [String: [UInt8]]) {
+    public func termStatistics(keeping paths: Set<String>) -> (statistics: TermStatistics, files: [String: [UInt8]]) {
         let notes = index.notes.map(\.path)
         let vault = self.vault
         let parts = ResultSlots<(TermStatistics, [String: [UInt8]])>(count: (notes.count + 255) / 256)
