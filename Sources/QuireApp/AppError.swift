@@ -18,10 +18,13 @@ public enum AppError: Error, Sendable, CustomStringConvertible {
     case search(String)
     /// No quiz can be made of the cards asked for.
     case quiz(String)
+    /// Nothing FSRS schedules to simulate.
+    case retention(String)
 
     public var description: String {
         switch self {
-        case .settings(let message), .device(let message), .curation(let message), .search(let message), .quiz(let message): message
+        case .settings(let message), .device(let message), .curation(let message), .search(let message), .quiz(let message),
+             .retention(let message): message
         case .notInitialized(let root):
             "\(root) is not a Quire vault (no .quire/ here or above): run 'quire init' first; it also keeps this device's own files out of git"
         case .noSuchCard(let id): "no card '\(id)' in the vault (IDs are listed by 'quire list'; a prefix must be unique)"
