@@ -47,7 +47,7 @@ extension Quire {
         func run() throws {
             let context = try StudyContext(options, readLog: false)
             let vault = context.loaded.vault
-            try ImportCommand.requireQuireSyntax(vault)
+            try ImportedFiles.requireQuireSyntax(vault)
             let folder = try into.map { name -> String in
                 guard let f = CSVImport.folder(forDeck: name) else { throw CLIError("--into \(name): not a folder of the vault") }
                 return f
@@ -68,7 +68,7 @@ extension Quire {
                                        existing: { fronts[$0 + "\n" + $1] },
                                        existingNote: { imported[$0] },
                                        sameMedia: AnkiImport.sameMedia(package: file, name: name, format: package.format, vault: vault),
-                                       taken: ImportCommand.taken(in: vault))
+                                       taken: ImportedFiles.taken(in: vault))
             let errors = try ImportCommand.report(plan.diagnostics, root: ".", strict: strict)
             // An empty collection (a profile's first backup, say) is said as such, not as 0 of something.
             if package.notes.isEmpty {

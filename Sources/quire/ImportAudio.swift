@@ -1,3 +1,4 @@
+import QuireApp
 import ArgumentParser
 import QuireInterchange
 
@@ -25,7 +26,7 @@ extension Quire {
 
         func run() throws {
             let vault = try options.open()
-            try ImportCommand.requireQuireSyntax(vault)
+            try ImportedFiles.requireQuireSyntax(vault)
             try speech.note(of: file, keeping: .original, title: title).write(to: vault, now: options.now)
         }
     }

@@ -44,7 +44,7 @@ extension Quire {
 
         func run() throws {
             let vault = try options.open()
-            try ImportCommand.requireQuireSyntax(vault)
+            try ImportedFiles.requireQuireSyntax(vault)
             let bytes: [UInt8]
             do { bytes = try FileIO().read(file).bytes } catch { throw CLIError("\(file): \(error.description)") }
             let shownRoot = file.hasPrefix("/") ? "" : "."
@@ -58,11 +58,11 @@ extension Quire {
             let base = name.contains(".") ? String(name[..<(name.lastIndex(of: ".") ?? name.endIndex)]) : name
             var plan = CSVImport.plan(table, path: file, options: .init(name: base.isEmpty ? name : base, source: name, deck: deck, created: options.now),
                                       existing: { fronts[$0 + "\n" + $1] },
-                                      taken: ImportCommand.taken(in: vault))
+                                      taken: ImportedFiles.taken(in: vault))
             if generate {
                 let statistics = TermStatistics(texts: plan.notes.map { String(decoding: $0.bytes, as: UTF8.self) })
                 for k in plan.notes.indices {
-                    let (bytes, count) = ImportCommand.withGeneratedCards(path: plan.notes[k].path, bytes: plan.notes[k].bytes, statistics: statistics)
+                    let (bytes, count) = ImportedFiles.withGeneratedCards(path: plan.notes[k].path, bytes: plan.notes[k].bytes, statistics: statistics)
                     plan.notes[k].bytes = bytes
                     plan.notes[k].cards += count
                 }

@@ -1,3 +1,4 @@
+import QuireApp
 import Foundation
 import ArgumentParser
 import QuireInterchange
@@ -35,8 +36,8 @@ extension Quire {
 
         func run() throws {
             let vault = try options.open()
-            try ImportCommand.requireQuireSyntax(vault)
-            let folder = ImportCommand.folder(to: to, deck: deck)
+            try ImportedFiles.requireQuireSyntax(vault)
+            let folder = ImportedFiles.folder(to: to, deck: deck)
             let scratch = try ScratchFolder("quire-image")
             defer { scratch.remove() }
             var body = ""
@@ -47,8 +48,8 @@ extension Quire {
             for (k, file) in files.enumerated() {
                 let bytes: [UInt8]
                 do { bytes = try FileIO().read(file).bytes } catch { throw CLIError("\(file): \(error.description); nothing written") }
-                let name = ImportCommand.safeName(String(file.split(separator: "/").last ?? Substring(file)))
-                let asset = ImportCommand.assetPath(for: name, in: vault, avoiding: assets)
+                let name = ImportedFiles.safeName(String(file.split(separator: "/").last ?? Substring(file)))
+                let asset = ImportedFiles.assetPath(for: name, in: vault, avoiding: assets)
                 assets.insert(asset)
                 staged.append(StagedFiles.File(asset, .file) { bytes })
                 let reading: ImageReading
@@ -82,10 +83,10 @@ extension Quire {
                 plan = try NoteCreation.plan("# " + noteTitle + "\n" + body, fields: [("source", files.map { String($0.split(separator: "/").last ?? "") }.joined(separator: ", "))],
                                              tags: [], folder: folder, vault: vault, created: options.now)
             } catch { throw CLIError("\(error)") }
-            if let problem = ImportCommand.plainNoteProblem(plan) {
+            if let problem = ImportedFiles.plainNoteProblem(plan) {
                 throw CLIError("the text read would not make a plain note: \(problem); nothing written")
             }
-            let (bytes, cards) = generate ? ImportCommand.withGeneratedCards(path: plan.path, bytes: plan.bytes) : (plan.bytes, 0)
+            let (bytes, cards) = generate ? ImportedFiles.withGeneratedCards(path: plan.path, bytes: plan.bytes) : (plan.bytes, 0)
             try ImportCommand.write(staged + [.note(plan.path, bytes)], to: vault)
             Output.line("wrote \(plan.path) (\(Output.counted(files.count, "image")), kept in assets/" + (generate ? ", \(Output.counted(cards, "card")) generated)" : ")"))
         }

@@ -1,11 +1,6 @@
 import ArgumentParser
 import QuireApp
-import QuireIndex
-import QuireInterchange
-import QuireModel
 import QuireReview
-import QuireScheduling
-import QuireSystem
 
 extension Quire {
     /// `quire import obsidian-sr [--strip] [--dry-run]`.
@@ -31,29 +26,17 @@ extension Quire {
 
         func run() throws {
             let context = try StudyContext(options, readLog: false)
-            let vault = context.loaded.vault
-            let plugin = vault.obsidianSRSettings()
-            Output.diagnostics(plugin.diagnostics, root: vault.root, toStandardError: true, color: false)
-            var notes: [(path: String, bytes: [UInt8])] = []
-            var failed = false
-            for note in context.loaded.index.notes {
-                do { notes.append((note.path, try vault.io.read(try vault.notePath(note.path)).bytes)) } catch {
-                    Output.error("quire: error: \(note.path): \(error.description)")
-                    failed = true
-                }
-            }
-            let calendar = context.calendar
-            let plan = ObsidianSRImport.plan(notes, settings: plugin.settings, strip: strip, now: context.now, day: { y, m, d in
-                // The study day of that date, starting at the rollover hour in the offset of that day.
-                let date = Timestamp(year: y, month: m, day: d)
-                return calendar.start(of: Day(number: Int(date.milliseconds / 86_400_000)))
-            }, eventIDs: { ReviewWriter.randomEventID() })
-            try ImportCommand.report(plan.diagnostics, root: vault.root)
-            let syntaxChange = context.config.cardSyntax != .obsidianSR
+            let root = context.loaded.vault.root
+            let migration = ObsidianMigration(context, strip: strip)
+            Output.diagnostics(migration.settingsDiagnostics, root: root, toStandardError: true, color: false)
+            for (path, reason) in migration.unreadable { Output.error("quire: error: \(path): \(reason)") }
+            var failed = !migration.unreadable.isEmpty
+            let plan = migration.plan
+            try ImportCommand.report(plan.diagnostics, root: root)
             let summary = "\(Output.counted(plan.cardCount, "card")) in \(Output.counted(plan.changes.count, "note"))"
             if dryRun {
                 for change in plan.changes { Output.write(UnifiedDiff.make(old: change.original, new: change.edited, path: change.path)) }
-                if syntaxChange { Output.line("would set card_syntax: obsidian-sr in .quire/config.yaml") }
+                if migration.changesSyntax { Output.line("would set card_syntax: obsidian-sr in .quire/config.yaml") }
                 Output.line("Would migrate \(summary). Nothing written (--dry-run).")
                 return
             }
@@ -62,28 +45,12 @@ extension Quire {
                 if failed { throw ExitCode(1) }
                 return
             }
-            // The log first (FORMAT.md §6.1), then the settings, then each note if it is as read.
-            let text = ReviewLog.header + "\n" + plan.logLines.joined(separator: "\n") + "\n"
-            try ImportCommand.write([StagedFiles.File(Vault.logFolder + "/obsidian-sr-" + ReviewWriter.randomEventID() + ".log", .quire) {
-                Array(text.utf8)
-            }], to: vault)
-            let lock = try vault.lockForWriting()
-            defer { lock.release() }
-            if syntaxChange {
-                let rel = Vault.folderName + "/config.yaml"
-                do {
-                    try vault.setCardSyntax("obsidian-sr")
-                    Output.line("set card_syntax: obsidian-sr in \(rel)")
-                } catch {
-                    throw CLIError("\(rel): \(error); the schedules are in the log: run quire import obsidian-sr again once it can be written")
-                }
-            }
-            for change in plan.changes {
-                do {
-                    try vault.io.replace(try vault.notePath(change.path), with: change.edited, expected: change.original)
-                    Output.line("migrated \(change.path) (\(Output.counted(change.cards, "card")))")
-                } catch {
-                    Output.error("quire: error: \(change.path): \(error.description); run quire replay to bring its schedule from the log")
+            try migration.write { step in
+                switch step {
+                case .syntaxSet(let file): Output.line("set card_syntax: obsidian-sr in \(file)")
+                case .migrated(let path, let cards): Output.line("migrated \(path) (\(Output.counted(cards, "card")))")
+                case .failed(let path, let reason):
+                    Output.error("quire: error: \(path): \(reason); run quire replay to bring its schedule from the log")
                     failed = true
                 }
             }

@@ -1,3 +1,4 @@
+import QuireApp
 import Foundation
 import Synchronization
 import QuireSupport
@@ -46,8 +47,8 @@ extension Quire {
 
         func run() throws {
             let vault = try options.open()
-            try ImportCommand.requireQuireSyntax(vault)
-            let folder = ImportCommand.folder(to: to, deck: deck)
+            try ImportedFiles.requireQuireSyntax(vault)
+            let folder = ImportedFiles.folder(to: to, deck: deck)
             var failed = 0
             for file in files {
                 do {
@@ -72,10 +73,10 @@ extension Quire {
                         plan = try NoteCreation.plan("# " + noteTitle + "\n" + result.body, fields: [("source", name), ("pages", String(info.pages))],
                                                      tags: [], folder: folder, vault: vault, created: options.now)
                     } catch { throw CLIError("\(file): \(error)") }
-                    if let problem = ImportCommand.plainNoteProblem(plan) {
+                    if let problem = ImportedFiles.plainNoteProblem(plan) {
                         throw CLIError("\(file): the converted text would not read back as a plain note: \(problem)")
                     }
-                    let (bytes, cards) = generate ? ImportCommand.withGeneratedCards(path: plan.path, bytes: plan.bytes) : (plan.bytes, 0)
+                    let (bytes, cards) = generate ? ImportedFiles.withGeneratedCards(path: plan.path, bytes: plan.bytes) : (plan.bytes, 0)
                     try ImportCommand.write([.note(plan.path, bytes)], to: vault)
                     var line = "wrote \(plan.path) (\(Output.counted(info.pages, "page")), \(Output.counted(result.headings, "heading"))"
                     if generate { line += ", \(Output.counted(cards, "card")) generated" }

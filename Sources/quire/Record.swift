@@ -1,3 +1,4 @@
+import QuireApp
 import ArgumentParser
 import Foundation
 import QuireInterchange
@@ -36,7 +37,7 @@ extension Quire {
 
         func run() throws {
             let vault = try options.open()
-            try ImportCommand.requireQuireSyntax(vault)
+            try ImportedFiles.requireQuireSyntax(vault)
             // The engine checked before anything is recorded.
             _ = try speech.resolved
             let now = options.now
@@ -70,7 +71,7 @@ extension Quire {
                 try note.write(to: vault, now: now)
             } catch {
                 // The recording is never lost: kept in assets/ without a note.
-                let asset = ImportCommand.assetPath(for: "Recording \(stamp).ogg", in: vault)
+                let asset = ImportedFiles.assetPath(for: "Recording \(stamp).ogg", in: vault)
                 let bytes = (try? FileIO().read(file).bytes) ?? []
                 if !bytes.isEmpty, (try? ImportCommand.write([StagedFiles.File(asset, .file) { bytes }], to: vault)) != nil {
                     Output.error("quire: the recording is kept as \(asset); `quire import audio \(asset)` makes its note once the problem below is solved")

@@ -1,3 +1,4 @@
+import QuireApp
 import Foundation
 import Synchronization
 import QuireInterchange
@@ -53,7 +54,7 @@ struct RecordingNote {
             do { bytes = try FileIO().read(out).bytes } catch { throw CLIError("\(out): \(error.description); nothing written") }
             kept = (stem + ".ogg", { bytes })
         }
-        let asset = Quire.ImportCommand.assetPath(for: kept.name, in: vault)
+        let asset = ImportedFiles.assetPath(for: kept.name, in: vault)
         let assetName = String(asset.dropFirst("assets/".count))
         let minutes = max(1, Int(audio.seconds / 60))
         Output.error("Transcribing \(TimeAnchor.clock(Int(audio.seconds.rounded()))) of sound with \(engine.name)"
@@ -75,10 +76,10 @@ struct RecordingNote {
                                                   ("transcribed_by", engine.name)],
                                          tags: [], folder: folder, vault: vault, created: now)
         } catch { throw CLIError("\(error)") }
-        if let problem = Quire.ImportCommand.plainNoteProblem(plan) {
+        if let problem = ImportedFiles.plainNoteProblem(plan) {
             throw CLIError("the transcript would not make a plain note: \(problem); nothing written")
         }
-        let (bytes, cards) = generate ? Quire.ImportCommand.withGeneratedCards(path: plan.path, bytes: plan.bytes) : (plan.bytes, 0)
+        let (bytes, cards) = generate ? ImportedFiles.withGeneratedCards(path: plan.path, bytes: plan.bytes) : (plan.bytes, 0)
         try Quire.ImportCommand.write([StagedFiles.File(asset, .file, bytes: kept.bytes), .note(plan.path, bytes)], to: vault)
         Output.line("wrote \(plan.path) (\(TimeAnchor.clock(Int(audio.seconds.rounded()))), \(Output.counted(transcript.words.count, "word")), "
                     + "\(Output.counted(result.sections, "section")), \(Output.counted(result.liveNotes, "live note"))"
