@@ -1,3 +1,4 @@
+import QuireSupport
 import QuireCuration
 import QuireModel
 
@@ -35,7 +36,7 @@ public struct CurationSession {
 
     /// The opening line: `Weekly review of Week 47, 2026 (2026-W47): 12 notes, 3 kept, 0 archived, 9 to decide.`
     public var heading: String {
-        "\(period.review.rawValue.capitalized) review of \(period.title) (\(period)): \(status.total) note\(status.total == 1 ? "" : "s"), "
+        "\(period.review.rawValue.capitalized) review of \(period.title) (\(period)): \(Plural.counted(status.total, "note")), "
             + "\(status.kept) kept, \(status.archived) archived, \(status.left) to decide."
     }
 
@@ -61,7 +62,7 @@ public struct CurationSession {
             if decision == .keep { return "Kept: cycle \(period.review.output.rawValue)." }
             let cards = notes[position - 1].cards
             // An archived note's cards are never due (FORMAT.md §2.1): say so when it has some.
-            return cards == 0 ? "Archived." : "Archived: its \(cards) card\(cards == 1 ? "" : "s") no longer come\(cards == 1 ? "s" : "") up for review (they keep their history; unarchiving brings them back)."
+            return cards == 0 ? "Archived." : "Archived: its \(Plural.counted(cards, "card")) no longer come\(cards == 1 ? "s" : "") up for review (they keep their history; unarchiving brings them back)."
         } catch {
             return "error: \(error)"
         }

@@ -100,14 +100,14 @@ public enum Doctor {
             return [Finding(.error, "vault", "vault", "\(vault.root) has no .quire folder: reviews cannot be recorded",
                             fix: "quire init \(vault.root)")]
         }
-        found.append(Finding(.ok, "vault", "vault", "\(vault.root): \(counted(loaded.index.notes.count, "note")), \(counted(loaded.index.cardCount, "card"))"))
+        found.append(Finding(.ok, "vault", "vault", "\(vault.root): \(Plural.counted(loaded.index.notes.count, "note")), \(Plural.counted(loaded.index.cardCount, "card"))"))
         let (config, settings) = vault.config()
         let settingsErrors = settings.filter { $0.severity == .error }.count
         if settingsErrors > 0 {
-            found.append(Finding(.error, "vault", "settings", "\(settingsErrors) error\(settingsErrors == 1 ? "" : "s") in .quire/config.yaml",
+            found.append(Finding(.error, "vault", "settings", "\(Plural.counted(settingsErrors, "error")) in .quire/config.yaml",
                                  fix: "quire check lists them with their lines"))
         } else if !settings.isEmpty {
-            found.append(Finding(.warning, "vault", "settings", "\(settings.count) warning\(settings.count == 1 ? "" : "s") in .quire/config.yaml",
+            found.append(Finding(.warning, "vault", "settings", "\(Plural.counted(settings.count, "warning")) in .quire/config.yaml",
                                  fix: "quire check lists them with their lines"))
         } else {
             found.append(Finding(.ok, "vault", "settings", "read without a problem"))
@@ -130,7 +130,7 @@ public enum Doctor {
         if unreadable.isEmpty {
             found.append(Finding(.ok, "vault", "notes", "every note reads"))
         } else {
-            found.append(Finding(.error, "vault", "notes", "\(unreadable.count) file\(unreadable.count == 1 ? "" : "s") cannot be read (left out of study)",
+            found.append(Finding(.error, "vault", "notes", "\(Plural.counted(unreadable.count, "file")) cannot be read (left out of study)",
                                  fix: "quire check --errors-only lists them at path:line:column"))
         }
         if !leftovers.isEmpty {
@@ -147,7 +147,7 @@ public enum Doctor {
         }
         let logProblems = replay.diagnostics.filter { $0.severity != .note }.count
         if logProblems > 0 {
-            found.append(Finding(.warning, "vault", "review log lines", "\(logProblems) line\(logProblems == 1 ? "" : "s") of the log cannot be used",
+            found.append(Finding(.warning, "vault", "review log lines", "\(Plural.counted(logProblems, "line")) of the log cannot be used",
                                  fix: "quire check lists them; they are skipped"))
         }
         if vault.cache != nil {
@@ -158,7 +158,7 @@ public enum Doctor {
         if let staging = try? vault.internalFolder(Vault.folderName + "/staging"), let names = vault.io.names(in: staging), !names.isEmpty {
             // What is left after opening the vault finished what it could: files of a killed
             // import whose place another file took meanwhile.
-            found.append(Finding(.warning, "vault", "staging", "\(names.count) item\(names.count == 1 ? "" : "s") in .quire/staging/ from an interrupted import "
+            found.append(Finding(.warning, "vault", "staging", "\(Plural.counted(names.count, "item")) in .quire/staging/ from an interrupted import "
                                  + "that could not be finished (a file took the place of one of its files)",
                                  fix: "each stage's journal names its files' places: move what you want to keep by hand, then remove .quire/staging/"))
         }
@@ -180,17 +180,16 @@ public enum Doctor {
             var folders = Set<String>()
             for note in loaded.index.notes { folders.insert(FileIO.directory(of: note.path)) }
             if folders.count * 5 > limit * 4 {
-                found.append(Finding(.warning, "vault", "watcher", "\(counted(folders.count, "folder")) near the system's limit of \(limit) watches",
+                found.append(Finding(.warning, "vault", "watcher", "\(Plural.counted(folders.count, "folder")) near the system's limit of \(limit) watches",
                                      fix: "sudo sysctl fs.inotify.max_user_watches=524288 (and in /etc/sysctl.d/ to keep it)"))
             } else {
-                found.append(Finding(.ok, "vault", "watcher", "\(counted(folders.count, "folder")), within the limit of \(limit) watches"))
+                found.append(Finding(.ok, "vault", "watcher", "\(Plural.counted(folders.count, "folder")), within the limit of \(limit) watches"))
             }
         }
         return found
     }
 
     /// `1 note`, `3 notes`.
-    static func counted(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
 
     /// The findings as JSON (`quire doctor --json`).
     public static func json(_ findings: [Finding]) -> JSONValue {

@@ -162,7 +162,7 @@ public struct QuizRound {
         let seconds = results.reduce(0) { $0 + $1.milliseconds } / 1000
         var lines = ["", "Score: \(score.points) points · \(score.right) of \(results.count) right · longest streak \(score.longestStreak) · "
                      + "\(StudyStats.duration(seconds: seconds)) (\(StudyStats.duration(seconds: seconds / max(1, results.count))) a question)"]
-        if let graded { lines.append("Recorded \(graded) review\(graded == 1 ? "" : "s") (right: good, wrong: again).") }
+        if let graded { lines.append("Recorded \(Plural.counted(graded, "review")) (right: good, wrong: again).") }
         if !missed.isEmpty {
             lines.append("Missed:")
             for item in missed { lines.append("  \(item.id)  \(item.prompt.prefix(70))") }

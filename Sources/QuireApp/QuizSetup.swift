@@ -1,3 +1,4 @@
+import QuireSupport
 import Foundation
 import QuireEmbedding
 import QuireGeneration
@@ -40,8 +41,8 @@ public struct PreparedQuiz {
     /// `Quiz: 10 questions, choice (seed 42)`, and the first card that could not be asked.
     public var heading: String {
         let count = round.questions.count
-        return "Quiz: \(count) question\(count == 1 ? "" : "s"), \(round.mode.rawValue) (seed \(seed))"
-            + (skipped.isEmpty ? "" : "; \(skipped.count) card\(skipped.count == 1 ? "" : "s") could not be asked: \(skipped[0].1)")
+        return "Quiz: \(Plural.counted(count, "question")), \(round.mode.rawValue) (seed \(seed))"
+            + (skipped.isEmpty ? "" : "; \(Plural.counted(skipped.count, "card")) could not be asked: \(skipped[0].1)")
     }
 }
 
@@ -143,6 +144,6 @@ final class AnswerMeanings {
     func similarity(_ a: CardID, _ b: CardID) -> Double? {
         prepare([a, b])
         guard let x = vectors[a], let y = vectors[b] else { return nil }
-        return Double(zip(x, y).reduce(Float(0)) { $0 + $1.0 * $1.1 })
+        return Double(SentenceEncoder.cosine(x, y))
     }
 }

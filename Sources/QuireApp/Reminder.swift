@@ -14,7 +14,7 @@ public enum Reminder {
         let due = plan.items.filter { $0.section != .new }.count
         let new = plan.items.count - due
         var parts: [String] = []
-        if due > 0 { parts.append("\(due) card\(due == 1 ? "" : "s") due") }
+        if due > 0 { parts.append("\(Plural.counted(due, "card")) due") }
         if new > 0 { parts.append("\(new) new") }
         let curation = CurationContext(loaded: context.loaded, config: context.config, now: context.now)
         let reviews = Set(curation.curation.pending(today: curation.today).map(\.period.review.rawValue))

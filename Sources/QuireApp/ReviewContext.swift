@@ -87,7 +87,7 @@ public struct ReviewContext {
     public static func leechNotice(_ state: SchedulingState?, note: Note?) -> String {
         let suspended = state?.suspended == true
         let lapses = state?.lapses ?? 0
-        var said = ["Leech: lapsed \(lapses) time\(lapses == 1 ? "" : "s"), marked in its line (is:leech finds it)"]
+        var said = ["Leech: lapsed \(Plural.counted(lapses, "time")), marked in its line (is:leech finds it)"]
         if suspended { said.append("the card is suspended (quire unsuspend to study it again)") }
         return said.joined(separator: "; ")
     }

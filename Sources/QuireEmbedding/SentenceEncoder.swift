@@ -62,6 +62,14 @@ public final class SentenceEncoder: @unchecked Sendable {
     }
 
     /// The unit-length embedding of `text`.
+    /// How near two of this encoder's embeddings are: their cosine, which for its unit-length
+    /// vectors is their dot product (the shorter's length taken).
+    public static func cosine(_ a: [Float], _ b: [Float]) -> Float {
+        var sum: Float = 0
+        for k in 0..<min(a.count, b.count) { sum += a[k] * b[k] }
+        return sum
+    }
+
     public func embed(_ text: String) -> [Float] { embed(ids: tokenizer.ids(text, maximumLength: Self.maximumTokens)) }
 
     /// The embeddings of `texts`, in order, computed on every core (`threads`: how many at once).

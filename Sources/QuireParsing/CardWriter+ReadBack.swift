@@ -1,3 +1,4 @@
+import QuireSupport
 import QuireMarkdown
 import QuireModel
 
@@ -161,7 +162,7 @@ extension CardWriter {
             return .notReadBack("the note reads with '\(warning.message)'")
         }
         let kinds = cards.map { "\($0.kind.rawValue) '\(String($0.front.prefix(40)))'" }
-        return .notReadBack(cards.isEmpty ? "no card" : "\(cards.count) card\(cards.count == 1 ? "" : "s"): " + kinds.joined(separator: ", "))
+        return .notReadBack(cards.isEmpty ? "no card" : "\(Plural.counted(cards.count, "card")): " + kinds.joined(separator: ", "))
     }
 
     /// Whether text ends as an Obsidian block ID does (` ^word`, or only `^word`), which the reader

@@ -102,7 +102,7 @@ public enum FSRSOptimizer {
         public var description: String {
             switch self {
             case .tooLittleHistory(let n):
-                "too little history to fit: \(n) prediction\(n == 1 ? "" : "s") left after the outlier filter "
+                "too little history to fit: \(Plural.counted(n, "prediction")) left after the outlier filter "
                     + "(reviews on a later day than the card's review before); 8 at least, and some hundreds to fit well"
             case .noFirstReviews:
                 "too little history to fit: no first answer has 20 cards reviewed again on a later day"

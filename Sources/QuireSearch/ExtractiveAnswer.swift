@@ -90,7 +90,7 @@ public enum ExtractiveAnswer {
         var semantic: [Float]?
         if let encoder {
             let q = encoder.embed(question)
-            semantic = encoder.embed(candidates.map(\.scored)).map { v in zip(q, v).reduce(0) { $0 + $1.0 * $1.1 } }
+            semantic = encoder.embed(candidates.map(\.scored)).map { SentenceEncoder.cosine(q, $0) }
         }
         var scored: [(index: Int, score: Double, passes: Bool)] = []
         for i in candidates.indices {
@@ -183,7 +183,7 @@ public enum ExtractiveAnswer {
                 let supported: Bool
                 if let encoder, let vectors = chunkVectors {
                     let v = encoder.embed(text)
-                    supported = zip(v, vectors[first - 1]).reduce(0) { $0 + $1.0 * $1.1 } >= 0.3
+                    supported = SentenceEncoder.cosine(v, vectors[first - 1]) >= 0.3
                 } else {
                     supported = coverage(of: text, in: chunks[first - 1].text) >= 0.5
                 }

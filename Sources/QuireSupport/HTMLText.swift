@@ -1,8 +1,9 @@
 /// Text for HTML and XML pages: escaped going in, cmark's attribute entities decoded coming out.
 public enum HTMLText {
     /// Text made safe for HTML and XML content and attribute values: the five special characters
-    /// become entities, and control characters (terminal escapes among them) are dropped.
-    public static func escaped(_ text: String) -> String {
+    /// become entities, and control characters (terminal escapes among them) are dropped — unless
+    /// `keepingControls` (text another program reads as its author wrote it: TeX for Anki's MathJax).
+    public static func escaped(_ text: String, keepingControls: Bool = false) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
@@ -13,7 +14,7 @@ public enum HTMLText {
             case "\"": out += "&quot;"
             case "'": out += "&#39;"
             default:
-                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) { continue }
+                if !keepingControls, scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) { continue }
                 out.unicodeScalars.append(scalar)
             }
         }

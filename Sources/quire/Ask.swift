@@ -106,7 +106,7 @@ extension Quire {
             Output.line()
             for (k, hit) in answer.sources.enumerated() { Output.line("[\(k + 1)] " + Self.citation(hit)) }
             if !answer.dropped.isEmpty {
-                Output.error("quire: note: \(Output.counted(answer.dropped.count, "sentence")) of the model's answer left out: no retrieved note supports \(answer.dropped.count == 1 ? "it" : "them")")
+                Output.error("quire: note: \(Plural.counted(answer.dropped.count, "sentence")) of the model's answer left out: no retrieved note supports \(answer.dropped.count == 1 ? "it" : "them")")
             }
             try loaded.finish()
         }

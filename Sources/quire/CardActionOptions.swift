@@ -1,3 +1,4 @@
+import QuireSupport
 import ArgumentParser
 import QuireApp
 import QuireModel
@@ -33,7 +34,7 @@ extension ReviewContext {
         if words == ["all"] {
             selected = index.cards(matching: try LoadedVault.query([]), now: now, dayEnd: try loaded.dayEnd(at: now))
             if asksBeforeEveryCard, !options.dryRun {
-                try Confirmation.everything(Output.counted(selected.count, "card"), confirmed: options.all)
+                try Confirmation.everything(Plural.counted(selected.count, "card"), confirmed: options.all)
             }
         } else if words.count == 1, let loc = index.location(of: words[0]), !words[0].contains(":") {
             selected = [loc]

@@ -24,7 +24,7 @@ struct CardExportOptions: ParsableArguments {
             Output.write(text)
         } else {
             try OutputFile.write(Array(text.utf8), to: out, what: "export")
-            Output.line("Exported \(Output.counted(cards.count, "card")) to \(out).")
+            Output.line("Exported \(Plural.counted(cards.count, "card")) to \(out).")
         }
         try loaded.finish()
     }

@@ -47,7 +47,7 @@ extension Quire {
                 }
                 for c in sorted {
                     let pill = Output.useColor ? Self.colored("●", c.color) + " " : ""
-                    Output.line(pill + TerminalText.visible(c.name) + "  " + Output.counted(counts[c.name.lowercased()] ?? 0, "note")
+                    Output.line(pill + TerminalText.visible(c.name) + "  " + Plural.counted(counts[c.name.lowercased()] ?? 0, "note")
                                 + (c.configured ? "" : "  (not in the settings: quire category add \(TerminalText.visible(c.name)) COLOUR)"))
                 }
                 try loaded.finish()

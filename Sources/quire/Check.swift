@@ -46,8 +46,8 @@ extension Quire {
                 let errors = all.filter { $0.severity == .error }.count
                 let warnings = all.filter { $0.severity == .warning }.count
                 let notes = loaded.index.notes.count
-                Output.error("checked \(notes) note\(notes == 1 ? "" : "s"), \(Output.counted(loaded.index.cardCount, "card")): "
-                             + "\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")")
+                Output.error("checked \(Plural.counted(notes, "note")), \(Plural.counted(loaded.index.cardCount, "card")): "
+                             + "\(Plural.counted(errors, "error")), \(Plural.counted(warnings, "warning"))")
             }
             Output.flush()
             if all.contains(where: { $0.severity == .error }) { throw ExitCode(1) }

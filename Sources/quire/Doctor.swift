@@ -57,7 +57,7 @@ extension Quire {
                 }
                 let errors = findings.filter { $0.level == .error }.count, warnings = findings.filter { $0.level == .warning }.count
                 Output.line("")
-                Output.line(errors + warnings == 0 ? "Nothing to fix." : "\(Output.counted(errors, "error")), \(Output.counted(warnings, "warning")).")
+                Output.line(errors + warnings == 0 ? "Nothing to fix." : "\(Plural.counted(errors, "error")), \(Plural.counted(warnings, "warning")).")
             }
             if findings.contains(where: { $0.level == .error }) { throw ExitCode(1) }
         }

@@ -52,7 +52,7 @@ extension Quire {
             // read (its cards are not counted) is one line on standard error. Warnings are
             // `quire check`'s: a prompt would repeat them at every command.
             if !errors.isEmpty {
-                Output.error("quire: \(errors.count) error\(errors.count == 1 ? "" : "s") in the vault ('quire check' shows them)")
+                Output.error("quire: \(Plural.counted(errors.count, "error")) in the vault ('quire check' shows them)")
             }
             if listing.json {
                 // The curation reviews due need every note's level and dates: the index, read

@@ -1,3 +1,4 @@
+import QuireSupport
 import ArgumentParser
 import QuireApp
 import QuireModel
@@ -22,7 +23,7 @@ extension LoadedVault {
         let paths = index.notes(matching: query, now: options.now, dayEnd: try dayEnd(at: options.now)).map { index.notes[$0].path }
         let words = queryWords.filter { $0 != "--" }
         if !edit.dryRun, words.isEmpty || words == ["all"] {
-            try Confirmation.everything(Output.counted(paths.count, "note"), confirmed: edit.all)
+            try Confirmation.everything(Plural.counted(paths.count, "note"), confirmed: edit.all)
         }
         if edit.dryRun {
             let plan = vault.plan(change, paths: paths)

@@ -1,3 +1,4 @@
+import QuireSupport
 import ArgumentParser
 import Foundation
 import QuireApp
@@ -63,8 +64,8 @@ extension Quire {
                 StandardStreams.write(bytes, to: 1)
             } else {
                 try OutputFile.write(bytes, to: export.out, what: "export")
-                Output.line("Exported \(Output.counted(summary.cards, "card")) in \(Output.counted(summary.notes, "note")), "
-                            + "\(Output.counted(summary.reviews, "review")), \(Output.counted(summary.media, "media file")) to \(export.out).")
+                Output.line("Exported \(Plural.counted(summary.cards, "card")) in \(Plural.counted(summary.notes, "note")), "
+                            + "\(Plural.counted(summary.reviews, "review")), \(Plural.counted(summary.media, "media file")) to \(export.out).")
             }
             try context.loaded.finish()
         }

@@ -1,3 +1,4 @@
+import QuireSupport
 import ArgumentParser
 import QuireApp
 import QuireInterchange
@@ -31,7 +32,7 @@ extension Quire {
                 Output.write(result.text)
             } else {
                 try OutputFile.write(Array(result.text.utf8), to: export.out, what: "export")
-                Output.line("Exported \(Output.counted(result.reviews, "review")) of \(Output.counted(decks.count, "card")) to \(export.out).")
+                Output.line("Exported \(Plural.counted(result.reviews, "review")) of \(Plural.counted(decks.count, "card")) to \(export.out).")
             }
             try context.loaded.finish()
         }

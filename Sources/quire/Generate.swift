@@ -98,7 +98,7 @@ extension Quire {
                 let (kept, dropped) = meaning.filter(results)
                 results = kept
                 if !dropped.isEmpty {
-                    Output.error("quire: note: \(Output.counted(dropped.count, "card")) left out as saying what another card says (by meaning): "
+                    Output.error("quire: note: \(Plural.counted(dropped.count, "card")) left out as saying what another card says (by meaning): "
                                  + dropped.prefix(3).map { TerminalText.visible($0.0.markdown) + " ≈ " + TerminalText.visible($0.1) }.joined(separator: "; "))
                 }
             }
@@ -121,7 +121,7 @@ extension Quire {
             }
             if total == 0 { Output.line("No cards to propose.") }
             guard write || to != nil, total > 0 else {
-                if total > 0 { Output.line("\(Output.counted(total, "card")) proposed; --write adds them to the notes.") }
+                if total > 0 { Output.line("\(Plural.counted(total, "card")) proposed; --write adds them to the notes.") }
                 return try loaded.finish()
             }
             try write(pick ? try Self.picked(results) : results, vault: vault)
@@ -213,7 +213,7 @@ extension Quire {
                     do { try CardInsertion.write(target.cards, to: target.path, in: vault, created: options.now, placement: place) } catch {
                         throw CLIError("\(target.path): \(error.description)")
                     }
-                    Output.line("wrote \(Output.counted(target.cards.count, "card")) to \(TerminalText.visible(target.path))")
+                    Output.line("wrote \(Plural.counted(target.cards.count, "card")) to \(TerminalText.visible(target.path))")
                 } catch let error as CLIError {
                     Output.error("quire: error: \(error.description)")
                     failed += 1

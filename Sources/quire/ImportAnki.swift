@@ -1,3 +1,4 @@
+import QuireSupport
 import ArgumentParser
 import QuireApp
 import QuireIndex
@@ -75,12 +76,12 @@ extension Quire {
                 Output.line("Nothing to import: \(TerminalText.visible(name)) holds no notes.")
                 return try context.loaded.finish()
             }
-            let summary = "\(Output.counted(plan.cardCount, "card")) in \(Output.counted(plan.notes.count, "note")), "
-                + "\(Output.counted(plan.reviewCount, "review")), \(Output.counted(plan.media.count, "media file"))"
-                + (plan.alreadyThere > 0 ? "; \(Output.counted(plan.alreadyThere, "note")) already in the vault skipped" : "")
-                + (plan.alreadyLogged > 0 ? "; \(Output.counted(plan.alreadyLogged, "event")) already in the log left out" : "")
+            let summary = "\(Plural.counted(plan.cardCount, "card")) in \(Plural.counted(plan.notes.count, "note")), "
+                + "\(Plural.counted(plan.reviewCount, "review")), \(Plural.counted(plan.media.count, "media file"))"
+                + (plan.alreadyThere > 0 ? "; \(Plural.counted(plan.alreadyThere, "note")) already in the vault skipped" : "")
+                + (plan.alreadyLogged > 0 ? "; \(Plural.counted(plan.alreadyLogged, "event")) already in the log left out" : "")
             if dryRun {
-                for note in plan.notes { Output.line("would write \(note.path) (\(Output.counted(note.cards, "card")))") }
+                for note in plan.notes { Output.line("would write \(note.path) (\(Plural.counted(note.cards, "card")))") }
                 for media in plan.media { Output.line("would copy \(media.path)") }
                 Output.line("Would import \(summary). Nothing written (--dry-run).")
                 try ImportCommand.finish(errors: errors, what: "note")

@@ -1,3 +1,4 @@
+import QuireSupport
 import ArgumentParser
 import QuireApp
 import QuireGeneration
@@ -68,8 +69,8 @@ extension Quire {
                 }
             }
             let errors = try ImportCommand.report(plan.diagnostics, root: shownRoot, strict: strict)
-            let summary = "\(Output.counted(plan.cardCount, "card")) in \(Output.counted(plan.notes.count, "note"))"
-                + (plan.duplicates > 0 ? ", \(Output.counted(plan.duplicates, "duplicate")) skipped" : "")
+            let summary = "\(Plural.counted(plan.cardCount, "card")) in \(Plural.counted(plan.notes.count, "note"))"
+                + (plan.duplicates > 0 ? ", \(Plural.counted(plan.duplicates, "duplicate")) skipped" : "")
             if dryRun {
                 for note in plan.notes {
                     Output.write(UnifiedDiff.make(old: [], new: note.bytes, path: note.path))
@@ -79,7 +80,7 @@ extension Quire {
                 return
             }
             try ImportCommand.write(plan.notes.map { .note($0.path, $0.bytes) }, to: vault)
-            for note in plan.notes { Output.line("wrote \(note.path) (\(Output.counted(note.cards, "card")))") }
+            for note in plan.notes { Output.line("wrote \(note.path) (\(Plural.counted(note.cards, "card")))") }
             Output.line("Imported \(summary).")
             try loaded.finish()
             try ImportCommand.finish(errors: errors, what: "row")

@@ -1,3 +1,4 @@
+import QuireSupport
 import ArgumentParser
 import QuireApp
 import QuireGeneration
@@ -24,7 +25,7 @@ extension Quire {
             Output.diagnostics(diagnostics, root: root, toStandardError: true, color: false)
             let errors = diagnostics.filter { $0.severity == .error }.count
             if errors > 0, strict {
-                Output.error("nothing imported: \(Output.counted(errors, "error"))")
+                Output.error("nothing imported: \(Plural.counted(errors, "error"))")
                 throw ExitCode(1)
             }
             return errors
@@ -33,7 +34,7 @@ extension Quire {
         /// After a partial import: when some of it could not be imported, says how much and fails.
         static func finish(errors: Int, what: String) throws {
             guard errors > 0 else { return }
-            Output.error("\(Output.counted(errors, what)) not imported (see the errors above; --strict imports nothing then)")
+            Output.error("\(Plural.counted(errors, what)) not imported (see the errors above; --strict imports nothing then)")
             throw ExitCode(1)
         }
 

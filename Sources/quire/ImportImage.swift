@@ -1,3 +1,4 @@
+import QuireSupport
 import QuireApp
 import Foundation
 import ArgumentParser
@@ -68,7 +69,7 @@ extension Quire {
                         + (text.words.contains { $0.confidence < OCRText.uncertain } ? "; words followed by (?) are uncertain" : "") + ".*\n\n"
                         + text.markdown + "\n"
                 }
-                Output.line("\(file): \(Output.counted(text.words.count, "word"))\(read), mean confidence \(Int(text.meanConfidence.rounded())) % "
+                Output.line("\(file): \(Plural.counted(text.words.count, "word"))\(read), mean confidence \(Int(text.meanConfidence.rounded())) % "
                             + "(read \(reading.variant))")
                 if let coverage = reading.coverage, coverage < ImageReading.coverageFloor {
                     Output.error("quire: warning: \(file): only \(Int((coverage * 100).rounded())) % of what looks like text in it was read; "
@@ -88,7 +89,7 @@ extension Quire {
             }
             let (bytes, cards) = generate ? ImportedFiles.withGeneratedCards(path: plan.path, bytes: plan.bytes) : (plan.bytes, 0)
             try ImportCommand.write(staged + [.note(plan.path, bytes)], to: vault)
-            Output.line("wrote \(plan.path) (\(Output.counted(files.count, "image")), kept in assets/" + (generate ? ", \(Output.counted(cards, "card")) generated)" : ")"))
+            Output.line("wrote \(plan.path) (\(Plural.counted(files.count, "image")), kept in assets/" + (generate ? ", \(Plural.counted(cards, "card")) generated)" : ")"))
         }
     }
 }

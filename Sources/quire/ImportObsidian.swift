@@ -1,3 +1,4 @@
+import QuireSupport
 import ArgumentParser
 import QuireApp
 import QuireReview
@@ -33,7 +34,7 @@ extension Quire {
             var failed = !migration.unreadable.isEmpty
             let plan = migration.plan
             try ImportCommand.report(plan.diagnostics, root: root)
-            let summary = "\(Output.counted(plan.cardCount, "card")) in \(Output.counted(plan.changes.count, "note"))"
+            let summary = "\(Plural.counted(plan.cardCount, "card")) in \(Plural.counted(plan.changes.count, "note"))"
             if dryRun {
                 for change in plan.changes { Output.write(UnifiedDiff.make(old: change.original, new: change.edited, path: change.path)) }
                 if migration.changesSyntax { Output.line("would set card_syntax: obsidian-sr in .quire/config.yaml") }
@@ -48,14 +49,14 @@ extension Quire {
             try migration.write { step in
                 switch step {
                 case .syntaxSet(let file): Output.line("set card_syntax: obsidian-sr in \(file)")
-                case .migrated(let path, let cards): Output.line("migrated \(path) (\(Output.counted(cards, "card")))")
+                case .migrated(let path, let cards): Output.line("migrated \(path) (\(Plural.counted(cards, "card")))")
                 case .failed(let path, let reason):
                     Output.error("quire: error: \(path): \(reason); run quire replay to bring its schedule from the log")
                     failed = true
                 }
             }
             if plan.reviewedNotes > 0 {
-                Output.line("\(Output.counted(plan.reviewedNotes, "note")) with the plugin's note-review keys (sr-due, sr-interval, sr-ease) left as they are.")
+                Output.line("\(Plural.counted(plan.reviewedNotes, "note")) with the plugin's note-review keys (sr-due, sr-interval, sr-ease) left as they are.")
             }
             Output.line("Migrated \(summary).")
             try context.loaded.finish()

@@ -78,16 +78,16 @@ extension Quire {
                     }
                     let (bytes, cards) = generate ? ImportedFiles.withGeneratedCards(path: plan.path, bytes: plan.bytes) : (plan.bytes, 0)
                     try ImportCommand.write([.note(plan.path, bytes)], to: vault)
-                    var line = "wrote \(plan.path) (\(Output.counted(info.pages, "page")), \(Output.counted(result.headings, "heading"))"
-                    if generate { line += ", \(Output.counted(cards, "card")) generated" }
-                    if result.removedLines > 0 { line += ", \(Output.counted(result.removedLines, "running line")) left out" }
+                    var line = "wrote \(plan.path) (\(Plural.counted(info.pages, "page")), \(Plural.counted(result.headings, "heading"))"
+                    if generate { line += ", \(Plural.counted(cards, "card")) generated" }
+                    if result.removedLines > 0 { line += ", \(Plural.counted(result.removedLines, "running line")) left out" }
                     Output.line(line + ")")
                     if !result.ocrPages.isEmpty {
-                        Output.line("  \(Output.counted(result.ocrPages.count, "page")) read by OCR: "
+                        Output.line("  \(Plural.counted(result.ocrPages.count, "page")) read by OCR: "
                                     + result.ocrPages.prefix(20).map(String.init).joined(separator: ", ") + (result.ocrPages.count > 20 ? ", …" : ""))
                     }
                     if !result.emptyPages.isEmpty {
-                        Output.error("quire: warning: \(file): \(Output.counted(result.emptyPages.count, "page")) without text: "
+                        Output.error("quire: warning: \(file): \(Plural.counted(result.emptyPages.count, "page")) without text: "
                                      + result.emptyPages.prefix(20).map(String.init).joined(separator: ", ")
                                      + (result.emptyPages.count > 20 ? ", …" : "") + "; their text is not in the note")
                     }

@@ -1,3 +1,4 @@
+import QuireSupport
 import ArgumentParser
 import QuireApp
 import QuireSearch
@@ -23,7 +24,7 @@ extension Quire {
             let loaded = try LoadedVault(options)
             let context = try SearchContext(loaded, semantic: !lexical, embedAll: true)
             let (chunks, embedded) = try { () throws(SearchError) in try context.index.counts() }()
-            var line = "Search index: \(Output.counted(loaded.index.notes.count, "note")), \(Output.counted(chunks, "chunk"))"
+            var line = "Search index: \(Plural.counted(loaded.index.notes.count, "note")), \(Plural.counted(chunks, "chunk"))"
             if context.encoder != nil { line += ", \(embedded) with vectors" }
             Output.line(line + ".")
             try loaded.finish()

@@ -29,13 +29,6 @@ struct MeaningFilter {
         card.format == .cloze ? CardProposal.shownText(card.front) : card.front + " " + card.back
     }
 
-    /// The cosine of two unit vectors.
-    static func cosine(_ a: [Float], _ b: [Float]) -> Float {
-        var sum: Float = 0
-        for k in 0..<min(a.count, b.count) { sum += a[k] * b[k] }
-        return sum
-    }
-
     /// The results without near-duplicates, and each dropped card with what it repeats.
     func filter(_ results: [(note: Note, cards: [CardProposal])]) -> (kept: [(note: Note, cards: [CardProposal])], dropped: [(CardProposal, String)]) {
         var kept: [(note: Note, cards: [CardProposal])] = []
@@ -45,7 +38,7 @@ struct MeaningFilter {
             let vectors = encoder.embed(cards.map(Self.text))
             var keep: [CardProposal] = []
             for (card, vector) in zip(cards, vectors) {
-                if let twin = accepted.first(where: { Self.cosine($0.vector, vector) >= Self.threshold }) {
+                if let twin = accepted.first(where: { SentenceEncoder.cosine($0.vector, vector) >= Self.threshold }) {
                     dropped.append((card, twin.text))
                     continue
                 }

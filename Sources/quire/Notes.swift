@@ -51,7 +51,7 @@ extension Quire {
                 if n > 0 { Output.line() }
                 var head = group.period.title
                 if let s = group.status {
-                    head += " · \(s.period.review.rawValue) review \(s.state.rawValue) (\(Output.counted(s.total, "note")): \(s.kept) kept, \(s.archived) archived, \(s.left) left)"
+                    head += " · \(s.period.review.rawValue) review \(s.state.rawValue) (\(Plural.counted(s.total, "note")): \(s.kept) kept, \(s.archived) archived, \(s.left) left)"
                 }
                 Output.line(head)
                 Table.print(group.notes.map(Self.row), tabs: !Output.isTerminal, width: Output.isTerminal ? Output.width : nil,

@@ -1,3 +1,4 @@
+import QuireSupport
 import ArgumentParser
 import Foundation
 import QuireApp
@@ -80,8 +81,8 @@ extension Quire {
                 context = study
             }
             let name = current == .fsrs6Defaults ? "current (defaults)" : fitted.map { "current (fitted \($0))" } ?? "current"
-            Output.line("\(Output.counted(history.reviewCount, "review")) of \(Output.counted(history.cards.count, "card")): "
-                        + Output.counted(history.predictions.count, "prediction"))
+            Output.line("\(Plural.counted(history.reviewCount, "review")) of \(Plural.counted(history.cards.count, "card")): "
+                        + Plural.counted(history.predictions.count, "prediction"))
             let before: FSRSEvaluation.Result
             do { before = try FSRSEvaluation.evaluate(history, parameters: current) } catch { throw CLIError(error.description) }
             Output.line(Self.row("", "log loss", "RMSE(bins)", "AUC"))
@@ -99,7 +100,7 @@ extension Quire {
                 do {
                     let v = try FSRSOptimizer.crossValidate(history, current: current, epochs: epochs) { done, _ in folds.update(done) }
                     Output.line("on later reviews, by parameters fitted only on earlier ones (time-series cross-validation, "
-                                + Output.counted(v.tested, "prediction") + "):")
+                                + Plural.counted(v.tested, "prediction") + "):")
                     Output.line(Self.row(name, v.current))
                     Output.line(Self.row("fitted", v.fitted))
                 } catch {
@@ -107,8 +108,8 @@ extension Quire {
                     Output.line("no time-series cross-validation: the first sixth of the history is too little to fit")
                 }
             }
-            var how = "fitted on \(Output.counted(fit.predictions, "prediction"))"
-            if fit.removedCards > 0 { how += "; the outlier filter left out \(Output.counted(fit.removedCards, "card"))" }
+            var how = "fitted on \(Plural.counted(fit.predictions, "prediction"))"
+            if fit.removedCards > 0 { how += "; the outlier filter left out \(Plural.counted(fit.removedCards, "card"))" }
             if fit.initialOnly { how += "; under 64, only the initial stabilities are fitted (the rest stay the defaults)" }
             Output.line(how)
             if fit.parameters == current { Output.line("the fit leaves the parameters as they are") }

@@ -92,11 +92,6 @@ enum Output {
         StandardStreams.write(bytes, to: 2)
     }
 
-    /// `1 card`, `2 cards`: a count and its noun, singular or plural.
-    static func counted(_ n: Int, _ singular: String, plural: String? = nil) -> String {
-        "\(n) " + (n == 1 ? singular : plural ?? singular + "s")
-    }
-
     /// Whether standard output is a terminal.
     static var isTerminal: Bool { StandardStreams.outputIsTerminal }
 

@@ -1,3 +1,4 @@
+import QuireSupport
 import QuireApp
 import QuireScheduling
 
@@ -15,8 +16,8 @@ extension ParameterCalibration {
             String(format: "log loss %.4f · RMSE(bins) %.1f%%", r.logLoss, r.rmseBins * 100) + (r.auc.map { String(format: " · AUC %.3f", $0) } ?? "")
         }
         if let current {
-            out.append("  on \(Output.counted(predictions, "prediction")): " + figures(current))
-            if source != .defaults, let defaults { out.append("  with the defaults:  " + String(repeating: " ", count: max(0, Output.counted(predictions, "prediction").count - 16)) + figures(defaults)) }
+            out.append("  on \(Plural.counted(predictions, "prediction")): " + figures(current))
+            if source != .defaults, let defaults { out.append("  with the defaults:  " + String(repeating: " ", count: max(0, Plural.counted(predictions, "prediction").count - 16)) + figures(defaults)) }
         }
         return out
     }

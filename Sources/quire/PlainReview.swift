@@ -1,3 +1,4 @@
+import QuireSupport
 import QuireApp
 import QuireMarkdown
 import QuireModel
@@ -20,7 +21,7 @@ struct PlainReview {
     mutating func run() {
         let total = controller.session.leftCount
         let r = controller.session.remaining
-        say("Studying \(total) card\(total == 1 ? "" : "s") (\(r.new) new, \(r.learning) learning, \(r.review) review), about \(StudyContext.duration(seconds: total * secondsPerCard)).")
+        say("Studying \(Plural.counted(total, "card")) (\(r.new) new, \(r.learning) learning, \(r.review) review), about \(StudyContext.duration(seconds: total * secondsPerCard)).")
         say(Self.help)
         session: while true {
             let now = clock.now()

@@ -1,3 +1,4 @@
+import QuireSupport
 import QuireApp
 import Foundation
 import Synchronization
@@ -81,9 +82,9 @@ struct RecordingNote {
         }
         let (bytes, cards) = generate ? ImportedFiles.withGeneratedCards(path: plan.path, bytes: plan.bytes) : (plan.bytes, 0)
         try Quire.ImportCommand.write([StagedFiles.File(asset, .file, bytes: kept.bytes), .note(plan.path, bytes)], to: vault)
-        Output.line("wrote \(plan.path) (\(TimeAnchor.clock(Int(audio.seconds.rounded()))), \(Output.counted(transcript.words.count, "word")), "
-                    + "\(Output.counted(result.sections, "section")), \(Output.counted(result.liveNotes, "live note"))"
-                    + (generate ? ", \(Output.counted(cards, "card")) generated" : "") + "; the sound kept as \(asset))")
+        Output.line("wrote \(plan.path) (\(TimeAnchor.clock(Int(audio.seconds.rounded()))), \(Plural.counted(transcript.words.count, "word")), "
+                    + "\(Plural.counted(result.sections, "section")), \(Plural.counted(result.liveNotes, "live note"))"
+                    + (generate ? ", \(Plural.counted(cards, "card")) generated" : "") + "; the sound kept as \(asset))")
         if engine.isRough, !transcript.words.isEmpty {
             Output.line("  the transcript is rough (pocketsphinx); `quire model install whisper` (with pip install faster-whisper) "
                         + "makes faster-whisper the engine, which writes a far better one")

@@ -1,3 +1,4 @@
+import QuireSupport
 import ArgumentParser
 import QuireApp
 import QuireModel
@@ -38,7 +39,7 @@ extension Quire {
                 Output.error("quire: warning: card \(m.card) is in the review log but not in the vault (last in \(m.lastPath ?? "?"))")
             }
             let edited = replay.fingerprintUpdates.count
-            let summary = "\(replay.eventCount) event\(replay.eventCount == 1 ? "" : "s"), \(replay.replayedCards) card\(replay.replayedCards == 1 ? "" : "s") replayed, \(replay.differences.count) differ\(replay.differences.count == 1 ? "s" : "")"
+            let summary = "\(Plural.counted(replay.eventCount, "event")), \(Plural.counted(replay.replayedCards, "card")) replayed, \(replay.differences.count) differ\(replay.differences.count == 1 ? "s" : "")"
                 + (edited == 0 ? "" : ", \(edited) edited since (fingerprint\(edited == 1 ? "" : "s") updated)")
             var failed = replay.diagnostics.contains { $0.severity == .error }
             if check || (replay.differences.isEmpty && replay.fingerprintUpdates.isEmpty) {
@@ -52,12 +53,12 @@ extension Quire {
             failed = failed || !plan.diagnostics.isEmpty
             if edit.dryRun {
                 for e in plan.edits { Output.write(e.diff) }
-                Output.error(summary + "; would change \(plan.edits.count) note\(plan.edits.count == 1 ? "" : "s") (dry run)")
+                Output.error(summary + "; would change \(Plural.counted(plan.edits.count, "note")) (dry run)")
             } else {
                 let result = loaded.vault.apply(plan.edits)
                 Output.diagnostics(result.diagnostics, root: loaded.vault.root, toStandardError: true, color: false)
                 failed = failed || !result.diagnostics.isEmpty
-                Output.error(summary + "; rewrote \(result.written.count) note\(result.written.count == 1 ? "" : "s")")
+                Output.error(summary + "; rewrote \(Plural.counted(result.written.count, "note"))")
             }
             Output.flush()
             if failed || loaded.index.hasErrors { throw ExitCode(1) }

@@ -1,3 +1,4 @@
+import QuireSupport
 import ArgumentParser
 import Foundation
 import QuireApp
@@ -56,10 +57,10 @@ extension Quire {
             let settings = simulated.settings, simulation = simulated.simulation, outcomes = simulated.outcomes
             let cards = simulated.cards.count, learnt = simulated.learnt, recommended = simulated.recommended
             let which = settings.parameters == .fsrs6Defaults ? "FSRS-6 defaults" : simulated.fitted.map { "optimized \($0)" } ?? "set by hand"
-            var lines = ["\(simulation.days) days simulated for \(Output.counted(cards, "card")) (\(learnt) learnt, \(cards - learnt) new at "
-                         + "\(simulation.newPerDay) a day; \(simulation.reviewsPerDay) reviews a day at most), \(Output.counted(simulation.runs, "run")) each;"]
+            var lines = ["\(simulation.days) days simulated for \(Plural.counted(cards, "card")) (\(learnt) learnt, \(cards - learnt) new at "
+                         + "\(simulation.newPerDay) a day; \(simulation.reviewsPerDay) reviews a day at most), \(Plural.counted(simulation.runs, "run")) each;"]
             let answers = simulated.answers == 0 ? "fsrs-rs's defaults (nothing logged yet)"
-                : "as in your log (\(Output.counted(simulated.answers, "answer")), \(simulated.timedAnswers) timed)"
+                : "as in your log (\(Plural.counted(simulated.answers, "answer")), \(simulated.timedAnswers) timed)"
             lines.append("parameters: \(which); answers \(answers)"
                          + (simulated.otherSchedulers > 0 ? "; \(simulated.otherSchedulers) cards with other schedulers left out" : ""))
             lines += ["", "retention  reviews/day  minutes/day  remembered at the end  minutes per card"]

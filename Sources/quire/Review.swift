@@ -1,3 +1,4 @@
+import QuireSupport
 import ArgumentParser
 import QuireApp
 import QuireModel
@@ -143,18 +144,18 @@ enum SessionSummary {
         let outcome = SessionRules.outcome(of: controller, stats: context.stats, today: context.today)
         let results = outcome.results, streak = outcome.streak
         guard results.answers > 0 else {
-            return ["Nothing studied. Streak: \(streak.current) day\(streak.current == 1 ? "" : "s") (longest \(streak.longest))."]
+            return ["Nothing studied. Streak: \(Plural.counted(streak.current, "day")) (longest \(streak.longest))."]
         }
         let percent = Int((results.accuracy * 100).rounded())
         var lines = [
-            "Session done: \(results.cardsStudied) card\(results.cardsStudied == 1 ? "" : "s"), \(results.answers) answer\(results.answers == 1 ? "" : "s")",
+            "Session done: \(Plural.counted(results.cardsStudied, "card")), \(Plural.counted(results.answers, "answer"))",
             "Accuracy: \(percent)% — \(results.level.rawValue)",
             "Time: \(StudyContext.duration(seconds: (results.milliseconds + 500) / 1000))",
-            "Streak: \(streak.current) day\(streak.current == 1 ? "" : "s") (longest \(streak.longest))",
+            "Streak: \(Plural.counted(streak.current, "day")) (longest \(streak.longest))",
         ]
         if !results.failed.isEmpty {
             let them = results.failed.count == 1 ? "it" : "them"
-            let failed = "\(results.failed.count) card\(results.failed.count == 1 ? "" : "s") failed"
+            let failed = "\(Plural.counted(results.failed.count, "card")) failed"
             if inScreen {
                 lines.append(failed + ": press r to go over \(them) again")
             } else if controller.recordsAnswers {

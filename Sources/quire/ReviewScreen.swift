@@ -1,3 +1,4 @@
+import QuireSupport
 import Foundation
 import QuireApp
 import QuireMarkdown
@@ -364,7 +365,7 @@ struct ReviewScreen {
         switch phase {
         case .intro:
             let total = controller.session.leftCount
-            body = ["", bold("\(total) card\(total == 1 ? "" : "s") to study") + " (\(r.new) new, \(r.learning) learning, \(r.review) review)",
+            body = ["", bold("\(Plural.counted(total, "card")) to study") + " (\(r.new) new, \(r.learning) learning, \(r.review) review)",
                     "about \(StudyContext.duration(seconds: total * secondsPerCard))", "", "Space: start · q: quit"]
         case .help:
             body = ["", bold("Keys"), "", "Space, Enter   show the answer (Space scrolls first when there is more)",
@@ -468,7 +469,7 @@ struct ReviewScreen {
             body = Array(body[top..<min(body.count, top + rows)])
             let more = below > 0
                 ? "↓ \(below) more line\(below == 1 ? "" : "s") below (↓ j PgDn\(phase == .front ? ", Space" : ""))"
-                : "↑ \(top) line\(top == 1 ? "" : "s") above (↑ k PgUp)"
+                : "↑ \(Plural.counted(top, "line")) above (↑ k PgUp)"
             body.append(dim(more))
         }
         lines += body

@@ -62,7 +62,7 @@ extension Quire {
             }.prefix(limit)
             if let open {
                 let hits = Array(kept)
-                guard open <= hits.count else { throw CLIError("no hit \(open): \(Output.counted(hits.count, "hit")) for \(TerminalText.visible(text))") }
+                guard open <= hits.count else { throw CLIError("no hit \(open): \(Plural.counted(hits.count, "hit")) for \(TerminalText.visible(text))") }
                 let hit = hits[open - 1]
                 let (editor, words) = EditorCommand.command
                 let file: String

@@ -60,7 +60,7 @@ extension Quire {
             func bold(_ t: String) -> String { color ? "\u{1B}[1m" + t + "\u{1B}[0m" : t }
             var out: [String] = []
             let c = s.counts
-            out.append(bold("Streak") + ": \(Output.counted(s.streak.current, "day")) (longest \(s.streak.longest))")
+            out.append(bold("Streak") + ": \(Plural.counted(s.streak.current, "day")) (longest \(s.streak.longest))")
             out.append(bold("Cards") + ": \(c.total) — \(c.new) new · \(c.learning) learning · \(c.young) young · \(c.mature) mature · "
                 + "\(c.suspended) suspended · \(c.buried) buried")
             out.append(bold("Reviews") + ": \(s.reviews) · success \(s.successRate.map { "\(Int(($0 * 100).rounded()))%" } ?? "–")"
@@ -179,7 +179,7 @@ extension Quire {
                 categories += item
             }
             return ["Curation: \(levels) · archived \(c.archived)",
-                    "  kept \(c.keepRate.map { "\(Int(($0 * 100).rounded()))%" } ?? "–") of decided notes · \(Output.counted(c.pendingReviews, "review")) due"]
+                    "  kept \(c.keepRate.map { "\(Int(($0 * 100).rounded()))%" } ?? "–") of decided notes · \(Plural.counted(c.pendingReviews, "review")) due"]
                 + (c.byCategory.isEmpty ? [] : [categories])
         }
 

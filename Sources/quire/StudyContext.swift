@@ -1,3 +1,4 @@
+import QuireSupport
 import ArgumentParser
 import QuireApp
 import QuireModel
@@ -31,13 +32,13 @@ extension StudyContext {
         }
         var lines = ["Nothing to study now."]
         if plan.newOverLimit > 0 {
-            lines.append("\(Output.counted(plan.newOverLimit, "new card")) \(plan.newOverLimit == 1 ? "waits" : "wait") beyond today's new-card limit (new_per_day: \(settings.newPerDay); \(plan.studiedToday.new) studied today).")
+            lines.append("\(Plural.counted(plan.newOverLimit, "new card")) \(plan.newOverLimit == 1 ? "waits" : "wait") beyond today's new-card limit (new_per_day: \(settings.newPerDay); \(plan.studiedToday.new) studied today).")
         }
         if plan.overLimit > 0 {
-            lines.append("\(Output.counted(plan.overLimit, "due card")) \(plan.overLimit == 1 ? "waits" : "wait") beyond today's review limit (reviews_per_day: \(settings.reviewsPerDay); \(plan.studiedToday.reviews) studied today).")
+            lines.append("\(Plural.counted(plan.overLimit, "due card")) \(plan.overLimit == 1 ? "waits" : "wait") beyond today's review limit (reviews_per_day: \(settings.reviewsPerDay); \(plan.studiedToday.reviews) studied today).")
         }
         if plan.siblingsDeferred > 0 {
-            lines.append("\(Output.counted(plan.siblingsDeferred, "card")) \(plan.siblingsDeferred == 1 ? "waits" : "wait") because a card of the same note was studied today (bury_siblings).")
+            lines.append("\(Plural.counted(plan.siblingsDeferred, "card")) \(plan.siblingsDeferred == 1 ? "waits" : "wait") because a card of the same note was studied today (bury_siblings).")
         }
         lines.append("To study more: 'quire review --mode custom --new N --reviews N [QUERY]' goes past today's limits;"
             + " --ahead DAYS takes cards due in the next days; --cram QUERY any cards, their schedules untouched.")

@@ -62,7 +62,7 @@ extension Quire {
             // The due count is `quire due`'s; the plan takes fewer when limits or siblings hold some back.
             let new = plan.items.count - plan.dueTaken
             let due = plan.dueTaken == plan.dueCount ? "\(plan.dueCount) due" : "\(plan.dueTaken) of the \(plan.dueCount) due"
-            Output.line(bold("Today, \(plan.today): \(plan.items.count) card\(plan.items.count == 1 ? "" : "s") (\(due), \(new) new), "
+            Output.line(bold("Today, \(plan.today): \(Plural.counted(plan.items.count, "card")) (\(due), \(new) new), "
                              + "about \(StudyContext.duration(seconds: plan.estimatedSeconds))"))
             for section in StudyPlan.Section.allCases {
                 let items = plan.items(in: section)
@@ -72,22 +72,22 @@ extension Quire {
                 let rows = items.map { item -> [String] in
                     let note = index.notes[item.location.note]
                     let card = index.card(at: item.location)
-                    let when = section == .overdue ? "\(item.daysLate) day\(item.daysLate == 1 ? "" : "s") late"
+                    let when = section == .overdue ? "\(Plural.counted(item.daysLate, "day")) late"
                         : item.due.map { "due " + ReviewContext.relative($0, from: context.now) } ?? "new"
                     return [card.id.rawValue, when, "\(note.path):\(card.lines.lowerBound)", Table.oneLine(card.front)]
                 }
                 Table.print(rows, tabs: !Output.isTerminal, width: Output.isTerminal ? Output.width : nil, indent: 2)
             }
             Output.line()
-            var notes = ["studied today: \(plan.studiedToday.reviews) review\(plan.studiedToday.reviews == 1 ? "" : "s"), \(plan.studiedToday.new) new",
-                         "limits: \(Output.counted(context.config.study.reviewsPerDay, "review")), \(context.config.study.newPerDay) new a day"]
+            var notes = ["studied today: \(Plural.counted(plan.studiedToday.reviews, "review")), \(plan.studiedToday.new) new",
+                         "limits: \(Plural.counted(context.config.study.reviewsPerDay, "review")), \(context.config.study.newPerDay) new a day"]
             if plan.overLimit + plan.newOverLimit > 0 {
                 notes.append("left for another day: \(plan.overLimit) due, \(plan.newOverLimit) new")
             }
-            if plan.siblingsDeferred > 0 { notes.append("\(plan.siblingsDeferred) sibling\(plan.siblingsDeferred == 1 ? "" : "s") wait for another day") }
+            if plan.siblingsDeferred > 0 { notes.append("\(Plural.counted(plan.siblingsDeferred, "sibling")) wait for another day") }
             if let next = plan.learningLaterToday.first {
                 let n = plan.learningLaterToday.count
-                notes.append("\(Output.counted(n, "learning card")) come\(n == 1 ? "s" : "") back later today, the next \(ReviewContext.relative(next, from: context.now))")
+                notes.append("\(Plural.counted(n, "learning card")) come\(n == 1 ? "s" : "") back later today, the next \(ReviewContext.relative(next, from: context.now))")
             }
             Output.line(dim(notes.joined(separator: " · ")))
             if let line = CurationContext.dueLine(curationDue) { Output.line(line) }

@@ -37,7 +37,7 @@ extension Quire {
                 Output.line(JSONValue.object([("event", .string("ready")), ("notes", .int(live.index.notes.count)),
                                               ("cards", .int(live.index.cardCount))]).serialized())
             } else {
-                Output.error("Watching \(vault.root): \(Output.counted(live.index.notes.count, "note")), \(Output.counted(live.index.cardCount, "card")). Ctrl-C stops.")
+                Output.error("Watching \(vault.root): \(Plural.counted(live.index.notes.count, "note")), \(Plural.counted(live.index.cardCount, "card")). Ctrl-C stops.")
             }
             Output.flush()
             let search = SearchFollower(vault: vault, index: live.index)
@@ -62,7 +62,7 @@ extension Quire {
                     Output.line(JSONValue.object([("event", .string("rescan")), ("reason", .string(reason)),
                                                   ("notes", .int(index.notes.count)), ("cards", .int(index.cardCount))]).serialized())
                 } else {
-                    Output.error("quire: warning: \(reason); read the whole vault again (\(Output.counted(index.notes.count, "note")))")
+                    Output.error("quire: warning: \(reason); read the whole vault again (\(Plural.counted(index.notes.count, "note")))")
                 }
             case .note(let u):
                 if listing.json {
@@ -75,7 +75,7 @@ extension Quire {
                     ]).serialized())
                 } else {
                     var parts: [String] = []
-                    func count(_ n: Int, _ what: String) { if n > 0 { parts.append("\(n) card\(n == 1 ? "" : "s") \(what)") } }
+                    func count(_ n: Int, _ what: String) { if n > 0 { parts.append("\(Plural.counted(n, "card")) \(what)") } }
                     count(u.addedCards.count, "added")
                     count(u.removedCards.count, "removed")
                     count(u.changedCards.count, "changed")

@@ -196,20 +196,8 @@ public enum AnkiExport {
         return out + rest
     }
 
-    /// Text escaped for HTML (content and attribute values).
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for c in text {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            default: out.append(c)
-            }
-        }
-        return out
-    }
+    /// Text escaped for HTML (content and attribute values), every character of it kept.
+    static func escape(_ text: String) -> String { HTMLText.escaped(text, keepingControls: true) }
 
     /// The entities cmark writes in attribute values, decoded.
     static func unescape(_ text: String) -> String { HTMLText.attributeValue(text) }

@@ -211,7 +211,7 @@ public struct AnkiImport: Sendable {
             usedMedia.merge(jobs[k].draft.media) { a, _ in a }
         }
         for (notetype, count) in unknownNotetypes.sorted(by: { $0.key < $1.key }) {
-            report(.warning, "note type '\(notetype)' (\(count) note\(count == 1 ? "" : "s")) is not one Quire knows: "
+            report(.warning, "note type '\(notetype)' (\(Plural.counted(count, "note"))) is not one Quire knows: "
                    + "each card's fields as its template shows them")
         }
         // Media: each file the kept notes use, once.

@@ -1,3 +1,4 @@
+import QuireSupport
 import QuireIndex
 import QuireModel
 import QuireParsing
@@ -175,7 +176,7 @@ struct CSVImportPlanner {
         let f = line.fields
         if f.allSatisfy({ $0.trimmingSpaces().isEmpty }) { return }
         if named, f.count != roles.count {
-            fail(line.line, 1, "this row has \(f.count) field\(f.count == 1 ? "" : "s"); the columns are \(roles.count)")
+            fail(line.line, 1, "this row has \(Plural.counted(f.count, "field")); the columns are \(roles.count)")
             return
         }
         // `quire export csv`'s own file (it has Kind): its cells' leading `'` against formulas off.

@@ -1,3 +1,4 @@
+import QuireSupport
 import QuireModel
 import QuireParsing
 import QuireReview
@@ -93,7 +94,7 @@ public struct ObsidianSRImport: Sendable {
                 if all { strippable.insert(line) }
                 if entries.count != group.count {
                     result.diagnostics.append(Diagnostic(.warning, path: path, line: group.first?.lines.lowerBound, message:
-                        "the plugin's comment holds \(entries.count) schedule\(entries.count == 1 ? "" : "s") for \(group.count) card\(group.count == 1 ? "" : "s"); the first ones matched in order"))
+                        "the plugin's comment holds \(Plural.counted(entries.count, "schedule")) for \(Plural.counted(group.count, "card")); the first ones matched in order"))
                 }
             }
             guard !states.isEmpty || (strip && !strippable.isEmpty) else { continue }
