@@ -85,7 +85,7 @@ let package = Package(
         ),
         .target(
             name: "QuireStudy",
-            dependencies: ["QuireSupport", "QuireModel", "QuireScheduling", "QuireParsing", "QuireIndex", "QuireReview", "QuireWatch"]
+            dependencies: ["QuireSupport", "QuireModel", "QuireScheduling", "QuireParsing", "QuireIndex", "QuireReview"]
         ),
         .target(
             name: "QuireCuration",
@@ -102,7 +102,7 @@ let package = Package(
         // Search: notes cut into chunks (by heading and size, cards apart) for the full-text index.
         .target(name: "QuireGeneration", dependencies: ["QuireSupport", "QuireModel", "QuireMarkdown", "QuireYAML", "QuireSystem", "QuireParsing"]),
         // Quizzes: questions, distractors and the grading of typed answers and explanations.
-        .target(name: "QuireQuiz", dependencies: ["QuireSupport", "QuireModel", "QuireGeneration"]),
+        .target(name: "QuireQuiz", dependencies: ["QuireSupport", "QuireModel"]),
         .target(name: "QuireSearch", dependencies: ["QuireSupport", "QuireModel", "QuireMarkdown", "QuireYAML", "QuireArchive", "QuireIndex", "QuireSystem", "QuireEmbedding"]),
         // The application layer the front ends share (the terminal's commands; a web page next):
         // a vault loaded for an action, what studying needs.
@@ -177,8 +177,8 @@ let package = Package(
         ),
         .testTarget(name: "QuireIndexTests", dependencies: ["QuireIndex", "QuireTestSupport"]),
         .testTarget(name: "QuireReviewTests", dependencies: ["QuireReview", "QuireTestSupport"]),
-        .testTarget(name: "QuireWatchTests", dependencies: ["QuireWatch", "QuireTestSupport"]),
-        .testTarget(name: "QuireStudyTests", dependencies: ["QuireStudy", "QuireTestSupport"]),
+        .testTarget(name: "QuireWatchTests", dependencies: ["QuireWatch", "QuireIndex", "QuireTestSupport"]),
+        .testTarget(name: "QuireStudyTests", dependencies: ["QuireStudy", "QuireIndex", "QuireWatch", "QuireTestSupport"]),
         .testTarget(name: "QuireSyncTests", dependencies: ["QuireSync", "QuireTestSupport"]),
         .testTarget(name: "QuireCurationTests", dependencies: ["QuireCuration", "QuireTestSupport"]),
         .testTarget(name: "QuireEmbeddingTests", dependencies: ["QuireEmbedding", "QuireSystem", "QuireTestSupport"], exclude: ["Fixtures"]),

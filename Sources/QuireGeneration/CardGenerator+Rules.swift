@@ -105,7 +105,7 @@ extension CardGenerator {
     /// Whether a sentence reads as prose: one of its words at least is a common English word (a
     /// row of a table's cells, `Linear regression Logistic regression SVM`, has none).
     static func readsAsProse(_ text: String) -> Bool {
-        TermStatistics.words(text).contains { EnglishWords.common.contains($0) }
+        EnglishWords.words(text).contains { EnglishWords.common.contains($0) }
     }
 
     /// `text` without a leading connective, its first letter made a capital.
@@ -158,7 +158,7 @@ extension CardGenerator {
         if sentence.isListItem, sentence.position == 0 {
             for separator in [": ", " – ", " — ", " - "] {
                 if let r = text.range(of: separator), var t = term(String(text[..<r.lowerBound])) {
-                    if let explanation = explanation(String(text[r.upperBound...]), of: t), TermStatistics.words(explanation).count >= 3 {
+                    if let explanation = explanation(String(text[r.upperBound...]), of: t), EnglishWords.words(explanation).count >= 3 {
                         // A step of a procedure is no term.
                         if t.lowercased().hasPrefix("step "), t.dropFirst(5).allSatisfy(\.isNumber) { break }
                         if genericTerms.contains(t.lowercased()) {
@@ -185,7 +185,7 @@ extension CardGenerator {
             let predicate = String(text[r.upperBound...])
             let article = predicate.split(separator: " ").first.map { $0.lowercased() } ?? ""
             guard ["a", "an", "the", "any"].contains(article) || predicate.lowercased().hasPrefix("one of "),
-                  TermStatistics.words(predicate).count >= 4, let t = term(subject) else { break }
+                  EnglishWords.words(predicate).count >= 4, let t = term(subject) else { break }
             let marked = isMarked(t, in: sentence)
             let front = synonym.flatMap { term($0) }.map { t + " (" + $0 + ")" } ?? t
             // Unmarked, `X is a …` is as often a classification or an example as a definition
@@ -203,7 +203,7 @@ extension CardGenerator {
         for verb in [" means ", " refers to ", " is defined as ", " are defined as ", " is the term for "] {
             guard let r = text.range(of: verb), let t = term(String(text[..<r.lowerBound])) else { continue }
             let rest = String(text[r.upperBound...])
-            if TermStatistics.words(rest).count >= 3 { add(t, rest, "definition.means", isMarked(t, in: sentence) ? 0.85 : 0.55) }
+            if EnglishWords.words(rest).count >= 3 { add(t, rest, "definition.means", isMarked(t, in: sentence) ? 0.85 : 0.55) }
             break
         }
         // `The process by which … is called Term`.
@@ -217,8 +217,8 @@ extension CardGenerator {
             for article in ["an ", "a ", "the "] where named.lowercased().hasPrefix(article) { named = String(named.dropFirst(article.count)) }
             let words = named.split(separator: " ")
             // A definition item's own sentence (`Event – Any subset E … is known as an event`) is the item's card.
-            guard (1...5).contains(words.count), TermStatistics.words(description).count >= 3, !isDefinitionItem(description),
-                  let first = TermStatistics.words(description).first, !notTermStarts.contains(first) || first == "the" else { break }
+            guard (1...5).contains(words.count), EnglishWords.words(description).count >= 3, !isDefinitionItem(description),
+                  let first = EnglishWords.words(description).first, !notTermStarts.contains(first) || first == "the" else { break }
             add(named, context.lowerFirst(description), "definition.called", 0.85)
             break
         }
@@ -229,7 +229,7 @@ extension CardGenerator {
             let first = after.split(separator: " ").first.map { $0.lowercased() } ?? ""
             guard ["a", "an", "the"].contains(first), let end = after.firstIndex(of: ",") else { continue }
             let description = String(after[..<end])
-            let n = TermStatistics.words(description).count
+            let n = EnglishWords.words(description).count
             if (3...20).contains(n), let t = term(marked) { add(t, description, "definition.apposition", 0.8) }
         }
         // `…**Term**, which is the …` and `…**Term**, which means that …`: an emphasised term
@@ -245,7 +245,7 @@ extension CardGenerator {
                 break
             }
             // A clause of its own (`which means they believed …`) defines nothing.
-            guard opened, let t = term(marked), !dangling.contains(TermStatistics.words(rest).first ?? "") else { continue }
+            guard opened, let t = term(marked), !dangling.contains(EnglishWords.words(rest).first ?? "") else { continue }
             if let cut = rest.range(of: "; ") { rest = String(rest[..<cut.lowerBound]) }
             // A second predicate (`the oldest system and can be found …`) is not the definition.
             let words = rest.split(separator: " ")
@@ -253,7 +253,7 @@ extension CardGenerator {
                 rest = words[..<k].joined(separator: " ")
                 if rest.hasSuffix(",") { rest.removeLast() }
             }
-            if (6...30).contains(TermStatistics.words(rest).count) { add(t, rest, "definition.which", 0.8) }
+            if (6...30).contains(EnglishWords.words(rest).count) { add(t, rest, "definition.which", 0.8) }
         }
         return out
     }
@@ -266,7 +266,7 @@ extension CardGenerator {
         guard let article = words.first, ["a", "an", "the"].contains(article) else { return false }
         for k in 2..<min(words.count, 6) where ["that", "which", "who", "whose", "where"].contains(words[k]) {
             // The class's words are words, not a list (`a, b and c that`).
-            return !words[1..<k].contains { $0.hasSuffix(",") } && TermStatistics.words(words[(k + 1)...].joined(separator: " ")).count >= 2
+            return !words[1..<k].contains { $0.hasSuffix(",") } && EnglishWords.words(words[(k + 1)...].joined(separator: " ")).count >= 2
         }
         return false
     }
@@ -338,7 +338,7 @@ extension CardGenerator {
     /// Whether a clause's subject is `there` or a bare quantity (`several countries`, `some
     /// people`, `many`): a question about it would not say what it is about.
     static func vagueSubject(_ clause: String) -> Bool {
-        let first = TermStatistics.words(clause).first ?? ""
+        let first = EnglishWords.words(clause).first ?? ""
         return ["there", "several", "some", "many", "few", "most", "others", "other", "certain", "various", "one"].contains(first)
     }
 
@@ -358,26 +358,26 @@ extension CardGenerator {
         guard !text.hasSuffix("?") else { return [] }
         // Why: `X because Y`, `Because Y, X` — not when X's subject names nothing the question
         // could carry (`there is little progress`, `several countries were not ranked`).
-        if let r = text.range(of: " because "), !dangling.contains(TermStatistics.words(text).first ?? ""),
+        if let r = text.range(of: " because "), !dangling.contains(EnglishWords.words(text).first ?? ""),
            !vagueSubject(String(text[..<r.lowerBound])),
            !text.lowercased().contains("let’s"), !text.lowercased().contains("let's") {
             var clause = String(text[..<r.lowerBound])
             if clause.hasSuffix(",") { clause.removeLast() }
             var reason = String(text[r.upperBound...])
             for stop in ["; ", ", but ", ", while ", ", whereas ", ", and so "] { if let cut = reason.range(of: stop) { reason = String(reason[..<cut.lowerBound]) } }
-            if TermStatistics.words(clause).count >= 3, TermStatistics.words(reason).count >= 3, !clause.contains(", ") || clause.count < 60 {
+            if EnglishWords.words(clause).count >= 3, EnglishWords.words(reason).count >= 3, !clause.contains(", ") || clause.count < 60 {
                 add(why(clause, context), "because " + reason, "qa.because", 0.6)
             }
         } else if text.hasPrefix("Because "), let comma = text.firstIndex(of: ",") {
             let reason = String(text[text.index(text.startIndex, offsetBy: 8)..<comma])
             let clause = String(text[text.index(after: comma)...]).trimmingSpaces()
-            if TermStatistics.words(clause).count >= 3, TermStatistics.words(reason).count >= 3, !vagueSubject(clause) {
+            if EnglishWords.words(clause).count >= 3, EnglishWords.words(reason).count >= 3, !vagueSubject(clause) {
                 add(why(clause, context), "because " + reason, "qa.because", 0.6)
             }
         }
         // An enumeration the list after the sentence gives.
         if !sentence.followingItems.isEmpty, sentence.followingItems.count <= 10,
-           sentence.followingItems.allSatisfy({ TermStatistics.words($0).count <= 14 }) {
+           sentence.followingItems.allSatisfy({ EnglishWords.words($0).count <= 14 }) {
             var question = text
             if question.hasSuffix(":") { question.removeLast() }
             if let r = question.range(of: "the following ") {
@@ -413,7 +413,7 @@ extension CardGenerator {
         if sentence.position == 0, let heading = sentence.headingPath.last, sentence.headingPath.count >= 2,
            !genericHeadings.contains(heading.lowercased()), (1...5).contains(heading.split(separator: " ").count),
            !heading.contains("?"), !heading.contains(":"), text.lowercased().contains(heading.lowercased()),
-           TermStatistics.words(text).count <= 35, !(isFirstBlockWithOtherSentence(sentence, context)) {
+           EnglishWords.words(text).count <= 35, !(isFirstBlockWithOtherSentence(sentence, context)) {
             let plural = heading.lowercased().hasSuffix("s") && !heading.lowercased().hasSuffix("ss") && !heading.lowercased().hasSuffix("sis")
             let subject = heading == heading.uppercased() ? heading.capitalized : heading
             add("What " + (plural ? "are " : "is ") + context.lowerFirst(subject) + "?", sentence.text, "qa.heading", 0.5)
@@ -446,8 +446,8 @@ extension CardGenerator {
     /// A sentence that can carry a cloze: 6 to 40 words, standing alone — no pronoun or `this`,
     /// `such`, a chapter or a passage it leans on, not an aside in brackets.
     static func clozeable(_ sentence: SourceSentence) -> Bool {
-        let n = TermStatistics.words(sentence.text).count
-        let words = Set(TermStatistics.words(sentence.text))
+        let n = EnglishWords.words(sentence.text).count
+        let words = Set(EnglishWords.words(sentence.text))
         return (6...40).contains(n) && !leansOnContext(sentence.text) && !sentence.text.hasSuffix("?") && !sentence.text.hasSuffix(":")
             && readsAsProse(sentence.text)
             && !sentence.text.hasPrefix("(") && !sentence.text.contains("Chapter ")
@@ -457,9 +457,9 @@ extension CardGenerator {
     /// Whether the rest of the sentence gives a deletion away: one of its words (its first five
     /// letters) comes back elsewhere in the sentence (`antihistamines … {{histamine}}`).
     static func givenAway(_ deletion: String, in sentence: String) -> Bool {
-        let hidden = TermStatistics.words(deletion)
+        let hidden = EnglishWords.words(deletion)
         guard let r = sentence.range(of: deletion) else { return false }
-        let rest = TermStatistics.words(String(sentence[..<r.lowerBound]) + " " + String(sentence[r.upperBound...]))
+        let rest = EnglishWords.words(String(sentence[..<r.lowerBound]) + " " + String(sentence[r.upperBound...]))
         return hidden.contains { word in
             word.count >= 4 && rest.contains { $0.count >= 4 && ($0.hasPrefix(String(word.prefix(5))) || $0.contains(String(word.prefix(5)))) }
         }
@@ -489,7 +489,7 @@ extension CardGenerator {
         var counts: [String: Int] = [:]
         var display: [String: String] = [:]
         for sentence in context.sentences {
-            let words = TermStatistics.words(sentence.text)
+            let words = EnglishWords.words(sentence.text)
             for (k, w) in words.enumerated() where w.count >= 3 && !EnglishWords.common.contains(w) && w.contains(where: \.isLetter) {
                 counts[w, default: 0] += 1
                 if k + 1 < words.count, words[k + 1].count >= 3, !EnglishWords.common.contains(words[k + 1]), words[k + 1].contains(where: \.isLetter) {
@@ -509,9 +509,9 @@ extension CardGenerator {
         // side by side twice are as often a subject and its verb as a term.
         var marked: Set<String> = []
         for sentence in context.sentences {
-            for text in sentence.emphasis + sentence.headingPath { marked.insert(TermStatistics.words(text).joined(separator: " ")) }
+            for text in sentence.emphasis + sentence.headingPath { marked.insert(EnglishWords.words(text).joined(separator: " ")) }
         }
-        let headings = Set(context.sentences.flatMap { $0.headingPath.map { TermStatistics.words($0).joined(separator: " ") } })
+        let headings = Set(context.sentences.flatMap { $0.headingPath.map { EnglishWords.words($0).joined(separator: " ") } })
         let scored = counts.filter { term, n in
             n >= 2 && !parts.contains(term) && term.contains(" ") && headings.contains { $0.contains(term) }
         }

@@ -36,7 +36,7 @@ public enum CardGenerator {
         }
         candidates += keyTermClozes(context)
         // Filters, then the best first; one card per fact (a sentence's answer), per text.
-        let maximum = options.maximum ?? max(minimumPerNote, sentences.reduce(0) { $0 + TermStatistics.words($1.text).count } / 100)
+        let maximum = options.maximum ?? max(minimumPerNote, sentences.reduce(0) { $0 + EnglishWords.words($1.text).count } / 100)
         var kept: [CardProposal] = []
         var seen = existing
         var facts: Set<String> = []
@@ -121,7 +121,7 @@ public enum CardGenerator {
     }
 
     /// Text compared for duplicates: lower-cased words, one space apart.
-    public static func normalized(_ text: String) -> String { TermStatistics.words(text).joined(separator: " ") }
+    public static func normalized(_ text: String) -> String { EnglishWords.words(text).joined(separator: " ") }
 
     /// What the rules share about a note.
     struct Context {
@@ -170,7 +170,7 @@ public enum CardGenerator {
     /// or a passage.
     static func leansOnContext(_ text: String) -> Bool {
         let lower = text.lowercased()
-        let first = TermStatistics.words(lower).first ?? ""
+        let first = EnglishWords.words(lower).first ?? ""
         if dangling.contains(first) { return true }
         if danglingPhrases.contains(where: { lower.contains($0) }) { return true }
         if lower.contains(" these ") || lower.contains(" those ") { return true }
@@ -181,7 +181,7 @@ public enum CardGenerator {
     /// lengths within limits, no card syntax inside, a deletion that is no common word.
     static func passesHardRules(_ card: CardProposal) -> Bool {
         let front = card.format == .cloze ? CardProposal.clozeShown(card.front) : card.front
-        let frontWords = TermStatistics.words(front).count, backWords = TermStatistics.words(card.back).count
+        let frontWords = EnglishWords.words(front).count, backWords = EnglishWords.words(card.back).count
         guard backWords >= 1, frontWords >= 1, normalized(front) != normalized(card.back) else { return false }
         guard !leansOnContext(front) else { return false }
         // A back that is mostly a formula from a PDF's text layer (stacked limits and fractions read
@@ -191,7 +191,7 @@ public enum CardGenerator {
             // A pronoun in the question (after its first words) names something only the note shows.
             var asked = front
             if asked.hasPrefix("Why is it that ") { asked = String(asked.dropFirst(15)) }
-            let words = TermStatistics.words(asked)
+            let words = EnglishWords.words(asked)
             if words.dropFirst(asked == front ? 1 : 0).contains(where: { ["it", "this", "these", "those", "they", "them", "he", "she", "its", "their", "his", "her"].contains($0) }) {
                 return false
             }

@@ -83,7 +83,7 @@ public enum ModelCards {
         case .qa, .definition:
             // The answer's words are the sentence's (or its paragraph's).
             let block = sentences.filter { $0.block == source.block }.map(\.text).joined(separator: " ")
-            let words = Set(TermStatistics.words(block))
+            let words = Set(EnglishWords.words(block))
             let missing = TermStatistics.contentWords(card.back).filter { !words.contains($0) }
             if !missing.isEmpty { return "its answer says what the note does not (\(missing.prefix(3).joined(separator: ", ")))" }
         }

@@ -1,3 +1,4 @@
+import QuireSupport
 import Foundation
 
 /// An extractive summary of a note: its most central sentences by TextRank — sentences as
@@ -12,7 +13,7 @@ public enum Summarizer {
     /// sentences of fewer than six words and sentences leaning on others — `these examples` — left out).
     public static func summarize(_ sentences: [SourceSentence], statistics: TermStatistics, count: Int = 3) -> [SourceSentence] {
         let candidates = Array(sentences.filter {
-            !$0.isListItem && TermStatistics.words($0.text).count >= 6 && !$0.text.hasSuffix(":") && !CardGenerator.leansOnContext($0.text)
+            !$0.isListItem && EnglishWords.words($0.text).count >= 6 && !$0.text.hasSuffix(":") && !CardGenerator.leansOnContext($0.text)
         }.prefix(maximumSentences))
         guard candidates.count > count else { return candidates }
         // Rarity-weighted word vectors, unit length.

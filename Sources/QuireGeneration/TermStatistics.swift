@@ -31,47 +31,6 @@ public struct TermStatistics: Sendable, Equatable {
         log(Double(1 + documents) / Double(1 + (frequency[word] ?? 0))) + 1
     }
 
-    /// The content words of `text`, lower-cased, in order: runs of letters (and digits, apostrophes
-    /// and hyphens inside), common words and words of one or two letters left out.
-    public static func contentWords(_ text: String) -> [String] {
-        words(text).filter { $0.count >= 3 && !EnglishWords.common.contains($0) && $0.contains(where: \.isLetter) }
-    }
-
-    /// Every word of `text`, lower-cased: a scan of its scalars, ASCII letters lower-cased by
-    /// their bits, others by their Unicode lower-case mapping.
-    static func words(_ text: String) -> [String] {
-        var out: [String] = []
-        var current = String.UnicodeScalarView()
-        func close() {
-            while let last = current.last, last == "'" || last == "-" { current.removeLast() }
-            if !current.isEmpty { out.append(String(current)) }
-            current = String.UnicodeScalarView()
-        }
-        for scalar in text.unicodeScalars {
-            let v = scalar.value
-            if v < 0x80 {
-                if (0x61...0x7A).contains(v) || (0x30...0x39).contains(v) {
-                    current.append(scalar)
-                } else if (0x41...0x5A).contains(v) {
-                    current.append(Unicode.Scalar(UInt8(truncatingIfNeeded: v | 0x20)))
-                } else if (v == 0x27 || v == 0x2D), !current.isEmpty {
-                    current.append(scalar)
-                } else if !current.isEmpty {
-                    close()
-                }
-            } else if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
-                if scalar.properties.isUppercase {
-                    current.appendScalars(scalar.properties.lowercaseMapping.unicodeScalars)
-                } else {
-                    current.append(scalar)
-                }
-            } else if v == 0x2019, !current.isEmpty {
-                current.append("'")
-            } else if !current.isEmpty {
-                close()
-            }
-        }
-        close()
-        return out
-    }
+    /// The content words of `text` (``EnglishWords/contentWords(_:)``).
+    public static func contentWords(_ text: String) -> [String] { EnglishWords.contentWords(text) }
 }

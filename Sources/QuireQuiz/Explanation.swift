@@ -1,5 +1,5 @@
+import QuireSupport
 import Foundation
-import QuireGeneration
 
 /// An explanation in the user's own words scored against the card: which key terms of its answer
 /// (each weighing its rarity) and of its source passage (the rarest few, weighing half) it covers —
@@ -19,17 +19,17 @@ public struct Explanation: Sendable, Equatable {
     public init(explanation: String, answer: String, passage: String = "", rarity: (String) -> Double = { _ in 1 }) {
         var terms: [(word: String, stem: String, weight: Double)] = []
         var stems: Set<String> = []
-        for word in TermStatistics.contentWords(AnswerText.plainText(answer)) {
+        for word in EnglishWords.contentWords(AnswerText.plainText(answer)) {
             let stem = Self.stem(word)
             if stems.insert(stem).inserted { terms.append((word, stem, rarity(word))) }
         }
-        let fromPassage = TermStatistics.contentWords(AnswerText.plainText(passage))
+        let fromPassage = EnglishWords.contentWords(AnswerText.plainText(passage))
             .filter { !stems.contains(Self.stem($0)) }
         var seen: Set<String> = []
         let ranked = fromPassage.filter { seen.insert(Self.stem($0)).inserted }
             .enumerated().sorted { (rarity($0.element), -$0.offset) > (rarity($1.element), -$1.offset) }.prefix(Self.passageTerms)
         for (_, word) in ranked { terms.append((word, Self.stem(word), rarity(word) / 2)) }
-        let said = Set(TermStatistics.contentWords(AnswerText.plainText(explanation)).map(Self.stem))
+        let said = Set(EnglishWords.contentWords(AnswerText.plainText(explanation)).map(Self.stem))
         func covers(_ stem: String) -> Bool {
             said.contains(stem) || said.contains { $0.count >= 5 && stem.count >= 5 && ($0.hasPrefix(stem) || stem.hasPrefix($0)) }
         }

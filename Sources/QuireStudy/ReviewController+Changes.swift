@@ -1,6 +1,6 @@
+import QuireIndex
 import QuireModel
 import QuireParsing
-import QuireWatch
 
 extension ReviewController {
     /// What ``takeIn(_:joining:)`` did, for the screen to say.

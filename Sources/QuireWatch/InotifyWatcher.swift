@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import QuireIndex
 import Glibc
 #endif
 import QuireSystem

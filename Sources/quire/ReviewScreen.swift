@@ -1,3 +1,4 @@
+import QuireIndex
 import QuireSupport
 import Foundation
 import QuireApp

@@ -1,3 +1,4 @@
+import QuireSupport
 import Foundation
 import Testing
 import QuireModel
@@ -63,8 +64,8 @@ import QuireTestSupport
         for (path, card, bytes) in try Self.proposals(set) {
             #expect(CardGenerator.passesHardRules(card), "\(path): \(card.markdown)")
             // Grounded: the answer's words are the note's.
-            let noteWords = Set(TermStatistics.words(String(decoding: bytes, as: UTF8.self)))
-            let missing = TermStatistics.words(card.back).filter { !noteWords.contains($0) }
+            let noteWords = Set(EnglishWords.words(String(decoding: bytes, as: UTF8.self)))
+            let missing = EnglishWords.words(card.back).filter { !noteWords.contains($0) }
             #expect(missing.allSatisfy { $0 == "because" }, "\(path): \(card.markdown) — not in the note: \(missing)")
             // Written, it is exactly one card of its kind, with no warning.
             let (note, found) = NoteParser.parse(Array(("# T\n\n" + card.markdown + "\n").utf8), path: "T.md")

@@ -3,8 +3,9 @@ import Foundation
 import Testing
 import QuireModel
 import QuireScheduling
+import QuireWatch
 @testable import QuireTestSupport
-@testable import QuireWatch
+import QuireIndex
 
 /// A session taking in notes edited on disk while it runs, as the review screen does with the
 /// watcher's batches (here real files, and the real watcher in the last test).

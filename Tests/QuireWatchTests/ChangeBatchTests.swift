@@ -1,4 +1,5 @@
 @testable import QuireWatch
+import QuireIndex
 import Testing
 
 /// Coalescing: one change per path, the last state winning, rescans first and once.

@@ -1,4 +1,5 @@
 @testable import QuireWatch
+import QuireIndex
 import Foundation
 import Synchronization
 import Testing
