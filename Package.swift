@@ -20,7 +20,7 @@ let package = Package(
             targets: ["QuireSupport", "QuireModel", "QuireYAML", "QuireMarkdown", "QuireScheduling", "QuireSystem", "QuireArchive",
                       "QuireParsing", "QuireIndex", "QuireReview", "QuireWatch", "QuireStudy", "QuireSync", "QuireCuration",
                       "QuireReport", "QuireEmbedding", "QuireGeneration", "QuireQuiz", "QuireSearch", "QuireInterchange",
-                      "QuireApp", "QuireServer"]
+                      "QuireApp", "QuireServer", "QuireNetwork"]
         ),
         .executable(name: "quire", targets: ["quire"]),
     ],
@@ -32,6 +32,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        // The language-model client's HTTP (QuireNetwork); Hummingbird runs on it too.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // MARK: - System C libraries (Debian packages)
@@ -100,10 +102,13 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]
         ),
         // Search: notes cut into chunks (by heading and size, cards apart) for the full-text index.
-        .target(name: "QuireGeneration", dependencies: ["QuireSupport", "QuireModel", "QuireMarkdown", "QuireYAML", "QuireSystem", "QuireParsing"]),
+        // Network clients: a local language model's chat API over SwiftNIO's HTTP/1.1.
+        .target(name: "QuireNetwork", dependencies: ["QuireSupport", .product(name: "NIOCore", package: "swift-nio"),
+                                                     .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio")]),
+        .target(name: "QuireGeneration", dependencies: ["QuireSupport", "QuireModel", "QuireMarkdown", "QuireYAML", "QuireSystem", "QuireParsing", "QuireNetwork"]),
         // Quizzes: questions, distractors and the grading of typed answers and explanations.
         .target(name: "QuireQuiz", dependencies: ["QuireSupport", "QuireModel"]),
-        .target(name: "QuireSearch", dependencies: ["QuireSupport", "QuireModel", "QuireMarkdown", "QuireYAML", "QuireArchive", "QuireIndex", "QuireSystem", "QuireEmbedding"]),
+        .target(name: "QuireSearch", dependencies: ["QuireSupport", "QuireModel", "QuireMarkdown", "QuireYAML", "QuireArchive", "QuireIndex", "QuireSystem", "QuireEmbedding", "QuireNetwork"]),
         // The application layer the front ends share (the terminal's commands; a web page next):
         // a vault loaded for an action, what studying needs.
         .target(name: "QuireApp", dependencies: ["QuireSupport", "QuireModel", "QuireScheduling", "QuireMarkdown", "QuireSystem", "QuireIndex", "QuireReview", "QuireStudy",
@@ -132,7 +137,7 @@ let package = Package(
             dependencies: [
                 "QuireSupport", "QuireModel", "QuireScheduling", "QuireMarkdown", "QuireSystem", "QuireParsing",
                 "QuireIndex", "QuireReview", "QuireWatch", "QuireStudy", "QuireSync", "QuireCuration", "QuireReport", "QuireInterchange",
-                "QuireSearch", "QuireEmbedding", "QuireGeneration", "QuireQuiz", "QuireApp", "QuireServer",
+                "QuireSearch", "QuireEmbedding", "QuireGeneration", "QuireQuiz", "QuireApp", "QuireServer", "QuireNetwork",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -170,6 +175,7 @@ let package = Package(
             path: "Tests/QuireTestSupport"
         ),
         .testTarget(name: "QuireSystemTests", dependencies: ["QuireSystem", "QuireTestSupport"]),
+        .testTarget(name: "QuireNetworkTests", dependencies: ["QuireNetwork"]),
         .testTarget(
             name: "QuireParsingTests",
             dependencies: ["QuireParsing", "QuireTestSupport"],

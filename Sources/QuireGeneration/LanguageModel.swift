@@ -1,3 +1,4 @@
+import QuireNetwork
 import QuireModel
 import QuireSupport
 import QuireSystem

@@ -1,3 +1,4 @@
+import QuireNetwork
 import QuireSupport
 import QuireSystem
 

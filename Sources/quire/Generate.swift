@@ -1,3 +1,4 @@
+import QuireNetwork
 import ArgumentParser
 import Foundation
 import QuireApp
