@@ -17,7 +17,7 @@ let package = Package(
             name: "QuireKit",
             // Every library module: a Swift program may import any of them (the model's Card and
             // Note, the parser, the scheduler, the writers, the application layer).
-            targets: ["QuireSupport", "QuireModel", "QuireYAML", "QuireMarkdown", "QuireScheduling", "QuireSystem", "QuireArchive",
+            targets: ["QuireSupport", "QuireModel", "QuireYAML", "QuireMarkdown", "QuireScheduling", "QuireSystem", "QuireVault", "QuireArchive",
                       "QuireParsing", "QuireIndex", "QuireReview", "QuireWatch", "QuireStudy", "QuireSync", "QuireCuration",
                       "QuireReport", "QuireEmbedding", "QuireGeneration", "QuireQuiz", "QuireSearch", "QuireInterchange",
                       "QuireApp", "QuireServer", "QuireNetwork"]
@@ -70,20 +70,22 @@ let package = Package(
         .target(name: "QuireScheduling", dependencies: ["QuireModel", "QuireSupport"]),
         .target(name: "QuireYAML", dependencies: ["QuireSupport", "CLibYAML"]),
         .target(name: "QuireMarkdown", dependencies: ["QuireSupport", "CCmarkGFM", "CCmarkGFMShim"]),
-        .target(name: "QuireSystem", dependencies: ["QuireSupport", "QuireModel", "CMalloc", "CLinux"]),
+        .target(name: "QuireSystem", dependencies: ["QuireSupport", "CMalloc", "CLinux"]),
+        // The vault as files: its folder and paths, write lock, import journal and scanner.
+        .target(name: "QuireVault", dependencies: ["QuireSupport", "QuireModel", "QuireSystem"]),
         .target(name: "QuireParsing", dependencies: ["QuireSupport", "QuireModel", "QuireYAML", "QuireMarkdown"]),
         .target(
             name: "QuireIndex",
-            dependencies: ["QuireSupport", "QuireModel", "QuireScheduling", "QuireYAML", "QuireSystem", "QuireParsing"]
+            dependencies: ["QuireVault", "QuireSupport", "QuireModel", "QuireScheduling", "QuireYAML", "QuireSystem", "QuireParsing"]
         ),
         .target(
             name: "QuireReview",
-            dependencies: ["QuireSupport", "QuireModel", "QuireScheduling", "QuireYAML", "QuireSystem", "QuireParsing", "QuireIndex"]
+            dependencies: ["QuireVault", "QuireSupport", "QuireModel", "QuireScheduling", "QuireYAML", "QuireSystem", "QuireParsing", "QuireIndex"]
         ),
-        .target(name: "QuireWatch", dependencies: ["QuireModel", "QuireSystem", "QuireParsing", "QuireIndex"]),
+        .target(name: "QuireWatch", dependencies: ["QuireSupport", "QuireVault", "QuireModel", "QuireSystem", "QuireParsing", "QuireIndex"]),
         .target(
             name: "QuireSync",
-            dependencies: ["QuireModel", "QuireScheduling", "QuireYAML", "QuireSystem", "QuireParsing", "QuireIndex", "QuireReview"]
+            dependencies: ["QuireVault", "QuireModel", "QuireScheduling", "QuireYAML", "QuireSystem", "QuireParsing", "QuireIndex", "QuireReview"]
         ),
         .target(
             name: "QuireStudy",
@@ -91,7 +93,7 @@ let package = Package(
         ),
         .target(
             name: "QuireCuration",
-            dependencies: ["QuireSupport", "QuireModel", "QuireYAML", "QuireSystem", "QuireReview"]
+            dependencies: ["QuireVault", "QuireSupport", "QuireModel", "QuireYAML", "QuireSystem", "QuireReview"]
         ),
         .target(name: "QuireReport", dependencies: ["QuireSupport", "QuireModel", "QuireScheduling", "QuireStudy", "QuireCuration"]),
         // Sentence embeddings (all-MiniLM-L6-v2: WordPiece, the BERT encoder through OpenBLAS).
@@ -105,18 +107,18 @@ let package = Package(
         // Network clients: a local language model's chat API over SwiftNIO's HTTP/1.1.
         .target(name: "QuireNetwork", dependencies: ["QuireSupport", .product(name: "NIOCore", package: "swift-nio"),
                                                      .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio")]),
-        .target(name: "QuireGeneration", dependencies: ["QuireSupport", "QuireModel", "QuireMarkdown", "QuireYAML", "QuireSystem", "QuireParsing", "QuireNetwork"]),
+        .target(name: "QuireGeneration", dependencies: ["QuireVault", "QuireSupport", "QuireModel", "QuireMarkdown", "QuireYAML", "QuireSystem", "QuireParsing", "QuireNetwork"]),
         // Quizzes: questions, distractors and the grading of typed answers and explanations.
         .target(name: "QuireQuiz", dependencies: ["QuireSupport", "QuireModel"]),
-        .target(name: "QuireSearch", dependencies: ["QuireSupport", "QuireModel", "QuireMarkdown", "QuireYAML", "QuireArchive", "QuireIndex", "QuireSystem", "QuireEmbedding", "QuireNetwork"]),
+        .target(name: "QuireSearch", dependencies: ["QuireVault", "QuireSupport", "QuireModel", "QuireMarkdown", "QuireYAML", "QuireArchive", "QuireIndex", "QuireSystem", "QuireEmbedding", "QuireNetwork"]),
         // The application layer the front ends share (the terminal's commands; a web page next):
         // a vault loaded for an action, what studying needs.
-        .target(name: "QuireApp", dependencies: ["QuireSupport", "QuireModel", "QuireScheduling", "QuireMarkdown", "QuireSystem", "QuireIndex", "QuireReview", "QuireStudy",
+        .target(name: "QuireApp", dependencies: ["QuireVault", "QuireSupport", "QuireModel", "QuireScheduling", "QuireMarkdown", "QuireSystem", "QuireIndex", "QuireReview", "QuireStudy",
                                                  "QuireCuration", "QuireQuiz", "QuireSearch", "QuireEmbedding", "QuireGeneration", "QuireInterchange", "QuireParsing", "QuireSync", "QuireYAML"]),
         // The web review page (quire serve): an HTTP front end over QuireApp, on Hummingbird.
         .target(
             name: "QuireServer",
-            dependencies: ["QuireSupport", "QuireModel", "QuireScheduling", "QuireMarkdown", "QuireSystem", "QuireIndex",
+            dependencies: ["QuireVault", "QuireSupport", "QuireModel", "QuireScheduling", "QuireMarkdown", "QuireSystem", "QuireIndex",
                            "QuireReview", "QuireWatch", "QuireStudy", "QuireCuration", "QuireSearch", "QuireGeneration", "QuireApp", "QuireReport",
                            .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
                            .product(name: "HTTPTypes", package: "swift-http-types")]
@@ -128,7 +130,7 @@ let package = Package(
         ),
         .target(
             name: "QuireInterchange",
-            dependencies: ["QuireSupport", "QuireModel", "QuireYAML", "QuireMarkdown", "QuireParsing", "QuireScheduling", "QuireIndex", "QuireReview", "QuireSystem", "QuireArchive"]
+            dependencies: ["QuireVault", "QuireSupport", "QuireModel", "QuireYAML", "QuireMarkdown", "QuireParsing", "QuireScheduling", "QuireIndex", "QuireReview", "QuireSystem", "QuireArchive"]
         ),
 
         // MARK: - Executables
@@ -137,14 +139,14 @@ let package = Package(
             dependencies: [
                 "QuireSupport", "QuireModel", "QuireScheduling", "QuireMarkdown", "QuireSystem", "QuireParsing",
                 "QuireIndex", "QuireReview", "QuireWatch", "QuireStudy", "QuireSync", "QuireCuration", "QuireReport", "QuireInterchange",
-                "QuireSearch", "QuireEmbedding", "QuireGeneration", "QuireQuiz", "QuireApp", "QuireServer", "QuireNetwork",
+                "QuireSearch", "QuireEmbedding", "QuireGeneration", "QuireQuiz", "QuireApp", "QuireServer", "QuireNetwork", "QuireVault",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
             name: "QuireBench",
             dependencies: [
-                "QuireModel", "QuireScheduling", "QuireYAML", "QuireMarkdown", "QuireSystem", "QuireParsing",
+                "QuireVault", "QuireModel", "QuireScheduling", "QuireYAML", "QuireMarkdown", "QuireSystem", "QuireParsing",
                 "QuireIndex", "QuireReview", "QuireSearch", "QuireEmbedding", "QuireSupport",
             ],
             path: "Benchmarks/QuireBench"
@@ -155,7 +157,7 @@ let package = Package(
         .executableTarget(
             name: "QuireFuzz",
             dependencies: [
-                "QuireSupport", "QuireModel", "QuireMarkdown", "QuireSystem", "QuireParsing", "QuireIndex",
+                "QuireVault", "QuireSupport", "QuireModel", "QuireMarkdown", "QuireSystem", "QuireParsing", "QuireIndex",
                 "QuireReview", "QuireInterchange", "QuireArchive",
             ],
             path: "Fuzz/QuireFuzz"
@@ -171,35 +173,36 @@ let package = Package(
         // vault set up for grading): a plain target, as test targets cannot import one another.
         .target(
             name: "QuireTestSupport",
-            dependencies: ["QuireSupport", "QuireModel", "QuireScheduling", "QuireSystem", "QuireParsing", "QuireReview", "QuireEmbedding"],
+            dependencies: ["QuireVault", "QuireSupport", "QuireModel", "QuireScheduling", "QuireSystem", "QuireParsing", "QuireReview", "QuireEmbedding"],
             path: "Tests/QuireTestSupport"
         ),
-        .testTarget(name: "QuireSystemTests", dependencies: ["QuireSystem", "QuireTestSupport"]),
+        .testTarget(name: "QuireSystemTests", dependencies: ["QuireVault", "QuireSystem", "QuireTestSupport"]),
+        .testTarget(name: "QuireVaultTests", dependencies: ["QuireVault", "QuireSystem", "QuireTestSupport"]),
         .testTarget(name: "QuireNetworkTests", dependencies: ["QuireNetwork"]),
         .testTarget(
             name: "QuireParsingTests",
             dependencies: ["QuireParsing", "QuireTestSupport"],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "QuireIndexTests", dependencies: ["QuireIndex", "QuireTestSupport"]),
-        .testTarget(name: "QuireReviewTests", dependencies: ["QuireReview", "QuireTestSupport"]),
-        .testTarget(name: "QuireWatchTests", dependencies: ["QuireWatch", "QuireIndex", "QuireTestSupport"]),
+        .testTarget(name: "QuireIndexTests", dependencies: ["QuireVault", "QuireIndex", "QuireTestSupport"]),
+        .testTarget(name: "QuireReviewTests", dependencies: ["QuireVault", "QuireReview", "QuireTestSupport"]),
+        .testTarget(name: "QuireWatchTests", dependencies: ["QuireVault", "QuireWatch", "QuireIndex", "QuireTestSupport"]),
         .testTarget(name: "QuireStudyTests", dependencies: ["QuireStudy", "QuireIndex", "QuireWatch", "QuireTestSupport"]),
-        .testTarget(name: "QuireSyncTests", dependencies: ["QuireSync", "QuireTestSupport"]),
+        .testTarget(name: "QuireSyncTests", dependencies: ["QuireVault", "QuireSync", "QuireTestSupport"]),
         .testTarget(name: "QuireCurationTests", dependencies: ["QuireCuration", "QuireTestSupport"]),
         .testTarget(name: "QuireEmbeddingTests", dependencies: ["QuireEmbedding", "QuireSystem", "QuireTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "QuireQuizTests", dependencies: ["QuireQuiz", "QuireModel"]),
-        .testTarget(name: "QuireServerTests", dependencies: ["QuireServer", "QuireModel", "QuireParsing", "QuireSupport", "QuireSystem", "QuireWatch", "QuireTestSupport"]),
-        .testTarget(name: "QuireAppTests", dependencies: ["QuireApp", "QuireModel", "QuireIndex", "QuireStudy", "QuireSystem", "QuireTestSupport",
+        .testTarget(name: "QuireServerTests", dependencies: ["QuireVault", "QuireServer", "QuireModel", "QuireParsing", "QuireSupport", "QuireSystem", "QuireWatch", "QuireTestSupport"]),
+        .testTarget(name: "QuireAppTests", dependencies: ["QuireVault", "QuireApp", "QuireModel", "QuireIndex", "QuireStudy", "QuireSystem", "QuireTestSupport",
                                                      "QuireReview", "QuireScheduling", "QuireCuration", "QuireGeneration", "QuireInterchange", "QuireSupport"]),
         .testTarget(name: "QuireGenerationTests", dependencies: ["QuireGeneration", "QuireParsing", "QuireModel", "QuireTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "QuireSearchTests", dependencies: ["QuireSearch", "QuireParsing", "QuireModel", "QuireArchive", "QuireEmbedding", "QuireTestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "QuireReportTests", dependencies: ["QuireReport", "QuireStudy", "QuireCuration", "QuireReview", "QuireScheduling", "QuireModel"]),
+        .testTarget(name: "QuireReportTests", dependencies: ["QuireVault", "QuireReport", "QuireStudy", "QuireCuration", "QuireReview", "QuireScheduling", "QuireModel"]),
         .testTarget(name: "QuireArchiveTests", dependencies: ["QuireArchive", "QuireTestSupport"]),
-        .testTarget(name: "QuireInterchangeTests", dependencies: ["QuireInterchange", "QuireModel", "QuireParsing", "QuireIndex", "QuireReview", "QuireSystem", "QuireTestSupport"], exclude: ["Tools"]),
+        .testTarget(name: "QuireInterchangeTests", dependencies: ["QuireVault", "QuireInterchange", "QuireModel", "QuireParsing", "QuireIndex", "QuireReview", "QuireSystem", "QuireTestSupport"], exclude: ["Tools"]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["quire", "QuireTestSupport"],
+            dependencies: ["QuireVault", "quire", "QuireTestSupport"],
             exclude: ["Tools", "Fixtures"],
             resources: [.copy("Golden")]
         ),

@@ -8,6 +8,7 @@ import QuireYAML
 import QuireSystem
 import QuireParsing
 import QuireReview
+import QuireVault
 
 /// Benchmarks of grading and replay (`QuireBench --grading`), in process, timed with
 /// `clock_gettime(CLOCK_MONOTONIC)`:

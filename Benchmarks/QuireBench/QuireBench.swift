@@ -10,6 +10,7 @@ import QuireSystem
 import QuireIndex
 import QuireParsing
 import QuireSupport
+import QuireVault
 
 /// Benchmarks of indexing, run in release mode against a floor measured in the same run:
 /// `swift run -c release QuireBench [--files 10000,100000] [--vaults DIR] [--runs N]`; with

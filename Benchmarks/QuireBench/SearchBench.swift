@@ -8,6 +8,7 @@ import QuireModel
 import QuireParsing
 import QuireSearch
 import QuireSystem
+import QuireVault
 
 /// Search (`QuireBench --search`): building the index of generated vaults, warm lexical and hybrid
 /// queries, re-indexing one edited note, the encoder's throughput per core — each against a

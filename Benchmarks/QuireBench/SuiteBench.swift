@@ -6,6 +6,7 @@ import QuireModel
 import QuireParsing
 import QuireSystem
 import QuireYAML
+import QuireVault
 
 /// The live-index suite (`QuireBench --suite`, or `make bench`): the built `quire` run as a user
 /// runs it, on copies of generated vaults, against baselines run in the same invocation — reading
@@ -38,7 +39,7 @@ enum SuiteBench {
     /// hour), suspended and buried cards. Deterministic but for the clock. Returns the cards.
     static func schedule(vault: String) throws -> Int {
         let io = FileIO()
-        let now = SystemClock.now().milliseconds
+        let now = SystemClock.milliseconds()
         var written = 0
         var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
         func next(_ range: Int) -> Int {

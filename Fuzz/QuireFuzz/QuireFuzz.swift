@@ -19,6 +19,7 @@ import QuireArchive
 import QuireParsing
 import QuireReview
 import QuireSupport
+import QuireVault
 @_spi(Testing) import QuireYAML
 
 /// Writes a line to standard error.

@@ -7,6 +7,7 @@ import QuireSupport
 import QuireSync
 import QuireSystem
 import QuireYAML
+import QuireVault
 
 /// `quire doctor`: what is installed for Quire and how healthy a vault is, each problem with how
 /// to fix it. The checks read; they never change anything.

@@ -4,6 +4,7 @@ import QuireModel
 import QuireParsing
 import QuireReview
 import QuireSystem
+import QuireVault
 
 /// Where an import's files go in the vault and how they are written, for every import: names
 /// for notes and media that take nothing already there, cards proposed for a new note, the files

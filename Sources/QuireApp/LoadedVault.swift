@@ -4,6 +4,7 @@ import QuireReview
 import QuireScheduling
 import QuireSupport
 import QuireSystem
+import QuireVault
 
 /// A vault opened and indexed for one action of a front end (a command, a page's request): the
 /// vault and its index; files with errors are in the index's diagnostics, for the front end to show.

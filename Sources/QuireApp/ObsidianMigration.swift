@@ -4,6 +4,7 @@ import QuireModel
 import QuireReview
 import QuireScheduling
 import QuireSystem
+import QuireVault
 
 /// The Obsidian spaced-repetition plugin's schedules moved into Quire (`quire import obsidian-sr`)
 /// for any front end: every note planned before anything is written (``ObsidianSRImport``), then
@@ -62,7 +63,7 @@ public struct ObsidianMigration {
         try ImportedFiles.write([StagedFiles.File(Vault.logFolder + "/obsidian-sr-" + ReviewWriter.randomEventID() + ".log", .quire) {
             Array(text.utf8)
         }], to: vault)
-        let lock: VaultLock.Token
+        let lock: FileLock.Token
         do { lock = try vault.lockForWriting() } catch { throw .importRefused("\(error)") }
         defer { lock.release() }
         if changesSyntax {

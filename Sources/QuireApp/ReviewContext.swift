@@ -7,6 +7,7 @@ import QuireScheduling
 import QuireStudy
 import QuireSupport
 import QuireSystem
+import QuireVault
 
 /// What recording reviews needs, for any front end: the vault, its settings, this device's log
 /// writer, and finding a card without indexing the whole vault when the log already says where it is.

@@ -23,3 +23,11 @@ public final class StudyClock {
         fixed == nil ? Int(max(0, end.milliseconds - start.milliseconds)) : 1000
     }
 }
+
+extension SystemClock {
+    /// The current time as a Timestamp.
+    package static func now() -> Timestamp { Timestamp(milliseconds: milliseconds()) }
+
+    /// The local time zone's offset from UTC at `time`, in seconds east.
+    package static func utcOffset(at time: Timestamp) -> Int { utcOffset(atMilliseconds: time.milliseconds) }
+}

@@ -5,6 +5,7 @@ import QuireModel
 import QuireSearch
 import QuireSupport
 import QuireSystem
+import QuireVault
 
 /// The search index of a loaded vault, brought up to date for an action of any front end (search,
 /// ask, related, index, the web page): the notes' words always, their vectors when the model is

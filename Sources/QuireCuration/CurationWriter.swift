@@ -2,6 +2,7 @@ import QuireModel
 import QuireReview
 import QuireSystem
 import QuireYAML
+import QuireVault
 
 /// Errors of curation.
 public enum CurationError: Error, Sendable, CustomStringConvertible {
@@ -55,7 +56,7 @@ public struct CurationWriter: Sendable {
     /// Records a decision on a note in a period's review, on study-calendar day `today`.
     public func decide(_ decision: Decision, on note: CurationNote, in period: CurationPeriod, today: Int,
                        at now: Timestamp) throws(CurationError) -> Recorded {
-        let lock: VaultLock.Token
+        let lock: FileLock.Token
         do { lock = try vault.lockForWriting() } catch { throw .io(path: note.path, error) }
         defer { lock.release() }
         let full: String, before: [UInt8]
@@ -84,7 +85,7 @@ public struct CurationWriter: Sendable {
     /// Takes a decision back: the note's bytes from before it, if the note is still as the
     /// decision left it; an `undo` line in the log.
     public func undo(_ recorded: Recorded, in period: CurationPeriod, at now: Timestamp) throws(CurationError) {
-        let lock: VaultLock.Token
+        let lock: FileLock.Token
         do { lock = try vault.lockForWriting() } catch { throw .io(path: recorded.path, error) }
         defer { lock.release() }
         do {

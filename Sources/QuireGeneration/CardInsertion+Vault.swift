@@ -1,6 +1,7 @@
 import QuireModel
 import QuireParsing
 import QuireSystem
+import QuireVault
 
 extension CardInsertion {
     /// Why cards were not written to a note; nothing was written to it.
@@ -14,7 +15,7 @@ extension CardInsertion {
     /// under its source's heading path when placed in its section, and no new error.
     public static func write(_ cards: [CardProposal], to path: String, in vault: Vault, created: Timestamp,
                              placement: Placement = .section) throws(WriteError) {
-        let lock: VaultLock.Token
+        let lock: FileLock.Token
         do { lock = try vault.lockForWriting() } catch { throw WriteError(description: error.description) }
         defer { lock.release() }
         let file: String

@@ -2,6 +2,7 @@ import QuireSystem
 import QuireModel
 import QuireParsing
 import QuireSupport
+import QuireVault
 
 extension Vault {
     /// Makes `directory` a vault: `.quire/` with config, log and cache folders, and the

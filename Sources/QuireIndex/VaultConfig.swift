@@ -3,6 +3,7 @@ import QuireScheduling
 import QuireYAML
 import QuireSystem
 import QuireParsing
+import QuireVault
 
 /// Which scheduler decides when cards are due (`fsrs`, `sm2`, `flow`).
 public typealias SchedulerKind = SchedulerSettings.Kind

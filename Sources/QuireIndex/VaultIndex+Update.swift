@@ -1,3 +1,4 @@
+import QuireSupport
 import QuireModel
 import QuireSystem
 

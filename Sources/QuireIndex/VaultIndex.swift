@@ -4,6 +4,7 @@ import QuireModel
 import QuireSystem
 import QuireParsing
 import QuireSupport
+import QuireVault
 
 /// Where a card lives in the index.
 public struct CardLocation: Hashable, Sendable {

@@ -1,5 +1,6 @@
 import QuireModel
 import QuireSystem
+import QuireVault
 
 extension Vault {
     /// The file holding this machine's device ID, relative to the root (kept out of git).

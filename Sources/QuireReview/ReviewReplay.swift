@@ -4,6 +4,7 @@ import QuireYAML
 import QuireSystem
 import QuireIndex
 import QuireParsing
+import QuireVault
 
 /// What replaying the review log found: the cards whose front matter disagrees with the log
 /// (`quire replay`, `quire check`).

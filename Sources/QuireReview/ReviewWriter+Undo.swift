@@ -3,6 +3,7 @@ import QuireScheduling
 import QuireYAML
 import QuireSystem
 import QuireParsing
+import QuireVault
 
 extension ReviewWriter {
     /// What ``undoLast(at:locate:)`` reverted.
@@ -34,7 +35,7 @@ extension ReviewWriter {
     ///     also takes back a bury, a suspension or a StudyFlow move).
     public func undoLast(at now: Timestamp, card only: CardID? = nil, locate: (CardID) -> String? = { _ in nil },
                          undoing: (ReviewAction) -> Bool = ReviewAction.isGrade) throws(ReviewError) -> UndoOutcome {
-        let lock: VaultLock.Token
+        let lock: FileLock.Token
         do { lock = try vault.lockForWriting() } catch { throw .io(error) }
         defer { lock.release() }
         let all = vault.reviewLog().events

@@ -5,11 +5,12 @@ import QuireYAML
 import QuireSystem
 import QuireIndex
 import QuireParsing
+import QuireVault
 
 /// Records reviews and other card events: the review log first, then the note's scheduling line
 /// (FORMAT.md §5–§6).
 ///
-/// For each call on one note, holding the vault's write lock (``VaultLock``), so no other Quire
+/// For each call on one note, holding the vault's write lock (``FileLock``), so no other Quire
 /// writer runs in between:
 /// 1. the note is read and parsed fresh, and the cards' new states are computed with
 ///    ``ReviewTransition`` (the function replay uses);
@@ -125,7 +126,7 @@ public struct ReviewWriter: Sendable {
         let full: String
         do { full = try vault.notePath(path) } catch { throw .io(error) }
         guard !dryRun else { return try record(requests, path: path, full: full, at: now, dryRun: true, known: known) }
-        let lock: VaultLock.Token
+        let lock: FileLock.Token
         do { lock = try vault.lockForWriting() } catch { throw .io(error) }
         defer { lock.release() }
         return try record(requests, path: path, full: full, at: now, dryRun: false, known: known)

@@ -3,6 +3,7 @@ import Synchronization
 import QuireScheduling
 import QuireSystem
 import QuireIndex
+import QuireVault
 
 /// Content-addressed copies of the scheduler settings that graded cards, so replaying the log
 /// after the configuration changed still reproduces what live grading did (FORMAT.md §6).

@@ -1,5 +1,6 @@
 import QuireModel
 import QuireSystem
+import QuireVault
 
 /// This machine's record of the exact front-matter bytes before and after each grade, so
 /// `quire undo` restores a note byte for byte (`.quire/journal`, kept out of git).

@@ -3,6 +3,7 @@ import QuireEmbedding
 import QuireIndex
 import QuireModel
 import QuireSystem
+import QuireVault
 
 /// Why the search index could not be used.
 public enum SearchError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -2,6 +2,7 @@ import QuireMarkdown
 import QuireModel
 import QuireSupport
 import QuireSystem
+import QuireVault
 
 /// A card's two sides as HTML for the page: Markdown through cmark-gfm's safe renderer (a vault's
 /// raw HTML never reaches the page), math kept byte for byte for KaTeX, the text a cloze hid

@@ -1,6 +1,7 @@
 import QuireApp
 import QuireIndex
 import QuireReport
+import QuireVault
 
 extension StudyDesk {
     /// The statistics report's page for every card, from the live index (the watcher keeps it

@@ -9,6 +9,7 @@ import QuireStudy
 import QuireSupport
 import QuireSystem
 import QuireWatch
+import QuireVault
 
 /// What the web page studies with: the vault's index kept current by the watcher, and one review
 /// session per open page (a tab), each a ``ReviewController`` as the terminal's screen has.

@@ -7,6 +7,7 @@ import QuireModel
 import QuireSupport
 import QuireSystem
 import QuireWatch
+import QuireVault
 
 /// The web review page's server (`quire serve`): HTTP on Hummingbird, the study logic in
 /// ``StudyDesk`` (over QuireApp, as the terminal's), the page itself static files of this module.

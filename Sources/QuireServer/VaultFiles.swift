@@ -1,4 +1,5 @@
 import QuireSystem
+import QuireVault
 
 /// The vault's images, sounds, videos and PDFs as the page loads them, at `/file/PATH`.
 ///

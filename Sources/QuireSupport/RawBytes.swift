@@ -45,3 +45,19 @@ public enum RawBytes {
     /// Gives back a block of ``resize(_:to:)``; nil does nothing.
     package static func release(_ block: UnsafeMutableRawPointer?) { free(block) }
 }
+
+/// Byte-wise order of two strings' UTF-8 (what `sort` and `ls` in the C locale do), with memcmp:
+/// the generic `lexicographicallyPrecedes` over UTF-8 views costs a second on 100,000 paths.
+package func utf8Precedes(_ a: String, _ b: String) -> Bool {
+    var a = a, b = b
+    return a.withUTF8 { x in
+        b.withUTF8 { y in
+            let n = min(x.count, y.count)
+            if n > 0, let xb = x.baseAddress, let yb = y.baseAddress {
+                let c = memcmp(xb, yb, n)
+                if c != 0 { return c < 0 }
+            }
+            return x.count < y.count
+        }
+    }
+}

@@ -3,6 +3,7 @@ import QuireModel
 import QuireParsing
 import QuireReview
 import QuireSystem
+import QuireVault
 
 /// Which side of a merge conflict to keep.
 public enum ConflictSide: String, Sendable, CaseIterable {
@@ -54,8 +55,8 @@ public enum ConflictResolution {
         // A note git took for deleted on one side that was renamed there: the rename is kept, with
         // the other side's changes (either --ours or --theirs would lose one of them).
         if let repository = GitRepository(containing: vault.root) {
-            let full = VaultScanner.realPath(vault.fullPath(path)) ?? vault.fullPath(path)
-            let rootPrefix = (VaultScanner.realPath(repository.root) ?? repository.root) + "/"
+            let full = FileIO.realPath(vault.fullPath(path)) ?? vault.fullPath(path)
+            let rootPrefix = (FileIO.realPath(repository.root) ?? repository.root) + "/"
             if full.hasPrefix(rootPrefix) {
                 let sync = try Sync(vault: vault, executable: "quire")
                 if let kept = try sync.keepRenames(only: String(full.dropFirst(rootPrefix.count))), !kept.isEmpty { return kept }

@@ -5,6 +5,7 @@ import QuireParsing
 import QuireReview
 import QuireScheduling
 import QuireSystem
+import QuireVault
 
 /// Errors of git integration (the merge driver, `quire git setup`).
 public enum SyncError: Error, Equatable, Sendable, CustomStringConvertible {

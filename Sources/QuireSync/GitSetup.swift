@@ -1,6 +1,7 @@
 import Foundation
 import QuireIndex
 import QuireSystem
+import QuireVault
 
 /// Registers Quire's merge driver for a vault in git (`quire git setup`, and `quire init` in a git
 /// work tree; FORMAT.md §6.3). Git versions `.gitattributes` but not the driver's definition, which

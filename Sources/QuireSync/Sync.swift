@@ -3,6 +3,7 @@ import QuireModel
 import QuireReview
 import QuireSystem
 import QuireYAML
+import QuireVault
 
 /// `quire sync`: commit the vault's changes, pull with the merge driver, replay what the merged
 /// log says is behind, push (FORMAT.md §6.5). Every step is git run as a program; a step that
@@ -52,7 +53,7 @@ public struct Sync {
         self.vault = vault
         self.repository = repository
         self.executable = executable
-        root = VaultScanner.realPath(vault.root) ?? vault.root
+        root = FileIO.realPath(vault.root) ?? vault.root
         ownPullMarker = repository.gitPath("quire-sync")
     }
 

@@ -33,15 +33,12 @@ public enum TemporaryFiles {
 
     /// Removes the temporary files in `dir` whose writer is gone; best effort.
     static func removeLeftovers(in dir: String, io: FileIO) {
-        guard let handle = opendir(dir) else { return }
-        defer { closedir(handle) }
         var gone: [String] = []
-        while let entry = readdir(handle) {
-            // Cheap tests first: a folder holds many names, few of them Quire's temporary files.
-            guard entry.pointee.d_name.0 == CChar(UInt8(ascii: ".")) else { continue }
-            let name = VaultScanner.name(of: entry)
-            if isLeftover(name) { gone.append(name) }
+        let failure = io.readFolder(dir) { name, _, _ in
+            // Cheap test first: a folder holds many names, few of them Quire's temporary files.
+            if name.utf8.first == UInt8(ascii: "."), isLeftover(name) { gone.append(name) }
         }
+        guard failure == nil else { return }
         for name in gone {
             var st = stat()
             let full = dir + "/" + name

@@ -1,3 +1,4 @@
+import QuireSupport
 import QuireIndex
 import QuireSystem
 /// The changes collected for one batch: one entry per path, the last state winning, and the rescan

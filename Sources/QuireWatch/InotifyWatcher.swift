@@ -1,8 +1,10 @@
 #if canImport(Glibc)
+import QuireSupport
 import QuireIndex
 import Glibc
 #endif
 import QuireSystem
+import QuireVault
 
 /// A ``FileWatcher`` over Linux inotify: one watch per non-hidden folder of the vault, added as
 /// folders appear.
@@ -357,7 +359,9 @@ public final class InotifyWatcher: FileWatcher {
         var notes: Set<String> = []
         var subfolders: [String] = []
         while let entry = readdir(dir) {
-            let name = VaultScanner.name(of: entry)
+            let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
+                pointer.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
             if name.hasPrefix(".") { continue }  // ., .., hidden files and folders
             var type = entry.pointee.d_type
             if type == UInt8(DT_UNKNOWN) {

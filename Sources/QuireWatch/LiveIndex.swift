@@ -2,6 +2,7 @@ import QuireModel
 import QuireSystem
 import QuireIndex
 import QuireParsing
+import QuireVault
 
 /// A vault's index kept current by a ``FileWatcher``: each batch of file changes is read and put
 /// into the index, and what changed is handed back (for `quire watch`, a review session, a server).

@@ -6,6 +6,7 @@ import QuireModel
 import QuireReview
 import QuireSupport
 import QuireSystem
+import QuireVault
 
 extension Quire {
     /// `quire config list|get|set|unset`.

@@ -4,6 +4,7 @@ import QuireApp
 import QuireMarkdown
 import QuireSupport
 import QuireSystem
+import QuireVault
 
 extension Quire {
     /// `quire doctor`.

@@ -5,6 +5,7 @@ import QuireScheduling
 import QuireIndex
 import QuireSupport
 import QuireSystem
+import QuireVault
 
 extension Quire {
     /// `quire due`.

@@ -10,6 +10,7 @@ import QuireParsing
 import QuireReview
 import QuireSupport
 import QuireSystem
+import QuireVault
 
 extension Quire {
     /// `quire generate NOTE|QUERY [--formats qa,cloze,definition] [--max N] [--write] [--to FILE] [--json]`.

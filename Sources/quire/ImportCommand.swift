@@ -7,6 +7,7 @@ import QuireModel
 import QuireParsing
 import QuireReview
 import QuireSystem
+import QuireVault
 
 extension Quire {
     /// `quire import csv|anki …`: bringing cards and notes in from other formats.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import QuireSync
 import QuireSystem
+import QuireVault
 
 extension Quire {
     /// `quire init [DIR]`.
@@ -24,8 +25,8 @@ extension Quire {
         func run() throws {
             let dir = directory ?? vault ?? WorkingDirectory.path()
             // A vault inside a vault: the outer one would index the inner one's notes too.
-            if !nested, let outer = try? Vault.discover(from: FileIO.directory(of: VaultScanner.realPath(dir) ?? dir)),
-               outer.isInitialized, outer.root != (VaultScanner.realPath(dir) ?? dir) {
+            if !nested, let outer = try? Vault.discover(from: FileIO.directory(of: FileIO.realPath(dir) ?? dir)),
+               outer.isInitialized, outer.root != (FileIO.realPath(dir) ?? dir) {
                 throw CLIError("\(dir) is inside the vault \(outer.root): its notes are already that vault's; use --nested to make a vault of its own there anyway")
             }
             do {

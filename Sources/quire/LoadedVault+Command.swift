@@ -4,6 +4,7 @@ import QuireModel
 import QuireScheduling
 import QuireSystem
 import QuireIndex
+import QuireVault
 
 /// A vault opened and indexed for a command: the application layer's ``LoadedVault`` with what a
 /// command adds (its errors printed, exit status 1 at the end, CLI errors).

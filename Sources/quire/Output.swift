@@ -20,7 +20,7 @@ enum Output {
         // getenv, not ProcessInfo's environment: that builds a dictionary of every variable, a
         // measurable part of a prompt's start.
         let timeout = getenv("QUIRE_LOCK_TIMEOUT").flatMap { Double(String(cString: $0)) } ?? 30
-        VaultLock.configure(VaultLock.Waiting(timeout: max(0, timeout)) { holder in
+        FileLock.configure(FileLock.Waiting(timeout: max(0, timeout)) { holder in
             Output.error("quire: waiting for another quire\(holder.map { " (process \($0))" } ?? "") that is writing this vault…")
         })
     }

@@ -2,6 +2,7 @@ import Foundation
 import QuireIndex
 import QuireModel
 import QuireSystem
+import QuireVault
 
 /// Tab completion of queries and deck names, for the shell scripts `quire
 /// --generate-completion-script bash|zsh|fish` writes: the shell runs quire to ask, in the

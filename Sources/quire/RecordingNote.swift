@@ -7,6 +7,7 @@ import QuireModel
 import QuireParsing
 import QuireReview
 import QuireSystem
+import QuireVault
 
 /// A recording made into a note (`quire import audio|video`, `quire record`): its sound kept in
 /// assets/ and linked, its transcript in sections with time anchors, live notes at the top.

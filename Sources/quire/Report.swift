@@ -2,6 +2,7 @@ import ArgumentParser
 import QuireApp
 import QuireReport
 import QuireSystem
+import QuireVault
 
 extension Quire {
     /// `quire report [QUERY] [--out FILE]`.

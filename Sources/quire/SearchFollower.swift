@@ -4,6 +4,7 @@ import QuireIndex
 import QuireSearch
 import QuireSystem
 import QuireWatch
+import QuireVault
 
 /// Keeps a vault's search index current while `quire watch` runs: each changed note's chunks
 /// replaced (and their vectors computed, with the model installed) as the watcher reports them,

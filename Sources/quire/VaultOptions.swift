@@ -1,6 +1,7 @@
 import ArgumentParser
 import QuireModel
 import QuireSystem
+import QuireVault
 
 /// Options every vault command shares.
 struct VaultOptions: ParsableArguments {

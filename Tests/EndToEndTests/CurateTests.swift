@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import QuireVault
 
 /// Curation through the real binary, `--plain` (FORMAT.md §2.2): a year's notes kept from week to
 /// month to year, archived at each level, skipped, undone, resumed; missed periods; a renamed note.

@@ -3,6 +3,7 @@ import QuireModel
 import QuireSystem
 @testable import QuireApp
 @testable import QuireTestSupport
+import QuireVault
 
 /// `quire doctor`'s checks on real folders: a healthy vault, and one with every problem it names.
 @Suite struct DoctorTests {

@@ -5,6 +5,7 @@ import QuireModel
 import QuireSystem
 @testable import QuireApp
 @testable import QuireTestSupport
+import QuireVault
 
 /// The plugin's schedules moved into a real vault: the log first, the settings, each note still
 /// as read; a note changed after it was read is left alone and said.

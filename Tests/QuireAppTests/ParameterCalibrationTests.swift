@@ -4,6 +4,7 @@ import QuireModel
 import QuireSystem
 @testable import QuireApp
 @testable import QuireTestSupport
+import QuireVault
 
 /// Where a vault's FSRS parameters come from, and how well they predict its history.
 @Suite struct ParameterCalibrationTests {

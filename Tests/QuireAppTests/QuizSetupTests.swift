@@ -6,6 +6,7 @@ import QuireStudy
 import QuireSystem
 @testable import QuireApp
 @testable import QuireTestSupport
+import QuireVault
 
 /// A quiz made ready by the application layer on a real vault: the questions drawn from the
 /// seed, answers judged and scored, recorded as reviews with --grade; nothing to ask is an error.

@@ -4,6 +4,7 @@ import QuireModel
 import QuireSystem
 @testable import QuireApp
 @testable import QuireTestSupport
+import QuireVault
 
 /// `quire remind`: the line it says, and the files that run it daily, checked by the programs that
 /// read them (systemd-analyze for the units, sh for cron's command).

@@ -4,6 +4,7 @@ import QuireModel
 import QuireSystem
 @testable import QuireApp
 @testable import QuireTestSupport
+import QuireVault
 
 /// The retention simulation from a real vault: every retention simulated, the same outcome each
 /// time; a deck another scheduler schedules is refused with the reason.

@@ -5,6 +5,7 @@ import QuireStudy
 import QuireSystem
 @testable import QuireApp
 @testable import QuireTestSupport
+import QuireVault
 
 /// What a front end asks of the application layer, on a real vault in a temporary folder: a
 /// session of each kind, and a card found for recording.

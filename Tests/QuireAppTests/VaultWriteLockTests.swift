@@ -10,6 +10,7 @@ import QuireScheduling
 import QuireSupport
 import QuireSystem
 @testable import QuireTestSupport
+import QuireVault
 
 /// Every writer of a vault writes under the vault's write lock, taken inside the library: the
 /// system layer is wrapped so that each file a writer creates, replaces or appends to in the vault

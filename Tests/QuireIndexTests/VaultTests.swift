@@ -4,6 +4,7 @@ import Testing
 import QuireModel
 @testable import QuireSystem
 @testable import QuireTestSupport
+import QuireVault
 
 /// `Vault` opening, discovery and `quire init` (FORMAT.md §1).
 @Suite struct VaultTests {

@@ -9,6 +9,7 @@ import QuireReview
 import QuireScheduling
 import QuireStudy
 @testable import QuireReport
+import QuireVault
 
 /// The HTML report: well-formed, self-contained, the dashboard's numbers, hostile names escaped.
 @Suite struct StatisticsReportTests {

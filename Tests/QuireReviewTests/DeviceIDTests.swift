@@ -4,6 +4,7 @@ import Testing
 import QuireModel
 @testable import QuireSystem
 @testable import QuireTestSupport
+import QuireVault
 
 @Suite struct DeviceIDTests {
     @Test func madeOnceFromTheGeneratorThenRead() throws {

@@ -3,6 +3,7 @@ import Testing
 import QuireModel
 @testable import QuireSystem
 @testable import QuireTestSupport
+import QuireVault
 
 @Suite struct UndoJournalTests {
     @Test func entriesRoundTripWhateverTheBytes() throws {

@@ -7,6 +7,7 @@ import QuireScheduling
 @testable import QuireSystem
 @testable import QuireIndex
 @testable import QuireTestSupport
+import QuireVault
 
 /// What the writers promise when other writers, other programs and a hostile vault are about:
 /// no edit lost, nothing written or read outside the vault or through a link, a torn log healed.
@@ -151,8 +152,8 @@ import QuireScheduling
             defer { close(fd) }
             #expect(flock(fd, LOCK_EX) == 0)
             let told = Atomic<Int>(0)
-            VaultLock.configure(VaultLock.Waiting(timeout: 0.2) { _ in told.add(1, ordering: .relaxed) })
-            defer { VaultLock.configure(VaultLock.Waiting(timeout: 30) { _ in }) }
+            FileLock.configure(FileLock.Waiting(timeout: 0.2) { _ in told.add(1, ordering: .relaxed) })
+            defer { FileLock.configure(FileLock.Waiting(timeout: 30) { _ in }) }
             #expect {
                 try v.writer().grade(card.id, .good, inNote: path, at: at(22))
             } throws: { error in

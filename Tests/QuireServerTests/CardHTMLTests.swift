@@ -4,6 +4,7 @@ import QuireParsing
 import QuireSystem
 @testable import QuireServer
 @testable import QuireTestSupport
+import QuireVault
 
 /// A card's sides as the page gets them: safe HTML, math kept for KaTeX, the vault's media linked.
 @Suite struct CardHTMLTests {

@@ -6,6 +6,7 @@ import QuireSystem
 import QuireWatch
 @testable import QuireServer
 @testable import QuireTestSupport
+import QuireVault
 
 /// The web page's study logic on a real vault in a temporary folder: sessions, grades written to
 /// the note and the log, undo, the other keys, two pages at once, and notes changed on disk.

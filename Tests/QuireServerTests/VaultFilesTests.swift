@@ -3,6 +3,7 @@ import Testing
 import QuireSystem
 @testable import QuireServer
 @testable import QuireTestSupport
+import QuireVault
 
 /// What `/file/…` serves: a note's media inside the vault, nothing else.
 @Suite struct VaultFilesTests {

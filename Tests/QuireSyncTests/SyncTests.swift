@@ -5,6 +5,7 @@ import QuireModel
 @testable import QuireSystem
 @testable import QuireSync
 @testable import QuireTestSupport
+import QuireVault
 
 /// A sync meeting git's index lock: one a running git command holds is waited for, one a killed
 /// command left is removed and the sync goes on (the crash trial's finding: every later sync
@@ -115,9 +116,9 @@ import QuireModel
             let lock = dir.full(".git/index.lock")
             for _ in 0..<100 where !FileManager.default.fileExists(atPath: lock) { usleep(20_000) }
             #expect(FileManager.default.fileExists(atPath: lock))
-            let later = Timestamp(milliseconds: SystemClock.now().milliseconds + 60_000)
+            let later = Timestamp(milliseconds: SystemClock.milliseconds() + 60_000)
             #expect(repository.locks(now: later) == .held(path: lock))
-            #expect(RunningProcess.all().contains { $0.command == "git" && $0.workingFolder == VaultScanner.realPath(dir.path) })
+            #expect(RunningProcess.all().contains { $0.command == "git" && $0.workingFolder == FileIO.realPath(dir.path) })
         }
     }
 

@@ -5,6 +5,7 @@ import QuireScheduling
 import QuireSystem
 import QuireParsing
 import QuireReview
+import QuireVault
 
 /// A vault in a temporary folder with a few notes, for grading tests.
 package struct GradingVault {

@@ -13,7 +13,7 @@ package struct TempDir {
         let made = template.withUnsafeMutableBufferPointer { buf in buf.baseAddress.flatMap { mkdtemp($0) } }
         guard made != nil else { throw TestFailure("mkdtemp failed: errno \(errno)") }
         let raw = String(decoding: template.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return TempDir(path: VaultScanner.realPath(raw) ?? raw)
+        return TempDir(path: FileIO.realPath(raw) ?? raw)
     }
 
     package func remove() { try? FileManager.default.removeItem(atPath: path) }

@@ -4,6 +4,7 @@ import Testing
 import QuireModel
 @testable import QuireSystem
 @testable import QuireTestSupport
+import QuireVault
 
 /// The live index on real folders and the real kernel: after each batch it equals a full build.
 @Suite struct LiveIndexTests {

@@ -2,6 +2,7 @@ import Synchronization
 import QuireModel
 import QuireSystem
 import QuireSupport
+import QuireVault
 
 extension IndexCache {
     /// Writes a new cache while the files are still being read, so that the notes are encoded and

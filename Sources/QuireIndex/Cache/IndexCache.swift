@@ -3,6 +3,7 @@ import QuireModel
 import QuireSystem
 import QuireParsing
 import QuireSupport
+import QuireVault
 
 /// Why a cache file was not used. A cache that is missing, damaged or from another version is
 /// rebuilt, never trusted; the reason is kept for `quire check` and tests.

@@ -1,6 +1,7 @@
 import QuireModel
 import QuireSystem
 import QuireSupport
+import QuireVault
 
 /// Every card's scheduling state with its note's deck, read from the index cache alone: what
 /// `quire due` needs, without decoding a single card's text.

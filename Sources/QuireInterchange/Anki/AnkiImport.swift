@@ -7,6 +7,7 @@ import QuireScheduling
 import QuireSupport
 import QuireSystem
 import QuireYAML
+import QuireVault
 
 /// What an Anki package becomes (`quire import anki`): planned in full before anything is written.
 ///

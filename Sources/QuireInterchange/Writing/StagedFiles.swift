@@ -1,4 +1,5 @@
 import QuireSystem
+import QuireVault
 
 /// New files written all or none (`quire import`): each is first written in full into a folder of
 /// its own under `.quire/staging/`, all made durable by one flush of the file system (one `syncfs`
@@ -45,7 +46,7 @@ public enum StagedFiles {
     ///   - progress: called after each file is staged, with the number staged.
     public static func write(_ files: [File], to vault: Vault, budget: Int = .max, progress: (Int) -> Void = { _ in }) throws(InterchangeError) {
         let io = vault.io
-        let lock: VaultLock.Token
+        let lock: FileLock.Token
         do { lock = try vault.lockForWriting() } catch { throw .cannotWrite(path: Vault.lockPath, reason: error.description) }
         defer { lock.release() }
         // Every target checked before anything is written.

@@ -1,6 +1,7 @@
 import QuireModel
 import QuireParsing
 import QuireSystem
+import QuireVault
 
 /// A card added to a note from the command line (`quire add`): its Markdown appended at the end
 /// of the note (created when missing), after an empty line, in the note's line endings.
@@ -90,7 +91,7 @@ public struct CardAddition: Sendable {
     /// Writes the planned note atomically, holding the vault's write lock, if it still holds what
     /// was read (a new note: if it still does not exist).
     public func write(to vault: Vault) throws(EditError) {
-        let lock: VaultLock.Token
+        let lock: FileLock.Token
         do { lock = try vault.lockForWriting() } catch { throw .invalid(error.description) }
         defer { lock.release() }
         do {

@@ -2,6 +2,7 @@ import QuireModel
 import QuireYAML
 import QuireSystem
 import QuireParsing
+import QuireVault
 
 /// One change to apply to the front matter of many notes (`quire tag`, `quire set`, `quire unset`).
 public enum FrontMatterChange: Equatable, Sendable {
@@ -180,7 +181,7 @@ extension Vault {
     public func apply(_ edits: [PlannedEdit]) -> (written: [String], diagnostics: [Diagnostic]) {
         var written: [String] = []
         var diagnostics: [Diagnostic] = []
-        let lock: VaultLock.Token
+        let lock: FileLock.Token
         do { lock = try lockForWriting() } catch {
             return ([], edits.map { Diagnostic(.error, path: $0.path, message: Self.reason(error)) })
         }

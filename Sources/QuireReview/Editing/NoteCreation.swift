@@ -1,6 +1,7 @@
 import QuireModel
 import QuireSystem
 import QuireYAML
+import QuireVault
 
 /// A new note (`quire new`): its first line is the title, the rest the body; the front matter
 /// holds the title, `created`, and the category, source, source type, deck and tags given. The
@@ -105,7 +106,7 @@ public struct NoteCreation: Sendable {
 
     /// Writes the note, which must not exist (one made meanwhile is kept, and this one refused).
     public func write(to vault: Vault) throws(EditError) {
-        let lock: VaultLock.Token
+        let lock: FileLock.Token
         do { lock = try vault.lockForWriting() } catch { throw .invalid(error.description) }
         defer { lock.release() }
         do {

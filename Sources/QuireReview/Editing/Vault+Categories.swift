@@ -2,6 +2,7 @@ import QuireIndex
 import QuireModel
 import QuireSystem
 import QuireYAML
+import QuireVault
 
 /// Errors of category edits.
 public enum CategoryError: Error, Sendable, CustomStringConvertible {
@@ -80,7 +81,7 @@ extension Vault {
     /// diagnostics before and after) names one.
     func editConfig(checking key: String?, _ edit: ([UInt8]) throws(YAMLError) -> [UInt8],
                     problems: ([Diagnostic], [Diagnostic]) -> String?) throws(CategoryError) {
-        let lock: VaultLock.Token
+        let lock: FileLock.Token
         do { lock = try lockForWriting() } catch { throw .io(error) }
         defer { lock.release() }
         let rel = Vault.folderName + "/config.yaml"

@@ -3,6 +3,7 @@ import QuireModel
 import QuireScheduling
 import QuireSystem
 import QuireYAML
+import QuireVault
 
 extension Vault {
     /// Stores fitted FSRS parameters in `.quire/config.yaml` with the day they were fitted, for

@@ -2,6 +2,7 @@ import QuireIndex
 import QuireModel
 import QuireSystem
 import QuireYAML
+import QuireVault
 
 extension Vault {
     /// Sets one setting of `.quire/config.yaml` — for the vault, or for a deck under `decks:` —

@@ -1,6 +1,7 @@
 import QuireModel
 import QuireSupport
 import QuireSystem
+import QuireVault
 
 /// The review log as statistics read it: each card's remaining events — ordered, undone ones
 /// taken out by ``ReviewHistory``'s rules — as plain values, with nothing to count or free per

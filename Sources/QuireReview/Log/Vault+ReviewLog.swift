@@ -1,6 +1,7 @@
 import QuireModel
 import QuireSystem
 import QuireSupport
+import QuireVault
 
 extension Vault {
     /// The log folder's path relative to the root.

@@ -4,6 +4,7 @@ import Testing
 import QuireModel
 @testable import QuireSystem
 @testable import QuireTestSupport
+import QuireVault
 
 @Suite struct DueSummaryTests {
     /// Every combination of the fields the due rule reads: the summary's item is due exactly when

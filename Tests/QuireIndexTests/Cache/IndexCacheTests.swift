@@ -5,6 +5,7 @@ import Testing
 import QuireModel
 @testable import QuireSystem
 @testable import QuireTestSupport
+import QuireVault
 
 private func dump(_ index: VaultIndex) -> String {
     index.notes.map(dump).joined() + index.diagnostics.map(\.description).joined(separator: "\n")

@@ -3,6 +3,7 @@ import Testing
 import QuireModel
 @testable import QuireSystem
 @testable import QuireTestSupport
+import QuireVault
 
 /// New notes written all or none.
 @Suite struct StagedFilesTests {

@@ -3,6 +3,7 @@ import Testing
 import QuireModel
 @testable import QuireSystem
 @testable import QuireTestSupport
+import QuireVault
 
 /// `quire tag` / `set` / `unset` as planned and applied edits on real files.
 @Suite struct FrontMatterChangeTests {

@@ -4,6 +4,7 @@ import QuireModel
 import QuireSystem
 @testable import QuireReview
 @testable import QuireTestSupport
+import QuireVault
 
 /// `quire config set|unset` on a real settings file: comments, order and quoting kept, values the
 /// reader refuses refused with its located message, decks' entries edited in place.

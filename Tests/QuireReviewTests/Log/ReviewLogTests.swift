@@ -3,6 +3,7 @@ import Testing
 import QuireModel
 @testable import QuireSystem
 @testable import QuireTestSupport
+import QuireVault
 
 /// The review log's line format (FORMAT.md §6).
 @Suite struct ReviewLogTests {

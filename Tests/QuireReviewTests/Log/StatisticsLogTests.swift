@@ -3,6 +3,7 @@ import Testing
 import QuireModel
 @testable import QuireSystem
 @testable import QuireTestSupport
+import QuireVault
 
 /// The log as statistics read it must hold what the event reader and ``ReviewHistory`` give:
 /// the same cards, each with the same events in the same order, the same `ms=` and settings.

@@ -3,6 +3,7 @@ import Testing
 import QuireModel
 @testable import QuireSystem
 @testable import QuireTestSupport
+import QuireVault
 
 /// Reading every log file of a vault.
 @Suite struct VaultReviewLogTests {

@@ -3,6 +3,7 @@ import Glibc
 import Testing
 import QuireModel
 @testable import QuireTestSupport
+@testable import QuireVault
 
 /// Which files are notes (FORMAT.md §2): hidden folders, `.md` in any case, symbolic links.
 @Suite struct VaultScannerTests {

@@ -1,3 +1,4 @@
+import QuireSystem
 import QuireModel
 import QuireSupport
 
@@ -50,7 +51,7 @@ public struct Vault: Sendable {
     /// Finds the vault that holds `directory`: the nearest folder at or above it with `.quire/`,
     /// else `directory` itself (read-only defaults).
     public static func discover(from directory: String, io: FileIO = FileIO()) throws(VaultError) -> Vault {
-        var current = VaultScanner.realPath(directory) ?? directory
+        var current = FileIO.realPath(directory) ?? directory
         while true {
             if let s = io.linkStamp(current + "/" + folderName), s.isDirectory || s.isSymbolicLink {
                 return try Vault(root: current, io: io)
@@ -104,12 +105,12 @@ extension Vault {
         let full = fullPath(relative)
         if let s = io.linkStamp(full), s.isSymbolicLink { throw .symbolicLink(path: relative) }
         var folder = FileIO.directory(of: full)
-        var real = VaultScanner.realPath(folder)
+        var real = FileIO.realPath(folder)
         while real == nil, folder.count > root.count {
             folder = FileIO.directory(of: folder)
-            real = VaultScanner.realPath(folder)
+            real = FileIO.realPath(folder)
         }
-        if let real, let realRoot = VaultScanner.realPath(root), real != realRoot, !real.hasPrefix(realRoot + "/") {
+        if let real, let realRoot = FileIO.realPath(root), real != realRoot, !real.hasPrefix(realRoot + "/") {
             throw .unsafePath(path: relative, reason: "leads outside the vault through a symbolic link")
         }
         return full

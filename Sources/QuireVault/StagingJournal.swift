@@ -1,3 +1,5 @@
+import QuireSystem
+
 /// The journal that makes a staged write (`quire import`) all or none across a crash (FORMAT.md
 /// §6.1).
 ///

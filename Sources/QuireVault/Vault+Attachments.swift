@@ -1,3 +1,5 @@
+import QuireSystem
+
 extension Vault {
     /// The kinds of file a note may embed that Quire hands to the system's opener: images, PDFs,
     /// audio and video. Anything else (a script, a `.desktop` file) is never opened.
@@ -26,7 +28,7 @@ extension Vault {
         for relative in candidates where Self.isPlainRelativePath(relative) {
             let full = fullPath(relative)
             guard let stamp = io.linkStamp(full), stamp.isRegularFile else { continue }
-            guard let real = VaultScanner.realPath(FileIO.directory(of: full)), let realRoot = VaultScanner.realPath(root),
+            guard let real = FileIO.realPath(FileIO.directory(of: full)), let realRoot = FileIO.realPath(root),
                   real == realRoot || real.hasPrefix(realRoot + "/") else { continue }
             return full
         }

@@ -2,10 +2,11 @@ import Foundation
 import Testing
 @testable import QuireSystem
 @testable import QuireTestSupport
+import QuireVault
 
 /// The vault's write lock: re-entrant for its thread, exclusive between threads and processes,
 /// gone with its holder, never through a link.
-@Suite(.serialized) struct VaultLockTests {
+@Suite(.serialized) struct FileLockTests {
     @Test func reentrantAndKnownToItsThread() throws {
         try withTempDir { dir in
             try dir.write(".quire/config.yaml", "")

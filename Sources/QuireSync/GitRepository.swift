@@ -1,5 +1,6 @@
 import QuireModel
 import Foundation
+import QuireSystem
 
 /// A git work tree, driven through the `git` program (the merge driver, `quire git setup`,
 /// `quire sync`): what Quire needs of git, and nothing of git's internals.
@@ -131,7 +132,7 @@ package struct GitRepository: Sendable {
         }
         gather(gitFolder, depth: 0)
         guard let first = found.first else { return .none }
-        let folders = [root, gitFolder].map { VaultScanner.realPath($0) ?? $0 }
+        let folders = [root, gitFolder].map { FileIO.realPath($0) ?? $0 }
         let busy = processes().contains { p in
             guard p.command == "git" || p.command.hasPrefix("git-") else { return false }
             guard let folder = p.workingFolder else { return true }

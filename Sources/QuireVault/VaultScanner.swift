@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import QuireSystem
 import QuireModel
 import QuireSupport
 
@@ -57,7 +55,7 @@ public struct VaultScanner: Sendable {
     /// that an earlier walk read (through a link); then the same folder shows up in two walks, and
     /// the vault is scanned again on one thread. So the result is always the one-thread result.
     func scan(root: String, concurrency: Int?) -> (files: [ScannedFile], diagnostics: [Diagnostic], folders: [ScannedFolder]) {
-        var walk = Walk(io: io, root: root, realRoot: Self.realPath(root) ?? root, ignored: ignored)
+        var walk = Walk(io: io, root: root, realRoot: FileIO.realPath(root) ?? root, ignored: ignored)
         // Each folder's stamp is taken before it is read: a change made while reading shows as a
         // newer stamp next time.
         if let s = io.stamp(root) {
@@ -157,54 +155,47 @@ public struct VaultScanner: Sendable {
                 if let stamp = folderStamps.removeValue(forKey: rel) { folders.append(ScannedFolder(relativePath: rel, stamp: stamp)) }
             }
             let fullDir = relDir.isEmpty ? root : root + "/" + relDir
-            guard let dir = opendir(fullDir) else {
-                diagnostics.append(Diagnostic(.error, path: relDir.isEmpty ? "." : relDir,
-                                              message: "cannot read folder: \(errnoMessage(currentErrno))"))
-                return
-            }
             var children: [(key: String, item: Pending)] = []
-            while let entry = readdir(dir) {
-                let name = VaultScanner.name(of: entry)
+            let failure = io.readFolder(fullDir) { name, kind, isValidName in
                 if name.hasPrefix(".") {  // ., .., hidden files and folders
                     if TemporaryFiles.isLeftover(name) {
                         diagnostics.append(Diagnostic(.warning, path: relDir.isEmpty ? name : relDir + "/" + name,
                             message: "temporary file left by a quire process that was killed; "
                                 + "the next write in this folder removes it"))
                     }
-                    continue
+                    return
                 }
                 // A name that is not UTF-8 cannot be named again (its repaired form names no file).
-                if name.utf8.contains(0xEF), !VaultScanner.isValidName(entry) {
+                guard isValidName else {
                     diagnostics.append(Diagnostic(.warning, path: relDir.isEmpty ? name : relDir + "/" + name,
                         message: "file name is not valid UTF-8; skipped (rename it)"))
-                    continue
+                    return
                 }
-                var type = entry.pointee.d_type
+                var kind = kind
                 // The common case first, building no more strings than it needs.
-                if type == UInt8(DT_REG) {
+                if kind == .regularFile {
                     if VaultScanner.isNoteName(name) {
                         let rel = relDir.isEmpty ? name : relDir + "/" + name
-                        if !ignored.isEmpty, ignored.contains(rel) { continue }
+                        if !ignored.isEmpty, ignored.contains(rel) { return }
                         children.append((name, .file(rel)))
                     } else if VaultScanner.isConflictName(name) {
                         diagnostics.append(Diagnostic(.warning, path: relDir.isEmpty ? name : relDir + "/" + name,
                             message: "another program's version of a note that changed while quire wrote it; "
                                 + "compare it with the note, keep what you need, and delete it"))
                     }
-                    continue
+                    return
                 }
                 let rel = relDir.isEmpty ? name : relDir + "/" + name
-                if !ignored.isEmpty, ignored.contains(rel) { continue }
+                if !ignored.isEmpty, ignored.contains(rel) { return }
                 let full = fullDir + "/" + name
-                if type == UInt8(DT_UNKNOWN) {
-                    guard let s = io.linkStamp(full) else { continue }
-                    type = s.isDirectory ? UInt8(DT_DIR) : s.isSymbolicLink ? UInt8(DT_LNK)
-                        : s.isRegularFile ? UInt8(DT_REG) : UInt8(DT_UNKNOWN)
+                if kind == .unknown {
+                    guard let s = io.linkStamp(full) else { return }
+                    kind = s.isDirectory ? .directory : s.isSymbolicLink ? .symbolicLink : s.isRegularFile ? .regularFile : .other
                 }
-                if type == UInt8(DT_LNK) {
-                    guard let target = VaultScanner.realPath(full), let s = io.stamp(full) else {
+                if kind == .symbolicLink {
+                    guard let target = FileIO.realPath(full), let s = io.stamp(full) else {
                         diagnostics.append(Diagnostic(.warning, path: rel, message: "broken symbolic link; skipped"))
-                        continue
+                        return
                     }
                     let inside = target == realRoot || target.hasPrefix(realRoot + "/")
                     if s.isDirectory {
@@ -221,16 +212,19 @@ public struct VaultScanner: Sendable {
                     }
                     // A link to a note inside the vault would read that note twice: the note is read
                     // at its own path.
-                } else if type == UInt8(DT_DIR) {
+                } else if kind == .directory {
                     if let s = io.stamp(full), visited.insert(FileIdentity(device: s.device, inode: s.inode)).inserted {
                         folderStamps[rel] = s
                         children.append((name + "/", .folder(rel)))
                     }
-                } else if type == UInt8(DT_REG), VaultScanner.isNoteName(name) {
+                } else if kind == .regularFile, VaultScanner.isNoteName(name) {
                     children.append((name, .file(rel)))
                 }
             }
-            closedir(dir)
+            if let failure {
+                diagnostics.append(Diagnostic(.error, path: relDir.isEmpty ? "." : relDir, message: "cannot read folder: \(failure)"))
+                return
+            }
             stack.append(contentsOf: VaultScanner.descendingByteOrder(children.map(\.key)).lazy.map { children[$0].item })
         }
     }
@@ -257,19 +251,7 @@ public struct VaultScanner: Sendable {
         case folder(String)
     }
 
-    /// The name in a folder entry from `readdir`.
-    static package func name(of entry: UnsafeMutablePointer<dirent>) -> String {
-        withUnsafePointer(to: entry.pointee.d_name) { ptr in
-            ptr.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-        }
-    }
 
-    /// Whether a folder entry's name is valid UTF-8 (``name(of:)`` repairs one that is not).
-    static func isValidName(_ entry: UnsafeMutablePointer<dirent>) -> Bool {
-        withUnsafePointer(to: entry.pointee.d_name) { ptr in
-            ptr.withMemoryRebound(to: CChar.self, capacity: 256) { String(validatingCString: $0) != nil }
-        }
-    }
 
     /// Whether a file name is one ``FileIO`` gives a version it could not put in place
     /// (`NAME.md.quire-conflict-PID-RANDOM`).
@@ -289,12 +271,6 @@ public struct VaultScanner: Sendable {
         return u[i] | 0x20 == UInt8(ascii: "d")
     }
 
-    /// The canonical absolute path, resolving every link.
-    public static func realPath(_ path: String) -> String? {
-        guard let p = realpath(path, nil) else { return nil }
-        defer { free(p) }
-        return String(cString: p)
-    }
 }
 
 /// A file's identity on its file system.
@@ -303,18 +279,3 @@ struct FileIdentity: Hashable, Sendable {
     var inode: UInt64
 }
 
-/// Byte-wise order of two strings' UTF-8 (what `sort` and `ls` in the C locale do), with memcmp:
-/// the generic `lexicographicallyPrecedes` over UTF-8 views costs a second on 100,000 paths.
-package func utf8Precedes(_ a: String, _ b: String) -> Bool {
-    var a = a, b = b
-    return a.withUTF8 { x in
-        b.withUTF8 { y in
-            let n = min(x.count, y.count)
-            if n > 0, let xb = x.baseAddress, let yb = y.baseAddress {
-                let c = memcmp(xb, yb, n)
-                if c != 0 { return c < 0 }
-            }
-            return x.count < y.count
-        }
-    }
-}

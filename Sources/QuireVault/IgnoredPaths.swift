@@ -1,3 +1,4 @@
+import QuireSystem
 import QuireModel
 import QuireSupport
 

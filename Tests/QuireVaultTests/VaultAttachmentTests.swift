@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import QuireSystem
+@testable import QuireVault
 
 /// What the review screen's `o` may open: only images and the like, inside the vault.
 @Suite struct VaultAttachmentTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import QuireSystem
 @testable import QuireTestSupport
+@testable import QuireVault
 
 /// What a staged write killed before its end leaves, and what the next taker of the vault's lock
 /// makes of it: finished with a whole journal, taken out without one or with `abort`, and never a

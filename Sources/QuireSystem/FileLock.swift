@@ -3,15 +3,15 @@ import Glibc
 #endif
 import Synchronization
 
-/// Serializes the processes (and threads) that write one vault: an exclusive `flock` on
-/// `.quire/lock` (on the root folder itself in a folder without `.quire/`), taken around every
-/// read-edit-write of a note and every append to a log, so two `quire` commands never edit from
-/// the same stale read. A writer reads the files it edits again after taking the lock.
+/// An exclusive lock on a path between processes and threads: `flock` on the file (created if
+/// missing) or folder at the path, and an in-process recursive mutex. The vault's write lock is one
+/// (``Vault/lockForWriting()``, on `.quire/lock`): taken around every read-edit-write of a note and
+/// every append to a log, so two `quire` commands never edit from the same stale read.
 ///
 /// The lock is released when its holder ends, however it ends (the kernel drops a dead process's
 /// `flock`). Taken again by the thread that holds it, it is only counted. Other threads of the
 /// process wait on an in-process mutex first.
-public enum VaultLock {
+public enum FileLock {
     /// How long a writer waits for another one before giving up, and whom to tell that it waits.
     public struct Waiting: Sendable {
         /// Seconds to wait for the lock before ``FileIOError/locked(path:holder:seconds:)``.
@@ -51,26 +51,26 @@ public enum VaultLock {
         let path: String
         let sys: SystemCalls
         /// Whether this take acquired the lock, rather than counting one more take by its holder.
-        var isOutermost = false
+        package var isOutermost = false
 
         /// Releases the lock (the file lock goes when the outermost holder releases).
         public func release() {
-            if let entry = VaultLock.held[path] {
+            if let entry = FileLock.held[path] {
                 if entry.depth <= 1 {
-                    VaultLock.held[path] = nil
+                    FileLock.held[path] = nil
                     _ = sys.flock(entry.fd, LOCK_UN)
                     _ = sys.close(entry.fd)
                 } else {
-                    VaultLock.held[path] = (entry.fd, entry.depth - 1)
+                    FileLock.held[path] = (entry.fd, entry.depth - 1)
                 }
             }
-            pthread_mutex_unlock(VaultLock.mutex)
+            pthread_mutex_unlock(FileLock.mutex)
         }
     }
 
     /// Whether the calling thread holds the lock at `path` (the holder keeps the in-process
     /// mutex, which is recursive: another thread cannot take it meanwhile).
-    static func isHeld(_ path: String) -> Bool {
+    package static func isHeld(_ path: String) -> Bool {
         guard pthread_mutex_trylock(mutex) == 0 else { return false }
         defer { pthread_mutex_unlock(mutex) }
         return held[path] != nil
@@ -79,7 +79,7 @@ public enum VaultLock {
     /// Takes the lock at `path` (a file, created if missing, or a folder), waiting up to the
     /// configured timeout.
     /// - Parameter wait: false to give up at once when another process holds it.
-    static func take(_ path: String, io: FileIO, wait: Bool = true) throws(FileIOError) -> Token {
+    package static func take(_ path: String, io: FileIO, wait: Bool = true) throws(FileIOError) -> Token {
         pthread_mutex_lock(mutex)
         if let entry = held[path] {
             held[path] = (entry.fd, entry.depth + 1)
@@ -162,50 +162,4 @@ public enum VaultLock {
         let text = String(decoding: buffer[..<n], as: UTF8.self)
         return Int32(text.split(separator: "\n").first ?? "")
     }
-}
-
-extension Vault {
-    /// The lock file's path, relative to the root.
-    public static let lockPath = folderName + "/lock"
-
-    /// Takes this vault's write lock (see ``VaultLock``): `.quire/lock`, or the root folder when
-    /// the vault has no `.quire/`.
-    ///
-    /// Whoever takes it first (not again on the same thread) finishes what a killed import left
-    /// half done (``StagingJournal``), so every writer starts from a vault with all of an import or
-    /// none of it.
-    public func lockForWriting() throws(FileIOError) -> VaultLock.Token {
-        try lockForWriting(wait: true)
-    }
-
-    /// ``lockForWriting()``, or — `wait` false — ``FileIOError/locked(path:holder:seconds:)`` at
-    /// once when another process holds the lock.
-    public func lockForWriting(wait: Bool) throws(FileIOError) -> VaultLock.Token {
-        guard isInitialized else { return try VaultLock.take(root, io: io, wait: wait) }
-        let token = try VaultLock.take(try internalPath(Self.lockPath), io: io, wait: wait)
-        if token.isOutermost { StagingJournal.recover(in: self) }
-        return token
-    }
-
-    /// Whether the calling thread holds this vault's write lock (for checks: every write of a
-    /// note, the settings or a log happens under it).
-    public var holdsWriteLock: Bool {
-        guard isInitialized else { return VaultLock.isHeld(root) }
-        guard let path = try? internalPath(Self.lockPath) else { return false }
-        return VaultLock.isHeld(path)
-    }
-
-    /// Runs `body` holding the vault's write lock.
-    public func withWriteLock<R, E: Error>(_ body: () throws(E) -> R) throws(WriteLockError<E>) -> R {
-        let token: VaultLock.Token
-        do { token = try lockForWriting() } catch { throw .lock(error) }
-        defer { token.release() }
-        do { return try body() } catch { throw .body(error) }
-    }
-}
-
-/// A failure of ``Vault/withWriteLock(_:)``: taking the lock, or the body's own.
-public enum WriteLockError<Body: Error>: Error {
-    case lock(FileIOError)
-    case body(Body)
 }
