@@ -20,7 +20,7 @@ let package = Package(
             targets: ["QuireSupport", "QuireModel", "QuireYAML", "QuireMarkdown", "QuireScheduling", "QuireSystem", "QuireVault", "QuireArchive",
                       "QuireParsing", "QuireIndex", "QuireReview", "QuireWatch", "QuireStudy", "QuireSync", "QuireCuration",
                       "QuireReport", "QuireEmbedding", "QuireGeneration", "QuireQuiz", "QuireSearch", "QuireInterchange",
-                      "QuireApp", "QuireServer", "QuireNetwork"]
+                      "QuireApp", "QuireServer", "QuireNetwork", "QuireIngest"]
         ),
         .executable(name: "quire", targets: ["quire"]),
     ],
@@ -132,6 +132,9 @@ let package = Package(
             name: "QuireInterchange",
             dependencies: ["QuireVault", "QuireSupport", "QuireModel", "QuireYAML", "QuireMarkdown", "QuireParsing", "QuireScheduling", "QuireIndex", "QuireReview", "QuireSystem", "QuireArchive"]
         ),
+        // Ingest: PDFs (poppler, tesseract), photos (tesseract) and recordings (ffmpeg,
+        // pocketsphinx, faster-whisper) read into notes' Markdown.
+        .target(name: "QuireIngest", dependencies: ["QuireSupport", "QuireModel", "QuireSystem", "QuireArchive", "QuireParsing", "QuireInterchange"]),
 
         // MARK: - Executables
         .executableTarget(
@@ -139,7 +142,7 @@ let package = Package(
             dependencies: [
                 "QuireSupport", "QuireModel", "QuireScheduling", "QuireMarkdown", "QuireSystem", "QuireParsing",
                 "QuireIndex", "QuireReview", "QuireWatch", "QuireStudy", "QuireSync", "QuireCuration", "QuireReport", "QuireInterchange",
-                "QuireSearch", "QuireEmbedding", "QuireGeneration", "QuireQuiz", "QuireApp", "QuireServer", "QuireNetwork", "QuireVault",
+                "QuireSearch", "QuireEmbedding", "QuireGeneration", "QuireQuiz", "QuireApp", "QuireServer", "QuireNetwork", "QuireVault", "QuireIngest",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -200,6 +203,8 @@ let package = Package(
         .testTarget(name: "QuireReportTests", dependencies: ["QuireVault", "QuireReport", "QuireStudy", "QuireCuration", "QuireReview", "QuireScheduling", "QuireModel"]),
         .testTarget(name: "QuireArchiveTests", dependencies: ["QuireArchive", "QuireTestSupport"]),
         .testTarget(name: "QuireInterchangeTests", dependencies: ["QuireVault", "QuireInterchange", "QuireModel", "QuireParsing", "QuireIndex", "QuireReview", "QuireSystem", "QuireTestSupport"], exclude: ["Tools"]),
+        .testTarget(name: "QuireIngestTests", dependencies: ["QuireIngest", "QuireModel", "QuireParsing", "QuireSystem", "QuireTestSupport"],
+                    exclude: ["Tools"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["QuireVault", "quire", "QuireTestSupport"],

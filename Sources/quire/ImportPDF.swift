@@ -1,3 +1,4 @@
+import QuireIngest
 import QuireApp
 import Foundation
 import Synchronization

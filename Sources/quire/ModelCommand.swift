@@ -1,3 +1,4 @@
+import QuireIngest
 import Foundation
 import ArgumentParser
 import QuireEmbedding

@@ -1,3 +1,4 @@
+import QuireIngest
 import QuireSupport
 import QuireApp
 import Foundation

@@ -8,7 +8,7 @@ import QuireTestSupport
 /// up in the test's own ALSA configuration, plays a recording in as the microphone).
 @Suite(.serialized, .requires(.ffmpeg, .espeak), .tags(.slow)) struct RecordingImportTests {
     static let speech = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("QuireInterchangeTests/Tools/make-speech.py").path
+        .appendingPathComponent("QuireIngestTests/Tools/make-speech.py").path
 
     /// A lecture of three parts, each several sentences on one subject.
     static let lecture = [

@@ -3,7 +3,7 @@
 /// Named references cover the whole HTML 4 set (Latin-1, symbols, Greek letters and
 /// the "special" punctuation such as `&ndash;` and `&rdquo;`) plus `&apos;` and the
 /// upper-case legacy spellings of the most common ones.
-enum HTMLEntities {
+package enum HTMLEntities {
     /// Names of the Latin-1 references, in code point order from U+00A0 to U+00FF.
     private static let latin1Names: [String] = [
         "nbsp", "iexcl", "cent", "pound", "curren", "yen", "brvbar", "sect",
@@ -64,7 +64,7 @@ enum HTMLEntities {
     ]
 
     /// Every supported named reference (case-sensitive, without `&` and `;`).
-    static let named: [String: UInt32] = {
+    package static let named: [String: UInt32] = {
         var table = otherNames
         for (offset, name) in latin1Names.enumerated() {
             table[name] = 0xA0 + UInt32(offset)
@@ -86,7 +86,7 @@ enum HTMLEntities {
     ///
     /// NUL, surrogates and values beyond U+10FFFF (`outOfRange`) become U+FFFD; a carriage
     /// return becomes a line feed; 0x80–0x9F are read as Windows-1252.
-    static func numeric(_ value: UInt32, outOfRange: Bool) -> Unicode.Scalar? {
+    package static func numeric(_ value: UInt32, outOfRange: Bool) -> Unicode.Scalar? {
         let replacement: Unicode.Scalar = "\u{FFFD}"
         if outOfRange || value == 0 || (value >= 0xD800 && value <= 0xDFFF) || value > 0x10FFFF {
             return replacement

@@ -1,3 +1,4 @@
+import QuireInterchange
 import Foundation
 import QuireSupport
 

@@ -1,5 +1,5 @@
 import Testing
-@testable import QuireInterchange
+@testable import QuireIngest
 
 /// pdftohtml's fragments joined into the lines a reader sees (as a LaTeX cheat sheet sets them):
 /// math's sub- and superscripts on their line, a Dingbats bullet and a bold term, a table's cells

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import QuireInterchange
+@testable import QuireIngest
 @testable import QuireTestSupport
 
 /// faster-whisper's model installed from a folder as its PyPI package lays it out: checked first,

@@ -1,7 +1,7 @@
 import Testing
 import QuireModel
 import QuireParsing
-@testable import QuireInterchange
+@testable import QuireIngest
 
 /// pdftohtml's XML read, and a document's layout made into a note: headings by size and weight,
 /// re-flowed paragraphs without hyphenation, lists, running lines out, page anchors, text that

@@ -1,5 +1,5 @@
 import Testing
-@testable import QuireInterchange
+@testable import QuireIngest
 
 /// Tesseract's TSV read into paragraphs and lines; uncertain words marked; a page read by OCR in a note.
 @Suite struct OCRTextTests {

@@ -3,7 +3,7 @@ import Testing
 import Synchronization
 import QuireSystem
 import QuireTestSupport
-@testable import QuireInterchange
+@testable import QuireIngest
 
 /// Transcription of speech made by espeak-ng at known times: every word's time within a second
 /// of where it was spoken, with pocketsphinx (pieces cut at pauses, read side by side) and with

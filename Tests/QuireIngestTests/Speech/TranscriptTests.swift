@@ -1,5 +1,5 @@
 import Testing
-@testable import QuireInterchange
+@testable import QuireIngest
 
 /// The engines' outputs read into words with times: pocketsphinx's fillers and variants left out,
 /// whisper's lines, malformed and hostile lines skipped.

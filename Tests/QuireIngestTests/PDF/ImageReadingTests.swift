@@ -1,5 +1,5 @@
 import Testing
-@testable import QuireInterchange
+@testable import QuireIngest
 
 /// How much of what looks like text a reading covers, and which reading is kept.
 @Suite struct ImageReadingTests {

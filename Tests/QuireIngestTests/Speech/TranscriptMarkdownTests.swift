@@ -1,6 +1,6 @@
 import Testing
 import QuireModel
-@testable import QuireInterchange
+@testable import QuireIngest
 
 /// A transcript as a note's body: sections of about 100 words under time anchors, live notes,
 /// escaping, the rough engine's label and whisper's uncertain words.
