@@ -1,3 +1,4 @@
+import QuireSupport
 import QuireCuration
 import QuireIndex
 import QuireModel
@@ -38,5 +39,13 @@ public struct CurationContext {
     /// The local calendar day (days from 1970-01-01) of `now`.
     public static func day(of now: Timestamp) -> Int {
         Int((now.milliseconds + Int64(SystemClock.utcOffset(at: now)) * 1000) / 86_400_000)
+    }
+
+    /// A period's status as JSON (docs/JSON.md): review, period, title, state, notes, kept,
+    /// archived, left.
+    public static func json(_ s: PeriodStatus) -> JSONValue {
+        .object([("review", .string(s.period.review.rawValue)), ("period", .string(s.period.description)),
+                 ("title", .string(s.period.title)), ("state", .string(s.state.rawValue)), ("notes", .int(s.total)),
+                 ("kept", .int(s.kept)), ("archived", .int(s.archived)), ("left", .int(s.left))])
     }
 }

@@ -51,54 +51,28 @@ extension Quire {
                 } catch { throw CLIError(error.description) }
             }
             let loaded = try LoadedVault(options)
-            let filters = words.filter { $0.contains(":") && !$0.hasPrefix("\"") && $0.split(separator: " ").count == 1 }
-            let question = words.filter { !filters.contains($0) }.joined(separator: " ")
-            let query = try LoadedVault.query(filters)
             let context = try SearchContext(loaded)
-            var retrieved: [(hit: SearchHit, text: String)] = []
-            do {
-                let hits = try context.index.find(question, mode: .hybrid, encoder: context.encoder,
-                                                  limit: filters.isEmpty ? chunks : chunks * 20, matchAll: false)
-                for hit in try context.kept(hits, by: filters.isEmpty ? nil : query, now: options.now) where retrieved.count < chunks {
-                    if let text = try context.index.text(ofChunk: hit.chunk) { retrieved.append((hit, text)) }
-                }
-            } catch { throw CLIError("\(error)") }
-            let index = loaded.index
-            var answer = ExtractiveAnswer.answer(question, chunks: retrieved, encoder: context.encoder) { id in
-                index.location(exactly: id).map { index.card(at: $0) }.map { .init(front: $0.front, back: $0.back, isCloze: $0.kind == .cloze) }
+            let asked: AskedQuestion
+            do { asked = try context.search.ask(words, chunks: chunks, model: languageModel, now: options.now) } catch {
+                throw CLIError(error.description)
             }
-            var phrased = false
-            if let languageModel, answer.found || !retrieved.isEmpty {
-                do {
-                    let reply = try languageModel.ask(question, chunks: retrieved)
-                    let checked = ExtractiveAnswer.checked(reply, chunks: retrieved, encoder: context.encoder)
-                    if checked.found {
-                        answer = checked
-                        phrased = true
-                    } else if !checked.dropped.isEmpty {
-                        Output.error("quire: note: the language model's answer cited nothing it was given; quoting the notes instead")
-                    }
-                } catch {
-                    Output.error("quire: warning: \(error.description); quoting the notes instead")
-                }
-            }
+            for note in asked.modelNotes { Output.error("quire: " + note) }
             if listing.json {
-                Output.line(JSONValue.object([
-                    ("question", .string(question)),
-                    ("found", .bool(answer.found)),
-                    ("phrased_by_model", .bool(phrased)),
-                    ("sentences", .array(answer.sentences.map { .object([("text", .string($0.text)), ("source", .int($0.source))]) })),
-                    ("sources", .array(answer.sources.map { hit in
-                        .object(SearchContext.fields(of: hit))
-                    })),
-                    ("dropped", .array(answer.dropped.map(JSONValue.string))),
-                ]).serialized(pretty: true))
+                Output.line(asked.json.serialized(pretty: true))
                 return try loaded.finish()
             }
+            Self.show(asked)
+            try loaded.finish()
+        }
+
+        /// The answer as the terminal shows it: each sentence with its source's number, then the
+        /// sources; or the closest passages when nothing answers.
+        static func show(_ asked: AskedQuestion) {
+            let answer = asked.answer, retrieved = asked.retrieved
             guard answer.found else {
                 Output.line("Nothing in your notes answers this" + (retrieved.isEmpty ? "." : "; the closest passages:"))
                 for (k, item) in retrieved.prefix(3).enumerated() { Output.line("  \(k + 1). " + Self.citation(item.hit)) }
-                return try loaded.finish()
+                return
             }
             for sentence in answer.sentences {
                 Output.line(Self.rendered(sentence.text) + " [\(sentence.source)]")
@@ -108,7 +82,6 @@ extension Quire {
             if !answer.dropped.isEmpty {
                 Output.error("quire: note: \(Plural.counted(answer.dropped.count, "sentence")) of the model's answer left out: no retrieved note supports \(answer.dropped.count == 1 ? "it" : "them")")
             }
-            try loaded.finish()
         }
 
         /// A sentence of the notes as the terminal shows Markdown — a link by its text, emphasis

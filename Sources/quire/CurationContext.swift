@@ -24,11 +24,4 @@ extension CurationContext {
         let named = pending.prefix(3).map { "\($0.period.review.rawValue) \($0.period)" }.joined(separator: ", ")
         return "\(Plural.counted(pending.count, "curation review")) due: \(named)\(pending.count > 3 ? ", …" : "") ('quire curate status')"
     }
-
-    /// A period's status as JSON.
-    static func json(_ s: PeriodStatus) -> JSONValue {
-        .object([("review", .string(s.period.review.rawValue)), ("period", .string(s.period.description)),
-                 ("title", .string(s.period.title)), ("state", .string(s.state.rawValue)), ("notes", .int(s.total)),
-                 ("kept", .int(s.kept)), ("archived", .int(s.archived)), ("left", .int(s.left))])
-    }
 }

@@ -27,35 +27,19 @@ extension Quire {
 
         func run() throws {
             let context = try StudyContext(options)
-            let plan = context.plan()
-            let index = context.loaded.index
-            let curation = CurationContext(loaded: context.loaded, config: context.config, now: context.now)
-            let curationDue = curation.curation.pending(today: curation.today)
+            let today = TodaysPlan(context)
             if listing.json {
-                var sections: [(String, JSONValue)] = []
-                for section in StudyPlan.Section.allCases {
-                    sections.append((section.rawValue, .array(plan.items(in: section).map { item in
-                        var card = JSONRepresentation.card(index.card(at: item.location), in: index.notes[item.location.note])
-                        if case .object(var fields) = card {
-                            fields.append(("days_late", .int(item.daysLate)))
-                            card = .object(fields)
-                        }
-                        return card
-                    })))
-                }
-                Output.line(JSONValue.object([
-                    ("day", .string(plan.today.description)),
-                    ("cards", .int(plan.items.count)),
-                    ("estimated_seconds", .int(plan.estimatedSeconds)),
-                    ("seconds_per_card", .int(plan.secondsPerCard)),
-                    ("studied_today", .object([("reviews", .int(plan.studiedToday.reviews)), ("new", .int(plan.studiedToday.new))])),
-                    ("over_limit", .object([("reviews", .int(plan.overLimit)), ("new", .int(plan.newOverLimit))])),
-                    ("siblings_deferred", .int(plan.siblingsDeferred)),
-                    ("sections", .object(sections)),
-                    ("curation", .array(curationDue.map(CurationContext.json))),
-                ]).serialized(pretty: true))
-                return try context.loaded.finish()
+                Output.line(today.json.serialized(pretty: true))
+            } else {
+                Self.show(today, context: context)
             }
+            try context.loaded.finish()
+        }
+
+        /// Today as the terminal shows it: a heading line, each section's cards as a table, the
+        /// day's counts and limits dimmed, the curation due.
+        static func show(_ today: TodaysPlan, context: StudyContext) {
+            let plan = today.plan, index = context.loaded.index
             let color = Output.useColor
             func bold(_ s: String) -> String { color ? "\u{1B}[1m" + TerminalText.visible(s) + "\u{1B}[0m" : TerminalText.visible(s) }
             func dim(_ s: String) -> String { color ? "\u{1B}[2m" + TerminalText.visible(s) + "\u{1B}[0m" : TerminalText.visible(s) }
@@ -90,8 +74,7 @@ extension Quire {
                 notes.append("\(Plural.counted(n, "learning card")) come\(n == 1 ? "s" : "") back later today, the next \(ReviewContext.relative(next, from: context.now))")
             }
             Output.line(dim(notes.joined(separator: " · ")))
-            if let line = CurationContext.dueLine(curationDue) { Output.line(line) }
-            try context.loaded.finish()
+            if let line = CurationContext.dueLine(today.curationDue) { Output.line(line) }
         }
     }
 }

@@ -260,32 +260,7 @@ public struct PDFLayout: Sendable, Equatable {
 
     /// Text with its XML character references decoded (`&amp;`, `&#233;`, `&#xE9;`, named ones).
     static func decoded(_ s: Substring) -> String {
-        guard s.contains("&") else { return String(s) }
-        var out = ""
-        var rest = s
-        while let amp = rest.firstIndex(of: "&") {
-            out += rest[..<amp]
-            let after = rest[rest.index(after: amp)...]
-            if let semi = after.prefix(34).firstIndex(of: ";") {
-                let name = after[..<semi]
-                var scalar: Unicode.Scalar?
-                if name.hasPrefix("#x") || name.hasPrefix("#X") {
-                    scalar = UInt32(name.dropFirst(2), radix: 16).flatMap { HTMLEntities.numeric($0, outOfRange: false) }
-                } else if name.hasPrefix("#") {
-                    scalar = UInt32(name.dropFirst()).flatMap { HTMLEntities.numeric($0, outOfRange: false) }
-                } else {
-                    scalar = HTMLEntities.named[String(name)].flatMap { Unicode.Scalar($0) }
-                }
-                if let scalar {
-                    out.unicodeScalars.append(scalar)
-                    rest = after[after.index(after: semi)...]
-                    continue
-                }
-            }
-            out += "&"
-            rest = after
-        }
-        return out + rest
+        s.contains("&") ? HTMLEntities.decoded(String(s)) : String(s)
     }
 }
 

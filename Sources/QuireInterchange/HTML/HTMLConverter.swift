@@ -107,51 +107,51 @@ let blockElements: Set<String> = divLikeElements.union([
 let maximumContainerDepth = 32
 
 struct HTMLConverter {
-    private let tokens: [Token]
-    private let mediaTarget: (String) -> String
+    let tokens: [Token]
+    let mediaTarget: (String) -> String
 
     // Results.
-    private var media: [String] = []
-    private var mediaSeen: Set<String> = []
-    private var targets: [String: String] = [:]
-    private var dropped: [String] = []
+    var media: [String] = []
+    var mediaSeen: Set<String> = []
+    var targets: [String: String] = [:]
+    var dropped: [String] = []
 
     // Structure.
-    private var frames: [Frame] = []
+    var frames: [Frame] = []
     /// Indices in `frames` of the open elements, by name.
-    private var openPositions: [String: [Int]] = [:]
-    private var containers: [Container] = []
-    private var nextContainerID = 0
-    private var cellDepth = 0
+    var openPositions: [String: [Int]] = [:]
+    var containers: [Container] = []
+    var nextContainerID = 0
+    var cellDepth = 0
 
     // Modes.
-    private var mode = Mode.normal
-    private var dropName = ""
-    private var dropDepth = 0
-    private var codeBuffer: [Scalar] = []
-    private var codeCloser = "code"
-    private var codeNesting = 0
-    private var preBuffer: [Scalar] = []
-    private var mathBuffer: [Scalar] = []
+    var mode = Mode.normal
+    var dropName = ""
+    var dropDepth = 0
+    var codeBuffer: [Scalar] = []
+    var codeCloser = "code"
+    var codeNesting = 0
+    var preBuffer: [Scalar] = []
+    var mathBuffer: [Scalar] = []
     /// Where the last closing delimiter of each math kind is (token index, offset).
-    private var lastMathClose: [(token: Int, offset: Int)?] = Array(repeating: nil, count: MathKind.allCases.count)
+    var lastMathClose: [(token: Int, offset: Int)?] = Array(repeating: nil, count: MathKind.allCases.count)
 
     // Output.
-    private var outLines: [String] = []
-    private var line = ""
-    private var linePrefix = ""
-    private var lineContainerIDs: [Int] = []
-    private var lastLineContainerIDs: [Int] = []
+    var outLines: [String] = []
+    var line = ""
+    var linePrefix = ""
+    var lineContainerIDs: [Int] = []
+    var lastLineContainerIDs: [Int] = []
     /// The current line begins with literal text, so its start may need escaping.
-    private var lineLiteralStart = false
-    private var pendingSpace = false
+    var lineLiteralStart = false
+    var pendingSpace = false
     /// 0: continue the line; 1: start a new line; 2: leave an empty line first.
-    private var pendingBreak = 0
-    private var pendingHeading: Int?
-    private var marks: [Mark] = []
+    var pendingBreak = 0
+    var pendingHeading: Int?
+    var marks: [Mark] = []
     /// The emphasis closed last and the UTF-8 length of the line right after it, so that
     /// `<b>a</b><b>b</b>` can be merged into `**ab**`.
-    private var lastClose: (kind: MarkKind, end: Int)?
+    var lastClose: (kind: MarkKind, end: Int)?
 
     init(tokens: [Token], mediaTarget: @escaping (String) -> String) {
         self.tokens = tokens
@@ -171,7 +171,7 @@ struct HTMLConverter {
         return HTMLToMarkdown.Conversion(markdown: trimmedOutput(), media: media, dropped: dropped)
     }
 
-    private mutating func locateMathCloses() {
+    mutating func locateMathCloses() {
         for index in tokens.indices {
             guard case .text(let text) = tokens[index] else { continue }
             for offset in text.indices where text[offset] == "\\" || text[offset] == "[" {
@@ -182,7 +182,7 @@ struct HTMLConverter {
         }
     }
 
-    private func matches(_ text: [Scalar], _ pattern: [Scalar], at offset: Int) -> Bool {
+    func matches(_ text: [Scalar], _ pattern: [Scalar], at offset: Int) -> Bool {
         guard offset + pattern.count <= text.count else { return false }
         var position = 0
         while position < pattern.count {
@@ -192,14 +192,14 @@ struct HTMLConverter {
         return true
     }
 
-    private func isTerminated(_ kind: MathKind, token: Int, from offset: Int) -> Bool {
+    func isTerminated(_ kind: MathKind, token: Int, from offset: Int) -> Bool {
         guard let close = lastMathClose[kind.rawValue] else { return false }
         return close.token > token || (close.token == token && close.offset >= offset)
     }
 
     // MARK: Tokens
 
-    private mutating func handleText(_ text: [Scalar], token: Int) {
+    mutating func handleText(_ text: [Scalar], token: Int) {
         if dropDepth > 0 { return }
         switch mode {
         case .code:
@@ -279,7 +279,7 @@ struct HTMLConverter {
 
     /// A start or end tag: skipped inside a dropped element, taken by the code, pre or math text
     /// being gathered, else an element opened or closed.
-    private mutating func handleTag(_ name: String, start tag: StartTag?) {
+    mutating func handleTag(_ name: String, start tag: StartTag?) {
         let isEnd = tag == nil, selfClosing = tag?.selfClosing ?? false
         if dropDepth > 0 {
             if name == dropName { dropDepth += isEnd ? -1 : (selfClosing ? 0 : 1) }
@@ -302,7 +302,7 @@ struct HTMLConverter {
 
     /// What a tag does to the code, pre or math text being gathered; true when that is all it
     /// does (a block element ends inline code, and is then opened or closed as usual).
-    private mutating func takenByMode(_ name: String, isEnd: Bool, selfClosing: Bool) -> Bool {
+    mutating func takenByMode(_ name: String, isEnd: Bool, selfClosing: Bool) -> Bool {
         switch mode {
         case .code:
             if name == codeCloser {
@@ -338,7 +338,7 @@ struct HTMLConverter {
         }
     }
 
-    private mutating func closeFrames(downTo index: Int) {
+    mutating func closeFrames(downTo index: Int) {
         while frames.count > index, let frame = frames.popLast() {
             openPositions[frame.name]?.removeLast()
             if openPositions[frame.name]?.isEmpty == true { openPositions[frame.name] = nil }
@@ -346,13 +346,13 @@ struct HTMLConverter {
         }
     }
 
-    private mutating func push(_ name: String, _ kind: Frame.Kind) {
+    mutating func push(_ name: String, _ kind: Frame.Kind) {
         openPositions[name, default: []].append(frames.count)
         frames.append(Frame(name: name, kind: kind))
     }
 
     /// The index of the innermost open element named one of `names`.
-    private func innermost(_ names: String...) -> Int? {
+    func innermost(_ names: String...) -> Int? {
         var result: Int?
         for name in names {
             if let index = openPositions[name]?.last, index > result ?? -1 { result = index }
@@ -360,7 +360,7 @@ struct HTMLConverter {
         return result
     }
 
-    private mutating func finish() {
+    mutating func finish() {
         switch mode {
         case .code:
             finishCode()
@@ -380,340 +380,10 @@ struct HTMLConverter {
         finishLine()
     }
 
-    // MARK: Elements
-
-    private mutating func openElement(_ tag: StartTag) {
-        let name = tag.name
-        switch name {
-        case "br":
-            lineBreak()
-            return
-        case "img":
-            image(tag)
-            return
-        case "hr":
-            horizontalRule()
-            return
-        default:
-            if voidElements.contains(name) { return }
-        }
-        guard frames.count < HTMLToMarkdown.maximumNestingDepth else { return }
-        switch name {
-        case "b", "strong":
-            openMark(name, .bold, "**", "**")
-        case "i", "em":
-            openMark(name, .italic, "*", "*")
-        case "s", "strike", "del":
-            openMark(name, .strike, "~~", "~~")
-        case "a":
-            let href = cleanedURL(tag.href ?? "")
-            if href.isEmpty {
-                push(name, .transparent)
-            } else {
-                openMark(name, .link, "[", "](" + linkDestination(href) + ")")
-            }
-        case "code":
-            startCode(closer: "code")
-        case "pre":
-            if cellDepth > 0 {
-                startCode(closer: "pre")
-            } else {
-                requestBreak(2)
-                mode = .pre
-                preBuffer = []
-            }
-        case "p":
-            openBlock(name, separation: 2)
-        case "h1", "h2", "h3", "h4", "h5", "h6":
-            requestBreak(2)
-            if cellDepth == 0, let level = name.unicodeScalars.last.map({ Int($0.value) - 0x30 }) {
-                pendingHeading = level
-            }
-            push(name, .heading)
-        case "blockquote":
-            if cellDepth > 0 {
-                push(name, .transparent)
-            } else {
-                requestBreak(2)
-                push(name, .quote(container: pushContainer(.quote)))
-            }
-        case "ul", "ol":
-            openList(name, ordered: name == "ol", start: tag.start)
-        case "li":
-            openItem()
-        case "tr":
-            if let index = innermost("tr", "table"),
-                frames[index].name == "tr"
-            {
-                closeFrames(downTo: index)
-            }
-            requestBreak(1)
-            push(name, .row(cells: 0))
-        case "td", "th":
-            openCell(name)
-        default:
-            if divLikeElements.contains(name) {
-                openBlock(name, separation: 1)
-            } else {
-                push(name, .transparent)
-            }
-        }
-        if tag.selfClosing { handleTag(name, start: nil) }
-    }
-
-    private mutating func close(_ frame: Frame) {
-        switch frame.kind {
-        case .transparent:
-            break
-        case .mark:
-            closeMark()
-        case .block(let separation):
-            requestBreak(separation)
-        case .heading:
-            pendingHeading = nil
-            requestBreak(2)
-        case .list(_, _, _, let indented):
-            if indented { containers.removeLast() }
-            // Text right after a top-level list would be read as its last item's lazy
-            // continuation: an empty line ends the list (a nested one stays in its item).
-            requestBreak(innermost("li", "ul", "ol") == nil && cellDepth == 0 ? 2 : 1)
-        case .item(let container):
-            if container { containers.removeLast() }
-            requestBreak(1)
-        case .quote(let container):
-            if container { containers.removeLast() }
-            requestBreak(2)
-        case .row:
-            requestBreak(1)
-        case .cell:
-            cellDepth -= 1
-        }
-    }
-
-    private mutating func openBlock(_ name: String, separation: Int) {
-        requestBreak(separation)
-        push(name, .block(separation: separation))
-    }
-
-    private mutating func pushContainer(_ kind: Container.Kind) -> Bool {
-        guard containers.count < maximumContainerDepth else { return false }
-        containers.append(Container(id: nextContainerID, kind: kind))
-        nextContainerID += 1
-        return true
-    }
-
-    private mutating func openList(_ name: String, ordered: Bool, start: String?) {
-        if cellDepth > 0 {
-            push(name, .transparent)
-            return
-        }
-        requestBreak(1)
-        var indented = false
-        if let index = innermost("ul", "ol", "li"), case .list(_, _, let width, _) = frames[index].kind {
-            indented = pushContainer(.indent(width))
-        }
-        var first = 1
-        if ordered, let start, let value = Self.listStart(start) { first = value }
-        let width = ordered ? "\(first). ".unicodeScalars.count : 2
-        push(name, .list(ordered: ordered, next: first, markerWidth: width, indented: indented))
-    }
-
-    /// A `start` attribute of up to nine digits (the longest ordered marker CommonMark allows).
-    private static func listStart(_ text: String) -> Int? {
-        var value = 0
-        var digits = 0
-        for scalar in text.unicodeScalars where !scalar.isHTMLSpace {
-            guard scalar.isASCIIDigit, digits < 9 else { return nil }
-            value = value * 10 + Int(scalar.value - 0x30)
-            digits += 1
-        }
-        return digits > 0 ? value : nil
-    }
-
-    private mutating func openItem() {
-        if cellDepth > 0 {
-            push("li", .transparent)
-            return
-        }
-        // An open item of the same list is closed implicitly (`<li>a<li>b`).
-        if let index = innermost("li", "ul", "ol"),
-            frames[index].name == "li"
-        {
-            closeFrames(downTo: index)
-        }
-        requestBreak(1)
-        var marker = "- "
-        if let index = innermost("ul", "ol"),
-            case .list(let ordered, let next, _, let indented) = frames[index].kind
-        {
-            if ordered {
-                marker = "\(next). "
-                frames[index].kind = .list(
-                    ordered: true, next: next + 1, markerWidth: marker.unicodeScalars.count, indented: indented)
-            }
-        }
-        push("li", .item(container: pushContainer(.item(marker: marker))))
-    }
-
-    private mutating func openCell(_ name: String) {
-        if let index = innermost("td", "th", "tr", "table"),
-            frames[index].name == "td" || frames[index].name == "th"
-        {
-            closeFrames(downTo: index)
-        }
-        if let index = innermost("tr"), case .row(let cells) = frames[index].kind {
-            if cells > 0 {
-                pendingSpace = true
-                emit("|", literal: false)
-                pendingSpace = true
-            }
-            frames[index].kind = .row(cells: cells + 1)
-        }
-        cellDepth += 1
-        push(name, .cell)
-    }
-
-    private mutating func openMark(_ name: String, _ kind: MarkKind, _ open: String, _ close: String) {
-        if marks.contains(where: { $0.kind == kind }) {
-            push(name, .transparent)
-            return
-        }
-        push(name, .mark)
-        if kind != .link, let last = lastClose, last.kind == kind, !pendingSpace, pendingBreak == 0,
-            line.utf8.count == last.end, marks.allSatisfy({ $0.written })
-        {
-            // Directly after the same emphasis closed: continue it instead.
-            line.unicodeScalars.removeLast(close.unicodeScalars.count)
-            marks.append(Mark(kind: kind, open: open, close: close, written: true))
-            lastClose = nil
-            return
-        }
-        marks.append(Mark(kind: kind, open: open, close: close))
-    }
-
-    private mutating func closeMark() {
-        guard let mark = marks.popLast(), mark.written else { return }
-        line += mark.close
-        lastClose = (mark.kind, line.utf8.count)
-    }
-
-    private mutating func startCode(closer: String) {
-        mode = .code
-        codeCloser = closer
-        codeNesting = 1
-        codeBuffer = []
-    }
-
-    private mutating func appendCode(_ scalar: Scalar) {
-        if scalar.isHTMLSpace {
-            if codeBuffer.last != " " { codeBuffer.append(" ") }
-        } else {
-            codeBuffer.append(scalar)
-        }
-    }
-
-    private mutating func finishCode() {
-        mode = .normal
-        var content = codeBuffer[...]
-        codeBuffer = []
-        let leading = content.first == " "
-        let trailing = content.last == " "
-        while content.first == " " { content.removeFirst() }
-        while content.last == " " { content.removeLast() }
-        if leading { pendingSpace = true }
-        guard !content.isEmpty else { return }
-        let fence = String(repeating: "`", count: longestRun(of: "`", in: content) + 1)
-        let padding = content.first == "`" || content.last == "`" ? " " : ""
-        emit(fence + padding + makeString(content) + padding + fence, literal: false)
-        if trailing { pendingSpace = true }
-    }
-
-    private mutating func finishPre() {
-        mode = .normal
-        var content = preBuffer[...]
-        preBuffer = []
-        if content.first == "\n" { content.removeFirst() }
-        if content.last == "\n" { content.removeLast() }
-        guard !content.isEmpty else {
-            requestBreak(2)
-            return
-        }
-        let run = longestRun(of: "`", in: content)
-        let fence = String(repeating: "`", count: run >= 3 ? run + 1 : 3)
-        var lines = [fence]
-        for contentLine in content.split(separator: "\n", omittingEmptySubsequences: false) {
-            lines.append(makeString(contentLine))
-        }
-        lines.append(fence)
-        emitBlock(lines)
-    }
-
-    private func longestRun(of target: Scalar, in text: ArraySlice<Scalar>) -> Int {
-        var longest = 0
-        var current = 0
-        for scalar in text {
-            current = scalar == target ? current + 1 : 0
-            longest = max(longest, current)
-        }
-        return longest
-    }
-
-    private mutating func startMath(_ kind: MathKind) {
-        mode = .math(kind)
-        mathBuffer = []
-    }
-
-    private mutating func finishMath(_ kind: MathKind) {
-        mode = .normal
-        var content = mathBuffer[...]
-        mathBuffer = []
-        while let first = content.first, first.isHTMLSpace { content.removeFirst() }
-        while let last = content.last, last.isHTMLSpace { content.removeLast() }
-        guard !content.isEmpty else { return }
-        if kind.isDisplay {
-            let lines = content.split(separator: "\n").filter { !$0.allSatisfy(\.isHTMLSpace) }.map { makeString($0) }
-            emit("$$" + lines.joined(separator: "\n" + continuationPrefix()) + "$$", literal: false)
-        } else {
-            emit("$" + makeString(content.map { $0 == "\n" ? " " : $0 }) + "$", literal: false)
-        }
-    }
-
-    private mutating func image(_ tag: StartTag) {
-        let source = cleanedURL(tag.src ?? "")
-        guard !source.isEmpty else { return }
-        let target = hasScheme(source) ? source : mediaLink(source)
-        emit("![" + escapedInlineText(tag.alt ?? "") + "](" + linkDestination(target) + ")", literal: false)
-    }
-
-    private mutating func sound(_ name: String) {
-        emit("[" + escapedInlineText(name) + "](" + linkDestination(mediaLink(name)) + ")", literal: false)
-    }
-
-    /// Records a media file and returns its link target.
-    private mutating func mediaLink(_ name: String) -> String {
-        if !mediaSeen.contains(name) {
-            mediaSeen.insert(name)
-            media.append(name)
-        }
-        if let known = targets[name] { return known }
-        let target = mediaTarget(name)
-        targets[name] = target
-        return target
-    }
-
-    private mutating func horizontalRule() {
-        if cellDepth > 0 {
-            pendingSpace = true
-            return
-        }
-        requestBreak(2)
-        emitBlock(["---"])
-    }
-
     // MARK: Writing
 
     /// Asks for a line break (`1`) or an empty line (`2`) before the next content.
-    private mutating func requestBreak(_ kind: Int) {
+    mutating func requestBreak(_ kind: Int) {
         if cellDepth > 0 {
             pendingSpace = true
             return
@@ -723,7 +393,7 @@ struct HTMLConverter {
     }
 
     /// A `<br>`: breaks add up, so two of them leave an empty line.
-    private mutating func lineBreak() {
+    mutating func lineBreak() {
         if cellDepth > 0 {
             pendingSpace = true
             return
@@ -734,7 +404,7 @@ struct HTMLConverter {
     }
 
     /// Writes escaped literal text, collapsing whitespace as HTML does.
-    private mutating func writeText(_ text: ArraySlice<Scalar>) {
+    mutating func writeText(_ text: ArraySlice<Scalar>) {
         var buffer = ""
         var leading = false
         var gap = false
@@ -757,7 +427,7 @@ struct HTMLConverter {
 
     /// Writes a piece of content: applies pending line breaks, the line prefix, a pending
     /// heading marker, a pending space and the opening markers of pending emphasis.
-    private mutating func emit(_ text: String, literal: Bool) {
+    mutating func emit(_ text: String, literal: Bool) {
         guard !text.isEmpty else { return }
         beginLine()
         var atStart = line.isEmpty
@@ -786,7 +456,7 @@ struct HTMLConverter {
     }
 
     /// Writes whole lines of block content (a fenced code block, a thematic break).
-    private mutating func emitBlock(_ lines: [String]) {
+    mutating func emitBlock(_ lines: [String]) {
         guard let first = lines.first else { return }
         if !line.isEmpty && pendingBreak == 0 { pendingBreak = 1 }
         beginLine()
@@ -806,7 +476,7 @@ struct HTMLConverter {
         pendingBreak = 2
     }
 
-    private mutating func beginLine() {
+    mutating func beginLine() {
         if pendingBreak > 0 {
             if !line.isEmpty || !outLines.isEmpty {
                 let empty = pendingBreak >= 2
@@ -831,12 +501,12 @@ struct HTMLConverter {
         }
     }
 
-    private func continuationPrefix() -> String {
+    func continuationPrefix() -> String {
         containers.map(\.continuation).joined()
     }
 
     /// An empty line, prefixed by the quotes shared by the previous and the next line.
-    private func emptyLine() -> String {
+    func emptyLine() -> String {
         var prefix = ""
         for (index, container) in containers.enumerated() {
             guard index < lastLineContainerIDs.count, lastLineContainerIDs[index] == container.id else { break }
@@ -845,7 +515,7 @@ struct HTMLConverter {
         return trimmingTrailingSpaces(prefix)
     }
 
-    private mutating func finishLine() {
+    mutating func finishLine() {
         guard !line.isEmpty else { return }
         for index in marks.indices.reversed() where marks[index].written {
             line += marks[index].close
@@ -859,7 +529,7 @@ struct HTMLConverter {
         pendingSpace = false
     }
 
-    private func trimmedOutput() -> String {
+    func trimmedOutput() -> String {
         var scalars = Substring(outLines.joined(separator: "\n")).unicodeScalars
         while let first = scalars.first, first.isHTMLSpace { scalars.removeFirst() }
         while let last = scalars.last, last.isHTMLSpace { scalars.removeLast() }

@@ -429,6 +429,12 @@ private func containsUnwantedControl(_ text: String) -> Bool {
         #expect(md("x&nbsp;y") == "x y")
         #expect(md("&ndash;&mdash;&hellip;&lsquo;&rsquo;&ldquo;&rdquo;&eacute;&copy;&Uuml;&yuml;&euro;&trade;&alpha;&Omega;&rarr;")
             == "–—…‘’“”é©Üÿ€™αΩ→")
+        // HTML's whole list, not only HTML 4's: mathematical letters, arrows, relations, and
+        // references that stand for two characters.
+        #expect(md("&Afr;&hookrightarrow;&NotEqualTilde;&checkmark;&half;&Cconint;&boxdr;") == "𝔄↪\u{2242}\u{0338}✓½∰┌")
+        #expect(HTMLEntities.named.count == 2125 && HTMLEntities.named["NotEqualTilde"]?.unicodeScalars.count == 2)
+        // A name HTML does not have, or one without its semicolon, stays as written.
+        #expect(md("&notaname; &amp") == "\\&notaname; &amp")
     }
 
     @Test func numericEntities() {

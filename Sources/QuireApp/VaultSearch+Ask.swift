@@ -1,0 +1,71 @@
+import QuireIndex
+import QuireModel
+import QuireSearch
+import QuireSupport
+
+/// `quire ask` for any front end: the passages retrieved, an answer quoted from them, and — with a
+/// local language model — its answer when every sentence of it is one the passages support.
+public struct AskedQuestion {
+    /// The question, without the query words that filter the cards (`deck:Biology`).
+    public let question: String
+    /// The passages retrieved, best first.
+    public let retrieved: [(hit: SearchHit, text: String)]
+    /// The answer: cited sentences and their sources, and the model's sentences left out.
+    public let answer: Answer
+    /// Whether the model's answer is the one given (else the notes are quoted).
+    public let phrasedByModel: Bool
+    /// What the front end should say about the model: its answer cited nothing, or it failed.
+    public let modelNotes: [String]
+
+    /// The documented `ask --json` shape (docs/JSON.md).
+    public var json: JSONValue {
+        .object([
+            ("question", .string(question)),
+            ("found", .bool(answer.found)),
+            ("phrased_by_model", .bool(phrasedByModel)),
+            ("sentences", .array(answer.sentences.map { .object([("text", .string($0.text)), ("source", .int($0.source))]) })),
+            ("sources", .array(answer.sources.map { .object(VaultSearch.fields(of: $0)) })),
+            ("dropped", .array(answer.dropped.map(JSONValue.string))),
+        ])
+    }
+}
+
+extension VaultSearch {
+    /// Answers `words` — the question, and query words (`deck:X`, `tag:Y`) that keep only the
+    /// cards and notes they select — from `chunks` passages, ranked by words and meaning; the
+    /// model, when given, phrases the answer from the same passages and is checked sentence by
+    /// sentence against them.
+    public func ask(_ words: [String], chunks: Int, model: LocalLanguageModel?, now: Timestamp) throws(AppError) -> AskedQuestion {
+        let filters = words.filter { $0.contains(":") && !$0.hasPrefix("\"") && $0.split(separator: " ").count == 1 }
+        let question = words.filter { !filters.contains($0) }.joined(separator: " ")
+        let query: Query?
+        do { query = filters.isEmpty ? nil : try Query(arguments: filters) } catch { throw .search(error.description) }
+        var retrieved: [(hit: SearchHit, text: String)] = []
+        do {
+            let hits = try index.find(question, mode: .hybrid, encoder: encoder, limit: filters.isEmpty ? chunks : chunks * 20, matchAll: false)
+            for hit in try kept(hits, by: query, now: now) where retrieved.count < chunks {
+                if let text = try index.text(ofChunk: hit.chunk) { retrieved.append((hit, text)) }
+            }
+        } catch let error as AppError { throw error } catch { throw .search("\(error)") }
+        let cards = loaded.index
+        var answer = ExtractiveAnswer.answer(question, chunks: retrieved, encoder: encoder) { id in
+            cards.location(exactly: id).map { cards.card(at: $0) }.map { .init(front: $0.front, back: $0.back, isCloze: $0.kind == .cloze) }
+        }
+        var phrased = false
+        var notes: [String] = []
+        if let model, answer.found || !retrieved.isEmpty {
+            do {
+                let checked = ExtractiveAnswer.checked(try model.ask(question, chunks: retrieved), chunks: retrieved, encoder: encoder)
+                if checked.found {
+                    answer = checked
+                    phrased = true
+                } else if !checked.dropped.isEmpty {
+                    notes.append("note: the language model's answer cited nothing it was given; quoting the notes instead")
+                }
+            } catch {
+                notes.append("warning: \(error.description); quoting the notes instead")
+            }
+        }
+        return AskedQuestion(question: question, retrieved: retrieved, answer: answer, phrasedByModel: phrased, modelNotes: notes)
+    }
+}
