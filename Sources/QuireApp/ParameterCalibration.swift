@@ -69,3 +69,29 @@ public struct ParameterCalibration: Sendable {
                         ("current", figures(current)), ("defaults", figures(defaults))])
     }
 }
+
+/// What the FSRS optimizer reads from a vault: the review history of the cards chosen, the
+/// parameters in use for them, and when those were fitted.
+public struct OptimizerInput {
+    public let history: FSRSHistory
+    public let current: FSRSParameters
+    /// The day the parameters in use were fitted, if they were.
+    public let fitted: String?
+
+    public init(history: FSRSHistory, current: FSRSParameters, fitted: String?) {
+        self.history = history
+        self.current = current
+        self.fitted = fitted
+    }
+}
+
+extension StudyContext {
+    /// The history of the cards `query` selects within `deck` (every deck when nil), in the
+    /// vault's study days, with that deck's parameters (`quire optimize`).
+    public func optimizerInput(query: Query, deck: DeckPath?) -> OptimizerInput {
+        let decks = self.decks(of: loaded.index.cards(matching: query, now: now, dayEnd: dayEnd)).filter { deck.map($0.value.isWithin) ?? true }
+        let chosen = deck ?? DeckPath.defaultDeck
+        return OptimizerInput(history: fsrsHistory(loaded.vault.statisticsLog(), decks: decks).history,
+                              current: config.settings(for: chosen).parameters, fitted: config.parametersFitted(for: chosen))
+    }
+}

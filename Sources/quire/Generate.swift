@@ -66,53 +66,44 @@ extension Quire {
             // A refused endpoint is an error before any work, not a silent fallback.
             let model = try languageModel()
             let loaded = try LoadedVault(options)
-            let vault = loaded.vault, index = loaded.index
-            let relative = target.joined(separator: " ")
-            let notes: [Note]
-            if let note = try? Self.note(relative, in: loaded) {
-                notes = [note]
-            } else {
-                let query = try LoadedVault.query(target)
-                let now = options.now, dayEnd = try loaded.dayEnd(at: now)
-                notes = index.notes.filter { query.matches(note: $0, now: now, dayEnd: dayEnd) }
-                if notes.isEmpty { throw CLIError("no note is '\(TerminalText.visible(relative))', and no note matches it as a query") }
-            }
-            // The vault's word rarity and its cards' texts (never proposed again).
-            let (statistics, files) = loaded.termStatistics(keeping: Set(notes.map(\.path)))
+            let notes = try Self.notes(target, in: loaded, now: options.now)
             let chosen = Set(formats.split(separator: ",").compactMap { CardProposal.Format(rawValue: $0.trimmingSpaces()) })
-            let read = notes.compactMap { note in files[note.path].map { (note: note, bytes: $0) } }
-            let existing = CardGenerator.existingTexts(of: index.notes)
-            let proposed: [(note: Note, cards: [CardProposal])]
-            if let model {
-                let fromModel = ModelCards.propose(notes: read, model: model, statistics: statistics, existing: existing,
-                                                   options: .init(formats: chosen, maximum: max))
-                for (note, result) in zip(read, fromModel) {
-                    if let problem = result.problem { Output.error("quire: warning: \(TerminalText.visible(note.note.path)): \(problem)") }
-                }
-                proposed = zip(read, fromModel).map { (note: $0.note, cards: $1.cards) }
-            } else {
-                let fromRules = CardGenerator.propose(notes: read, statistics: statistics, existing: existing, options: .init(formats: chosen, maximum: max))
-                proposed = zip(read, fromRules).map { (note: $0.note, cards: $1) }
-            }
             // Near-duplicates by meaning, with the search model installed.
-            var results = proposed
-            if let meaning = MeaningFilter(loaded) {
-                let (kept, dropped) = meaning.filter(results)
-                results = kept
-                if !dropped.isEmpty {
-                    Output.error("quire: note: \(Plural.counted(dropped.count, "card")) left out as saying what another card says (by meaning): "
-                                 + dropped.prefix(3).map { TerminalText.visible($0.0.markdown) + " ≈ " + TerminalText.visible($0.1) }.joined(separator: "; "))
-                }
+            let meaning = MeaningFilter.isAvailable ? (try? SearchContext(loaded)).flatMap { MeaningFilter($0.search) } : nil
+            let proposed = loaded.proposeCards(for: notes, formats: chosen, maximum: max, model: model, meaning: meaning)
+            for (path, problem) in proposed.problems { Output.error("quire: warning: \(TerminalText.visible(path)): \(problem)") }
+            if !proposed.duplicates.isEmpty {
+                Output.error("quire: note: \(Plural.counted(proposed.duplicates.count, "card")) left out as saying what another card says (by meaning): "
+                             + proposed.duplicates.prefix(3).map { TerminalText.visible($0.0.markdown) + " ≈ " + TerminalText.visible($0.1) }.joined(separator: "; "))
             }
+            let results = proposed.results
             if json {
-                Output.line(JSONValue.array(results.flatMap { note, cards in cards.map { card in
-                    JSONValue.object([("path", .string(note.path)), ("line", .int(card.line)), ("format", .string(card.format.rawValue)),
-                                      ("rule", .string(card.rule)), ("front", .string(card.front)), ("back", .string(card.back)),
-                                      ("markdown", .string(card.markdown)), ("score", .double((card.score * 1000).rounded() / 1000)),
-                                      ("heading_path", .array(card.headingPath.map(JSONValue.string)))])
-                } }).serialized(pretty: true))
+                Output.line(proposed.json.serialized(pretty: true))
                 return try loaded.finish()
             }
+            let total = Self.show(results)
+            if total == 0 { Output.line("No cards to propose.") }
+            guard write || to != nil, total > 0 else {
+                if total > 0 { Output.line("\(Plural.counted(total, "card")) proposed; --write adds them to the notes.") }
+                return try loaded.finish()
+            }
+            try write(pick ? try Self.picked(results) : results, vault: loaded.vault)
+            try loaded.finish()
+        }
+
+        /// The notes `target` names: a note's path, else the notes it selects as a query.
+        static func notes(_ target: [String], in loaded: LoadedVault, now: Timestamp) throws -> [Note] {
+            let relative = target.joined(separator: " ")
+            if let note = try? Self.note(relative, in: loaded) { return [note] }
+            let query = try LoadedVault.query(target)
+            let dayEnd = try loaded.dayEnd(at: now)
+            let notes = loaded.index.notes.filter { query.matches(note: $0, now: now, dayEnd: dayEnd) }
+            if notes.isEmpty { throw CLIError("no note is '\(TerminalText.visible(relative))', and no note matches it as a query") }
+            return notes
+        }
+
+        /// Lists the proposals note by note; how many there are.
+        static func show(_ results: [(note: Note, cards: [CardProposal])]) -> Int {
             var total = 0
             for (note, cards) in results where !cards.isEmpty {
                 Output.line(TerminalText.visible(note.path))
@@ -121,13 +112,7 @@ extension Quire {
                 }
                 total += cards.count
             }
-            if total == 0 { Output.line("No cards to propose.") }
-            guard write || to != nil, total > 0 else {
-                if total > 0 { Output.line("\(Plural.counted(total, "card")) proposed; --write adds them to the notes.") }
-                return try loaded.finish()
-            }
-            try write(pick ? try Self.picked(results) : results, vault: vault)
-            try loaded.finish()
+            return total
         }
 
         /// The cards the user keeps, asked one by one on standard input (a terminal or a script's

@@ -53,33 +53,9 @@ extension Quire {
         }
 
         func run() throws {
-            let history: FSRSHistory
-            let current: FSRSParameters
-            var context: StudyContext?
-            var fitted: String?
+            let (input, context) = try Self.input(self)
+            let history = input.history, current = input.current, fitted = input.fitted
             let deckPath = deck.flatMap(DeckPath.init)
-            if let revlog {
-                let bytes: [UInt8]
-                do { bytes = try FileIO().read(revlog).bytes } catch { throw CLIError(error.description) }
-                let (rows, diagnostics) = RevlogReader.read(bytes, path: revlog)
-                Output.diagnostics(diagnostics, root: "", toStandardError: true, color: false)
-                let calendar = StudyCalendar(rolloverHour: dayStart, utcOffset: { Clock.utcOffset(at: $0) })
-                history = FSRSHistory(rows) { calendar.day(containing: $0).number }
-                do {
-                    current = try parameters.map { text in
-                        try FSRSParameters(text.split(separator: ",").compactMap { Double($0.trimmingSpaces()) })
-                    } ?? .fsrs6Defaults
-                } catch { throw CLIError("--parameters: \(error)") }
-            } else {
-                let q = try LoadedVault.query(query)
-                let study = try StudyContext(options, readLog: false)
-                let decks = study.decks(of: study.loaded.index.cards(matching: q, now: study.now, dayEnd: study.dayEnd))
-                    .filter { deckPath.map($0.value.isWithin) ?? true }
-                history = study.fsrsHistory(study.loaded.vault.statisticsLog(), decks: decks).history
-                current = study.config.settings(for: deckPath ?? DeckPath.defaultDeck).parameters
-                fitted = study.config.parametersFitted(for: deckPath ?? DeckPath.defaultDeck)
-                context = study
-            }
             let name = current == .fsrs6Defaults ? "current (defaults)" : fitted.map { "current (fitted \($0))" } ?? "current"
             Output.line("\(Plural.counted(history.reviewCount, "review")) of \(Plural.counted(history.cards.count, "card")): "
                         + Plural.counted(history.predictions.count, "prediction"))
@@ -95,25 +71,8 @@ extension Quire {
             let fit: FSRSOptimizer.Fit
             do { fit = try FSRSOptimizer.fit(history, epochs: epochs) { done, _ in bar.update(done) } } catch { throw CLIError(error.description) }
             do { Output.line(Self.row("fitted", try FSRSEvaluation.evaluate(history, parameters: fit.parameters))) } catch { throw CLIError(error.description) }
-            if !noValidation {
-                var folds = ProgressBar("Validating", total: 5, minimum: 1)
-                do {
-                    let v = try FSRSOptimizer.crossValidate(history, current: current, epochs: epochs) { done, _ in folds.update(done) }
-                    Output.line("on later reviews, by parameters fitted only on earlier ones (time-series cross-validation, "
-                                + Plural.counted(v.tested, "prediction") + "):")
-                    Output.line(Self.row(name, v.current))
-                    Output.line(Self.row("fitted", v.fitted))
-                } catch {
-                    folds.clear()
-                    Output.line("no time-series cross-validation: the first sixth of the history is too little to fit")
-                }
-            }
-            var how = "fitted on \(Plural.counted(fit.predictions, "prediction"))"
-            if fit.removedCards > 0 { how += "; the outlier filter left out \(Plural.counted(fit.removedCards, "card"))" }
-            if fit.initialOnly { how += "; under 64, only the initial stabilities are fitted (the rest stay the defaults)" }
-            Output.line(how)
-            if fit.parameters == current { Output.line("the fit leaves the parameters as they are") }
-            Output.line("fsrs_parameters: [" + fit.parameters.values.map { String(format: "%.4f", $0) }.joined(separator: ", ") + "]")
+            if !noValidation { Self.validate(history, current: current, name: name, epochs: epochs) }
+            Self.describe(fit, current: current)
             if write, let context {
                 do { try context.loaded.vault.setFittedParameters(fit.parameters, fittedOn: context.today, deck: deckPath) } catch {
                     throw CLIError(error.description)
@@ -121,6 +80,54 @@ extension Quire {
                 Output.line("written to .quire/config.yaml" + (deckPath.map { " for deck \($0)" } ?? ""))
             }
             try context?.loaded.finish()
+        }
+
+        /// Time-series cross-validation: the parameters in use and the ones fitted on earlier
+        /// reviews, judged on later ones (nothing when the history is too short).
+        static func validate(_ history: FSRSHistory, current: FSRSParameters, name: String, epochs: Int) {
+            var folds = ProgressBar("Validating", total: 5, minimum: 1)
+            do {
+                let v = try FSRSOptimizer.crossValidate(history, current: current, epochs: epochs) { done, _ in folds.update(done) }
+                Output.line("on later reviews, by parameters fitted only on earlier ones (time-series cross-validation, "
+                            + Plural.counted(v.tested, "prediction") + "):")
+                Output.line(Self.row(name, v.current))
+                Output.line(Self.row("fitted", v.fitted))
+            } catch {
+                folds.clear()
+                Output.line("no time-series cross-validation: the first sixth of the history is too little to fit")
+            }
+        }
+
+        /// How the fit was made, and the parameters as `fsrs_parameters` takes them.
+        static func describe(_ fit: FSRSOptimizer.Fit, current: FSRSParameters) {
+            var how = "fitted on \(Plural.counted(fit.predictions, "prediction"))"
+            if fit.removedCards > 0 { how += "; the outlier filter left out \(Plural.counted(fit.removedCards, "card"))" }
+            if fit.initialOnly { how += "; under 64, only the initial stabilities are fitted (the rest stay the defaults)" }
+            Output.line(how)
+            if fit.parameters == current { Output.line("the fit leaves the parameters as they are") }
+            Output.line("fsrs_parameters: [" + fit.parameters.values.map { String(format: "%.4f", $0) }.joined(separator: ", ") + "]")
+        }
+
+        /// The history to fit and the parameters it is compared with: from `--revlog` (a CSV of
+        /// another program's reviews, `--parameters` or the defaults), or from the vault (its log,
+        /// the chosen deck's parameters) with the context that writes them back.
+        static func input(_ o: Optimize) throws -> (OptimizerInput, StudyContext?) {
+            guard let revlog = o.revlog else {
+                let study = try StudyContext(o.options, readLog: false)
+                return (study.optimizerInput(query: try LoadedVault.query(o.query), deck: o.deck.flatMap(DeckPath.init)), study)
+            }
+            let bytes: [UInt8]
+            do { bytes = try FileIO().read(revlog).bytes } catch { throw CLIError(error.description) }
+            let (rows, diagnostics) = RevlogReader.read(bytes, path: revlog)
+            Output.diagnostics(diagnostics, root: "", toStandardError: true, color: false)
+            let calendar = StudyCalendar(rolloverHour: o.dayStart, utcOffset: { Clock.utcOffset(at: $0) })
+            let current: FSRSParameters
+            do {
+                current = try o.parameters.map { text in
+                    try FSRSParameters(text.split(separator: ",").compactMap { Double($0.trimmingSpaces()) })
+                } ?? .fsrs6Defaults
+            } catch { throw CLIError("--parameters: \(error)") }
+            return (OptimizerInput(history: FSRSHistory(rows) { calendar.day(containing: $0).number }, current: current, fitted: nil), nil)
         }
 
         /// A row of the figures' table.

@@ -1,5 +1,4 @@
 import Foundation
-import QuireApp
 import QuireEmbedding
 import QuireGeneration
 import QuireModel
@@ -9,18 +8,24 @@ import QuireSearch
 /// card whose meaning is that of a card the vault has (its nearest card chunk in the search index),
 /// or of a proposal kept before it, is dropped. Paraphrases of one fact score 0.81–0.84 with
 /// all-MiniLM-L6-v2, different facts of one subject 0.3–0.45 (docs/GENERATION.md).
-struct MeaningFilter {
+public struct MeaningFilter {
     /// The cosine from which two cards are one fact.
     static let threshold: Float = 0.85
 
-    let context: SearchContext
+    let search: VaultSearch
     let encoder: SentenceEncoder
 
-    /// Nil without the model (nothing is said: the text filter stands alone).
-    init?(_ loaded: LoadedVault) {
-        guard let folder = EmbeddingModel.folder(environment: ProcessInfo.processInfo.environment), EmbeddingModel.isInstalled(in: folder),
-              let context = try? SearchContext(loaded), let encoder = context.encoder else { return nil }
-        self.context = context
+    /// Whether the search model is installed (a front end brings the search index up to date,
+    /// with its own progress, only then).
+    public static var isAvailable: Bool {
+        guard let folder = EmbeddingModel.folder(environment: ProcessInfo.processInfo.environment) else { return false }
+        return EmbeddingModel.isInstalled(in: folder)
+    }
+
+    /// Nil when the search holds no model (nothing is said: the text filter stands alone).
+    public init?(_ search: VaultSearch) {
+        guard let encoder = search.encoder else { return nil }
+        self.search = search
         self.encoder = encoder
     }
 
@@ -30,7 +35,7 @@ struct MeaningFilter {
     }
 
     /// The results without near-duplicates, and each dropped card with what it repeats.
-    func filter(_ results: [(note: Note, cards: [CardProposal])]) -> (kept: [(note: Note, cards: [CardProposal])], dropped: [(CardProposal, String)]) {
+    public func filter(_ results: [(note: Note, cards: [CardProposal])]) -> (kept: [(note: Note, cards: [CardProposal])], dropped: [(CardProposal, String)]) {
         var kept: [(note: Note, cards: [CardProposal])] = []
         var dropped: [(CardProposal, String)] = []
         var accepted: [(vector: [Float], text: String)] = []
@@ -42,7 +47,7 @@ struct MeaningFilter {
                     dropped.append((card, twin.text))
                     continue
                 }
-                let hits = (try? context.index.find(Self.text(card), mode: .semantic, encoder: encoder, limit: 5, matchAll: false)) ?? []
+                let hits = (try? search.index.find(Self.text(card), mode: .semantic, encoder: encoder, limit: 5, matchAll: false)) ?? []
                 if let hit = hits.first(where: { $0.card != nil && Float($0.score) >= Self.threshold }) {
                     dropped.append((card, "\(hit.path):\(hit.lines.lowerBound)"))
                     continue
