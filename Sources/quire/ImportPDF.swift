@@ -53,50 +53,26 @@ extension Quire {
             var failed = 0
             for file in files {
                 do {
-                    let info = try PDFExtractor.info(file)
-                    var pages: [PDFLayout.Page] = []
-                    var bar = ProgressBar("Reading \(file)", total: info.pages, minimum: 40)
-                    var first = 1
-                    while first <= info.pages {
-                        let last = min(info.pages, first + PDFExtractor.pagesPerRun - 1)
-                        pages += try PDFExtractor.layout(file, pages: first...last).pages
-                        bar.update(last)
-                        first = last + 1
+                    var reading: ProgressBar?
+                    let ocrBar = Mutex<ProgressBar?>(nil)
+                    var progress = PDFImport.Progress()
+                    progress.reading = { done, pages in
+                        if reading == nil { reading = ProgressBar("Reading \(file)", total: pages, minimum: 40) }
+                        reading?.update(done)
                     }
-                    let layout = PDFLayout(pages: pages)
-                    let read = Self.ocr(try Self.pagesForOCR(file, layout: layout, mode: noOCR ? .never : ocr), of: file)
-                    let result = PDFMarkdown.convert(layout, ocr: read)
-                    let name = String(file.split(separator: "/").last ?? Substring(file))
-                    let base = name.lowercased().hasSuffix(".pdf") ? String(name.dropLast(4)) : name
-                    let noteTitle = title ?? info.title.flatMap { $0.isEmpty ? nil : $0 } ?? result.firstHeading ?? base
-                    let plan: NoteCreation
-                    do {
-                        plan = try NoteCreation.plan("# " + noteTitle + "\n" + result.body, fields: [("source", name), ("pages", String(info.pages))],
-                                                     tags: [], folder: folder, vault: vault, created: options.now)
-                    } catch { throw CLIError("\(file): \(error)") }
-                    if let problem = ImportedFiles.plainNoteProblem(plan) {
-                        throw CLIError("\(file): the converted text would not read back as a plain note: \(problem)")
+                    progress.recognizing = { done, pages in
+                        ocrBar.withLock { bar in
+                            if bar == nil { bar = ProgressBar("OCR of \(file)", total: pages, minimum: 2) }
+                            bar?.update(done)
+                        }
                     }
-                    let (bytes, cards) = generate ? ImportedFiles.withGeneratedCards(path: plan.path, bytes: plan.bytes) : (plan.bytes, 0)
-                    try ImportCommand.write([.note(plan.path, bytes)], to: vault)
-                    var line = "wrote \(plan.path) (\(Plural.counted(info.pages, "page")), \(Plural.counted(result.headings, "heading"))"
-                    if generate { line += ", \(Plural.counted(cards, "card")) generated" }
-                    if result.removedLines > 0 { line += ", \(Plural.counted(result.removedLines, "running line")) left out" }
-                    Output.line(line + ")")
-                    if !result.ocrPages.isEmpty {
-                        Output.line("  \(Plural.counted(result.ocrPages.count, "page")) read by OCR: "
-                                    + result.ocrPages.prefix(20).map(String.init).joined(separator: ", ") + (result.ocrPages.count > 20 ? ", …" : ""))
-                    }
-                    if !result.emptyPages.isEmpty {
-                        Output.error("quire: warning: \(file): \(Plural.counted(result.emptyPages.count, "page")) without text: "
-                                     + result.emptyPages.prefix(20).map(String.init).joined(separator: ", ")
-                                     + (result.emptyPages.count > 20 ? ", …" : "") + "; their text is not in the note")
-                    }
-                } catch let error as PDFExtractor.Failure {
-                    Output.error("quire: error: \(error.description); nothing written for it")
-                    failed += 1
-                } catch let error as CLIError {
-                    Output.error("quire: error: \(error.description); nothing written for it")
+                    progress.warning = { Output.error("quire: warning: " + $0) }
+                    let imported = try PDFImport.read(file, into: folder, vault: vault, title: title, ocr: noOCR ? .never : ocr,
+                                                      generate: generate, now: options.now, progress: progress)
+                    try ImportCommand.write([.note(imported.plan.path, imported.bytes)], to: vault)
+                    Self.report(imported, file: file, generated: generate)
+                } catch {
+                    Output.error("quire: error: \(error); nothing written for it")
                     failed += 1
                 }
             }
@@ -104,56 +80,23 @@ extension Quire {
             if failed > 0 { throw ExitCode(1) }
         }
 
-        /// The pages `mode` has read by OCR (auto: each page with little text rendered small in a
-        /// temporary folder, its ink compared with its text layer).
-        static func pagesForOCR(_ file: String, layout: PDFLayout, mode: PDFExtractor.OCRMode) throws -> [Int] {
-            guard mode == .auto else { return PDFExtractor.pagesForOCR(file, layout: layout, mode: mode, folder: "") }
-            let scratch = try ScratchFolder("quire-ink")
-            defer { scratch.remove() }
-            return PDFExtractor.pagesForOCR(file, layout: layout, mode: mode, folder: scratch.path)
-        }
-
-        /// The text of `pages` read by OCR from their images, rendered in a
-        /// temporary folder; a page that cannot be read is said and left out.
-        static func ocr(_ pages: [Int], of file: String) -> [Int: OCRText] {
-            guard !pages.isEmpty else { return [:] }
-            guard let scratch = try? ScratchFolder("quire-ocr") else { return [:] }
-            defer { scratch.remove() }
-            // Pages side by side, one per core, each rendered into a folder of its own.
-            let results = ResultSlots<Result<OCRText, OCRText.Failure>>(count: pages.count)
-            let done = AtomicCounter()
-            let bar = Mutex(ProgressBar("OCR of \(file)", total: pages.count, minimum: 2))
-            inParallelChunks(of: pages.count, chunk: 1, concurrency: nil) { range in
-                for k in range {
-                    let own = scratch.path + "/\(k)"
-                    do {
-                        try FileManager.default.createDirectory(atPath: own, withIntermediateDirectories: false)
-                        results[k] = .success(try OCRText.recognize(try PDFExtractor.render(file, page: pages[k], into: own)))
-                    } catch let error as OCRText.Failure {
-                        results[k] = .failure(error)
-                        // Without tesseract no page can be read: no other is started.
-                        if error.description == OCRText.missing { return false }
-                    } catch {
-                        results[k] = .failure(OCRText.Failure(description: "\(error)"))
-                    }
-                    try? FileManager.default.removeItem(atPath: own)
-                    let finished = done.increment() + 1
-                    bar.withLock { $0.update(finished) }
-                }
-                return true
+        /// What was written: pages, headings, cards, running lines left out; the pages read by OCR
+        /// and those without text.
+        static func report(_ imported: PDFImport, file: String, generated: Bool) {
+            let result = imported.result
+            var line = "wrote \(imported.plan.path) (\(Plural.counted(imported.pages, "page")), \(Plural.counted(result.headings, "heading"))"
+            if generated { line += ", \(Plural.counted(imported.generatedCards, "card")) generated" }
+            if result.removedLines > 0 { line += ", \(Plural.counted(result.removedLines, "running line")) left out" }
+            Output.line(line + ")")
+            if !result.ocrPages.isEmpty {
+                Output.line("  \(Plural.counted(result.ocrPages.count, "page")) read by OCR: "
+                            + result.ocrPages.prefix(20).map(String.init).joined(separator: ", ") + (result.ocrPages.count > 20 ? ", …" : ""))
             }
-            var out: [Int: OCRText] = [:]
-            var said = false
-            for (k, page) in pages.enumerated() {
-                switch results.take(k) {
-                case .success(let text)?: out[page] = text
-                case .failure(let error)?:
-                    if !said { Output.error("quire: warning: \(file): \(error.description); such pages are left without text") }
-                    said = true
-                case nil: break
-                }
+            if !result.emptyPages.isEmpty {
+                Output.error("quire: warning: \(file): \(Plural.counted(result.emptyPages.count, "page")) without text: "
+                             + result.emptyPages.prefix(20).map(String.init).joined(separator: ", ")
+                             + (result.emptyPages.count > 20 ? ", …" : "") + "; their text is not in the note")
             }
-            return out
         }
     }
 }

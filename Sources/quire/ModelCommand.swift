@@ -1,3 +1,4 @@
+import QuireApp
 import QuireIngest
 import Foundation
 import ArgumentParser
