@@ -39,58 +39,23 @@ extension Quire {
         func run() throws {
             let vault = try options.open()
             try ImportedFiles.requireQuireSyntax(vault)
-            let folder = ImportedFiles.folder(to: to, deck: deck)
-            let scratch = try ScratchFolder("quire-image")
-            defer { scratch.remove() }
-            var body = ""
-            var staged: [StagedFiles.File] = []
-            var assets = Set<String>()
-            var warned = false
             var bar = ProgressBar("OCR", total: files.count, minimum: 2)
-            for (k, file) in files.enumerated() {
-                let bytes: [UInt8]
-                do { bytes = try FileIO().read(file).bytes } catch { throw CLIError("\(file): \(error.description); nothing written") }
-                let name = ImportedFiles.safeName(String(file.split(separator: "/").last ?? Substring(file)))
-                let asset = ImportedFiles.assetPath(for: name, in: vault, avoiding: assets)
-                assets.insert(asset)
-                staged.append(StagedFiles.File(asset, .file) { bytes })
-                let reading: ImageReading
-                do { reading = try ImageReading.read(file, in: scratch.path) } catch {
-                    throw CLIError("\(error.description); nothing written")
-                }
-                if let problem = reading.problem, !warned { Output.error("quire: warning: \(problem)"); warned = true }
-                let text = reading.text
+            var done = 0
+            let imported = try ImageImport.read(files, into: ImportedFiles.folder(to: to, deck: deck), vault: vault, title: title,
+                                                generate: generate, now: options.now, read: { reading in
                 let read = reading.coverage.map { ", \(Int(($0 * 100).rounded())) % of what looks like text read" } ?? ""
-                body += "\n## " + PDFMarkdown.safe(name) + "\n\n![" + PDFMarkdown.safe(name) + "](<" + asset + ">)\n\n"
-                if text.words.isEmpty {
-                    body += "*No text was found in this image.*\n"
-                } else {
-                    body += "*Read by OCR (mean confidence \(Int(text.meanConfidence.rounded())) %"
-                        + (reading.coverage.map { ", \(Int(($0 * 100).rounded())) % of what looks like text read" } ?? "") + ")"
-                        + (text.words.contains { $0.confidence < OCRText.uncertain } ? "; words followed by (?) are uncertain" : "") + ".*\n\n"
-                        + text.markdown + "\n"
-                }
-                Output.line("\(file): \(Plural.counted(text.words.count, "word"))\(read), mean confidence \(Int(text.meanConfidence.rounded())) % "
+                Output.line("\(reading.file): \(Plural.counted(reading.words, "word"))\(read), mean confidence \(reading.meanConfidence) % "
                             + "(read \(reading.variant))")
                 if let coverage = reading.coverage, coverage < ImageReading.coverageFloor {
-                    Output.error("quire: warning: \(file): only \(Int((coverage * 100).rounded())) % of what looks like text in it was read; "
+                    Output.error("quire: warning: \(reading.file): only \(Int((coverage * 100).rounded())) % of what looks like text in it was read; "
                                  + "the rest is not in the note (a sharper, straighter photo reads better)")
                 }
-                bar.update(k + 1)
-            }
-            let first = String(files[0].split(separator: "/").last ?? Substring(files[0]))
-            let noteTitle = title ?? (first.contains(".") ? String(first[..<(first.lastIndex(of: ".") ?? first.endIndex)]) : first)
-            let plan: NoteCreation
-            do {
-                plan = try NoteCreation.plan("# " + noteTitle + "\n" + body, fields: [("source", files.map { String($0.split(separator: "/").last ?? "") }.joined(separator: ", "))],
-                                             tags: [], folder: folder, vault: vault, created: options.now)
-            } catch { throw CLIError("\(error)") }
-            if let problem = ImportedFiles.plainNoteProblem(plan) {
-                throw CLIError("the text read would not make a plain note: \(problem); nothing written")
-            }
-            let (bytes, cards) = generate ? ImportedFiles.withGeneratedCards(path: plan.path, bytes: plan.bytes) : (plan.bytes, 0)
-            try ImportCommand.write(staged + [.note(plan.path, bytes)], to: vault)
-            Output.line("wrote \(plan.path) (\(Plural.counted(files.count, "image")), kept in assets/" + (generate ? ", \(Plural.counted(cards, "card")) generated)" : ")"))
+                done += 1
+                bar.update(done)
+            }, warning: { Output.error("quire: warning: " + $0) })
+            try ImportCommand.write(imported.assets + [.note(imported.plan.path, imported.bytes)], to: vault)
+            Output.line("wrote \(imported.plan.path) (\(Plural.counted(files.count, "image")), kept in assets/"
+                        + (generate ? ", \(Plural.counted(imported.generatedCards, "card")) generated)" : ")"))
         }
     }
 }
