@@ -69,3 +69,35 @@ extension VaultSearch {
         return AskedQuestion(question: question, retrieved: retrieved, answer: answer, phrasedByModel: phrased, modelNotes: notes)
     }
 }
+
+/// What a search keeps of the hits, besides the query words.
+public enum SearchScope: Sendable {
+    case everything, cards, notes
+}
+
+extension VaultSearch {
+    /// Searches for `words`: the text ranked as `mode` says (hybrid when the model is installed,
+    /// else by words), query words among them (`deck:Biology`, `tag:x`) keeping only what they
+    /// select, `scope` only cards or only the notes' text; at most `limit` hits, best first, and
+    /// the text searched for.
+    public func search(_ words: [String], mode: SearchMode?, scope: SearchScope = .everything, limit: Int,
+                       now: Timestamp) throws(AppError) -> (text: String, hits: [SearchHit]) {
+        let filters = words.filter { $0.contains(":") && !$0.hasPrefix("\"") }
+        let text = words.filter { !filters.contains($0) }.joined(separator: " ")
+        let query: Query?
+        do { query = filters.isEmpty ? nil : try Query(arguments: filters) } catch { throw .search(error.description) }
+        let hits: [SearchHit]
+        do {
+            hits = try index.find(text, mode: encoder == nil ? .lexical : mode ?? .hybrid, encoder: encoder,
+                                  limit: filters.isEmpty && scope == .everything ? limit : limit * 20)
+        } catch { throw .search("\(error)") }
+        let kept = try kept(hits, by: query, now: now).filter { hit in
+            switch scope {
+            case .everything: true
+            case .cards: hit.card != nil
+            case .notes: hit.card == nil
+            }
+        }
+        return (text, Array(kept.prefix(limit)))
+    }
+}

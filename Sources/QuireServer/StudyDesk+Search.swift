@@ -19,10 +19,11 @@ extension StudyDesk {
             do { search = try VaultSearch(LoadedVault(vault, index: live.index)) } catch { throw .app(error) }
             searcher = search
         }
+        // Query words keep only what they select (`deck:Biology cell`), as on the command line.
         let hits: [SearchHit]
-        do {
-            hits = try search.index.find(words, mode: search.encoder == nil ? .lexical : .hybrid, encoder: search.encoder, limit: limit)
-        } catch { throw .badRequest("\(error)") }
+        do { hits = try search.search(words.split(separator: " ").map(String.init), mode: nil, limit: limit, now: clock.peek()).hits } catch {
+            throw .badRequest(error.description)
+        }
         let titles = Dictionary(live.index.notes.map { ($0.path, $0.title) }) { a, _ in a }
         return .object([
             ("semantic", .bool(search.encoder != nil)),

@@ -61,25 +61,14 @@ extension Quire {
                 Output.error(error.description.contains(": error: ") ? error.description : "quire: error: \(error.description)")
                 throw ExitCode(1)
             }
-            let fronts = CSVImport.fronts(in: context.loaded.index)
-            let imported = AnkiImport.importedNotes(context.loaded.index.notes, vault: vault)
-            let plan = AnkiImport.plan(package, options: .init(source: name, folder: folder, now: context.now, buriedUntil: context.dayEnd,
-                                                               settings: context.config.settings,
-                                                               logged: AnkiImport.loggedEvents(vault.reviewLog().events)),
-                                       existing: { fronts[$0 + "\n" + $1] },
-                                       existingNote: { imported[$0] },
-                                       sameMedia: AnkiImport.sameMedia(package: file, name: name, format: package.format, vault: vault),
-                                       taken: ImportedFiles.taken(in: vault))
+            let plan = context.plan(package, file: file, name: name, folder: folder)
             let errors = try ImportCommand.report(plan.diagnostics, root: ".", strict: strict)
             // An empty collection (a profile's first backup, say) is said as such, not as 0 of something.
             if package.notes.isEmpty {
                 Output.line("Nothing to import: \(TerminalText.visible(name)) holds no notes.")
                 return try context.loaded.finish()
             }
-            let summary = "\(Plural.counted(plan.cardCount, "card")) in \(Plural.counted(plan.notes.count, "note")), "
-                + "\(Plural.counted(plan.reviewCount, "review")), \(Plural.counted(plan.media.count, "media file"))"
-                + (plan.alreadyThere > 0 ? "; \(Plural.counted(plan.alreadyThere, "note")) already in the vault skipped" : "")
-                + (plan.alreadyLogged > 0 ? "; \(Plural.counted(plan.alreadyLogged, "event")) already in the log left out" : "")
+            let summary = Self.summary(plan)
             if dryRun {
                 for note in plan.notes { Output.line("would write \(note.path) (\(Plural.counted(note.cards, "card")))") }
                 for media in plan.media { Output.line("would copy \(media.path)") }
@@ -93,6 +82,14 @@ extension Quire {
             Output.line("Imported \(summary).")
             try context.loaded.finish()
             try ImportCommand.finish(errors: errors, what: "note")
+        }
+
+        /// `3 cards in 2 notes, 5 reviews, 1 media file; 1 note already in the vault skipped`.
+        static func summary(_ plan: AnkiImport) -> String {
+            "\(Plural.counted(plan.cardCount, "card")) in \(Plural.counted(plan.notes.count, "note")), "
+                + "\(Plural.counted(plan.reviewCount, "review")), \(Plural.counted(plan.media.count, "media file"))"
+                + (plan.alreadyThere > 0 ? "; \(Plural.counted(plan.alreadyThere, "note")) already in the vault skipped" : "")
+                + (plan.alreadyLogged > 0 ? "; \(Plural.counted(plan.alreadyLogged, "event")) already in the log left out" : "")
         }
     }
 }

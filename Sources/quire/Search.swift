@@ -48,18 +48,10 @@ extension Quire {
         func run() throws {
             let loaded = try LoadedVault(options)
             let vault = loaded.vault
-            let filters = words.filter { $0.contains(":") && !$0.hasPrefix("\"") }
-            let text = words.filter { !filters.contains($0) }.joined(separator: " ")
-            let query = try LoadedVault.query(filters)
             let context = try SearchContext(loaded, semantic: mode != .lexical)
-            let hits: [SearchHit]
-            do {
-                hits = try context.index.find(text, mode: context.encoder == nil ? .lexical : mode ?? .hybrid, encoder: context.encoder,
-                                              limit: filters.isEmpty && !cards && !notes ? limit : limit * 20)
-            } catch { throw CLIError("\(error)") }
-            let kept = try context.kept(hits, by: filters.isEmpty ? nil : query, now: options.now).filter { hit in
-                !(cards && hit.card == nil) && !(notes && hit.card != nil)
-            }.prefix(limit)
+            let found = try context.search.search(words, mode: mode, scope: cards ? .cards : notes ? .notes : .everything, limit: limit,
+                                                  now: options.now)
+            let text = found.text, kept = found.hits
             if let open {
                 let hits = Array(kept)
                 guard open <= hits.count else { throw CLIError("no hit \(open): \(Plural.counted(hits.count, "hit")) for \(TerminalText.visible(text))") }
@@ -77,6 +69,12 @@ extension Quire {
                 }).serialized(pretty: true))
                 return try loaded.finish()
             }
+            Self.show(kept, text: text)
+            try loaded.finish()
+        }
+
+        /// The hits as the terminal lists them: place, headings, card, the snippet marked.
+        static func show(_ kept: [SearchHit], text: String) {
             if kept.isEmpty { Output.line("No match for \(TerminalText.visible(text)).") }
             for (n, hit) in kept.enumerated() {
                 var head = "\(n + 1). " + SearchContext.place(of: hit)
@@ -85,7 +83,6 @@ extension Quire {
                 Output.line(head)
                 Output.line("   " + Self.marked(hit.snippet))
             }
-            try loaded.finish()
         }
 
         /// A snippet on one line, its matches in bold on a colour terminal, else between [ and ];

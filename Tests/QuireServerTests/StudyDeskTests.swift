@@ -78,6 +78,21 @@ import QuireVault
         await #expect(throws: ServerError.self) { try await desk.state(of: "nosuchsession") }
     }
 
+    /// The page's search takes query words as the command line does: `deck:Spanish` keeps only
+    /// that deck's hits.
+    @Test func searchKeepsWhatQueryWordsSelect() async throws {
+        let dir = try TempDir.make()
+        defer { dir.remove() }
+        let desk = try StudyDesk(vault: try Self.vault(dir), cached: false, pinnedNow: at(26))
+        func paths(_ text: String) async throws -> Set<String> {
+            guard case .array(let hits)? = Self.field(try await desk.search(text), "hits") else { return [] }
+            return Set(hits.compactMap { Self.string($0, "path") })
+        }
+        #expect(try await paths("what") == ["Biology/cells.md", "Spanish/words.md"])
+        #expect(try await paths("deck:Spanish what") == ["Spanish/words.md"])
+        #expect(try await paths("deck:Chemistry what").isEmpty)
+    }
+
     @Test func twoPagesNeverAnswerOneCardTwice() async throws {
         let dir = try TempDir.make()
         defer { dir.remove() }
