@@ -52,18 +52,7 @@ extension Quire {
             } : nil
             recorder?.records(&quiz.round)
             let screen = !plain && !json && Output.isTerminal
-            var reviewMissed = false
-            if screen {
-                var asking = QuizScreen(round: quiz.round, heading: quiz.heading)
-                asking.run()
-                quiz.round = asking.round
-                reviewMissed = asking.reviewMissed
-            } else {
-                var asking = PlainQuiz(round: quiz.round, toStandardError: json)
-                asking.say(quiz.heading)
-                asking.run()
-                quiz.round = asking.round
-            }
+            var reviewMissed = Self.ask(&quiz, onScreen: screen, json: json)
             if json {
                 Output.line(quiz.round.json(seed: quiz.seed, graded: recorder?.graded ?? 0).serialized(pretty: true))
             } else {
@@ -83,6 +72,22 @@ extension Quire {
             let cards = try LoadedVault.query([missed.map { "id:\($0.id)" }.joined(separator: " or ")])
             try Quire.Review.study(try StudyContext(options), .custom(.cram, query: cards), options: options, recordsAnswers: grade,
                                    plain: !screen, typeEveryAnswer: false, changedCardsJoin: false)
+        }
+
+        /// Asks the quiz on the full screen or line by line; whether the screen's user asked to
+        /// go over the missed cards.
+        static func ask(_ quiz: inout PreparedQuiz, onScreen screen: Bool, json: Bool) -> Bool {
+            if screen {
+                var asking = QuizScreen(round: quiz.round, heading: quiz.heading)
+                asking.run()
+                quiz.round = asking.round
+                return asking.reviewMissed
+            }
+            var asking = PlainQuiz(round: quiz.round, toStandardError: json)
+            asking.say(quiz.heading)
+            asking.run()
+            quiz.round = asking.round
+            return false
         }
     }
 }

@@ -30,6 +30,13 @@ extension Quire {
                 Output.line(JSONRepresentation.card(c, in: note).serialized(pretty: true))
                 return try loaded.finish()
             }
+            show(c, in: note, settings: try LoadedVault.settings(of: loaded.vault).config.settings(for: note.deck), now: options.now)
+            try loaded.finish()
+        }
+
+        /// The card as the terminal shows it: ID, kind, deck, place, both sides, its state and
+        /// the next due time of each button.
+        private func show(_ c: Card, in note: Note, settings: SchedulerSettings, now: Timestamp) {
             let color = Output.useColor
             let width = min(Output.isTerminal ? Output.width : 80, 100)
             func dim(_ s: String) -> String { color ? "\u{1B}[2m" + TerminalText.visible(s) + "\u{1B}[0m" : TerminalText.visible(s) }
@@ -52,14 +59,11 @@ extension Quire {
             Output.write(render(c.back, color: color, width: width))
             Output.line()
             Output.line(dim(Self.stateLine(c)))
-            let settings = try LoadedVault.settings(of: loaded.vault).config.settings(for: note.deck)
-            let now = options.now
             let outcomes = settings.makeScheduler().preview(c.schedule, at: now, card: c.id)
             let next = settings.ratings.compactMap { r in
                 outcomes[r]?.due.map { "\(r.name) \(ReviewContext.span(from: now, to: $0))" }
             }
             Output.line(dim("next (\(settings.kind.rawValue)): " + next.joined(separator: "  ")))
-            try loaded.finish()
         }
 
         private func render(_ markdown: String, color: Bool, width: Int) -> String {
