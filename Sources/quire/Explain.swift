@@ -42,6 +42,12 @@ extension Quire {
                 ]).serialized(pretty: true))
                 return try loaded.finish()
             }
+            Self.show(found, in: note, context: context, related: hits)
+            try loaded.finish()
+        }
+
+        /// The card, the text it was made from, and related passages, as the terminal shows them.
+        static func show(_ found: Card, in note: Note, context: (line: Int?, text: String), related hits: [SearchHit]) {
             Output.line(TerminalText.visible(note.path) + ":\(found.lines.lowerBound)"
                         + (found.headingPath.isEmpty ? "" : " — " + TerminalText.visible(found.headingPath.joined(separator: " › "))))
             Output.line("")
@@ -60,7 +66,6 @@ extension Quire {
                     Output.line("      " + TerminalText.visible(Search.plain(hit.snippet)))
                 }
             }
-            try loaded.finish()
         }
     }
 }

@@ -30,35 +30,8 @@ extension Quire {
         func run() throws {
             let q = try LoadedVault.query(export.query)
             let context = try StudyContext(export.options)
-            let vault = context.loaded.vault
-            let index = context.loaded.index
-            let locations = index.cards(matching: q, now: context.now, dayEnd: context.dayEnd)
-            var noteBytes: [String: [UInt8]] = [:]
-            let items = locations.map { loc in
-                let card = index.card(at: loc), note = index.notes[loc.note]
-                var clozeText: String?
-                if card.kind == .cloze {
-                    if noteBytes[note.path] == nil {
-                        noteBytes[note.path] = (try? vault.notePath(note.path)).flatMap { try? vault.io.read($0).bytes } ?? []
-                    }
-                    clozeText = AnkiExport.clozeText(of: card, in: noteBytes[note.path] ?? [])
-                }
-                return AnkiExport.Item(card: card, note: note, events: context.history.events[card.id] ?? [], clozeText: clozeText)
-            }
-            let work = FileManager.default.temporaryDirectory.appendingPathComponent("quire-export-\(UUID().uuidString)").path
-            try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(atPath: work) }
-            let package = work + "/export.apkg"
-            let summary: AnkiExport.Summary
-            do {
-                summary = try AnkiExport.write(items, now: context.now, media: { target, note in
-                    guard let full = vault.attachmentPath(target, fromNote: note), let bytes = try? vault.io.read(full).bytes else { return nil }
-                    return (String(full.split(separator: "/").last ?? "file"), bytes)
-                }, settings: context.eventSettings(decks: context.decks(of: locations)), to: package, work: work)
-            } catch {
-                throw CLIError("\(error); no export written")
-            }
-            let bytes = try FileIO().read(package).bytes
+            let (bytes, summary): ([UInt8], AnkiExport.Summary)
+            do { (bytes, summary) = try context.ankiPackage(q) } catch { throw CLIError(error.description) }
             if export.out == "-" {
                 guard !Output.isTerminal else { throw CLIError("an Anki package is binary: give a file name, or send it to a pipe") }
                 StandardStreams.write(bytes, to: 1)

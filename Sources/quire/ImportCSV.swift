@@ -60,14 +60,7 @@ extension Quire {
             var plan = CSVImport.plan(table, path: file, options: .init(name: base.isEmpty ? name : base, source: name, deck: deck, created: options.now),
                                       existing: { fronts[$0 + "\n" + $1] },
                                       taken: ImportedFiles.taken(in: vault))
-            if generate {
-                let statistics = TermStatistics(texts: plan.notes.map { String(decoding: $0.bytes, as: UTF8.self) })
-                for k in plan.notes.indices {
-                    let (bytes, count) = ImportedFiles.withGeneratedCards(path: plan.notes[k].path, bytes: plan.notes[k].bytes, statistics: statistics)
-                    plan.notes[k].bytes = bytes
-                    plan.notes[k].cards += count
-                }
-            }
+            if generate { Self.addGeneratedCards(&plan) }
             let errors = try ImportCommand.report(plan.diagnostics, root: shownRoot, strict: strict)
             let summary = "\(Plural.counted(plan.cardCount, "card")) in \(Plural.counted(plan.notes.count, "note"))"
                 + (plan.duplicates > 0 ? ", \(Plural.counted(plan.duplicates, "duplicate")) skipped" : "")
@@ -84,6 +77,16 @@ extension Quire {
             Output.line("Imported \(summary).")
             try loaded.finish()
             try ImportCommand.finish(errors: errors, what: "row")
+        }
+
+        /// Each planned note with cards proposed from its text (word rarity over the import's notes).
+        static func addGeneratedCards(_ plan: inout CSVImport) {
+            let statistics = TermStatistics(texts: plan.notes.map { String(decoding: $0.bytes, as: UTF8.self) })
+            for k in plan.notes.indices {
+                let (bytes, count) = ImportedFiles.withGeneratedCards(path: plan.notes[k].path, bytes: plan.notes[k].bytes, statistics: statistics)
+                plan.notes[k].bytes = bytes
+                plan.notes[k].cards += count
+            }
         }
     }
 }

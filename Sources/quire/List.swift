@@ -37,18 +37,7 @@ extension Quire {
             let now = options.now
             let dayEnd = try loaded.dayEnd(at: now)
             if notes {
-                let found = index.notes(matching: q, now: now, dayEnd: dayEnd)
-                if count {
-                    Output.line(String(found.count))
-                } else if listing.json {
-                    Output.line(JSONValue.array(found.map { JSONRepresentation.note(index.notes[$0]) }).serialized(pretty: true))
-                } else {
-                    let rows = found.map { i -> [String] in
-                        let n = index.notes[i]
-                        return [n.path, n.deck.description, String(n.cards.count), n.title]
-                    }
-                    Table.print(rows, tabs: !Output.isTerminal)
-                }
+                Self.listNotes(index.notes(matching: q, now: now, dayEnd: dayEnd), of: index, count: count, json: listing.json)
                 return try loaded.finish()
             }
             if count {
@@ -70,6 +59,21 @@ extension Quire {
                 Table.print(rows, tabs: !Output.isTerminal, width: Output.isTerminal ? Output.width : nil)
             }
             try loaded.finish()
+        }
+
+        /// The notes found: their number, their JSON, or a table of path, deck, cards and title.
+        static func listNotes(_ found: [Int], of index: VaultIndex, count: Bool, json: Bool) {
+            if count {
+                Output.line(String(found.count))
+            } else if json {
+                Output.line(JSONValue.array(found.map { JSONRepresentation.note(index.notes[$0]) }).serialized(pretty: true))
+            } else {
+                let rows = found.map { i -> [String] in
+                    let n = index.notes[i]
+                    return [n.path, n.deck.description, String(n.cards.count), n.title]
+                }
+                Table.print(rows, tabs: !Output.isTerminal)
+            }
         }
     }
 }
