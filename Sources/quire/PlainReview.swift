@@ -35,51 +35,13 @@ struct PlainReview {
             let progress = controller.session.progress
             say("Card \(progress.position) of \(progress.total) · \(ReviewContext.stateWord(card.schedule, section: entry.section)) · \(note.path):\(card.lines.lowerBound) · \(note.deck)")
             say("Q: " + render(card.front))
-            let shownAt = now
             var revealed = false
             while true {
                 guard let line = readLine() else { break session }
-                let command = line.trimmingSpaces()
-                if command.isEmpty {
-                    if !revealed { reveal(card, entry, at: now) }
-                    revealed = true
-                    continue
-                }
-                if let rating = Self.rating(command, buttons: controller.settings(for: entry).ratings) {
-                    if !revealed { reveal(card, entry, at: now) }
-                    do {
-                        let graded = try controller.grade(entry, rating, shownAt: shownAt, clock: clock)
-                        say("→ \(rating.name): \(graded.answered)")
-                        for notice in graded.notices { say("  " + notice) }
-                    } catch {
-                        say("error: \(error)")
-                    }
-                    continue session
-                }
-                if let n = Int(command) {
-                    say("grade with 1–\(controller.settings(for: entry).ratings.count) here, not \(n)")
-                    continue
-                }
-                if command.count == 1, let key = command.first, let asked = SessionCommand(key: key) {
-                    do {
-                        let done = try controller.perform(asked, on: entry, clock: clock)
-                        say(done.phrase)
-                        if done.done { continue session }
-                    } catch { say("error: \(error)"); continue session }
-                    continue
-                }
-                switch command {
-                case "u":
-                    do {
-                        say(try controller.undoLast(clock: clock).phrase.map { "↶ undid " + $0 } ?? "nothing to undo in this session")
-                    } catch { say("error: \(error)") }
-                    continue session
-                case "q":
-                    break session
-                case "?":
-                    say(Self.help)
-                default:
-                    say("unknown command '\(command)' (? for help)")
+                switch take(line.trimmingSpaces(), entry: entry, card: card, shownAt: now, revealed: &revealed) {
+                case .sameCard: continue
+                case .nextCard: continue session
+                case .quit: break session
                 }
             }
         }
@@ -89,6 +51,59 @@ struct PlainReview {
             controller.retryFailed()
             run()
         }
+    }
+
+    /// What a command line leads to.
+    enum Step { case sameCard, nextCard, quit }
+
+    /// Does one command on the card shown at `shownAt`: an empty line shows the answer, a rating
+    /// grades (showing the answer first), a session command (s, b, !, p, P) is performed, `u`
+    /// undoes, `q` quits, `?` helps.
+    private mutating func take(_ command: String, entry: StudySession.Entry, card: Card, shownAt: Timestamp, revealed: inout Bool) -> Step {
+        if command.isEmpty {
+            if !revealed { reveal(card, entry, at: shownAt) }
+            revealed = true
+            return .sameCard
+        }
+        if let rating = Self.rating(command, buttons: controller.settings(for: entry).ratings) {
+            if !revealed { reveal(card, entry, at: shownAt) }
+            do {
+                let graded = try controller.grade(entry, rating, shownAt: shownAt, clock: clock)
+                say("→ \(rating.name): \(graded.answered)")
+                for notice in graded.notices { say("  " + notice) }
+            } catch {
+                say("error: \(error)")
+            }
+            return .nextCard
+        }
+        if let n = Int(command) {
+            say("grade with 1–\(controller.settings(for: entry).ratings.count) here, not \(n)")
+            return .sameCard
+        }
+        if command.count == 1, let key = command.first, let asked = SessionCommand(key: key) {
+            do {
+                let done = try controller.perform(asked, on: entry, clock: clock)
+                say(done.phrase)
+                return done.done ? .nextCard : .sameCard
+            } catch {
+                say("error: \(error)")
+                return .nextCard
+            }
+        }
+        switch command {
+        case "u":
+            do {
+                say(try controller.undoLast(clock: clock).phrase.map { "↶ undid " + $0 } ?? "nothing to undo in this session")
+            } catch { say("error: \(error)") }
+            return .nextCard
+        case "q":
+            return .quit
+        case "?":
+            say(Self.help)
+        default:
+            say("unknown command '\(command)' (? for help)")
+        }
+        return .sameCard
     }
 
     /// The rating a command names: a button number (1–3 map to again, good, easy with three
