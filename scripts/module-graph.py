@@ -10,7 +10,9 @@ The rules it checks (docs/ARCHITECTURE.md, "Dependencies"):
     among declared dependencies); a test target may also import what those depend on;
   - a C module is imported only by its wrapper, and with `internal import`;
   - the platform's C library (Glibc) only in the system layer (QuireSupport, QuireSystem) and the
-    platform backends named in PLATFORM_FILES; tools and tests may use it.
+    platform backends named in PLATFORM_FILES; tools and tests may use it;
+  - the front ends (the page's server, the executable) import none of the modules
+    FRONT_END_FORBIDDEN names for them: they reach those through QuireApp.
 It also lists, per module, the files that import the platform's C library directly, and checks that
 the docs and the package agree with the code:
   - docs/ARCHITECTURE.md's module table is this graph (`--write` rewrites it);
@@ -40,6 +42,15 @@ PLATFORM_MODULES = {"Glibc", "Darwin", "Musl"}
 # Linux backend of QuireWatch's FileWatcher; another platform adds its own backend beside it.
 SYSTEM_LAYER = {"QuireSupport", "QuireSystem"}
 PLATFORM_FILES = {"Sources/QuireWatch/InotifyWatcher.swift"}
+# The front ends' rule: a front end reaches files, formats and other programs only through the
+# application layer. The page's server imports none of the modules that read formats, talk to other
+# programs or write imports; the terminal's executable none of the format readers (front matter,
+# archives), whatever else it still does itself.
+FRONT_END_FORBIDDEN = {
+    "QuireServer": {"QuireParsing", "QuireYAML", "QuireArchive", "QuireInterchange", "QuireIngest", "QuireSync",
+                    "QuireEmbedding", "QuireNetwork"},
+    "quire": {"QuireYAML", "QuireArchive"},
+}
 
 IMPORT = re.compile(r"^\s*(?:@testable\s+|@_implementationOnly\s+)?(internal\s+|public\s+|package\s+)?import\s+(?:struct\s+|enum\s+|class\s+|func\s+)?(\w+)", re.M)
 
@@ -127,6 +138,8 @@ def main():
             places = used[module]
             if module not in allowed:
                 problems.append(f"{places[0][0]}: {name} imports {module}, which Package.swift does not give it")
+            if module in FRONT_END_FORBIDDEN.get(name, set()):
+                problems.append(f"{places[0][0]}: the front end {name} imports {module}; it goes through QuireApp")
             if targets[module]["type"] == "system" or module in C_WRAPPERS:
                 if name not in C_WRAPPERS.get(module, set()):
                     problems.append(f"{places[0][0]}: {name} imports the C module {module}; only {sorted(C_WRAPPERS.get(module, []))} may")
