@@ -44,6 +44,8 @@ let package = Package(
         ),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
+        // The QR code `quire serve` prints for a phone (QuireServer's QRCode).
+        .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .systemLibrary(
             name: "CLibYAML",
             pkgConfig: "yaml-0.1",
@@ -119,7 +121,7 @@ let package = Package(
         .target(
             name: "QuireServer",
             dependencies: ["QuireVault", "QuireSupport", "QuireModel", "QuireScheduling", "QuireMarkdown", "QuireSystem", "QuireIndex",
-                           "QuireReview", "QuireWatch", "QuireStudy", "QuireCuration", "QuireSearch", "QuireGeneration", "QuireApp", "QuireReport",
+                           "QuireReview", "QuireWatch", "QuireStudy", "QuireCuration", "QuireSearch", "QuireGeneration", "QuireApp", "QuireReport", "CQREncode",
                            .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
                            .product(name: "HTTPTypes", package: "swift-http-types")]
         ),

@@ -2,7 +2,7 @@
 # Installs the Debian packages Quire needs, only those that are missing.
 set -euo pipefail
 
-packages=(libcmark-gfm-dev libcmark-gfm-extensions-dev libyaml-dev libsqlite3-dev libzstd-dev libopenblas-dev pkg-config python3 git)
+packages=(libcmark-gfm-dev libcmark-gfm-extensions-dev libyaml-dev libsqlite3-dev libzstd-dev libqrencode-dev libopenblas-dev pkg-config python3 git)
 # `quire serve`'s page renders math with KaTeX and colours code with highlight.js, served from the machine.
 packages+=(libjs-katex libjs-highlight.js)
 [ "${QUIRE_BENCH_DEPS:-0}" = 1 ] && packages+=(ripgrep time gcc)

@@ -35,6 +35,7 @@ C_WRAPPERS = {
     "CMalloc": {"QuireSystem"},
     "CSQLite": {"QuireArchive"},
     "CZstd": {"QuireArchive"},
+    "CQREncode": {"QuireServer"},
 }
 PLATFORM_MODULES = {"Glibc", "Darwin", "Musl"}
 # The system layer: the only modules of the library and CLI that call the platform's C library, so

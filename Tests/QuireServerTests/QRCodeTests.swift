@@ -1,8 +1,8 @@
 import Foundation
-import QuireSupport
+@testable import QuireServer
 import XCTest
 
-/// The QR encoder, proven by a real decoder: each code is drawn as a PGM image and read back by
+/// The QR code (libqrencode behind QuireServer's QRCode), proven by a real decoder: each code is drawn as a PGM image and read back by
 /// zbar's `zbarimg` (Debian's zbar-tools, which scripts/install-deps.sh installs), since a code
 /// that merely looks right to the encoder's own reading proves nothing.
 final class QRCodeTests: XCTestCase {
