@@ -56,14 +56,7 @@ public struct TypedAnswer: Sendable, Equatable {
         let b = expected.split(whereSeparator: \.isWhitespace).map(String.init)
         guard a.count <= longestDiff, b.count <= longestDiff else { return a.map(Word.wrong) + b.map(Word.missing) }
         let ka = a.map(AnswerText.normalized), kb = b.map(AnswerText.normalized)
-        let width = b.count + 1
-        var lengths = [Int](repeating: 0, count: (a.count + 1) * width)
-        for i in stride(from: a.count - 1, through: 0, by: -1) {
-            for j in stride(from: b.count - 1, through: 0, by: -1) {
-                lengths[i * width + j] = ka[i] == kb[j] ? lengths[(i + 1) * width + j + 1] + 1
-                    : max(lengths[(i + 1) * width + j], lengths[i * width + j + 1])
-            }
-        }
+        let lengths = SubsequenceTable(ka, kb)
         var out: [Word] = []
         var i = 0, j = 0
         while i < a.count || j < b.count {
@@ -76,7 +69,7 @@ public struct TypedAnswer: Sendable, Equatable {
             } else if j < b.count, kb[j].isEmpty {
                 out.append(.same(b[j]))
                 j += 1
-            } else if j < b.count, i == a.count || lengths[i * width + j + 1] >= lengths[(i + 1) * width + j] {
+            } else if j < b.count, i == a.count || lengths[i, j + 1] >= lengths[i + 1, j] {
                 out.append(.missing(b[j]))
                 j += 1
             } else {

@@ -1,3 +1,4 @@
+import QuireSupport
 /// A typed answer compared character by character with the expected one (type-in-the-answer
 /// cards, as Anki's): the longest common subsequence of the two, and around it what was typed
 /// wrongly and what is missing.
@@ -32,15 +33,8 @@ public struct AnswerComparison: Sendable, Equatable {
             segments = (a.isEmpty ? [] : [.wrong(String(a))]) + (b.isEmpty ? [] : [.missing(String(b))])
             return
         }
-        // lengths[i][j]: the longest common subsequence of a[i...] and b[j...].
-        let width = b.count + 1
-        var lengths = [Int](repeating: 0, count: (a.count + 1) * width)
-        for i in stride(from: a.count - 1, through: 0, by: -1) {
-            for j in stride(from: b.count - 1, through: 0, by: -1) {
-                lengths[i * width + j] = a[i] == b[j] ? lengths[(i + 1) * width + j + 1] + 1
-                    : max(lengths[(i + 1) * width + j], lengths[i * width + j + 1])
-            }
-        }
+        // lengths[i, j]: the longest common subsequence of a[i...] and b[j...].
+        let lengths = SubsequenceTable(a, b)
         var out: [Segment] = []
         func add(_ segment: Segment) {
             switch (out.last, segment) {
@@ -56,7 +50,7 @@ public struct AnswerComparison: Sendable, Equatable {
                 add(.same(String(a[i])))
                 i += 1
                 j += 1
-            } else if j < b.count, i == a.count || lengths[i * width + j + 1] >= lengths[(i + 1) * width + j] {
+            } else if j < b.count, i == a.count || lengths[i, j + 1] >= lengths[i + 1, j] {
                 add(.missing(String(b[j])))
                 j += 1
             } else {
