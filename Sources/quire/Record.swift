@@ -49,23 +49,7 @@ extension Quire {
             let scratch = try ScratchFolder("quire-record")
             defer { scratch.remove() }
             let file = scratch.path + "/Recording \(stamp).ogg"
-            guard let (format, name) = Self.input(device ?? Self.defaultDevice) else { throw CLIError("--device is pulse:NAME or alsa:NAME") }
-            Output.error("Recording from \(format) \(name)" + (seconds.map { " for \($0) s" } ?? "") + "; Ctrl-C stops it.")
-            let status = ChildProcess.runPassingInterrupts(
-                ["ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-stats", "-f", format, "-i", name]
-                + (seconds.map { ["-t", String($0)] } ?? ["-t", String(SpeechRecognizer.maximumSeconds)])
-                + ["-ac", "1", "-c:a", "libopus", "-b:a", "32k", "-f", "ogg", "-y", file])
-            if status == -1 { throw CLIError("ffmpeg is not installed (Debian: apt-get install ffmpeg)") }
-            let size = vault.io.stamp(file)?.size ?? 0
-            // ffmpeg ends with 255 when interrupted, the recording written.
-            guard (status == 0 || status == 255 || status == 130), size > 200 else {
-                let cards = (try? String(contentsOfFile: "/proc/asound/cards", encoding: .utf8)) ?? ""
-                let none = format == "alsa" && (cards.isEmpty || cards.contains("no soundcards"))
-                throw CLIError(none ? "no input device: this machine has no sound card to record from (and no PulseAudio or PipeWire); "
-                                      + "connect a microphone, or record elsewhere and use `quire import audio FILE`"
-                                    : "the input \(format):\(name) could not be recorded from (see ffmpeg's message above); "
-                                      + "name another with --device")
-            }
+            try Self.record(into: file, from: device ?? Self.defaultDevice, seconds: seconds, io: vault.io)
             let note = try speech.note(of: file, keeping: .original,
                                        title: title ?? "Recording " + stamp.prefix(10) + " " + stamp.suffix(5).replacing("-", with: ":"))
             do {
@@ -78,6 +62,28 @@ extension Quire {
                     Output.error("quire: the recording is kept as \(asset); `quire import audio \(asset)` makes its note once the problem below is solved")
                 }
                 throw error
+            }
+        }
+
+        /// Records from `device` (pulse:NAME or alsa:NAME) into `file` with ffmpeg until Ctrl-C or
+        /// `seconds`; a device that gives nothing is an error saying what to do.
+        static func record(into file: String, from device: String, seconds: Int?, io: FileIO) throws {
+            guard let (format, name) = Self.input(device) else { throw CLIError("--device is pulse:NAME or alsa:NAME") }
+            Output.error("Recording from \(format) \(name)" + (seconds.map { " for \($0) s" } ?? "") + "; Ctrl-C stops it.")
+            let status = ChildProcess.runPassingInterrupts(
+                ["ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-stats", "-f", format, "-i", name]
+                + (seconds.map { ["-t", String($0)] } ?? ["-t", String(SpeechRecognizer.maximumSeconds)])
+                + ["-ac", "1", "-c:a", "libopus", "-b:a", "32k", "-f", "ogg", "-y", file])
+            if status == -1 { throw CLIError("ffmpeg is not installed (Debian: apt-get install ffmpeg)") }
+            let size = io.stamp(file)?.size ?? 0
+            // ffmpeg ends with 255 when interrupted, the recording written.
+            guard (status == 0 || status == 255 || status == 130), size > 200 else {
+                let cards = (try? String(contentsOfFile: "/proc/asound/cards", encoding: .utf8)) ?? ""
+                let none = format == "alsa" && (cards.isEmpty || cards.contains("no soundcards"))
+                throw CLIError(none ? "no input device: this machine has no sound card to record from (and no PulseAudio or PipeWire); "
+                                      + "connect a microphone, or record elsewhere and use `quire import audio FILE`"
+                                    : "the input \(format):\(name) could not be recorded from (see ffmpeg's message above); "
+                                      + "name another with --device")
             }
         }
 
