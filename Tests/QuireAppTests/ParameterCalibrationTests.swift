@@ -32,4 +32,17 @@ import QuireVault
             #expect(perDeck.source == .perDeck && perDeck.json.serialized(pretty: false).hasPrefix("{\"source\":\"per-deck\""))
         }
     }
+
+    /// What the optimizer reads: the chosen deck's cards' history and parameters.
+    @Test func theOptimizersInput() throws {
+        try withTempDir { dir in
+            _ = try QuizSetupTests.context(dir)
+            let loaded = LoadedVault(try Vault(root: dir.path), cached: false)
+            let context = StudyContext(loaded, config: try LoadedVault.readSettings(of: loaded.vault).config, now: at(22, 10))
+            let all = try Query(arguments: [])
+            let input = context.optimizerInput(query: all, deck: DeckPath("Geography"))
+            #expect(input.history.reviewCount == 0 && input.current == .fsrs6Defaults && input.fitted == nil)
+            #expect(context.optimizerInput(query: all, deck: DeckPath("History")).history.cards.isEmpty)
+        }
+    }
 }
