@@ -96,13 +96,19 @@ public enum Doctor {
     /// git's merge driver, leftovers of interrupted writes, and the watcher's limit.
     public static func vault(_ loaded: LoadedVault, inotifyLimit: Int?) -> [Finding] {
         let vault = loaded.vault
-        var found: [Finding] = []
         guard vault.isInitialized else {
             return [Finding(.error, "vault", "vault", "\(vault.root) has no .quire folder: reviews cannot be recorded",
                             fix: "quire init \(vault.root)")]
         }
-        found.append(Finding(.ok, "vault", "vault", "\(vault.root): \(Plural.counted(loaded.index.notes.count, "note")), \(Plural.counted(loaded.index.cardCount, "card"))"))
         let (config, settings) = vault.config()
+        return [Finding(.ok, "vault", "vault", "\(vault.root): \(Plural.counted(loaded.index.notes.count, "note")), \(Plural.counted(loaded.index.cardCount, "card"))")]
+            + settingsFindings(settings) + noteFindings(loaded, config: config) + logFindings(loaded, config: config)
+            + storageFindings(vault) + gitFindings(vault) + watcherFindings(loaded, limit: inotifyLimit)
+    }
+
+    /// Whether the settings file reads.
+    private static func settingsFindings(_ settings: [Diagnostic]) -> [Finding] {
+        var found: [Finding] = []
         let settingsErrors = settings.filter { $0.severity == .error }.count
         if settingsErrors > 0 {
             found.append(Finding(.error, "vault", "settings", "\(Plural.counted(settingsErrors, "error")) in .quire/config.yaml",
@@ -113,6 +119,13 @@ public enum Doctor {
         } else {
             found.append(Finding(.ok, "vault", "settings", "read without a problem"))
         }
+        return found
+    }
+
+    /// The notes: Obsidian's template folders read as notes, files that cannot be read, temporary files a killed process left.
+    private static func noteFindings(_ loaded: LoadedVault, config: VaultConfig) -> [Finding] {
+        var found: [Finding] = []
+        let vault = loaded.vault
         // Obsidian's template folders (placeholders, no notes) read as notes: a vault set up
         // before `ignore:` existed, or whose template folder moved since.
         let ignored = IgnoredPaths(config.ignore)
@@ -138,6 +151,13 @@ public enum Doctor {
             found.append(Finding(.warning, "vault", "temporary files", "\(leftovers.count) left by quire processes that were killed",
                                  fix: "delete them (quire check names them); the files they were to replace are intact"))
         }
+        return found
+    }
+
+    /// The review log against the notes' scheduling lines, and its lines that cannot be used.
+    private static func logFindings(_ loaded: LoadedVault, config: VaultConfig) -> [Finding] {
+        var found: [Finding] = []
+        let vault = loaded.vault
         let replay = ReviewReplay(vault: vault, index: loaded.index, config: config)
         let drift = replay.differences.count
         if drift > 0 {
@@ -151,6 +171,12 @@ public enum Doctor {
             found.append(Finding(.warning, "vault", "review log lines", "\(Plural.counted(logProblems, "line")) of the log cannot be used",
                                  fix: "quire check lists them; they are skipped"))
         }
+        return found
+    }
+
+    /// The index cache, and what an interrupted import left in staging.
+    private static func storageFindings(_ vault: Vault) -> [Finding] {
+        var found: [Finding] = []
         if vault.cache != nil {
             found.append(Finding(.ok, "vault", "index cache", ".quire/cache/ in use"))
         } else {
@@ -163,6 +189,12 @@ public enum Doctor {
                                  + "that could not be finished (a file took the place of one of its files)",
                                  fix: "each stage's journal names its files' places: move what you want to keep by hand, then remove .quire/staging/"))
         }
+        return found
+    }
+
+    /// In a git clone: the merge driver and the ignored files.
+    private static func gitFindings(_ vault: Vault) -> [Finding] {
+        var found: [Finding] = []
         if vault.io.linkStamp(vault.root + "/.git") != nil {
             if GitSetup.isRegistered(vault: vault) {
                 found.append(Finding(.ok, "vault", "git", "the merge driver is set up in this clone"))
@@ -177,6 +209,12 @@ public enum Doctor {
                                      fix: "quire git setup"))
             }
         }
+        return found
+    }
+
+    /// The watcher's folders against the system's inotify limit.
+    private static func watcherFindings(_ loaded: LoadedVault, limit inotifyLimit: Int?) -> [Finding] {
+        var found: [Finding] = []
         if let limit = inotifyLimit {
             var folders = Set<String>()
             for note in loaded.index.notes { folders.insert(FileIO.directory(of: note.path)) }
