@@ -70,51 +70,12 @@ public struct Sync {
     func run(mode: PullMode, dryRun: Bool, config: VaultConfig, now: Timestamp,
              processes: @autoclosure () -> [RunningProcess]) throws(SyncError) -> Report {
         var report = Report()
-        // A git command killed midway (a crash, a closed terminal) leaves its index lock, and
-        // every later git command refuses to run: removed when no git command works here.
-        switch repository.locks(now: now, io: vault.io, processes: processes()) {
-        case .none:
-            break
-        case .held(let path):
-            report.stopped = "a git command is at work in \(repository.root) (\(path) is there): let it finish, then sync again"
-            return report
-        case .stale(let locks):
-            for lock in locks {
-                if dryRun {
-                    report.steps.append("would remove \(lock.path), left by a git command that was stopped")
-                    continue
-                }
-                guard vault.io.linkStamp(lock.path) == lock.stamp, vault.io.removeFile(lock.path) else {
-                    report.stopped = "\(lock.path) changed while it was looked at: sync again"
-                    return report
-                }
-                report.steps.append("removed \(lock.path), left by a git command that was stopped (no git command works here)")
-            }
-        }
+        guard clearLocks(now: now, processes: processes(), dryRun: dryRun, into: &report) else { return report }
         if !dryRun {
             let scratch = removeMergeScratch()
             if !scratch.isEmpty { report.steps.append("removed \(scratch.joined(separator: ", ")), git's scratch files from a merge that was stopped") }
         }
-        if let busy = unfinishedOperation() {
-            // A merge or rebase a sync began, stopped before its commit (killed, or stopped at
-            // conflicts since resolved): finished here. Anyone else's is the user's to finish.
-            guard ownPull() != nil, busy != "cherry-pick", conflictedFiles().isEmpty, !dryRun else {
-                report.stopped = "a \(busy) is under way in \(repository.root): finish it (git \(busy) --continue) or abort it (git \(busy) --abort), then sync again"
-                return report
-            }
-            // Git writes the merge's message after its head: a merge killed between has none, or
-            // an empty one.
-            let written = (try? vault.io.read(repository.gitPath("MERGE_MSG")).bytes) ?? []
-            let hasMessage = String(decoding: written, as: UTF8.self).split(separator: "\n")
-                .contains { !$0.hasPrefix("#") && !$0.allSatisfy(\.isWhitespace) }
-            let commit = hasMessage ? ["commit", "-q", "--no-edit"] : ["commit", "-q", "-m", "Merge \(ownPull() ?? "the upstream branch")"]
-            let continued = repository.run(busy == "rebase" ? ["-c", "core.editor=true", "rebase", "--continue"] : commit)
-            guard continued.status == 0 else {
-                report.stopped = "the \(busy) a sync began could not be finished (\(continued.errorText)): finish it (git \(busy) --continue) or abort it (git \(busy) --abort), then sync again"
-                return report
-            }
-            report.steps.append("finished the \(busy) an earlier sync began")
-        }
+        guard finishOwnOperation(dryRun: dryRun, into: &report) else { return report }
         if !dryRun, let upstream = ownPull(), unfinishedOperation() == nil {
             try repairKilledPull(upstream: upstream, now: now, into: &report)
         }
@@ -126,8 +87,76 @@ public struct Sync {
                 report.steps += try GitSetup.register(vault: vault, executable: executable)
             }
         }
+        try commitLocalChanges(dryRun: dryRun, into: &report)
+        // 2. Pull.
+        guard let upstream = upstream() else {
+            report.steps.append("no upstream branch: nothing to pull from or push to (git push -u REMOTE BRANCH sets one)")
+            return report
+        }
+        if dryRun {
+            let behind = repository.run(["rev-list", "--count", "HEAD..\(upstream)"]).text
+            report.steps.append("would fetch and \(mode.rawValue) \(upstream) (\(behind.isEmpty ? "?" : behind) commit(s) known behind before fetching), then push")
+            return report
+        }
+        try pullAndPush(upstream: upstream, mode: mode, config: config, into: &report)
+        return report
+    }
 
-        // 1. Commit what changed here.
+    /// Removes the locks a git command killed midway left (with no git command at work here);
+    /// false when the sync must stop (a git command is at work, or a lock changed meanwhile).
+    private func clearLocks(now: Timestamp, processes: @autoclosure () -> [RunningProcess], dryRun: Bool, into report: inout Report) -> Bool {
+        // A git command killed midway (a crash, a closed terminal) leaves its index lock, and
+        // every later git command refuses to run: removed when no git command works here.
+        switch repository.locks(now: now, io: vault.io, processes: processes()) {
+        case .none:
+            break
+        case .held(let path):
+            report.stopped = "a git command is at work in \(repository.root) (\(path) is there): let it finish, then sync again"
+            return false
+        case .stale(let locks):
+            for lock in locks {
+                if dryRun {
+                    report.steps.append("would remove \(lock.path), left by a git command that was stopped")
+                    continue
+                }
+                guard vault.io.linkStamp(lock.path) == lock.stamp, vault.io.removeFile(lock.path) else {
+                    report.stopped = "\(lock.path) changed while it was looked at: sync again"
+                    return false
+                }
+                report.steps.append("removed \(lock.path), left by a git command that was stopped (no git command works here)")
+            }
+        }
+        return true
+    }
+
+    /// Finishes a merge or rebase an earlier sync began and was stopped in; false when the sync
+    /// must stop (someone else's operation, conflicts left, or it cannot be finished).
+    private func finishOwnOperation(dryRun: Bool, into report: inout Report) -> Bool {
+        if let busy = unfinishedOperation() {
+            // A merge or rebase a sync began, stopped before its commit (killed, or stopped at
+            // conflicts since resolved): finished here. Anyone else's is the user's to finish.
+            guard ownPull() != nil, busy != "cherry-pick", conflictedFiles().isEmpty, !dryRun else {
+                report.stopped = "a \(busy) is under way in \(repository.root): finish it (git \(busy) --continue) or abort it (git \(busy) --abort), then sync again"
+                return false
+            }
+            // Git writes the merge's message after its head: a merge killed between has none, or
+            // an empty one.
+            let written = (try? vault.io.read(repository.gitPath("MERGE_MSG")).bytes) ?? []
+            let hasMessage = String(decoding: written, as: UTF8.self).split(separator: "\n")
+                .contains { !$0.hasPrefix("#") && !$0.allSatisfy(\.isWhitespace) }
+            let commit = hasMessage ? ["commit", "-q", "--no-edit"] : ["commit", "-q", "-m", "Merge \(ownPull() ?? "the upstream branch")"]
+            let continued = repository.run(busy == "rebase" ? ["-c", "core.editor=true", "rebase", "--continue"] : commit)
+            guard continued.status == 0 else {
+                report.stopped = "the \(busy) a sync began could not be finished (\(continued.errorText)): finish it (git \(busy) --continue) or abort it (git \(busy) --abort), then sync again"
+                return false
+            }
+            report.steps.append("finished the \(busy) an earlier sync began")
+        }
+        return true
+    }
+
+    /// 1. Commits what changed here (or says it would).
+    private func commitLocalChanges(dryRun: Bool, into report: inout Report) throws(SyncError) {
         let message = try commitMessage()
         if let message {
             if dryRun {
@@ -141,40 +170,34 @@ public struct Sync {
             report.steps.append("nothing to commit")
         }
 
-        // 2. Pull.
-        guard let upstream = upstream() else {
-            report.steps.append("no upstream branch: nothing to pull from or push to (git push -u REMOTE BRANCH sets one)")
-            return report
-        }
-        if dryRun {
-            let behind = repository.run(["rev-list", "--count", "HEAD..\(upstream)"]).text
-            report.steps.append("would fetch and \(mode.rawValue) \(upstream) (\(behind.isEmpty ? "?" : behind) commit(s) known behind before fetching), then push")
-            return report
-        }
+    }
+
+    /// Fetches and merges (or rebases) `upstream`, replays the notes that came in, and pushes; a
+    /// push refused because the remote moved on meanwhile is tried again, three times at most.
+    private func pullAndPush(upstream: String, mode: PullMode, config: VaultConfig, into report: inout Report) throws(SyncError) {
         // Another device may push between this fetch and this push: the push is then refused,
         // and the sync fetches and merges again (a few times at most).
         for attempt in 1...3 {
             beginOwnPull(upstream)
             if let stop = try pull(upstream: upstream, mode: mode, into: &report) {
                 report.stopped = stop
-                return report
+                return
             }
             endOwnPull()
             try replayBehindNotes(config: config, into: &report)
             let pushed = repository.run(["push", "-q"])
             if pushed.status == 0 {
                 report.steps.append("pushed to \(upstream)")
-                return report
+                return
             }
             let locked = Self.remoteLock(pushed.errorText) != nil
             let refused = pushed.errorText.contains("rejected") || pushed.errorText.contains("fetch first")
             guard refused, !locked, attempt < 3 else {
                 report.stopped = Self.pushFailure(pushed.errorText)
-                return report
+                return
             }
             report.steps.append("the remote moved on meanwhile: pulling again")
         }
-        return report
     }
 
     /// What to tell about a push git refused. A push to a remote in a local folder killed midway
