@@ -14,6 +14,23 @@ struct Routes: Sendable {
     static let maximumBody = 64 << 10
 
     func add(to router: Router<BasicRequestContext>) {
+        addFiles(to: router)
+        addStudy(to: router)
+        addSearchAndCuration(to: router)
+        router.get("/api/events") { [feed] _, _ in
+            let stream = feed.listen()
+            var headers: HTTPFields = [.contentType: "text/event-stream"]
+            headers[.cacheControl] = "no-store"
+            return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+                try await writer.write(ByteBuffer(string: "event: ready\ndata: {}\n\n"))
+                for await event in stream { try await writer.write(ByteBuffer(string: event)) }
+                try await writer.finish(nil)
+            })
+        }
+    }
+
+    /// The page, its script and style, KaTeX and highlight.js, a note's media, the report.
+    private func addFiles(to router: Router<BasicRequestContext>) {
         router.get("/") { _, _ in Self.text(PageAssets.html, type: "text/html; charset=utf-8") }
         router.get("/app.js") { _, _ in Self.text(PageAssets.script, type: "text/javascript; charset=utf-8") }
         router.get("/app.css") { _, _ in Self.text(PageAssets.style, type: "text/css; charset=utf-8") }
@@ -30,6 +47,11 @@ struct Routes: Sendable {
                 return Self.failure(.internalServerError, "the statistics could not be made: \(error.description)")
             }
         }
+    }
+
+    /// The overview and study sessions: start, state, grade, check a typed answer, explain, retry,
+    /// undo, the other keys, edit.
+    private func addStudy(to router: Router<BasicRequestContext>) {
         router.get("/api/overview") { [desk] _, _ in await Self.answer { () throws(ServerError) in try await desk.overview() } }
         router.post("/api/sessions") { [desk] request, _ in
             let body = await Self.body(request)
@@ -82,6 +104,10 @@ struct Routes: Sendable {
                 return .object([("message", .string("Opened in the editor on the computer running quire serve; the page follows the note when it is saved."))])
             }
         }
+    }
+
+    /// Search, a note opened in the editor, and the curation passes.
+    private func addSearchAndCuration(to router: Router<BasicRequestContext>) {
         router.get("/api/search") { [desk] request, _ in
             let text = request.uri.queryParameters["q"].map(String.init) ?? ""
             return await Self.answer { () throws(ServerError) in try await desk.search(text) }
@@ -106,16 +132,6 @@ struct Routes: Sendable {
             let id = context.parameters.get("id") ?? ""
             let body = await Self.body(request)
             return await Self.answer { () throws(ServerError) in try await desk.curate(id, body?["key"] ?? "") }
-        }
-        router.get("/api/events") { [feed] _, _ in
-            let stream = feed.listen()
-            var headers: HTTPFields = [.contentType: "text/event-stream"]
-            headers[.cacheControl] = "no-store"
-            return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-                try await writer.write(ByteBuffer(string: "event: ready\ndata: {}\n\n"))
-                for await event in stream { try await writer.write(ByteBuffer(string: event)) }
-                try await writer.finish(nil)
-            })
         }
     }
 
