@@ -20,7 +20,7 @@ let package = Package(
             targets: ["QuireSupport", "QuireModel", "QuireYAML", "QuireMarkdown", "QuireScheduling", "QuireSystem", "QuireVault", "QuireArchive",
                       "QuireParsing", "QuireIndex", "QuireReview", "QuireWatch", "QuireStudy", "QuireSync", "QuireCuration",
                       "QuireReport", "QuireEmbedding", "QuireGeneration", "QuireQuiz", "QuireSearch", "QuireInterchange",
-                      "QuireApp", "QuireServer", "QuireNetwork", "QuireIngest"]
+                      "QuireApp", "QuireServer", "QuireNetwork", "QuireIngest", "QuireTerminal"]
         ),
         .executable(name: "quire", targets: ["quire"]),
     ],
@@ -116,7 +116,7 @@ let package = Package(
         // The application layer the front ends share (the terminal's commands; a web page next):
         // a vault loaded for an action, what studying needs.
         .target(name: "QuireApp", dependencies: ["QuireVault", "QuireSupport", "QuireModel", "QuireScheduling", "QuireMarkdown", "QuireSystem", "QuireIndex", "QuireReview", "QuireStudy",
-                                                 "QuireCuration", "QuireQuiz", "QuireSearch", "QuireEmbedding", "QuireGeneration", "QuireInterchange", "QuireIngest", "QuireParsing", "QuireSync", "QuireYAML"]),
+                                                 "QuireCuration", "QuireQuiz", "QuireSearch", "QuireEmbedding", "QuireGeneration", "QuireInterchange", "QuireIngest", "QuireParsing", "QuireSync", "QuireWatch", "QuireYAML"]),
         // The web review page (quire serve): an HTTP front end over QuireApp, on Hummingbird.
         .target(
             name: "QuireServer",
@@ -138,13 +138,19 @@ let package = Package(
         // pocketsphinx, faster-whisper) read into notes' Markdown.
         .target(name: "QuireIngest", dependencies: ["QuireSupport", "QuireModel", "QuireSystem", "QuireArchive", "QuireParsing", "QuireInterchange"]),
 
+        // The terminal front end: its screens and line-by-line loops, keys, output and tables,
+        // over QuireApp (the executable's commands draw through it).
+        .target(name: "QuireTerminal", dependencies: ["QuireSupport", "QuireModel", "QuireScheduling", "QuireMarkdown", "QuireSystem", "QuireVault",
+                                                      "QuireIndex", "QuireReview", "QuireStudy", "QuireQuiz", "QuireCuration", "QuireApp",
+                                                      "QuireParsing", "QuireGeneration", "QuireWatch", "QuireSearch", "QuireEmbedding"]),
+
         // MARK: - Executables
         .executableTarget(
             name: "quire",
             dependencies: [
                 "QuireSupport", "QuireModel", "QuireScheduling", "QuireMarkdown", "QuireSystem", "QuireParsing",
                 "QuireIndex", "QuireReview", "QuireWatch", "QuireStudy", "QuireSync", "QuireCuration", "QuireReport", "QuireInterchange",
-                "QuireSearch", "QuireEmbedding", "QuireGeneration", "QuireQuiz", "QuireApp", "QuireServer", "QuireNetwork", "QuireVault", "QuireIngest",
+                "QuireSearch", "QuireEmbedding", "QuireGeneration", "QuireQuiz", "QuireApp", "QuireServer", "QuireNetwork", "QuireVault", "QuireIngest", "QuireTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -184,6 +190,7 @@ let package = Package(
         .testTarget(name: "QuireSystemTests", dependencies: ["QuireVault", "QuireSystem", "QuireTestSupport"]),
         .testTarget(name: "QuireVaultTests", dependencies: ["QuireVault", "QuireSystem", "QuireTestSupport"]),
         .testTarget(name: "QuireNetworkTests", dependencies: ["QuireNetwork"]),
+        .testTarget(name: "QuireTerminalTests", dependencies: ["QuireTerminal"]),
         .testTarget(
             name: "QuireParsingTests",
             dependencies: ["QuireParsing", "QuireTestSupport"],

@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Sizes the house keeps: no Swift file under Sources/ over 600 lines (generated tables aside),
-and a report of the functions over 80 lines, the longest first.
+the executable (Sources/quire) under a tenth of the Swift lines, and a report of the functions
+over 80 lines, the longest first.
 
     scripts/size-check.py            the report
-    scripts/size-check.py --check    exit 1 when a file is over 600 lines (make test runs it)
+    scripts/size-check.py --check    exit 1 when a file is over 600 lines or the executable holds
+                                     a tenth of the lines or more (make test runs it)
 """
 import os
 import re
@@ -37,6 +39,7 @@ def long_functions(path, lines):
 def main():
     check = "--check" in sys.argv[1:]
     too_long, functions = [], []
+    total, executable = 0, 0
     for folder, _, files in os.walk(os.path.join(ROOT, "Sources")):
         for name in sorted(files):
             if not name.endswith(".swift"):
@@ -45,15 +48,22 @@ def main():
             with open(path, encoding="utf-8", errors="replace") as handle:
                 text = handle.read()
             lines = text.split("\n")
+            total += len(lines) - 1
+            if os.path.basename(folder) == "quire":
+                executable += len(lines) - 1
             if len(lines) - 1 > FILE_LIMIT and not text.startswith(GENERATED):
                 too_long.append(f"{os.path.relpath(path, ROOT)}: {len(lines) - 1} lines, over {FILE_LIMIT}")
             functions += long_functions(path, lines)
+    if total and executable * 10 >= total:
+        too_long.append(f"Sources/quire: {executable} of {total} Swift lines ({executable * 100 / total:.1f} %), a tenth or more: "
+                        "application logic belongs in QuireApp, drawing in QuireTerminal")
     for problem in too_long:
         print(problem)
     if not check:
         for n, place, name in sorted(functions, reverse=True):
             print(f"{n:>4}  {place}  {name}")
-        print(f"{len(functions)} functions over {FUNCTION_LIMIT} lines")
+        print(f"{len(functions)} functions over {FUNCTION_LIMIT} lines; the executable holds {executable} of {total} lines "
+              f"({executable * 100 / max(1, total):.1f} %)")
     return 1 if too_long and check else 0
 
 

@@ -1,3 +1,4 @@
+import QuireTerminal
 import ArgumentParser
 
 /// A size given on the command line: a number of bytes, or with a suffix `K`, `M`, `G` or `T`

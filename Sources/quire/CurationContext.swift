@@ -1,3 +1,4 @@
+import QuireTerminal
 import Foundation
 import QuireApp
 import QuireCuration
@@ -10,18 +11,5 @@ extension CurationContext {
     init(_ options: VaultOptions) throws {
         let loaded = try LoadedVault(options)
         self.init(loaded: loaded, config: try LoadedVault.settings(of: loaded.vault).config, now: options.now)
-    }
-
-    /// One period's status line: `2026-W47  Week 47, 2026  in progress  12 notes: 3 kept, 1 archived, 8 left`.
-    static func line(_ s: PeriodStatus) -> [String] {
-        [s.period.description, s.period.title, s.state.rawValue,
-         "\(Plural.counted(s.total, "note")): \(s.kept) kept, \(s.archived) archived, \(s.left) left"]
-    }
-
-    /// What `quire today` says of the curation due: `2 curation reviews due: weekly 2026-W46, monthly 2026-10 (quire curate status)`.
-    static func dueLine(_ pending: [PeriodStatus]) -> String? {
-        guard !pending.isEmpty else { return nil }
-        let named = pending.prefix(3).map { "\($0.period.review.rawValue) \($0.period)" }.joined(separator: ", ")
-        return "\(Plural.counted(pending.count, "curation review")) due: \(named)\(pending.count > 3 ? ", …" : "") ('quire curate status')"
     }
 }

@@ -1,3 +1,4 @@
+import QuireTerminal
 import QuireSupport
 import ArgumentParser
 import Foundation

@@ -1,3 +1,4 @@
+import QuireTerminal
 import QuireNetwork
 import ArgumentParser
 import Foundation

@@ -1,3 +1,4 @@
+import QuireTerminal
 import QuireApp
 import ArgumentParser
 import QuireInterchange
@@ -27,7 +28,7 @@ extension Quire {
         func run() throws {
             let vault = try options.open()
             try ImportedFiles.requireQuireSyntax(vault)
-            try speech.note(of: file, keeping: .original, title: title).write(to: vault, now: options.now)
+            try speech.note(of: file, keeping: .original, title: title).writeShowingProgress(to: vault, now: options.now)
         }
     }
 }

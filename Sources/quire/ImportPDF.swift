@@ -1,3 +1,4 @@
+import QuireTerminal
 import QuireIngest
 import QuireApp
 import Foundation

@@ -1,3 +1,4 @@
+import QuireTerminal
 import QuireApp
 import ArgumentParser
 import QuireInterchange
@@ -23,7 +24,7 @@ extension Quire {
         func run() throws {
             let vault = try options.open()
             try ImportedFiles.requireQuireSyntax(vault)
-            try speech.note(of: file, keeping: .opus, title: title).write(to: vault, now: options.now)
+            try speech.note(of: file, keeping: .opus, title: title).writeShowingProgress(to: vault, now: options.now)
         }
     }
 }

@@ -1,3 +1,4 @@
+import QuireTerminal
 import QuireApp
 import QuireIngest
 import Foundation

@@ -1,3 +1,4 @@
+import QuireTerminal
 import Foundation
 
 /// This computer's addresses on its networks (for `quire serve --listen 0.0.0.0`).

@@ -1,3 +1,4 @@
+import QuireTerminal
 import Foundation
 import QuireIndex
 import QuireModel

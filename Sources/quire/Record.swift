@@ -1,3 +1,4 @@
+import QuireTerminal
 import QuireIngest
 import QuireApp
 import ArgumentParser
@@ -53,7 +54,7 @@ extension Quire {
             let note = try speech.note(of: file, keeping: .original,
                                        title: title ?? "Recording " + stamp.prefix(10) + " " + stamp.suffix(5).replacing("-", with: ":"))
             do {
-                try note.write(to: vault, now: now)
+                try note.writeShowingProgress(to: vault, now: now)
             } catch {
                 // The recording is never lost: kept in assets/ without a note.
                 let asset = ImportedFiles.assetPath(for: "Recording \(stamp).ogg", in: vault)

@@ -1,3 +1,4 @@
+import QuireTerminal
 import QuireApp
 
 extension ReviewContext {

@@ -1,3 +1,8 @@
+import QuireSupport
+import QuireVault
+import QuireModel
+import Synchronization
+import QuireTerminal
 import QuireIngest
 import QuireApp
 import ArgumentParser
@@ -53,5 +58,34 @@ extension SpeechOptions {
     func note(of file: String, keeping: RecordingNote.Keeping, title: String?) throws -> RecordingNote {
         RecordingNote(file: file, keeping: keeping, title: title, folder: ImportedFiles.folder(to: to, deck: deck),
                       engine: try resolved, generate: generate)
+    }
+}
+
+extension RecordingNote {
+    /// Makes the note as the terminal shows it: the warnings, a line saying what is transcribed
+    /// and a bar, then what was written (and, with pocketsphinx, how to get a better transcript).
+    func writeShowingProgress(to vault: Vault, now: Timestamp) throws {
+        var progress = Progress()
+        progress.warning = { Output.error("quire: warning: " + $0) }
+        let bar = Mutex<ProgressBar?>(nil)
+        let engine = engine
+        progress.transcribing = { seconds in
+            let minutes = max(1, Int(seconds / 60))
+            Output.error("Transcribing \(TimeAnchor.clock(Int(seconds.rounded()))) of sound with \(engine.name)"
+                         + (engine.isRough ? "" : " (this can take \(minutes == 1 ? "a minute" : "minutes"))") + "…")
+            bar.withLock { $0 = ProgressBar("Transcribing", total: max(1, Int(seconds)), minimum: 60); $0?.update(0) }
+        }
+        progress.transcribed = { done in bar.withLock { $0?.update(Int(done)) } }
+        var writing = ProgressBar("Writing", total: 2)
+        progress.writing = { writing.update($0) }
+        let written: Written
+        do { written = try write(to: vault, now: now, progress: progress) } catch { throw CLIError(error.description) }
+        Output.line("wrote \(written.path) (\(TimeAnchor.clock(Int(written.seconds.rounded()))), \(Plural.counted(written.words, "word")), "
+                    + "\(Plural.counted(written.sections, "section")), \(Plural.counted(written.liveNotes, "live note"))"
+                    + (generate ? ", \(Plural.counted(written.generatedCards, "card")) generated" : "") + "; the sound kept as \(written.asset))")
+        if engine.isRough, written.words > 0 {
+            Output.line("  the transcript is rough (pocketsphinx); `quire model install whisper` (with pip install faster-whisper) "
+                        + "makes faster-whisper the engine, which writes a far better one")
+        }
     }
 }

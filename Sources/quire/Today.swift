@@ -1,3 +1,4 @@
+import QuireTerminal
 import ArgumentParser
 import QuireApp
 import QuireMarkdown
@@ -47,7 +48,7 @@ extension Quire {
             let new = plan.items.count - plan.dueTaken
             let due = plan.dueTaken == plan.dueCount ? "\(plan.dueCount) due" : "\(plan.dueTaken) of the \(plan.dueCount) due"
             Output.line(bold("Today, \(plan.today): \(Plural.counted(plan.items.count, "card")) (\(due), \(new) new), "
-                             + "about \(StudyContext.duration(seconds: plan.estimatedSeconds))"))
+                             + "about \(StudyStats.duration(seconds: plan.estimatedSeconds))"))
             for section in StudyPlan.Section.allCases {
                 let items = plan.items(in: section)
                 guard !items.isEmpty else { continue }

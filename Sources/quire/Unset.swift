@@ -1,3 +1,4 @@
+import QuireTerminal
 import ArgumentParser
 import QuireApp
 

@@ -1,3 +1,4 @@
+import QuireTerminal
 import ArgumentParser
 import QuireModel
 import QuireSystem
@@ -46,10 +47,4 @@ struct VaultOptions: ParsableArguments {
 struct ListingOptions: ParsableArguments {
     @Flag(help: "Print JSON (fields documented in docs/JSON.md).")
     var json = false
-}
-
-/// An error message for the user; printed as `quire: error: …`, exit status 1.
-struct CLIError: Error, CustomStringConvertible {
-    var description: String
-    init(_ message: String) { description = message }
 }

@@ -1,3 +1,5 @@
+import QuireApp
+import QuireTerminal
 import ArgumentParser
 import QuireModel
 import QuireIndex
@@ -50,7 +52,7 @@ extension Quire {
                     throw CLIError(error.description)
                 }
                 for event in events { print(event, index: live.index, root: vault.root) }
-                search?.follow(events, index: live.index)
+                if let warning = search?.follow(events, index: live.index) { Output.error("quire: warning: " + warning) }
                 Output.flush()
             }
         }

@@ -2,6 +2,7 @@ import Foundation
 import QuireMarkdown
 import Testing
 @testable import quire
+@testable import QuireTerminal
 
 /// A CLI that never surprises (issue 18), through the real binary: typos in options are errors,
 /// not queries; ID prefixes in queries; tags that cannot be tags; times that would rewrite history.

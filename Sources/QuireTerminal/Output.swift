@@ -6,17 +6,17 @@ import QuireParsing
 
 /// Buffered writing to standard output and error. A closed pipe (`quire list | head`) ends the
 /// program quietly with status 0.
-enum Output {
+package enum Output {
     nonisolated(unsafe) private static var buffer: [UInt8] = []
 
-    static func ignoreBrokenPipeSignal() { StandardStreams.ignoreBrokenPipeSignal() }
+    package static func ignoreBrokenPipeSignal() { StandardStreams.ignoreBrokenPipeSignal() }
 
     /// Unblocks the signals that end a program (``StandardStreams/unblockTerminationSignals()``).
-    static func unblockTerminationSignals() { StandardStreams.unblockTerminationSignals() }
+    package static func unblockTerminationSignals() { StandardStreams.unblockTerminationSignals() }
 
     /// How a writer waits for the vault's write lock: `QUIRE_LOCK_TIMEOUT` seconds (30 by default),
     /// saying once on standard error that it waits.
-    static func configureWriteLock() {
+    package static func configureWriteLock() {
         // getenv, not ProcessInfo's environment: that builds a dictionary of every variable, a
         // measurable part of a prompt's start.
         let timeout = getenv("QUIRE_LOCK_TIMEOUT").flatMap { Double(String(cString: $0)) } ?? 30
@@ -26,14 +26,14 @@ enum Output {
     }
 
     /// Writes a line to standard output (control characters shown, see ``safe(_:)``).
-    static func line(_ text: String = "") {
+    package static func line(_ text: String = "") {
         buffer.append(contentsOf: safe(text).utf8)
         buffer.append(10)
         if buffer.count > 1 << 16 { flush() }
     }
 
     /// Writes text to standard output (control characters shown, see ``safe(_:)``).
-    static func write(_ text: String) {
+    package static func write(_ text: String) {
         buffer.append(contentsOf: safe(text).utf8)
         if buffer.count > 1 << 16 { flush() }
     }
@@ -43,7 +43,7 @@ enum Output {
     /// ``ownColorParameters``): text from a vault cannot set the window title, write the clipboard,
     /// move the cursor or hide text (`ESC[8m`). Fields that are coloured afterwards (diagnostics,
     /// table cells) are made fully visible first.
-    static func safe(_ text: String) -> String {
+    package static func safe(_ text: String) -> String {
         guard text.utf8.contains(where: { $0 < 0x20 && $0 != 0x0A && $0 != 0x09 || $0 == 0x7F || $0 == 0xC2 }) else {
             return text
         }
@@ -68,24 +68,24 @@ enum Output {
 
     /// The SGR parameters Quire's own colours use (reset, bold, dim, italic, underline, strike,
     /// and the foreground colours red to cyan); a sequence with any other is shown, not obeyed.
-    static let ownColorParameters: Set<String> = ["", "0", "1", "2", "3", "4", "9", "31", "32", "33", "34", "35", "36"]
+    package static let ownColorParameters: Set<String> = ["", "0", "1", "2", "3", "4", "9", "31", "32", "33", "34", "35", "36"]
 
     /// Flushes standard output and ends the process with status 0 at once, its memory given back
     /// whole: freeing a million review events one by one took a third of a second (`quire stats`
     /// on a long log). Only for a command that has written everything it writes.
-    static func exitWithoutFreeing() -> Never {
+    package static func exitWithoutFreeing() -> Never {
         flush()
         exit(0)
     }
 
-    static func flush() {
+    package static func flush() {
         StandardStreams.write(buffer, to: 1)
         buffer.removeAll(keepingCapacity: true)
     }
 
     /// Writes a line to standard error (after flushing standard output, to keep order on a shared
     /// terminal).
-    static func error(_ text: String) {
+    package static func error(_ text: String) {
         flush()
         var bytes = Array(safe(text).utf8)
         bytes.append(10)
@@ -93,20 +93,20 @@ enum Output {
     }
 
     /// Whether standard output is a terminal.
-    static var isTerminal: Bool { StandardStreams.outputIsTerminal }
+    package static var isTerminal: Bool { StandardStreams.outputIsTerminal }
 
     /// Whether to use colour on standard output: a terminal, `NO_COLOR` unset, `TERM` not `dumb`.
-    static var useColor: Bool {
+    package static var useColor: Bool {
         let env = ProcessInfo.processInfo.environment
         return isTerminal && env["NO_COLOR"].map(\.isEmpty) ?? true && env["TERM"] != "dumb"
     }
 
     /// Terminal width, or 80.
-    static var width: Int { StandardStreams.outputWidth ?? 80 }
+    package static var width: Int { StandardStreams.outputWidth ?? 80 }
 
     /// Prints diagnostics in compiler style with the offending line and a caret, to standard
     /// output or error.
-    static func diagnostics(_ list: [Diagnostic], root: String, toStandardError: Bool, color: Bool) {
+    package static func diagnostics(_ list: [Diagnostic], root: String, toStandardError: Bool, color: Bool) {
         var sources: [String: SourceText] = [:]
         for d in list {
             // The path and message come from the vault: shown whole before any colour is added.
@@ -141,17 +141,4 @@ enum Output {
             if toStandardError { error(text) } else { self.line(text) }
         }
     }
-}
-
-/// The only place the CLI reads the clock.
-enum Clock {
-    static func now() -> Timestamp { SystemClock.now() }
-
-    /// The local time zone's offset from UTC at `time`, in seconds east (from `TZ` or the system).
-    static func utcOffset(at time: Timestamp) -> Int { SystemClock.utcOffset(at: time) }
-}
-
-/// The only place the CLI reads the folder it was started in.
-enum WorkingDirectory {
-    static func path() -> String { FileManager.default.currentDirectoryPath }
 }

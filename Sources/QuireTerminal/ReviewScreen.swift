@@ -11,14 +11,14 @@ import QuireWatch
 
 /// The full-screen review: draws the card, reads keys, and hands every action to
 /// ``ReviewController``. Redraws on resize and every second (the clock); works from 80×24 up.
-struct ReviewScreen {
-    var controller: ReviewController
-    let context: StudyContext
-    let clock: StudyClock
+package struct ReviewScreen {
+    package var controller: ReviewController
+    package let context: StudyContext
+    package let clock: StudyClock
     /// The estimated study time per card (the user's own average, or 30 s).
-    let secondsPerCard: Int
+    package let secondsPerCard: Int
     /// The section a card of a note changed on disk joins the session in, or nil.
-    let joining: (Card, Note, Timestamp) -> StudyPlan.Section?
+    package let joining: (Card, Note, Timestamp) -> StudyPlan.Section?
 
     private enum Phase { case intro, front, back, help, done }
     /// The phase the help was opened from: closing it goes back there (the answer stays shown).
@@ -30,7 +30,7 @@ struct ReviewScreen {
     private var scroll = 0
     /// Whether every card asks for its answer to be typed (`--type`); otherwise only the cards
     /// of notes with `type: true`.
-    let typeEveryAnswer: Bool
+    package let typeEveryAnswer: Bool
     /// The answer being typed on the front of a type-in card; nil when not typing.
     private var typing: String?
     /// The answer typed, once the card is turned over.
@@ -44,7 +44,7 @@ struct ReviewScreen {
     /// Embedded PNGs drawn in the card, on terminals that speak kitty's graphics protocol.
     private let images: KittyImages? = KittyImages.isSupported(environment: ProcessInfo.processInfo.environment) ? KittyImages() : nil
 
-    init(controller: ReviewController, context: StudyContext, clock: StudyClock, secondsPerCard: Int,
+    package init(controller: ReviewController, context: StudyContext, clock: StudyClock, secondsPerCard: Int,
          typeEveryAnswer: Bool = false, joining: @escaping (Card, Note, Timestamp) -> StudyPlan.Section?) {
         self.controller = controller
         self.typeEveryAnswer = typeEveryAnswer
@@ -54,7 +54,7 @@ struct ReviewScreen {
         self.joining = joining
     }
 
-    mutating func run() {
+    package mutating func run() {
         guard controller.session.leftCount > 0 else {
             Output.line("Nothing to study now." + (controller.session.nextStepDue.map { " Next learning step: \($0)." } ?? ""))
             return
@@ -367,7 +367,7 @@ struct ReviewScreen {
         case .intro:
             let total = controller.session.leftCount
             body = ["", bold("\(Plural.counted(total, "card")) to study") + " (\(r.new) new, \(r.learning) learning, \(r.review) review)",
-                    "about \(StudyContext.duration(seconds: total * secondsPerCard))", "", "Space: start · q: quit"]
+                    "about \(StudyStats.duration(seconds: total * secondsPerCard))", "", "Space: start · q: quit"]
         case .help:
             body = ["", bold("Keys"), "", "Space, Enter   show the answer (Space scrolls first when there is more)",
                     "↓ ↑, j k       scroll a long card; PgDn PgUp a page",

@@ -1,19 +1,21 @@
 import Foundation
+import QuireApp
+import QuireCuration
 import QuireMarkdown
 
 /// The full-screen curation review: a note at a time, rendered whole, with keep, archive, skip,
-/// previous/next, edit and undo; the summary at the end. Drives a ``CurateSession``, as `--plain`
+/// previous/next, edit and undo; the summary at the end. Drives a ``CurationSession``, as `--plain`
 /// does.
-struct CurateScreen {
-    var session: CurateSession
+package struct CurateScreen {
+    package var session: CurationSession
     private var message = ""
     private var scroll = 0
     private var finished = false
     private let color = Output.useColor
 
-    init(session: CurateSession) { self.session = session }
+    package init(session: CurationSession) { self.session = session }
 
-    mutating func run() throws {
+    package mutating func run() throws {
         guard !session.notes.isEmpty else {
             Output.line(session.heading)
             Output.line("Nothing to decide.")

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import quire
+@testable import QuireTerminal
 
 /// The kitty graphics commands the review screen sends for a note's embedded PNGs.
 struct KittyImagesTests {

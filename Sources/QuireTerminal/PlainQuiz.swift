@@ -1,12 +1,17 @@
 import QuireApp
 /// `quire quiz` line by line (scripts, pipes, `--plain`): each question printed, the answer read
 /// from standard input, what it earned said; `q` (or the end of input) stops.
-struct PlainQuiz {
-    var round: QuizRound
+package struct PlainQuiz {
+    package var round: QuizRound
     /// With --json the questions go to standard error, the results to standard output.
-    let toStandardError: Bool
+    package let toStandardError: Bool
 
-    func say(_ text: String) {
+    package init(round: QuizRound, toStandardError: Bool) {
+        self.round = round
+        self.toStandardError = toStandardError
+    }
+
+    package func say(_ text: String) {
         if toStandardError {
             Output.error(Output.safe(text))
         } else {
@@ -15,7 +20,7 @@ struct PlainQuiz {
         }
     }
 
-    mutating func run() {
+    package mutating func run() {
         for (n, question) in round.questions.enumerated() {
             say("")
             say("Question \(n + 1) of \(round.questions.count)" + (round.timed.map { " · \($0) s" } ?? ""))

@@ -4,7 +4,7 @@ import QuireScheduling
 
 extension ParameterCalibration {
     /// The dashboard's lines.
-    var lines: [String] {
+    package var lines: [String] {
         let what = switch source {
         case .defaults: "FSRS-6 defaults"
         case .optimized: "optimized " + (fitted ?? "")

@@ -1,3 +1,4 @@
+import QuireStudy
 import Dispatch
 import Foundation
 import Synchronization
@@ -7,7 +8,7 @@ import QuireSystem
 
 /// A progress bar on standard error, drawn only when it is a terminal and the work is long; a
 /// pipe or a log file gets nothing.
-struct ProgressBar {
+package struct ProgressBar {
     private let total: Int
     private let label: String
     private let shown: Bool
@@ -16,7 +17,7 @@ struct ProgressBar {
     private var started: UInt64?
 
     /// A bar for `total` steps, shown when there are at least `minimum`.
-    init(_ label: String, total: Int, minimum: Int = 200) {
+    package init(_ label: String, total: Int, minimum: Int = 200) {
         self.total = total
         self.label = label
         shown = total >= minimum && StandardStreams.errorIsTerminal
@@ -24,7 +25,7 @@ struct ProgressBar {
 
     /// Shows that `done` steps are done (redrawn each whole percent), with the rate so far and
     /// the time left at that rate.
-    mutating func update(_ done: Int) {
+    package mutating func update(_ done: Int) {
         guard shown, total > 0 else { return }
         let now = DispatchTime.now().uptimeNanoseconds
         if started == nil { started = now }
@@ -38,14 +39,14 @@ struct ProgressBar {
         if seconds >= 1, done > 0 {
             let rate = Double(done) / seconds
             line += " · " + (rate >= 10 ? "\(Int(rate))/s" : String(format: "%.1f/s", rate))
-            if done < total { line += " · " + StudyContext.duration(seconds: Int((Double(total - done) / rate).rounded(.up))) + " left" }
+            if done < total { line += " · " + StudyStats.duration(seconds: Int((Double(total - done) / rate).rounded(.up))) + " left" }
         }
         StandardStreams.write(Array(line.utf8), to: 2)
         if done >= total { StandardStreams.write(Array("\r\u{1B}[2K".utf8), to: 2) }
     }
 
     /// Takes the bar off the screen (work that stopped before the end).
-    mutating func clear() {
+    package mutating func clear() {
         guard shown, drawn >= 0 else { return }
         StandardStreams.write(Array("\r\u{1B}[2K".utf8), to: 2)
         drawn = -1
@@ -58,7 +59,7 @@ extension ProgressBar {
     /// after an upgrade); a warm index ends before that and draws nothing. The bar is taken off
     /// the screen by the last report, before the command prints anything. Nil when standard error
     /// is not a terminal.
-    static func indexing() -> WorkProgress? {
+    package static func indexing() -> WorkProgress? {
         guard StandardStreams.errorIsTerminal else { return nil }
         let state = Mutex<(bar: ProgressBar?, began: UInt64)>((nil, 0))
         return WorkProgress { done, total in

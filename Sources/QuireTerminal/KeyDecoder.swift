@@ -1,6 +1,6 @@
 import QuireSupport
 /// A key read in raw mode.
-enum Key: Equatable {
+package enum Key: Equatable {
     case character(Character)
     case enter, space, escape, backspace, interrupt, endOfInput
     /// The arrows up and down, Page Up and Page Down, Home and End (scrolling a long card).
@@ -16,12 +16,12 @@ enum Key: Equatable {
 /// Escape sequences (`ESC [ … final`, `ESC O x`) are one key each; a multi-byte UTF-8 character
 /// is one key. A key whose bytes are cut short waits for the rest unless `atEnd` says no more is
 /// coming.
-struct KeyDecoder {
+package struct KeyDecoder {
     private var pending: [UInt8] = []
     private var start = 0
 
     /// Adds bytes read from the terminal.
-    mutating func feed<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+    package mutating func feed<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
         if start > 0 && start == pending.count {
             pending.removeAll(keepingCapacity: true)
             start = 0
@@ -30,12 +30,12 @@ struct KeyDecoder {
     }
 
     /// Whether bytes are waiting to be decoded.
-    var isEmpty: Bool { start == pending.count }
+    package var isEmpty: Bool { start == pending.count }
 
     /// The next key, or nil when no whole key is waiting. With `atEnd`, a key cut short is
     /// taken as it is (a lone `ESC` is the Escape key; a partial sequence or character is
     /// ``Key/other``).
-    mutating func next(atEnd: Bool) -> Key? {
+    package mutating func next(atEnd: Bool) -> Key? {
         guard start < pending.count else { return nil }
         let (key, length) = Self.decode(pending[start...])
         guard let key else {
@@ -49,7 +49,7 @@ struct KeyDecoder {
     }
 
     /// The first key of `bytes` and its length in bytes; a nil key when `bytes` end inside it.
-    static func decode(_ bytes: ArraySlice<UInt8>) -> (Key?, Int) {
+    package static func decode(_ bytes: ArraySlice<UInt8>) -> (Key?, Int) {
         let i = bytes.startIndex
         let first = bytes[i]
         switch first {

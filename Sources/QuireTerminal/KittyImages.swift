@@ -6,16 +6,16 @@ import Foundation
 /// Each image is sent once (`a=t`, with an ID) and placed again at every redraw (`a=p`), after the
 /// placements of the previous frame are deleted (`a=d,d=a`, which keeps the images' data). Every
 /// command asks for no reply (`q=2`), so nothing comes back on standard input among the keys.
-final class KittyImages {
+package final class KittyImages {
     /// Images sent, by path, with their IDs.
     private var sent: [String: UInt32] = [:]
     private var nextID: UInt32 = 1
     /// The largest file sent.
-    static let maximumBytes = 20 << 20
+    package static let maximumBytes = 20 << 20
 
     /// Whether the terminal speaks the protocol: `QUIRE_IMAGES=kitty` or `off` decides, else
     /// kitty's, WezTerm's or Ghostty's own variables, outside tmux and screen (which drop it).
-    static func isSupported(environment: [String: String]) -> Bool {
+    package static func isSupported(environment: [String: String]) -> Bool {
         switch environment["QUIRE_IMAGES"] {
         case "kitty"?: return true
         case "off"?, "none"?: return false
@@ -27,13 +27,13 @@ final class KittyImages {
     }
 
     /// Whether `bytes` are a PNG file (the format the protocol takes as it is).
-    static func isPNG(_ bytes: [UInt8]) -> Bool {
+    package static func isPNG(_ bytes: [UInt8]) -> Bool {
         bytes.count > 8 && bytes.prefix(8).elementsEqual([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
     }
 
     /// The commands that send a PNG under `id` without showing it: base64 in chunks of 4096
     /// bytes, `m=1` on every chunk but the last.
-    static func transmission(png: [UInt8], id: UInt32) -> String {
+    package static func transmission(png: [UInt8], id: UInt32) -> String {
         let encoded = Array(Data(png).base64EncodedString().utf8)
         var out = ""
         var offset = 0
@@ -49,16 +49,16 @@ final class KittyImages {
 
     /// The commands that show image `id` over `rows` rows from the start of screen row `row`
     /// (1-based), the cursor left where it was.
-    static func placement(id: UInt32, row: Int, rows: Int) -> String {
+    package static func placement(id: UInt32, row: Int, rows: Int) -> String {
         "\u{1B}[\(row);1H\u{1B}_Ga=p,i=\(id),r=\(rows),C=1,q=2\u{1B}\\"
     }
 
     /// Deletes the placements on screen (the images' data stays for the next frame).
-    static let clearPlacements = "\u{1B}_Ga=d,d=a,q=2\u{1B}\\"
+    package static let clearPlacements = "\u{1B}_Ga=d,d=a,q=2\u{1B}\\"
 
     /// The ID of the image at `path`, sending it first when it was not sent yet; nil when it is
     /// not a PNG or too large.
-    func id(for path: String, read: (String) -> [UInt8]?) -> (id: UInt32, transmission: String)? {
+    package func id(for path: String, read: (String) -> [UInt8]?) -> (id: UInt32, transmission: String)? {
         if let id = sent[path] { return (id, "") }
         guard let bytes = read(path), bytes.count <= Self.maximumBytes, Self.isPNG(bytes) else { return nil }
         let id = nextID

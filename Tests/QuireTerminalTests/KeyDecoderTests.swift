@@ -1,5 +1,5 @@
 import Testing
-@testable import quire
+@testable import QuireTerminal
 
 /// Keys decoded from the bytes a terminal sends, several keys per read.
 struct KeyDecoderTests {

@@ -10,19 +10,19 @@ import QuireSystem
 
 /// The search index of a loaded vault for a command (search, ask, related, index): QuireApp's
 /// ``VaultSearch`` with its progress drawn as bars and its notices said on standard error.
-struct SearchContext {
-    let search: VaultSearch
-    var loaded: LoadedVault { search.loaded }
-    var index: SearchIndex { search.index }
+package struct SearchContext {
+    package let search: VaultSearch
+    package var loaded: LoadedVault { search.loaded }
+    package var index: SearchIndex { search.index }
     /// The encoder, when the model is installed and semantic ranking is wanted.
-    var encoder: SentenceEncoder? { search.encoder }
+    package var encoder: SentenceEncoder? { search.encoder }
 
     /// The search index's file in the vault (FORMAT.md §1).
-    static let indexFile = VaultSearch.indexFile
+    package static let indexFile = VaultSearch.indexFile
 
     /// Opens and refreshes the index. `semantic`: load the model if installed; `embedAll`: compute
     /// every missing vector (else at most ``VaultSearch/inlineEmbedding``, saying so when more are missing).
-    init(_ loaded: LoadedVault, semantic: Bool = true, embedAll: Bool = false) throws {
+    package init(_ loaded: LoadedVault, semantic: Bool = true, embedAll: Bool = false) throws {
         var words: ProgressBar?, vectors: ProgressBar?
         do {
             search = try VaultSearch(loaded, semantic: semantic, embedAll: embedAll, progress: { phase, done, total in
@@ -39,7 +39,7 @@ struct SearchContext {
     }
 
     /// A notice about the search, on standard error.
-    static func say(_ notice: VaultSearch.Notice) {
+    package static func say(_ notice: VaultSearch.Notice) {
         switch notice {
         case .wordsOnly(let shown):
             if !shown {
@@ -57,14 +57,14 @@ struct SearchContext {
     }
 
     /// The hits that `query` keeps (a card hit by its card, a prose hit by its note); all of them without a query.
-    func kept(_ hits: [SearchHit], by query: Query?, now: Timestamp) throws(AppError) -> [SearchHit] { try search.kept(hits, by: query, now: now) }
+    package func kept(_ hits: [SearchHit], by query: Query?, now: Timestamp) throws(AppError) -> [SearchHit] { try search.kept(hits, by: query, now: now) }
 
     /// A hit's place as JSON fields (docs/JSON.md).
-    static func fields(of hit: SearchHit) -> [(String, JSONValue)] { VaultSearch.fields(of: hit) }
+    package static func fields(of hit: SearchHit) -> [(String, JSONValue)] { VaultSearch.fields(of: hit) }
 
     /// A hit's place for a terminal: `path:line`, then the page (`, p. 12`) or the time in the
     /// recording (`, 12:34`) its note records.
-    static func place(of hit: SearchHit) -> String {
+    package static func place(of hit: SearchHit) -> String {
         var text = TerminalText.visible(hit.path) + ":\(hit.lines.lowerBound)"
         if let page = hit.page { text += ", p. \(page)" }
         if let time = hit.time { text += ", " + TimeAnchor.clock(time) }
@@ -72,7 +72,7 @@ struct SearchContext {
     }
 
     /// A rough time for computing `chunks` vectors on this machine's cores (about 10 a second per core).
-    static func duration(chunks: Int) -> String {
+    package static func duration(chunks: Int) -> String {
         let seconds = chunks / (10 * max(1, ProcessInfo.processInfo.activeProcessorCount))
         return seconds < 90 ? "\(max(1, seconds)) s" : "\(seconds / 60) min"
     }

@@ -1,12 +1,12 @@
 import QuireMarkdown
 
 /// Plain-text tables: tab-separated for pipes, aligned columns for people.
-enum Table {
+package enum Table {
     /// Prints rows. With `tabs`, columns are separated by one tab; otherwise padded to align, and the
     /// last column is cut to `width` when given.
     /// - Parameter paint: styles a cell once it is laid out (colour only: its width must not
     ///   change), by row (of `rows`) and column.
-    static func print(_ rows: [[String]], header: [String]? = nil, tabs: Bool, width: Int? = nil,
+    package static func print(_ rows: [[String]], header: [String]? = nil, tabs: Bool, width: Int? = nil,
                       rightAligned: Set<Int> = [], indent: Int = 0, paint: ((Int, Int, String) -> String)? = nil) {
         // Cells come from the vault: a tab or line break in one would break the columns, an escape
         // would act on the terminal.
@@ -54,13 +54,13 @@ enum Table {
 
     /// A cell cut to `columns` terminal columns, by columns, not characters: a Chinese character
     /// takes two.
-    static func clipped(_ cell: String, to columns: Int) -> String { TerminalText.clip(cell, to: columns) }
+    package static func clipped(_ cell: String, to columns: Int) -> String { TerminalText.clip(cell, to: columns) }
 
     /// Columns a string takes on a terminal (East Asian wide characters and emoji count two).
-    static func displayWidth(_ s: String) -> Int { TerminalText.width(s) }
+    package static func displayWidth(_ s: String) -> Int { TerminalText.width(s) }
 
     /// The text on one line: line breaks and tabs become spaces, runs of spaces collapse.
-    static func oneLine(_ s: String) -> String {
+    package static func oneLine(_ s: String) -> String {
         var out = ""
         var space = false
         for ch in s {

@@ -8,11 +8,11 @@ import QuireQuiz
 /// true/false t/f, match a number then a letter for each pair, typed and explain text then
 /// Enter), what it earned shown, a clock (counting down with --timed), and the results with the
 /// cards missed, from which `r` reviews them at once. Redraws on resize and every second.
-struct QuizScreen {
-    var round: QuizRound
-    let heading: String
+package struct QuizScreen {
+    package var round: QuizRound
+    package let heading: String
     /// Whether the user asked, on the results, to review the cards missed.
-    private(set) var reviewMissed = false
+    package private(set) var reviewMissed = false
 
     private enum Phase { case question, feedback, results }
     private var phase = Phase.question
@@ -27,12 +27,12 @@ struct QuizScreen {
     private let color = Output.useColor
     private static let letters: [Character] = ["a", "b", "c", "d", "e"]
 
-    init(round: QuizRound, heading: String) {
+    package init(round: QuizRound, heading: String) {
         self.round = round
         self.heading = heading
     }
 
-    mutating func run() {
+    package mutating func run() {
         guard Terminal.begin() else {
             Output.error("quire: error: the quiz screen needs a terminal (use --plain)")
             return

@@ -9,19 +9,26 @@ import QuireStudy
 /// standard input (for scripts and tests). An empty line shows the answer; `1`–`4` or a rating's
 /// name grades (showing the answer first if needed); `u` undo, `s` skip, `b` bury, `!` suspend,
 /// `p`/`P` promote/demote, `r` retry the failed cards at the end, `?` help, `q` (or end of input) quits.
-struct PlainReview {
-    var controller: ReviewController
-    let context: StudyContext
-    let clock: StudyClock
+package struct PlainReview {
+    package var controller: ReviewController
+    package let context: StudyContext
+    package let clock: StudyClock
     /// The estimated study time per card (the user's own average, or 30 s).
-    let secondsPerCard: Int
+    package let secondsPerCard: Int
 
-    static let help = "Enter: show answer · 1-4 or again/hard/good/easy: grade · u undo · s skip · b bury · ! suspend · p/P promote/demote · q quit"
+    package init(controller: ReviewController, context: StudyContext, clock: StudyClock, secondsPerCard: Int) {
+        self.controller = controller
+        self.context = context
+        self.clock = clock
+        self.secondsPerCard = secondsPerCard
+    }
 
-    mutating func run() {
+    package static let help = "Enter: show answer · 1-4 or again/hard/good/easy: grade · u undo · s skip · b bury · ! suspend · p/P promote/demote · q quit"
+
+    package mutating func run() {
         let total = controller.session.leftCount
         let r = controller.session.remaining
-        say("Studying \(Plural.counted(total, "card")) (\(r.new) new, \(r.learning) learning, \(r.review) review), about \(StudyContext.duration(seconds: total * secondsPerCard)).")
+        say("Studying \(Plural.counted(total, "card")) (\(r.new) new, \(r.learning) learning, \(r.review) review), about \(StudyStats.duration(seconds: total * secondsPerCard)).")
         say(Self.help)
         session: while true {
             let now = clock.now()
@@ -54,7 +61,7 @@ struct PlainReview {
     }
 
     /// What a command line leads to.
-    enum Step { case sameCard, nextCard, quit }
+    package enum Step { case sameCard, nextCard, quit }
 
     /// Does one command on the card shown at `shownAt`: an empty line shows the answer, a rating
     /// grades (showing the answer first), a session command (s, b, !, p, P) is performed, `u`
@@ -108,7 +115,7 @@ struct PlainReview {
 
     /// The rating a command names: a button number (1–3 map to again, good, easy with three
     /// buttons) or a rating's name; nil for anything else or a rating the deck does not offer.
-    static func rating(_ command: String, buttons: [Rating]) -> Rating? {
+    package static func rating(_ command: String, buttons: [Rating]) -> Rating? {
         if let n = Int(command) { return (1...buttons.count).contains(n) ? buttons[n - 1] : nil }
         return Rating(name: command).flatMap { buttons.contains($0) ? $0 : nil }
     }
