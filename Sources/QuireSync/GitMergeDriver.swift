@@ -45,6 +45,9 @@ public struct GitMergeDriver {
         public var unreplayedCards: [CardID]
         /// Whether the note's front matter could not be read, so the whole text was merged as text.
         public var mergedAsText: Bool
+        /// The settings file's first error, when it holds one: the merge then schedules with the
+        /// default settings (a merge driver that refused would stop git mid-merge), and says so.
+        public var settingsProblem: String? = nil
     }
 
     let repository: GitRepository
@@ -101,7 +104,8 @@ public struct GitMergeDriver {
         if let outcome {
             result = outcome.bytes
             report = Report(hasConflicts: outcome.hasConflicts, replayedCards: outcome.replayedCards,
-                            unreplayedCards: outcome.unreplayedCards, mergedAsText: false)
+                            unreplayedCards: outcome.unreplayedCards, mergedAsText: false,
+                            settingsProblem: outcome.replayedCards.isEmpty ? nil : replay?.settingsProblem)
         } else {
             if let textFailure { throw .git(command: "merge-file", message: textFailure) }
             guard let merged = mergeText(baseBytes, ourBytes, theirBytes) else {
@@ -141,6 +145,8 @@ public struct GitMergeDriver {
 struct LogUnion {
     let history: ReviewHistory
     let resolver: SettingsResolver
+    /// The settings file's first error (the defaults are used), if any.
+    let settingsProblem: String?
     let vault: Vault
     /// The vault's folder relative to the work tree ("" at its top).
     let prefix: String
@@ -176,7 +182,9 @@ struct LogUnion {
         // A snapshot the other side added is not in the work tree yet: read it from the commits.
         let commits = ["HEAD"] + incoming
         let inRepository = prefix.isEmpty ? "" : prefix + "/"
-        resolver = SettingsResolver(vault: vault, config: vault.config().config) { path in
+        let (config, diagnostics) = vault.config()
+        settingsProblem = diagnostics.first { $0.severity == .error }?.description
+        resolver = SettingsResolver(vault: vault, config: config) { path in
             commits.lazy.compactMap { repository.contents(of: inRepository + path, at: $0) }.first
         }
         self.prefix = prefix

@@ -26,6 +26,9 @@ extension Quire {
             do {
                 let report = try GitMergeDriver(directory: WorkingDirectory.path(), environment: ProcessInfo.processInfo.environment)
                     .merge(base: base, ours: ours, theirs: theirs, path: path)
+                if let problem = report.settingsProblem {
+                    Output.error("quire: warning: \(problem); the cards reviewed on both sides were scheduled with the default settings")
+                }
                 if !report.replayedCards.isEmpty {
                     Output.error("quire: \(path): \(report.replayedCards.count) card(s) reviewed on both sides; scheduled from both review logs")
                 }

@@ -183,6 +183,23 @@ import QuireTestSupport
         try c.expectAgreesWithTheLog("a")
     }
 
+    /// Settings that hold an error when git merges: the merge goes on (a driver that refused would
+    /// stop git mid-merge) and says, located, that the default settings scheduled the cards.
+    @Test func brokenSettingsAreSaidWhenAMergeReplays() throws {
+        let c = try Clones()
+        defer { c.cleanUp() }
+        try c.clone("b")
+        try c.grade("b", Self.alpha, "good", at: "2026-11-20T10:00:00Z")
+        try c.commitAndPush("b", "review on b")
+        try c.grade("a", Self.alpha, "good", at: "2026-11-20T10:30:00Z")
+        try c.commitAll("a", "review on a")
+        try c.write("a", ".quire/config.yaml", "learning_steps: [1m\n")
+        let pulled = try c.pull("a", rebase: false)
+        #expect(pulled.status == 0, "\(pulled)")
+        #expect(pulled.stderr.contains("quire: warning: .quire/config.yaml:") && pulled.stderr.contains("scheduled with the default settings"),
+                "\(pulled)")
+    }
+
     /// A note renamed on one device while the other reviews it: the reviews follow the note.
     @Test func aRenameOnOneSideKeepsTheOthersReviews() throws {
         let c = try Clones()
