@@ -338,10 +338,46 @@ package struct ReviewScreen {
 
     private func page() -> Page {
         let (width, height) = Terminal.size
-        var header: [String] = []
-        let r = controller.session.remaining
         // One reading of the clock per drawing: the session's time and the buttons' intervals.
         let now = clock.peek()
+        let header = self.header(width: width, now: now)
+        let r = controller.session.remaining
+        var body: [String] = []
+        var footer: [String] = []
+        var answerStart: Int?
+        var imageLines: [(line: Int, path: String)] = []
+        switch phase {
+        case .intro:
+            let total = controller.session.leftCount
+            body = ["", bold("\(Plural.counted(total, "card")) to study") + " (\(r.new) new, \(r.learning) learning, \(r.review) review)",
+                    "about \(StudyStats.duration(seconds: total * secondsPerCard))", "", "Space: start · q: quit"]
+        case .help:
+            body = ["", bold("Keys"), ""] + Self.keys + ["", "Any other key goes back."]
+        case .done:
+            body = [""] + SessionSummary.lines(controller, context: context, inScreen: true)
+            footer = [dim(controller.session.results.failed.isEmpty ? "u undo · q quit" : "r retry the failed cards · u undo · q quit")]
+        case .front, .back:
+            guard let entry, let (card, note) = controller.card(entry) else { break }
+            (body, footer, answerStart, imageLines) = cardPage(entry, card: card, note: note, width: width, height: height, now: now)
+        }
+        let room = max(1, height - header.count - footer.count - 1)
+        return Page(header: header, body: body, footer: footer, room: room, answerStart: answerStart, images: imageLines)
+    }
+
+    /// The help's keys, one a line.
+    static let keys = ["Space, Enter   show the answer (Space scrolls first when there is more)",
+                       "↓ ↑, j k       scroll a long card; PgDn PgUp a page",
+                       "1–4            grade once the answer shows: again, hard, good, easy (1–3 with 3 buttons)",
+                       "u              undo the last answer, bury, suspension or move", "e              edit the card's note in $EDITOR",
+                       "o              open the card's images (and PDFs, audio, video) with xdg-open",
+                       "x              show (or hide) the text the card was made from, below the answer",
+                       "s              skip (the card comes back at the end)", "b              bury until tomorrow",
+                       "!              suspend", "p / P          promote / demote (StudyFlow cards only)", "q, Ctrl-C      quit"]
+
+    /// The title (deck and position) with the counts and the session's time, and a rule.
+    private func header(width: Int, now: Timestamp) -> [String] {
+        var header: [String] = []
+        let r = controller.session.remaining
         let elapsed = max(0, (now.milliseconds - started.milliseconds) / 1000)
         let clockText = String(format: "%02d:%02d", elapsed / 60, elapsed % 60)
         let counts = "new \(r.new) · learn \(r.learning) · due \(r.review) · \(clockText)"
@@ -359,81 +395,66 @@ package struct ReviewScreen {
         }
         header.append(fit(bold(title), counts, width))
         header.append(dim(String(repeating: "─", count: width)))
+        return header
+    }
+
+    /// A card's page: where it is, its front, the typed answer, and once shown its back, the text
+    /// it was made from (x) and the buttons with their intervals; the keys below.
+    private func cardPage(_ entry: StudySession.Entry, card: Card, note: Note, width: Int, height: Int, now: Timestamp)
+        -> (body: [String], footer: [String], answerStart: Int?, images: [(line: Int, path: String)]) {
         var body: [String] = []
         var footer: [String] = []
         var answerStart: Int?
         var imageLines: [(line: Int, path: String)] = []
-        switch phase {
-        case .intro:
-            let total = controller.session.leftCount
-            body = ["", bold("\(Plural.counted(total, "card")) to study") + " (\(r.new) new, \(r.learning) learning, \(r.review) review)",
-                    "about \(StudyStats.duration(seconds: total * secondsPerCard))", "", "Space: start · q: quit"]
-        case .help:
-            body = ["", bold("Keys"), "", "Space, Enter   show the answer (Space scrolls first when there is more)",
-                    "↓ ↑, j k       scroll a long card; PgDn PgUp a page",
-                    "1–4            grade once the answer shows: again, hard, good, easy (1–3 with 3 buttons)",
-                    "u              undo the last answer, bury, suspension or move", "e              edit the card's note in $EDITOR",
-                    "o              open the card's images (and PDFs, audio, video) with xdg-open",
-                    "x              show (or hide) the text the card was made from, below the answer",
-                    "s              skip (the card comes back at the end)", "b              bury until tomorrow",
-                    "!              suspend", "p / P          promote / demote (StudyFlow cards only)", "q, Ctrl-C      quit", "",
-                    "Any other key goes back."]
-        case .done:
-            body = [""] + SessionSummary.lines(controller, context: context, inScreen: true)
-            footer = [dim(controller.session.results.failed.isEmpty ? "u undo · q quit" : "r retry the failed cards · u undo · q quit")]
-        case .front, .back:
-            guard let entry, let (card, note) = controller.card(entry) else { break }
-            body.append(dim("\(note.path):\(card.lines.lowerBound) · \(ReviewContext.stateWord(card.schedule, section: entry.section))"))
-            // Where in the note the card sits, as `quire show` says it.
-            if !card.headingPath.isEmpty {
-                body.append(dim(TerminalText.visible(card.headingPath.joined(separator: " › "))))
-            }
-            body.append("")
-            body += render(card.front, width: width)
-            reserveImages(for: card.front, in: &body, note: note, images: &imageLines, height: height)
-            let isFlow = controller.settings(for: entry).kind == .flow
-            if let typing {
-                body += ["", bold("Type the answer: ") + TerminalText.visible(typing) + "▏"]
-            }
-            if phase == .back {
-                body.append("")
-                answerStart = body.count
-                body.append(dim(String(repeating: "╌", count: min(width, 40))))
-                body.append("")
-                if let typed {
-                    body.append(comparison(typed: typed, back: card.back))
-                    body.append("")
-                }
-                body += card.kind == .cloze ? render(card.back, revealedFrom: card.front, width: width) : render(card.back, width: width)
-                reserveImages(for: card.back, in: &body, note: note, images: &imageLines, height: height)
-                if explaining {
-                    // The text the card was made from, as `quire explain` shows it.
-                    let bytes = (try? controller.writer.vault.io.read(controller.writer.vault.fullPath(note.path)).bytes) ?? []
-                    let source = CardContext.context(of: card, in: note, bytes: bytes)
-                    body += ["", dim(String(repeating: "╌", count: min(width, 40))), ""]
-                    body.append(bold(source.line.map { "From line \($0):" } ?? "From its section:"))
-                    body += source.text.isEmpty ? [dim("(nothing before the card in its section)")] : render(source.text, width: width, lineBreaks: false)
-                }
-                let previews = controller.preview(entry, at: now)
-                let buttons = previews.enumerated().map { i, p in
-                    bold("\(i + 1)") + " \(p.rating.name.capitalized) " + dim(p.state.due.map { ReviewContext.span(from: now, to: $0) } ?? "-")
-                }
-                let line = buttons.joined(separator: "   ")
-                // A narrow screen keeps every button: numbers and intervals only.
-                footer.append(TerminalText.width(line) <= width ? line : previews.enumerated().map { i, p in
-                    bold("\(i + 1)") + " " + dim(p.state.due.map { ReviewContext.span(from: now, to: $0) } ?? "-")
-                }.joined(separator: " · "))
-            } else if typing != nil {
-                footer.append(bold("Enter") + " check the answer · " + bold("Esc") + " show it without typing · Ctrl-C quit")
-            } else {
-                footer.append(bold("Space") + " show answer")
-            }
-            let open = embeds(card).isEmpty ? "" : "o open image · "
-            // The keys a narrow screen cuts come last.
-            footer.append(dim("? help · q quit · " + open + "u undo · e edit · x explain · s skip · b bury · ! suspend" + (isFlow ? " · p/P promote" : "")))
+        body.append(dim("\(note.path):\(card.lines.lowerBound) · \(ReviewContext.stateWord(card.schedule, section: entry.section))"))
+        // Where in the note the card sits, as `quire show` says it.
+        if !card.headingPath.isEmpty {
+            body.append(dim(TerminalText.visible(card.headingPath.joined(separator: " › "))))
         }
-        let room = max(1, height - header.count - footer.count - 1)
-        return Page(header: header, body: body, footer: footer, room: room, answerStart: answerStart, images: imageLines)
+        body.append("")
+        body += render(card.front, width: width)
+        reserveImages(for: card.front, in: &body, note: note, images: &imageLines, height: height)
+        let isFlow = controller.settings(for: entry).kind == .flow
+        if let typing {
+            body += ["", bold("Type the answer: ") + TerminalText.visible(typing) + "▏"]
+        }
+        if phase == .back {
+            body.append("")
+            answerStart = body.count
+            body.append(dim(String(repeating: "╌", count: min(width, 40))))
+            body.append("")
+            if let typed {
+                body.append(comparison(typed: typed, back: card.back))
+                body.append("")
+            }
+            body += card.kind == .cloze ? render(card.back, revealedFrom: card.front, width: width) : render(card.back, width: width)
+            reserveImages(for: card.back, in: &body, note: note, images: &imageLines, height: height)
+            if explaining {
+                // The text the card was made from, as `quire explain` shows it.
+                let bytes = (try? controller.writer.vault.io.read(controller.writer.vault.fullPath(note.path)).bytes) ?? []
+                let source = CardContext.context(of: card, in: note, bytes: bytes)
+                body += ["", dim(String(repeating: "╌", count: min(width, 40))), ""]
+                body.append(bold(source.line.map { "From line \($0):" } ?? "From its section:"))
+                body += source.text.isEmpty ? [dim("(nothing before the card in its section)")] : render(source.text, width: width, lineBreaks: false)
+            }
+            let previews = controller.preview(entry, at: now)
+            let buttons = previews.enumerated().map { i, p in
+                bold("\(i + 1)") + " \(p.rating.name.capitalized) " + dim(p.state.due.map { ReviewContext.span(from: now, to: $0) } ?? "-")
+            }
+            let line = buttons.joined(separator: "   ")
+            // A narrow screen keeps every button: numbers and intervals only.
+            footer.append(TerminalText.width(line) <= width ? line : previews.enumerated().map { i, p in
+                bold("\(i + 1)") + " " + dim(p.state.due.map { ReviewContext.span(from: now, to: $0) } ?? "-")
+            }.joined(separator: " · "))
+        } else if typing != nil {
+            footer.append(bold("Enter") + " check the answer · " + bold("Esc") + " show it without typing · Ctrl-C quit")
+        } else {
+            footer.append(bold("Space") + " show answer")
+        }
+        let open = embeds(card).isEmpty ? "" : "o open image · "
+        // The keys a narrow screen cuts come last.
+        footer.append(dim("? help · q quit · " + open + "u undo · e edit · x explain · s skip · b bury · ! suspend" + (isFlow ? " · p/P promote" : "")))
+        return (body, footer, answerStart, imageLines)
     }
 
     /// The answer typed for the card, when it was not the card's (logged with the grade).

@@ -1,10 +1,11 @@
-import QuireTerminal
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// This computer's addresses on its networks (for `quire serve --listen 0.0.0.0`).
-enum NetworkAddresses {
+package enum NetworkAddresses {
     /// The IPv4 addresses of the interfaces that are up, loopback left out, in the system's order.
-    static func local() -> [String] {
+    package static func local() -> [String] {
         var first: UnsafeMutablePointer<ifaddrs>?
         guard getifaddrs(&first) == 0, let start = first else { return [] }
         defer { freeifaddrs(first) }
