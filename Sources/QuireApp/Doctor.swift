@@ -74,7 +74,7 @@ public enum Doctor {
                                      fix: "sudo apt-get install \(package)"))
             }
         }
-        if let folder = EmbeddingModel.folder(environment: environment), EmbeddingModel.isInstalled(in: folder, io: io) {
+        if let folder = EmbeddingModel.installedFolder(environment: environment, io: io) {
             found.append(Finding(.ok, "installation", "embedding model", folder))
         } else {
             found.append(Finding(.note, "installation", "embedding model", "not installed: search ranks by words only",

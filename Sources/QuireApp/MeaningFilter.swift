@@ -18,8 +18,7 @@ public struct MeaningFilter {
     /// Whether the search model is installed (a front end brings the search index up to date,
     /// with its own progress, only then).
     public static var isAvailable: Bool {
-        guard let folder = EmbeddingModel.folder(environment: ProcessInfo.processInfo.environment) else { return false }
-        return EmbeddingModel.isInstalled(in: folder)
+        EmbeddingModel.installedFolder(environment: ProcessInfo.processInfo.environment) != nil
     }
 
     /// Nil when the search holds no model (nothing is said: the text filter stands alone).

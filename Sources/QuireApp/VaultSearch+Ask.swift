@@ -31,15 +31,20 @@ public struct AskedQuestion {
 }
 
 extension VaultSearch {
+    /// `words` split into the text searched for and the query words among them (`deck:Biology`;
+    /// not a quoted phrase, and with `wholeWordsOnly` not a word holding a space), parsed.
+    static func split(_ words: [String], wholeWordsOnly: Bool) throws(AppError) -> (text: String, filters: [String], query: Query?) {
+        let filters = words.filter { $0.contains(":") && !$0.hasPrefix("\"") && (!wholeWordsOnly || $0.split(separator: " ").count == 1) }
+        let text = words.filter { !filters.contains($0) }.joined(separator: " ")
+        do { return (text, filters, filters.isEmpty ? nil : try Query(arguments: filters)) } catch { throw .search(error.description) }
+    }
+
     /// Answers `words` — the question, and query words (`deck:X`, `tag:Y`) that keep only the
     /// cards and notes they select — from `chunks` passages, ranked by words and meaning; the
     /// model, when given, phrases the answer from the same passages and is checked sentence by
     /// sentence against them.
     public func ask(_ words: [String], chunks: Int, model: LocalLanguageModel?, now: Timestamp) throws(AppError) -> AskedQuestion {
-        let filters = words.filter { $0.contains(":") && !$0.hasPrefix("\"") && $0.split(separator: " ").count == 1 }
-        let question = words.filter { !filters.contains($0) }.joined(separator: " ")
-        let query: Query?
-        do { query = filters.isEmpty ? nil : try Query(arguments: filters) } catch { throw .search(error.description) }
+        let (question, filters, query) = try Self.split(words, wholeWordsOnly: true)
         var retrieved: [(hit: SearchHit, text: String)] = []
         do {
             let hits = try index.find(question, mode: .hybrid, encoder: encoder, limit: filters.isEmpty ? chunks : chunks * 20, matchAll: false)
@@ -82,10 +87,7 @@ extension VaultSearch {
     /// the text searched for.
     public func search(_ words: [String], mode: SearchMode?, scope: SearchScope = .everything, limit: Int,
                        now: Timestamp) throws(AppError) -> (text: String, hits: [SearchHit]) {
-        let filters = words.filter { $0.contains(":") && !$0.hasPrefix("\"") }
-        let text = words.filter { !filters.contains($0) }.joined(separator: " ")
-        let query: Query?
-        do { query = filters.isEmpty ? nil : try Query(arguments: filters) } catch { throw .search(error.description) }
+        let (text, filters, query) = try Self.split(words, wholeWordsOnly: false)
         let hits: [SearchHit]
         do {
             hits = try index.find(text, mode: encoder == nil ? .lexical : mode ?? .hybrid, encoder: encoder,

@@ -36,8 +36,13 @@ public enum EmbeddingModel {
     /// The user's installed model for this environment, loaded: nil when none is installed; a
     /// model installed but broken is thrown, for the caller to say or step past.
     public static func loadInstalled(environment: [String: String], io: FileIO = FileIO()) throws(EmbeddingError) -> SentenceEncoder? {
-        guard let folder = folder(environment: environment), isInstalled(in: folder, io: io) else { return nil }
+        guard let folder = installedFolder(environment: environment, io: io) else { return nil }
         return try load(from: folder, io: io)
+    }
+
+    /// The user's model folder for this environment when a model is installed there, else nil.
+    public static func installedFolder(environment: [String: String], io: FileIO = FileIO()) -> String? {
+        folder(environment: environment).flatMap { isInstalled(in: $0, io: io) ? $0 : nil }
     }
 
     /// Checks the configuration and builds the encoder from the three files' bytes.

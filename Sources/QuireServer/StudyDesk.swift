@@ -386,10 +386,7 @@ public actor StudyDesk {
         // What the context depends on: the index (each batch of changes makes a new generation),
         // the logs and settings as they are on disk; and the time, within a few seconds.
         var key = "\(generation)"
-        for file in vault.reviewLogFiles() + [Vault.folderName + "/config.yaml"] {
-            let stamp = (try? vault.internalPath(file)).flatMap { vault.io.stamp($0) }
-            key += " \(file):\(stamp?.size ?? -1):\(stamp?.mtimeNanoseconds ?? -1)"
-        }
+        for file in vault.reviewLogFiles() + [Vault.folderName + "/config.yaml"] { key += stampKey(file) }
         if let memo = contextMemo, memo.key == key, (0..<5000).contains(now.milliseconds - memo.context.now.milliseconds) {
             return memo.context
         }
@@ -414,17 +411,20 @@ public actor StudyDesk {
         var key = "\(generation) \(CurationContext.day(of: clock.peek()))"
         let folder = Vault.folderName + "/curation"
         if let path = try? vault.internalFolder(folder), let names = vault.io.names(in: path) {
-            for name in names.sorted() {
-                let stamp = (try? vault.internalPath(folder + "/" + name)).flatMap { vault.io.stamp($0) }
-                key += " \(name):\(stamp?.size ?? -1):\(stamp?.mtimeNanoseconds ?? -1)"
-            }
+            for name in names.sorted() { key += stampKey(folder + "/" + name) }
         }
-        let settings = (try? vault.internalPath(Vault.folderName + "/config.yaml")).flatMap { vault.io.stamp($0) }
-        key += " config.yaml:\(settings?.size ?? -1):\(settings?.mtimeNanoseconds ?? -1)"
+        key += stampKey(Vault.folderName + "/config.yaml")
         if let memo = curationMemo, memo.key == key { return memo.due }
         let due = try curationDue()
         curationMemo = (key, due)
         return due
+    }
+
+    /// A file of `.quire/` as a memo's key names it: its path, size and time of change (-1 when
+    /// it is not there).
+    private func stampKey(_ file: String) -> String {
+        let stamp = (try? vault.internalPath(file)).flatMap { vault.io.stamp($0) }
+        return " \(file):\(stamp?.size ?? -1):\(stamp?.mtimeNanoseconds ?? -1)"
     }
 
     private func summary(_ session: WebSession) -> JSONValue {

@@ -223,7 +223,7 @@ public struct VaultStatistics: Sendable {
         var byDeck: [DeckPath: DeckFigures] = [:]
         var addedByDay: [Day: Int] = [:]
         let nowFSRS = FSRSScheduler()
-        let dayEnd = Day.end(containing: now, utcOffsetSeconds: utcOffset(now), rolloverHour: rolloverHour)
+        let dayEnd = studyDays.end(containing: now)
         for (card, archived) in cards {
             ids.insert(card.id)
             if let c = created(card.id) {

@@ -14,10 +14,10 @@ public enum FolderEntryKind: Sendable, Equatable {
 extension FileIO {
     /// Reads the folder at `path` one entry at a time, in the order the file system gives them
     /// (`.` and `..` among them), handing `body` each entry's name (repaired when it is not UTF-8),
-    /// its kind, and whether the name is valid UTF-8. Returns nil, or why the folder could not be
-    /// opened.
-    public func readFolder(_ path: String, _ body: (_ name: String, _ kind: FolderEntryKind, _ isValidName: Bool) -> Void) -> String? {
-        guard let dir = opendir(path) else { return errnoMessage(currentErrno) }
+    /// its kind, and whether the name is valid UTF-8. Returns nil, or the error number that kept
+    /// the folder from being opened (``errnoMessage(_:)`` words it).
+    public func readFolder(_ path: String, _ body: (_ name: String, _ kind: FolderEntryKind, _ isValidName: Bool) -> Void) -> Int32? {
+        guard let dir = opendir(path) else { return currentErrno }
         defer { closedir(dir) }
         while let entry = readdir(dir) {
             let (name, valid) = withUnsafePointer(to: entry.pointee.d_name) { pointer in

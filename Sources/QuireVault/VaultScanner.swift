@@ -222,7 +222,7 @@ public struct VaultScanner: Sendable {
                 }
             }
             if let failure {
-                diagnostics.append(Diagnostic(.error, path: relDir.isEmpty ? "." : relDir, message: "cannot read folder: \(failure)"))
+                diagnostics.append(Diagnostic(.error, path: relDir.isEmpty ? "." : relDir, message: "cannot read folder: \(errnoMessage(failure))"))
                 return
             }
             stack.append(contentsOf: VaultScanner.descendingByteOrder(children.map(\.key)).lazy.map { children[$0].item })

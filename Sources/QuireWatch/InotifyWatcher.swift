@@ -350,29 +350,24 @@ public final class InotifyWatcher: FileWatcher {
     /// when it is gone.
     private func list(_ path: String) throws(WatchError) -> (notes: Set<String>, folders: [String])? {
         let full = fullPath(path)
-        guard let dir = opendir(full) else {
-            let code = currentErrno
-            if code == ENOENT || code == ENOTDIR, !path.isEmpty { return nil }
-            throw .system(path: full, operation: "open folder", code: code)
-        }
-        defer { closedir(dir) }
         var notes: Set<String> = []
         var subfolders: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
-                pointer.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+        let failure = io.readFolder(full) { name, kind, _ in
+            if name.hasPrefix(".") { return }  // ., .., hidden files and folders
+            var kind = kind
+            if kind == .unknown {
+                guard let s = io.linkStamp(full + "/" + name) else { return }
+                kind = s.isDirectory ? .directory : s.isRegularFile ? .regularFile : .other
             }
-            if name.hasPrefix(".") { continue }  // ., .., hidden files and folders
-            var type = entry.pointee.d_type
-            if type == UInt8(DT_UNKNOWN) {
-                guard let s = io.linkStamp(full + "/" + name) else { continue }
-                type = s.isDirectory ? UInt8(DT_DIR) : s.isRegularFile ? UInt8(DT_REG) : UInt8(DT_UNKNOWN)
-            }
-            if type == UInt8(DT_DIR) {
+            if kind == .directory {
                 subfolders.append(name)
-            } else if type == UInt8(DT_REG), VaultScanner.isNoteName(name) {
+            } else if kind == .regularFile, VaultScanner.isNoteName(name) {
                 notes.insert(name)
             }
+        }
+        if let code = failure {
+            if code == ENOENT || code == ENOTDIR, !path.isEmpty { return nil }
+            throw .system(path: full, operation: "open folder", code: code)
         }
         return (notes, subfolders)
     }
