@@ -1,5 +1,6 @@
 import QuireMarkdown
 import QuireModel
+import QuireSupport
 import QuireYAML
 
 /// A sentence of a note's prose, as card generation reads it.
@@ -141,66 +142,4 @@ public enum NoteProse {
 extension String {
     /// Without spaces, tabs and line breaks at either end.
     func trimmingSpaces() -> String { String(drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed()) }
-}
-
-/// Splits prose into sentences: after `.`, `?` or `!` (maybe before a closing quote or bracket)
-/// followed by a space and an upper-case letter, a digit or a quote — except after a common
-/// abbreviation (e.g., Dr., U.S.), an initial or inside a number.
-public enum SentenceSplitter {
-    static let abbreviations: Set<String> = [
-        "e.g", "i.e", "etc", "vs", "cf", "dr", "mr", "mrs", "ms", "prof", "st", "jr", "sr", "no", "fig", "figs", "vol", "ch",
-        "sec", "approx", "ca", "u.s", "u.k", "a.m", "p.m", "inc", "ltd", "co", "mt", "gen", "col", "lt", "sgt", "rev", "est",
-    ]
-
-    /// The sentences of `text` with the offset (in UTF-8 bytes) each starts at; each on one line.
-    public static func split(_ text: String) -> [(offset: Int, sentence: String)] {
-        let scalars = Array(text.unicodeScalars)
-        var out: [(Int, String)] = []
-        var start = 0
-        var k = 0
-        // The UTF-8 offset of `start`, kept as it moves (never counted from the text's start again).
-        var startOffset = 0
-        func emit(_ end: Int) {
-            let piece = String(String.UnicodeScalarView(scalars[start..<end]))
-            let sentence = NoteProse.collapse(piece)
-            if !sentence.isEmpty {
-                let lead = scalars[start..<end].prefix { $0.properties.isWhitespace }
-                out.append((startOffset + lead.reduce(0) { $0 + UTF8.width($1) }, sentence))
-            }
-            startOffset += scalars[start..<end].reduce(0) { $0 + UTF8.width($1) }
-            start = end
-        }
-        while k < scalars.count {
-            let c = scalars[k]
-            if c == "." || c == "?" || c == "!" {
-                var end = k + 1
-                while end < scalars.count, "\"'”’)]".unicodeScalars.contains(scalars[end]) { end += 1 }
-                guard end < scalars.count, scalars[end].properties.isWhitespace else { k += 1; continue }
-                var next = end
-                while next < scalars.count, scalars[next].properties.isWhitespace { next += 1 }
-                guard next < scalars.count else { k += 1; continue }
-                let n = scalars[next]
-                let startsSentence = n.properties.isUppercase || ("0"..."9").contains(n) || "\"“'‘(".unicodeScalars.contains(n)
-                if c == ".", !startsSentence || isAbbreviation(scalars, before: k) { k += 1; continue }
-                if !startsSentence { k += 1; continue }
-                emit(end)
-                k = end
-            } else {
-                k += 1
-            }
-        }
-        emit(scalars.count)
-        return out
-    }
-
-    /// Whether the word before the full stop at `dot` is an abbreviation or an initial.
-    static func isAbbreviation(_ scalars: [Unicode.Scalar], before dot: Int) -> Bool {
-        var begin = dot
-        while begin > 0, !scalars[begin - 1].properties.isWhitespace, scalars[begin - 1] != "(" { begin -= 1 }
-        let word = String(String.UnicodeScalarView(scalars[begin..<dot])).lowercased()
-        if abbreviations.contains(word) { return true }
-        // A single capital letter (an initial: J. Smith), or letters with dots (U.S.A).
-        let letters = word.filter(\.isLetter)
-        return (letters.count == 1 && scalars[begin].properties.isUppercase) || (word.contains(".") && letters.count <= 4)
-    }
 }

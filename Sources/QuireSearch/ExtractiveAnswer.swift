@@ -173,7 +173,7 @@ public enum ExtractiveAnswer {
         var sourceNumber: [Int: Int] = [:]
         let chunkVectors = encoder.map { e in e.embed(chunks.map(\.text)) }
         for line in reply.split(whereSeparator: \.isNewline) {
-            for raw in NoteChunker.sentences(line) {
+            for raw in SentenceSplitter.sentences(line) {
                 let (text, cited) = citations(raw)
                 guard !text.isEmpty else { continue }
                 guard let first = cited.first(where: { (1...chunks.count).contains($0) }) else {
@@ -249,10 +249,10 @@ public enum ExtractiveAnswer {
             if currentProse, !currentItem, let last = blocks.last, last.isProse, !last.isItem, let end = last.text.last, !".!?:;".contains(end),
                let first = text.first, first.isLowercase {
                 let joined = last.text + " " + text
-                blocks[blocks.count - 1] = Block(text: joined, sentences: NoteChunker.sentences(Substring(joined)), isProse: true)
+                blocks[blocks.count - 1] = Block(text: joined, sentences: SentenceSplitter.sentences(Substring(joined)), isProse: true)
                 return
             }
-            blocks.append(Block(text: text, sentences: currentProse ? NoteChunker.sentences(Substring(text)) : [], isProse: currentProse,
+            blocks.append(Block(text: text, sentences: currentProse ? SentenceSplitter.sentences(Substring(text)) : [], isProse: currentProse,
                                 isItem: currentItem))
         }
         for rawLine in markdown.split(separator: "\n", omittingEmptySubsequences: false) {

@@ -1,5 +1,6 @@
 import QuireMarkdown
 import QuireModel
+import QuireSupport
 import QuireYAML
 
 /// A piece of a note that search indexes and cites: a section's text (cut to about
@@ -177,7 +178,7 @@ public enum NoteChunker {
     /// ``maximumWords`` words (a longer sentence is a piece of its own, one longer than
     /// ``hardMaximumWords`` cut between words).
     static func sentencePieces(_ lines: [(line: Int, text: Substring)]) -> [(lines: ClosedRange<Int>, text: String)] {
-        pieces(lines, separator: " ", units: sentences)
+        pieces(lines, separator: " ", units: { SentenceSplitter.sentences($0) })
     }
 
     /// Lines cut into `units` (sentences, or the lines whole) gathered into pieces of at most about
@@ -255,49 +256,6 @@ public enum NoteChunker {
         }
         return low > 0 ? low - 1 : nil
     }
-
-    /// A line cut after each sentence's end (`.`, `!`, `?` before a space or the end, and the
-    /// CJK full stops), the pieces trimmed. A full stop ends no sentence after a common
-    /// abbreviation (`e.g.`, `Fig.`, `et al.`) or an initial (`J. Smith`), nor before a word in
-    /// lower case (`approx. twice`).
-    static func sentences(_ text: Substring) -> [String] {
-        var out: [String] = []
-        var current = ""
-        let chars = Array(text)
-        var k = 0
-        while k < chars.count {
-            let c = chars[k]
-            current.append(c)
-            k += 1
-            if "。！？".contains(c) {
-                out.append(current.trimmingSpaces())
-                current = ""
-                continue
-            }
-            guard c == "." || c == "!" || c == "?", k < chars.count, chars[k] == " " || chars[k] == "\t" else { continue }
-            if c == "." {
-                var next = k
-                while next < chars.count, chars[next] == " " || chars[next] == "\t" { next += 1 }
-                if next < chars.count, chars[next].isLowercase { continue }
-                // The word the full stop ends.
-                var start = current.endIndex
-                while start > current.startIndex, !current[current.index(before: start)].isWhitespace { start = current.index(before: start) }
-                let word = current[start...].dropLast().drop { "([\"'“‘".contains($0) }
-                if abbreviations.contains(word.lowercased()) || (word.count == 1 && word.first?.isUppercase == true) { continue }
-            }
-            out.append(current.trimmingSpaces())
-            current = ""
-            while k < chars.count, chars[k] == " " || chars[k] == "\t" { k += 1 }
-        }
-        let last = current.trimmingSpaces()
-        if !last.isEmpty { out.append(last) }
-        return out.filter { !$0.isEmpty }
-    }
-
-    /// Words a full stop follows inside a sentence (lower-cased, without their last stop).
-    static let abbreviations: Set<String> = ["e.g", "i.e", "vs", "cf", "al", "fig", "figs", "eq", "eqs", "nos", "vol", "pp", "p",
-                                             "ch", "sec", "approx", "resp", "dr", "mr", "mrs", "ms", "prof", "st", "jr", "sr", "inc", "ltd",
-                                             "corp", "dept", "ca", "viz", "ibid", "cit", "eds", "u.s", "u.k", "a.m", "p.m"]
 
     /// Words: runs of letters, digits or marks; each ideograph, kana or hangul syllable one word.
     public static func wordCount(_ text: String) -> Int {

@@ -1,3 +1,5 @@
+import QuireSupport
+
 /// What a speech engine heard: words with their times from the start of the recording.
 public struct Transcript: Sendable, Equatable {
     public struct Word: Sendable, Equatable {
@@ -15,10 +17,10 @@ public struct Transcript: Sendable, Equatable {
             self.probability = probability
         }
 
-        /// Whether the word closes a sentence (`.`, `?`, `!`, maybe before a quote or bracket).
-        public var endsSentence: Bool {
-            let t = text.reversed().drop { "\"')]”’".contains($0) }
-            return t.first.map { ".?!…".contains($0) } ?? false
+        /// Whether the word closes a sentence when `next` follows it (``SentenceSplitter``'s rule:
+        /// `Dr.` before `Smith` does not, `done.` before `Then` does).
+        public func endsSentence(before next: Word?) -> Bool {
+            SentenceSplitter.ends(with: text[...], before: next?.text[...])
         }
     }
 

@@ -66,7 +66,7 @@ public enum TranscriptMarkdown {
             let count = k - start + 1
             let pause = k + 1 < words.count ? words[k + 1].start - words[k].end : .infinity
             if k + 1 == words.count || count >= longestSection
-                || (count >= sectionWords && (words[k].endsSentence || pause >= 0.5)) {
+                || (count >= sectionWords && (words[k].endsSentence(before: k + 1 < words.count ? words[k + 1] : nil) || pause >= 0.5)) {
                 out.append(start..<(k + 1))
                 start = k + 1
             }
@@ -139,7 +139,7 @@ public enum TranscriptMarkdown {
         for k in words.indices {
             let count = k - start + 1
             let pause = k + 1 < words.count ? words[k + 1].start - words[k].end : .infinity
-            if k + 1 == words.count || count >= 40 || ((words[k].endsSentence || pause >= 0.6) && count >= 6) {
+            if k + 1 == words.count || count >= 40 || ((words[k].endsSentence(before: k + 1 < words.count ? words[k + 1] : nil) || pause >= 0.6) && count >= 6) {
                 out.append(start..<(k + 1))
                 start = k + 1
             }

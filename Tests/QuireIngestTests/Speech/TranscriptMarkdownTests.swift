@@ -8,8 +8,11 @@ import QuireModel
     /// `count` words, one every half second from `start`, a sentence ending every `sentence` words.
     static func words(_ count: Int, from start: Double = 0, sentence: Int = 12, word: (Int) -> String = { "word\($0)" }) -> [Transcript.Word] {
         (0..<count).map { k in
-            Transcript.Word(word(k) + ((k + 1) % sentence == 0 ? "." : ""), start: start + Double(k) * 0.5, end: start + Double(k) * 0.5 + 0.4,
-                            probability: 0.9)
+            // Each sentence starts with a capital (as whisper writes) and ends with a full stop.
+            let text = word(k)
+            let first: String = k % sentence == 0 ? text.prefix(1).uppercased() + text.dropFirst() : text
+            let stop: String = (k + 1) % sentence == 0 ? "." : ""
+            return Transcript.Word(first + stop, start: start + Double(k) * 0.5, end: start + Double(k) * 0.5 + 0.4, probability: 0.9)
         }
     }
 
@@ -17,7 +20,7 @@ import QuireModel
         let words = Self.words(330)
         let sections = TranscriptMarkdown.sections(words)
         #expect(sections.map(\.count) == [108, 108, 114], "\(sections)")
-        #expect(sections.allSatisfy { words[$0.upperBound - 1].endsSentence || $0.upperBound == words.count })
+        #expect(sections.allSatisfy { words[$0.upperBound - 1].endsSentence(before: $0.upperBound < words.count ? words[$0.upperBound] : nil) || $0.upperBound == words.count })
         // Without punctuation (pocketsphinx): at a pause of half a second, never past 140 words.
         var plain = (0..<300).map { Transcript.Word("w\($0)", start: Double($0) * 0.3, end: Double($0) * 0.3 + 0.25) }
         for k in 105..<300 { plain[k].start += 1; plain[k].end += 1 }
@@ -30,8 +33,8 @@ import QuireModel
         let result = TranscriptMarkdown.convert(transcript, engine: .fasterWhisper(model: "m"), recording: "Recording: [a.mp3](<assets/a.mp3>)")
         #expect(result.sections == 2)
         #expect(result.body.hasPrefix("\nRecording: [a.mp3](<assets/a.mp3>) · 3:20\n\n*Transcribed by faster-whisper.*\n\n## Live notes\n\n- **"))
-        #expect(result.body.contains("\n## Transcript\n\n<!-- time 1:05 -->\n\n### 1:05–1:59\n\nword0 word1 "), "\(result.body)")
-        #expect(result.body.contains("\n<!-- time 1:59 -->\n\n### 1:59–3:00\n\nword108 "), "\(result.body)")
+        #expect(result.body.contains("\n## Transcript\n\n<!-- time 1:05 -->\n\n### 1:05–1:59\n\nWord0 word1 "), "\(result.body)")
+        #expect(result.body.contains("\n<!-- time 1:59 -->\n\n### 1:59–3:00\n\nWord108 "), "\(result.body)")
     }
 
     @Test func roughEnginesAreLabelledAndUncertainWordsMarked() {

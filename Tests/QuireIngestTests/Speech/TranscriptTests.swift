@@ -35,8 +35,11 @@ import Testing
     }
 
     @Test func sentenceEnds() {
-        for (text, ends) in [("cell.", true), ("why?", true), ("\"stop!\"", true), ("(end.)", true), ("so", false), ("e.g", false), ("", false)] {
-            #expect(Transcript.Word(text, start: 0, end: 1).endsSentence == ends, "\(text)")
+        let next = Transcript.Word("Then", start: 1, end: 2)
+        for (text, ends) in [("cell.", true), ("why?", true), ("\"stop!\"", true), ("(end.)", true), ("so", false), ("e.g", false), ("", false),
+                             ("Dr.", false), ("e.g.", false)] {
+            #expect(Transcript.Word(text, start: 0, end: 1).endsSentence(before: next) == ends, "\(text)")
         }
+        #expect(!Transcript.Word("cell.", start: 0, end: 1).endsSentence(before: Transcript.Word("and", start: 1, end: 2)))
     }
 }
