@@ -138,8 +138,3 @@ public enum NoteProse {
         text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
 }
-
-extension String {
-    /// Without spaces, tabs and line breaks at either end.
-    func trimmingSpaces() -> String { String(drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed()) }
-}

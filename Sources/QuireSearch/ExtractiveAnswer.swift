@@ -51,14 +51,36 @@ public enum ExtractiveAnswer {
     /// The most words a card's answer quotes.
     static let maximumWords = 80
 
+    /// A sentence an answer may quote: the statement it shows, the text it is scored by, and the
+    /// chunk it comes from.
+    typealias Candidate = (text: String, scored: String, chunk: Int)
+    /// A candidate's score and whether it passes the floor.
+    typealias Scored = (index: Int, score: Double, passes: Bool)
+
     /// The answer to `question` from `chunks` (best first, each with its full text); `cards` gives
     /// the sides of a chunk's card (nil: the chunk's text is read as prose).
     public static func answer(_ question: String, chunks: [(hit: SearchHit, text: String)], encoder: SentenceEncoder?,
                               cards: (CardID) -> CardSides? = { _ in nil }) -> Answer {
-        // What each candidate shows, and the text it is scored by.
-        // Each candidate is scored by its sentence and shown as the statement it belongs to (its
-        // whole block when short, what a closing colon introduces after it).
-        var candidates: [(text: String, scored: String, chunk: Int)] = []
+        let candidates = self.candidates(in: chunks, cards: cards)
+        guard !candidates.isEmpty else { return Answer(sentences: [], sources: []) }
+        // By its words, a candidate scores as its sentence or as the statement shown, the better
+        // (a short paragraph naming both things a question asks about, one in each sentence).
+        let bySentence = lexicalCoverage(question, candidates.map(\.scored)), byStatement = lexicalCoverage(question, candidates.map(\.text))
+        let covered = candidates.indices.map { bySentence.share($0) >= byStatement.share($0) ? bySentence.covered[$0] : byStatement.covered[$0] }
+        let lexical = candidates.indices.map { max(bySentence.share($0), byStatement.share($0)) }
+        var scored = ranked(question, candidates, lexical: lexical, encoder: encoder)
+        if let best = scored.first, !best.passes, encoder == nil {
+            passTwoStatements(&scored, candidates, covered: covered, coverage: bySentence)
+        }
+        guard let best = scored.first, best.passes else { return Answer(sentences: [], sources: []) }
+        return quoted(scored, best: best, candidates, chunks)
+    }
+
+    /// The sentences of `chunks` an answer may quote: each card's answer, each prose sentence of
+    /// 4 to ``maximumWords`` words (not a question) shown as the statement it belongs to (its whole
+    /// block when short, what a closing colon introduces after it).
+    static func candidates(in chunks: [(hit: SearchHit, text: String)], cards: (CardID) -> CardSides?) -> [Candidate] {
+        var candidates: [Candidate] = []
         var seen: Set<String> = []
         for (k, chunk) in chunks.enumerated() {
             if let id = chunk.hit.card, let sides = cards(id), !sides.isCloze {
@@ -78,12 +100,13 @@ public enum ExtractiveAnswer {
                 }
             }
         }
-        guard !candidates.isEmpty else { return Answer(sentences: [], sources: []) }
-        // By its words, a candidate scores as its sentence or as the statement shown, the better
-        // (a short paragraph naming both things a question asks about, one in each sentence).
-        let bySentence = lexicalCoverage(question, candidates.map(\.scored)), byStatement = lexicalCoverage(question, candidates.map(\.text))
-        let covered = candidates.indices.map { bySentence.share($0) >= byStatement.share($0) ? bySentence.covered[$0] : byStatement.covered[$0] }
-        let lexical = candidates.indices.map { max(bySentence.share($0), byStatement.share($0)) }
+        return candidates
+    }
+
+    /// The candidates scored, best first: by meaning and words with a model (a sentence that shares
+    /// no word with the question must be close), by words alone without; a defining sentence of
+    /// what the question asks about, and the earlier chunks', a little ahead.
+    static func ranked(_ question: String, _ candidates: [Candidate], lexical: [Double], encoder: SentenceEncoder?) -> [Scored] {
         // A question asking what something is: a sentence that defines it (`X is …`, `X – …`) first.
         let subject = definedSubject(question)
         let defines = candidates.map { candidate in subject.map { isDefinition(of: $0, candidate.scored) } ?? false }
@@ -92,11 +115,10 @@ public enum ExtractiveAnswer {
             let q = encoder.embed(question)
             semantic = encoder.embed(candidates.map(\.scored)).map { SentenceEncoder.cosine(q, $0) }
         }
-        var scored: [(index: Int, score: Double, passes: Bool)] = []
+        var scored: [Scored] = []
         for i in candidates.indices {
             let prior = 0.05 / Double(candidates[i].chunk + 1) + (defines[i] ? definitionBoost : 0)
             if let semantic {
-                // By meaning alone, a sentence that shares no word with the question must be close.
                 let s = semantic[i]
                 scored.append((i, 0.7 * Double(s) + 0.3 * lexical[i] + prior, s >= semanticFloor && (lexical[i] > 0 || s >= semanticAlone)))
             } else {
@@ -104,23 +126,27 @@ public enum ExtractiveAnswer {
             }
         }
         scored.sort { $0.score > $1.score || ($0.score == $1.score && $0.index < $1.index) }
-        guard var best = scored.first else { return Answer(sentences: [], sources: []) }
-        if !best.passes, semantic == nil {
-            // A question about two things (the difference between A and B) is answered by two
-            // statements, each naming one: together they must hold the floor's share.
-            let first = scored[0].index
-            if let second = scored.dropFirst().first(where: { candidates[$0.index].text != candidates[first].text
-                                                             && !covered[$0.index].isSubset(of: covered[first]) }),
-               bySentence.share(of: covered[first].union(covered[second.index])) >= lexicalFloor {
-                scored[0].passes = true
-                if let k = scored.firstIndex(where: { $0.index == second.index }) {
-                    scored[k].passes = true
-                    scored[k].score = max(scored[k].score, scored[0].score - 0.15)
-                }
-                best = scored[0]
-            }
+        return scored
+    }
+
+    /// A question about two things (the difference between A and B) is answered by two
+    /// statements, each naming one: when the best and the next that names something else hold the
+    /// floor's share together, both pass.
+    static func passTwoStatements(_ scored: inout [Scored], _ candidates: [Candidate], covered: [Set<String>], coverage: Coverage) {
+        let first = scored[0].index
+        guard let second = scored.dropFirst().first(where: { candidates[$0.index].text != candidates[first].text
+                                                            && !covered[$0.index].isSubset(of: covered[first]) }),
+              coverage.share(of: covered[first].union(covered[second.index])) >= lexicalFloor else { return }
+        scored[0].passes = true
+        if let k = scored.firstIndex(where: { $0.index == second.index }) {
+            scored[k].passes = true
+            scored[k].score = max(scored[k].score, scored[0].score - 0.15)
         }
-        guard best.passes else { return Answer(sentences: [], sources: []) }
+    }
+
+    /// The answer quoting the passing candidates within 0.15 of the best (at most
+    /// ``maximumSentences``, each statement once), its sources numbered in the order first cited.
+    static func quoted(_ scored: [Scored], best: Scored, _ candidates: [Candidate], _ chunks: [(hit: SearchHit, text: String)]) -> Answer {
         var answer = Answer(sentences: [], sources: [])
         var sourceNumber: [Int: Int] = [:]
         var shown: Set<String> = []

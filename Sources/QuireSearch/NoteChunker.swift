@@ -64,9 +64,9 @@ public enum NoteChunker {
     /// The chunks of a note: `bytes` the file, `note` as ``NoteParser`` read it (its cards), in
     /// file order, prose and cards interleaved by their first line.
     public static func chunks(of note: Note, bytes: [UInt8]) -> [Chunk] {
-        var chunks: [Chunk] = []
         // Each card once: a pair's or group's siblings share its lines.
         var cardLines: Set<ClosedRange<Int>> = []
+        var chunks: [Chunk] = []
         for card in note.cards where cardLines.insert(card.lines).inserted {
             let text = card.kind == .cloze ? card.back : card.front + "\n\n" + card.back
             let parts = wordCount(text) > hardMaximumWords ? wordPieces(text, maximum: maximumWords) : [text]
@@ -76,38 +76,88 @@ public enum NoteChunker {
         }
         let (body, firstLine) = FrontMatter.body(of: bytes)
         let lines = splitLines(body)
-        // Which lines of the file are a card's: +1 where a card's lines begin, -1 past their end.
-        var cardDepth = [Int](repeating: 0, count: lines.count + firstLine + 2)
-        for range in cardLines {
-            let low = min(max(range.lowerBound, 0), cardDepth.count - 1), high = min(max(range.upperBound + 1, 0), cardDepth.count - 1)
-            guard low < high else { continue }
-            cardDepth[low] += 1
-            cardDepth[high] -= 1
-        }
-        for k in cardDepth.indices.dropFirst() { cardDepth[k] += cardDepth[k - 1] }
-        func isCardLine(_ fileLine: Int) -> Bool { fileLine >= 0 && fileLine < cardDepth.count && cardDepth[fileLine] > 0 }
+        var prose = ProseChunks(path: note.path, lines: lines, firstLine: firstLine, cardLines: cardLines)
         let document = MarkdownDocument(parsing: Array(body), options: .indexing)
+        for index in document.children(of: 0) { prose.take(index, of: document) }
+        prose.flush()
+        chunks += prose.chunks
+        anchor(&chunks, lines: lines, firstLine: firstLine)
+        return chunks.sorted { ($0.lines.lowerBound, $0.isCard ? 1 : 0) < ($1.lines.lowerBound, $1.isCard ? 1 : 0) }
+    }
+
+    /// Page and time anchors (an imported document's, a recording's): each chunk takes the last
+    /// one above its first line (a live note keeps its own time).
+    static func anchor(_ chunks: inout [Chunk], lines: [Substring], firstLine: Int) {
+        var pages: [(line: Int, page: Int)] = [], times: [(line: Int, seconds: Int)] = []
+        for (k, line) in lines.enumerated() where line.hasPrefix("<!-- ") {
+            if let page = PageAnchor.page(of: line) { pages.append((k + firstLine, page)) }
+            if let seconds = TimeAnchor.seconds(of: line) { times.append((k + firstLine, seconds)) }
+        }
+        guard !pages.isEmpty || !times.isEmpty else { return }
+        for k in chunks.indices {
+            let first = chunks[k].lines.lowerBound
+            chunks[k].page = lastIndex(in: pages, atOrBefore: first, \.line).map { pages[$0].page }
+            chunks[k].time = chunks[k].time ?? lastIndex(in: times, atOrBefore: first, \.line).map { times[$0].seconds }
+        }
+    }
+
+    /// A note's prose gathered into chunks as its top-level blocks come: a section's blocks up to
+    /// about ``maximumWords`` words, a new chunk at each heading and page or time anchor, cards'
+    /// lines left out.
+    struct ProseChunks {
+        let path: String
+        let lines: [Substring]
+        let firstLine: Int
+        /// How many cards hold each line of the file (by a running sum of +1 and -1 marks).
+        var cardDepth: [Int]
         var headings: [(level: Int, text: String)] = []
         var pending: [(lines: ClosedRange<Int>, text: String, words: Int)] = []
         var pendingWords = 0
-        func flush() {
-            // Blocks come in the tree's order, which is not always the file's (cmark moves
-            // footnote definitions to the end): the chunk spans its lowest to its highest line.
+        var chunks: [Chunk] = []
+
+        init(path: String, lines: [Substring], firstLine: Int, cardLines: Set<ClosedRange<Int>>) {
+            self.path = path
+            self.lines = lines
+            self.firstLine = firstLine
+            // Which lines of the file are a card's: +1 where a card's lines begin, -1 past their end.
+            var depth = [Int](repeating: 0, count: lines.count + firstLine + 2)
+            for range in cardLines {
+                let low = min(max(range.lowerBound, 0), depth.count - 1), high = min(max(range.upperBound + 1, 0), depth.count - 1)
+                guard low < high else { continue }
+                depth[low] += 1
+                depth[high] -= 1
+            }
+            for k in depth.indices.dropFirst() { depth[k] += depth[k - 1] }
+            cardDepth = depth
+        }
+
+        /// Whether a line of the file (1-based, front matter counted) is a card's.
+        func isCardLine(_ fileLine: Int) -> Bool { fileLine >= 0 && fileLine < cardDepth.count && cardDepth[fileLine] > 0 }
+
+        /// The pending blocks as one chunk. Blocks come in the tree's order, which is not always
+        /// the file's (cmark moves footnote definitions to the end): the chunk spans its lowest
+        /// to its highest line.
+        mutating func flush() {
             guard let low = pending.map(\.lines.lowerBound).min(), let high = pending.map(\.lines.upperBound).max() else { return }
             let text = pending.map(\.text).joined(separator: "\n\n")
-            chunks.append(Chunk(kind: .prose, path: note.path, lines: (low + firstLine - 1)...(high + firstLine - 1),
+            chunks.append(Chunk(kind: .prose, path: path, lines: (low + firstLine - 1)...(high + firstLine - 1),
                                 headingPath: headings.map(\.text), text: text))
             pending = []
             pendingWords = 0
         }
-        func add(_ range: ClosedRange<Int>, _ text: String) {
+
+        /// A block's text (body lines `range`) added to the pending chunk, which is flushed first
+        /// when the block would take it past ``maximumWords``.
+        mutating func add(_ range: ClosedRange<Int>, _ text: String) {
             let words = wordCount(text)
             guard words > 0 else { return }
             if pendingWords > 0, pendingWords + words > maximumWords { flush() }
             pending.append((range, text, words))
             pendingWords += words
         }
-        for index in document.children(of: 0) {
+
+        /// Takes the document's top-level block `index`.
+        mutating func take(_ index: Int, of document: MarkdownDocument) {
             let node = document.nodes[index]
             let start = max(1, node.range.start.line), end = max(start, node.range.end.line)
             if node.kind == .heading {
@@ -115,7 +165,7 @@ public enum NoteChunker {
                 let text = document.plainText(of: index).trimmingSpaces()
                 while let last = headings.last, last.level >= node.headingLevel { headings.removeLast() }
                 headings.append((node.headingLevel, text))
-                continue
+                return
             }
             // A page or time anchor (an imported document's or recording's) is not text, and a
             // chunk never spans two pages or sections: the chunks below take its page or time.
@@ -123,16 +173,14 @@ public enum NoteChunker {
                 || TimeAnchor.seconds(of: lines[$0 - 1]) != nil
                 || lines[$0 - 1].allSatisfy(\.isWhitespace) }) {
                 flush()
-                continue
+                return
             }
             // The block's lines that are no card's (cards are chunks of their own).
             var kept: [(line: Int, text: Substring)] = []
-            for line in start...end where line <= lines.count {
-                let fileLine = line + firstLine - 1
-                if isCardLine(fileLine) { continue }
+            for line in start...end where line <= lines.count && !isCardLine(line + firstLine - 1) {
                 kept.append((line, lines[line - 1]))
             }
-            guard !kept.isEmpty else { continue }
+            guard !kept.isEmpty else { return }
             let text = kept.map(\.text).joined(separator: "\n")
             let words = wordCount(text)
             if node.kind == .list, kept.allSatisfy({ TimeAnchor.seconds(ofLiveNote: $0.text) != nil }) {
@@ -144,9 +192,7 @@ public enum NoteChunker {
                     flush()
                     if chunks.count > before { chunks[before].time = TimeAnchor.seconds(ofLiveNote: text) }
                 }
-                continue
-            }
-            if node.kind == .paragraph, words > longParagraphWords {
+            } else if node.kind == .paragraph, words > longParagraphWords {
                 // A long paragraph: its sentences gathered into pieces, each with its lines.
                 for piece in sentencePieces(kept) { add(piece.lines, piece.text) }
             } else if words > hardMaximumWords {
@@ -156,22 +202,6 @@ public enum NoteChunker {
                 add((kept.first?.line ?? start)...(kept.last?.line ?? end), text)
             }
         }
-        flush()
-        // Page and time anchors (an imported document's, a recording's): each chunk takes the
-        // last one above its first line.
-        var pages: [(line: Int, page: Int)] = [], times: [(line: Int, seconds: Int)] = []
-        for (k, line) in lines.enumerated() where line.hasPrefix("<!-- ") {
-            if let page = PageAnchor.page(of: line) { pages.append((k + firstLine, page)) }
-            if let seconds = TimeAnchor.seconds(of: line) { times.append((k + firstLine, seconds)) }
-        }
-        if !pages.isEmpty || !times.isEmpty {
-            for k in chunks.indices {
-                let first = chunks[k].lines.lowerBound
-                chunks[k].page = lastIndex(in: pages, atOrBefore: first, \.line).map { pages[$0].page }
-                chunks[k].time = chunks[k].time ?? lastIndex(in: times, atOrBefore: first, \.line).map { times[$0].seconds }
-            }
-        }
-        return chunks.sorted { ($0.lines.lowerBound, $0.isCard ? 1 : 0) < ($1.lines.lowerBound, $1.isCard ? 1 : 0) }
     }
 
     /// A paragraph's lines cut into pieces of whole sentences, each at most about
