@@ -147,101 +147,136 @@ extension MarkdownHTMLRenderer {
             cmark_node_unlink(child)
             if cmark_node_get_type(child) == CMARK_NODE_TEXT { cmark_node_free(child) }
         }
-        var sinks: [Sink] = [.node(container)]
-        var pending: [UInt8] = []
-        // The span of a hidden or revealed cloze, by mark index.
-        var spans: [Int: OpaquePointer] = [:]
-
-        func flush() {
-            guard !pending.isEmpty else { return }
-            if case .node(let parent)? = sinks.last { Self.appendText(pending[...], to: parent) }
-            pending.removeAll(keepingCapacity: true)
-        }
-        func write(_ range: Range<Int>) {
-            if case .node? = sinks.last { pending += marks.bytes[range] }
-        }
-        /// A custom inline node under the current sink, or nil when the content is discarded.
-        func custom(_ onEnter: String, _ onExit: String) -> OpaquePointer? {
-            flush()
-            guard case .node(let parent)? = sinks.last else { return nil }
-            return Self.appendCustom(onEnter, onExit, to: parent)
-        }
-        func push(_ node: OpaquePointer?) {
-            flush()
-            sinks.append(node.map { .node($0) } ?? .discard)
-        }
-        func pop() {
-            flush()
-            if sinks.count > 1 { sinks.removeLast() }
-        }
-
+        var build = Rebuild(container: container, bytes: marks.bytes)
         for item in marks.items {
             switch item {
             case .text(let range):
-                write(range)
+                build.write(range)
             case .node(let index):
-                flush()
-                if case .node(let parent)? = sinks.last, Self.append(children[index], to: parent) { continue }
+                build.flush()
+                if case .node(let parent)? = build.sinks.last, Self.append(children[index], to: parent) { continue }
                 cmark_node_free(children[index])
             case .wikilink(let link, let range):
-                guard let wikilinkURL else {
-                    write(range)
-                    continue
-                }
-                // A link in a hidden answer or an unshown hint is not asked about.
-                guard case .node? = sinks.last else { continue }
-                let element = wikilinkURL(link).map { ("<a class=\"wikilink\" href=\"\(hrefAttribute($0))\">", "</a>") }
-                    ?? ("<span class=\"wikilink missing\">", "</span>")
-                if let node = custom(element.0, element.1) { Self.appendText(link.label.utf8[...], to: node) }
+                addWikilink(link, source: range, to: &build)
             case .open(let index):
-                let mark = marks.marks[index]
-                guard renders(mark) else {
-                    write(mark.opener)
-                    continue
-                }
-                switch mark.kind {
-                case .highlight:
-                    push(custom("<mark>", "</mark>"))
-                case .cloze(let number):
-                    switch role(ofCloze: number) {
-                    case .hidden:
-                        spans[index] = custom("<span class=\"cloze\">", "</span>")
-                        push(nil)
-                    case .revealed:
-                        let span = custom("<span class=\"cloze\">", "</span>")
-                        spans[index] = span
-                        push(span)
-                    case .other:
-                        // Its answer is plain content where it stands.
-                        if case .node(let parent)? = sinks.last { push(parent) } else { push(nil) }
-                    }
-                }
+                open(index, of: marks, in: &build)
             case .separator(let index):
                 let mark = marks.marks[index]
                 guard renders(mark) else {
-                    if let separator = mark.separator { write(separator) }
+                    if let separator = mark.separator { build.write(separator) }
                     continue
                 }
-                pop()
-                if case .cloze(let number) = mark.kind, role(ofCloze: number) == .hidden, let span = spans[index] {
+                build.pop()
+                if case .cloze(let number) = mark.kind, role(ofCloze: number) == .hidden, let span = build.spans[index] {
                     Self.appendText("[".utf8[...], to: span)
-                    push(span)
+                    build.push(span)
                 } else {
-                    push(nil)
+                    build.push(nil)
                 }
             case .close(let index):
                 let mark = marks.marks[index]
                 guard renders(mark) else {
-                    if let closer = mark.closer { write(closer) }
+                    if let closer = mark.closer { build.write(closer) }
                     continue
                 }
-                pop()
-                if case .cloze(let number) = mark.kind, role(ofCloze: number) == .hidden, let span = spans[index] {
+                build.pop()
+                if case .cloze(let number) = mark.kind, role(ofCloze: number) == .hidden, let span = build.spans[index] {
                     Self.appendText((mark.separator == nil ? "[...]" : "]").utf8[...], to: span)
                 }
             }
         }
-        flush()
+        build.flush()
+    }
+
+    /// A wikilink as a link (or a missing page's span) when the renderer links them, else its
+    /// source text.
+    private func addWikilink(_ link: MarkdownWikilink, source range: Range<Int>, to build: inout Rebuild) {
+        guard let wikilinkURL else {
+            build.write(range)
+            return
+        }
+        // A link in a hidden answer or an unshown hint is not asked about.
+        guard case .node? = build.sinks.last else { return }
+        let element = wikilinkURL(link).map { ("<a class=\"wikilink\" href=\"\(hrefAttribute($0))\">", "</a>") }
+            ?? ("<span class=\"wikilink missing\">", "</span>")
+        if let node = build.custom(element.0, element.1) { Self.appendText(link.label.utf8[...], to: node) }
+    }
+
+    /// Opens mark `index`: a `<mark>`, a cloze's span (its answer discarded when hidden), or,
+    /// when it renders as its text, its opener.
+    private func open(_ index: Int, of marks: InlineMarks, in build: inout Rebuild) {
+        let mark = marks.marks[index]
+        guard renders(mark) else {
+            build.write(mark.opener)
+            return
+        }
+        switch mark.kind {
+        case .highlight:
+            build.push(build.custom("<mark>", "</mark>"))
+        case .cloze(let number):
+            switch role(ofCloze: number) {
+            case .hidden:
+                build.spans[index] = build.custom("<span class=\"cloze\">", "</span>")
+                build.push(nil)
+            case .revealed:
+                let span = build.custom("<span class=\"cloze\">", "</span>")
+                build.spans[index] = span
+                build.push(span)
+            case .other:
+                // Its answer is plain content where it stands.
+                if case .node(let parent)? = build.sinks.last { build.push(parent) } else { build.push(nil) }
+            }
+        }
+    }
+
+    /// Where a container's rebuilding stands: the sinks content goes to, the text not yet
+    /// appended, and the cloze spans made.
+    private struct Rebuild {
+        /// The bytes the marks' ranges are in.
+        let bytes: [UInt8]
+        /// Where content goes, innermost last; the container at the bottom.
+        var sinks: [Sink]
+        /// Text written and not yet appended as a node.
+        var pending: [UInt8] = []
+        /// The span of a hidden or revealed cloze, by mark index.
+        var spans: [Int: OpaquePointer] = [:]
+
+        /// A rebuild of `container`, whose marks' ranges are in `bytes`.
+        init(container: OpaquePointer, bytes: [UInt8]) {
+            self.bytes = bytes
+            sinks = [.node(container)]
+        }
+
+        /// Appends the pending text to the current sink as one text node.
+        mutating func flush() {
+            guard !pending.isEmpty else { return }
+            if case .node(let parent)? = sinks.last { MarkdownHTMLRenderer.appendText(pending[...], to: parent) }
+            pending.removeAll(keepingCapacity: true)
+        }
+
+        /// Writes `bytes[range]` as text, unless the content is discarded.
+        mutating func write(_ range: Range<Int>) {
+            if case .node? = sinks.last { pending += bytes[range] }
+        }
+
+        /// A custom inline node under the current sink, or nil when the content is discarded.
+        mutating func custom(_ onEnter: String, _ onExit: String) -> OpaquePointer? {
+            flush()
+            guard case .node(let parent)? = sinks.last else { return nil }
+            return MarkdownHTMLRenderer.appendCustom(onEnter, onExit, to: parent)
+        }
+
+        /// Sends content into `node`, or discards it when nil.
+        mutating func push(_ node: OpaquePointer?) {
+            flush()
+            sinks.append(node.map { .node($0) } ?? .discard)
+        }
+
+        /// Sends content back where it went before the last push.
+        mutating func pop() {
+            flush()
+            if sinks.count > 1 { sinks.removeLast() }
+        }
     }
 
     /// What a cloze is on the card being rendered.

@@ -96,90 +96,116 @@ struct InlineMarks {
         var i = base
         // No `]]` (nor any bracket) follows once a search for one has reached the end.
         var wikilinksLeft = findsWikilinks
-        func flush(to position: Int) {
-            if position > plain { items.append(.text(plain..<position)) }
-        }
         while i < end {
+            let taken: Int?
             switch bytes[i] {
             case 0x7B:  // {
-                if let (number, length) = clozeOpener(at: i, end: end) {
-                    flush(to: i)
-                    open.append(marks.count)
-                    openClozes += 1
-                    items.append(.open(marks.count))
-                    marks.append(Mark(kind: .cloze(number: number), opener: i..<(i + length)))
-                    i += length
-                    plain = i
-                    continue
-                }
+                taken = openCloze(at: i, end: end, plain: plain)
             case 0x7D:  // }
-                if openClozes > 0, i + 1 < end, bytes[i + 1] == 0x7D {
-                    flush(to: i)
-                    // Marks opened inside the cloze and still open stay text.
-                    while let top = open.popLast() {
-                        if case .cloze = marks[top].kind {
-                            openClozes -= 1
-                            marks[top].closer = i..<(i + 2)
-                            items.append(.close(top))
-                            break
-                        }
-                    }
-                    i += 2
-                    plain = i
-                    continue
-                }
+                taken = closeCloze(at: i, end: end, plain: plain)
             case 0x3A:  // :
-                if let top = open.last, case .cloze = marks[top].kind, marks[top].separator == nil,
-                   i + 1 < end, bytes[i + 1] == 0x3A {
-                    flush(to: i)
-                    marks[top].separator = i..<(i + 2)
-                    items.append(.separator(top))
-                    i += 2
-                    plain = i
-                    continue
-                }
+                taken = separateCloze(at: i, end: end, plain: plain)
             case 0x3D:  // =
-                var run = i
-                while run < end, bytes[run] == 0x3D { run += 1 }
-                if run - i == 2 {
-                    let before = i > base ? bytes[i - 1] : nil
-                    let after = run < end ? bytes[run] : nil
-                    if let top = open.last, marks[top].kind == .highlight, !Self.isSpace(before) {
-                        flush(to: i)
-                        open.removeLast()
-                        marks[top].closer = i..<run
-                        items.append(.close(top))
-                        plain = run
-                    } else if !Self.isSpace(after) {
-                        flush(to: i)
-                        open.append(marks.count)
-                        items.append(.open(marks.count))
-                        marks.append(Mark(kind: .highlight, opener: i..<run))
-                        plain = run
-                    }
-                }
-                i = run
+                let run = equalsRun(at: i, end: end, base: base, plain: plain)
+                if run.isMark { plain = run.end }
+                i = run.end
                 continue
             case 0x5B:  // [
-                if wikilinksLeft, i + 1 < end, bytes[i + 1] == 0x5B, i == base || bytes[i - 1] != 0x21 {
-                    var close = i + 2
-                    while close < end, bytes[close] != 0x5B, bytes[close] != 0x5D { close += 1 }
-                    if close == end { wikilinksLeft = false }
-                    if close + 1 < end, bytes[close] == 0x5D, bytes[close + 1] == 0x5D,
-                       let link = MarkdownWikilink(between: bytes[(i + 2)..<close]) {
-                        flush(to: i)
-                        items.append(.wikilink(link, i..<(close + 2)))
-                        i = close + 2
-                        plain = i
-                        continue
-                    }
-                }
+                taken = wikilink(at: i, end: end, base: base, plain: plain, searching: &wikilinksLeft)
             default:
+                taken = nil
+            }
+            if let next = taken {
+                i = next
+                plain = next
+            } else {
+                i += 1
+            }
+        }
+        addPlain(from: plain, to: end)
+    }
+
+    /// Adds the text from `plain` to `position`, if any, as a text item.
+    private mutating func addPlain(from plain: Int, to position: Int) {
+        if position > plain { items.append(.text(plain..<position)) }
+    }
+
+    /// Opens a cloze at a `{{cN::` at `i`; returns the offset after it, or nil when there is none.
+    private mutating func openCloze(at i: Int, end: Int, plain: Int) -> Int? {
+        guard let (number, length) = clozeOpener(at: i, end: end) else { return nil }
+        addPlain(from: plain, to: i)
+        open.append(marks.count)
+        openClozes += 1
+        items.append(.open(marks.count))
+        marks.append(Mark(kind: .cloze(number: number), opener: i..<(i + length)))
+        return i + length
+    }
+
+    /// Closes the innermost open cloze at a `}}` at `i`; returns the offset after it, or nil when
+    /// there is no `}}` or no open cloze.
+    private mutating func closeCloze(at i: Int, end: Int, plain: Int) -> Int? {
+        guard openClozes > 0, i + 1 < end, bytes[i + 1] == 0x7D else { return nil }
+        addPlain(from: plain, to: i)
+        // Marks opened inside the cloze and still open stay text.
+        while let top = open.popLast() {
+            if case .cloze = marks[top].kind {
+                openClozes -= 1
+                marks[top].closer = i..<(i + 2)
+                items.append(.close(top))
                 break
             }
-            i += 1
         }
-        flush(to: end)
+        return i + 2
+    }
+
+    /// Starts the hint of the innermost open mark at a `::` at `i`, when that mark is a cloze
+    /// without one; returns the offset after it, or nil.
+    private mutating func separateCloze(at i: Int, end: Int, plain: Int) -> Int? {
+        guard let top = open.last, case .cloze = marks[top].kind, marks[top].separator == nil,
+              i + 1 < end, bytes[i + 1] == 0x3A else { return nil }
+        addPlain(from: plain, to: i)
+        marks[top].separator = i..<(i + 2)
+        items.append(.separator(top))
+        return i + 2
+    }
+
+    /// The run of `=` at `i`: when it is exactly `==`, it closes the innermost open highlight or
+    /// opens one (``InlineMarks`` says when). Returns the run's end and whether it was a mark.
+    private mutating func equalsRun(at i: Int, end: Int, base: Int, plain: Int) -> (end: Int, isMark: Bool) {
+        var run = i
+        while run < end, bytes[run] == 0x3D { run += 1 }
+        guard run - i == 2 else { return (run, false) }
+        let before = i > base ? bytes[i - 1] : nil
+        let after = run < end ? bytes[run] : nil
+        if let top = open.last, marks[top].kind == .highlight, !Self.isSpace(before) {
+            addPlain(from: plain, to: i)
+            open.removeLast()
+            marks[top].closer = i..<run
+            items.append(.close(top))
+            return (run, true)
+        }
+        if !Self.isSpace(after) {
+            addPlain(from: plain, to: i)
+            open.append(marks.count)
+            items.append(.open(marks.count))
+            marks.append(Mark(kind: .highlight, opener: i..<run))
+            return (run, true)
+        }
+        return (run, false)
+    }
+
+    /// Adds the wikilink `[[…]]` at `i`, if one is there; returns the offset after it, or nil.
+    /// Clears `searching` once a search has found no bracket up to the text's end.
+    private mutating func wikilink(at i: Int, end: Int, base: Int, plain: Int, searching: inout Bool) -> Int? {
+        guard searching, i + 1 < end, bytes[i + 1] == 0x5B, i == base || bytes[i - 1] != 0x21 else { return nil }
+        var close = i + 2
+        while close < end, bytes[close] != 0x5B, bytes[close] != 0x5D { close += 1 }
+        if close == end { searching = false }
+        guard close + 1 < end, bytes[close] == 0x5D, bytes[close + 1] == 0x5D,
+              let link = MarkdownWikilink(between: bytes[(i + 2)..<close]) else { return nil }
+        addPlain(from: plain, to: i)
+        items.append(.wikilink(link, i..<(close + 2)))
+        return close + 2
     }
 
     /// The cloze number and opener length of a `{{cN::` at `i`, if there is one.

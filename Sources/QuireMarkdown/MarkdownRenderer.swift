@@ -314,92 +314,126 @@ struct TerminalRenderer {
 
     /// The styled text of a block's inline content; `\n` marks a hard break.
     func inlineRuns(of block: Int, base: TextStyle) -> [Run] {
-        var runs: [Run] = []
-        // Open inline containers: where they end, the style they add, and text to add after them.
-        var open: [(end: Int, style: TextStyle, suffix: Run?)] = []
-        var style = base
+        var state = InlineRunState(base: base, color: color)
         let end = document.nodes[block].subtreeEnd
         var index = block + 1
-        func close(before position: Int) {
+        while index < end {
+            state.close(before: index)
+            let node = document.nodes[index]
+            let style = state.style
+            switch node.kind {
+            case .text:
+                state.text(node.literal ?? "", style)
+            case .code:
+                state.text(node.literal ?? "", style.union(.code))
+            case .softBreak:
+                state.runs.append(Run(text: lineBreaks ? "\n" : " ", style: style))
+            case .lineBreak:
+                state.runs.append(Run(text: "\n", style: style))
+            case .htmlInline:
+                let html = (node.literal ?? "").lowercased()
+                if html.hasPrefix("<br") { state.runs.append(Run(text: "\n", style: style)) }
+            case .footnoteReference:
+                state.runs.append(Run(text: "[\(node.literal ?? "")]", style: style.union(.dim)))
+            case .emphasis, .strong, .strikethrough, .link, .image:
+                let container = styledContainer(node, at: index, style: style, base: base)
+                if let prefix = container.prefix { state.runs.append(prefix) }
+                state.open(until: node.subtreeEnd, adding: container.added, suffix: container.suffix)
+            default:
+                break
+            }
+            index += 1
+        }
+        state.close(before: Int.max)
+        return state.runs
+    }
+
+    /// What an inline container (emphasis, strong, strikethrough, link, image) adds: a run
+    /// before its content, a style for it, and a run after it (an image's or a link's URL).
+    private func styledContainer(_ node: MarkdownNode, at index: Int, style: TextStyle, base: TextStyle)
+        -> (prefix: Run?, added: TextStyle, suffix: Run?) {
+        var added: TextStyle
+        var prefix: Run?
+        var suffix: Run?
+        switch node.kind {
+        case .emphasis: added = .italic
+        case .strong: added = .bold
+        case .strikethrough: added = .strike
+        case .link: added = .underline
+        default: added = []
+        }
+        let url = node.url ?? ""
+        if node.kind == .image {
+            let embed = url.hasPrefix(TerminalMarkup.embedScheme)
+            prefix = Run(text: embed ? "[embed: " : "[image: ", style: style.union(.dim))
+            suffix = Run(text: url.isEmpty || embed ? "]" : "] (\(url))", style: style.union(.dim))
+            added = .dim
+        } else if node.kind == .link {
+            let text = document.plainText(of: index)
+            if !url.isEmpty, url != text, url != "mailto:" + text, url != "http://" + text,
+               !url.hasPrefix(TerminalMarkup.wikilinkScheme) {
+                suffix = Run(text: " (\(url))", style: base.union(.dim))
+            }
+        }
+        return (prefix, added, suffix)
+    }
+
+    /// The runs of a block's inline content as they are made, with the inline containers open.
+    private struct InlineRunState {
+        /// The block's own style.
+        let base: TextStyle
+        /// Whether colour is on (else a revealed cloze is bracketed).
+        let color: Bool
+        var runs: [Run] = []
+        /// Open inline containers: where they end, the style they add, and text to add after them.
+        var open: [(end: Int, style: TextStyle, suffix: Run?)] = []
+        /// The style of the innermost open container.
+        var style: TextStyle
+        /// Between ClozeReveal's marks: highlighted, or bracketed without colour.
+        var highlighted = false
+
+        /// No container open yet.
+        init(base: TextStyle, color: Bool) {
+            self.base = base
+            self.color = color
+            self.style = base
+        }
+
+        /// Opens a container ending at node `end` whose content takes `added` too.
+        mutating func open(until end: Int, adding added: TextStyle, suffix: Run?) {
+            let newStyle = style.union(added)
+            open.append((end, newStyle, suffix))
+            style = newStyle
+        }
+
+        /// Closes the containers that end at or before node `position`, adding their suffixes.
+        mutating func close(before position: Int) {
             while let top = open.last, top.end <= position {
                 open.removeLast()
                 style = open.last.map { $0.style } ?? base
                 if let suffix = top.suffix { runs.append(suffix) }
             }
         }
-        // Between ClozeReveal's marks: highlighted, or bracketed without colour.
-        var highlighted = false
-        func text(_ literal: String, _ style: TextStyle) {
+
+        /// Adds text in `style`, the parts between ClozeReveal's marks highlighted.
+        mutating func text(_ literal: String, _ style: TextStyle) {
             guard literal.unicodeScalars.contains(where: { $0.value == 0xE000 || $0.value == 0xE001 }) else {
                 runs.append(Run(text: literal, style: highlighted ? style.union(.highlight) : style))
                 return
             }
             var piece = ""
-            func flush() {
-                if !piece.isEmpty { runs.append(Run(text: piece, style: highlighted ? style.union(.highlight) : style)) }
-                piece = ""
-            }
             for c in literal {
                 if c == ClozeReveal.start || c == ClozeReveal.end {
-                    flush()
+                    if !piece.isEmpty { runs.append(Run(text: piece, style: highlighted ? style.union(.highlight) : style)) }
+                    piece = ""
                     highlighted = c == ClozeReveal.start
                     if !color { runs.append(Run(text: highlighted ? "[" : "]", style: style)) }
                 } else {
                     piece.append(c)
                 }
             }
-            flush()
+            if !piece.isEmpty { runs.append(Run(text: piece, style: highlighted ? style.union(.highlight) : style)) }
         }
-        while index < end {
-            close(before: index)
-            let node = document.nodes[index]
-            switch node.kind {
-            case .text:
-                text(node.literal ?? "", style)
-            case .code:
-                text(node.literal ?? "", style.union(.code))
-            case .softBreak:
-                runs.append(Run(text: lineBreaks ? "\n" : " ", style: style))
-            case .lineBreak:
-                runs.append(Run(text: "\n", style: style))
-            case .htmlInline:
-                let html = (node.literal ?? "").lowercased()
-                if html.hasPrefix("<br") { runs.append(Run(text: "\n", style: style)) }
-            case .footnoteReference:
-                runs.append(Run(text: "[\(node.literal ?? "")]", style: style.union(.dim)))
-            case .emphasis, .strong, .strikethrough, .link, .image:
-                var added: TextStyle
-                var suffix: Run?
-                switch node.kind {
-                case .emphasis: added = .italic
-                case .strong: added = .bold
-                case .strikethrough: added = .strike
-                case .link: added = .underline
-                default: added = []
-                }
-                let url = node.url ?? ""
-                if node.kind == .image {
-                    let embed = url.hasPrefix(TerminalMarkup.embedScheme)
-                    runs.append(Run(text: embed ? "[embed: " : "[image: ", style: style.union(.dim)))
-                    suffix = Run(text: url.isEmpty || embed ? "]" : "] (\(url))", style: style.union(.dim))
-                    added = .dim
-                } else if node.kind == .link {
-                    let text = document.plainText(of: index)
-                    if !url.isEmpty, url != text, url != "mailto:" + text, url != "http://" + text,
-                       !url.hasPrefix(TerminalMarkup.wikilinkScheme) {
-                        suffix = Run(text: " (\(url))", style: base.union(.dim))
-                    }
-                }
-                let newStyle = style.union(added)
-                open.append((node.subtreeEnd, newStyle, suffix))
-                style = newStyle
-            default:
-                break
-            }
-            index += 1
-        }
-        close(before: Int.max)
-        return runs
     }
 
     /// Splits runs into words at spaces; `\n` becomes a forced break.

@@ -8,12 +8,25 @@ extension CardExtractor {
     ///   string (the text's end is then never an ID), and the block's lines and column.
     mutating func clozeGroup(_ text: ParagraphText, lines: Range<Int>,
                              fenced: (id: CardID?, lines: ClosedRange<Int>, column: Int)? = nil) {
-        let m = text.masked
         let start = text.lineRange(lines.lowerBound).lowerBound
         let end = text.lineRange(lines.upperBound - 1).upperBound
+        guard var deletions = ankiDeletions(text, start..<end) else { return }
+        if deletions.isEmpty {
+            deletions = (lines).flatMap { Self.highlights(text.masked, in: text.lineRange($0)) }
+            for i in deletions.indices { deletions[i].number = i + 1 }
+            if deletions.isEmpty { return }
+        }
+        emitClozeCards(deletions, text, lines: lines, span: start..<end, fenced: fenced)
+    }
+
+    /// The Anki deletions `{{cN::answer::hint}}` in `span` of the paragraph text, or nil (with an
+    /// error for each) when one is broken: not closed, numbered below 1, or empty.
+    private mutating func ankiDeletions(_ text: ParagraphText, _ span: Range<Int>) -> [ClozeDeletion]? {
+        let m = text.masked
+        let end = span.upperBound
         var deletions: [ClozeDeletion] = []
         var broken = false
-        var j = start
+        var j = span.lowerBound
         while j + 5 < end {
             // Most of a paragraph is prose: jump to the next `{`.
             guard let brace = Self.firstIndex(of: UInt8(ascii: "{"), in: m, from: j), brace + 5 < end else { break }
@@ -42,18 +55,7 @@ extension CardExtractor {
                 broken = true
                 break
             }
-            var answerEnd = close
-            var hint: Range<Int>?
-            var h = contentStart
-            while h + 1 < close {
-                if m[h] == UInt8(ascii: ":"), m[h + 1] == UInt8(ascii: ":") {
-                    answerEnd = h
-                    hint = trimmed(text.raw, (h + 2)..<close)
-                    break
-                }
-                h += 1
-            }
-            let answer = trimmed(text.raw, contentStart..<answerEnd)
+            let (answer, hint) = Self.answerAndHint(text, contentStart..<close)
             if number < 1 {
                 scan.diagnostics.append(Diagnostic(.error, path: path, line: loc.line, column: loc.column,
                                                    message: "cloze number must be 1 or more, not c\(number)"))
@@ -68,13 +70,31 @@ extension CardExtractor {
             }
             j = close + 2
         }
-        if broken { return }
-        if deletions.isEmpty {
-            deletions = (lines).flatMap { Self.highlights(m, in: text.lineRange($0)) }
-            for i in deletions.indices { deletions[i].number = i + 1 }
-            if deletions.isEmpty { return }
+        return broken ? nil : deletions
+    }
+
+    /// A deletion's answer and hint (after the first `::` of `content`, if any), each trimmed.
+    private static func answerAndHint(_ text: ParagraphText, _ content: Range<Int>) -> (answer: Range<Int>, hint: Range<Int>?) {
+        let m = text.masked
+        var answerEnd = content.upperBound
+        var hint: Range<Int>?
+        var h = content.lowerBound
+        while h + 1 < content.upperBound {
+            if m[h] == UInt8(ascii: ":"), m[h + 1] == UInt8(ascii: ":") {
+                answerEnd = h
+                hint = trimmed(text.raw, (h + 2)..<content.upperBound)
+                break
+            }
+            h += 1
         }
-        var back = start..<end
+        return (trimmed(text.raw, content.lowerBound..<answerEnd), hint)
+    }
+
+    /// Makes one card per cloze number of the deletions in `span` (lines `lines` of the
+    /// paragraph), unless their text would pass ``clozeBudget(paragraphBytes:)`` (an error then).
+    private mutating func emitClozeCards(_ deletions: [ClozeDeletion], _ text: ParagraphText, lines: Range<Int>,
+                                         span: Range<Int>, fenced: (id: CardID?, lines: ClosedRange<Int>, column: Int)?) {
+        var back = span
         let id = fenced.map(\.id) ?? takeExplicitID(text, &back)
         let fullText = text.string(trimmed(text.raw, back))
         let ident = CardID.normalizeIdentityText(fullText)
@@ -85,7 +105,7 @@ extension CardExtractor {
         // in time and memory. Past a budget linear in the paragraph, it makes no cards, and says so.
         let cost = numbers.count * (back.count + deletions.count)
         if cost > Self.clozeBudget(paragraphBytes: text.raw.count) {
-            let loc = text.fileLocation(of: start)
+            let loc = text.fileLocation(of: span.lowerBound)
             scan.diagnostics.append(Diagnostic(.error, path: path, line: loc.line, column: loc.column,
                 message: "\(numbers.count) cloze numbers in a paragraph of \(text.raw.count) bytes: each card repeats "
                     + "the paragraph, which would make \(cost >> 20) MB of cards; no cards made from it "

@@ -61,100 +61,133 @@ extension CardExtractor {
         }
     }
 
+    /// Where reading one paragraph's lines stands.
+    private struct LineState {
+        /// The card being read, if any.
+        var reading: Reading?
+        /// The first of the lines that belong to no card yet: a cloze group, a `?` question, or prose.
+        var free: Int?
+        /// Whether those lines hold a cloze deletion.
+        var freeHasCloze = false
+    }
+
     /// Reads every card of one paragraph, line by line (FORMAT.md §3): `Q:`/`A:` cards, `?`/`??`
     /// cards, one-line cards and cloze groups may share a paragraph.
     mutating func readCards(_ text: ParagraphText, markers: SyntaxMarkers) {
-        let last = frames.count - 1
-        var reading: Reading?
+        var state = LineState()
         var firstFree = 0
-        // An `A:` paragraph answering the question of the paragraph before.
-        if last >= 0, let pending = frames[last].pendingQuestion {
-            frames[last].pendingQuestion = nil
-            if case let .answer(after) = role(of: 0, in: text, markers: markers) {
-                reading = Reading(front: .given(pending.front), answer: (0, after), markerStart: 0,
-                                  isQuestionAnswer: true, firstLine: pending.firstLine, column: pending.column)
-                firstFree = 1
-            } else {
-                warn(line: pending.firstLine, column: pending.column,
-                     "question has no answer (expected a line starting with 'A:'); no card made")
-            }
+        if let answered = answerPendingQuestion(text, markers: markers) {
+            state.reading = answered
+            firstFree = 1
         }
-        // An answer marker that ended the paragraph before: this paragraph is the answer when it
-        // holds no card syntax of its own.
-        if last >= 0, let pending = frames[last].pendingAnswer {
-            frames[last].pendingAnswer = nil
-            if (0..<text.lineCount).allSatisfy({ role(of: $0, in: text, markers: markers) == .plain }) {
-                var back = 0..<text.raw.count
-                let id = takeExplicitID(text, &back)
-                emitQuestion(front: pending.front, back: text.string(trimmed(text.raw, back)), reversed: pending.reversed,
-                             lines: pending.firstLine...text.fileLines[text.lineCount - 1], column: pending.column,
-                             explicitID: id)
-                return
-            }
-            warn(line: pending.firstLine, column: pending.column, "card has an empty answer; no card made")
-        }
-        // Lines that belong to no card yet, from `free` on: a cloze group, a `?` question, or prose.
-        var free: Int?
-        var freeHasCloze = false
-        func flushFree(before end: Int) {
-            if let start = free, freeHasCloze, end > start { clozeGroup(text, lines: start..<end) }
-            free = nil
-            freeHasCloze = false
-        }
+        if answerPendingAnswer(text, markers: markers) { return }
         for i in firstFree..<text.lineCount {
             let role = role(of: i, in: text, markers: markers)
-            if let current = reading {
-                switch role {
-                case let .question(after):
-                    finish(current, text, endLine: i - 1, paragraphEnd: false)
-                    reading = Reading(front: .text(from: after), markerStart: text.lineStarts[i], isQuestionAnswer: true,
-                                      firstLine: text.fileLines[i], column: text.fileColumns[i])
-                case let .answer(after) where current.isQuestionAnswer && current.answer == nil:
-                    reading?.answer = (i, after)
-                    reading?.markerStart = text.lineStarts[i]
-                case let .oneLine(separator) where current.answer != nil:
-                    // A one-line card ends the answer before it.
-                    finish(current, text, endLine: i - 1, paragraphEnd: false)
-                    reading = nil
-                    oneLineCard(text, line: i, separator: separator)
-                default:
-                    break
-                }
-                continue
-            }
-            switch role {
-            case let .question(after):
-                flushFree(before: i)
-                reading = Reading(front: .text(from: after), markerStart: text.lineStarts[i], isQuestionAnswer: true,
-                                  firstLine: text.fileLines[i], column: text.fileColumns[i])
-            case .answer:
-                warn(line: text.fileLines[i], column: text.fileColumns[i],
-                     "'A:' line has no question before it (start the question with 'Q:'); no card made")
-                if free == nil { free = i }
-            case let .separator(reversed):
-                guard let start = free else {
-                    warn(line: text.fileLines[i], column: text.fileColumns[i],
-                         "'\(reversed ? "??" : "?")' line has no question above it; no card made")
-                    continue
-                }
-                free = nil
-                freeHasCloze = false
-                let next = i + 1 < text.lineCount ? text.lineStarts[i + 1] : text.raw.count
-                reading = Reading(front: .text(from: text.lineStarts[start]), answer: (i, next),
-                                  markerStart: text.lineStarts[i], reversed: reversed, isQuestionAnswer: false,
-                                  firstLine: text.fileLines[start], column: text.fileColumns[start])
-            case let .oneLine(separator):
-                flushFree(before: i)
-                oneLineCard(text, line: i, separator: separator)
-            case .ankiCloze, .highlight:
-                if free == nil { free = i }
-                freeHasCloze = true
-            case .plain:
-                if free == nil { free = i }
+            if let current = state.reading {
+                continueCard(current, line: i, role: role, text, reading: &state.reading)
+            } else {
+                readFreeLine(i, role: role, text, state: &state)
             }
         }
-        if let current = reading { finish(current, text, endLine: text.lineCount - 1, paragraphEnd: true) }
-        flushFree(before: text.lineCount)
+        if let current = state.reading { finish(current, text, endLine: text.lineCount - 1, paragraphEnd: true) }
+        flushFree(text, before: text.lineCount, state: &state)
+    }
+
+    /// An `A:` paragraph answering the question of the paragraph before: the card it goes on,
+    /// or nil (with a warning when a question was waiting and this paragraph does not answer it).
+    private mutating func answerPendingQuestion(_ text: ParagraphText, markers: SyntaxMarkers) -> Reading? {
+        let last = frames.count - 1
+        guard last >= 0, let pending = frames[last].pendingQuestion else { return nil }
+        frames[last].pendingQuestion = nil
+        if case let .answer(after) = role(of: 0, in: text, markers: markers) {
+            return Reading(front: .given(pending.front), answer: (0, after), markerStart: 0,
+                           isQuestionAnswer: true, firstLine: pending.firstLine, column: pending.column)
+        }
+        warn(line: pending.firstLine, column: pending.column,
+             "question has no answer (expected a line starting with 'A:'); no card made")
+        return nil
+    }
+
+    /// An answer marker that ended the paragraph before: this paragraph is the answer when it
+    /// holds no card syntax of its own. Returns whether it was (the card is then made).
+    private mutating func answerPendingAnswer(_ text: ParagraphText, markers: SyntaxMarkers) -> Bool {
+        let last = frames.count - 1
+        guard last >= 0, let pending = frames[last].pendingAnswer else { return false }
+        frames[last].pendingAnswer = nil
+        if (0..<text.lineCount).allSatisfy({ role(of: $0, in: text, markers: markers) == .plain }) {
+            var back = 0..<text.raw.count
+            let id = takeExplicitID(text, &back)
+            emitQuestion(front: pending.front, back: text.string(trimmed(text.raw, back)), reversed: pending.reversed,
+                         lines: pending.firstLine...text.fileLines[text.lineCount - 1], column: pending.column,
+                         explicitID: id)
+            return true
+        }
+        warn(line: pending.firstLine, column: pending.column, "card has an empty answer; no card made")
+        return false
+    }
+
+    /// Line `i` while card `current` is being read: a `Q:` starts the next card, an `A:` the
+    /// answer of a `Q:` card, a one-line card ends the answer before it; other lines are the card's.
+    private mutating func continueCard(_ current: Reading, line i: Int, role: CardLineRole, _ text: ParagraphText,
+                                       reading: inout Reading?) {
+        switch role {
+        case let .question(after):
+            finish(current, text, endLine: i - 1, paragraphEnd: false)
+            reading = Reading(front: .text(from: after), markerStart: text.lineStarts[i], isQuestionAnswer: true,
+                              firstLine: text.fileLines[i], column: text.fileColumns[i])
+        case let .answer(after) where current.isQuestionAnswer && current.answer == nil:
+            reading?.answer = (i, after)
+            reading?.markerStart = text.lineStarts[i]
+        case let .oneLine(separator) where current.answer != nil:
+            // A one-line card ends the answer before it.
+            finish(current, text, endLine: i - 1, paragraphEnd: false)
+            reading = nil
+            oneLineCard(text, line: i, separator: separator)
+        default:
+            break
+        }
+    }
+
+    /// Line `i` while no card is being read: it starts a card, makes a one-line card, or joins
+    /// the free lines.
+    private mutating func readFreeLine(_ i: Int, role: CardLineRole, _ text: ParagraphText, state: inout LineState) {
+        switch role {
+        case let .question(after):
+            flushFree(text, before: i, state: &state)
+            state.reading = Reading(front: .text(from: after), markerStart: text.lineStarts[i], isQuestionAnswer: true,
+                                    firstLine: text.fileLines[i], column: text.fileColumns[i])
+        case .answer:
+            warn(line: text.fileLines[i], column: text.fileColumns[i],
+                 "'A:' line has no question before it (start the question with 'Q:'); no card made")
+            if state.free == nil { state.free = i }
+        case let .separator(reversed):
+            guard let start = state.free else {
+                warn(line: text.fileLines[i], column: text.fileColumns[i],
+                     "'\(reversed ? "??" : "?")' line has no question above it; no card made")
+                return
+            }
+            state.free = nil
+            state.freeHasCloze = false
+            let next = i + 1 < text.lineCount ? text.lineStarts[i + 1] : text.raw.count
+            state.reading = Reading(front: .text(from: text.lineStarts[start]), answer: (i, next),
+                                    markerStart: text.lineStarts[i], reversed: reversed, isQuestionAnswer: false,
+                                    firstLine: text.fileLines[start], column: text.fileColumns[start])
+        case let .oneLine(separator):
+            flushFree(text, before: i, state: &state)
+            oneLineCard(text, line: i, separator: separator)
+        case .ankiCloze, .highlight:
+            if state.free == nil { state.free = i }
+            state.freeHasCloze = true
+        case .plain:
+            if state.free == nil { state.free = i }
+        }
+    }
+
+    /// Ends the free lines before line `end`: a cloze group when they hold a deletion.
+    private mutating func flushFree(_ text: ParagraphText, before end: Int, state: inout LineState) {
+        if let start = state.free, state.freeHasCloze, end > start { clozeGroup(text, lines: start..<end) }
+        state.free = nil
+        state.freeHasCloze = false
     }
 
     /// Ends a card read from a paragraph at line `endLine` (inclusive).

@@ -165,87 +165,87 @@ extension CardWriter {
         guard draft.kind == .basic || draft.kind == .reversed else {
             throw .syntaxDoesNotFit(multiLine ? .multiLine : .questionAnswer, draft.kind)
         }
-        let questionLines = lines(question.text)
-        if let blank = questionLines.firstIndex(where: isBlank) { throw .blankLine(question.side, line: blank + 1) }
-
-        // The question and the answer's marker: the card's paragraph up to the answer's text.
-        var head = Layout(sides: [question.side, answer.side])
-        for (i, line) in questionLines.enumerated() {
-            if !multiLine && i == 0 {
-                head.add("Q: " + line, origin: (question.side, 0), expect: .questionMarker)
-            } else if multiLine {
-                head.add(line, origin: (question.side, i),
-                         expect: .text(question.side, refused: [.questionMarker, .answerMarker, .separator, .oneLineSeparator]))
-            } else {
-                head.add(line, origin: (question.side, i), expect: .text(question.side, refused: [.questionMarker, .answerMarker]))
-            }
-        }
-        let marker = multiLine ? (draft.kind == .reversed ? "??" : "?") : "A:"
-        let markerExpectation: LineExpectation = multiLine ? .separator(after: question.side) : .answerMarker(after: question.side)
-        let answerRefused: Set<CardLineSyntax> = [.questionMarker, .oneLineSeparator]
-
-        /// The answer's paragraph lines after the marker (on the marker's line for `A:`).
-        func withParagraph(_ paragraph: [String]) -> Layout {
-            var layout = head
-            for (i, line) in paragraph.enumerated() {
-                let text = line + (i == paragraph.count - 1 ? idSuffix(draft) : "")
-                if i == 0 && !multiLine {
-                    layout.add("A: " + text, origin: (answer.side, 0), expect: markerExpectation)
-                } else {
-                    if i == 0 { layout.add(marker, origin: nil, expect: markerExpectation) }
-                    layout.add(text, origin: (answer.side, i), expect: .text(answer.side, refused: answerRefused))
-                }
-            }
-            return layout
-        }
-
-        let answerLines = lines(answer.text)
-        var asWritten = withParagraph(answerLines)
+        let card = try QuestionCard(draft, question: question, answer: answer, multiLine: multiLine)
+        var asWritten = card.withParagraph(card.answerLines)
         asWritten.closeParagraph()
 
         // The answer's blocks as Markdown reads the answer alone: as the reader gives them back.
         let document = MarkdownDocument(parsing: answer.text, options: .indexing)
         let blocks = document.children(of: 0).map { document.nodes[$0] }
         guard let first = blocks.first else { return (asWritten, nil) }
-        if blocks.count == 1, first.kind == .paragraph, max(first.range.start.line, first.range.end.line) == answerLines.count {
+        if blocks.count == 1, first.kind == .paragraph, max(first.range.start.line, first.range.end.line) == card.answerLines.count {
             return (asWritten, nil)
         }
         do {
-            return (asWritten, .success(try blockLayout()))
+            return (asWritten, .success(try card.blockLayout(blocks)))
         } catch {
             return (asWritten, .failure(error))
         }
+    }
 
-        func blockLayout() throws(CardWriterError) -> Layout {
-            var covered = [Bool](repeating: false, count: answerLines.count)
-            for (i, block) in blocks.enumerated() {
-                let start = block.range.start.line, end = max(start, block.range.end.line)
-                switch block.kind {
-                case .list, .codeBlock, .table, .blockQuote: break
-                case .paragraph where i == 0: break
-                default:
-                    throw .answerBlockNotAllowed(answer.side, line: start, block: Self.blockName(block.kind, first: i == 0))
-                }
-                for line in (start - 1)..<max(start - 1, min(end, answerLines.count)) { covered[line] = true }
-            }
-            // A line no block covers is a link reference definition: the only source Markdown makes
-            // no node of, so the reader would give the answer back without it.
-            if let line = answerLines.indices.first(where: { !covered[$0] && !isBlank(answerLines[$0]) }) {
-                throw .answerBlockNotAllowed(answer.side, line: line + 1, block: "a link reference definition")
-            }
-            // The reader joins the blocks with exactly one empty line.
-            for i in blocks.indices.dropFirst() {
-                let previousEnd = max(blocks[i - 1].range.start.line, blocks[i - 1].range.end.line)
-                let start = blocks[i].range.start.line
-                guard start > previousEnd, answerLines[previousEnd..<(start - 1)].elementsEqual([""]) else {
-                    throw .answerBlockSpacing(answer.side, line: start)
-                }
-                // The reader trims the answer's text (not its blocks) before it adds a block.
-                if i == 1, first.kind == .paragraph, let last = answerLines[previousEnd - 1].utf8.last, isSpace(last) {
-                    throw .answerBlockSpacing(answer.side, line: start)
-                }
-            }
+    /// A `basic` or `reversed` draft laid out with `Q:`/`A:` or `?`/`??`: the card's paragraph up
+    /// to the answer's text, from which each layout of the answer starts.
+    private struct QuestionCard {
+        /// The card being laid out.
+        let draft: CardDraft
+        /// Whether the layout is `?`/`??` (else `Q:`/`A:`).
+        let multiLine: Bool
+        /// The side the answer is.
+        let answerSide: CardSide
+        /// The lines of the answer's text.
+        let answerLines: [String]
+        /// The question and the answer's marker: the card's paragraph up to the answer's text.
+        let head: Layout
+        /// The answer's marker: `A:`, `?` or `??`.
+        let marker: String
+        /// What recognition must see on the marker's line.
+        let markerExpectation: LineExpectation
 
+        /// Lays out the question; throws when it holds a blank line.
+        init(_ draft: CardDraft, question: (side: CardSide, text: String), answer: (side: CardSide, text: String),
+             multiLine: Bool) throws(CardWriterError) {
+            let questionLines = lines(question.text)
+            if let blank = questionLines.firstIndex(where: isBlank) { throw .blankLine(question.side, line: blank + 1) }
+            var head = Layout(sides: [question.side, answer.side])
+            for (i, line) in questionLines.enumerated() {
+                if !multiLine && i == 0 {
+                    head.add("Q: " + line, origin: (question.side, 0), expect: .questionMarker)
+                } else if multiLine {
+                    head.add(line, origin: (question.side, i),
+                             expect: .text(question.side, refused: [.questionMarker, .answerMarker, .separator, .oneLineSeparator]))
+                } else {
+                    head.add(line, origin: (question.side, i), expect: .text(question.side, refused: [.questionMarker, .answerMarker]))
+                }
+            }
+            self.draft = draft
+            self.multiLine = multiLine
+            self.answerSide = answer.side
+            self.answerLines = lines(answer.text)
+            self.head = head
+            self.marker = multiLine ? (draft.kind == .reversed ? "??" : "?") : "A:"
+            self.markerExpectation = multiLine ? .separator(after: question.side) : .answerMarker(after: question.side)
+        }
+
+        /// The head and the answer's paragraph lines after the marker (on the marker's line for `A:`).
+        func withParagraph(_ paragraph: [String]) -> Layout {
+            let answerRefused: Set<CardLineSyntax> = [.questionMarker, .oneLineSeparator]
+            var layout = head
+            for (i, line) in paragraph.enumerated() {
+                let text = line + (i == paragraph.count - 1 ? idSuffix(draft) : "")
+                if i == 0 && !multiLine {
+                    layout.add("A: " + text, origin: (answerSide, 0), expect: markerExpectation)
+                } else {
+                    if i == 0 { layout.add(marker, origin: nil, expect: markerExpectation) }
+                    layout.add(text, origin: (answerSide, i), expect: .text(answerSide, refused: answerRefused))
+                }
+            }
+            return layout
+        }
+
+        /// The answer laid out block by block, so that the reader gives each back as the answer's.
+        func blockLayout(_ blocks: [MarkdownNode]) throws(CardWriterError) -> Layout {
+            try checkBlocks(blocks)
+            guard let first = blocks.first else { return head }
             var layout: Layout
             var textBefore: String
             if first.kind == .paragraph {
@@ -265,10 +265,44 @@ extension CardWriter {
                 let start = block.range.start.line, end = max(start, block.range.end.line)
                 // A blank line keeps the block the answer's only after text that announces it.
                 if textBefore.hasSuffix(":") { layout.addGap() }
-                layout.addBlock(block.kind, answerLines[(start - 1)..<end], side: answer.side, firstLine: start - 1)
+                layout.addBlock(block.kind, answerLines[(start - 1)..<end], side: answerSide, firstLine: start - 1)
                 textBefore = answerLines[end - 1]
             }
             return layout
+        }
+
+        /// Throws when the answer's blocks cannot stay the answer's: a kind of block an answer
+        /// cannot hold, a line no block covers, or blocks not one empty line apart.
+        func checkBlocks(_ blocks: [MarkdownNode]) throws(CardWriterError) {
+            guard let first = blocks.first else { return }
+            var covered = [Bool](repeating: false, count: answerLines.count)
+            for (i, block) in blocks.enumerated() {
+                let start = block.range.start.line, end = max(start, block.range.end.line)
+                switch block.kind {
+                case .list, .codeBlock, .table, .blockQuote: break
+                case .paragraph where i == 0: break
+                default:
+                    throw .answerBlockNotAllowed(answerSide, line: start, block: blockName(block.kind, first: i == 0))
+                }
+                for line in (start - 1)..<max(start - 1, min(end, answerLines.count)) { covered[line] = true }
+            }
+            // A line no block covers is a link reference definition: the only source Markdown makes
+            // no node of, so the reader would give the answer back without it.
+            if let line = answerLines.indices.first(where: { !covered[$0] && !isBlank(answerLines[$0]) }) {
+                throw .answerBlockNotAllowed(answerSide, line: line + 1, block: "a link reference definition")
+            }
+            // The reader joins the blocks with exactly one empty line.
+            for i in blocks.indices.dropFirst() {
+                let previousEnd = max(blocks[i - 1].range.start.line, blocks[i - 1].range.end.line)
+                let start = blocks[i].range.start.line
+                guard start > previousEnd, answerLines[previousEnd..<(start - 1)].elementsEqual([""]) else {
+                    throw .answerBlockSpacing(answerSide, line: start)
+                }
+                // The reader trims the answer's text (not its blocks) before it adds a block.
+                if i == 1, first.kind == .paragraph, let last = answerLines[previousEnd - 1].utf8.last, isSpace(last) {
+                    throw .answerBlockSpacing(answerSide, line: start)
+                }
+            }
         }
     }
 

@@ -78,11 +78,22 @@ extension CardWriter {
         let bytes = readBackNote(layout)
         let source = SourceText(bytes)
         let document = MarkdownDocument(parsing: bytes, options: .indexing)
+        do {
+            if let paragraph = try checkBlocks(layout, in: document) {
+                try checkLineRoles(layout, paragraph: paragraph, in: document, source: source, draft: draft)
+            }
+        } catch {
+            return error
+        }
+        return readBackProblem(bytes, layout: layout, draft: draft)
+    }
+
+    /// Throws when Markdown does not read the layout's blocks — the card's paragraph, then the
+    /// answer's blocks — each where it was written; returns the paragraph's node.
+    private static func checkBlocks(_ layout: Layout, in document: MarkdownDocument) throws(CardWriterError) -> Int? {
         let lastSide = layout.sides.last ?? .text
         let answerSide = layout.sides.count > 1 ? layout.sides[1] : lastSide
         let base = firstCardLine - 1
-
-        // Blocks: the card's paragraph, then the answer's blocks, each where it was written.
         let tops = Array(document.children(of: 0))
         var paragraph: Int?
         for (b, block) in layout.blocks.enumerated() {
@@ -92,53 +103,60 @@ extension CardWriter {
             guard let top = tops.first(where: { document.nodes[$0].range.start.line == want.lowerBound }) else {
                 guard b == 0 else {
                     // Nothing starts there: the line was read as part of the block before it.
-                    return .answerBlockNotAttachable(answerSide, line: sideLine(want.lowerBound).line)
+                    throw .answerBlockNotAttachable(answerSide, line: sideLine(want.lowerBound).line)
                 }
                 // The first line began what Markdown makes no node of in place: a link reference
                 // definition, or a footnote definition (which cmark moves to the document's end).
                 let line = sideLine(want.lowerBound)
-                return .lineStartsBlock(line.side, line: line.line)
+                throw .lineStartsBlock(line.side, line: line.line)
             }
             let node = document.nodes[top]
             let end = max(node.range.start.line, node.range.end.line)
             if node.kind != block.kind {
-                guard side == nil else { return .answerBlockNotAttachable(answerSide, line: sideLine(want.lowerBound).line) }
+                guard side == nil else { throw .answerBlockNotAttachable(answerSide, line: sideLine(want.lowerBound).line) }
                 // A setext heading: its underline is the line that made it. (cmark-gfm may end the
                 // heading's range on the line after the underline: the next block starts there.)
                 let next = tops.first { document.nodes[$0].range.start.line > want.lowerBound }
                 let underline = min(end, next.map { document.nodes[$0].range.start.line - 1 } ?? end)
                 let line = sideLine(node.kind == .heading && underline > want.lowerBound ? underline : want.lowerBound)
-                return .lineStartsBlock(line.side, line: line.line)
+                throw .lineStartsBlock(line.side, line: line.line)
             }
             if end < want.upperBound {
                 let line = sideLine(end + 1)
-                return side == nil ? .lineStartsBlock(line.side, line: line.line) : .answerBlockNotAttachable(answerSide, line: line.line)
+                throw side == nil ? .lineStartsBlock(line.side, line: line.line) : .answerBlockNotAttachable(answerSide, line: line.line)
             }
             if end > want.upperBound {
-                if b == layout.blocks.count - 1 { return .unclosedBlock(lastSide) }
+                if b == layout.blocks.count - 1 { throw .unclosedBlock(lastSide) }
                 let next = layout.blocks[b + 1].lines.lowerBound + base + 1
-                return .answerBlockNotAttachable(answerSide, line: sideLine(next).line)
+                throw .answerBlockNotAttachable(answerSide, line: sideLine(next).line)
             }
             if b == 0 { paragraph = top }
         }
+        return paragraph
+    }
 
-        // Each line's role in the card's paragraph.
-        if let index = paragraph {
-            let paragraph = document.nodes[index]
-            var text = ParagraphText()
-            text.load(source: source, first: paragraph.range.start.line, last: paragraph.range.end.line,
-                      startColumn: paragraph.range.start.column, masks: inlineMasks(of: index, in: document, source: source))
-            let extractor = CardExtractor(source: source, path: "card.md")
-            for (i, expectation) in layout.expectations.enumerated() where i < text.lineCount {
-                let role = extractor.role(of: i, in: text, markers: [.colon, .question, .doubled])
-                let line = layout.sideLine(i)
-                if let problem = check(role, against: expectation, line: line, text: text, index: i, draft: draft) {
-                    return problem
-                }
+    /// Throws when a line of the card's paragraph (node `index`) has another role than the layout
+    /// expects of it.
+    private static func checkLineRoles(_ layout: Layout, paragraph index: Int, in document: MarkdownDocument,
+                                       source: SourceText, draft: CardDraft) throws(CardWriterError) {
+        let paragraph = document.nodes[index]
+        var text = ParagraphText()
+        text.load(source: source, first: paragraph.range.start.line, last: paragraph.range.end.line,
+                  startColumn: paragraph.range.start.column, masks: inlineMasks(of: index, in: document, source: source))
+        let extractor = CardExtractor(source: source, path: "card.md")
+        for (i, expectation) in layout.expectations.enumerated() where i < text.lineCount {
+            let role = extractor.role(of: i, in: text, markers: [.colon, .question, .doubled])
+            let line = layout.sideLine(i)
+            if let problem = check(role, against: expectation, line: line, text: text, index: i, draft: draft) {
+                throw problem
             }
         }
+    }
 
-        // What the reader made of it.
+    /// The problem with what the reader made of the note: a broken deletion, an ID, a warning,
+    /// or other cards than the draft's.
+    private static func readBackProblem(_ bytes: [UInt8], layout: Layout, draft: CardDraft) -> CardWriterError {
+        let lastSide = layout.sides.last ?? .text
         let parsed = NoteParser.parse(bytes, path: "card.md")
         let cardLines = firstCardLine...(firstCardLine + layout.lines.count - 1)
         if let error = parsed.diagnostics.first(where: { $0.severity == .error && $0.line.map(cardLines.contains) ?? false }),

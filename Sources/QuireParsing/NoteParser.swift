@@ -33,22 +33,76 @@ public enum NoteParser {
     /// Parses a note and also returns its parsed front matter, for an editor to start from.
     static package func parseForEditing(_ bytes: [UInt8], path: String, syntax: CardSyntax = .quire)
         -> (note: Note?, frontMatter: FrontMatter?, diagnostics: [Diagnostic]) {
-        var diagnostics: [Diagnostic] = []
+        let frontMatter: FrontMatter
+        let source: SourceText
+        do {
+            try checkReadable(bytes, path: path)
+            frontMatter = try readFrontMatter(bytes, path: path)
+            source = SourceText(bytes)
+            try checkBodyLimits(bytes, frontMatter: frontMatter, source: source, path: path)
+        } catch {
+            return (nil, nil, [error.diagnostic])
+        }
+        var body = scanBody(bytes, frontMatter: frontMatter, source: source, path: path)
+        var keys = KeyReader(root: frontMatter.root, path: path)
+        if case .quire = syntax { keys.diagnostics += body.diagnostics }
+
+        // Title and deck.
+        let title = keys.string("title") ?? body.firstTitle ?? fileStem(path)
+        let deck = keys.namedDeck() ?? folderDeck(path)
+
+        // Tags: front matter, then inline.
+        let tags = keys.tags(inline: body.inlineTags)
+        if case .obsidianSR(let settings) = syntax {
+            let found = ObsidianCardParser.cards(in: bytes, path: path, tags: tags.map(\.name), settings: settings)
+            body.cards = found.cards
+            keys.diagnostics += found.diagnostics
+        }
+
+        var note = Note(path: path, title: title, deck: deck, tags: tags, byteCount: bytes.count)
+        keys.readPlainKeys(into: &note)
+        let stored = keys.storedLines()
+        var diagnostics = keys.diagnostics
+        // Moved out, so that giving the cards their IDs does not copy the array.
+        var cards = body.cards
+        body.cards = []
+        diagnostics += CardMatcher.assign(&cards, stored: stored, path: path)
+        dropSpareCapacity(&cards)
+
+        note.cards = cards
+        note.contentDigest = contentDigest(bytes)
+        return (note, frontMatter, diagnostics)
+    }
+
+    // MARK: - Refusing a file
+
+    /// Why a file is not read as a note: the one error that says so.
+    private struct Refusal: Error {
+        /// The error, located, ending in "; file skipped" or "; skipped".
+        let diagnostic: Diagnostic
+    }
+
+    /// Refuses a binary file, one that is not valid UTF-8, and one holding a merge conflict.
+    private static func checkReadable(_ bytes: [UInt8], path: String) throws(Refusal) {
         let hasNUL = bytes.withUnsafeBytes { buf in
             buf.baseAddress.map { RawBytes.first(0, in: $0, count: min(buf.count, binaryProbeLength)) != nil } ?? false
         }
         if hasNUL {
-            return (nil, nil, [Diagnostic(.error, path: path, message: "binary file (contains NUL bytes); skipped")])
+            throw Refusal(diagnostic: Diagnostic(.error, path: path, message: "binary file (contains NUL bytes); skipped"))
         }
         if let bad = firstInvalidUTF8(bytes) {
             let loc = SourceText(bytes).location(ofOffset: bad)
-            return (nil, nil, [Diagnostic(.error, path: path, line: loc.line, column: loc.column,
-                                     message: "invalid UTF-8; file skipped")])
+            throw Refusal(diagnostic: Diagnostic(.error, path: path, line: loc.line, column: loc.column,
+                                                 message: "invalid UTF-8; file skipped"))
         }
         if let conflict = mergeConflict(in: bytes) {
-            return (nil, nil, [Diagnostic(.error, path: path, line: conflict.lowerBound, column: 1,
-                                          message: mergeConflictMessage(conflict) + "; file skipped")])
+            throw Refusal(diagnostic: Diagnostic(.error, path: path, line: conflict.lowerBound, column: 1,
+                                                 message: mergeConflictMessage(conflict) + "; file skipped"))
         }
+    }
+
+    /// The note's front matter, refused when it is not YAML or repeats a key.
+    private static func readFrontMatter(_ bytes: [UInt8], path: String) throws(Refusal) -> FrontMatter {
         let frontMatter: FrontMatter
         do {
             frontMatter = try FrontMatter(file: bytes)
@@ -58,39 +112,34 @@ public enum NoteParser {
             let brace = UInt8(ascii: "{")
             let placeholder = at >= 0 && at < bytes.count && bytes[at] == brace
                 && (at > 0 && bytes[at - 1] == brace || at + 1 < bytes.count && bytes[at + 1] == brace)
-            return (nil, nil, [Diagnostic(.error, path: path, line: error.mark.line, column: error.mark.column,
+            throw Refusal(diagnostic: Diagnostic(.error, path: path, line: error.mark.line, column: error.mark.column,
                                      message: error.message + (placeholder ? " ('{{' opens a YAML mapping: quote a template's "
-                                        + "placeholder, as in '{{date}}', or leave its folder out: ignore: in .quire/config.yaml)" : "") + "; file skipped")])
+                                        + "placeholder, as in '{{date}}', or leave its folder out: ignore: in .quire/config.yaml)" : "") + "; file skipped"))
         }
         if let root = frontMatter.root, let (duplicate, first) = YAMLNode.mapping(root).firstDuplicateKey() {
             let error = YAMLError.duplicateKey(key: duplicate.value, at: duplicate.start, firstAt: first.start)
-            return (nil, nil, [Diagnostic(.error, path: path, line: duplicate.start.line, column: duplicate.start.column,
-                                     message: error.message + "; file skipped")])
+            throw Refusal(diagnostic: Diagnostic(.error, path: path, line: duplicate.start.line, column: duplicate.start.column,
+                                                 message: error.message + "; file skipped"))
         }
-        let source = SourceText(bytes)
-        let root = frontMatter.root
-        func warn(_ node: YAMLNode, _ message: String) {
-            diagnostics.append(Diagnostic(.warning, path: path, line: node.start.line, column: node.start.column,
-                                          message: message))
-        }
-        func string(_ key: String) -> String? {
-            guard let node = root?[key] else { return nil }
-            guard let s = node.scalar else {
-                warn(node, "'\(key)' should be a single value; ignored")
-                return nil
-            }
-            // An empty value (`title:`, as a template leaves it) is no value.
-            return s.isNull ? nil : s.value
-        }
+        return frontMatter
+    }
 
-        // Body: shapes whose cost in cmark grows faster than their size are refused first.
+    /// Refuses a body with shapes whose cost in cmark grows faster than their size.
+    private static func checkBodyLimits(_ bytes: [UInt8], frontMatter: FrontMatter, source: SourceText,
+                                        path: String) throws(Refusal) {
         if let excess = bytes.withUnsafeBufferPointer({ buf in
             MarkdownLimits.firstExcess(in: UnsafeBufferPointer(rebasing: buf[frontMatter.bodyRange]))
         }) {
             let loc = source.location(ofOffset: frontMatter.bodyRange.lowerBound + excess.offset)
-            return (nil, nil, [Diagnostic(.error, path: path, line: loc.line, column: loc.column,
-                                          message: excess.message + "; file skipped")])
+            throw Refusal(diagnostic: Diagnostic(.error, path: path, line: loc.line, column: loc.column,
+                                                 message: excess.message + "; file skipped"))
         }
+    }
+
+    // MARK: - Reading the body and the keys
+
+    /// Parses the body as Markdown and scans it for cards, titles and inline tags.
+    private static func scanBody(_ bytes: [UInt8], frontMatter: FrontMatter, source: SourceText, path: String) -> BodyScan {
         func parseBody(_ options: MarkdownParseOptions) -> MarkdownDocument {
             bytes.withUnsafeBufferPointer { buf in
                 MarkdownDocument(parsing: UnsafeBufferPointer(rebasing: buf[frontMatter.bodyRange]),
@@ -100,95 +149,121 @@ public enum NoteParser {
         var document = parseBody(.indexing)
         // The indexing parse leaves strikethrough out; it changes only a heading's plain text.
         if headingHoldsTilde(document, source: source) { document = parseBody(.indexing.union(.strikethrough)) }
-        var body = CardExtractor.scan(document, source: source, path: path)
-        if case .quire = syntax { diagnostics += body.diagnostics }
+        return CardExtractor.scan(document, source: source, path: path)
+    }
 
-        // Title and deck.
-        let title = string("title") ?? body.firstTitle ?? fileStem(path)
-        var namedDeck: DeckPath?
-        if let text = string("deck") {
-            namedDeck = DeckPath(text)
-            if namedDeck == nil, let node = root?["deck"] { warn(node, "'deck' is empty; ignored") }
-        }
-        let deck = namedDeck ?? folderDeck(path)
-
-        // Tags: front matter, then inline.
-        var tags: [Tag] = []
-        var seen = SmallSet<String>()
-        func addTag(_ text: String, node: YAMLNode?) {
-            guard let tag = Tag(text) else {
-                if let node { warn(node, "'\(text)' is not a valid tag; ignored") }
-                return
-            }
-            if seen.insert(tag.key) { tags.append(tag) }
-        }
-        if let node = root?["tags"] {
-            switch node {
-            case .scalar(let s) where s.isNull: break
-            case .scalar(let s):
-                for part in s.value.split(separator: ",") where !part.trimmingSpaces().isEmpty {
-                    addTag(String(part), node: node)
-                }
-            case .sequence(let seq):
-                for item in seq.items {
-                    if let s = item.scalar { addTag(s.value, node: item) } else { warn(item, "a tag must be a single word; ignored") }
-                }
-            case .mapping:
-                warn(node, "'tags' should be a list or a comma-separated string; ignored")
-            }
-        }
-        for t in body.inlineTags { addTag(t, node: nil) }
-        if case .obsidianSR(let settings) = syntax {
-            let found = ObsidianCardParser.cards(in: bytes, path: path, tags: tags.map(\.name), settings: settings)
-            body.cards = found.cards
-            diagnostics += found.diagnostics
-        }
-
-        // The plain-valued keys (NoteKey.all), each read by its kind.
-        var note = Note(path: path, title: title, deck: deck, tags: tags, byteCount: bytes.count)
-        for key in NoteKey.all {
-            guard let node = root?[key.name], let value = Self.value(of: key, in: node, warn: warn) else { continue }
-            key.set(value, in: &note)
-        }
-
-        // Stored scheduling lines.
-        var stored: [StoredLine] = []
-        if let node = root?[SchedulingLine.key] {
-            if let map = node.mapping {
-                for (key, value) in map.entries {
-                    guard let id = CardID(key.value) else {
-                        diagnostics.append(Diagnostic(.warning, path: path, line: key.start.line, column: key.start.column,
-                                                      message: "'\(key.value)' is not a valid card ID; line ignored"))
-                        continue
-                    }
-                    let decoded = SchedulingLine.decode(value)
-                    for (mark, message) in decoded.problems {
-                        diagnostics.append(Diagnostic(.warning, path: path, line: mark.line, column: mark.column,
-                                                      message: message))
-                    }
-                    if let state = decoded.state {
-                        stored.append(StoredLine(id: id, state: state, line: key.start.line, column: key.start.column))
-                    }
-                }
-            } else if !(node.scalar?.isNull ?? false) {
-                warn(node, "'\(SchedulingLine.key)' must be a mapping of card IDs to scheduling lines; ignored")
-            }
-        }
-        // Moved out, so that giving the cards their IDs does not copy the array.
-        var cards = body.cards
-        body.cards = []
-        diagnostics += CardMatcher.assign(&cards, stored: stored, path: path)
-        // The extractor grew the array by doubling; the index keeps it, so it keeps no spare room
-        // (a quarter of the cards' memory in a big vault).
+    /// Copies `cards` into an array without spare room when it has much: the extractor grew the
+    /// array by doubling, and the index keeps it (a quarter of the cards' memory in a big vault).
+    private static func dropSpareCapacity(_ cards: inout [Card]) {
         if cards.capacity > cards.count + cards.count / 8 {
             cards = [Card](unsafeUninitializedCapacity: cards.count) { buffer, initialized in
                 initialized = buffer.initialize(fromContentsOf: cards)
             }
         }
+    }
 
-        note.cards = cards
-        note.contentDigest = contentDigest(bytes)
-        return (note, frontMatter, diagnostics)
+    /// Reads a note's front-matter keys, collecting a located warning for each value it ignores.
+    private struct KeyReader {
+        /// The front matter's mapping, nil when the note has none.
+        let root: YAMLMapping?
+        /// The note's path, for the warnings.
+        let path: String
+        /// The diagnostics so far, in the order the note is read.
+        var diagnostics: [Diagnostic] = []
+
+        /// Records a warning located at `node`.
+        mutating func warn(_ node: YAMLNode, _ message: String) {
+            diagnostics.append(Diagnostic(.warning, path: path, line: node.start.line, column: node.start.column,
+                                          message: message))
+        }
+
+        /// The single value of `key`, or nil when it is absent, empty (`title:`, as a template leaves
+        /// it) or not a single value (with a warning).
+        mutating func string(_ key: String) -> String? {
+            guard let node = root?[key] else { return nil }
+            guard let s = node.scalar else {
+                warn(node, "'\(key)' should be a single value; ignored")
+                return nil
+            }
+            return s.isNull ? nil : s.value
+        }
+
+        /// The deck the front matter names, or nil (with a warning when the name is empty).
+        mutating func namedDeck() -> DeckPath? {
+            guard let text = string("deck") else { return nil }
+            let deck = DeckPath(text)
+            if deck == nil, let node = root?["deck"] { warn(node, "'deck' is empty; ignored") }
+            return deck
+        }
+
+        /// The note's tags, each once: the front matter's `tags` (a list or a comma-separated
+        /// string), then `inline`; an invalid front-matter tag is warned about and left out.
+        mutating func tags(inline: [String]) -> [Tag] {
+            var tags: [Tag] = []
+            var seen = SmallSet<String>()
+            func add(_ text: String, node: YAMLNode?) {
+                guard let tag = Tag(text) else {
+                    if let node { warn(node, "'\(text)' is not a valid tag; ignored") }
+                    return
+                }
+                if seen.insert(tag.key) { tags.append(tag) }
+            }
+            if let node = root?["tags"] {
+                switch node {
+                case .scalar(let s) where s.isNull: break
+                case .scalar(let s):
+                    for part in s.value.split(separator: ",") where !part.trimmingSpaces().isEmpty {
+                        add(String(part), node: node)
+                    }
+                case .sequence(let seq):
+                    for item in seq.items {
+                        if let s = item.scalar { add(s.value, node: item) } else { warn(item, "a tag must be a single word; ignored") }
+                    }
+                case .mapping:
+                    warn(node, "'tags' should be a list or a comma-separated string; ignored")
+                }
+            }
+            for t in inline { add(t, node: nil) }
+            return tags
+        }
+
+        /// Sets the plain-valued keys (``NoteKey/all``) on `note`, each read by its kind.
+        mutating func readPlainKeys(into note: inout Note) {
+            for key in NoteKey.all {
+                guard let node = root?[key.name],
+                      let value = NoteParser.value(of: key, in: node, warn: { warn($0, $1) }) else { continue }
+                key.set(value, in: &note)
+            }
+        }
+
+        /// The stored scheduling lines, each with a valid card ID and a decodable state; the
+        /// others are warned about and left out.
+        mutating func storedLines() -> [StoredLine] {
+            var stored: [StoredLine] = []
+            guard let node = root?[SchedulingLine.key] else { return stored }
+            guard let map = node.mapping else {
+                if !(node.scalar?.isNull ?? false) {
+                    warn(node, "'\(SchedulingLine.key)' must be a mapping of card IDs to scheduling lines; ignored")
+                }
+                return stored
+            }
+            for (key, value) in map.entries {
+                guard let id = CardID(key.value) else {
+                    diagnostics.append(Diagnostic(.warning, path: path, line: key.start.line, column: key.start.column,
+                                                  message: "'\(key.value)' is not a valid card ID; line ignored"))
+                    continue
+                }
+                let decoded = SchedulingLine.decode(value)
+                for (mark, message) in decoded.problems {
+                    diagnostics.append(Diagnostic(.warning, path: path, line: mark.line, column: mark.column,
+                                                  message: message))
+                }
+                if let state = decoded.state {
+                    stored.append(StoredLine(id: id, state: state, line: key.start.line, column: key.start.column))
+                }
+            }
+            return stored
+        }
     }
 
     /// The value of a plain-valued key from its front-matter node, or nil with a warning (through

@@ -149,38 +149,63 @@ enum ObsidianCardParser {
     /// The plugin's line parser over the file's lines (front matter blanked).
     static func questions(_ lines: [String], settings: ObsidianSRSettings, diagnostics: inout [Diagnostic],
                           path: String) -> [Question] {
-        var separators = [(settings.singleLineSeparator, QuestionType.singleLineBasic),
-                          (settings.singleLineReversedSeparator, QuestionType.singleLineReversed)]
-        if separators[1].0.utf16.count > separators[0].0.utf16.count { separators.swapAt(0, 1) }
-        let end = settings.multiLineEndMarker
-        var found: [Question] = []
-        var text = ""
-        var type: QuestionType?
-        var first = 0
-        var i = 0
-        let n = lines.count
-        func warn(_ line: Int, _ message: String) {
-            diagnostics.append(Diagnostic(.warning, path: path, line: line + 1, column: 1, message: message))
+        var scan = QuestionScan(lines: lines, settings: settings, path: path)
+        while scan.i < lines.count { scan.readLine() }
+        if let t = scan.type, !scan.text.isEmpty {
+            scan.found.append(Question(type: t, text: jsTrimEnd(scan.text), firstLine: scan.first, lastLine: lines.count - 1))
         }
-        while i < n {
+        diagnostics += scan.warnings
+        return scan.found
+    }
+
+    /// The state of the plugin's line parser as it goes down a note's lines.
+    private struct QuestionScan {
+        /// The file's lines (front matter blanked).
+        let lines: [String]
+        let settings: ObsidianSRSettings
+        /// The note's path, for the warnings.
+        let path: String
+        /// The one-line separators, the longer first (the plugin tries them in that order).
+        let separators: [(String, QuestionType)]
+        /// The questions found so far.
+        var found: [Question] = []
+        /// The text of the question being read.
+        var text = ""
+        /// The kind of the question being read, once a line has told it.
+        var type: QuestionType?
+        /// The 0-based line the question being read starts on.
+        var first = 0
+        /// The 0-based line read next.
+        var i = 0
+        /// Where the plugin's reading differs from what the note seems to say.
+        var warnings: [Diagnostic] = []
+
+        /// A parser at the top of `lines`.
+        init(lines: [String], settings: ObsidianSRSettings, path: String) {
+            var separators = [(settings.singleLineSeparator, QuestionType.singleLineBasic),
+                              (settings.singleLineReversedSeparator, QuestionType.singleLineReversed)]
+            if separators[1].0.utf16.count > separators[0].0.utf16.count { separators.swapAt(0, 1) }
+            self.lines = lines
+            self.settings = settings
+            self.path = path
+            self.separators = separators
+        }
+
+        /// Records a warning at 0-based line `line`.
+        mutating func warn(_ line: Int, _ message: String) {
+            warnings.append(Diagnostic(.warning, path: path, line: line + 1, column: 1, message: message))
+        }
+
+        /// Reads line `i` and moves on past it (and past the lines it takes with it).
+        mutating func readLine() {
+            let n = lines.count
             let line = lines[i]
             let trimmedLine = jsTrim(line)
             if line.hasPrefix("<!--"), !line.hasPrefix("<!--SR:") {
-                // The plugin skips the comment line and the line after it; a comment not closed
-                // on its line hides the rest of the note.
-                if line.contains("-->") {
-                    if i + 1 < n, hasCardSyntax(lines[i + 1], settings) {
-                        warn(i + 1, "the Obsidian spaced-repetition plugin skips the line after a one-line HTML comment; no card made (as in the plugin)")
-                    }
-                    i += 2
-                } else {
-                    if (i + 1..<n).contains(where: { hasCardSyntax(lines[$0], settings) }) {
-                        warn(i, "the Obsidian spaced-repetition plugin reads nothing after an HTML comment that opens on this line and closes on a later one; the cards below are not made (as in the plugin)")
-                    }
-                    i = n + 1
-                }
-                continue
+                skipComment(line)
+                return
             }
+            let end = settings.multiLineEndMarker
             let isEmpty = trimmedLine.isEmpty
             if (isEmpty && end.isEmpty) || (isEmpty && type == nil) || (!end.isEmpty && trimmedLine == end) {
                 if let t = type {
@@ -190,7 +215,7 @@ enum ObsidianCardParser {
                 text = ""
                 first = i + 1
                 i += 1
-                continue
+                return
             }
             if !text.isEmpty { text += "\n" }
             text += jsTrimEnd(line)
@@ -200,24 +225,7 @@ enum ObsidianCardParser {
                 break
             }
             if type == .singleLineBasic || type == .singleLineReversed, let t = type {
-                if let dropped = before, dropped == .multiLineBasic || dropped == .multiLineReversed || dropped == .cloze {
-                    warn(first, "the Obsidian spaced-repetition plugin drops this card because line \(i + 1) holds '\(t == .singleLineBasic ? settings.singleLineSeparator : settings.singleLineReversedSeparator)' (as in the plugin)")
-                }
-                text = line
-                first = i
-                if i + 1 < n, lines[i + 1].hasPrefix("<!--SR:") {
-                    text += "\n" + lines[i + 1]
-                    i += 1
-                } else if i + 1 < n, lines[i + 1].hasPrefix(metadataCallout) {
-                    for j in (i + 1)..<n {
-                        text += "\n" + lines[j]
-                        i += 1
-                        if lines[j].contains("<!--SR:") { break }
-                    }
-                }
-                found.append(Question(type: t, text: text, firstLine: first, lastLine: i))
-                type = nil
-                text = ""
+                addSingleLine(t, line: line, replacing: before)
             } else if trimmedLine == settings.multiLineSeparator {
                 if text.utf16.count > 1 { type = .multiLineBasic }
             } else if trimmedLine == settings.multiLineReversedSeparator {
@@ -236,10 +244,47 @@ enum ObsidianCardParser {
             }
             i += 1
         }
-        if let t = type, !text.isEmpty {
-            found.append(Question(type: t, text: jsTrimEnd(text), firstLine: first, lastLine: n - 1))
+
+        /// Skips an HTML comment line as the plugin does: with the line after it, or, when the
+        /// comment does not close on its line, with the rest of the note.
+        mutating func skipComment(_ line: String) {
+            let n = lines.count
+            if line.contains("-->") {
+                if i + 1 < n, hasCardSyntax(lines[i + 1], settings) {
+                    warn(i + 1, "the Obsidian spaced-repetition plugin skips the line after a one-line HTML comment; no card made (as in the plugin)")
+                }
+                i += 2
+            } else {
+                if (i + 1..<n).contains(where: { hasCardSyntax(lines[$0], settings) }) {
+                    warn(i, "the Obsidian spaced-repetition plugin reads nothing after an HTML comment that opens on this line and closes on a later one; the cards below are not made (as in the plugin)")
+                }
+                i = n + 1
+            }
         }
-        return found
+
+        /// Adds the one-line question on line `i`, with its scheduling comment or metadata callout
+        /// below it; the multi-line or cloze question read before it (`replacing`) is dropped.
+        mutating func addSingleLine(_ t: QuestionType, line: String, replacing before: QuestionType?) {
+            let n = lines.count
+            if let dropped = before, dropped == .multiLineBasic || dropped == .multiLineReversed || dropped == .cloze {
+                warn(first, "the Obsidian spaced-repetition plugin drops this card because line \(i + 1) holds '\(t == .singleLineBasic ? settings.singleLineSeparator : settings.singleLineReversedSeparator)' (as in the plugin)")
+            }
+            text = line
+            first = i
+            if i + 1 < n, lines[i + 1].hasPrefix("<!--SR:") {
+                text += "\n" + lines[i + 1]
+                i += 1
+            } else if i + 1 < n, lines[i + 1].hasPrefix(metadataCallout) {
+                for j in (i + 1)..<n {
+                    text += "\n" + lines[j]
+                    i += 1
+                    if lines[j].contains("<!--SR:") { break }
+                }
+            }
+            found.append(Question(type: t, text: text, firstLine: first, lastLine: i))
+            type = nil
+            text = ""
+        }
     }
 
     /// Whether the first occurrence of `marker` in `text` is outside inline code (an odd number

@@ -187,13 +187,92 @@ public struct FSRSScheduler: Scheduler {
         new.difficulty = memory.difficulty
         new.lastReview = now
         new.reps = old.reps + 1
-        let fuzzFactor = settings.fuzz ? IntervalFuzz.factor(card: card, reviews: new.reps) : nil
+        var answer = Answer(new: new, now: now, maximumInterval: settings.maximumInterval,
+                            fuzzFactor: settings.fuzz ? IntervalFuzz.factor(card: card, reviews: new.reps) : nil)
+        switch old.state {
+        case .review where before.memory != nil:
+            if rating == .again {
+                answer.new.lapses = old.lapses + 1
+                if let first = settings.relearningSteps.first {
+                    return answer.stay(.relearning, step: 0, delaySeconds: Double(first))
+                }
+                return answer.graduate(answer.constrain(nextInterval(stability: memory.stability), minimum: 1))
+            }
+            return reviewed(answer, before: before, memory: memory, rating: rating)
+
+        case .new, .learning, .relearning, .review:
+            return stepped(answer, old: old, before: before, memory: memory, rating: rating)
+        }
+    }
+
+    /// A review card with memory answered hard, good or easy: with ordered intervals, each
+    /// button's interval is longer than the one before it.
+    private func reviewed(_ answer: Answer, before: Prior, memory: MemoryState, rating: Rating) -> SchedulingState {
+        guard settings.intervalOrdering else {
+            return answer.graduate(answer.constrain(nextInterval(stability: memory.stability), minimum: 1))
+        }
+        let hard = answer.constrain(nextInterval(stability: rating == .hard ? memory.stability
+                                                 : update(before, .hard).stability), minimum: 1)
+        if rating == .hard { return answer.graduate(hard) }
+        let good = answer.constrain(nextInterval(stability: rating == .good ? memory.stability
+                                                 : update(before, .good).stability), minimum: hard + 1)
+        if rating == .good { return answer.graduate(good) }
+        return answer.graduate(answer.constrain(nextInterval(stability: memory.stability), minimum: good + 1))
+    }
+
+    /// A card in its learning or relearning steps (a new card, or a review card without memory,
+    /// relearned from its first review like a new one): the next step, or graduation.
+    private func stepped(_ answer: Answer, old: SchedulingState, before: Prior, memory: MemoryState,
+                         rating: Rating) -> SchedulingState {
+        let relearning = old.state == .relearning
+        let steps = relearning ? settings.relearningSteps : settings.learningSteps
+        let phase: CardState = relearning ? .relearning : .learning
+        let step = old.state == .new || old.state == .review ? 0 : max(old.step ?? 0, 0)
+        func graduateFromSteps() -> SchedulingState {
+            let days = nextInterval(stability: memory.stability)
+            guard rating == .easy, settings.intervalOrdering else { return answer.graduate(answer.constrain(days, minimum: 1)) }
+            let good = answer.constrain(nextInterval(stability: update(before, .good).stability), minimum: 1)
+            return answer.graduate(answer.constrain(days, minimum: good + 1))
+        }
+        if steps.isEmpty || (step >= steps.count && rating != .again) { return graduateFromSteps() }
+        switch rating {
+        case .again:
+            return answer.stay(phase, step: 0, delaySeconds: Double(steps[0]))
+        case .hard:
+            if step == 0 {
+                let delay = steps.count == 1 ? Double(steps[0]) * 1.5 : Double(steps[0] + steps[1]) / 2
+                return answer.stay(phase, step: 0, delaySeconds: delay)
+            }
+            return answer.stay(phase, step: step, delaySeconds: Double(steps[step]))
+        case .good:
+            if step + 1 >= steps.count { return graduateFromSteps() }
+            return answer.stay(phase, step: step + 1, delaySeconds: Double(steps[step + 1]))
+        case .easy:
+            return graduateFromSteps()
+        }
+    }
+
+    /// One answer's new state being made: the card's new memory and review count, and the
+    /// limits and fuzz of its interval.
+    private struct Answer {
+        /// The state after the answer, before its phase, step, interval and due time are set.
+        var new: SchedulingState
+        /// When the card was answered.
+        let now: Timestamp
+        /// The longest interval, in days.
+        let maximumInterval: Int
+        /// The card's fuzz factor for this review, or nil without fuzz.
+        let fuzzFactor: Double?
+
+        /// An interval of `days` fuzzed (when fuzz is on) and kept between `minimum` and the maximum.
         func constrain(_ days: Int, minimum: Int) -> Int {
             if let fuzzFactor {
-                return IntervalFuzz.apply(days, factor: fuzzFactor, minimum: minimum, maximum: settings.maximumInterval)
+                return IntervalFuzz.apply(days, factor: fuzzFactor, minimum: minimum, maximum: maximumInterval)
             }
-            return min(max(days, minimum), settings.maximumInterval)
+            return min(max(days, minimum), maximumInterval)
         }
+
+        /// The card in review, due in `days` days.
         func graduate(_ days: Int) -> SchedulingState {
             var out = new
             out.state = .review
@@ -202,6 +281,8 @@ public struct FSRSScheduler: Scheduler {
             out.due = now.adding(days: days)
             return out
         }
+
+        /// The card in `phase` at `step`, due after `delaySeconds`.
         func stay(_ phase: CardState, step: Int, delaySeconds: Double) -> SchedulingState {
             var out = new
             out.state = phase
@@ -209,56 +290,6 @@ public struct FSRSScheduler: Scheduler {
             out.interval = nil
             out.due = now.adding(seconds: delaySeconds)
             return out
-        }
-
-        switch old.state {
-        case .review where before.memory != nil:
-            if rating == .again {
-                new.lapses = old.lapses + 1
-                if let first = settings.relearningSteps.first {
-                    return stay(.relearning, step: 0, delaySeconds: Double(first))
-                }
-                return graduate(constrain(nextInterval(stability: memory.stability), minimum: 1))
-            }
-            guard settings.intervalOrdering else {
-                return graduate(constrain(nextInterval(stability: memory.stability), minimum: 1))
-            }
-            let hard = constrain(nextInterval(stability: rating == .hard ? memory.stability
-                                                : update(before, .hard).stability), minimum: 1)
-            if rating == .hard { return graduate(hard) }
-            let good = constrain(nextInterval(stability: rating == .good ? memory.stability
-                                                : update(before, .good).stability), minimum: hard + 1)
-            if rating == .good { return graduate(good) }
-            return graduate(constrain(nextInterval(stability: memory.stability), minimum: good + 1))
-
-        case .new, .learning, .relearning, .review:
-            // A review card without memory is relearned from its first review, like a new card.
-            let relearning = old.state == .relearning
-            let steps = relearning ? settings.relearningSteps : settings.learningSteps
-            let phase: CardState = relearning ? .relearning : .learning
-            let step = old.state == .new || old.state == .review ? 0 : max(old.step ?? 0, 0)
-            func graduateFromSteps() -> SchedulingState {
-                let days = nextInterval(stability: memory.stability)
-                guard rating == .easy, settings.intervalOrdering else { return graduate(constrain(days, minimum: 1)) }
-                let good = constrain(nextInterval(stability: update(before, .good).stability), minimum: 1)
-                return graduate(constrain(days, minimum: good + 1))
-            }
-            if steps.isEmpty || (step >= steps.count && rating != .again) { return graduateFromSteps() }
-            switch rating {
-            case .again:
-                return stay(phase, step: 0, delaySeconds: Double(steps[0]))
-            case .hard:
-                if step == 0 {
-                    let delay = steps.count == 1 ? Double(steps[0]) * 1.5 : Double(steps[0] + steps[1]) / 2
-                    return stay(phase, step: 0, delaySeconds: delay)
-                }
-                return stay(phase, step: step, delaySeconds: Double(steps[step]))
-            case .good:
-                if step + 1 >= steps.count { return graduateFromSteps() }
-                return stay(phase, step: step + 1, delaySeconds: Double(steps[step + 1]))
-            case .easy:
-                return graduateFromSteps()
-            }
         }
     }
 }

@@ -169,33 +169,79 @@ public enum FSRSSimulator {
 
     /// One run.
     public static func simulate(_ cards: [Card], parameters: FSRSParameters, desiredRetention: Double, settings: Settings, seed: UInt64) -> Outcome {
-        let model = FSRSModel(parameters.values.map { Float($0) })
-        var random = SplitMix64(seed: seed &+ 0x9E37_79B9_7F4A_7C15)
-        let days = max(1, settings.days)
-        // A state out of the model's range (a hand-edited note) is brought within it.
-        var s = cards.map { $0.isNew ? 0 : Float(min(max($0.stability, Double(model.minS)), Double(model.maxS))) }
-        var d = cards.map { Float(min(max($0.difficulty.isFinite ? $0.difficulty : 5, 1), 10)) }
-        let last = cards.map { min(max($0.lastDay, -36_500), 0) }
-        var lastReview = last
-        var learnt = cards.map { !$0.isNew }
-        var buckets = [[Int]](repeating: [], count: days + 1)
-        var fresh: [Int] = []
-        var withoutStudy = 0.0
-        for (k, card) in cards.enumerated() {
-            if card.isNew {
-                fresh.append(k)
-            } else {
-                buckets[min(max(card.dueDay, 0), days)].append(k)
-                withoutStudy += Double(model.retrievability(days: Float(days - 1 - last[k]), stability: s[k]))
-            }
+        var run = SimulationRun(cards, parameters: parameters, desiredRetention: desiredRetention, settings: settings, seed: seed)
+        let days = run.days
+        for day in 0..<days {
+            run.reviewDue(on: day)
+            run.introduceNew(on: day)
         }
-        let intervalFactor = (pow(desiredRetention, 1 / Double(model.decay)) - 1) / Double(model.factor)
+        var remembered = 0.0
+        for k in cards.indices where run.learnt[k] {
+            remembered += Double(run.model.retrievability(days: Float(days - 1 - run.lastReview[k]), stability: run.s[k]))
+        }
+        return Outcome(desiredRetention: desiredRetention, reviewsPerDay: Double(run.reviews) / Double(days),
+                       newPerDay: Double(run.introduced) / Double(days), minutesPerDay: run.seconds / 60 / Double(days),
+                       remembered: remembered, rememberedWithoutStudy: run.withoutStudy, days: days)
+    }
+
+    /// The state of one run of ``simulate(_:parameters:desiredRetention:settings:seed:)``: each
+    /// card's memory and day buckets, the random numbers, and the totals so far.
+    private struct SimulationRun {
+        let model: FSRSModel
+        let settings: Settings
+        var random: SplitMix64
+        /// Days simulated, at least one.
+        let days: Int
+        /// What a stability is multiplied by to give the interval reaching the desired retention.
+        let intervalFactor: Double
+        /// Each card's stability and difficulty.
+        var s: [Float], d: [Float]
+        /// Each card's last review day.
+        var lastReview: [Int]
+        /// Whether each card has been learnt (before the run or during it).
+        var learnt: [Bool]
+        /// The cards due on each day; the last bucket holds those due after the run.
+        var buckets: [[Int]]
+        /// The new cards, in order, and how many of them have been introduced.
+        var fresh: [Int] = []
+        var next = 0
+        var reviews = 0, introduced = 0, seconds = 0.0
+        /// Cards expected to be recalled on the last day had no review been made.
+        var withoutStudy = 0.0
+
+        /// A run at its start: states out of the model's range (a hand-edited note) brought within it.
+        init(_ cards: [Card], parameters: FSRSParameters, desiredRetention: Double, settings: Settings, seed: UInt64) {
+            let model = FSRSModel(parameters.values.map { Float($0) })
+            self.model = model
+            self.settings = settings
+            random = SplitMix64(seed: seed &+ 0x9E37_79B9_7F4A_7C15)
+            let days = max(1, settings.days)
+            self.days = days
+            s = cards.map { $0.isNew ? 0 : Float(min(max($0.stability, Double(model.minS)), Double(model.maxS))) }
+            d = cards.map { Float(min(max($0.difficulty.isFinite ? $0.difficulty : 5, 1), 10)) }
+            let last = cards.map { min(max($0.lastDay, -36_500), 0) }
+            lastReview = last
+            learnt = cards.map { !$0.isNew }
+            buckets = [[Int]](repeating: [], count: days + 1)
+            for (k, card) in cards.enumerated() {
+                if card.isNew {
+                    fresh.append(k)
+                } else {
+                    buckets[min(max(card.dueDay, 0), days)].append(k)
+                    withoutStudy += Double(model.retrievability(days: Float(days - 1 - last[k]), stability: s[k]))
+                }
+            }
+            intervalFactor = (pow(desiredRetention, 1 / Double(model.decay)) - 1) / Double(model.factor)
+        }
+
+        /// The interval, in days, that a stability gives (at least one, at most the maximum).
         func interval(_ stability: Float) -> Int {
             let days = (Double(stability) * intervalFactor).rounded(.toNearestOrAwayFromZero)
             return days.isFinite ? Int(min(Double(settings.maximumInterval), max(1, days))) : settings.maximumInterval
         }
+
         /// Same-day steps from `state` after a first rating `rating` (nil: after a lapse): fsrs-rs's short-term session.
-        func steps(_ state: FSRSModel.State, after rating: Int?, count: Int, transitions: [[Double]], costs: [Double]) -> (FSRSModel.State, Double) {
+        mutating func steps(_ state: FSRSModel.State, after rating: Int?, count: Int, transitions: [[Double]], costs: [Double]) -> (FSRSModel.State, Double) {
             var g = rating ?? 1, state = state, cost = 0.0, done = 0
             let need = max(0, g > 2 ? count - 1 : count)
             for _ in 0..<5 {
@@ -207,8 +253,10 @@ public enum FSRSSimulator {
             }
             return (state, cost)
         }
-        var reviews = 0, introduced = 0, seconds = 0.0, next = 0
-        for day in 0..<days {
+
+        /// Reviews the cards due on `day`, easiest first, up to the day's limit; the rest move to
+        /// the next day.
+        mutating func reviewDue(on day: Int) {
             let due = buckets[day].sorted { (d[$0], $0) < (d[$1], $1) }
             buckets[day] = []
             for (n, k) in due.enumerated() {
@@ -235,6 +283,10 @@ public enum FSRSSimulator {
                 lastReview[k] = day
                 buckets[min(days, day + interval(state.stability))].append(k)
             }
+        }
+
+        /// Introduces the day's new cards, through their learning steps.
+        mutating func introduceNew(on day: Int) {
             for _ in 0..<settings.newPerDay where next < fresh.count {
                 let k = fresh[next]
                 next += 1
@@ -250,11 +302,5 @@ public enum FSRSSimulator {
                 buckets[min(days, day + interval(state.stability))].append(k)
             }
         }
-        var remembered = 0.0
-        for k in cards.indices where learnt[k] {
-            remembered += Double(model.retrievability(days: Float(days - 1 - lastReview[k]), stability: s[k]))
-        }
-        return Outcome(desiredRetention: desiredRetention, reviewsPerDay: Double(reviews) / Double(days), newPerDay: Double(introduced) / Double(days),
-                       minutesPerDay: seconds / 60 / Double(days), remembered: remembered, rememberedWithoutStudy: withoutStudy, days: days)
     }
 }

@@ -78,33 +78,22 @@ package struct ChildProcess: Sendable {
         return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
     }
 
-    /// Runs `arguments` (the program found on `PATH`), with `input` on its standard input and
-    /// `environment` added to this process's.
     /// `path` as an argument no program can take for an option: a relative path starting with `-`
     /// is given as `./-…`.
     package static func fileArgument(_ path: String) -> String { path.hasPrefix("/") ? path : "./" + path }
 
+    /// Runs `arguments` (the program found on `PATH`), with `input` on its standard input and
+    /// `environment` added to this process's.
     package static func run(_ arguments: [String], input: [UInt8] = [], environment: [String: String] = [:],
                             timeoutSeconds: Int? = nil, outputLimit: Int? = nil) -> ChildProcess {
         func failed(_ what: String) -> ChildProcess {
             ChildProcess(status: -1, output: [], errorOutput: Array("\(arguments.first ?? ""): \(what)".utf8))
         }
         guard let program = arguments.first else { return failed("no program") }
-        var stdin: [Int32] = [-1, -1], stdout: [Int32] = [-1, -1], stderr: [Int32] = [-1, -1]
-        /// A pipe whose ends a program started meanwhile on another thread does not inherit.
-        func makePipe(_ ends: inout [Int32]) -> Bool {
-            guard pipe(&ends) == 0 else { return false }
-            for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-            return true
-        }
-        guard makePipe(&stdin) else { return failed("pipe: \(errnoMessage(errno))") }
-        guard makePipe(&stdout) else {
-            for fd in stdin { close(fd) }
-            return failed("pipe: \(errnoMessage(errno))")
-        }
-        guard makePipe(&stderr) else {
-            for fd in stdin + stdout { close(fd) }
-            return failed("pipe: \(errnoMessage(errno))")
+        let stdin: [Int32], stdout: [Int32], stderr: [Int32]
+        switch makePipes() {
+        case .success(let pipes): (stdin, stdout, stderr) = (pipes[0], pipes[1], pipes[2])
+        case .failure(let failure): return failed(failure.message)
         }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -113,16 +102,8 @@ package struct ChildProcess: Sendable {
         posix_spawn_file_actions_adddup2(&actions, stdout[1], 1)
         posix_spawn_file_actions_adddup2(&actions, stderr[1], 2)
 
-        var variables: [String: String] = [:]
-        var e = environ
-        while let entry = e.pointee {
-            let text = String(cString: entry)
-            if let eq = text.firstIndex(of: "=") { variables[String(text[..<eq])] = String(text[text.index(after: eq)...]) }
-            e += 1
-        }
-        for (key, value) in environment { variables[key] = value }
         let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        let envp: [UnsafeMutablePointer<CChar>?] = variables.sorted { $0.key < $1.key }.map { strdup($0.key + "=" + $0.value) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = environmentEntries(adding: environment).map { strdup($0) } + [nil]
         defer { for p in argv + envp { free(p) } }
 
         var pid = pid_t()
@@ -139,65 +120,128 @@ package struct ChildProcess: Sendable {
         }
         // The input first (small: git's answers come after), then both outputs drained together,
         // so that neither pipe fills and stops the program.
+        writeAll(input, to: stdin[1])
+        close(stdin[1])
+        var drain = OutputDrain(stdout: stdout[0], stderr: stderr[0])
+        drain.readAll(timeoutSeconds: timeoutSeconds, outputLimit: outputLimit)
+        if drain.stopped != nil { kill(pid, SIGKILL) }
+        for fd in drain.open { close(fd) }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        if let stopped = drain.stopped { return ChildProcess(status: -2, output: [], errorOutput: Array("\(program): \(stopped)".utf8)) }
+        // WIFEXITED / WEXITSTATUS / WTERMSIG, spelled out (Swift does not import the macros).
+        let signal = status & 0x7F
+        let code = signal == 0 ? (status >> 8) & 0xFF : 128 + signal
+        return ChildProcess(status: code, output: drain.output, errorOutput: drain.errors)
+    }
+
+    /// Why the pipes for a program could not be made.
+    private struct PipeFailure: Error {
+        /// `pipe: ` and the system's message.
+        let message: String
+    }
+
+    /// The pipes for a program's standard input, output and error, each as `pipe(2)` gives its
+    /// ends; when one cannot be made, those made are closed.
+    private static func makePipes() -> Result<[[Int32]], PipeFailure> {
+        var pipes: [[Int32]] = []
+        for _ in 0..<3 {
+            var ends: [Int32] = [-1, -1]
+            // A pipe whose ends a program started meanwhile on another thread does not inherit.
+            guard pipe(&ends) == 0 else {
+                for fd in pipes.joined() { close(fd) }
+                return .failure(PipeFailure(message: "pipe: \(errnoMessage(errno))"))
+            }
+            for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+            pipes.append(ends)
+        }
+        return .success(pipes)
+    }
+
+    /// This process's environment with `environment` added, as `NAME=value` entries sorted by name.
+    private static func environmentEntries(adding environment: [String: String]) -> [String] {
+        var variables: [String: String] = [:]
+        var e = environ
+        while let entry = e.pointee {
+            let text = String(cString: entry)
+            if let eq = text.firstIndex(of: "=") { variables[String(text[..<eq])] = String(text[text.index(after: eq)...]) }
+            e += 1
+        }
+        for (key, value) in environment { variables[key] = value }
+        return variables.sorted { $0.key < $1.key }.map { $0.key + "=" + $0.value }
+    }
+
+    /// Writes `bytes` to `fd`, stopping early when the reader has gone.
+    private static func writeAll(_ bytes: [UInt8], to fd: Int32) {
         var written = 0
-        while written < input.count {
-            let n = input.withUnsafeBytes { write(stdin[1], $0.baseAddress.map { $0 + written }, input.count - written) }
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress.map { $0 + written }, bytes.count - written) }
             if n < 0, errno == EINTR { continue }
             if n <= 0 { break }
             written += n
         }
-        close(stdin[1])
+    }
+
+    /// A program's standard output and error, read together so that neither pipe fills.
+    private struct OutputDrain {
+        /// The read end of the standard output's pipe.
+        let stdout: Int32
         var output: [UInt8] = [], errors: [UInt8] = []
-        var open: [Int32] = [stdout[0], stderr[0]]
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        // Limits (for programs reading untrusted files): past the time or the output, the
-        // program is killed and the run fails with the reason.
-        var clock = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &clock)
-        let deadline = timeoutSeconds.map { Int64(clock.tv_sec) * 1000 + Int64(clock.tv_nsec) / 1_000_000 + Int64($0) * 1000 }
+        /// The read ends not yet at their end.
+        var open: [Int32]
+        /// Why reading stopped before both ends closed: a limit passed.
         var stopped: String?
-        while !open.isEmpty {
-            var fds = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-            var wait: Int32 = -1
-            if let deadline {
-                clock_gettime(CLOCK_MONOTONIC, &clock)
-                let left = deadline - (Int64(clock.tv_sec) * 1000 + Int64(clock.tv_nsec) / 1_000_000)
-                if left <= 0 {
-                    stopped = "stopped after \(timeoutSeconds ?? 0) s"
+
+        /// A drain of the pipes' read ends `stdout` and `stderr`.
+        init(stdout: Int32, stderr: Int32) {
+            self.stdout = stdout
+            open = [stdout, stderr]
+        }
+
+        /// Reads until both outputs end or poll fails. Limits (for programs reading untrusted
+        /// files): past the time or the output, reading stops with the reason in ``stopped``.
+        mutating func readAll(timeoutSeconds: Int?, outputLimit: Int?) {
+            var buffer = [UInt8](repeating: 0, count: 1 << 16)
+            var clock = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &clock)
+            let deadline = timeoutSeconds.map { Int64(clock.tv_sec) * 1000 + Int64(clock.tv_nsec) / 1_000_000 + Int64($0) * 1000 }
+            while !open.isEmpty {
+                var fds = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+                var wait: Int32 = -1
+                if let deadline {
+                    clock_gettime(CLOCK_MONOTONIC, &clock)
+                    let left = deadline - (Int64(clock.tv_sec) * 1000 + Int64(clock.tv_nsec) / 1_000_000)
+                    if left <= 0 {
+                        stopped = "stopped after \(timeoutSeconds ?? 0) s"
+                        break
+                    }
+                    wait = Int32(min(left, 60_000))
+                }
+                if let outputLimit, output.count + errors.count > outputLimit {
+                    stopped = "stopped: more than \(outputLimit >> 20) MB of output"
                     break
                 }
-                wait = Int32(min(left, 60_000))
-            }
-            if let outputLimit, output.count + errors.count > outputLimit {
-                stopped = "stopped: more than \(outputLimit >> 20) MB of output"
-                break
-            }
-            let ready = poll(&fds, nfds_t(fds.count), wait)
-            if ready < 0 {
-                if errno == EINTR { continue }
-                break
-            }
-            for f in fds where f.revents != 0 {
-                let n = buffer.withUnsafeMutableBytes { read(f.fd, $0.baseAddress, $0.count) }
-                if n < 0, errno == EINTR { continue }
-                if n <= 0 {
-                    close(f.fd)
-                    open.removeAll { $0 == f.fd }
-                } else if f.fd == stdout[0] {
-                    output += buffer[..<n]
-                } else {
-                    errors += buffer[..<n]
+                let ready = poll(&fds, nfds_t(fds.count), wait)
+                if ready < 0 {
+                    if errno == EINTR { continue }
+                    break
                 }
+                for f in fds where f.revents != 0 { read(f.fd, into: &buffer) }
             }
         }
-        if stopped != nil { kill(pid, SIGKILL) }
-        for fd in open { close(fd) }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-        if let stopped { return ChildProcess(status: -2, output: [], errorOutput: Array("\(program): \(stopped)".utf8)) }
-        // WIFEXITED / WEXITSTATUS / WTERMSIG, spelled out (Swift does not import the macros).
-        let signal = status & 0x7F
-        let code = signal == 0 ? (status >> 8) & 0xFF : 128 + signal
-        return ChildProcess(status: code, output: output, errorOutput: errors)
+
+        /// Reads what is ready on `fd`, closing it at its end.
+        mutating func read(_ fd: Int32, into buffer: inout [UInt8]) {
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0, errno == EINTR { return }
+            if n <= 0 {
+                close(fd)
+                open.removeAll { $0 == fd }
+            } else if fd == stdout {
+                output += buffer[..<n]
+            } else {
+                errors += buffer[..<n]
+            }
+        }
     }
 }

@@ -55,17 +55,9 @@ extension FileIO {
     func swapIn(_ temp: String, _ path: String, expected: [UInt8], written: [UInt8]) throws(FileIOError) {
         // The file about to be swapped out, held open with a write lease where the kernel grants
         // one: granted only while no other program has the file open, and then any program that
-        // starts to open it before the swap waits for Quire, and breaks the lease. A writer that
-        // opens, writes and closes in quick succession is waited out for a few milliseconds.
+        // starts to open it before the swap waits for Quire, and breaks the lease.
         let current = try? openRegular(path)
-        var leased = false
-        if let current {
-            for attempt in 0..<10 {
-                if sys.lease(current.fd, .take) { leased = true; break }
-                guard currentErrno == EAGAIN || currentErrno == EBUSY else { break }
-                usleep(UInt32(200 << min(attempt, 4)))
-            }
-        }
+        let leased = current.map { takeWriteLease($0.fd) } ?? false
         defer {
             if let current {
                 if leased { _ = sys.lease(current.fd, .release) }
@@ -84,38 +76,69 @@ extension FileIO {
         }
         // (Where the swap fails, the way below tries it again and handles the error.)
         if let current, leased, oursLeased, let ours, sys.renameWithFlags(temp, path, .exchange) == 0 {
-            var st = stat()
-            let swappedOut = sys.lstat(temp, &st) == 0 && UInt64(st.st_ino) == UInt64(current.stat.st_ino)
-                && UInt64(st.st_dev) == UInt64(current.stat.st_dev)
-                ? try? readAll(current.fd, path: temp, sizeHint: Int(current.stat.st_size)) : nil
-            // Unchanged, and no one began to open it meanwhile (an open that found the old file
-            // before the swap would write it after): the old file can go.
-            guard swappedOut == expected, sys.lease(current.fd, .check) else {
-                try swapBack(temp, path, written: written, ours: ours.fd)
-            }
-            _ = sys.unlink(temp)
-            Self.syncFolder(Self.directory(of: path), sys: sys)
+            try finishLeasedSwap(temp, path, current: current, ours: ours.fd, expected: expected, written: written)
             return
         }
         guard sys.renameWithFlags(temp, path, .exchange) == 0 else {
             let code = currentErrno
-            guard code == EINVAL || code == ENOSYS || code == ENOTSUP else {
-                _ = sys.unlink(temp)
-                throw code == ENOENT ? .changedOnDisk(path: path) : .system(path: path, operation: "rename", code: code)
-            }
-            // No exchange here: check, then rename, as close together as possible.
-            guard (try? read(path).bytes) == expected else {
-                _ = sys.unlink(temp)
-                throw .changedOnDisk(path: path)
-            }
-            guard sys.rename(temp, path) == 0 else {
-                let code = currentErrno
-                _ = sys.unlink(temp)
-                throw .system(path: path, operation: "rename", code: code)
-            }
-            Self.syncFolder(Self.directory(of: path), sys: sys)
+            try renameWithoutExchange(temp, path, expected: expected, exchangeError: code)
             return
         }
+        try finishSwap(temp, path, expected: expected, written: written)
+    }
+
+    /// Takes a write lease on `fd`: a writer that opens, writes and closes in quick succession is
+    /// waited out for a few milliseconds. Whether the lease was granted.
+    private func takeWriteLease(_ fd: Int32) -> Bool {
+        for attempt in 0..<10 {
+            if sys.lease(fd, .take) { return true }
+            guard currentErrno == EAGAIN || currentErrno == EBUSY else { return false }
+            usleep(UInt32(200 << min(attempt, 4)))
+        }
+        return false
+    }
+
+    /// After a swap made with both files leased: removes the old file (`current`, now at `temp`)
+    /// when it held `expected` and no program began to open it meanwhile; else swaps back.
+    private func finishLeasedSwap(_ temp: String, _ path: String, current: (fd: Int32, stat: stat), ours: Int32,
+                                  expected: [UInt8], written: [UInt8]) throws(FileIOError) {
+        var st = stat()
+        let swappedOut = sys.lstat(temp, &st) == 0 && UInt64(st.st_ino) == UInt64(current.stat.st_ino)
+            && UInt64(st.st_dev) == UInt64(current.stat.st_dev)
+            ? try? readAll(current.fd, path: temp, sizeHint: Int(current.stat.st_size)) : nil
+        // Unchanged, and no one began to open it meanwhile (an open that found the old file
+        // before the swap would write it after): the old file can go.
+        guard swappedOut == expected, sys.lease(current.fd, .check) else {
+            try swapBack(temp, path, written: written, ours: ours)
+        }
+        _ = sys.unlink(temp)
+        Self.syncFolder(Self.directory(of: path), sys: sys)
+    }
+
+    /// Where the exchange failed with `exchangeError`: when the file system cannot swap, checks
+    /// `path` and renames `temp` over it, as close together as possible; else fails. The
+    /// temporary file is removed on any failure.
+    private func renameWithoutExchange(_ temp: String, _ path: String, expected: [UInt8],
+                                       exchangeError code: Int32) throws(FileIOError) {
+        guard code == EINVAL || code == ENOSYS || code == ENOTSUP else {
+            _ = sys.unlink(temp)
+            throw code == ENOENT ? .changedOnDisk(path: path) : .system(path: path, operation: "rename", code: code)
+        }
+        guard (try? read(path).bytes) == expected else {
+            _ = sys.unlink(temp)
+            throw .changedOnDisk(path: path)
+        }
+        guard sys.rename(temp, path) == 0 else {
+            let code = currentErrno
+            _ = sys.unlink(temp)
+            throw .system(path: path, operation: "rename", code: code)
+        }
+        Self.syncFolder(Self.directory(of: path), sys: sys)
+    }
+
+    /// After a swap made without leases: removes the old file (now at `temp`) when it held
+    /// `expected`, else swaps back; a write that lands in it after the check is put back.
+    private func finishSwap(_ temp: String, _ path: String, expected: [UInt8], written: [UInt8]) throws(FileIOError) {
         // `temp` now names what was at `path`: keep it open, so a write made through a descriptor
         // opened before the swap is still seen after the name is gone.
         let old = try? openRegular(temp)

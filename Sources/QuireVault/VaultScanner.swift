@@ -156,69 +156,11 @@ public struct VaultScanner: Sendable {
             }
             let fullDir = relDir.isEmpty ? root : root + "/" + relDir
             var children: [(key: String, item: Pending)] = []
+            // Read from a copy: the closure below changes the walk while the folder is listed.
+            let io = self.io
             let failure = io.readFolder(fullDir) { name, kind, isValidName in
-                if name.hasPrefix(".") {  // ., .., hidden files and folders
-                    if TemporaryFiles.isLeftover(name) {
-                        diagnostics.append(Diagnostic(.warning, path: relDir.isEmpty ? name : relDir + "/" + name,
-                            message: "temporary file left by a quire process that was killed; "
-                                + "the next write in this folder removes it"))
-                    }
-                    return
-                }
-                // A name that is not UTF-8 cannot be named again (its repaired form names no file).
-                guard isValidName else {
-                    diagnostics.append(Diagnostic(.warning, path: relDir.isEmpty ? name : relDir + "/" + name,
-                        message: "file name is not valid UTF-8; skipped (rename it)"))
-                    return
-                }
-                var kind = kind
-                // The common case first, building no more strings than it needs.
-                if kind == .regularFile {
-                    if VaultScanner.isNoteName(name) {
-                        let rel = relDir.isEmpty ? name : relDir + "/" + name
-                        if !ignored.isEmpty, ignored.contains(rel) { return }
-                        children.append((name, .file(rel)))
-                    } else if VaultScanner.isConflictName(name) {
-                        diagnostics.append(Diagnostic(.warning, path: relDir.isEmpty ? name : relDir + "/" + name,
-                            message: "another program's version of a note that changed while quire wrote it; "
-                                + "compare it with the note, keep what you need, and delete it"))
-                    }
-                    return
-                }
-                let rel = relDir.isEmpty ? name : relDir + "/" + name
-                if !ignored.isEmpty, ignored.contains(rel) { return }
-                let full = fullDir + "/" + name
-                if kind == .unknown {
-                    guard let s = io.linkStamp(full) else { return }
-                    kind = s.isDirectory ? .directory : s.isSymbolicLink ? .symbolicLink : s.isRegularFile ? .regularFile : .other
-                }
-                if kind == .symbolicLink {
-                    guard let target = FileIO.realPath(full), let s = io.stamp(full) else {
-                        diagnostics.append(Diagnostic(.warning, path: rel, message: "broken symbolic link; skipped"))
-                        return
-                    }
-                    let inside = target == realRoot || target.hasPrefix(realRoot + "/")
-                    if s.isDirectory {
-                        if !inside {
-                            diagnostics.append(Diagnostic(.warning, path: rel,
-                                message: "symbolic link points outside the vault; skipped"))
-                        } else if visited.insert(FileIdentity(device: s.device, inode: s.inode)).inserted {
-                            folderStamps[rel] = s
-                            children.append((name + "/", .folder(rel)))
-                        }
-                    } else if VaultScanner.isNoteName(name), !inside {
-                        diagnostics.append(Diagnostic(.warning, path: rel,
-                            message: "symbolic link points outside the vault; skipped"))
-                    }
-                    // A link to a note inside the vault would read that note twice: the note is read
-                    // at its own path.
-                } else if kind == .directory {
-                    if let s = io.stamp(full), visited.insert(FileIdentity(device: s.device, inode: s.inode)).inserted {
-                        folderStamps[rel] = s
-                        children.append((name + "/", .folder(rel)))
-                    }
-                } else if kind == .regularFile, VaultScanner.isNoteName(name) {
-                    children.append((name, .file(rel)))
+                if let child = child(named: name, kind: kind, isValidName: isValidName, in: relDir, fullDir: fullDir) {
+                    children.append(child)
                 }
             }
             if let failure {
@@ -226,6 +168,83 @@ public struct VaultScanner: Sendable {
                 return
             }
             stack.append(contentsOf: VaultScanner.descendingByteOrder(children.map(\.key)).lazy.map { children[$0].item })
+        }
+
+        /// What folder entry `name` of `relDir` adds to the walk (keyed for sorting), or nil when
+        /// it adds nothing: hidden, ignored, not a note, or skipped with a warning.
+        mutating func child(named name: String, kind: FolderEntryKind, isValidName: Bool, in relDir: String,
+                            fullDir: String) -> (key: String, item: Pending)? {
+            if name.hasPrefix(".") {  // ., .., hidden files and folders
+                if TemporaryFiles.isLeftover(name) {
+                    diagnostics.append(Diagnostic(.warning, path: relDir.isEmpty ? name : relDir + "/" + name,
+                        message: "temporary file left by a quire process that was killed; "
+                            + "the next write in this folder removes it"))
+                }
+                return nil
+            }
+            // A name that is not UTF-8 cannot be named again (its repaired form names no file).
+            guard isValidName else {
+                diagnostics.append(Diagnostic(.warning, path: relDir.isEmpty ? name : relDir + "/" + name,
+                    message: "file name is not valid UTF-8; skipped (rename it)"))
+                return nil
+            }
+            // The common case first, building no more strings than it needs.
+            if kind == .regularFile {
+                if VaultScanner.isNoteName(name) {
+                    let rel = relDir.isEmpty ? name : relDir + "/" + name
+                    if !ignored.isEmpty, ignored.contains(rel) { return nil }
+                    return (name, .file(rel))
+                } else if VaultScanner.isConflictName(name) {
+                    diagnostics.append(Diagnostic(.warning, path: relDir.isEmpty ? name : relDir + "/" + name,
+                        message: "another program's version of a note that changed while quire wrote it; "
+                            + "compare it with the note, keep what you need, and delete it"))
+                }
+                return nil
+            }
+            let rel = relDir.isEmpty ? name : relDir + "/" + name
+            if !ignored.isEmpty, ignored.contains(rel) { return nil }
+            return otherChild(named: name, kind: kind, rel: rel, full: fullDir + "/" + name)
+        }
+
+        /// What an entry that the folder listing did not call a regular file adds: a folder (or a
+        /// link to one inside the vault) not read yet, or a note; links outside the vault and
+        /// broken ones are warned about.
+        mutating func otherChild(named name: String, kind: FolderEntryKind, rel: String,
+                                 full: String) -> (key: String, item: Pending)? {
+            var kind = kind
+            if kind == .unknown {
+                guard let s = io.linkStamp(full) else { return nil }
+                kind = s.isDirectory ? .directory : s.isSymbolicLink ? .symbolicLink : s.isRegularFile ? .regularFile : .other
+            }
+            if kind == .symbolicLink {
+                guard let target = FileIO.realPath(full), let s = io.stamp(full) else {
+                    diagnostics.append(Diagnostic(.warning, path: rel, message: "broken symbolic link; skipped"))
+                    return nil
+                }
+                let inside = target == realRoot || target.hasPrefix(realRoot + "/")
+                if s.isDirectory {
+                    if !inside {
+                        diagnostics.append(Diagnostic(.warning, path: rel,
+                            message: "symbolic link points outside the vault; skipped"))
+                    } else if visited.insert(FileIdentity(device: s.device, inode: s.inode)).inserted {
+                        folderStamps[rel] = s
+                        return (name + "/", .folder(rel))
+                    }
+                } else if VaultScanner.isNoteName(name), !inside {
+                    diagnostics.append(Diagnostic(.warning, path: rel,
+                        message: "symbolic link points outside the vault; skipped"))
+                }
+                // A link to a note inside the vault would read that note twice: the note is read
+                // at its own path.
+            } else if kind == .directory {
+                if let s = io.stamp(full), visited.insert(FileIdentity(device: s.device, inode: s.inode)).inserted {
+                    folderStamps[rel] = s
+                    return (name + "/", .folder(rel))
+                }
+            } else if kind == .regularFile, VaultScanner.isNoteName(name) {
+                return (name, .file(rel))
+            }
+            return nil
         }
     }
 

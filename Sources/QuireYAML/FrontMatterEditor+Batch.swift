@@ -71,43 +71,56 @@ extension FrontMatterEditor {
         }
         guard removed < mapping.entries.count || !added.isEmpty else { return try oneByOne(changes[...]) }
         if !added.isEmpty, let firstKey = mapping.entries.first?.key {
-            let indent = try keyIndent(firstKey)
-            let lineEnding = frontMatter.lineEnding.bytes
-            var at = try endOfLines(.mapping(mapping))
-            var bytes: [UInt8] = []
-            if blankLineAfter {
-                // As one new entry after another: a blank line before the first unless one is
-                // there, and one after each.
-                if let blank = blankLine(at: at) { at = blank.upperBound } else { bytes = lineEnding }
-            }
-            for (entry, text) in added {
-                bytes += Array((indent + YAMLEmitter.key(entry, inFlow: false) + ": " + text).utf8) + lineEnding
-                if blankLineAfter { bytes += lineEnding }
-            }
-            edits.append(Edit(position: at, bytes: bytes))
+            edits.append(try additionEdit(added, after: mapping, firstKey: firstKey, blankLineAfter: blankLineAfter))
         }
         let expected = changes
         try commit(edits, at: parentEntry.key.start) { new in
             Self.verifyTopLevel(old: root, new: new, changedKey: parent) { node in
-                guard case .mapping(let newMapping)? = node else { return "'\(parent)' is not a mapping after the edit" }
-                let changed = Set(expected.map(\.entry))
-                let others = newMapping.entries.filter { !changed.contains($0.key.value) }
-                let oldOthers = mapping.entries.filter { !changed.contains($0.key.value) }
-                guard Self.sameEntries(others, oldOthers) else { return "other entries of '\(parent)' changed" }
-                var written: [String: YAMLNode] = [:]
-                for entry in newMapping.entries { written[entry.key.value] = entry.value }
-                for change in expected {
-                    if let value = change.value {
-                        guard let node = written[change.entry], value.isMatched(by: node) else {
-                            return "entry '\(change.entry)' of '\(parent)' does not read back as the new value"
-                        }
-                    } else if written[change.entry] != nil {
-                        return "entry '\(change.entry)' of '\(parent)' is still present after removing it"
-                    }
-                }
-                return nil
+                Self.batchProblem(old: mapping, new: node, parent: parent, changes: expected)
             }
         }
+    }
+
+    /// The edit adding new entries after the last line of `mapping`, indented as its first key:
+    /// as one new entry after another (with `blankLineAfter`, a blank line before the first unless
+    /// one is there, and one after each).
+    private func additionEdit(_ added: [(entry: String, text: String)], after mapping: YAMLMapping, firstKey: YAMLScalar,
+                              blankLineAfter: Bool) throws(YAMLError) -> Edit {
+        let indent = try keyIndent(firstKey)
+        let lineEnding = frontMatter.lineEnding.bytes
+        var at = try endOfLines(.mapping(mapping))
+        var bytes: [UInt8] = []
+        if blankLineAfter {
+            if let blank = blankLine(at: at) { at = blank.upperBound } else { bytes = lineEnding }
+        }
+        for (entry, text) in added {
+            bytes += Array((indent + YAMLEmitter.key(entry, inFlow: false) + ": " + text).utf8) + lineEnding
+            if blankLineAfter { bytes += lineEnding }
+        }
+        return Edit(position: at, bytes: bytes)
+    }
+
+    /// What is wrong with the mapping `parent` after a batch of changes, or nil: not a mapping,
+    /// other entries changed, a set entry not reading back as its value, a removed one still there.
+    private static func batchProblem(old mapping: YAMLMapping, new node: YAMLNode?, parent: String,
+                                     changes: [(entry: String, value: YAMLValue?)]) -> String? {
+        guard case .mapping(let newMapping)? = node else { return "'\(parent)' is not a mapping after the edit" }
+        let changed = Set(changes.map(\.entry))
+        let others = newMapping.entries.filter { !changed.contains($0.key.value) }
+        let oldOthers = mapping.entries.filter { !changed.contains($0.key.value) }
+        guard Self.sameEntries(others, oldOthers) else { return "other entries of '\(parent)' changed" }
+        var written: [String: YAMLNode] = [:]
+        for entry in newMapping.entries { written[entry.key.value] = entry.value }
+        for change in changes {
+            if let value = change.value {
+                guard let node = written[change.entry], value.isMatched(by: node) else {
+                    return "entry '\(change.entry)' of '\(parent)' does not read back as the new value"
+                }
+            } else if written[change.entry] != nil {
+                return "entry '\(change.entry)' of '\(parent)' is still present after removing it"
+            }
+        }
+        return nil
     }
 
     /// Whether any node holds an anchor or is an alias (edits then check each anchor's uses).
