@@ -79,7 +79,9 @@ extension CardWriter {
 
     /// `left :: right` or `left ::: right`, and the block ID.
     static func oneLineLayout(_ draft: CardDraft) throws(CardWriterError) -> Layout {
-        let (front, back) = (draft.sides[0], draft.sides[1])
+        let sides = draft.sides
+        guard sides.count == 2 else { throw .syntaxDoesNotFit(.oneLine, draft.kind) }
+        let (front, back) = (sides[0], sides[1])
         for (side, text) in [front, back] where text.utf8.contains(10) { throw .lineBreakInOneLineCard(side) }
         let separator: String
         switch draft.content {
@@ -160,11 +162,12 @@ extension CardWriter {
     /// than one paragraph — its blocks laid out to stay the answer's, or why they cannot be.
     static func questionLayouts(_ draft: CardDraft, multiLine: Bool) throws(CardWriterError)
         -> (asWritten: Layout, blocks: Result<Layout, CardWriterError>?) {
-        let (question, answer) = (draft.sides[0], draft.sides[1])
         if draft.kind == .reversed, !multiLine { throw .syntaxDoesNotFit(.questionAnswer, .reversed) }
-        guard draft.kind == .basic || draft.kind == .reversed else {
+        let sides = draft.sides
+        guard draft.kind == .basic || draft.kind == .reversed, sides.count == 2 else {
             throw .syntaxDoesNotFit(multiLine ? .multiLine : .questionAnswer, draft.kind)
         }
+        let (question, answer) = (sides[0], sides[1])
         let card = try QuestionCard(draft, question: question, answer: answer, multiLine: multiLine)
         var asWritten = card.withParagraph(card.answerLines)
         asWritten.closeParagraph()

@@ -148,6 +148,8 @@ import QuireModel
         #expect(refusal(definition, as: .questionAnswer) == .syntaxDoesNotFit(.questionAnswer, .definition))
         #expect(refusal(definition, as: .multiLine) == .syntaxDoesNotFit(.multiLine, .definition))
         #expect(refusal(CardDraft(.cloze("{{c1::a}}")), as: .oneLine) == .syntaxDoesNotFit(.oneLine, .cloze))
+        #expect(refusal(CardDraft(.cloze("{{c1::a}}")), as: .questionAnswer) == .syntaxDoesNotFit(.questionAnswer, .cloze))
+        #expect(refusal(CardDraft(.cloze("{{c1::a}}")), as: .multiLine) == .syntaxDoesNotFit(.multiLine, .cloze))
         #expect(refusal(CardDraft(.reversed(front: "a", back: "b")), as: .questionAnswer) == .syntaxDoesNotFit(.questionAnswer, .reversed))
         #expect(refusal(basic("a?", "b"), as: .cloze) == .syntaxDoesNotFit(.cloze, .basic))
         #expect(CardWriter.syntaxes(for: .basic) == [.oneLine, .questionAnswer, .multiLine, .fenced])
