@@ -148,32 +148,69 @@ extension CardGenerator {
     static func definitions(_ sentence: SourceSentence, _ context: Context) -> [CardProposal] {
         let text = body(sentence.text)
         guard !text.hasSuffix("?"), !text.hasSuffix("!") else { return [] }
+        var found = Definitions(sentence: sentence)
+        if sentence.isListItem, sentence.position == 0 { itemDefinition(text, into: &found) }
+        copulaDefinition(text, into: &found)
+        // `Term means / refers to / is defined as …`.
+        for verb in [" means ", " refers to ", " is defined as ", " are defined as ", " is the term for "] {
+            guard let r = text.range(of: verb), let t = term(String(text[..<r.lowerBound])) else { continue }
+            let rest = String(text[r.upperBound...])
+            if EnglishWords.words(rest).count >= 3 { found.add(t, rest, "definition.means", isMarked(t, in: sentence) ? 0.85 : 0.55) }
+            break
+        }
+        calledDefinition(text, context, into: &found)
+        // `…, Term, a …,`: an emphasised term followed by its description.
+        for marked in sentence.emphasis {
+            guard let r = text.range(of: marked + ", ") else { continue }
+            let after = text[r.upperBound...]
+            let first = after.split(separator: " ").first.map { $0.lowercased() } ?? ""
+            guard ["a", "an", "the"].contains(first), let end = after.firstIndex(of: ",") else { continue }
+            let description = String(after[..<end])
+            let n = EnglishWords.words(description).count
+            if (3...20).contains(n), let t = term(marked) { found.add(t, description, "definition.apposition", 0.8) }
+        }
+        whichDefinitions(text, into: &found)
+        return found.out
+    }
+
+    /// The definition cards a sentence gives, as the rules find them.
+    private struct Definitions {
+        let sentence: SourceSentence
         var out: [CardProposal] = []
-        func add(_ front: String, _ back: String, _ rule: String, _ score: Double) {
-            guard !captionTerms.contains(front.lowercased()) else { return }
-            out.append(CardProposal(format: .definition, front: capitalizedFirst(front), back: back, line: sentence.line,
+
+        /// Adds a card defining `front` (a caption's word, such as `Figure`, is no term).
+        mutating func add(_ front: String, _ back: String, _ rule: String, _ score: Double) {
+            guard !CardGenerator.captionTerms.contains(front.lowercased()) else { return }
+            out.append(CardProposal(format: .definition, front: CardGenerator.capitalizedFirst(front), back: back, line: sentence.line,
                                     headingPath: sentence.headingPath, rule: rule, score: score))
         }
-        // `Term: explanation` and `Term – explanation` list items.
-        if sentence.isListItem, sentence.position == 0 {
-            for separator in [": ", " – ", " — ", " - "] {
-                if let r = text.range(of: separator), var t = term(String(text[..<r.lowerBound])) {
-                    if let explanation = explanation(String(text[r.upperBound...]), of: t), EnglishWords.words(explanation).count >= 3 {
-                        // A step of a procedure is no term.
-                        if t.lowercased().hasPrefix("step "), t.dropFirst(5).allSatisfy(\.isNumber) { break }
-                        if genericTerms.contains(t.lowercased()) {
-                            // Named by its section, or no card.
-                            guard let section = sentence.headingPath.last, !genericHeadings.contains(section.lowercased()),
-                                  section.split(separator: " ").count <= 5 else { break }
-                            t = section + ": " + t.lowercased()
-                        }
-                        add(t, explanation, "definition.item", 0.8)
-                    }
-                    break
+    }
+
+    /// `Term: explanation` and `Term – explanation` list items (a generic term named by its
+    /// section; a procedure's step no term).
+    private static func itemDefinition(_ text: String, into found: inout Definitions) {
+        let sentence = found.sentence
+        for separator in [": ", " – ", " — ", " - "] {
+            guard let r = text.range(of: separator), var t = term(String(text[..<r.lowerBound])) else { continue }
+            if let explanation = explanation(String(text[r.upperBound...]), of: t), EnglishWords.words(explanation).count >= 3 {
+                // A step of a procedure is no term.
+                if t.lowercased().hasPrefix("step "), t.dropFirst(5).allSatisfy(\.isNumber) { return }
+                if genericTerms.contains(t.lowercased()) {
+                    // Named by its section, or no card.
+                    guard let section = sentence.headingPath.last, !genericHeadings.contains(section.lowercased()),
+                          section.split(separator: " ").count <= 5 else { return }
+                    t = section + ": " + t.lowercased()
                 }
+                found.add(t, explanation, "definition.item", 0.8)
             }
+            return
         }
-        // `Term is a …`, with `Term, or Synonym, is a …` for a term known by two names.
+    }
+
+    /// `Term is a …`, with `Term, or Synonym, is a …` for a term known by two names: a term the
+    /// note marks, or one opening its paragraph whose predicate narrows a class.
+    private static func copulaDefinition(_ text: String, into found: inout Definitions) {
+        let sentence = found.sentence
         for copula in [" is ", " are "] {
             guard let r = text.range(of: copula) else { continue }
             var subject = String(text[..<r.lowerBound])
@@ -185,7 +222,7 @@ extension CardGenerator {
             let predicate = String(text[r.upperBound...])
             let article = predicate.split(separator: " ").first.map { $0.lowercased() } ?? ""
             guard ["a", "an", "the", "any"].contains(article) || predicate.lowercased().hasPrefix("one of "),
-                  EnglishWords.words(predicate).count >= 4, let t = term(subject) else { break }
+                  EnglishWords.words(predicate).count >= 4, let t = term(subject) else { return }
             let marked = isMarked(t, in: sentence)
             let front = synonym.flatMap { term($0) }.map { t + " (" + $0 + ")" } ?? t
             // Unmarked, `X is a …` is as often a classification or an example as a definition
@@ -194,19 +231,15 @@ extension CardGenerator {
             // (`The mitochondrion is the organelle that produces …`).
             // Unmarked, it must open its paragraph, as a definition does (mid-paragraph, `X is the
             // Y that …` is as often a detail of an example).
-            guard marked || (sentence.position == 0 && restricts(predicate)) else { break }
+            guard marked || (sentence.position == 0 && restricts(predicate)) else { return }
             let joined = [";", " while ", " whereas ", ", and that ", ", but ", ", and it ", ", and they "].contains { predicate.contains($0) }
-            if !joined { add(front, predicate, "definition.copula", 0.9) }
-            break
+            if !joined { found.add(front, predicate, "definition.copula", 0.9) }
+            return
         }
-        // `Term means / refers to / is defined as …`.
-        for verb in [" means ", " refers to ", " is defined as ", " are defined as ", " is the term for "] {
-            guard let r = text.range(of: verb), let t = term(String(text[..<r.lowerBound])) else { continue }
-            let rest = String(text[r.upperBound...])
-            if EnglishWords.words(rest).count >= 3 { add(t, rest, "definition.means", isMarked(t, in: sentence) ? 0.85 : 0.55) }
-            break
-        }
-        // `The process by which … is called Term`.
+    }
+
+    /// `The process by which … is called Term`.
+    private static func calledDefinition(_ text: String, _ context: Context, into found: inout Definitions) {
         for verb in [" is called ", " are called ", " is known as ", " are known as ", " is termed ", " are termed ",
                      " is referred to as ", " are referred to as "] {
             guard let r = text.range(of: verb) else { continue }
@@ -218,23 +251,16 @@ extension CardGenerator {
             let words = named.split(separator: " ")
             // A definition item's own sentence (`Event – Any subset E … is known as an event`) is the item's card.
             guard (1...5).contains(words.count), EnglishWords.words(description).count >= 3, !isDefinitionItem(description),
-                  let first = EnglishWords.words(description).first, !notTermStarts.contains(first) || first == "the" else { break }
-            add(named, context.lowerFirst(description), "definition.called", 0.85)
-            break
+                  let first = EnglishWords.words(description).first, !notTermStarts.contains(first) || first == "the" else { return }
+            found.add(named, context.lowerFirst(description), "definition.called", 0.85)
+            return
         }
-        // `…, Term, a …,`: an emphasised term followed by its description.
-        for marked in sentence.emphasis {
-            guard let r = text.range(of: marked + ", ") else { continue }
-            let after = text[r.upperBound...]
-            let first = after.split(separator: " ").first.map { $0.lowercased() } ?? ""
-            guard ["a", "an", "the"].contains(first), let end = after.firstIndex(of: ",") else { continue }
-            let description = String(after[..<end])
-            let n = EnglishWords.words(description).count
-            if (3...20).contains(n), let t = term(marked) { add(t, description, "definition.apposition", 0.8) }
-        }
-        // `…**Term**, which is the …` and `…**Term**, which means that …`: an emphasised term
-        // defined by the clause that follows it, to its end or the next semicolon.
-        for marked in sentence.emphasis {
+    }
+
+    /// `…**Term**, which is the …` and `…**Term**, which means that …`: an emphasised term
+    /// defined by the clause that follows it, to its end or the next semicolon.
+    private static func whichDefinitions(_ text: String, into found: inout Definitions) {
+        for marked in found.sentence.emphasis {
             guard let r = text.range(of: marked + ", which ") else { continue }
             var rest = String(text[r.upperBound...])
             var opened = false
@@ -253,9 +279,8 @@ extension CardGenerator {
                 rest = words[..<k].joined(separator: " ")
                 if rest.hasSuffix(",") { rest.removeLast() }
             }
-            if (6...30).contains(EnglishWords.words(rest).count) { add(t, rest, "definition.which", 0.8) }
+            if (6...30).contains(EnglishWords.words(rest).count) { found.add(t, rest, "definition.which", 0.8) }
         }
-        return out
     }
 
     /// Whether a predicate names a class and narrows it by a relative clause: an article, one

@@ -135,71 +135,11 @@ public struct ReviewWriter: Sendable {
     /// ``record(_:inNote:at:dryRun:known:)`` with the path checked and, unless a dry run, the lock held.
     private func record(_ requests: [Request], path: String, full: String, at now: Timestamp,
                         dryRun: Bool, known: Note?) throws(ReviewError) -> Outcome {
-        let bytes: [UInt8]
-        do { bytes = try vault.io.read(full).bytes } catch { throw .io(error) }
-        let note: Note, frontMatter: FrontMatter
-        if let known, known.path == path, known.byteCount == bytes.count,
-           known.contentDigest == NoteParser.contentDigest(bytes) {
-            note = known
-            do { frontMatter = try FrontMatter(file: bytes) } catch {
-                throw .edit(path: path, line: error.mark.line, column: error.mark.column, message: error.message)
-            }
-        } else {
-            (note, frontMatter) = try parseForEditing(bytes, path: path)
-        }
+        let (bytes, note, frontMatter) = try read(full, path: path, known: known)
         let settings = config.settings(for: note.deck)
-        var states: [CardID: SchedulingState?] = [:]
-        var order: [CardID] = []
-        var changes: [(CardID, SchedulingState?, SchedulingState?)] = []
-        var events: [ReviewEvent] = []
-        var leeches: [CardID] = []
-        var snapshot: String?
-        for request in requests {
-            guard let card = note.cards.first(where: { $0.id == request.card }) else {
-                throw .cardNotFound(card: request.card, path: path)
-            }
-            if case .grade(let rating) = request.action, !settings.ratings.contains(rating) {
-                throw .ratingNotOffered(rating, deck: note.deck)
-            }
-            let before = states[card.id] ?? card.schedule
-            if request.followsLastReview, case .grade = request.action, let last = before?.lastReview, now < last {
-                throw .beforeLastReview(card: card.id, last: last, at: now)
-            }
-            var after = ReviewTransition.apply(request.action, to: before, at: now, card: card.id, settings: settings)
-            after?.fingerprint = card.fingerprint
-            // A lapse that makes the card a leech (FORMAT.md §7.2): the card — not its note, whose
-            // other cards are not leeches — is marked `leech: true` in its line, and suspended by
-            // an event of its own, so that the log says why.
-            var suspendsLeech = false
-            if case .grade = request.action, let lapses = after?.lapses, lapses > (before?.lapses ?? 0),
-               config.study.isLeech(lapses: lapses) {
-                leeches.append(card.id)
-                if after?.isLeech == false { after?.unknownFields.append((SchedulingState.leechField, "true")) }
-                if config.study.leechAction == .suspend, after?.suspended == false {
-                    after?.suspended = true
-                    suspendsLeech = true
-                }
-            }
-            if states[card.id] == nil { order.append(card.id) }
-            states[card.id] = after
-            changes.append((card.id, before, after))
-            var fields: [(String, String)] = []
-            if case .grade = request.action, !dryRun {
-                if snapshot == nil { snapshot = try snapshots.id(of: settings, in: vault) }
-                fields = [("sched", settings.kind.rawValue), ("cfg", snapshot ?? "")]
-                if let ms = request.answerMilliseconds { fields.append(("ms", String(ms))) }
-                if let typed = request.typedWrongly?.split(whereSeparator: \.isWhitespace).joined(separator: " "), !typed.isEmpty {
-                    fields.append(("typed", String(typed.prefix(Self.typedLimit))))
-                }
-            }
-            if !dryRun { fields.insert(("id", eventIDs()), at: 0) }
-            fields.append(("path", path))
-            events.append(ReviewEvent(time: now, card: card.id, action: request.action, fields: fields))
-            if suspendsLeech {
-                events.append(ReviewEvent(time: now, card: card.id, action: .suspend,
-                                          fields: (dryRun ? [] : [("id", eventIDs())]) + [("why", "leech"), ("path", path)]))
-            }
-        }
+        let recording = try applied(requests, to: note, settings: settings, path: path, at: now, dryRun: dryRun)
+        let (states, order, changes, events, leeches) = (recording.states, recording.order, recording.changes, recording.events,
+                                                          recording.leeches)
         var editor: FrontMatterEditor
         let oldBodyStart: Int
         do {
@@ -241,6 +181,92 @@ public struct ReviewWriter: Sendable {
         let after = Self.note(note, after: states, bodyShift: editor.frontMatter.bodyStartLine - frontMatter.bodyStartLine, bytes: edited)
         return Outcome(path: path, note: note, noteAfter: after, events: events,
                        changes: changes.map { ($0.0, $0.1, $0.2) }, wrote: true, leeches: leeches)
+    }
+
+    /// The note's bytes, and the note with its front matter: `known` when the bytes are still
+    /// its, otherwise parsed again.
+    private func read(_ full: String, path: String, known: Note?) throws(ReviewError) -> (bytes: [UInt8], note: Note, frontMatter: FrontMatter) {
+        let bytes: [UInt8]
+        do { bytes = try vault.io.read(full).bytes } catch { throw .io(error) }
+        let note: Note, frontMatter: FrontMatter
+        if let known, known.path == path, known.byteCount == bytes.count,
+           known.contentDigest == NoteParser.contentDigest(bytes) {
+            note = known
+            do { frontMatter = try FrontMatter(file: bytes) } catch {
+                throw .edit(path: path, line: error.mark.line, column: error.mark.column, message: error.message)
+            }
+        } else {
+            (note, frontMatter) = try parseForEditing(bytes, path: path)
+        }
+        return (bytes, note, frontMatter)
+    }
+
+    /// What recording requests on a note's cards gives, before the note is edited.
+    private struct Recording {
+        /// Each card's state after its requests, and the cards in the order first asked about.
+        var states: [CardID: SchedulingState?] = [:]
+        var order: [CardID] = []
+        /// Each request's card, with its state before and after.
+        var changes: [(CardID, SchedulingState?, SchedulingState?)] = []
+        var events: [ReviewEvent] = []
+        var leeches: [CardID] = []
+    }
+
+    /// Each request applied in turn to its card's state, with the log's events that record it (a
+    /// lapse that makes a card a leech marks it, and suspends it by an event of its own when the
+    /// settings say so). Throws for a card not in the note, a rating the deck does not offer, or
+    /// a grade before the card's last review when it must follow it.
+    private func applied(_ requests: [Request], to note: Note, settings: SchedulerSettings, path: String, at now: Timestamp,
+                        dryRun: Bool) throws(ReviewError) -> Recording {
+        var result = Recording()
+        var snapshot: String?
+        for request in requests {
+            guard let card = note.cards.first(where: { $0.id == request.card }) else {
+                throw .cardNotFound(card: request.card, path: path)
+            }
+            if case .grade(let rating) = request.action, !settings.ratings.contains(rating) {
+                throw .ratingNotOffered(rating, deck: note.deck)
+            }
+            let before = result.states[card.id] ?? card.schedule
+            if request.followsLastReview, case .grade = request.action, let last = before?.lastReview, now < last {
+                throw .beforeLastReview(card: card.id, last: last, at: now)
+            }
+            var after = ReviewTransition.apply(request.action, to: before, at: now, card: card.id, settings: settings)
+            after?.fingerprint = card.fingerprint
+            // A lapse that makes the card a leech (FORMAT.md §7.2): the card — not its note, whose
+            // other cards are not leeches — is marked `leech: true` in its line, and suspended by
+            // an event of its own, so that the log says why.
+            var suspendsLeech = false
+            if case .grade = request.action, let lapses = after?.lapses, lapses > (before?.lapses ?? 0),
+               config.study.isLeech(lapses: lapses) {
+                result.leeches.append(card.id)
+                if after?.isLeech == false { after?.unknownFields.append((SchedulingState.leechField, "true")) }
+                if config.study.leechAction == .suspend, after?.suspended == false {
+                    after?.suspended = true
+                    suspendsLeech = true
+                }
+            }
+            if result.states[card.id] == nil { result.order.append(card.id) }
+            result.states[card.id] = after
+            result.changes.append((card.id, before, after))
+            var fields: [(String, String)] = []
+            if case .grade = request.action, !dryRun {
+                if snapshot == nil { snapshot = try snapshots.id(of: settings, in: vault) }
+                fields = [("sched", settings.kind.rawValue), ("cfg", snapshot ?? "")]
+                if let ms = request.answerMilliseconds { fields.append(("ms", String(ms))) }
+                if let typed = request.typedWrongly?.split(whereSeparator: \.isWhitespace).joined(separator: " "), !typed.isEmpty {
+                    fields.append(("typed", String(typed.prefix(Self.typedLimit))))
+                }
+            }
+            if !dryRun { fields.insert(("id", eventIDs()), at: 0) }
+            fields.append(("path", path))
+            result.events.append(ReviewEvent(time: now, card: card.id, action: request.action, fields: fields))
+            if suspendsLeech {
+                result.events.append(ReviewEvent(time: now, card: card.id, action: .suspend,
+                                                 fields: (dryRun ? [] : [("id", eventIDs())]) + [("why", "leech"), ("path", path)]))
+            }
+        }
+        return result
     }
 
     /// The note as `bytes` parse, derived from the note before an edit that changed only scheduling

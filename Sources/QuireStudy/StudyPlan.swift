@@ -72,6 +72,20 @@ public struct StudyPlan: Sendable {
         let newToday = stats.newByDay[today] ?? 0
         studiedToday = ((stats.reviewsByDay[today] ?? 0) - newToday, newToday)
         secondsPerCard = stats.averageAnswerMilliseconds.map { max(1, ($0 + 500) / 1000) } ?? settings.defaultSecondsPerCard
+        let (due, fresh, groupsStudied) = gather(index: index, stats: stats, settings: settings, now: now, calendar: calendar,
+                                                 include: include)
+        let chosen = choose(due: due, fresh: fresh, groupsStudied: groupsStudied, index: index, settings: settings, limit: limit)
+        learningLaterToday.sort()
+        items = Self.ordered(chosen)
+    }
+
+    /// The cards the plan may take: those due (with their priority) and the new ones, counting
+    /// ``dueCount`` and the learning steps due later today; and the sibling groups studied today
+    /// (closed for the day).
+    private mutating func gather(index: VaultIndex, stats: StudyStats, settings: StudySettings, now: Timestamp, calendar: StudyCalendar,
+                                 include: (CardLocation) -> Bool)
+        -> (due: [(Item, Priority)], fresh: [Item], groupsStudied: Set<SiblingGroup>) {
+        let utcOffset = calendar.utcOffset(now), rolloverHour = calendar.rolloverHour, today = self.today
         let dayStart = calendar.start(of: today), dayEnd = calendar.start(of: today.advanced(by: 1))
         func day(of t: Timestamp) -> Day {
             // Days are counted with today's offset; a daylight-saving change moves this by an hour at most.
@@ -107,27 +121,39 @@ public struct StudyPlan: Sendable {
                 }
                 dueCount += 1
                 let late = s.due.map { today.number - day(of: $0).number } ?? 0
-                let section: Section
-                if late > 0 {
-                    section = .overdue
-                } else if s.flow == .learning || (s.flow == nil && (s.state == .learning || s.state == .relearning)) {
-                    section = .learning
-                } else if s.flow == .mastered || (s.flow == nil && (s.interval ?? 0) >= 21) {
-                    section = .mastered
-                } else {
-                    section = .reviewing
-                }
                 let record = stats.cards[card.id]
                 let priority = Priority(
                     notRecent: record?.lastReview.map { day(of: $0).number <= today.number - 2 } ?? true,
                     struggling: (record?.accuracy ?? 1) < 0.7,
                     recentlyAdded: Self.isRecent(note: note, record: record, today: today, day: day),
                     draw: SipHash24.hash(Array(card.id.rawValue.utf8), k0: UInt64(bitPattern: Int64(today.number))))
-                due.append((Item(location: loc, card: card.id, section: section, daysLate: max(0, late), due: s.due), priority))
+                due.append((Item(location: loc, card: card.id, section: Self.section(of: s, late: late), daysLate: max(0, late), due: s.due),
+                            priority))
             }
         }
+        return (due, fresh, groupsStudied)
+    }
+
+    /// The section of a due card `late` study days late.
+    private static func section(of s: SchedulingState, late: Int) -> Section {
+        if late > 0 {
+            return .overdue
+        } else if s.flow == .learning || (s.flow == nil && (s.state == .learning || s.state == .relearning)) {
+            return .learning
+        } else if s.flow == .mastered || (s.flow == nil && (s.interval ?? 0) >= 21) {
+            return .mastered
+        }
+        return .reviewing
+    }
+
+    /// The cards studied today: learning steps, then the due cards by priority within the daily
+    /// review limit, then the new ones within the new-card limit (when `limit`), a sibling of a
+    /// card studied or taken today left for another day (when siblings are buried). Counts what
+    /// waits.
+    private mutating func choose(due unsorted: [(Item, Priority)], fresh: [Item], groupsStudied: Set<SiblingGroup>, index: VaultIndex,
+                                 settings: StudySettings, limit: Bool) -> [Item] {
         // Learning steps are never held back; the other due cards are, past the daily limit.
-        due.sort { a, b in
+        let due = unsorted.sorted { a, b in
             if (a.0.section == .learning) != (b.0.section == .learning) { return a.0.section == .learning }
             return a.1 < b.1
         }
@@ -159,10 +185,13 @@ public struct StudyPlan: Sendable {
             newRoom -= 1
             chosen.append(item)
         }
-        learningLaterToday.sort()
-        // Sections in order; within a section, the order of priority (overdue: most days late first).
+        return chosen
+    }
+
+    /// Sections in order; within a section, the order of priority (overdue: most days late first).
+    private static func ordered(_ chosen: [Item]) -> [Item] {
         let order = Dictionary(uniqueKeysWithValues: Section.allCases.enumerated().map { ($1, $0) })
-        items = chosen.enumerated().sorted { a, b in
+        return chosen.enumerated().sorted { a, b in
             let (sa, sb) = (order[a.element.section] ?? 0, order[b.element.section] ?? 0)
             if sa != sb { return sa < sb }
             if a.element.section == .overdue, a.element.daysLate != b.element.daysLate {

@@ -114,36 +114,8 @@ extension VaultStatistics {
                     }
                 }
                 guard context.period?.contains(at) ?? true else { continue }
-                reviews += 1
-                buttonCounts[(group == .learning ? 0 : group == .young ? 1 : 2) * 4 + rating.rawValue - 1] += 1
-                deckFigures.reviews += 1
-                if pass {
-                    passed += 1
-                    deckFigures.passed += 1
-                }
-                if let ms = event.milliseconds, ms >= 0, ms < 3_600_000 {
-                    deckFigures.milliseconds += ms
-                    timed += 1
-                    timedMs += ms
-                    time.all += ms
-                    if age == 0 { time.today += ms }
-                    if age < 7 { time.week += ms }
-                    if age < 30 { time.month += ms }
-                }
-                retention.count(group, passed: pass)
-                if group != .learning {
-                    let local = at.milliseconds + Int64(zone) * 1000
-                    let hour = Int(((local % 86_400_000) + 86_400_000) % 86_400_000 / 3_600_000)
-                    byHour[hour].reviews += 1
-                    if pass { byHour[hour].passed += 1 }
-                }
-                // Calibration: what FSRS predicted for a card in review with a memory.
-                if group != .learning, let b = before, b.stability != nil, let r = fsrs.retrievability(of: b, at: at), r.isFinite {
-                    let bin = min(9, max(0, Int(r * 10)))
-                    calibration[bin].reviews += 1
-                    calibration[bin].predicted += r
-                    if pass { calibration[bin].passed += 1 }
-                }
+                countInPeriod(event, rating: rating, group: group, age: age, zone: zone, before: before, fsrs: fsrs,
+                              buttonCounts: &buttonCounts, deckFigures: &deckFigures)
             }
             if let first = events.first(where: { ReviewAction.isGrade($0.action) }) { firstSeen.append(first.time) }
             for (g, group) in AnswerGroup.allCases.enumerated() {
@@ -157,6 +129,46 @@ extension VaultStatistics {
                 d.passed += deckFigures.passed
                 d.milliseconds += deckFigures.milliseconds
                 decks[deck] = d
+            }
+        }
+
+        /// Counts a grade given within the period: the review and its pass (the card's deck's too,
+        /// in `deckFigures`), its button (in `buttonCounts`, by answer group), its answer time, its
+        /// retention, its hour of day, and what FSRS predicted for it (`before`: how the card stood).
+        private mutating func countInPeriod(_ event: StatisticsLog.Event, rating: Rating, group: AnswerGroup, age: Int, zone: Int,
+                                            before: SchedulingState?, fsrs: FSRSScheduler, buttonCounts: inout [Int],
+                                            deckFigures: inout (reviews: Int, passed: Int, milliseconds: Int)) {
+            let at = event.time
+            let pass = rating != .again
+            reviews += 1
+            buttonCounts[(group == .learning ? 0 : group == .young ? 1 : 2) * 4 + rating.rawValue - 1] += 1
+            deckFigures.reviews += 1
+            if pass {
+                passed += 1
+                deckFigures.passed += 1
+            }
+            if let ms = event.milliseconds, ms >= 0, ms < 3_600_000 {
+                deckFigures.milliseconds += ms
+                timed += 1
+                timedMs += ms
+                time.all += ms
+                if age == 0 { time.today += ms }
+                if age < 7 { time.week += ms }
+                if age < 30 { time.month += ms }
+            }
+            retention.count(group, passed: pass)
+            if group != .learning {
+                let local = at.milliseconds + Int64(zone) * 1000
+                let hour = Int(((local % 86_400_000) + 86_400_000) % 86_400_000 / 3_600_000)
+                byHour[hour].reviews += 1
+                if pass { byHour[hour].passed += 1 }
+            }
+            // Calibration: what FSRS predicted for a card in review with a memory.
+            if group != .learning, let b = before, b.stability != nil, let r = fsrs.retrievability(of: b, at: at), r.isFinite {
+                let bin = min(9, max(0, Int(r * 10)))
+                calibration[bin].reviews += 1
+                calibration[bin].predicted += r
+                if pass { calibration[bin].passed += 1 }
             }
         }
 

@@ -213,71 +213,89 @@ public struct VaultStatistics: Sendable {
                 deck: @escaping @Sendable (CardID) -> DeckPath? = { _ in nil },
                 created: (CardID) -> Timestamp? = { _ in nil },
                 settings: @escaping @Sendable (ReviewEvent, CardID) -> SchedulerSettings = { _, _ in SchedulerSettings() }) {
-        let utcOffset = studyDays.utcOffset, rolloverHour = studyDays.rolloverHour
         let today = studyDays.day(containing: now)
-        func day(_ t: Timestamp) -> Day { studyDays.day(containing: t) }
         for m in Mastery.allCases { mastery[m] = 0 }
         forecast = Array(repeating: 0, count: max(1, days))
+        var tally = CardTally()
+        let nowFSRS = FSRSScheduler()
+        let dayEnd = studyDays.end(containing: now)
+        for (card, archived) in cards {
+            count(card, archived: archived, now: now, today: today, dayEnd: dayEnd, calendar: studyDays, fsrs: nowFSRS, deck: deck,
+                  created: created, into: &tally)
+        }
+        let context = LogFigures.Context(today: today, period: period, utcOffset: studyDays.utcOffset, rolloverHour: studyDays.rolloverHour)
+        let figures = Self.logFigures(log, cards: tally.ids, context: context, deck: deck, settings: settings)
+        take(figures, tally: tally, today: today)
+    }
+
+    /// What the pass over the cards gathers for the figures the log's pass completes.
+    private struct CardTally {
         var ids = Set<CardID>()
         var intervalDays: [Double] = [], stabilities: [Double] = [], difficultyCounts = Array(repeating: 0, count: 9)
         var byDeck: [DeckPath: DeckFigures] = [:]
         var addedByDay: [Day: Int] = [:]
-        let nowFSRS = FSRSScheduler()
-        let dayEnd = studyDays.end(containing: now)
-        for (card, archived) in cards {
-            ids.insert(card.id)
-            if let c = created(card.id) {
-                let d = day(c)
-                if d.number > today.number - 30, d.number <= today.number { addedByDay[d, default: 0] += 1 }
-            }
-            if let s = card.schedule, s.stability != nil, s.state != .new, let r = nowFSRS.retrievability(of: s, at: now), r.isFinite {
-                retrievability[min(9, max(0, Int(r * 10)))] += 1
-            }
-            if let d = deck(card.id) {
-                var f = byDeck[d] ?? DeckFigures(deck: d)
-                f.cards += 1
-                if let s = card.schedule, s.state == .review, (s.interval ?? 0) >= 21 { f.mastered += 1 }
-                if let s = card.schedule, !archived,
-                   s.isDue(at: now, dayEnd: dayEnd) { f.due += 1 }
-                byDeck[d] = f
-            }
-            counts.total += 1
-            let s = card.schedule
-            if s?.suspended == true { counts.suspended += 1 }
-            if let b = s?.buriedUntil, b > now { counts.buried += 1 }
-            if s?.flow == .mastered { counts.flowMastered += 1 }
-            if s?.flow == .inactive { counts.flowInactive += 1 }
-            let state = s?.state ?? .new
-            let interval = s?.interval ?? s?.stability.map { Int($0) } ?? 0
-            switch state {
-            case .new: counts.new += 1
-            case .learning, .relearning: counts.learning += 1
-            case .review: if interval >= 21 { counts.mature += 1 } else { counts.young += 1 }
-            }
-            let m: Mastery
-            if let flow = s?.flow {
-                m = flow == .mastered ? .mastered : flow == .learning ? .learning : .developing
-            } else {
-                m = state != .review ? .learning : interval >= 21 ? .mastered : interval >= 7 ? .proficient : .developing
-            }
-            mastery[m, default: 0] += 1
-            if state == .review { intervalDays.append(Double(interval)) }
-            if let st = s?.stability { stabilities.append(st) }
-            if let d = s?.difficulty, d.isFinite { difficultyCounts[min(8, max(0, Int(d) - 1))] += 1 }
-            // Due: cards with a schedule, not suspended, in notes not archived.
-            if let s, !archived, !s.suspended, s.state != .new || s.flow != nil, let due = s.due {
-                let offset = day(due).number - today.number
-                if offset < 0 { overdue += 1 } else if offset < forecast.count { forecast[offset] += 1 }
-            }
-        }
+    }
 
-        // The log, card by card in ID order (only the counted cards), in a fixed number of chunks
-        // summed in order: the same floating-point sums on any number of cores.
+    /// Counts one card where it stands now: its deck's figures, when it was added, its
+    /// retrievability, state, mastery, interval, stability and difficulty, and when it is due.
+    private mutating func count(_ card: Card, archived: Bool, now: Timestamp, today: Day, dayEnd: Timestamp, calendar studyDays: StudyCalendar,
+                                fsrs nowFSRS: FSRSScheduler, deck: (CardID) -> DeckPath?, created: (CardID) -> Timestamp?, into tally: inout CardTally) {
+        func day(_ t: Timestamp) -> Day { studyDays.day(containing: t) }
+        tally.ids.insert(card.id)
+        if let c = created(card.id) {
+            let d = day(c)
+            if d.number > today.number - 30, d.number <= today.number { tally.addedByDay[d, default: 0] += 1 }
+        }
+        if let s = card.schedule, s.stability != nil, s.state != .new, let r = nowFSRS.retrievability(of: s, at: now), r.isFinite {
+            retrievability[min(9, max(0, Int(r * 10)))] += 1
+        }
+        if let d = deck(card.id) {
+            var f = tally.byDeck[d] ?? DeckFigures(deck: d)
+            f.cards += 1
+            if let s = card.schedule, s.state == .review, (s.interval ?? 0) >= 21 { f.mastered += 1 }
+            if let s = card.schedule, !archived,
+               s.isDue(at: now, dayEnd: dayEnd) { f.due += 1 }
+            tally.byDeck[d] = f
+        }
+        counts.total += 1
+        let s = card.schedule
+        if s?.suspended == true { counts.suspended += 1 }
+        if let b = s?.buriedUntil, b > now { counts.buried += 1 }
+        if s?.flow == .mastered { counts.flowMastered += 1 }
+        if s?.flow == .inactive { counts.flowInactive += 1 }
+        let state = s?.state ?? .new
+        let interval = s?.interval ?? s?.stability.map { Int($0) } ?? 0
+        switch state {
+        case .new: counts.new += 1
+        case .learning, .relearning: counts.learning += 1
+        case .review: if interval >= 21 { counts.mature += 1 } else { counts.young += 1 }
+        }
+        let m: Mastery
+        if let flow = s?.flow {
+            m = flow == .mastered ? .mastered : flow == .learning ? .learning : .developing
+        } else {
+            m = state != .review ? .learning : interval >= 21 ? .mastered : interval >= 7 ? .proficient : .developing
+        }
+        mastery[m, default: 0] += 1
+        if state == .review { tally.intervalDays.append(Double(interval)) }
+        if let st = s?.stability { tally.stabilities.append(st) }
+        if let d = s?.difficulty, d.isFinite { tally.difficultyCounts[min(8, max(0, Int(d) - 1))] += 1 }
+        // Due: cards with a schedule, not suspended, in notes not archived.
+        if let s, !archived, !s.suspended, s.state != .new || s.flow != nil, let due = s.due {
+            let offset = day(due).number - today.number
+            if offset < 0 { overdue += 1 } else if offset < forecast.count { forecast[offset] += 1 }
+        }
+    }
+
+    /// The log's figures for the counted cards: card by card in ID order, in a fixed number of
+    /// chunks summed in order, so that the floating-point sums are the same on any number of cores.
+    private static func logFigures(_ log: StatisticsLog, cards ids: Set<CardID>, context: LogFigures.Context,
+                                   deck: @escaping @Sendable (CardID) -> DeckPath?,
+                                   settings: @escaping @Sendable (ReviewEvent, CardID) -> SchedulerSettings) -> LogFigures {
         let cardEvents = log.cards.indices.filter { ids.contains(log.cards[$0]) }
         let chunkCount = 16
         let chunkSize = max(1, (cardEvents.count + chunkCount - 1) / chunkCount)
         let parts = ResultSlots<LogFigures>(count: chunkCount)
-        let context = LogFigures.Context(today: today, period: period, utcOffset: utcOffset, rolloverHour: rolloverHour)
         inParallelChunks(of: cardEvents.count, chunk: chunkSize, concurrency: nil) { range in
             var part = LogFigures()
             for k in range {
@@ -287,8 +305,15 @@ public struct VaultStatistics: Sendable {
             parts[range.lowerBound / chunkSize] = part
             return true
         }
-        var log = LogFigures()
-        for c in 0..<chunkCount { if let part = parts.take(c) { log.merge(part) } }
+        var figures = LogFigures()
+        for c in 0..<chunkCount { if let part = parts.take(c) { figures.merge(part) } }
+        return figures
+    }
+
+    /// Completes the figures from the log's and the cards' (`tally`): review counts, decks,
+    /// buckets, the calendar, the last 30 days and the milestones.
+    private mutating func take(_ log: LogFigures, tally: CardTally, today: Day) {
+        var byDeck = tally.byDeck
         reviews = log.reviews
         buttons = log.buttons
         retention = log.retention
@@ -303,10 +328,9 @@ public struct VaultStatistics: Sendable {
         let reviewsByDay = log.reviewsByDay(today: today)
         streak = StudyStats.streaks(reviewsByDay: reviewsByDay, today: today)
         let passed = log.passed, timed = log.timed, timedMs = log.timedMs
-        var grades = log.grades, firstSeen = log.firstSeen
-        intervals = Self.dayBuckets(intervalDays)
-        stability = Self.dayBuckets(stabilities)
-        difficulty = difficultyCounts.enumerated().map { Bucket(label: $0 == 8 ? "9–10" : "\($0 + 1)–\($0 + 2)", count: $1) }
+        intervals = Self.dayBuckets(tally.intervalDays)
+        stability = Self.dayBuckets(tally.stabilities)
+        difficulty = tally.difficultyCounts.enumerated().map { Bucket(label: $0 == 8 ? "9–10" : "\($0 + 1)–\($0 + 2)", count: $1) }
         successRate = reviews == 0 ? nil : Double(passed) / Double(reviews)
         decks = byDeck.values.sorted { $0.deck < $1.deck }
         secondsPerCard = timed == 0 ? nil : Double(timedMs) / Double(timed) / 1000
@@ -317,13 +341,12 @@ public struct VaultStatistics: Sendable {
         for age in stride(from: 29, through: 0, by: -1) {
             let d = today.advanced(by: -age)
             recentDays.append((d, reviewsByDay[d] ?? 0, log.millisecondsByAge[age]))
-            added.append((d, addedByDay[d] ?? 0))
+            added.append((d, tally.addedByDay[d] ?? 0))
         }
         hours = log.byHour
 
         // Milestones, from the log.
-        grades.sort()
-        firstSeen.sort()
+        let grades = log.grades.sorted(), firstSeen = log.firstSeen.sorted()
         milestones = [
             Milestone("First Review", reached: grades.first),
             Milestone("Week Streak", reached: Self.streakReached(7, reviewsByDay: reviewsByDay)),

@@ -109,52 +109,13 @@ public struct ScheduleSummary: Sendable {
     /// the others. Nil when too many changed or a changed note may share a card ID with another.
     private static func loadChanged(root: String, snapshot: IndexCache.Snapshot, cache: IndexCache, concurrency: Int?,
                                     maximumParsed: Int, updateCache: Bool, now: Timestamp?) -> ScheduleSummary? {
-        let io = cache.io
         // Duplicates that already exist may come or go with any change: a full build decides.
         guard snapshot.crossFileDiagnostics.isEmpty else { return nil }
-        let scanned = VaultScanner(io: io, ignored: cache.ignored).scan(root: root)
+        let scanned = VaultScanner(io: cache.io, ignored: cache.ignored).scan(root: root)
         let files = scanned.files
         let entries = snapshot.entries
-        var numbers: [String: Int] = [:]
-        numbers.reserveCapacity(entries.count)
-        for (i, e) in entries.enumerated() { numbers[e.path] = i }
-        let slots = ResultSlots<Slot>(count: files.count)
-        let parsedCount = AtomicCounter()
-        let lookup = numbers
-        let fewChanged = inParallelChunks(of: files.count, chunk: 256, concurrency: concurrency) { range in
-            for i in range {
-                let file = files[i]
-                if let n = lookup[file.relativePath], snapshot.unchangedStamp(entries[n], fullPath: file.fullPath) != nil {
-                    slots[i] = .cached(n)
-                    continue
-                }
-                guard parsedCount.increment() < maximumParsed else { return false }
-                slots[i] = .read(IndexCache.Record.read(file, io: io, syntax: cache.syntax))
-            }
-            return true
-        }
-        guard fewChanged else { return nil }
-        // Entries whose notes are gone or were parsed again no longer own their card IDs.
-        var kept = Set<Int>()
-        var parsedNotes: [Note] = []
-        for i in 0..<files.count {
-            switch slots[i] {
-            case .cached(let n)?: kept.insert(n)
-            case .read(.record(let record))?: if let note = record.note { parsedNotes.append(note) }
-            case .read(.unreadable)?: break
-            case nil: return nil
-            }
-        }
-        if !parsedNotes.isEmpty {
-            guard let table = try? snapshot.cardIDs() else { return nil }
-            var seen = Set<CardID>()
-            for note in parsedNotes {
-                for card in note.cards {
-                    guard seen.insert(card.id).inserted,
-                          !table.entries(holding: card.id).contains(where: kept.contains) else { return nil }
-                }
-            }
-        }
+        guard let slots = readChanged(files, snapshot: snapshot, cache: cache, concurrency: concurrency, maximumParsed: maximumParsed),
+              let parsedNotes = parsedNotes(slots, count: files.count, snapshot: snapshot) else { return nil }
         var notes: [NoteSchedules] = []
         notes.reserveCapacity(files.count)
         var diagnostics = scanned.diagnostics
@@ -196,6 +157,60 @@ public struct ScheduleSummary: Sendable {
         }
         return ScheduleSummary(notes: notes, diagnostics: diagnostics, scannedVault: true, parsedNotes: parsedNotes.count,
                                source: snapshot)
+    }
+
+    /// Each scanned file, on every core: the cached entry of an unchanged note, or the file read
+    /// and parsed. Nil when more than `maximumParsed` files would be parsed.
+    private static func readChanged(_ files: [ScannedFile], snapshot: IndexCache.Snapshot, cache: IndexCache, concurrency: Int?,
+                                    maximumParsed: Int) -> ResultSlots<Slot>? {
+        let io = cache.io
+        let entries = snapshot.entries
+        var numbers: [String: Int] = [:]
+        numbers.reserveCapacity(entries.count)
+        for (i, e) in entries.enumerated() { numbers[e.path] = i }
+        let slots = ResultSlots<Slot>(count: files.count)
+        let parsedCount = AtomicCounter()
+        let lookup = numbers
+        let fewChanged = inParallelChunks(of: files.count, chunk: 256, concurrency: concurrency) { range in
+            for i in range {
+                let file = files[i]
+                if let n = lookup[file.relativePath], snapshot.unchangedStamp(entries[n], fullPath: file.fullPath) != nil {
+                    slots[i] = .cached(n)
+                    continue
+                }
+                guard parsedCount.increment() < maximumParsed else { return false }
+                slots[i] = .read(IndexCache.Record.read(file, io: io, syntax: cache.syntax))
+            }
+            return true
+        }
+        return fewChanged ? slots : nil
+    }
+
+    /// The notes parsed again, when none of their card IDs is another's: an entry whose note is
+    /// gone or was parsed again no longer owns its card IDs. Nil otherwise, or when a file was not
+    /// read.
+    private static func parsedNotes(_ slots: ResultSlots<Slot>, count: Int, snapshot: IndexCache.Snapshot) -> [Note]? {
+        var kept = Set<Int>()
+        var parsedNotes: [Note] = []
+        for i in 0..<count {
+            switch slots[i] {
+            case .cached(let n)?: kept.insert(n)
+            case .read(.record(let record))?: if let note = record.note { parsedNotes.append(note) }
+            case .read(.unreadable)?: break
+            case nil: return nil
+            }
+        }
+        if !parsedNotes.isEmpty {
+            guard let table = try? snapshot.cardIDs() else { return nil }
+            var seen = Set<CardID>()
+            for note in parsedNotes {
+                for card in note.cards {
+                    guard seen.insert(card.id).inserted,
+                          !table.entries(holding: card.id).contains(where: kept.contains) else { return nil }
+                }
+            }
+        }
+        return parsedNotes
     }
 
     /// One scanned file in ``loadChanged``.

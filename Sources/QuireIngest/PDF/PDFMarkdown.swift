@@ -37,15 +37,7 @@ public enum PDFMarkdown {
     /// Converts a document's layout (its pages in order).
     /// `ocr`: the text read from the images of pages without text, by page number.
     public static func convert(_ layout: PDFLayout, ocr: [Int: OCRText] = [:]) -> Result {
-        // Pages with text and an OCR reading: the reading's lines that no text line covers added.
-        var layout = layout
-        var merged: [Int: [OCRText.Word]] = [:]
-        for k in layout.pages.indices where !layout.pages[k].lines.isEmpty {
-            guard let read = ocr[layout.pages[k].number] else { continue }
-            let (page, words) = withOCR(layout.pages[k], read)
-            layout.pages[k] = page
-            if !words.isEmpty { merged[page.number] = words }
-        }
+        let (layout, merged) = Self.mergingOCR(layout, ocr)
         let body = bodySize(layout)
         let (kept, removed) = withoutRunningLines(layout)
         // Heading sizes: clearly above the body size, largest first, three levels at most.
@@ -62,9 +54,35 @@ public enum PDFMarkdown {
             }
             return nil
         }
-        // Words the document writes with a hyphen inside a line (kept so when broken at a line's end).
+        let hyphenated = hyphenatedWords(kept)
+        let pageBlocks = Self.pageBlocks(kept, body: body, hyphenated: hyphenated, level: level)
+        var writer = MarkdownWriter()
+        for (k, page) in kept.enumerated() {
+            writer.add(page, blocks: pageBlocks[k], merged: merged[page.number], read: ocr[page.number])
+        }
+        return Result(body: writer.out, emptyPages: writer.empty, headings: writer.headings, removedLines: removed,
+                      firstHeading: writer.firstHeading, ocrPages: writer.ocrPages)
+    }
+
+    /// Pages with text and an OCR reading given the reading's lines that no text line covers
+    /// (``withOCR(_:_:)``); returns the layout, and the words added by page number.
+    static func mergingOCR(_ layout: PDFLayout, _ ocr: [Int: OCRText]) -> (PDFLayout, [Int: [OCRText.Word]]) {
+        var layout = layout
+        var merged: [Int: [OCRText.Word]] = [:]
+        for k in layout.pages.indices where !layout.pages[k].lines.isEmpty {
+            guard let read = ocr[layout.pages[k].number] else { continue }
+            let (page, words) = withOCR(layout.pages[k], read)
+            layout.pages[k] = page
+            if !words.isEmpty { merged[page.number] = words }
+        }
+        return (layout, merged)
+    }
+
+    /// Words the document writes with a hyphen inside a line (kept so when broken at a line's
+    /// end), lower-cased.
+    static func hyphenatedWords(_ pages: [PDFLayout.Page]) -> Set<String> {
         var hyphenated: Set<String> = []
-        for page in kept {
+        for page in pages {
             for line in page.lines {
                 for word in line.text.split(whereSeparator: { $0.isWhitespace || ",.;:()[]".contains($0) })
                 where word.contains("-") && !word.hasSuffix("-") && !word.hasPrefix("-") {
@@ -72,15 +90,16 @@ public enum PDFMarkdown {
                 }
             }
         }
-        var out = ""
-        var empty: [Int] = []
-        var headings = 0
-        var afterItem = false
-        var firstHeading: String?
-        var ocrPages: [Int] = []
-        var pageBlocks = kept.map { $0.lines.isEmpty ? [] : blocks($0.lines, body: body, hyphenated: hyphenated, level: level) }
+        return hyphenated
+    }
+
+    /// Each page's blocks: the first page with any opened by its title block, heading levels made
+    /// consecutive from `##` (a size only the title block had leaves no gap), and a paragraph a
+    /// page break cut joined on its first page.
+    static func pageBlocks(_ pages: [PDFLayout.Page], body: Double, hyphenated: Set<String>,
+                           level: (PDFLayout.Line) -> Int?) -> [[Block]] {
+        var pageBlocks = pages.map { $0.lines.isEmpty ? [] : blocks($0.lines, body: body, hyphenated: hyphenated, level: level) }
         if let first = pageBlocks.firstIndex(where: { !$0.isEmpty }) { pageBlocks[first] = withTitleBlock(pageBlocks[first]) }
-        // The levels in use made consecutive from `##` (a size only the title block had leaves no gap).
         var used: Set<Int> = []
         for page in pageBlocks { for case .heading(let l, _) in page { used.insert(l) } }
         let renumbered = Dictionary(uniqueKeysWithValues: used.sorted().enumerated().map { ($1, $0 + 2) })
@@ -88,48 +107,7 @@ public enum PDFMarkdown {
             page.map { block in if case .heading(let l, let text) = block { .heading(level: renumbered[l] ?? l, text: text) } else { block } }
         }
         joinAcrossPages(&pageBlocks, hyphenated: hyphenated)
-        for (k, page) in kept.enumerated() {
-            out += (out.isEmpty ? "" : "\n") + PageAnchor.line(page.number) + "\n"
-            if page.lines.isEmpty {
-                if let read = ocr[page.number], !read.words.isEmpty {
-                    out += ocrLine("Page \(page.number) was read", read.words)
-                    out += "\n" + read.markdown + "\n"
-                    ocrPages.append(page.number)
-                } else {
-                    empty.append(page.number)
-                }
-                continue
-            }
-            afterItem = false
-            if let words = merged[page.number] {
-                out += ocrLine("Part of page \(page.number) was read", words)
-                ocrPages.append(page.number)
-            }
-            for block in pageBlocks[k] {
-                switch block {
-                case .heading(let level, let text):
-                    headings += 1
-                    if firstHeading == nil { firstHeading = text }
-                    out += "\n" + String(repeating: "#", count: level) + " " + safe(text) + "\n"
-                    afterItem = false
-                case .paragraph(let text):
-                    out += "\n" + safe(text) + "\n"
-                    afterItem = false
-                case .item(let marker, let text):
-                    // Items one after another make one tight list.
-                    out += (afterItem ? "" : "\n") + marker + " " + safe(text) + "\n"
-                    afterItem = true
-                case .table(let rows):
-                    out += "\n" + table(rows)
-                    afterItem = false
-                case .definition(let term, let separator, let text, let item):
-                    let line = "**" + safe(term) + "**" + (text.isEmpty ? "" : separator + safe(text))
-                    out += (item && afterItem ? "" : "\n") + (item ? "- " : "") + line + "\n"
-                    afterItem = item
-                }
-            }
-        }
-        return Result(body: out, emptyPages: empty, headings: headings, removedLines: removed, firstHeading: firstHeading, ocrPages: ocrPages)
+        return pageBlocks
     }
 
     /// The line in italics that says what of a page was read by OCR (`opening`), the words' mean
@@ -315,109 +293,25 @@ public enum PDFMarkdown {
     /// before unless the gap between them is well over a line's height, or it starts an item).
     static func blocks(_ lines: [PDFLayout.Line], body: Double, hyphenated: Set<String> = [],
                        level: (PDFLayout.Line) -> Int?) -> [Block] {
-        var blocks: [Block] = []
-        var text = ""
         // The column's right edge: where most body lines end.
         let right = lines.filter { abs($0.size - body) <= body * 0.15 }.map { $0.left + $0.width }.max() ?? 0
-        var item: String?
-        var itemLeft = 0.0
-        // A hanging definition's term and separator, and whether its lines go on at its
-        // bullet's margin (a bullet glyph's item: a cheat sheet's lines hang back to the margin).
-        var term: (text: String, separator: String)?
-        var hanging = false
-        var previous: PDFLayout.Line?
-        func close() {
-            if let term {
-                blocks.append(.definition(term: term.text, separator: term.separator, text: text, item: item != nil))
-            } else if !text.isEmpty {
-                blocks.append(item.map { .item(marker: $0, text: text) } ?? .paragraph(text))
-            }
-            text = ""
-            item = nil
-            term = nil
-            hanging = false
-        }
+        var builder = BlockBuilder(hyphenated: hyphenated, right: right)
         let tables = tableRuns(lines)
         var skipUntil = 0
         for (index, line) in lines.enumerated() {
             if index < skipUntil { continue }
             if let run = tables.first(where: { $0.lines.lowerBound == index }) {
-                close()
-                blocks.append(.table(run.rows))
+                builder.add(run)
                 skipUntil = run.lines.upperBound
-                previous = nil
                 continue
             }
             let t = line.text.trimmingWhitespace()
             guard !t.isEmpty else { continue }
-            if line.bullet {
-                // A bullet drawn as a glyph: an item, a definition when bold words open it.
-                close()
-                item = "-"
-                itemLeft = line.left
-                hanging = true
-                if let split = definition(t, lead: line.lead) { term = (split.term, split.separator); text = split.text } else { text = t }
-                previous = line
-                continue
-            }
-            if let lead = line.lead, let split = definition(t, lead: lead), split.separator != " " {
-                // `**Term** – text` opening a paragraph.
-                close()
-                term = (split.term, split.separator)
-                text = split.text
-                hanging = true
-                itemLeft = line.left
-                previous = line
-                continue
-            }
-            if let l = level(line) {
-                close()
-                // Bold pieces side by side on one baseline are a row of a table's header, not a
-                // heading: a line of its own, its cells apart.
-                if let p = previous, abs(p.top - line.top) < line.height * 0.3, line.left > p.right + line.height {
-                    switch blocks.last {
-                    case .heading(_, let pt)?: blocks[blocks.count - 1] = .paragraph(pt + " · " + t)
-                    case .paragraph(let pt)?: blocks[blocks.count - 1] = .paragraph(pt + " · " + t)
-                    default: blocks.append(.paragraph(t))
-                    }
-                    previous = line
-                    continue
-                }
-                // A heading set on two lines is one heading.
-                if case .heading(let pl, let pt)? = blocks.last, let p = previous, level(p) == l, line.top - (p.top + p.height) < line.height {
-                    blocks[blocks.count - 1] = .heading(level: pl, text: pt + " " + t)
-                } else {
-                    blocks.append(.heading(level: l, text: t))
-                }
-                previous = line
-                continue
-            }
-            if let (marker, rest) = listMarker(t) {
-                close()
-                item = marker
-                itemLeft = line.left
-                text = rest
-                previous = line
-                continue
-            }
-            if line.opensBlock { close() }
-            if let p = previous, !text.isEmpty {
-                let gap = line.top - (p.top + p.height)
-                // An item goes on only on lines set in from its marker.
-                if gap > max(p.height, line.height) * 0.9 || level(p) != nil || (item != nil && !hanging && line.left <= itemLeft + 1)
-                    || (hanging && line.left < itemLeft - line.height) {
-                    close()
-                } else if item == nil, term == nil, let last = text.last, ".!?:\"”)".contains(last),
-                          line.left > p.left + line.height * 0.6 || p.left + p.width < right - line.height * 3 {
-                    // A first line set in, or a sentence ending a line well short of the column: a new paragraph.
-                    close()
-                }
-            }
-            append(line: t, to: &text, hyphenated: hyphenated)
-            previous = line
+            if builder.opens(line, t, level: level) { continue }
+            builder.flow(line, t, level: level)
         }
-        close()
-        return blocks
+        builder.close()
+        return builder.blocks
     }
 
     /// A line opened by bold words (`lead`) split into a definition: the term, what separates it

@@ -35,53 +35,8 @@ extension AnkiImport {
                 states.append(nil)
                 continue
             }
-            let answers = (reviewsOf[anki.id] ?? []).filter { (1...4).contains($0.ease) && $0.type != 4 && $0.type != 5 }
-            // An answer at a time no log line can hold (before 1970, after 9999) is left out.
-            let reviews = answers.filter { Self.timeRange.contains($0.id) }
-            if reviews.count < answers.count {
-                result.warnings.append("note \(note.id): card \(anki.id): \(answers.count - reviews.count) answer(s) "
-                                       + "at a time before 1970 or after 9999 not imported")
-            }
-            let (found, problems) = Self.state(of: anki, reviews: reviews, dayZero: dayZero, options: options, card: ids[k])
-            var state = found
-            result.warnings += problems.map { "note \(note.id): card \(anki.id): " + $0 }
-            // An event the vault's logs already hold (a note imported again after it was
-            // removed) is not logged twice.
-            func id(_ parts: [String]) -> String? {
-                let id = eventID(card: ids[k], parts)
-                if options.logged(ids[k], id) {
-                    result.alreadyLogged += 1
-                    return nil
-                }
-                return id
-            }
-            for review in reviews {
-                guard let rating = Rating(rawValue: review.ease), let eventID = id(["grade", String(review.id)]) else { continue }
-                var fields: [(key: String, value: String)] = [("id", eventID), ("sched", "fsrs")]
-                if review.time > 0 { fields.append(("ms", String(min(review.time, 3_600_000)))) }
-                fields.append(("path", path))
-                fields.append(("via", "anki"))
-                result.logLines.append(ReviewLog.format(ReviewEvent(time: Timestamp(milliseconds: review.id), card: ids[k],
-                                                                    action: .grade(rating), fields: fields)))
-                result.reviewCount += 1
-            }
-            let last = reviews.last.map { $0.id + 1 } ?? 0
-            if state == nil, !reviews.isEmpty, let eventID = id(["reset", String(last)]) {
-                // Answered, then forgotten in Anki (new again): the history no longer counts.
-                let time = Timestamp(milliseconds: max(options.now.milliseconds, last))
-                result.logLines.append(ReviewLog.format(ReviewEvent(time: time, card: ids[k], action: .reset,
-                                                                    fields: [("id", eventID), ("path", path), ("via", "anki")])))
-            }
-            let stateFields = state.map { $0.fields.filter { $0.key != "fp" } } ?? []
-            if let s = state {
-                if let eventID = id(["set", String(last)] + stateFields.map { $0.key + "=" + $0.value }) {
-                    let time = Timestamp(milliseconds: max(options.now.milliseconds, last))
-                    let fields = [("id", eventID)] + stateFields + [("path", path), ("via", "anki")]
-                    result.logLines.append(ReviewLog.format(ReviewEvent(time: time, card: ids[k], action: .set, fields: fields)))
-                }
-                state = s.stored
-            }
-            states.append(state)
+            states.append(Self.logged(anki, card: ids[k], note: note, path: path, reviews: reviewsOf[anki.id] ?? [], dayZero: dayZero,
+                                      options: options, into: &result))
         }
         // The note: front matter, then the cards, then the fields no card shows. Those are plain
         // Markdown, or — when their text would be read as cards — each in a fenced block.
@@ -90,46 +45,14 @@ extension AnkiImport {
             result.problem = "note \(note.id): \(error)"
             return result
         }
-        let tags = Array(Set(note.tags.compactMap { Tag($0.replacing("::", with: "/"))?.name })).sorted()
-        // A note's ID is its creation time (milliseconds); one out of range is said, and the
-        // import's time stands for it.
-        var created = note.id
-        if !Self.timeRange.contains(created) || created > options.now.milliseconds + 86_400_000 {
-            result.warnings.append("note \(note.id): its ID is not a creation time (1970 to now); created: the import's time")
-            created = options.now.milliseconds
-        }
-        var frontMatter: [UInt8]
-        do {
-            var editor = try FrontMatterEditor(file: [])
-            try editor.set("title", to: .scalar(draft.title))
-            try editor.set("created", to: .scalar(Timestamp(milliseconds: created).iso8601(milliseconds: false)))
-            try editor.set("source", to: .scalar(options.source))
-            try editor.set("anki", to: .scalar(note.guid))
-            if draft.typed { try editor.set("type", to: .raw("true")) }
-            if !tags.isEmpty { try editor.set("tags", to: .flowSequence(tags.map { .scalar($0) })) }
-            frontMatter = editor.file
-        } catch {
-            result.problem = "note \(note.id): cannot write its front matter: \(error.message)"
-            return result
-        }
-        var bytes: [UInt8] = []
-        var parsedNote: Note?
-        var problems: [Diagnostic] = []
-        for fenced in [false, true] where parsedNote == nil {
-            var body = "\n" + cardsText
-            for (name, text) in draft.extra {
-                body += "\n" + (fenced ? Self.labelled(name, Self.fenced(text)) : Self.labelled(name, text)) + "\n"
-            }
-            bytes = frontMatter + Array(body.utf8)
-            // Read back: the cards, their IDs as planned.
-            let (parsed, found) = NoteParser.parse(bytes, path: path)
-            problems = found
-            if let parsed, parsed.cards.map(\.id) == ids, !found.contains(where: { $0.severity >= .warning }) { parsedNote = parsed }
-        }
-        guard let parsed = parsedNote else {
+        guard let frontMatter = Self.frontMatter(of: note, draft, options: options, into: &result) else { return result }
+        let (readBack, problems) = Self.readBack(frontMatter, cards: cardsText, extra: draft.extra, path: path, ids: ids)
+        guard let readBack else {
             result.problem = "note \(note.id): \(path) would not read back as the cards written: " + problems.map(\.message).joined(separator: "; ")
             return result
         }
+        var bytes = readBack.bytes
+        let parsed = readBack.parsed
         do {
             var editor = try FrontMatterEditor(file: bytes)
             var lines: [(card: CardID, state: SchedulingState?)] = []
@@ -146,6 +69,108 @@ extension AnkiImport {
         }
         result.note = PlannedNote(path: path, bytes: bytes, cards: parsed.cards.count)
         return result
+    }
+
+    /// One Anki card's answers as `grade` lines of the log, then a `reset` (answered, then new
+    /// again) or a `set` line giving its state, added to `result` (an event the vault's logs
+    /// already hold counted instead). Returns the card's state as stored (nil for a new card).
+    private static func logged(_ anki: AnkiPackage.Card, card: CardID, note: AnkiPackage.Note, path: String,
+                               reviews all: [AnkiPackage.Review], dayZero: Int64, options: Options,
+                               into result: inout Built) -> SchedulingState? {
+        let answers = all.filter { (1...4).contains($0.ease) && $0.type != 4 && $0.type != 5 }
+        // An answer at a time no log line can hold (before 1970, after 9999) is left out.
+        let reviews = answers.filter { Self.timeRange.contains($0.id) }
+        if reviews.count < answers.count {
+            result.warnings.append("note \(note.id): card \(anki.id): \(answers.count - reviews.count) answer(s) "
+                                   + "at a time before 1970 or after 9999 not imported")
+        }
+        let (found, problems) = Self.state(of: anki, reviews: reviews, dayZero: dayZero, options: options, card: card)
+        var state = found
+        result.warnings += problems.map { "note \(note.id): card \(anki.id): " + $0 }
+        // An event the vault's logs already hold (a note imported again after it was
+        // removed) is not logged twice.
+        func id(_ parts: [String]) -> String? {
+            let id = eventID(card: card, parts)
+            if options.logged(card, id) {
+                result.alreadyLogged += 1
+                return nil
+            }
+            return id
+        }
+        for review in reviews {
+            guard let rating = Rating(rawValue: review.ease), let eventID = id(["grade", String(review.id)]) else { continue }
+            var fields: [(key: String, value: String)] = [("id", eventID), ("sched", "fsrs")]
+            if review.time > 0 { fields.append(("ms", String(min(review.time, 3_600_000)))) }
+            fields.append(("path", path))
+            fields.append(("via", "anki"))
+            result.logLines.append(ReviewLog.format(ReviewEvent(time: Timestamp(milliseconds: review.id), card: card,
+                                                                action: .grade(rating), fields: fields)))
+            result.reviewCount += 1
+        }
+        let last = reviews.last.map { $0.id + 1 } ?? 0
+        if state == nil, !reviews.isEmpty, let eventID = id(["reset", String(last)]) {
+            // Answered, then forgotten in Anki (new again): the history no longer counts.
+            let time = Timestamp(milliseconds: max(options.now.milliseconds, last))
+            result.logLines.append(ReviewLog.format(ReviewEvent(time: time, card: card, action: .reset,
+                                                                fields: [("id", eventID), ("path", path), ("via", "anki")])))
+        }
+        let stateFields = state.map { $0.fields.filter { $0.key != "fp" } } ?? []
+        if let s = state {
+            if let eventID = id(["set", String(last)] + stateFields.map { $0.key + "=" + $0.value }) {
+                let time = Timestamp(milliseconds: max(options.now.milliseconds, last))
+                let fields = [("id", eventID)] + stateFields + [("path", path), ("via", "anki")]
+                result.logLines.append(ReviewLog.format(ReviewEvent(time: time, card: card, action: .set, fields: fields)))
+            }
+            state = s.stored
+        }
+        return state
+    }
+
+    /// The note's front matter: `title`, `created` (its creation time, or the import's when its ID
+    /// is not one: a warning in `result`), `source`, `anki`, `type` and `tags`. Nil, with the
+    /// problem in `result`, when it cannot be written.
+    private static func frontMatter(of note: AnkiPackage.Note, _ draft: Drafted, options: Options, into result: inout Built) -> [UInt8]? {
+        let tags = Array(Set(note.tags.compactMap { Tag($0.replacing("::", with: "/"))?.name })).sorted()
+        // A note's ID is its creation time (milliseconds); one out of range is said, and the
+        // import's time stands for it.
+        var created = note.id
+        if !Self.timeRange.contains(created) || created > options.now.milliseconds + 86_400_000 {
+            result.warnings.append("note \(note.id): its ID is not a creation time (1970 to now); created: the import's time")
+            created = options.now.milliseconds
+        }
+        do {
+            var editor = try FrontMatterEditor(file: [])
+            try editor.set("title", to: .scalar(draft.title))
+            try editor.set("created", to: .scalar(Timestamp(milliseconds: created).iso8601(milliseconds: false)))
+            try editor.set("source", to: .scalar(options.source))
+            try editor.set("anki", to: .scalar(note.guid))
+            if draft.typed { try editor.set("type", to: .raw("true")) }
+            if !tags.isEmpty { try editor.set("tags", to: .flowSequence(tags.map { .scalar($0) })) }
+            return editor.file
+        } catch {
+            result.problem = "note \(note.id): cannot write its front matter: \(error.message)"
+            return nil
+        }
+    }
+
+    /// The note's bytes — front matter, cards, then the `extra` fields, plain or (when plain they
+    /// would be read as cards) each fenced — and the note they read back as, when that has the
+    /// cards `ids` and no warning; otherwise nil, with the last reading's problems.
+    private static func readBack(_ frontMatter: [UInt8], cards cardsText: String, extra: [(name: String, text: String)], path: String,
+                                 ids: [CardID]) -> (note: (bytes: [UInt8], parsed: Note)?, problems: [Diagnostic]) {
+        var problems: [Diagnostic] = []
+        for fenced in [false, true] {
+            var body = "\n" + cardsText
+            for (name, text) in extra {
+                body += "\n" + (fenced ? Self.labelled(name, Self.fenced(text)) : Self.labelled(name, text)) + "\n"
+            }
+            let bytes = frontMatter + Array(body.utf8)
+            // Read back: the cards, their IDs as planned.
+            let (parsed, found) = NoteParser.parse(bytes, path: path)
+            problems = found
+            if let parsed, parsed.cards.map(\.id) == ids, !found.contains(where: { $0.severity >= .warning }) { return ((bytes, parsed), problems) }
+        }
+        return (nil, problems)
     }
 
     /// A card's Quire state from Anki's (nil for a new card neither suspended nor buried), and what

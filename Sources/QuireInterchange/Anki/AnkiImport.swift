@@ -114,18 +114,68 @@ public struct AnkiImport: Sendable {
                             taken: (String) -> Bool) -> AnkiImport {
         var result = AnkiImport()
         let name = options.source
-        func report(_ severity: Diagnostic.Severity, _ message: String) {
-            result.diagnostics.append(Diagnostic(severity, path: name, message: message))
-        }
         let prefix = options.folder.isEmpty ? "" : options.folder + "/"
         var cardsOf: [Int64: [AnkiPackage.Card]] = [:]
         for card in package.cards { cardsOf[card.note, default: []].append(card) }
         var reviewsOf: [Int64: [AnkiPackage.Review]] = [:]
         for review in package.reviews { reviewsOf[review.card, default: []].append(review) }
-        // Each media file its own name in assets/: a name another file (or the vault) has gets
-        // ` 2`, ` 3`, … before its extension. Linked from the vault's top, as Quire finds a
-        // note's images (beside the note, then there).
-        // A file already there with the same bytes (an import run again) is the file's.
+        let (media, mediaInVault) = Self.mediaPaths(package, prefix: prefix, sameMedia: sameMedia, taken: taken)
+        let cards = cardsOf, reviews = reviewsOf
+
+        // Each note's cards written, on every core.
+        let notes = package.notes
+        let drafted = ResultSlots<Drafted>(count: notes.count)
+        inParallelChunks(of: notes.count, chunk: 64, concurrency: nil) { range in
+            for k in range { drafted[k] = Self.draft(notes[k], package: package, cards: cards[notes[k].id] ?? [], prefix: prefix, media: media) }
+            return true
+        }
+        let (accepted, unknownNotetypes) = result.place(notes, drafted: drafted, source: name, existing: existing,
+                                                        existingNote: existingNote, taken: taken)
+        // Review days count from the collection's creation (seconds); out of range, from today.
+        let dayZero = (0...(timeRange.upperBound / 1000)).contains(package.created) ? package.created
+            : options.now.milliseconds / 86_400_000 * 86_400
+        if dayZero != package.created {
+            result.report(.warning, "the collection's creation time (\(package.created)) is out of range; due days counted from today", in: name)
+        }
+        // Each note built — states, log lines, front matter, read back — on every core.
+        let jobs = accepted
+        let built = ResultSlots<Built>(count: jobs.count)
+        inParallelChunks(of: jobs.count, chunk: 64, concurrency: nil) { range in
+            for k in range {
+                built[k] = Self.build(jobs[k].note, jobs[k].draft, path: jobs[k].path, reviews: reviews, dayZero: dayZero,
+                                      options: options)
+            }
+            return true
+        }
+        let usedMedia = result.add(built, drafts: jobs.map(\.draft), source: name)
+        for (notetype, count) in unknownNotetypes.sorted(by: { $0.key < $1.key }) {
+            result.report(.warning, "note type '\(notetype)' (\(Plural.counted(count, "note"))) is not one Quire knows: "
+                          + "each card's fields as its template shows them", in: name)
+        }
+        // Media: each file the kept notes use, once.
+        var entryOf: [String: String] = [:]
+        for entry in package.media { entryOf[entry.name] = entry.entry }
+        for (file, path) in usedMedia.sorted(by: { $0.key < $1.key }) where !mediaInVault.contains(path) {
+            guard let entry = entryOf[file] else { continue }
+            result.media.append((entry, path))
+        }
+        for note in package.notes where cardsOf[note.id] == nil {
+            result.report(.warning, "note \(note.id) ('\(Self.plainTitle(note.fields.first ?? ""))') has no cards; not imported", in: name)
+        }
+        return result
+    }
+
+    /// Adds a diagnostic about the package (`source`, its file name).
+    private mutating func report(_ severity: Diagnostic.Severity, _ message: String, in source: String) {
+        diagnostics.append(Diagnostic(severity, path: source, message: message))
+    }
+
+    /// Each media file's path in the vault, its own name in `assets/` (under `prefix`): a name
+    /// another file (or the vault) has gets ` 2`, ` 3`, … before its extension. Linked from the
+    /// vault's top, as Quire finds a note's images (beside the note, then there). A file already
+    /// there with the same bytes (an import run again) is the file's: those paths are `inVault`.
+    private static func mediaPaths(_ package: AnkiPackage, prefix: String, sameMedia: (_ path: String, _ entry: String) -> Bool,
+                                   taken: (String) -> Bool) -> (pathOf: [String: String], inVault: Set<String>) {
         var mediaPathOf: [String: String] = [:]
         var mediaPathsTaken = Set<String>()
         var mediaInVault = Set<String>()
@@ -145,264 +195,63 @@ public struct AnkiImport: Sendable {
             mediaPathsTaken.insert(candidate)
             mediaPathOf[entry.name] = candidate
         }
-        let media = mediaPathOf, cards = cardsOf, reviews = reviewsOf
+        return (mediaPathOf, mediaInVault)
+    }
 
-        // Each note's cards written, on every core.
-        let notes = package.notes
-        let drafted = ResultSlots<Drafted>(count: notes.count)
-        inParallelChunks(of: notes.count, chunk: 64, concurrency: nil) { range in
-            for k in range { drafted[k] = Self.draft(notes[k], package: package, cards: cards[notes[k].id] ?? [], prefix: prefix, media: media) }
-            return true
-        }
-        // In order: what is already there, and where each note goes.
+    /// The drafted notes in order, each given its path: a note that could not be drafted is
+    /// reported, one already in the vault (an import run again) skipped and counted. Returns the
+    /// notes placed, and how many notes each note type Quire does not know has among them.
+    private mutating func place(_ notes: [AnkiPackage.Note], drafted: ResultSlots<Drafted>, source: String,
+                                existing: (_ deck: String, _ front: String) -> String?, existingNote: (_ guid: String) -> String?,
+                                taken: (String) -> Bool)
+        -> (placed: [(note: AnkiPackage.Note, draft: Drafted, path: String)], unknownNotetypes: [String: Int]) {
         var planned = Set<String>()
         var accepted: [(note: AnkiPackage.Note, draft: Drafted, path: String)] = []
         var unknownNotetypes: [String: Int] = [:]
         for (k, note) in notes.enumerated() {
             guard let draft = drafted.take(k) else { continue }
             if let problem = draft.problem {
-                report(problem.severity, problem.message)
+                report(problem.severity, problem.message, in: source)
                 continue
             }
             guard let written = draft.written.first else { continue }
             if let unknown = draft.unknownNotetype { unknownNotetypes[unknown, default: 0] += 1 }
             if existingNote(note.guid) != nil || existing(draft.folder, CSVImport.frontKey(written.draft.sides[0].text)) != nil {
-                result.alreadyThere += 1
+                alreadyThere += 1
                 continue
             }
-            for warning in draft.warnings { report(.warning, warning) }
+            for warning in draft.warnings { report(.warning, warning, in: source) }
             guard let path = NoteCreation.freePath(folder: draft.folder, name: NoteCreation.fileName(for: draft.title),
                                                    taken: { planned.contains($0) || taken($0) }) else {
-                report(.error, "too many notes named '\(draft.title)' in \(draft.folder)")
+                report(.error, "too many notes named '\(draft.title)' in \(draft.folder)", in: source)
                 continue
             }
             planned.insert(path)
             accepted.append((note, draft, path))
         }
-        // Review days count from the collection's creation (seconds); out of range, from today.
-        let dayZero = (0...(timeRange.upperBound / 1000)).contains(package.created) ? package.created
-            : options.now.milliseconds / 86_400_000 * 86_400
-        if dayZero != package.created {
-            report(.warning, "the collection's creation time (\(package.created)) is out of range; due days counted from today")
-        }
-        // Each note built — states, log lines, front matter, read back — on every core.
-        let jobs = accepted
-        let built = ResultSlots<Built>(count: jobs.count)
-        inParallelChunks(of: jobs.count, chunk: 64, concurrency: nil) { range in
-            for k in range {
-                built[k] = Self.build(jobs[k].note, jobs[k].draft, path: jobs[k].path, reviews: reviews, dayZero: dayZero,
-                                      options: options)
-            }
-            return true
-        }
+        return (accepted, unknownNotetypes)
+    }
+
+    /// Adds the built notes (`drafts`, their drafts), in order: their problems and warnings, notes,
+    /// log lines and counts. Returns the media the notes kept use: name → path in the vault.
+    private mutating func add(_ built: ResultSlots<Built>, drafts: [Drafted], source: String) -> [String: String] {
         var usedMedia: [String: String] = [:]
-        for k in jobs.indices {
+        for k in drafts.indices {
             guard let note = built.take(k) else { continue }
             if let problem = note.problem {
-                report(.error, problem)
+                report(.error, problem, in: source)
                 continue
             }
-            for warning in note.warnings { report(.warning, warning) }
+            for warning in note.warnings { report(.warning, warning, in: source) }
             guard let planned = note.note else { continue }
-            result.notes.append(planned)
-            result.cardCount += planned.cards
-            result.logLines += note.logLines
-            result.reviewCount += note.reviewCount
-            result.alreadyLogged += note.alreadyLogged
-            usedMedia.merge(jobs[k].draft.media) { a, _ in a }
+            notes.append(planned)
+            cardCount += planned.cards
+            logLines += note.logLines
+            reviewCount += note.reviewCount
+            alreadyLogged += note.alreadyLogged
+            usedMedia.merge(drafts[k].media) { a, _ in a }
         }
-        for (notetype, count) in unknownNotetypes.sorted(by: { $0.key < $1.key }) {
-            report(.warning, "note type '\(notetype)' (\(Plural.counted(count, "note"))) is not one Quire knows: "
-                   + "each card's fields as its template shows them")
-        }
-        // Media: each file the kept notes use, once.
-        var entryOf: [String: String] = [:]
-        for entry in package.media { entryOf[entry.name] = entry.entry }
-        for (file, path) in usedMedia.sorted(by: { $0.key < $1.key }) where !mediaInVault.contains(path) {
-            guard let entry = entryOf[file] else { continue }
-            result.media.append((entry, path))
-        }
-        for note in package.notes where cardsOf[note.id] == nil {
-            report(.warning, "note \(note.id) ('\(Self.plainTitle(note.fields.first ?? ""))') has no cards; not imported")
-        }
-        return result
-    }
-
-    /// A note's cards written, before it has a place.
-    struct Drafted: Sendable {
-        var folder = ""
-        /// The note's cards, in order.
-        var written: [WrittenCard] = []
-        /// Fields no card shows (and a cloze's Back Extra): the note's text after the cards, each
-        /// labelled with its field's name.
-        var extra: [(name: String, text: String)] = []
-        var typed = false
-        var title = ""
-        /// The Anki card each Quire card stands for.
-        var ankiCards: [AnkiPackage.Card?] = []
-        /// The media the fields use: name → path in the vault.
-        var media: [String: String] = [:]
-        var unknownNotetype: String?
-        var warnings: [String] = []
-        var problem: (severity: Diagnostic.Severity, message: String)?
-    }
-
-    /// Writes a note's cards from its fields, as its note type's templates show them.
-    ///
-    /// - Cloze: the cloze field is one cloze group (one Quire card per number, Anki's card
-    ///   `ord` = number − 1); the other fields its template shows follow as the note's text.
-    /// - Basic-shaped (every card's question shows the first field and its answer the second):
-    ///   a basic card (a definition for Quire's own), or a reversed pair when the note has both
-    ///   Anki cards of a front/back and back/front pair.
-    /// - Any other note type: one basic card per Anki card, its front the fields its template's
-    ///   question shows and its back those its answer adds, each labelled with its field's name
-    ///   when a side shows several; fields no card shows follow as the note's text, labelled.
-    static func draft(_ note: AnkiPackage.Note, package: AnkiPackage, cards unsorted: [AnkiPackage.Card], prefix: String,
-                      media: [String: String]) -> Drafted {
-        var result = Drafted()
-        guard let notetype = package.notetypes[note.notetype] else {
-            result.problem = (.error, "note \(note.id): its note type (\(note.notetype)) is not in the collection")
-            return result
-        }
-        let cards = unsorted.sorted { $0.ordinal < $1.ordinal }
-        guard let first = cards.first else { return result }
-        let deckID = first.originalDeck != 0 ? first.originalDeck : first.deck
-        let deckName = package.decks[deckID] ?? "Default"
-        guard let deckFolder = CSVImport.folder(forDeck: deckName) else {
-            result.problem = (.error, "note \(note.id): deck '\(deckName)' cannot be a folder of the vault")
-            return result
-        }
-        result.folder = prefix + deckFolder
-        let decks = Set(cards.map { $0.originalDeck != 0 ? $0.originalDeck : $0.deck })
-        if decks.count > 1 {
-            let names = decks.compactMap { package.decks[$0] }.filter { $0 != deckName }.sorted()
-            result.warnings.append("note \(note.id): its cards are in several decks (\(([deckName] + names).joined(separator: ", "))); "
-                                   + "the note goes to its first card's, \(deckName)")
-        }
-        let templates = notetype.templates.map { AnkiTemplate(question: $0.question, answer: $0.answer, fields: notetype.fields) }
-        let latex = templates.reduce(into: Set<Int>()) { $0.formUnion($1.latex) }
-        func markdown(_ field: String, latex: Bool) -> String {
-            // A field Quire exported and Anki left as it was: its Markdown as written.
-            let (html, stashed) = MarkdownStash.take(field)
-            if let stashed {
-                return MarkdownStash.relinked(stashed) { name in
-                    guard let path = media[name] else { return nil }
-                    result.media[name] = path
-                    return path
-                }
-            }
-            func convert(_ html: String) -> String {
-                HTMLToMarkdown.convert(html) { file in
-                    guard let path = media[file] else { return file }
-                    result.media[file] = path
-                    return path
-                }.markdown
-            }
-            // LaTeX source the template typesets: its text as it is (not escaped), its `$…$`
-            // math Markdown's math.
-            if latex, !html.contains("[/latex]") { return Self.latexSource(convert("[latex]" + html + "[/latex]")) }
-            return convert(html)
-        }
-        let fields = note.fields.enumerated().map { markdown($1, latex: latex.contains($0)).trimmingSpaces() }
-        func field(_ k: Int) -> String { k < fields.count ? fields[k] : "" }
-        func name(_ k: Int) -> String { k < notetype.fields.count ? notetype.fields[k] : "Field \(k + 1)" }
-        /// The fields as one side: a lone field (or the only one not empty) as it is, several each
-        /// labelled with its name (empty ones left out).
-        func side(_ indices: [Int]) -> String {
-            let filled = indices.filter { !field($0).isEmpty }
-            if filled.count <= 1 { return filled.first.map(field) ?? "" }
-            return filled.map { Self.labelled(name($0), field($0)) }.joined(separator: "\n\n")
-        }
-        func template(_ card: AnkiPackage.Card) -> AnkiTemplate? {
-            notetype.isCloze ? templates.first : (card.ordinal < templates.count ? templates[card.ordinal] : nil)
-        }
-        result.typed = cards.contains { template($0)?.typed ?? false }
-        var shown = Set<Int>()
-        var drafts: [(draft: CardDraft, anki: [AnkiPackage.Card?])] = []
-        if notetype.isCloze {
-            let clozeField = notetype.templates.first.map { Self.clozeField($0.question, fields: notetype.fields) } ?? 0
-            // The other fields the question shows (an image occlusion's image and header) are part
-            // of the card's text, in the template's order; those only the answer shows follow it.
-            let question = templates.first?.question ?? [clozeField]
-            let rest = (templates.first?.answer ?? [1]).filter { $0 != clozeField }
-            shown = Set([clozeField] + question + rest)
-            let clozeText = field(clozeField)
-            let text = (question.contains(clozeField) ? question : [clozeField] + question)
-                .filter { $0 == clozeField || !field($0).isEmpty }.map(field).joined(separator: "\n\n")
-            if CardWriter.holdsAnkiDeletion(clozeText) {
-                drafts = [(CardDraft(.cloze(text)), [])]
-                result.extra = rest.filter { !field($0).isEmpty }.map { (name($0), field($0)) }
-            } else {
-                // Anki makes a card of a cloze note without a deletion; so does Quire, a basic one.
-                result.warnings.append("note \(note.id): its cloze text has no deletion ('{{c1::…}}'); imported as a basic card")
-                drafts = [(CardDraft(.basic(question: text, answer: side(rest))), [first])]
-                result.extra = []
-            }
-        } else {
-            let definition = notetype.name.hasPrefix("Quire Definition") || notetype.fields.prefix(2) == ["Term", "Definition"]
-            let shapes = cards.map { card -> Int? in
-                guard let t = template(card) else { return nil }
-                if t.question == [0] && t.answer == [1] { return 0 }
-                if t.question == [1] && t.answer == [0] { return 1 }
-                return nil
-            }
-            if shapes == [0] {
-                let content: CardDraft.Content = definition ? .definition(term: field(0), definition: field(1))
-                    : .basic(question: field(0), answer: field(1))
-                drafts = [(CardDraft(content), [first])]
-                shown = [0, 1]
-            } else if shapes == [0, 1] {
-                drafts = [(CardDraft(.reversed(front: field(0), back: field(1))), [cards[0], cards[1]])]
-                shown = [0, 1]
-            } else {
-                if templates.count > 2 || notetype.fields.count > 3 || shapes.contains(where: { $0 == nil }) {
-                    result.unknownNotetype = notetype.name
-                }
-                for card in cards {
-                    guard let t = template(card), !t.question.isEmpty else {
-                        // No template to read: the first field asks, the others answer.
-                        let others = Array(1..<max(1, fields.count))
-                        drafts.append((CardDraft(.basic(question: field(0), answer: side(others))), [card]))
-                        shown.formUnion([0] + others)
-                        continue
-                    }
-                    drafts.append((CardDraft(.basic(question: side(t.question), answer: side(t.answer))), [card]))
-                    shown.formUnion(t.question + t.answer)
-                }
-            }
-            let unshown = fields.indices.filter { !shown.contains($0) && !field($0).isEmpty }
-            result.extra = unshown.map { (name($0), field($0)) }
-        }
-        let titleField = template(first)?.question.first ?? 0
-        result.title = Self.plainTitle(field(notetype.isCloze ? (templates.first?.question.first ?? 0) : titleField))
-        for (draft, anki) in drafts {
-            let written: WrittenCard
-            do {
-                written = try CardWriter.write(draft)
-            } catch {
-                result.problem = (.error, "note \(note.id) ('\(result.title)'): cannot be written as a card: \(error)")
-                return result
-            }
-            for (side, text) in written.draft.sides where text.isEmpty {
-                result.warnings.append("note \(note.id) ('\(result.title)'): the \(side.rawValue) is empty; imported as it is")
-            }
-            result.written.append(written)
-            for variant in written.variants {
-                switch variant {
-                case .single: result.ankiCards.append(anki.first ?? nil)
-                case .forward: result.ankiCards.append(anki.first ?? nil)
-                case .backward: result.ankiCards.append(anki.count > 1 ? anki[1] : nil)
-                case .cloze(let n): result.ankiCards.append(cards.first { $0.ordinal == n - 1 })
-                }
-            }
-        }
-        let matched = Set(result.ankiCards.compactMap { $0?.id })
-        for card in cards where !matched.contains(card.id) {
-            result.warnings.append("note \(note.id) ('\(result.title)'): card \(card.ordinal + 1) is for cloze number "
-                                   + "\(card.ordinal + 1), which the text no longer has (Anki shows it empty; its Empty Cards "
-                                   + "tool removes it); not imported")
-        }
-        return result
+        return usedMedia
     }
 
     /// The text of display math the converter made of a `[latex]` field (`$$…$$`): its LaTeX.

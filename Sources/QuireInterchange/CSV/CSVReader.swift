@@ -98,92 +98,14 @@ public enum CSVReader {
     /// never ends; a record with a field past ``maximumFieldBytes`` is left out with an error.
     static func parseRecords(_ b: [UInt8], separator: UInt8, firstLine: Int, path: String)
         -> (rows: [CSVTable.Row], diagnostics: [Diagnostic], complete: Bool) {
-        var rows: [CSVTable.Row] = []
-        var diagnostics: [Diagnostic] = []
-        var fields: [String] = []
-        var field: [UInt8] = []
-        var line = firstLine
-        var recordLine = firstLine
-        var lineStart = 0
-        var i = 0
-        var quoted = false
-        var quoteAt = (line: 0, column: 0)
-        var fieldWasQuoted = false
-        // Where the field being read starts, and the first field of the record past the limit.
-        var fieldStart = (line: firstLine, column: 1)
-        var tooLong: (line: Int, column: Int)?
-        func endField() {
-            fields.append(String(decoding: field, as: UTF8.self))
-            field.removeAll(keepingCapacity: field.count <= 1 << 16)
-            fieldWasQuoted = false
-            fieldStart = (line, i - lineStart + 2)
-        }
-        func endRecord() {
-            let quotedLast = fieldWasQuoted
-            endField()
-            if let at = tooLong {
-                diagnostics.append(Diagnostic(.error, path: path, line: at.line, column: at.column, message:
-                    "a field longer than \(ByteCount.text(maximumFieldBytes)), the most a field may hold (split it); the record is not imported"))
-                tooLong = nil
-            } else if !(fields.count == 1 && fields[0].isEmpty && !quotedLast) {
-                // A line with nothing on it (not even a separator or quotes) is no record.
-                rows.append(CSVTable.Row(fields: fields, line: recordLine))
-            }
-            fields.removeAll(keepingCapacity: true)
-        }
-        while i < b.count {
-            let c = b[i]
-            if field.count >= maximumFieldBytes {
-                // Past the limit: the record is left out, its field no longer kept.
-                if tooLong == nil { tooLong = fieldStart }
-                field.removeAll(keepingCapacity: false)
-            }
-            if quoted {
-                if c == 0x22 {
-                    if i + 1 < b.count, b[i + 1] == 0x22 {
-                        field.append(0x22)
-                        i += 2
-                        continue
-                    }
-                    quoted = false
-                } else {
-                    if c == 0x0A {
-                        line += 1
-                        lineStart = i + 1
-                        // A CRLF inside a quoted field is a line break of the field: kept as LF.
-                        if field.last == 0x0D { field.removeLast() }
-                    }
-                    field.append(c)
-                }
-                i += 1
-                continue
-            }
-            switch c {
-            case 0x22 where field.allSatisfy({ $0 == 0x20 }):
-                // A quote opens a field only at its start (spaces before it are dropped).
-                field.removeAll(keepingCapacity: true)
-                quoted = true
-                fieldWasQuoted = true
-                quoteAt = (line, i - lineStart + 1)
-            case separator:
-                endField()
-            case 0x0A:
-                if field.last == 0x0D { field.removeLast() }
-                line += 1
-                lineStart = i + 1
-                endRecord()
-                recordLine = line
-            default:
-                field.append(c)
-            }
-            i += 1
-        }
-        if quoted {
-            return ([], [Diagnostic(.error, path: path, line: quoteAt.line, column: quoteAt.column,
+        var splitter = RecordSplitter(separator: separator, firstLine: firstLine, path: path)
+        splitter.read(b)
+        if splitter.quoted {
+            return ([], [Diagnostic(.error, path: path, line: splitter.quoteAt.line, column: splitter.quoteAt.column,
                                     message: "a quoted field is never closed (a \" is missing)")], false)
         }
-        if !field.isEmpty || !fields.isEmpty || fieldWasQuoted || tooLong != nil { endRecord() }
-        return (rows, diagnostics, true)
+        if !splitter.field.isEmpty || !splitter.fields.isEmpty || splitter.fieldWasQuoted || splitter.tooLong != nil { splitter.endRecord() }
+        return (splitter.rows, splitter.diagnostics, true)
     }
 
     /// The separator a `#separator:` value names.
@@ -232,6 +154,112 @@ public enum CSVReader {
                 i += length
             }
             return (line, i - lineStart + 1)
+        }
+    }
+}
+
+/// What ``CSVReader/parseRecords(_:separator:firstLine:path:)`` has read so far: the records
+/// done, the record and field being read, and where it is.
+private struct RecordSplitter {
+    let separator: UInt8
+    let path: String
+    var rows: [CSVTable.Row] = []
+    var diagnostics: [Diagnostic] = []
+    var fields: [String] = []
+    var field: [UInt8] = []
+    var line: Int
+    var recordLine: Int
+    var lineStart = 0
+    /// The next byte to read.
+    var i = 0
+    var quoted = false
+    var quoteAt = (line: 0, column: 0)
+    var fieldWasQuoted = false
+    /// Where the field being read starts, and the first field of the record past the limit.
+    var fieldStart: (line: Int, column: Int)
+    var tooLong: (line: Int, column: Int)?
+
+    /// Nothing read yet; the first record on line `firstLine`.
+    init(separator: UInt8, firstLine: Int, path: String) {
+        self.separator = separator
+        self.path = path
+        line = firstLine
+        recordLine = firstLine
+        fieldStart = (line: firstLine, column: 1)
+    }
+
+    /// Ends the field being read: it joins the record's fields.
+    mutating func endField() {
+        fields.append(String(decoding: field, as: UTF8.self))
+        field.removeAll(keepingCapacity: field.count <= 1 << 16)
+        fieldWasQuoted = false
+        fieldStart = (line, i - lineStart + 2)
+    }
+
+    /// Ends the record being read: a row, unless it is an empty line, or an error when one of its
+    /// fields went past the limit.
+    mutating func endRecord() {
+        let quotedLast = fieldWasQuoted
+        endField()
+        if let at = tooLong {
+            diagnostics.append(Diagnostic(.error, path: path, line: at.line, column: at.column, message:
+                "a field longer than \(ByteCount.text(CSVReader.maximumFieldBytes)), the most a field may hold (split it); the record is not imported"))
+            tooLong = nil
+        } else if !(fields.count == 1 && fields[0].isEmpty && !quotedLast) {
+            // A line with nothing on it (not even a separator or quotes) is no record.
+            rows.append(CSVTable.Row(fields: fields, line: recordLine))
+        }
+        fields.removeAll(keepingCapacity: true)
+    }
+
+    /// Reads `b` from ``i`` to its end: fields, records, quotes and line ends.
+    mutating func read(_ b: [UInt8]) {
+        while i < b.count {
+            let c = b[i]
+            if field.count >= CSVReader.maximumFieldBytes {
+                // Past the limit: the record is left out, its field no longer kept.
+                if tooLong == nil { tooLong = fieldStart }
+                field.removeAll(keepingCapacity: false)
+            }
+            if quoted {
+                if c == 0x22 {
+                    if i + 1 < b.count, b[i + 1] == 0x22 {
+                        field.append(0x22)
+                        i += 2
+                        continue
+                    }
+                    quoted = false
+                } else {
+                    if c == 0x0A {
+                        line += 1
+                        lineStart = i + 1
+                        // A CRLF inside a quoted field is a line break of the field: kept as LF.
+                        if field.last == 0x0D { field.removeLast() }
+                    }
+                    field.append(c)
+                }
+                i += 1
+                continue
+            }
+            switch c {
+            case 0x22 where field.allSatisfy({ $0 == 0x20 }):
+                // A quote opens a field only at its start (spaces before it are dropped).
+                field.removeAll(keepingCapacity: true)
+                quoted = true
+                fieldWasQuoted = true
+                quoteAt = (line, i - lineStart + 1)
+            case separator:
+                endField()
+            case 0x0A:
+                if field.last == 0x0D { field.removeLast() }
+                line += 1
+                lineStart = i + 1
+                endRecord()
+                recordLine = line
+            default:
+                field.append(c)
+            }
+            i += 1
         }
     }
 }

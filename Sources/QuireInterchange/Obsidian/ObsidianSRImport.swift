@@ -53,50 +53,7 @@ public struct ObsidianSRImport: Sendable {
                 continue
             }
             let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-            // The cards of one question share its lines, in order.
-            var states: [(CardID, SchedulingState)] = []
-            var strippable = Set<Int>()
-            var k = 0
-            while k < note.cards.count {
-                let group = note.cards[k...].prefix { $0.lines == note.cards[k].lines }
-                k += group.count
-                guard let first = group.first,
-                      let line = first.lines.first(where: { $0 - 1 < lines.count && Self.comment(in: lines[$0 - 1]) != nil }),
-                      let comment = Self.comment(in: lines[line - 1]) else { continue }
-                // Cards with Quire lines already (an earlier migration) keep them; their comment
-                // moved then, and --strip takes it out now.
-                if group.allSatisfy({ $0.schedule != nil }) {
-                    strippable.insert(line)
-                    continue
-                }
-                guard group.allSatisfy({ $0.schedule == nil }) else { continue }
-                let entries = comment.split(separator: "!").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
-                var all = entries.count == group.count
-                for (card, entry) in zip(group, entries) {
-                    guard entry.count == 3, let interval = Int(entry[1]), interval >= 0, let ease = Int(entry[2]), ease > 0,
-                          let due = Self.date(entry[0], day) else {
-                        result.diagnostics.append(Diagnostic(.warning, path: path, line: card.lines.lowerBound, message:
-                            "the plugin's schedule '\(entry.joined(separator: ","))' cannot be read; card \(card.id) not migrated"))
-                        all = false
-                        continue
-                    }
-                    var s = SchedulingState()
-                    s.state = .review
-                    s.due = due
-                    s.lastReview = Timestamp(milliseconds: due.milliseconds - Int64(interval) * 86_400_000)
-                    s.interval = interval
-                    s.ease = Double(ease) / 100
-                    s.reps = 1
-                    s.fingerprint = card.fingerprint
-                    states.append((card.id, s))
-                }
-                // Only a comment whose every schedule moved is taken out.
-                if all { strippable.insert(line) }
-                if entries.count != group.count {
-                    result.diagnostics.append(Diagnostic(.warning, path: path, line: group.first?.lines.lowerBound, message:
-                        "the plugin's comment holds \(Plural.counted(entries.count, "schedule")) for \(Plural.counted(group.count, "card")); the first ones matched in order"))
-                }
-            }
+            let (states, strippable) = result.schedules(of: note, lines: lines, path: path, day: day)
             guard !states.isEmpty || (strip && !strippable.isEmpty) else { continue }
             var edited = strip ? Self.stripped(bytes, lines: strippable) : bytes
             do {
@@ -124,6 +81,59 @@ public struct ObsidianSRImport: Sendable {
             result.changes.append(Change(path: path, original: bytes, edited: edited, cards: states.count))
         }
         return result
+    }
+
+    /// The states the plugin's comments give a note's cards (those without a Quire line yet),
+    /// and the lines (1-based) whose comment has moved in full, which `strip` may take out; a
+    /// schedule that cannot be read, or a comment with more or fewer schedules than cards, is
+    /// reported.
+    private mutating func schedules(of note: Note, lines: [Substring], path: String, day: (_ year: Int, _ month: Int, _ day: Int) -> Timestamp)
+        -> (states: [(CardID, SchedulingState)], strippable: Set<Int>) {
+        // The cards of one question share its lines, in order.
+        var states: [(CardID, SchedulingState)] = []
+        var strippable = Set<Int>()
+        var k = 0
+        while k < note.cards.count {
+            let group = note.cards[k...].prefix { $0.lines == note.cards[k].lines }
+            k += group.count
+            guard let first = group.first,
+                  let line = first.lines.first(where: { $0 - 1 < lines.count && Self.comment(in: lines[$0 - 1]) != nil }),
+                  let comment = Self.comment(in: lines[line - 1]) else { continue }
+            // Cards with Quire lines already (an earlier migration) keep them; their comment
+            // moved then, and --strip takes it out now.
+            if group.allSatisfy({ $0.schedule != nil }) {
+                strippable.insert(line)
+                continue
+            }
+            guard group.allSatisfy({ $0.schedule == nil }) else { continue }
+            let entries = comment.split(separator: "!").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+            var all = entries.count == group.count
+            for (card, entry) in zip(group, entries) {
+                guard entry.count == 3, let interval = Int(entry[1]), interval >= 0, let ease = Int(entry[2]), ease > 0,
+                      let due = Self.date(entry[0], day) else {
+                    diagnostics.append(Diagnostic(.warning, path: path, line: card.lines.lowerBound, message:
+                        "the plugin's schedule '\(entry.joined(separator: ","))' cannot be read; card \(card.id) not migrated"))
+                    all = false
+                    continue
+                }
+                var s = SchedulingState()
+                s.state = .review
+                s.due = due
+                s.lastReview = Timestamp(milliseconds: due.milliseconds - Int64(interval) * 86_400_000)
+                s.interval = interval
+                s.ease = Double(ease) / 100
+                s.reps = 1
+                s.fingerprint = card.fingerprint
+                states.append((card.id, s))
+            }
+            // Only a comment whose every schedule moved is taken out.
+            if all { strippable.insert(line) }
+            if entries.count != group.count {
+                diagnostics.append(Diagnostic(.warning, path: path, line: group.first?.lines.lowerBound, message:
+                    "the plugin's comment holds \(Plural.counted(entries.count, "schedule")) for \(Plural.counted(group.count, "card")); the first ones matched in order"))
+            }
+        }
+        return (states, strippable)
     }
 
     /// The plugin's schedule in a line: what is between `<!--SR:` and the line's last `-->`,

@@ -50,6 +50,24 @@ public enum StagedFiles {
         do { lock = try vault.lockForWriting() } catch { throw .cannotWrite(path: Vault.lockPath, reason: error.description) }
         defer { lock.release() }
         // Every target checked before anything is written.
+        let targets = try Self.targets(of: files, in: vault)
+        var stage = try Stage(in: vault)
+        try stage.copy(files, budget: budget, progress: progress)
+        CrashPoint.staged.reach()
+        // The logs first.
+        let order = files.indices.filter { files[$0].kind == .quire } + files.indices.filter { files[$0].kind != .quire }
+        try stage.writeJournal(files, order: order)
+        try stage.move(files, to: targets, order: order)
+        // The renames, and the folders made for them, durable; then the journal can go.
+        try? io.syncFileSystem(containing: vault.root)
+        io.removeFile(stage.path + "/" + StagingJournal.journalName)
+        stage.removeStage()
+    }
+
+    /// The full path of each file, every one checked before anything is written: none there yet,
+    /// within Linux's limits, and one line of the journal.
+    private static func targets(of files: [File], in vault: Vault) throws(InterchangeError) -> [String] {
+        let io = vault.io
         var targets: [String] = []
         for file in files {
             do {
@@ -76,38 +94,64 @@ public enum StagedFiles {
                 throw .cannotWrite(path: file.path, reason: "\(error)")
             }
         }
-        let stage: String
+        return targets
+    }
+    /// Linux's longest path (PATH_MAX less its NUL) and longest name (NAME_MAX), in bytes.
+    static let maximumPathBytes = 4095, maximumNameBytes = 255
+}
+
+/// A stage being written under `.quire/staging/`: its folder, the copies staged in it and the
+/// folders made for the files, so that a write that fails takes all of them out again.
+private struct Stage {
+    let vault: Vault
+    let io: FileIO
+    /// The stage's folder.
+    let path: String
+    /// The staged copies, in the files' order.
+    var staged: [String] = []
+    /// Folders made for the files (each level), so that a write that fails takes them out again.
+    var madeFolders: [String] = []
+
+    /// Makes a new stage's folder.
+    init(in vault: Vault) throws(InterchangeError) {
+        self.vault = vault
+        io = vault.io
         do {
-            stage = try vault.internalFolder(folder + "/import-" + String(UInt64.random(in: 0...UInt64.max), radix: 16))
-            try io.makeDirectories(stage)
+            path = try vault.internalFolder(StagedFiles.folder + "/import-" + String(UInt64.random(in: 0...UInt64.max), radix: 16))
+            try io.makeDirectories(path)
         } catch {
-            throw .cannotWrite(path: folder, reason: error.description)
+            throw .cannotWrite(path: StagedFiles.folder, reason: error.description)
         }
-        var staged: [String] = []
-        // The stage and `.quire/staging` go once empty.
-        func removeStage() {
-            io.removeEmptyFolder(stage)
-            if let parent = try? vault.internalFolder(folder) { io.removeEmptyFolder(parent) }
-        }
-        // Folders made for the files (each level), so that a write that fails takes them out again.
-        var madeFolders: [String] = []
-        func cleanUp(moved: [String]) {
-            for path in moved { io.removeFile(path) }
-            for path in staged { io.removeFile(path) }
-            for name in [StagingJournal.journalName, StagingJournal.abortName] { io.removeFile(stage + "/" + name) }
-            removeStage()
-            // Deepest first, so that each is empty when its turn comes.
-            for folder in madeFolders.sorted(by: { $0.count > $1.count }) { io.removeEmptyFolder(folder) }
-        }
-        // Staged without a flush each, then made durable all at once.
+    }
+
+    /// Takes out the stage, and `.quire/staging`, once empty.
+    func removeStage() {
+        io.removeEmptyFolder(path)
+        if let parent = try? vault.internalFolder(StagedFiles.folder) { io.removeEmptyFolder(parent) }
+    }
+
+    /// Takes out the files `moved`, the staged copies, the journal and its abort mark, the stage
+    /// and the folders made for the files.
+    func cleanUp(moved: [String]) {
+        for file in moved { io.removeFile(file) }
+        for file in staged { io.removeFile(file) }
+        for name in [StagingJournal.journalName, StagingJournal.abortName] { io.removeFile(path + "/" + name) }
+        removeStage()
+        // Deepest first, so that each is empty when its turn comes.
+        for folder in madeFolders.sorted(by: { $0.count > $1.count }) { io.removeEmptyFolder(folder) }
+    }
+
+    /// Stages each file's bytes (`0`, `1`, … in the files' order) without a flush each, then makes
+    /// them durable all at once; past `budget` bytes in all, or on any failure, everything goes.
+    mutating func copy(_ files: [StagedFiles.File], budget: Int, progress: (Int) -> Void) throws(InterchangeError) {
         var total = 0
         for (k, file) in files.enumerated() {
-            let path = stage + "/\(k)"
+            let copy = path + "/\(k)"
             do {
                 let bytes = try file.bytes()
                 total += bytes.count
                 guard total <= budget else { throw InterchangeError.overBudget(limit: budget) }
-                try io.createNew(path, with: bytes)
+                try io.createNew(copy, with: bytes)
             } catch let error as InterchangeError {
                 cleanUp(moved: [])
                 throw error
@@ -115,17 +159,18 @@ public enum StagedFiles {
                 cleanUp(moved: [])
                 throw .cannotWrite(path: file.path, reason: "\(error)")
             }
-            staged.append(path)
+            staged.append(copy)
             progress(k + 1)
         }
-        do { try io.syncFileSystem(containing: stage) } catch {
+        do { try io.syncFileSystem(containing: path) } catch {
             cleanUp(moved: [])
-            throw .cannotWrite(path: folder, reason: error.description)
+            throw .cannotWrite(path: StagedFiles.folder, reason: error.description)
         }
-        CrashPoint.staged.reach()
-        // The logs first.
-        let order = files.indices.filter { files[$0].kind == .quire } + files.indices.filter { files[$0].kind != .quire }
-        // The journal, durable before the first move: from here on the import finishes even if killed.
+    }
+
+    /// Writes the stage's journal — each staged copy's inode and its path in the vault, in `order`
+    /// — durable before the first move: from here on the import finishes even if killed.
+    func writeJournal(_ files: [StagedFiles.File], order: [Int]) throws(InterchangeError) {
         var entries: [StagingJournal.Entry] = []
         for k in order {
             guard let stamp = io.linkStamp(staged[k]) else {
@@ -136,12 +181,18 @@ public enum StagedFiles {
         }
         guard let journal = StagingJournal.encode(entries) else {
             cleanUp(moved: [])
-            throw .cannotWrite(path: folder, reason: "a path holds a line break or a tab")
+            throw .cannotWrite(path: StagedFiles.folder, reason: "a path holds a line break or a tab")
         }
-        do { try StagingJournal.write(journal, in: stage, io: io) } catch {
+        do { try StagingJournal.write(journal, in: path, io: io) } catch {
             cleanUp(moved: [])
-            throw .cannotWrite(path: folder, reason: "\(error)")
+            throw .cannotWrite(path: StagedFiles.folder, reason: "\(error)")
         }
+    }
+
+    /// Moves each staged copy to its target, in `order`, each by a rename that never replaces a
+    /// file, making the folders it needs; when one cannot be moved the stage is marked aborted and
+    /// the files already moved are taken out again.
+    mutating func move(_ files: [StagedFiles.File], to targets: [String], order: [Int]) throws(InterchangeError) {
         var moved: [String] = []
         var made = Set<String>()
         for k in order {
@@ -159,19 +210,12 @@ public enum StagedFiles {
                 try io.moveNoReplace(staged[k], to: targets[k])
             } catch {
                 // Undone: marked first, so that a kill from here on takes the moved files out too.
-                try? StagingJournal.abort(in: stage, io: io)
+                try? StagingJournal.abort(in: path, io: io)
                 cleanUp(moved: moved)
                 throw .cannotWrite(path: files[k].path, reason: error.description)
             }
             moved.append(targets[k])
             CrashPoint.stagedMove.reach()
         }
-        // The renames, and the folders made for them, durable; then the journal can go.
-        try? io.syncFileSystem(containing: vault.root)
-        io.removeFile(stage + "/" + StagingJournal.journalName)
-        removeStage()
     }
-
-    /// Linux's longest path (PATH_MAX less its NUL) and longest name (NAME_MAX), in bytes.
-    static let maximumPathBytes = 4095, maximumNameBytes = 255
 }

@@ -194,62 +194,18 @@ public enum ReviewLog {
         /// and UTF-8.
         static func parse(_ b: UnsafeBufferPointer<UInt8>, _ line: Range<Int>, number: Int,
                           fields: inout [Range<Int>]) -> Result<LineParts, ReviewLogError> {
-            fields.removeAll(keepingCapacity: true)
-            var i = line.lowerBound
-            while i < line.upperBound {
-                while i < line.upperBound, b[i] == 0x20 { i += 1 }
-                guard i < line.upperBound, let base = b.baseAddress else { break }
-                let s = i
-                i = RawBytes.first(0x20, in: base + i, count: line.upperBound - i).map { $0 - UnsafeRawPointer(base) } ?? line.upperBound
-                fields.append(s..<i)
-            }
-            let columns = fields
-            func column(_ k: Int) -> Int {
-                // Columns count UTF-8 bytes, as everywhere in Quire's diagnostics.
-                k < columns.count ? columns[k].lowerBound - line.lowerBound + 1 : line.count + 1
-            }
-            func text(_ r: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: b[r]), as: UTF8.self) }
-            func fail(_ k: Int, _ message: String) -> Result<LineParts, ReviewLogError> {
-                .failure(ReviewLogError(line: number, column: column(k), message: message))
-            }
-            func equals(_ r: Range<Int>, _ word: StaticString) -> Bool {
-                guard r.count == word.utf8CodeUnitCount else { return false }
-                let w = word.utf8Start
-                for k in 0..<r.count where b[r.lowerBound + k] != w[k] { return false }
-                return true
-            }
-            guard fields.count >= 3 else { return fail(min(fields.count, 2), "expected 'TIME EVENT CARD …'") }
-            guard let time = timestamp(b, fields[0]) else { return fail(0, "bad time '\(text(fields[0]))'") }
+            split(b, line, into: &fields)
+            let s = SplitLine(b: b, line: line, number: number, fields: fields)
+            guard fields.count >= 3 else { return s.fail(min(fields.count, 2), "expected 'TIME EVENT CARD …'") }
+            guard let time = timestamp(b, fields[0]) else { return s.fail(0, "bad time '\(s.text(fields[0]))'") }
             let idRange = fields[2]
             guard idRange.count <= 64, idRange.allSatisfy({ CardID.isIDByte(b[$0]) }) else {
-                return fail(2, "bad card ID '\(text(idRange))'")
+                return s.fail(2, "bad card ID '\(s.text(idRange))'")
             }
-            var rest = 3
-            var skipped: Int?
-            let action: ReviewAction
-            let word = fields[1]
-            if equals(word, "grade") {
-                let rating: Rating? = fields.count < 4 ? nil
-                    : equals(fields[3], "good") ? .good : equals(fields[3], "again") ? .again
-                    : equals(fields[3], "hard") ? .hard : equals(fields[3], "easy") ? .easy : Rating(name: text(fields[3]))
-                guard let rating else { return fail(3, "expected a rating (again, hard, good, easy)") }
-                action = .grade(rating)
-                rest = 4
-            } else if equals(word, "undo") || equals(word, "bury") {
-                let undo = equals(word, "undo")
-                let key: [UInt8] = undo ? Array("of=".utf8) : Array("until=".utf8)
-                guard let k = fields.indices.dropFirst(3).first(where: { f in
-                          fields[f].count >= key.count && key.indices.allSatisfy { b[fields[f].lowerBound + $0] == key[$0] }
-                      }),
-                      let t = timestamp(b, fields[k].lowerBound + key.count..<fields[k].upperBound) else {
-                    return fail(3, "expected \(undo ? "of" : "until")=TIME")
-                }
-                action = undo ? .undo(of: t) : .bury(until: t)
-                skipped = k
-            } else if let plain = plainActions.first(where: { equals(word, $0.word) }) {
-                action = plain.action
-            } else {
-                return fail(1, "unknown event '\(text(word))'")
+            let action: ReviewAction, rest: Int, skipped: Int?
+            switch Self.action(of: s) {
+            case .success(let found): (action, rest, skipped) = found
+            case .failure(let error): return .failure(error)
             }
             // Escapes and bytes beyond ASCII, looked for in the whole tail at once: most lines
             // have neither.
@@ -260,42 +216,121 @@ public enum ReviewLog {
             for k in rest..<fields.count where k != skipped {
                 let f = fields[k]
                 guard let eq = f.first(where: { b[$0] == 0x3D }), eq != f.lowerBound else {
-                    return fail(k, "expected key=value, found '\(text(f))'")
+                    return s.fail(k, "expected key=value, found '\(s.text(f))'")
                 }
                 let value = UnsafeBufferPointer(rebasing: b[eq + 1..<f.upperBound])
                 if escaped, value.contains(0x25) {
-                    guard let decoded = ReviewEvent.percentDecode(value) else { return fail(k, "bad percent-encoding in '\(text(f))'") }
+                    guard let decoded = ReviewEvent.percentDecode(value) else { return s.fail(k, "bad percent-encoding in '\(s.text(f))'") }
                     if ReviewEvent.percentEncode(decoded).utf8.count != value.count { canonical = false }
                 }
                 if k > rest, fields[k].lowerBound != fields[k - 1].upperBound + 1 { canonical = false }
             }
-            // A `set` gives a whole state: `state=` and every known field readable.
-            if action == .set {
-                var state = SchedulingState()
-                var sawState = false
-                for k in rest..<fields.count where k != skipped {
-                    let f = fields[k]
-                    guard let eq = f.first(where: { b[$0] == 0x3D }) else { continue }
-                    let key = text(f.lowerBound..<eq)
-                    guard SchedulingState.isReadableField(key) else { continue }
-                    let raw = UnsafeBufferPointer(rebasing: b[eq + 1..<f.upperBound])
-                    let value = ReviewEvent.percentDecode(raw) ?? ""
-                    if let expected = state.read(field: key, text: value) {
-                        return fail(k, "field '\(key)' must be \(expected), not '\(value)'")
-                    }
-                    if key == "state" { sawState = true }
-                }
-                if !sawState { return fail(fields.count, "a set event needs state=") }
-            }
+            if action == .set, let error = Self.setProblem(s, rest: rest, skipped: skipped) { return .failure(error) }
             // UTF-8: anything beyond ASCII checked field by field.
             let parts = LineParts(time: time, card: idRange, action: action, rest: rest, skipped: skipped, count: fields.count,
                                   canonical: canonical)
             for k in rest..<fields.count where !ascii && k != skipped && fields[k].contains(where: { b[$0] >= 0x80 }) {
                 if String(validating: UnsafeBufferPointer(rebasing: b[fields[k]]), as: UTF8.self) == nil {
-                    return fail(k, "invalid UTF-8 in '\(text(fields[k]))'")
+                    return s.fail(k, "invalid UTF-8 in '\(s.text(fields[k]))'")
                 }
             }
             return .success(parts)
+        }
+
+        /// Splits `line` into `fields` (byte ranges) at runs of spaces.
+        private static func split(_ b: UnsafeBufferPointer<UInt8>, _ line: Range<Int>, into fields: inout [Range<Int>]) {
+            fields.removeAll(keepingCapacity: true)
+            var i = line.lowerBound
+            while i < line.upperBound {
+                while i < line.upperBound, b[i] == 0x20 { i += 1 }
+                guard i < line.upperBound, let base = b.baseAddress else { break }
+                let s = i
+                i = RawBytes.first(0x20, in: base + i, count: line.upperBound - i).map { $0 - UnsafeRawPointer(base) } ?? line.upperBound
+                fields.append(s..<i)
+            }
+        }
+
+        /// The event a line's second field names, with what it needs (a grade's rating, an undo's
+        /// or a bury's time); the first extra field's index, and the field that gave the time.
+        private static func action(of s: SplitLine) -> Result<(action: ReviewAction, rest: Int, skipped: Int?), ReviewLogError> {
+            let b = s.b, fields = s.fields
+            let word = fields[1]
+            if s.equals(word, "grade") {
+                let rating: Rating? = fields.count < 4 ? nil
+                    : s.equals(fields[3], "good") ? .good : s.equals(fields[3], "again") ? .again
+                    : s.equals(fields[3], "hard") ? .hard : s.equals(fields[3], "easy") ? .easy : Rating(name: s.text(fields[3]))
+                guard let rating else { return .failure(s.error(3, "expected a rating (again, hard, good, easy)")) }
+                return .success((.grade(rating), 4, nil))
+            } else if s.equals(word, "undo") || s.equals(word, "bury") {
+                let undo = s.equals(word, "undo")
+                let key: [UInt8] = undo ? Array("of=".utf8) : Array("until=".utf8)
+                guard let k = fields.indices.dropFirst(3).first(where: { f in
+                          fields[f].count >= key.count && key.indices.allSatisfy { b[fields[f].lowerBound + $0] == key[$0] }
+                      }),
+                      let t = timestamp(b, fields[k].lowerBound + key.count..<fields[k].upperBound) else {
+                    return .failure(s.error(3, "expected \(undo ? "of" : "until")=TIME"))
+                }
+                return .success((undo ? .undo(of: t) : .bury(until: t), 3, k))
+            } else if let plain = plainActions.first(where: { s.equals(word, $0.word) }) {
+                return .success((plain.action, 3, nil))
+            }
+            return .failure(s.error(1, "unknown event '\(s.text(word))'"))
+        }
+
+        /// What is wrong with a `set` event's fields, if anything: a `set` gives a whole state,
+        /// `state=` and every known field readable.
+        private static func setProblem(_ s: SplitLine, rest: Int, skipped: Int?) -> ReviewLogError? {
+            let b = s.b, fields = s.fields
+            var state = SchedulingState()
+            var sawState = false
+            for k in rest..<fields.count where k != skipped {
+                let f = fields[k]
+                guard let eq = f.first(where: { b[$0] == 0x3D }) else { continue }
+                let key = s.text(f.lowerBound..<eq)
+                guard SchedulingState.isReadableField(key) else { continue }
+                let raw = UnsafeBufferPointer(rebasing: b[eq + 1..<f.upperBound])
+                let value = ReviewEvent.percentDecode(raw) ?? ""
+                if let expected = state.read(field: key, text: value) {
+                    return s.error(k, "field '\(key)' must be \(expected), not '\(value)'")
+                }
+                if key == "state" { sawState = true }
+            }
+            return sawState ? nil : s.error(fields.count, "a set event needs state=")
+        }
+    }
+
+    /// A log line's bytes split into fields, with what checking it needs: a field's text and
+    /// column, and the problem at a field.
+    private struct SplitLine {
+        let b: UnsafeBufferPointer<UInt8>
+        let line: Range<Int>
+        /// The line's number in the log.
+        let number: Int
+        let fields: [Range<Int>]
+
+        /// The column field `k` starts at (past the last field: the line's end), counting UTF-8
+        /// bytes, as everywhere in Quire's diagnostics.
+        func column(_ k: Int) -> Int {
+            k < fields.count ? fields[k].lowerBound - line.lowerBound + 1 : line.count + 1
+        }
+
+        /// The bytes of `r` as text.
+        func text(_ r: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: b[r]), as: UTF8.self) }
+
+        /// The problem `message` at field `k`.
+        func error(_ k: Int, _ message: String) -> ReviewLogError {
+            ReviewLogError(line: number, column: column(k), message: message)
+        }
+
+        /// The line refused with the problem `message` at field `k`.
+        func fail(_ k: Int, _ message: String) -> Result<LineParts, ReviewLogError> { .failure(error(k, message)) }
+
+        /// Whether the bytes of `r` are `word`.
+        func equals(_ r: Range<Int>, _ word: StaticString) -> Bool {
+            guard r.count == word.utf8CodeUnitCount else { return false }
+            let w = word.utf8Start
+            for k in 0..<r.count where b[r.lowerBound + k] != w[k] { return false }
+            return true
         }
     }
 

@@ -70,63 +70,14 @@ public struct StatisticsLog: Sendable {
                 ReviewLog.inParts(bytes) { range in Part(bytes, range) }
             })
         }
-        // One table of cards and one of settings for all parts.
-        var cardSlot: [CardID: Int] = [:]
-        var cardIDs: [CardID] = []
-        var settingsSlot: [String: Int] = [:]
-        var settingsEvents: [ReviewEvent] = []
-        var counts: [Int] = []
-        var maps: [(cards: [Int], settings: [Int], states: Int)] = []
-        var setStates: [SchedulingState] = []
-        for part in parsed.joined() {
-            let cardMap = part.cards.enumerated().map { local, id in
-                let slot: Int
-                if let known = cardSlot[id] {
-                    slot = known
-                } else {
-                    slot = cardIDs.count
-                    cardSlot[id] = slot
-                    cardIDs.append(id)
-                    counts.append(0)
-                }
-                counts[slot] += part.counts[local]
-                return slot
-            }
-            let settingsMap = part.settings.map { event in
-                if let slot = settingsSlot[event.encodedFields] { return slot }
-                settingsSlot[event.encodedFields] = settingsEvents.count
-                settingsEvents.append(event)
-                return settingsEvents.count - 1
-            }
-            maps.append((cardMap, settingsMap, setStates.count))
-            setStates += part.setStates
-        }
+        let tables = Self.tables(parsed)
         // Each card's events together, in the order read: one counting pass, straight from the parts.
         var starts = [0]
-        starts.reserveCapacity(counts.count + 1)
-        for n in counts { starts.append(starts[starts.count - 1] + n) }
-        var next = starts
-        var grouped = [Record](unsafeUninitializedCapacity: starts[starts.count - 1]) { buffer, initialized in
-            initialized = 0
-            guard let base = buffer.baseAddress else { return }
-            var k = 0
-            for (file, parts) in parsed.enumerated() {
-                for part in parts {
-                    let (cardMap, settingsMap, statesBefore) = maps[k]
-                    k += 1
-                    for var record in part.records {
-                        record.event.settings = settingsMap[record.event.settings]
-                        if let k = record.event.setState { record.event.setState = statesBefore + k }
-                        record.file = Int32(file)
-                        let slot = cardMap[Int(record.card)]
-                        (base + next[slot]).initialize(to: record)
-                        next[slot] += 1
-                    }
-                }
-            }
-            initialized = buffer.count
-        }
+        starts.reserveCapacity(tables.counts.count + 1)
+        for n in tables.counts { starts.append(starts[starts.count - 1] + n) }
+        var grouped = Self.grouped(parsed, maps: tables.maps, starts: starts)
         parsed = []
+        let cardIDs = tables.cardIDs
         let order = cardIDs.indices.sorted { cardIDs[$0] < cardIDs[$1] }
         var all: [Event] = []
         all.reserveCapacity(grouped.count)
@@ -150,8 +101,77 @@ public struct StatisticsLog: Sendable {
         self.cards = cards
         self.all = all
         self.starts = cardStarts
-        self.settingsEvents = settingsEvents
-        self.setStates = setStates
+        self.settingsEvents = tables.settingsEvents
+        self.setStates = tables.setStates
+    }
+
+    /// The log's cards, settings and `set` states in one table each, for all parts.
+    private struct Tables {
+        var cardIDs: [CardID] = []
+        /// How many events each card has.
+        var counts: [Int] = []
+        var settingsEvents: [ReviewEvent] = []
+        var setStates: [SchedulingState] = []
+        /// For each part, in order: its cards' and its settings' numbers in the tables, and the
+        /// number of `set` states before its own.
+        var maps: [(cards: [Int], settings: [Int], states: Int)] = []
+    }
+
+    /// The parts' cards, settings and `set` states in one table each.
+    private static func tables(_ parsed: [[Part]]) -> Tables {
+        var tables = Tables()
+        var cardSlot: [CardID: Int] = [:]
+        var settingsSlot: [String: Int] = [:]
+        for part in parsed.joined() {
+            let cardMap = part.cards.enumerated().map { local, id in
+                let slot: Int
+                if let known = cardSlot[id] {
+                    slot = known
+                } else {
+                    slot = tables.cardIDs.count
+                    cardSlot[id] = slot
+                    tables.cardIDs.append(id)
+                    tables.counts.append(0)
+                }
+                tables.counts[slot] += part.counts[local]
+                return slot
+            }
+            let settingsMap = part.settings.map { event in
+                if let slot = settingsSlot[event.encodedFields] { return slot }
+                settingsSlot[event.encodedFields] = tables.settingsEvents.count
+                tables.settingsEvents.append(event)
+                return tables.settingsEvents.count - 1
+            }
+            tables.maps.append((cardMap, settingsMap, tables.setStates.count))
+            tables.setStates += part.setStates
+        }
+        return tables
+    }
+
+    /// Every part's records, each card's together (from `starts[slot]`) in the order read, with
+    /// their settings and `set` states numbered in the tables (`maps`) and their file noted.
+    private static func grouped(_ parsed: [[Part]], maps: [(cards: [Int], settings: [Int], states: Int)], starts: [Int]) -> [Record] {
+        var next = starts
+        return [Record](unsafeUninitializedCapacity: starts[starts.count - 1]) { buffer, initialized in
+            initialized = 0
+            guard let base = buffer.baseAddress else { return }
+            var k = 0
+            for (file, parts) in parsed.enumerated() {
+                for part in parts {
+                    let (cardMap, settingsMap, statesBefore) = maps[k]
+                    k += 1
+                    for var record in part.records {
+                        record.event.settings = settingsMap[record.event.settings]
+                        if let k = record.event.setState { record.event.setState = statesBefore + k }
+                        record.file = Int32(file)
+                        let slot = cardMap[Int(record.card)]
+                        (base + next[slot]).initialize(to: record)
+                        next[slot] += 1
+                    }
+                }
+            }
+            initialized = buffer.count
+        }
     }
 
     /// Reads events, as if they were one log file: for tests, and for events not read from a log.
@@ -210,23 +230,7 @@ public struct StatisticsLog: Sendable {
             var lastSafePath: [Range<Int>?] = []
             _ = ReviewLog.forEachLine(b, range) { line, number in
                 guard case .success(let parts) = ReviewLog.LineParts.parse(b, line, number: number, fields: &fields) else { return }
-                // The fields the figures read; the first of a key counts.
-                var ms: Range<Int>?, cfg: Range<Int>?, sched: Range<Int>?, path: Range<Int>?, id: Range<Int>?, ofID: Range<Int>?
-                for k in parts.rest..<parts.count where k != parts.skipped {
-                    let f = fields[k]
-                    var eq = f.lowerBound
-                    while b[eq] != 0x3D { eq += 1 }
-                    let value = eq + 1..<f.upperBound
-                    switch eq - f.lowerBound {
-                    case 2 where b[f.lowerBound] == 0x6D && b[f.lowerBound + 1] == 0x73: if ms == nil { ms = value }
-                    case 2 where b[f.lowerBound] == 0x69 && b[f.lowerBound + 1] == 0x64: if id == nil { id = value }
-                    case 3 where Self.equals(b, f.lowerBound, "cfg"): if cfg == nil { cfg = value }
-                    case 4 where Self.equals(b, f.lowerBound, "path"): if path == nil { path = value }
-                    case 5 where Self.equals(b, f.lowerBound, "sched"): if sched == nil { sched = value }
-                    case 5 where Self.equals(b, f.lowerBound, "of-id"): if ofID == nil { ofID = value }
-                    default: break
-                    }
-                }
+                let (ms, cfg, sched, path, id, ofID) = Self.read(b, parts, fields)
                 let cardKey = ByteKey(b, parts.card)
                 let card: Int
                 if let slot = cardSlot[cardKey] {
@@ -254,38 +258,74 @@ public struct StatisticsLog: Sendable {
                     guard safe else { return }
                     lastSafePath[card] = path
                 }
-                // Settings: most events carry the previous line's.
-                let settingsKey = ByteKey(b, cfg, sched)
-                let settingsNumber: Int
-                if let last, last.key == settingsKey {
-                    settingsNumber = last.slot
-                } else if let slot = settingsSlot[settingsKey] {
-                    settingsNumber = slot
-                } else {
-                    settingsNumber = settings.count
-                    settingsSlot[settingsKey] = settingsNumber
-                    let text = [("cfg", cfg), ("sched", sched)].compactMap { name, r in
-                        r.map { name + "=" + String(decoding: UnsafeBufferPointer(rebasing: b[$0]), as: UTF8.self) }
-                    }.joined(separator: " ")
-                    settings.append(ReviewEvent(time: parts.time, card: cards[card], action: parts.action, encodedFields: text))
-                }
-                last = (settingsKey, settingsNumber)
+                let settingsNumber = numbered(settings: ByteKey(b, cfg, sched), b, cfg: cfg, sched: sched, parts: parts, card: card,
+                                                 slots: &settingsSlot, last: &last)
                 var event = Event(time: parts.time, action: parts.action, milliseconds: ms.flatMap { Self.integer(b, $0) },
                                   settings: settingsNumber)
                 if parts.action == .set {
-                    // Rare: the fields decoded as the event reader decodes them.
-                    let pairs: [(key: String, value: String)] = (parts.rest..<parts.count).compactMap { k in
-                        guard k != parts.skipped, let eq = fields[k].first(where: { b[$0] == 0x3D }) else { return nil }
-                        let key = String(decoding: UnsafeBufferPointer(rebasing: b[fields[k].lowerBound..<eq]), as: UTF8.self)
-                        return (key, Self.decoded(b, eq + 1..<fields[k].upperBound) ?? "")
-                    }
-                    guard let state = ReviewEvent.state(fields: pairs) else { return }
+                    guard let state = Self.setState(b, parts, fields) else { return }
                     event.setState = setStates.count
                     setStates.append(state)
                 }
                 records.append(Record(event: event, card: card, id: id, ofID: ofID))
                 counts[card] += 1
             }
+        }
+
+        /// The values of the fields the figures read — `ms=`, `cfg=`, `sched=`, `path=`, `id=`,
+        /// `of-id=` — as byte ranges; the first of a key counts.
+        private static func read(_ b: UnsafeBufferPointer<UInt8>, _ parts: ReviewLog.LineParts, _ fields: [Range<Int>])
+            -> (ms: Range<Int>?, cfg: Range<Int>?, sched: Range<Int>?, path: Range<Int>?, id: Range<Int>?, ofID: Range<Int>?) {
+            var ms: Range<Int>?, cfg: Range<Int>?, sched: Range<Int>?, path: Range<Int>?, id: Range<Int>?, ofID: Range<Int>?
+            for k in parts.rest..<parts.count where k != parts.skipped {
+                let f = fields[k]
+                var eq = f.lowerBound
+                while b[eq] != 0x3D { eq += 1 }
+                let value = eq + 1..<f.upperBound
+                switch eq - f.lowerBound {
+                case 2 where b[f.lowerBound] == 0x6D && b[f.lowerBound + 1] == 0x73: if ms == nil { ms = value }
+                case 2 where b[f.lowerBound] == 0x69 && b[f.lowerBound + 1] == 0x64: if id == nil { id = value }
+                case 3 where Self.equals(b, f.lowerBound, "cfg"): if cfg == nil { cfg = value }
+                case 4 where Self.equals(b, f.lowerBound, "path"): if path == nil { path = value }
+                case 5 where Self.equals(b, f.lowerBound, "sched"): if sched == nil { sched = value }
+                case 5 where Self.equals(b, f.lowerBound, "of-id"): if ofID == nil { ofID = value }
+                default: break
+                }
+            }
+            return (ms, cfg, sched, path, id, ofID)
+        }
+
+        /// The settings number of an event whose `cfg=` and `sched=` make `key`: most events carry
+        /// the previous line's (`last`); a pair not seen before gets the next number, and an event
+        /// carrying just it in ``settings``.
+        private mutating func numbered(settings key: ByteKey, _ b: UnsafeBufferPointer<UInt8>, cfg: Range<Int>?, sched: Range<Int>?,
+                                     parts: ReviewLog.LineParts, card: Int, slots: inout [ByteKey: Int],
+                                     last: inout (key: ByteKey, slot: Int)?) -> Int {
+            let settingsNumber: Int
+            if let last, last.key == key {
+                settingsNumber = last.slot
+            } else if let slot = slots[key] {
+                settingsNumber = slot
+            } else {
+                settingsNumber = settings.count
+                slots[key] = settingsNumber
+                let text = [("cfg", cfg), ("sched", sched)].compactMap { name, r in
+                    r.map { name + "=" + String(decoding: UnsafeBufferPointer(rebasing: b[$0]), as: UTF8.self) }
+                }.joined(separator: " ")
+                settings.append(ReviewEvent(time: parts.time, card: cards[card], action: parts.action, encodedFields: text))
+            }
+            last = (key, settingsNumber)
+            return settingsNumber
+        }
+
+        /// A `set` event's state, its fields decoded as the event reader decodes them (rare).
+        private static func setState(_ b: UnsafeBufferPointer<UInt8>, _ parts: ReviewLog.LineParts, _ fields: [Range<Int>]) -> SchedulingState? {
+            let pairs: [(key: String, value: String)] = (parts.rest..<parts.count).compactMap { k in
+                guard k != parts.skipped, let eq = fields[k].first(where: { b[$0] == 0x3D }) else { return nil }
+                let key = String(decoding: UnsafeBufferPointer(rebasing: b[fields[k].lowerBound..<eq]), as: UTF8.self)
+                return (key, Self.decoded(b, eq + 1..<fields[k].upperBound) ?? "")
+            }
+            return ReviewEvent.state(fields: pairs)
         }
 
         private static func equals(_ b: UnsafeBufferPointer<UInt8>, _ at: Int, _ word: StaticString) -> Bool {
