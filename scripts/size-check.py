@@ -4,8 +4,8 @@ the executable (Sources/quire) under a tenth of the Swift lines, and a report of
 over 80 lines, the longest first.
 
     scripts/size-check.py            the report
-    scripts/size-check.py --check    exit 1 when a file is over 600 lines or the executable holds
-                                     a tenth of the lines or more (make test runs it)
+    scripts/size-check.py --check    exit 1 when a file is over 600 lines, a function over 80, or the
+                                     executable holds a tenth of the lines or more (make test runs it)
 """
 import os
 import re
@@ -57,6 +57,8 @@ def main():
     if total and executable * 10 >= total:
         too_long.append(f"Sources/quire: {executable} of {total} Swift lines ({executable * 100 / total:.1f} %), a tenth or more: "
                         "application logic belongs in QuireApp, drawing in QuireTerminal")
+    if check:
+        too_long += [f"{place}: {name} is {n} lines, over {FUNCTION_LIMIT}" for n, place, name in sorted(functions, reverse=True)]
     for problem in too_long:
         print(problem)
     if not check:
