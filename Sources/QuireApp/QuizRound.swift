@@ -55,10 +55,17 @@ public struct QuizRound {
             result.perItem = result.perItem.map { _ in false }
             said.append("Time's up: \(milliseconds / 1000) s.")
         }
-        result.points = score.record(right: result.right, milliseconds: milliseconds)
+        let partsRight = result.perItem.filter { $0 }.count
+        result.points = score.record(parts: partsRight, of: result.perItem.count, milliseconds: milliseconds)
         let typed = question.mode == .typed ? line.trimmingSpaces() : nil
         for (item, right) in zip(question.items, result.perItem) { onAnswer(item, right, answered, milliseconds, typed) }
-        said.append(result.right ? "Right! +\(result.points)" + (score.streak > 1 ? " (\(score.streak) in a row)" : "") : "Wrong.")
+        if result.right {
+            said.append("Right! +\(result.points)" + (score.streak > 1 ? " (\(score.streak) in a row)" : ""))
+        } else if question.mode == .match, partsRight > 0 {
+            said.append("\(partsRight) of \(result.perItem.count) pairs right: +\(result.points).")
+        } else {
+            said.append("Wrong.")
+        }
         results.append(result)
         return said
     }
@@ -151,6 +158,12 @@ public struct QuizRound {
         text.last.map { ".!?…".contains($0) } == true ? text : text + "."
     }
 
+    /// `text` on one line, cut to `limit` characters with an ellipsis.
+    static func shortened(_ text: String, _ limit: Int) -> String {
+        let line = text.split(whereSeparator: \.isNewline).joined(separator: " ")
+        return line.count > limit ? String(line.prefix(limit - 1)) + "…" : line
+    }
+
     /// The cards asked and answered wrongly.
     public var missed: [QuizItem] {
         zip(questions, results).flatMap { q, r in zip(q.items, r.perItem).filter { !$0.1 }.map(\.0) }
@@ -160,12 +173,15 @@ public struct QuizRound {
     public func summary(graded: Int?) -> [String] {
         guard !results.isEmpty else { return ["No question answered."] }
         let seconds = results.reduce(0) { $0 + $1.milliseconds } / 1000
-        var lines = ["", "Score: \(score.points) points · \(score.right) of \(results.count) right · longest streak \(score.longestStreak) · "
+        // A match round counts its pairs, each for its card.
+        let (right, asked) = mode == .match ? (results.reduce(0) { $0 + $1.perItem.filter { $0 }.count }, results.reduce(0) { $0 + $1.perItem.count })
+            : (score.right, results.count)
+        var lines = ["", "Score: \(score.points) points · \(right) of \(asked) \(mode == .match ? "pairs " : "")right · longest streak \(score.longestStreak) · "
                      + "\(StudyStats.duration(seconds: seconds)) (\(StudyStats.duration(seconds: seconds / max(1, results.count))) a question)"]
         if let graded { lines.append("Recorded \(Plural.counted(graded, "review")) (right: good, wrong: again).") }
         if !missed.isEmpty {
             lines.append("Missed:")
-            for item in missed { lines.append("  \(item.id)  \(item.prompt.prefix(70))") }
+            for item in missed { lines.append("  \(item.id)  \(Self.shortened(item.prompt, 60)) → \(Self.shortened(item.answer, 60))") }
             lines.append("(later: quire review --cram '" + missed.map { "id:\($0.id)" }.joined(separator: " or ") + "')")
         }
         return lines

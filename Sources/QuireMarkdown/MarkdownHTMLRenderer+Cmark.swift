@@ -100,8 +100,13 @@ extension MarkdownHTMLRenderer {
     /// Whether any of the marks renders as more than its text.
     private func rendersAny(_ marks: InlineMarks) -> Bool {
         if marks.marks.contains(where: renders) { return true }
-        guard wikilinkURL != nil else { return false }
-        return marks.items.contains { if case .wikilink = $0 { true } else { false } }
+        return marks.items.contains {
+            switch $0 {
+            case .wikilink: wikilinkURL != nil
+            case .embed: embedHTML != nil
+            default: false
+            }
+        }
     }
 
     /// An autolink that swallowed an open mark's closer (``InlineMarks/cut(in:)``) ends before
@@ -158,6 +163,12 @@ extension MarkdownHTMLRenderer {
                 cmark_node_free(children[index])
             case .wikilink(let link, let range):
                 addWikilink(link, source: range, to: &build)
+            case .embed(let link, let range):
+                if case .node? = build.sinks.last, let html = embedHTML?(link) {
+                    _ = build.custom(html, "")
+                } else if case .node? = build.sinks.last {
+                    build.write(range)
+                }
             case .open(let index):
                 open(index, of: marks, in: &build)
             case .separator(let index):
@@ -197,7 +208,8 @@ extension MarkdownHTMLRenderer {
         }
         // A link in a hidden answer or an unshown hint is not asked about.
         guard case .node? = build.sinks.last else { return }
-        let element = wikilinkURL(link).map { ("<a class=\"wikilink\" href=\"\(hrefAttribute($0))\">", "</a>") }
+        let url = wikilinkURL(link)
+        let element = url.map { $0.isEmpty ? ("<span class=\"wikilink\">", "</span>") : ("<a class=\"wikilink\" href=\"\(hrefAttribute($0))\">", "</a>") }
             ?? ("<span class=\"wikilink missing\">", "</span>")
         if let node = build.custom(element.0, element.1) { Self.appendText(link.label.utf8[...], to: node) }
     }

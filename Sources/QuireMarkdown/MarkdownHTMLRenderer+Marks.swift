@@ -12,7 +12,7 @@
 /// - `==` (exactly two) closes the innermost open mark when that is a highlight and the byte
 ///   before is not a space, and otherwise opens one when the byte after is not a space.
 /// - `[[target]]` is a wikilink when both brackets are in one text node and nothing between them
-///   is a bracket (`![[…]]`, an embed, is left alone; so is any wikilink inside a link).
+///   is a bracket, and `![[target]]` an embed (neither is looked for inside a link).
 ///
 /// Unmatched openers and closers stay text. Every byte is looked at a bounded number of times
 /// and every open mark is closed or dropped once, so the pass is linear in the container's size.
@@ -47,6 +47,8 @@ struct InlineMarks {
         case close(Int)
         /// A wikilink and its source bytes `[[…]]`.
         case wikilink(MarkdownWikilink, Range<Int>)
+        /// An embed and its source bytes `![[…]]`.
+        case embed(MarkdownWikilink, Range<Int>)
     }
 
     /// Whether `[[…]]` is looked for (not inside a link: no link may hold another).
@@ -112,6 +114,9 @@ struct InlineMarks {
                 continue
             case 0x5B:  // [
                 taken = wikilink(at: i, end: end, base: base, plain: plain, searching: &wikilinksLeft)
+            case 0x21:  // !
+                taken = i + 1 < end && bytes[i + 1] == 0x5B
+                    ? wikilink(at: i + 1, end: end, base: base, plain: plain, searching: &wikilinksLeft, embed: true) : nil
             default:
                 taken = nil
             }
@@ -196,15 +201,15 @@ struct InlineMarks {
 
     /// Adds the wikilink `[[…]]` at `i`, if one is there; returns the offset after it, or nil.
     /// Clears `searching` once a search has found no bracket up to the text's end.
-    private mutating func wikilink(at i: Int, end: Int, base: Int, plain: Int, searching: inout Bool) -> Int? {
-        guard searching, i + 1 < end, bytes[i + 1] == 0x5B, i == base || bytes[i - 1] != 0x21 else { return nil }
+    private mutating func wikilink(at i: Int, end: Int, base: Int, plain: Int, searching: inout Bool, embed: Bool = false) -> Int? {
+        guard searching, i + 1 < end, bytes[i + 1] == 0x5B, embed || i == base || bytes[i - 1] != 0x21 else { return nil }
         var close = i + 2
         while close < end, bytes[close] != 0x5B, bytes[close] != 0x5D { close += 1 }
         if close == end { searching = false }
         guard close + 1 < end, bytes[close] == 0x5D, bytes[close + 1] == 0x5D,
               let link = MarkdownWikilink(between: bytes[(i + 2)..<close]) else { return nil }
-        addPlain(from: plain, to: i)
-        items.append(.wikilink(link, i..<(close + 2)))
+        addPlain(from: plain, to: embed ? i - 1 : i)
+        items.append(embed ? .embed(link, (i - 1)..<(close + 2)) : .wikilink(link, i..<(close + 2)))
         return close + 2
     }
 

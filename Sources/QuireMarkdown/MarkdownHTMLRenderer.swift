@@ -13,7 +13,9 @@
 /// - highlights `==text==`, verbatim or as `<mark>` (``HighlightStyle``);
 /// - wikilinks `[[Note]]`, `[[Note|label]]`, `[[Note#Heading]]`, as links to the URL that
 ///   ``wikilinkURL`` gives (`<a class="wikilink" href="…">label</a>`), or
-///   `<span class="wikilink missing">label</span>` when it gives none.
+///   `<span class="wikilink missing">label</span>` when it gives none (`<span class="wikilink">`
+///   when it gives an empty one);
+/// - Obsidian embeds `![[file.png]]`, `![[Note#Heading]]`, as the HTML ``embedHTML`` gives.
 ///
 /// ## Design
 /// The renderer parses the note itself, through the same cmark-gfm setup as ``MarkdownDocument``
@@ -67,6 +69,10 @@ public struct MarkdownHTMLRenderer: Sendable {
     /// leaves wikilinks as written. The URL is escaped for the `href` attribute as cmark escapes a
     /// link destination (`%20` for a space, `&amp;` for `&`, …).
     public var wikilinkURL: (@Sendable (MarkdownWikilink) -> String?)?
+    /// The HTML an Obsidian embed `![[target]]` shows (an image, a player, a note's section),
+    /// which the caller makes safe; nil (from the function, or as the function) leaves the embed
+    /// as written.
+    public var embedHTML: (@Sendable (MarkdownWikilink) -> String?)?
 
     /// Creates a renderer.
     /// - Parameters:
@@ -74,15 +80,18 @@ public struct MarkdownHTMLRenderer: Sendable {
     ///   - highlights: how highlights render.
     ///   - allowsRawHTML: whether raw HTML passes through.
     ///   - lineBreaks: whether a line break inside a paragraph is a line break.
-    ///   - wikilinkURL: the URL of a wikilink's target, nil for a missing one; nil to leave
-    ///     wikilinks as written.
+    ///   - wikilinkURL: the URL of a wikilink's target, nil for a missing one, empty for its
+    ///     label without a link; nil to leave wikilinks as written.
+    ///   - embedHTML: the HTML of an embed `![[target]]`; nil to leave embeds as written.
     public init(
         clozes: ClozeStyle = .text,
         highlights: HighlightStyle = .text,
         allowsRawHTML: Bool = false,
         lineBreaks: Bool = false,
-        wikilinkURL: (@Sendable (MarkdownWikilink) -> String?)? = nil
+        wikilinkURL: (@Sendable (MarkdownWikilink) -> String?)? = nil,
+        embedHTML: (@Sendable (MarkdownWikilink) -> String?)? = nil
     ) {
+        self.embedHTML = embedHTML
         self.clozes = clozes
         self.highlights = highlights
         self.allowsRawHTML = allowsRawHTML

@@ -33,6 +33,11 @@ public struct MarkdownWikilink: Hashable, Sendable {
         self.label = label.isEmpty ? Self.trimmed(target) : label
     }
 
+    /// Reads an embed's content, the text between `![[` and `]]`; nil when it names nothing.
+    public init?(embed content: some StringProtocol) {
+        self.init(between: Array(content.utf8))
+    }
+
     private static func trimmed(_ bytes: ArraySlice<UInt8>) -> String {
         var slice = bytes
         while let first = slice.first, first == 32 || first == 9 { slice.removeFirst() }

@@ -64,8 +64,22 @@ public enum AnswerText {
         return w.isEmpty ? "0" : w
     }
 
-    /// Markdown and HTML made plain: tags, emphasis, highlight and strike marks, link targets and
-    /// images off; code spans kept as written (without their backticks).
+    /// What Obsidian shows of a wikilink `[[content]]`: its label after `|`, else its target —
+    /// `Note > Heading` for a heading of another note, the heading alone for one of this note.
+    static func wikilinkText(_ content: String) -> String {
+        if let bar = content.firstIndex(of: "|") {
+            let label = content[content.index(after: bar)...].trimmingCharacters(in: .whitespaces)
+            if !label.isEmpty { return label }
+        }
+        let target = content.prefix { $0 != "|" }
+        let parts = target.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        guard parts.count == 2, !parts[1].isEmpty else { return parts.first ?? "" }
+        return parts[0].isEmpty ? parts[1] : parts[0] + " > " + parts[1]
+    }
+
+    /// Markdown and HTML made plain: tags, emphasis, highlight and strike marks, link targets,
+    /// images and Obsidian embeds off, wikilinks as Obsidian shows them; code spans kept as
+    /// written (without their backticks).
     public static func plainText(_ markdown: String) -> String {
         var out = ""
         let chars = Array(markdown)
@@ -87,6 +101,14 @@ public enum AnswerText {
             } else if c == "<", let n = next(), n.isLetter || n == "/" || n == "!", let end = find(">", from: k + 1, within: 200) {
                 out.append(" ")
                 k = end + 1
+            } else if c == "!", next() == "[", next(2) == "[", let close = find("]", from: k + 3, within: 500), next(close - k + 1) == "]" {
+                // An Obsidian embed (an image, a note): not text.
+                k = close + 2
+            } else if c == "[", next() == "[", let close = find("]", from: k + 2, within: 500), next(close - k + 1) == "]",
+                      !chars[(k + 2)..<close].contains("[") {
+                // A wikilink shows its label, or what it links to (`Note > Heading`, a heading alone).
+                out += wikilinkText(String(chars[(k + 2)..<close]))
+                k = close + 2
             } else if c == "!", next() == "[", let close = find("]", from: k + 2), close + 1 < chars.count, chars[close + 1] == "(",
                       let paren = find(")", from: close + 2) {
                 k = paren + 1

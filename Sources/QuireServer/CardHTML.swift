@@ -1,3 +1,4 @@
+import QuireApp
 import QuireMarkdown
 import QuireModel
 import QuireSupport
@@ -9,9 +10,6 @@ import QuireVault
 /// marked on the back, and the vault's images, sounds and videos linked through ``VaultFiles``.
 struct CardHTML: Sendable {
     let vault: Vault
-    private let renderer = MarkdownHTMLRenderer(highlights: .mark)
-    /// A card's sides show their line breaks, as Anki and Obsidian show them.
-    private let sideRenderer = MarkdownHTMLRenderer(highlights: .mark, lineBreaks: true)
 
     init(vault: Vault) { self.vault = vault }
 
@@ -35,12 +33,61 @@ struct CardHTML: Sendable {
     /// line breaks.
     func html(_ markdown: String, notePath: String, side: Bool = false) -> String {
         let (protected, spans) = MathSpans.protect(markdown)
-        let rendered = (try? (side ? sideRenderer : renderer).render(protected)) ?? "<p>" + HTMLText.escaped(protected) + "</p>"
-        let math = MathSpans.restore(rendered, spans) { span in
-            // KaTeX renders each element's text (PageScript); shown as TeX where it is missing.
-            "<span class=\"math\" data-display=\"\(span.display ? "1" : "0")\">" + HTMLText.escaped(span.tex) + "</span>"
-        }
+        // A card's sides show their line breaks, as Anki and Obsidian show them; wikilinks show
+        // their labels, embeds what they embed.
+        let notes = embeddedNotes(protected, notePath: notePath)
+        let renderer = MarkdownHTMLRenderer(highlights: .mark, lineBreaks: side, wikilinkURL: { _ in "" },
+                                            embedHTML: { [vault] link in Self.embed(link, notePath: notePath, notes: notes, vault: vault) })
+        let rendered = (try? renderer.render(protected)) ?? "<p>" + HTMLText.escaped(protected) + "</p>"
+        let math = MathSpans.restore(rendered, spans, Self.mathElement)
         return linkingMedia(math, notePath: notePath)
+    }
+
+    /// A math span as the page's element: KaTeX renders each element's text (PageScript); shown
+    /// as TeX where it is missing.
+    static func mathElement(_ span: MathSpans.Span) -> String {
+        "<span class=\"math\" data-display=\"\(span.display ? "1" : "0")\">" + HTMLText.escaped(span.tex) + "</span>"
+    }
+
+    /// The HTML of an embed `![[target]]`: an image (`|300` its width) or a link a player is made
+    /// of (``linkingMedia(_:notePath:)`` points them at the vault's files), a note's section as
+    /// `notes` holds it, or the target marked missing.
+    static func embed(_ link: MarkdownWikilink, notePath: String, notes: [String: String], vault: Vault) -> String? {
+        let target = link.note + (link.heading.map { "#" + $0 } ?? "")
+        if let html = notes[target] { return "<blockquote class=\"embed\">" + html + "</blockquote>" }
+        let ext = link.note.split(separator: ".").last.map { $0.lowercased() } ?? ""
+        guard link.note.contains("."), Vault.openableExtensions.contains(ext), vault.attachmentPath(link.note, fromNote: notePath) != nil else {
+            return "<span class=\"embed missing\">" + HTMLText.escaped(target) + "</span>"
+        }
+        if sounds.contains(ext) || videos.contains(ext) || ext == "pdf" {
+            return "<a href=\"" + HTMLText.escaped(link.note) + "\">" + HTMLText.escaped(link.note) + "</a>"
+        }
+        let size = link.label.split(separator: "x").compactMap { Int($0) }
+        let width = link.label != target && (1...2).contains(size.count) ? " width=\"\(size[0])\"" : ""
+        return "<img src=\"" + HTMLText.escaped(link.note) + "\" alt=\"" + HTMLText.escaped(link.note) + "\"" + width + " />"
+    }
+
+    /// The notes and sections `markdown` embeds (`![[Note]]`, `![[Note#Heading]]`), each rendered
+    /// once, by target; an embed inside them stays as written (no embed repeats itself).
+    func embeddedNotes(_ markdown: String, notePath: String) -> [String: String] {
+        var out: [String: String] = [:]
+        var rest = markdown[...]
+        let plain = MarkdownHTMLRenderer(highlights: .mark, wikilinkURL: { _ in "" })
+        while let open = rest.firstRange(of: "![["), out.count < 8 {
+            rest = rest[open.upperBound...]
+            guard let close = rest.prefix(500).firstRange(of: "]]") else { continue }
+            let content = rest[..<close.lowerBound]
+            rest = rest[close.upperBound...]
+            let target = String(content.prefix { $0 != "|" }).trimmingSpaces()
+            let parts = target.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).map { String($0).trimmingSpaces() }
+            let link = MarkdownWikilink(note: parts[0], heading: parts.count > 1 && !parts[1].isEmpty ? parts[1] : nil, label: target)
+            let key = link.note + (link.heading.map { "#" + $0 } ?? "")
+            guard out[key] == nil, let section = NoteEmbed.markdown(of: link, fromNote: notePath, in: vault) else { continue }
+            let (protected, spans) = MathSpans.protect(section)
+            let rendered = (try? plain.render(protected)) ?? "<p>" + HTMLText.escaped(protected) + "</p>"
+            out[key] = MathSpans.restore(rendered, spans, Self.mathElement)
+        }
+        return out
     }
 
     /// The HTML with each `<img>` source that names a file of the vault pointed at ``VaultFiles``

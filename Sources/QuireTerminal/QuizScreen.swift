@@ -24,6 +24,11 @@ package struct QuizScreen {
     private var pendingNumber: Int?
     private var feedback: [String] = []
     private var shownAt = Timestamp(milliseconds: 0)
+    /// When the feedback came on screen: after a choice or true/false (answered by one key), Enter
+    /// or Space within ``typeAhead`` of it was typed with the answer (`2⏎`, as the plain quiz takes
+    /// it) and does not skip the feedback.
+    private var feedbackAt = ContinuousClock.now
+    private static let typeAhead: Duration = .milliseconds(400)
     private let color = Output.useColor
     private static let letters: [Character] = ["a", "b", "c", "d", "e"]
 
@@ -81,6 +86,7 @@ package struct QuizScreen {
         let answered = round.clock.now()
         feedback = round.answer(question, line, at: answered, milliseconds: round.clock.milliseconds(from: shownAt, to: answered))
         phase = .feedback
+        feedbackAt = ContinuousClock.now
     }
 
     /// Acts on a key; false to leave the screen.
@@ -92,7 +98,10 @@ package struct QuizScreen {
             return !(key == .character("q") || key == .enter || key == .character("r") || key == .escape)
         case .feedback:
             if key == .character("q") { phase = .results; return true }
-            if key == .enter || key == .space { ask(index + 1) }
+            // A choice or true/false is answered by one key: an Enter typed right after it was
+            // typed with it, and the feedback stays.
+            let oneKey = question?.mode == .choice || question?.mode == .truefalse
+            if key == .enter || key == .space, !oneKey || ContinuousClock.now - feedbackAt >= Self.typeAhead { ask(index + 1) }
             return true
         case .question:
             guard let question else { return true }
@@ -158,8 +167,10 @@ package struct QuizScreen {
                 lines += wrap("> " + input + (phase == .question ? "▏" : ""), width: width)
             }
             if phase == .feedback {
+                // The verdict first, in colour, then what the right answer was.
                 lines.append("")
-                for line in feedback { lines += wrap(line, width: width) }
+                if let verdict = feedback.last { lines.append(verdictLine(verdict)) }
+                for line in feedback.dropLast() { lines += wrap(line, width: width) }
                 footer = "Enter: next question · q: results"
             } else {
                 footer = switch question.mode {
@@ -199,6 +210,15 @@ package struct QuizScreen {
         }
         out.append(line)
         return out
+    }
+
+    /// The verdict in bold, green when right, red when wrong, yellow when in part.
+    private func verdictLine(_ verdict: String) -> String {
+        let right = round.results.last?.right ?? false
+        let some = round.results.last?.perItem.contains(true) ?? false
+        let mark = right ? "✓ " : "✗ "
+        guard color else { return mark + TerminalText.visible(verdict) }
+        return (right ? "\u{1B}[1;32m" : some ? "\u{1B}[1;33m" : "\u{1B}[1;31m") + mark + TerminalText.visible(verdict) + "\u{1B}[0m"
     }
 
     private func bold(_ s: String) -> String { color ? "\u{1B}[1m" + TerminalText.visible(s) + "\u{1B}[0m" : TerminalText.visible(s) }

@@ -412,7 +412,8 @@ package struct ReviewScreen {
             body.append(dim(TerminalText.visible(card.headingPath.joined(separator: " › "))))
         }
         body.append("")
-        body += render(card.front, width: width)
+        let vault = controller.writer.vault
+        body += render(NoteEmbed.expanded(card.front, fromNote: note.path, in: vault), width: width)
         reserveImages(for: card.front, in: &body, note: note, images: &imageLines, height: height)
         let isFlow = controller.settings(for: entry).kind == .flow
         if let typing {
@@ -427,7 +428,8 @@ package struct ReviewScreen {
                 body.append(comparison(typed: typed, back: card.back))
                 body.append("")
             }
-            body += card.kind == .cloze ? render(card.back, revealedFrom: card.front, width: width) : render(card.back, width: width)
+            body += card.kind == .cloze ? render(card.back, revealedFrom: card.front, width: width)
+                : render(NoteEmbed.expanded(card.back, fromNote: note.path, in: vault), width: width)
             reserveImages(for: card.back, in: &body, note: note, images: &imageLines, height: height)
             if explaining {
                 // The text the card was made from, as `quire explain` shows it.

@@ -32,6 +32,8 @@ public struct Vault: Sendable {
     /// Where a build of the index reports the files it has read (a command shows it as a bar),
     /// or nil.
     public var progress: WorkProgress?
+    /// The vault's attachments by name, read when an embed names one by bare name.
+    let attachmentNames = AttachmentNames()
 
     /// The name of Quire's folder at the root.
     public static let folderName = ".quire"

@@ -50,6 +50,28 @@ import QuireVault
         }
     }
 
+    /// A match round counts each pair for its card: three of five right earn three fifths of the
+    /// points and say so; the results count pairs and list each missed card with its answer.
+    @Test func matchPairsCountEachForItsCard() throws {
+        try withTempDir { dir in
+            let context = try Self.context(dir)
+            var quiz = try context.quiz(QuizRequest(mode: .match, count: 1, seed: 5), clock: StudyClock(fixed: at(22, 10)))
+            let question = try #require(quiz.round.questions.first)
+            #expect(question.items.count == 5)
+            let letters: [Character] = ["a", "b", "c", "d", "e"]
+            // The first three pairs right, the last two swapped.
+            var chosen = question.pairing
+            chosen.swapAt(3, 4)
+            let line = chosen.enumerated().map { "\($0.offset + 1)\(letters[$0.element])" }.joined(separator: " ")
+            let said = quiz.round.answer(question, line, at: at(22, 10, 5), milliseconds: 5000)
+            #expect(said.last == "3 of 5 pairs right: +6.", "\(said)")
+            #expect(quiz.round.score.points == 6 && quiz.round.missed.map(\.id) == [question.items[3].id, question.items[4].id])
+            let summary = quiz.round.summary(graded: nil)
+            #expect(summary.contains { $0.hasPrefix("Score: 6 points · 3 of 5 pairs right") }, "\(summary)")
+            #expect(summary.contains("  \(question.items[3].id)  \(question.items[3].prompt) → \(question.items[3].answer)"), "\(summary)")
+        }
+    }
+
     @Test func nothingToAskIsSaid() throws {
         try withTempDir { dir in
             let context = try Self.context(dir)

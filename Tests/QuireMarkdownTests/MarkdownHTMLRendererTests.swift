@@ -170,6 +170,18 @@ import Testing
             "<p><span class=\"wikilink missing\">gone</span> here</p>\n")
     }
 
+    /// Embeds `![[…]]` become what the caller gives (not in code, not inside a link), or stay as
+    /// written without it; a wikilink given an empty URL is its label alone.
+    @Test func embedsAndLabels() throws {
+        let renderer = MarkdownHTMLRenderer(wikilinkURL: { _ in "" }, embedHTML: { link in
+            link.note == "none" ? nil : "<img data-note=\"\(link.note)\" data-label=\"\(link.label)\">"
+        })
+        #expect(try html("a ![[x.png|300]] b `![[c.png]]` [[N|shown]] ![[none]]", renderer) ==
+            "<p>a <img data-note=\"x.png\" data-label=\"300\"> b <code>![[c.png]]</code> <span class=\"wikilink\">shown</span> ![[none]]</p>\n")
+        #expect(try html("![[x.png]]") == "<p>![[x.png]]</p>\n")
+        #expect(try html("[link ![[x.png]]](u)", renderer) == "<p><a href=\"u\">link ![[x.png]]</a></p>\n")
+    }
+
     @Test func wikilinksKeptWithoutResolver() throws {
         #expect(try html("[[Note|label]]") == "<p>[[Note|label]]</p>\n")
     }

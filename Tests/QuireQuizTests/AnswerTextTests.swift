@@ -67,4 +67,11 @@ import QuireModel
         #expect(Array(half.missing.prefix(3)) == ["mitochondria", "oxidative", "phosphorylation"], "\(half.missing)")
         #expect(Explanation(explanation: "x", answer: "").coverage == 0)
     }
+
+    /// Obsidian's links read as Obsidian shows them, its embeds not at all.
+    @Test func wikilinksAndEmbeds() {
+        #expect(AnswerText.plainText("See [[#property]], [[Glossary#Bias|bias]], [[Notes]] and [[Notes#Cells]].![[slide.png]]")
+                == "See property, bias, Notes and Notes > Cells.")
+        #expect(AnswerText.plainText("[[unclosed and ![[half") == "[[unclosed and ![[half")
+    }
 }

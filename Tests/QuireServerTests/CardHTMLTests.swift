@@ -57,4 +57,26 @@ import QuireVault
             #expect(f[0].back.contains(#"<mark class="cloze">100 BC</mark>"#))
         }
     }
+
+    /// Obsidian's embeds and links on the page: an image by bare name or a note-relative path, a
+    /// note's section in place, a missing file marked, a wikilink its label.
+    @Test func obsidianEmbedsAndLinks() throws {
+        try withTempDir { dir in
+            try dir.write("assets/slide-04.png", "png")
+            try dir.write("Ref/Glossary.md", "---\ntags: [x]\n---\n# Glossary\n\n## Bias\n\nError from **wrong assumptions**.\n\n## Variance\n\nSpread.\n")
+            let f = try Self.faces(dir, """
+                What does slide 4 show? :: ![[slide-04.png|300]] and ![rel](../assets/slide-04.png)
+                What is bias? :: ![[Glossary#Bias]] (see [[#property]] and [[Glossary#Variance|variance]])
+                What is missing? :: ![[nowhere.png]] and `![[code.png]]`
+
+                """)
+            #expect(f[0].back.contains(#"<img src="/file/assets/slide-04.png" alt="slide-04.png" width="300" />"#), "\(f[0].back)")
+            #expect(f[0].back.contains(#"<img src="/file/assets/slide-04.png" alt="rel" />"#), "\(f[0].back)")
+            #expect(f[1].back.contains(#"<blockquote class="embed"><p>Error from <strong>wrong assumptions</strong>.</p>"#), "\(f[1].back)")
+            #expect(!f[1].back.contains("Spread") && !f[1].back.contains("tags"), "\(f[1].back)")
+            #expect(f[1].back.contains(#"<span class="wikilink">#property</span>"#) && f[1].back.contains(#"<span class="wikilink">variance</span>"#),
+                    "\(f[1].back)")
+            #expect(f[2].back.contains(#"<span class="embed missing">nowhere.png</span>"#) && f[2].back.contains("<code>![[code.png]]</code>"), "\(f[2].back)")
+        }
+    }
 }

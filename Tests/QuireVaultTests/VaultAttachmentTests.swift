@@ -26,4 +26,37 @@ import Testing
             #expect(vault.attachmentPath(refused, fromNote: "Notes/n.md") == nil, "\(refused)")
         }
     }
+
+    /// Paths resolved as Obsidian resolves them: `..` from the note's folder, a bare name found
+    /// anywhere (the nearest the top), a note by its name; never above the vault or in a hidden
+    /// folder.
+    @Test func pathsResolveAsObsidianResolvesThem() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("quire-attach-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: base) }
+        let root = base.appendingPathComponent("vault")
+        let fm = FileManager.default
+        for folder in ["Course/ML", "assets", "Course/old/assets", ".trash"] {
+            try fm.createDirectory(at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
+        for file in ["assets/slide-04.png", "Course/old/assets/slide-04.png", ".trash/gone.png", "Course/Other note.md"] {
+            try Data("x".utf8).write(to: root.appendingPathComponent(file))
+        }
+        try Data("x".utf8).write(to: base.appendingPathComponent("outside.png"))
+        let vault = try Vault(root: root.path)
+        #expect(vault.attachmentPath("../../assets/slide-04.png", fromNote: "Course/ML/a.md") == root.path + "/assets/slide-04.png")
+        #expect(vault.attachmentPath("./../old/assets/slide-04.png", fromNote: "Course/ML/a.md") == root.path + "/Course/old/assets/slide-04.png")
+        #expect(vault.attachmentPath("slide-04.png", fromNote: "Course/ML/a.md") == root.path + "/assets/slide-04.png")
+        #expect(vault.attachmentPath("SLIDE-04.PNG", fromNote: "Course/ML/a.md") == root.path + "/assets/slide-04.png")
+        for refused in ["../../../outside.png", "gone.png", "../../.trash/gone.png"] {
+            #expect(vault.attachmentPath(refused, fromNote: "Course/ML/a.md") == nil, "\(refused)")
+        }
+        // A file added while the vault is open is found (the names are read again on a miss).
+        #expect(vault.attachmentPath("new.png", fromNote: "a.md") == nil)
+        try Data("x".utf8).write(to: root.appendingPathComponent("Course/new.png"))
+        Thread.sleep(forTimeInterval: 1.1)
+        #expect(vault.attachmentPath("new.png", fromNote: "a.md") == root.path + "/Course/new.png")
+        #expect(vault.notePath(named: "Other note", fromNote: "Course/ML/a.md") == "Course/Other note.md")
+        #expect(vault.notePath(named: "../Other note.md", fromNote: "Course/ML/a.md") == "Course/Other note.md")
+        #expect(vault.notePath(named: "Nothing", fromNote: "a.md") == nil)
+    }
 }

@@ -54,6 +54,9 @@ extension PageAssets {
     .card img, .card video { max-width: 100%; height: auto; }
     .card audio { width: 100%; max-width: 24rem; }
     .card img.missing { display: none; }
+    .card blockquote.embed { margin: .5em 0; padding: .2em .8em; border-left: 3px solid var(--cloze); }
+    .card .embed.missing { font-style: italic; opacity: .7; }
+    .card .embed.missing::before { content: "missing: "; }
     .card pre { background: var(--code); padding: .7rem; border-radius: .4rem; overflow-x: auto; font-size: .9rem; }
     .card code { background: var(--code); padding: .05rem .25rem; border-radius: .25rem; font-size: .92em; }
     .card pre code { padding: 0; background: none; }
