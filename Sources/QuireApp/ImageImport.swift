@@ -28,10 +28,10 @@ public struct ImageImport {
         public let variant: String
     }
 
-    /// Reads `files` into a note in `folder` of `vault`, created at `now`, titled `title` (else
+    /// Reads `files` into a note at `destination` in `vault`, created at `now`, titled `title` (else
     /// the first file's name); `read` hears each image as it is read, `warning` a problem with the
     /// OCR (said once). An unreadable image, or text that would not read back as a note, is thrown.
-    public static func read(_ files: [String], into folder: String, vault: Vault, title: String?, generate: Bool, now: Timestamp,
+    public static func read(_ files: [String], into destination: ImportedFiles.Destination, vault: Vault, title: String?, generate: Bool, now: Timestamp,
                             read: (Reading) -> Void, warning: (String) -> Void) throws(AppError) -> ImageImport {
         let scratch = try ScratchFolder("quire-image")
         defer { scratch.remove() }
@@ -66,8 +66,8 @@ public struct ImageImport {
         let noteTitle = title ?? (first.contains(".") ? String(first[..<(first.lastIndex(of: ".") ?? first.endIndex)]) : first)
         let plan: NoteCreation
         do {
-            plan = try NoteCreation.plan("# " + noteTitle + "\n" + body, fields: [("source", files.map { String($0.split(separator: "/").last ?? "") }.joined(separator: ", "))],
-                                         tags: [], folder: folder, vault: vault, created: now)
+            plan = try NoteCreation.plan("# " + noteTitle + "\n" + body, fields: [("deck", destination.deck), ("source", files.map { String($0.split(separator: "/").last ?? "") }.joined(separator: ", "))],
+                                         tags: [], folder: destination.folder, vault: vault, created: now)
         } catch { throw .importRefused("\(error)") }
         if let problem = ImportedFiles.plainNoteProblem(plan) {
             throw .importRefused("the text read would not make a plain note: \(problem); nothing written")

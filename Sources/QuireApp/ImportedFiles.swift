@@ -26,11 +26,22 @@ public enum ImportedFiles {
         }
     }
 
-    /// The folder an imported note goes into: `--to`, else the deck's folder, else the vault's top.
-    public static func folder(to: String?, deck: String?) -> String {
-        var folder = to ?? deck.map { $0.replacing("::", with: "/") } ?? ""
-        while folder.hasSuffix("/") { folder.removeLast() }
-        return folder
+    /// Where an imported note goes: `--to`'s folder, else the deck's folder, else the vault's
+    /// top; given both, the note goes into `--to`'s folder and names its deck in its front matter.
+    public struct Destination: Sendable, Equatable {
+        /// The folder, relative to the vault ("" for its top).
+        public var folder: String
+        /// The note's `deck:` key (`A/B`), when its folder does not say its deck.
+        public var deck: String?
+
+        /// From `--to` and `--deck` (`A::B` or `A/B`).
+        public init(to: String?, deck: String?) {
+            let named = deck.map { $0.replacing("::", with: "/") }
+            var folder = to ?? named ?? ""
+            while folder.hasSuffix("/") { folder.removeLast() }
+            self.folder = folder
+            self.deck = to == nil ? nil : named
+        }
     }
 
     /// Why a note made from another format's text would not read back as text only (a card or

@@ -30,11 +30,11 @@ public struct PDFImport {
         public init() {}
     }
 
-    /// Reads `file` into a note in `folder` of `vault`, created at `now`, titled `title` (else the
+    /// Reads `file` into a note at `destination` in `vault`, created at `now`, titled `title` (else the
     /// document's title, its first heading or its file name); OCR as `ocr` says; with `generate`,
     /// cards proposed from its text. A file poppler cannot read, or a note that would not read back
     /// as text, is thrown.
-    public static func read(_ file: String, into folder: String, vault: Vault, title: String?, ocr: PDFExtractor.OCRMode,
+    public static func read(_ file: String, into destination: ImportedFiles.Destination, vault: Vault, title: String?, ocr: PDFExtractor.OCRMode,
                             generate: Bool, now: Timestamp, progress: Progress = Progress()) throws(AppError) -> PDFImport {
         do {
             let info = try PDFExtractor.info(file)
@@ -54,8 +54,8 @@ public struct PDFImport {
             let noteTitle = title ?? info.title.flatMap { $0.isEmpty ? nil : $0 } ?? result.firstHeading ?? base
             let plan: NoteCreation
             do {
-                plan = try NoteCreation.plan("# " + noteTitle + "\n" + result.body, fields: [("source", name), ("pages", String(info.pages))],
-                                             tags: [], folder: folder, vault: vault, created: now)
+                plan = try NoteCreation.plan("# " + noteTitle + "\n" + result.body, fields: [("deck", destination.deck), ("source", name), ("pages", String(info.pages))],
+                                             tags: [], folder: destination.folder, vault: vault, created: now)
             } catch { throw AppError.importRefused("\(file): \(error)") }
             if let problem = ImportedFiles.plainNoteProblem(plan) {
                 throw AppError.importRefused("\(file): the converted text would not read back as a plain note: \(problem)")

@@ -24,16 +24,16 @@ public struct RecordingNote {
     public var file: String
     public var keeping: Keeping
     public var title: String?
-    public var folder: String
+    public var destination: ImportedFiles.Destination
     public var engine: SpeechEngine
     /// Whether cards are proposed from the transcript too (`--generate`).
     public var generate = false
 
-    public init(file: String, keeping: Keeping, title: String?, folder: String, engine: SpeechEngine, generate: Bool = false) {
+    public init(file: String, keeping: Keeping, title: String?, destination: ImportedFiles.Destination, engine: SpeechEngine, generate: Bool = false) {
         self.file = file
         self.keeping = keeping
         self.title = title
-        self.folder = folder
+        self.destination = destination
         self.engine = engine
         self.generate = generate
     }
@@ -98,9 +98,9 @@ public struct RecordingNote {
         let plan: NoteCreation
         do {
             plan = try NoteCreation.plan("# " + (title ?? (stem.isEmpty ? "Recording" : stem)) + "\n" + result.body,
-                                         fields: [("source", name), ("duration", TimeAnchor.clock(Int(audio.seconds.rounded()))),
+                                         fields: [("deck", destination.deck), ("source", name), ("duration", TimeAnchor.clock(Int(audio.seconds.rounded()))),
                                                   ("transcribed_by", engine.name)],
-                                         tags: [], folder: folder, vault: vault, created: now)
+                                         tags: [], folder: destination.folder, vault: vault, created: now)
         } catch { throw AppError.importRefused("\(error)") }
         if let problem = ImportedFiles.plainNoteProblem(plan) {
             throw AppError.importRefused("the transcript would not make a plain note: \(problem); nothing written")

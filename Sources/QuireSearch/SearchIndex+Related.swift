@@ -1,6 +1,9 @@
 import QuireEmbedding
 
 extension SearchIndex {
+    /// The fewest words a related passage has.
+    static let relatedWords = 6
+
     /// The notes nearest the note at `path` — or, given `lines`, its chunk at those lines (a card)
     /// — best first, one hit (the nearest chunk) per note, the note itself left out. By meaning
     /// with `encoder` (the mean of the chunks' vectors), else by the chunks' most frequent words.
@@ -36,7 +39,15 @@ extension SearchIndex {
             guard !top.isEmpty else { return [] }
             hits = try search(top.joined(separator: " "), limit: limit * 8, matchAll: false).filter { $0.path != path }
         }
+        // Related context is prose with something to say: no card, no chunk of a word or two (a
+        // stray bullet glyph), one passage a note.
         var seen: Set<String> = []
-        return Array(hits.filter { seen.insert($0.path).inserted }.prefix(limit))
+        return Array(hits.filter { hit in
+            guard hit.card == nil, !seen.contains(hit.path) else { return false }
+            let words = NoteChunker.wordCount(ExtractiveAnswer.withoutTags(((try? text(ofChunk: hit.chunk)) ?? hit.snippet)[...]))
+            guard words >= Self.relatedWords else { return false }
+            seen.insert(hit.path)
+            return true
+        }.prefix(limit))
     }
 }

@@ -30,7 +30,7 @@ extension Quire {
 
         @OptionGroup var options: VaultOptions
         @Option(help: ArgumentHelp("The note's title (default: the first image's name).", valueName: "TITLE")) var title: String?
-        @Option(help: ArgumentHelp("The deck (A::B or A/B): its folder holds the note.", valueName: "DECK"), completion: .custom(QueryCompletion.decks)) var deck: String?
+        @Option(help: ArgumentHelp("The deck (A::B or A/B): its folder holds the note (with --to, the note names it).", valueName: "DECK"), completion: .custom(QueryCompletion.decks)) var deck: String?
         @Option(help: ArgumentHelp("The folder of the vault to write the note in.", valueName: "FOLDER")) var to: String?
         @Flag(help: "Also propose cards from the text read, written under ## Cards (as quire generate --write).") var generate = false
         @Argument(help: "The image files (PNG, JPEG, TIFF…).") var files: [String]
@@ -42,7 +42,7 @@ extension Quire {
             try ImportedFiles.requireQuireSyntax(vault)
             var bar = ProgressBar("OCR", total: files.count, minimum: 2)
             var done = 0
-            let imported = try ImageImport.read(files, into: ImportedFiles.folder(to: to, deck: deck), vault: vault, title: title,
+            let imported = try ImageImport.read(files, into: ImportedFiles.Destination(to: to, deck: deck), vault: vault, title: title,
                                                 generate: generate, now: options.now, read: { reading in
                 let read = reading.coverage.map { ", \(Int(($0 * 100).rounded())) % of what looks like text read" } ?? ""
                 Output.line("\(reading.file): \(Plural.counted(reading.words, "word"))\(read), mean confidence \(reading.meanConfidence) % "

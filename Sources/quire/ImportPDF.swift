@@ -33,7 +33,7 @@ extension Quire {
                 """)
 
         @OptionGroup var options: VaultOptions
-        @Option(help: ArgumentHelp("The deck (A::B or A/B): its folder holds the note.", valueName: "DECK"), completion: .custom(QueryCompletion.decks)) var deck: String?
+        @Option(help: ArgumentHelp("The deck (A::B or A/B): its folder holds the note (with --to, the note names it).", valueName: "DECK"), completion: .custom(QueryCompletion.decks)) var deck: String?
         @Option(help: ArgumentHelp("The folder of the vault to write the note in.", valueName: "FOLDER")) var to: String?
         @Option(help: ArgumentHelp("The note's title (default: the PDF's own, else its file name).", valueName: "TITLE")) var title: String?
         @Option(help: ArgumentHelp("Which pages to read by OCR: auto (pages without text, and pages that show more than their text layer holds: slides whose words are drawn as shapes), always, never.", valueName: "WHEN"))
@@ -50,7 +50,7 @@ extension Quire {
         func run() throws {
             let vault = try options.open()
             try ImportedFiles.requireQuireSyntax(vault)
-            let folder = ImportedFiles.folder(to: to, deck: deck)
+            let destination = ImportedFiles.Destination(to: to, deck: deck)
             var failed = 0
             for file in files {
                 do {
@@ -68,7 +68,7 @@ extension Quire {
                         }
                     }
                     progress.warning = { Output.error("quire: warning: " + $0) }
-                    let imported = try PDFImport.read(file, into: folder, vault: vault, title: title, ocr: noOCR ? .never : ocr,
+                    let imported = try PDFImport.read(file, into: destination, vault: vault, title: title, ocr: noOCR ? .never : ocr,
                                                       generate: generate, now: options.now, progress: progress)
                     try ImportCommand.write([.note(imported.plan.path, imported.bytes)], to: vault)
                     Self.report(imported, file: file, generated: generate)

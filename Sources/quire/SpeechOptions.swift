@@ -56,7 +56,7 @@ struct SpeechOptions: ParsableArguments {
 extension SpeechOptions {
     /// The note `file` makes with these options (its title `title`, else the file's name).
     func note(of file: String, keeping: RecordingNote.Keeping, title: String?) throws -> RecordingNote {
-        RecordingNote(file: file, keeping: keeping, title: title, folder: ImportedFiles.folder(to: to, deck: deck),
+        RecordingNote(file: file, keeping: keeping, title: title, destination: ImportedFiles.Destination(to: to, deck: deck),
                       engine: try resolved, generate: generate)
     }
 }

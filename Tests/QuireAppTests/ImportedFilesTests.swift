@@ -15,8 +15,13 @@ import QuireVault
             #expect(ImportedFiles.assetPath(for: "slide.png", in: vault, avoiding: ["assets/slide 2.png"]) == "assets/slide 3.png")
             #expect(ImportedFiles.safeName("../../etc/pass wd;rm.png") == "_.._etc_pass wd_rm.png")
             #expect(ImportedFiles.safeName("...") == "image.png")
-            #expect(ImportedFiles.folder(to: nil, deck: "Languages::Spanish") == "Languages/Spanish")
-            #expect(ImportedFiles.folder(to: "Lectures/", deck: "ML") == "Lectures")
+            let spanish = ImportedFiles.Destination(to: nil, deck: "Languages::Spanish")
+            #expect(spanish.folder == "Languages/Spanish" && spanish.deck == nil)
+            // Both: the folder is --to's, the deck named in the note (neither ignored).
+            let both = ImportedFiles.Destination(to: "Lectures/", deck: "ML::Week1")
+            #expect(both.folder == "Lectures" && both.deck == "ML/Week1")
+            let neither = ImportedFiles.Destination(to: nil, deck: nil)
+            #expect(neither.folder == "" && neither.deck == nil)
             try ImportedFiles.requireQuireSyntax(vault)
             try dir.write(".quire/config.yaml", "card_syntax: obsidian-sr\n")
             #expect(throws: AppError.self) { try ImportedFiles.requireQuireSyntax(try Vault(root: dir.path)) }

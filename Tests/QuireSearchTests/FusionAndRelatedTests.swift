@@ -40,4 +40,25 @@ import QuireModel
             #expect(try index.nearest([Float](repeating: 0.05, count: 384)).isEmpty)
         }
     }
+
+    /// Related context is prose: a note's generated cards (each with its `<!-- generated from … -->`
+    /// comment), comments alone and a stray one-letter line are never a related passage.
+    @Test func relatedPassagesAreProse() throws {
+        try withTempDir { dir in
+            let index = try SearchIndex(path: dir.full("s.sqlite"))
+            let notes = [
+                ("a.md", "# Volcanoes\n\nMagma erupts from volcanoes as lava; volcanic ash and lava flows.\n"),
+                ("cards.md", "# Lava\n\n## Cards\n\n<!-- generated from lava.md:3 -->\nWhat do lava flows from a volcanic eruption cool into? :: basalt\n\n"
+                    + "<!-- generated from lava.md:5 -->\n<!-- generated from lava.md:6 -->\n\nr\n\nlava volcanic\n"),
+                ("b.md", "# Lava\n\nLava flows from a volcanic eruption cool into basalt rock.\n"),
+            ]
+            for (path, text) in notes {
+                let note = try #require(parse(text, path: path).note)
+                let chunks = NoteChunker.chunks(of: note, bytes: Array(text.utf8))
+                if path == "cards.md" { #expect(!chunks.contains { $0.text.contains("<!--") }, "\(chunks.map(\.text))") }
+                try index.update(path: path, digest: note.contentDigest, chunks: chunks)
+            }
+            #expect(try index.related(toNote: "a.md", encoder: nil).map(\.path) == ["b.md"])
+        }
+    }
 }
