@@ -131,16 +131,6 @@ public enum NoteChunker {
             cardDepth = depth
         }
 
-        /// Whether `lines` hold nothing but HTML comments and white space.
-        static func onlyComments(_ lines: ArraySlice<Substring>) -> Bool {
-            var rest = lines.joined(separator: "\n")[...]
-            while let open = rest.firstRange(of: "<!--") {
-                guard rest[..<open.lowerBound].allSatisfy(\.isWhitespace), let close = rest[open.upperBound...].firstRange(of: "-->") else { return false }
-                rest = rest[close.upperBound...]
-            }
-            return rest.allSatisfy(\.isWhitespace)
-        }
-
         /// Whether a line of the file (1-based, front matter counted) is a card's.
         func isCardLine(_ fileLine: Int) -> Bool { fileLine >= 0 && fileLine < cardDepth.count && cardDepth[fileLine] > 0 }
 
@@ -185,8 +175,6 @@ public enum NoteChunker {
                 flush()
                 return
             }
-            // HTML comments alone (a generated card's `<!-- generated from … -->`) are no text.
-            if node.kind == .htmlBlock, Self.onlyComments(lines[(start - 1)..<min(end, lines.count)]) { return }
             // The block's lines that are no card's (cards are chunks of their own).
             var kept: [(line: Int, text: Substring)] = []
             for line in start...end where line <= lines.count && !isCardLine(line + firstLine - 1) {

@@ -39,15 +39,28 @@ extension SearchIndex {
             guard !top.isEmpty else { return [] }
             hits = try search(top.joined(separator: " "), limit: limit * 8, matchAll: false).filter { $0.path != path }
         }
-        // Related context is prose with something to say: no card, no chunk of a word or two (a
-        // stray bullet glyph), one passage a note.
+        // Related context is prose with something to say: no card, no chunk of HTML comments
+        // (generated cards' `<!-- generated from … -->`) or of a word or two (a stray bullet
+        // glyph), one passage a note.
         var seen: Set<String> = []
         return Array(hits.filter { hit in
             guard hit.card == nil, !seen.contains(hit.path) else { return false }
-            let words = NoteChunker.wordCount(ExtractiveAnswer.withoutTags(((try? text(ofChunk: hit.chunk)) ?? hit.snippet)[...]))
+            let words = NoteChunker.wordCount(Self.withoutComments((try? text(ofChunk: hit.chunk)) ?? hit.snippet))
             guard words >= Self.relatedWords else { return false }
             seen.insert(hit.path)
             return true
         }.prefix(limit))
+    }
+
+    /// `text` without its HTML comments, on one line or several (an unclosed one runs to the end).
+    static func withoutComments(_ text: String) -> String {
+        var out = ""
+        var rest = text[...]
+        while let open = rest.firstRange(of: "<!--") {
+            out += rest[..<open.lowerBound]
+            guard let close = rest[open.upperBound...].firstRange(of: "-->") else { return out }
+            rest = rest[close.upperBound...]
+        }
+        return out + rest
     }
 }

@@ -51,8 +51,7 @@ public final class SearchIndex {
     public static let marks = (open: "\u{1}", close: "\u{2}")
 
     /// The schema's and the chunker's version: an index written by another is rebuilt (6: no chunk
-    /// longer than ``NoteChunker/hardMaximumWords``; 7: sentences cut by ``SentenceSplitter``,
-    /// HTML comments alone no chunk).
+    /// longer than ``NoteChunker/hardMaximumWords``; 7: sentences cut by ``SentenceSplitter``).
     static let version = "7"
     /// The vectors' model: vectors made by another are dropped.
     static let vectorModel = "all-MiniLM-L6-v2/i8"

@@ -6,7 +6,7 @@ import QuireVault
 /// Only what a note may embed is served (``Vault/openableExtensions``), named by a plain path
 /// relative to the vault — no `..`, no `.`-folders such as `.quire/` or `.git/`, no control
 /// characters — that is a regular file inside the vault once links in its folders are resolved,
-/// itself not a link, FIFO or device (``Vault/attachmentPath(_:fromNote:)``, read without
+/// itself not a link, FIFO or device (``Vault/file(atPlainPath:)``, read without
 /// following a final link). Everything else is "not found", whatever the reason, so a page
 /// learns nothing about the disk outside what notes embed.
 enum VaultFiles {
@@ -22,7 +22,7 @@ enum VaultFiles {
         let relative = String(urlPath.dropFirst(prefix.count))
         // A `#`/`|` suffix would be cut by the lookup and a query is never part of a file's name.
         guard !relative.contains("|"), !relative.contains("?"), !relative.contains("\\"),
-              let full = vault.attachmentPath(relative, fromNote: ""),
+              let full = vault.file(atPlainPath: relative),
               let ext = full.split(separator: ".").last.map({ $0.lowercased() }),
               let type = types[ext],
               let bytes = try? vault.io.read(full).bytes, bytes.count <= maximumSize else { return nil }

@@ -30,6 +30,16 @@ extension Vault {
         return embeddedFile(decoded, fromNote: note)
     }
 
+    /// The full path of the file at `relative` from the vault's top (`%XX` escapes decoded), when
+    /// it is one an embed may open and its path is plain (no `.` or `..` part, no `#` or `|`): what
+    /// the page serves at a file's URL. Nothing is looked for by name.
+    public func file(atPlainPath relative: String) -> String? {
+        let decoded = Self.percentDecoded(relative)
+        guard !decoded.contains("#"), !decoded.contains("|"), let dot = decoded.lastIndex(of: "."),
+              Self.openableExtensions.contains(decoded[decoded.index(after: dot)...].lowercased()) else { return nil }
+        return openableFile(decoded)
+    }
+
     /// The path (relative to the vault) of the note a wikilink or embed names (`Note`,
     /// `Folder/Note`, `Note.md`), resolved as ``attachmentPath(_:fromNote:)`` resolves a file; nil
     /// when there is none.

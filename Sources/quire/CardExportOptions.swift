@@ -15,7 +15,7 @@ struct CardExportOptions: ParsableArguments {
 
     /// Writes the selected cards as `render` makes them.
     func export(_ render: ([(card: Card, note: Note)], VaultIndex, _ dayEnd: Timestamp) -> String) throws {
-        let q = try LoadedVault.query(query)
+        let q = try options.query(query)
         let loaded = try LoadedVault(options)
         let index = loaded.index
         let dayEnd = try loaded.dayEnd(at: options.now)

@@ -20,7 +20,7 @@ extension LoadedVault {
     func edit(_ change: FrontMatterChange, queryWords: [String], options: VaultOptions, edit: EditOptions,
               verb: String) throws {
         do { try change.validate() } catch { throw CLIError(error.description) }
-        let query = try Self.query(queryWords)
+        let query = try options.query(queryWords)
         let paths = index.notes(matching: query, now: options.now, dayEnd: try dayEnd(at: options.now)).map { index.notes[$0].path }
         let words = queryWords.filter { $0 != "--" }
         if !edit.dryRun, words.isEmpty || words == ["all"] {

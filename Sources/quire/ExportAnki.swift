@@ -29,7 +29,7 @@ extension Quire {
         @OptionGroup var export: CardExportOptions
 
         func run() throws {
-            let q = try LoadedVault.query(export.query)
+            let q = try export.options.query(export.query)
             let context = try StudyContext(export.options)
             let (bytes, summary): ([UInt8], AnkiExport.Summary)
             do { (bytes, summary) = try context.ankiPackage(q) } catch { throw CLIError(error.description) }

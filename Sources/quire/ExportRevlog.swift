@@ -24,7 +24,7 @@ extension Quire {
         @OptionGroup var export: CardExportOptions
 
         func run() throws {
-            let q = try LoadedVault.query(export.query)
+            let q = try export.options.query(export.query)
             let context = try StudyContext(export.options, readLog: false)
             let decks = context.decks(of: context.loaded.index.cards(matching: q, now: context.now, dayEnd: context.dayEnd))
             let log = context.loaded.vault.statisticsLog()

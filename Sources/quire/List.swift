@@ -32,7 +32,7 @@ extension Quire {
         }
 
         func run() throws {
-            let q = try LoadedVault.query(query)
+            let q = try options.query(query)
             let loaded = try LoadedVault(options)
             let index = loaded.index
             let now = options.now

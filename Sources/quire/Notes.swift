@@ -30,7 +30,7 @@ extension Quire {
         func validate() throws { try UnknownOptions.reject(query, of: Self.self) }
 
         func run() throws {
-            let q = try LoadedVault.query(query)
+            let q = try options.query(query)
             let context = try CurationContext(options)
             let index = context.loaded.index
             let selected = Set(index.notes(matching: q, now: context.now, dayEnd: try context.loaded.dayEnd(at: context.now)).map { index.notes[$0].path })

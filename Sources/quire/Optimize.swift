@@ -115,7 +115,7 @@ extension Quire {
         static func input(_ o: Optimize) throws -> (OptimizerInput, StudyContext?) {
             guard let revlog = o.revlog else {
                 let study = try StudyContext(o.options, readLog: false)
-                return (study.optimizerInput(query: try LoadedVault.query(o.query), deck: o.deck.flatMap(DeckPath.init)), study)
+                return (study.optimizerInput(query: try o.options.query(o.query), deck: o.deck.flatMap(DeckPath.init)), study)
             }
             let bytes: [UInt8]
             do { bytes = try FileIO().read(revlog).bytes } catch { throw CLIError(error.description) }

@@ -41,7 +41,7 @@ extension Quire {
         }
 
         func run() throws {
-            let q = query.isEmpty ? nil : try LoadedVault.query(query)
+            let q = query.isEmpty ? nil : try options.query(query)
             let context = try StudyContext(options, readLog: false)
             var quiz: PreparedQuiz
             do {

@@ -38,7 +38,7 @@ extension Quire {
         }
 
         func run() throws {
-            let q = try LoadedVault.query(query)
+            let q = try options.query(query)
             let context = try StudyContext(options, readLog: false)
             let simulated: RetentionSimulation
             do { simulated = try context.simulateRetention(query: q, deck: deck.flatMap(DeckPath.init), days: days, runs: runs) } catch {

@@ -80,7 +80,7 @@ extension Quire {
             let context = try StudyContext(options)
             let words = query.filter { $0 != "--" }
             let wholePlan = words.isEmpty && mode == nil && new == nil && reviews == nil
-            let q = words.isEmpty ? nil : try LoadedVault.query(words)
+            let q = words.isEmpty ? nil : try options.query(words)
             if cram && q == nil { throw ValidationError("--cram needs a query selecting the cards to cram (all: every card)") }
             let chosen = mode ?? (new != nil || reviews != nil ? .custom : context.config.study.mode)
             let chosenMode: StudyMode? = wholePlan ? nil : chosen

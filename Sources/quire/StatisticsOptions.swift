@@ -39,7 +39,7 @@ struct StatisticsOptions: ParsableArguments {
     func compute(_ options: VaultOptions, query: [String], calibrate: Bool = false) throws
         -> (statistics: VaultStatistics, curation: Curation.Summary, loaded: LoadedVault, now: Timestamp, log: StatisticsLog,
             calibration: ParameterCalibration?) {
-        let q = try LoadedVault.query(query)
+        let q = try options.query(query)
         let context = try StudyContext(options, readLog: false)
         let figures = VaultFigures(context, query: q, days: days, period: period)
         let calibration = calibrate ? ParameterCalibration(context, log: figures.log, decks: figures.decks) : nil

@@ -31,7 +31,7 @@ extension Quire {
         func run() throws {
             let loaded = try LoadedVault(options)
             let index = loaded.index
-            let selection = try LoadedVault.query(query)
+            let selection = try options.query(query)
             let now = options.now, dayEnd = try loaded.dayEnd(at: now)
             let chosen = Set(index.notes(matching: selection, now: now, dayEnd: dayEnd).map { index.notes[$0].path })
             let (statistics, files) = loaded.termStatistics(keeping: chosen)

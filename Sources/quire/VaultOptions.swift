@@ -1,5 +1,7 @@
 import QuireTerminal
 import ArgumentParser
+import QuireApp
+import QuireIndex
 import QuireModel
 import QuireSystem
 import QuireVault
@@ -40,6 +42,20 @@ struct VaultOptions: ParsableArguments {
         } catch {
             throw CLIError(error.description)
         }
+    }
+}
+
+extension VaultOptions {
+    /// The query `words` say, note paths among them (`ML/*.md` as the shell expands it, `ML/`)
+    /// taken as `path:` terms (``NotePathWords``).
+    func query(_ words: [String]) throws -> Query {
+        let root: Vault
+        do throws(VaultError) {
+            root = if let vault { try Vault(root: vault) } else { try Vault.discover(from: WorkingDirectory.path()) }
+        } catch {
+            throw CLIError(error.description)
+        }
+        return try LoadedVault.query(NotePathWords.mapped(words, vault: root, workingDirectory: WorkingDirectory.path()))
     }
 }
 

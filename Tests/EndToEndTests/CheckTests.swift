@@ -25,6 +25,26 @@ import Testing
         #expect(parsed?.contains { ($0["path"] as? String) == "Broken/yaml.md" && ($0["line"] as? Int) == 4 } == true)
     }
 
+    /// Paths where users type paths: `check` takes notes or folders; a query-taking command takes
+    /// the paths the shell expands (`Broken/*.md`) as `path:` terms.
+    @Test func pathsWhereUsersTypePaths() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        try q.write("Broken/cloze.md", Data("# Cloze\n\nThe {{c1::mitochondrion is here.\n".utf8))
+        try q.write("Good/a.md", Data("What is ATP? :: energy\n".utf8))
+        try q.write("Good/b.md", Data("What is DNA? :: genes\n".utf8))
+        let good = try q.run(["check", "Good/a.md", "Good"])
+        #expect(good.status == 0 && good.stderr.contains("checked 2 notes, 2 cards: 0 errors"), "\(good)")
+        let broken = try q.run(["check", "Broken"])
+        #expect(broken.status == 1 && broken.stdout.contains("Broken/cloze.md:3"), "\(broken)")
+        let missing = try q.run(["check", "Nowhere.md"])
+        #expect(missing.status != 0 && missing.stderr.contains("no note or folder 'Nowhere.md' in the vault"), "\(missing)")
+        let list = try q.run(["list", "Good/a.md", "Good/b.md", "--now", QuireRunner.now])
+        #expect(list.stdout.contains("What is ATP?") && list.stdout.contains("What is DNA?"), "\(list)")
+        let one = try q.run(["list", "Good/b.md", "--now", QuireRunner.now])
+        #expect(!one.stdout.contains("What is ATP?") && one.stdout.contains("What is DNA?"), "\(one)")
+    }
+
     /// `check --verbose` and `show` say where each card's back ends (FORMAT.md §3.1).
     @Test func verboseCheckAndShowGiveEachCardsLines() throws {
         let q = try QuireRunner()
