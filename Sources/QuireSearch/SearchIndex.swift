@@ -166,8 +166,8 @@ public final class SearchIndex {
         try db.execute("DELETE FROM notes WHERE path = ?", [.text(path)])
     }
 
-    /// Words too common to help when any word may match (``search(_:limit:matchAll:)`` with
-    /// `matchAll` false): left out of such queries unless they are all there is.
+    /// Words too common to help (``search(_:limit:matchAll:)``): left out of a query unless they
+    /// are all there is.
     static let stopwords: Set<String> = [
         "a", "about", "an", "and", "are", "as", "at", "be", "by", "can", "do", "does", "for", "from", "how", "i", "if", "in",
         "into", "is", "it", "its", "my", "of", "on", "or", "should", "that", "the", "their", "there", "this", "to", "was",
@@ -176,17 +176,17 @@ public final class SearchIndex {
 
     /// The chunks matching `words`, best first (bm25), at most `limit`.
     ///
-    /// With `matchAll`, words are all required; otherwise any may match (common words left out)
-    /// and chunks with more and rarer ones rank first — for questions. `word*` matches a prefix
+    /// With `matchAll`, words are all required; otherwise any may match and chunks with more and
+    /// rarer ones rank first — for questions. Common words are left out either way. `word*` matches a prefix
     /// and `"two words"` a phrase. A word in a script written without spaces (CJK) is looked up
     /// as a substring. Whatever the user types is data: FTS5's own query syntax (column filters,
     /// `NEAR`, operators) is never passed on.
     public func search(_ words: String, limit: Int = 20, matchAll: Bool = true) throws(SearchError) -> [SearchHit] {
         var terms = Self.terms(words)
-        if !matchAll {
-            let kept = terms.filter { !Self.stopwords.contains($0.text.lowercased()) }
-            if !kept.isEmpty { terms = kept }
-        }
+        // Common words are not asked for (`how do I embed a note` is `embed note`), unless they
+        // are all there is or are quoted or a prefix.
+        let kept = terms.filter { $0.prefix || $0.text.contains(" ") || !Self.stopwords.contains($0.text.lowercased()) }
+        if !kept.isEmpty { terms = kept }
         guard !terms.isEmpty else { return [] }
         let cjk = terms.contains { $0.text.unicodeScalars.contains { Self.isCJK($0) } }
         var hits: [SearchHit] = []

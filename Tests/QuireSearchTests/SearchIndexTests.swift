@@ -64,6 +64,18 @@ import QuireModel
         }
     }
 
+    /// A question typed as a user types it: its common words are not required.
+    @Test func commonWordsAreNotRequired() throws {
+        try withTempDir { dir in
+            let index = try index(dir, [("embed.md", "# Embeds\n\nTo embed a note in another, write its name between double brackets.\n")])
+            #expect(try index.search("how do I embed a note").map(\.path) == ["embed.md"])
+            #expect(try index.search("how do I embed a table").isEmpty)
+            // Common words alone are still looked for, and a phrase keeps them.
+            #expect(try index.search("in another").map(\.path) == ["embed.md"])
+            #expect(try index.search("\"a note in\"").map(\.path) == ["embed.md"])
+        }
+    }
+
     @Test func cjkTextIsFoundBySubstring() throws {
         try withTempDir { dir in
             let index = try index(dir, Self.notes)
