@@ -68,8 +68,10 @@ extension AnkiImport {
         result.typed = cards.contains { sides.template($0)?.typed ?? false }
         let drafts = notetype.isCloze ? Self.clozeDrafts(note, sides, first: first, into: &result)
             : Self.templateDrafts(sides, cards: cards, first: first, into: &result)
-        let titleField = sides.template(first)?.question.first ?? 0
-        result.title = Self.plainTitle(sides.field(notetype.isCloze ? (templates.first?.question.first ?? 0) : titleField))
+        let titleField = notetype.isCloze ? (templates.first?.question.first ?? 0) : sides.template(first)?.question.first ?? 0
+        // The question's field names the note; a picture or a sound there: the first field with
+        // words, else the name of the file it shows.
+        result.title = Self.title(of: [sides.field(titleField)] + fields)
         Self.writeCards(drafts, note: note, cards: cards, into: &result)
         return result
     }

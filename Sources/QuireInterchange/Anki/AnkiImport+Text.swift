@@ -22,6 +22,43 @@ extension AnkiImport {
         return !digits.isEmpty && digits.count <= 9 && (t.dropFirst(digits.count).hasPrefix(". ") || t.dropFirst(digits.count).hasPrefix(") "))
     }
 
+    /// A note's title from its fields, in order: the first with words as ``plainTitle(_:)`` reads
+    /// it, else the name of the first file one links (a picture, a sound), else "Note".
+    static func title(of fields: [String]) -> String {
+        for field in fields {
+            let words = withoutMediaLinks(field)
+            let title = plainTitle(words)
+            if title != "Note" || plainText(words).trimmingSpaces() == "Note" { return title }
+        }
+        for field in fields {
+            guard let open = field.range(ofLiteral: "]("), let close = field[open.upperBound...].firstIndex(of: ")") else { continue }
+            var target = field[open.upperBound..<close]
+            if target.hasPrefix("<"), target.hasSuffix(">") { target = target.dropFirst().dropLast() }
+            var name = target.split(separator: "/").last.map(String.init) ?? ""
+            if let dot = name.lastIndex(of: "."), dot > name.startIndex { name = String(name[..<dot]) }
+            name = name.replacing("_", with: " ").trimmingSpaces()
+            if !name.isEmpty { return String(name.prefix(120)) }
+        }
+        return "Note"
+    }
+
+    /// `markdown` without its links to a sound, video or picture (`[listen](<assets/a.mp3>)`):
+    /// their labels are no words of the note.
+    static func withoutMediaLinks(_ markdown: String) -> String {
+        var out = ""
+        var rest = markdown[...]
+        while let open = rest.firstIndex(of: "["), let middle = rest[open...].range(ofLiteral: "]("),
+              let close = rest[middle.upperBound...].firstIndex(of: ")") {
+            var target = rest[middle.upperBound..<close]
+            if target.hasPrefix("<"), target.hasSuffix(">") { target = target.dropFirst().dropLast() }
+            let ext = target.split(separator: ".").last.map { $0.lowercased() } ?? ""
+            out += rest[..<open]
+            if !Vault.openableExtensions.contains(ext) { out += rest[open...close] } else if out.hasSuffix("!") { out.removeLast() }
+            rest = rest[rest.index(after: close)...]
+        }
+        return out + rest
+    }
+
     /// A note's title from its first field: its text without Markdown marks or cloze syntax, on
     /// one line.
     static func plainTitle(_ markdown: String) -> String {

@@ -117,6 +117,12 @@ import QuireScheduling
         #expect(AnkiImport.plainTitle("Wie ist der Betrag in $\\mathbb{C}$ definiert?") == "Wie ist der Betrag in ℂ definiert?")
         #expect(AnkiImport.plainTitle("$\\text{Associativity Law of } \\textbf{C}$") == "Associativity Law of C")
         #expect(AnkiImport.plainTitle("Die \\textit{Dreiecksungleichung} für **Integrale**") == "Die Dreiecksungleichung für Integrale")
+        // A picture or a sound in the question's field: the first field with words names the
+        // note, else the file's name; "Note" only when there is nothing at all.
+        #expect(AnkiImport.title(of: ["![](<assets/slide_04.png>)", "The Krebs cycle", "x"]) == "The Krebs cycle")
+        #expect(AnkiImport.title(of: ["![](<assets/slide_04.png>)", ""]) == "slide 04")
+        #expect(AnkiImport.title(of: ["", "[sound](<assets/bonjour.mp3>)"]) == "bonjour")
+        #expect(AnkiImport.title(of: ["", ""]) == "Note")
         #expect(AnkiImport.plainTitle("![](assets/x.png)\nThe [cell](https://x.org) {{c1::wall::hint}}") == "The cell wall")
         #expect(AnkiImport.plainTitle("$$\n$$") == "Note")
     }
