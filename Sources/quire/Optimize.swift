@@ -65,6 +65,7 @@ extension Quire {
             Output.line(Self.row("", "log loss", "RMSE(bins)", "AUC"))
             Output.line(Self.row(name, before))
             guard !evaluate else {
+                try Self.besideDefaults(history, current: current)
                 try context?.loaded.finish()
                 return
             }
@@ -81,6 +82,18 @@ extension Quire {
                 Output.line("written to .quire/config.yaml" + (deckPath.map { " for deck \($0)" } ?? ""))
             }
             try context?.loaded.finish()
+        }
+
+        /// `--evaluate`: the parameters in use beside FSRS-6's defaults, so the figures mean something
+        /// (or, when the defaults are in use, how to get fitted ones).
+        static func besideDefaults(_ history: FSRSHistory, current: FSRSParameters) throws {
+            guard current != .fsrs6Defaults else {
+                Output.line("(no fitted parameters: `quire optimize` fits them and shows both rows; --write keeps them)")
+                return
+            }
+            do { Output.line(Self.row("FSRS-6 defaults", try FSRSEvaluation.evaluate(history, parameters: .fsrs6Defaults))) } catch {
+                throw CLIError(error.description)
+            }
         }
 
         /// Time-series cross-validation: the parameters in use and the ones fitted on earlier

@@ -52,6 +52,23 @@ extension Quire {
             try context.loaded.finish()
         }
 
+        /// Reviews the parameters, and so a recommendation, can be trusted from (said as "1,000").
+        static let dependableReviews = 1_000
+
+        /// How much the recommendation rests on: the parameters' source and the history behind it.
+        static func howSure(_ simulated: RetentionSimulation) -> String {
+            let reviews = Plural.counted(simulated.answers, "review")
+            if simulated.settings.parameters == .fsrs6Defaults {
+                return "how sure: the parameters are FSRS-6's defaults, not fitted to your reviews, so this is an average learner's "
+                    + "recommendation; `quire optimize --write` fits them (about 1,000 reviews make them dependable; the log holds \(reviews))"
+            }
+            if simulated.answers < dependableReviews {
+                return "how sure: rough — the log holds \(reviews); about 1,000 or more make the fitted parameters, "
+                    + "and so this recommendation, dependable"
+            }
+            return "how sure: the parameters are fitted to your history (the log holds \(reviews))"
+        }
+
         /// The simulation as the terminal shows it: what was simulated, one row per retention
         /// (every other one, the current and the recommended), and the recommendation.
         static func table(_ simulated: RetentionSimulation) -> [String] {
@@ -79,6 +96,7 @@ extension Quire {
                 lines.append("")
                 lines.append(String(format: "recommended: desired_retention: %.2f — the highest retention within 5%% of the fewest minutes per card remembered (%.2f at %.2f)",
                                     recommended.desiredRetention, cheapest.minutesPerCard, cheapest.desiredRetention))
+                lines.append(Self.howSure(simulated))
             }
             return lines
         }

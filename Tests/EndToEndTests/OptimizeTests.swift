@@ -86,7 +86,8 @@ import QuireTestSupport
         let stats = try q.run(["stats"])
         #expect(stats.stdout.contains("FSRS parameters: optimized 20") && stats.stdout.contains("with the defaults:"), "\(stats.stdout)")
         let evaluated = try q.run(["optimize", "--evaluate"])
-        #expect(evaluated.stdout.contains("current (fitted 20"), "\(evaluated)")
+        #expect(evaluated.stdout.contains("current (fitted 20") && evaluated.stdout.contains("\nFSRS-6 defaults "), "\(evaluated)")
+        #expect(fromVault.stdout.contains("(no fitted parameters: `quire optimize` fits them"), "\(fromVault)")
         // For a deck: its own parameters, under decks:, and the vault's unchanged.
         let deck = try q.run(["optimize", "--write", "--deck", "Chemistry", "--no-validation"])
         #expect(deck.stdout.contains("written to .quire/config.yaml for deck Chemistry"), "\(deck)")

@@ -12,6 +12,8 @@ import Testing
         #expect(text.status == 0, "\(text)")
         #expect(text.stdout.contains("current") && text.stdout.contains("recommended: desired_retention: 0."), "\(text.stdout)")
         #expect(text.stdout.contains("cards with other schedulers left out"), "\(text.stdout)")
+        // How sure: SampleVault's parameters are the defaults, and it says what that means.
+        #expect(text.stdout.contains("how sure: the parameters are FSRS-6's defaults, not fitted to your reviews"), "\(text.stdout)")
         #expect(try q.run(["retention", "--runs", "4"]).stdout == text.stdout)
         let json = try q.run(["retention", "--runs", "4", "--json"])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
