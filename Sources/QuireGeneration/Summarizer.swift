@@ -10,10 +10,12 @@ public enum Summarizer {
     public static let maximumSentences = 600
 
     /// The `count` most central sentences of `sentences`, in their order in the note (list items,
-    /// sentences of fewer than six words and sentences leaning on others — `these examples` — left out).
+    /// sentences of fewer than six words, sentences leaning on others — `these examples` — and
+    /// asides — `Remark: …` — left out).
     public static func summarize(_ sentences: [SourceSentence], statistics: TermStatistics, count: Int = 3) -> [SourceSentence] {
         let candidates = Array(sentences.filter {
             !$0.isListItem && EnglishWords.words($0.text).count >= 6 && !$0.text.hasSuffix(":") && !CardGenerator.leansOnContext($0.text)
+                && !isAside($0.text)
         }.prefix(maximumSentences))
         guard candidates.count > count else { return candidates }
         // Rarity-weighted word vectors, unit length.
@@ -46,5 +48,16 @@ public enum Summarizer {
         }
         let chosen = (0..<n).sorted { rank[$0] != rank[$1] ? rank[$0] > rank[$1] : $0 < $1 }.prefix(count).sorted()
         return chosen.map { candidates[$0] }
+    }
+
+    /// Words that open an aside, not the note's point (`Remark: we will often have T(y) = y.`).
+    static let asides: Set<String> = ["remark", "note", "notes", "example", "examples", "e.g", "for example", "tip", "hint", "aside", "nb", "n.b", "ps", "see also"]
+
+    /// Whether `text` opens with an aside's word and a colon (`Remark:`, `Example —`).
+    static func isAside(_ text: String) -> Bool {
+        let head = text.prefix(16).lowercased()
+        guard let mark = head.firstIndex(where: { $0 == ":" || $0 == "—" || $0 == "–" }) else { return false }
+        let word = head[..<mark].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "*_"))
+        return asides.contains(word)
     }
 }

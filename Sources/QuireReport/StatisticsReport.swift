@@ -1,4 +1,5 @@
 import QuireCuration
+import QuireSupport
 import QuireModel
 import QuireScheduling
 import QuireStudy
@@ -117,7 +118,7 @@ public struct StatisticsReport: Sendable {
     private func keyFigures(_ s: VaultStatistics) -> String {
         let c = s.counts
         var grid = "<div class=\"figures\">"
-        grid += figure("Streak", "\(s.streak.current)", "longest \(s.streak.longest) days")
+        grid += figure("Streak", "\(s.streak.current)", "longest " + Plural.counted(s.streak.longest, "day"))
         grid += figure("Cards", "\(c.total)", "\(c.new) new · \(c.learning) learning · \(c.young) young · \(c.mature) mature")
         grid += figure("Suspended · buried", "\(c.suspended) · \(c.buried)", "StudyFlow: \(c.flowMastered) mastered, \(c.flowInactive) inactive")
         grid += figure("Reviews", "\(s.reviews)", "success \(Self.percent(s.successRate))")

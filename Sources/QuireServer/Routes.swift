@@ -112,6 +112,11 @@ struct Routes: Sendable {
             let text = request.uri.queryParameters["q"].map(String.init) ?? ""
             return await Self.answer { () throws(ServerError) in try await desk.search(text) }
         }
+        router.get("/api/note") { [desk] request, _ in
+            let path = request.uri.queryParameters["path"].map(String.init) ?? ""
+            let line = request.uri.queryParameters["line"].flatMap { Int(String($0)) } ?? 1
+            return await Self.answer { () throws(ServerError) in try await desk.note(path, line: line) }
+        }
         router.post("/api/open") { [desk, settings] request, _ in
             let body = await Self.body(request)
             return await Self.answer { () throws(ServerError) in

@@ -50,6 +50,15 @@ extension StudyDesk {
         return .array(runs)
     }
 
+    /// A note of the index to read at a hit: its title, and its body as the page's HTML in two
+    /// parts, before the hit's line and from it (the page scrolls to the second).
+    public func note(_ path: String, line: Int) throws(ServerError) -> JSONValue {
+        guard let note = live.index.notes.first(where: { $0.path == path }) else { throw .badRequest("no note '\(path)'") }
+        guard let view = NoteView(path: path, line: line, in: vault) else { throw .badRequest("the note '\(path)' cannot be read") }
+        return .object([("path", .string(path)), ("title", .string(note.title)), ("line", .int(max(1, line))),
+                        ("before", .string(cards.html(view.before, notePath: path))), ("from", .string(cards.html(view.from, notePath: path)))])
+    }
+
     /// The full path and line of a note of the index, for the editor (never a path the page made up).
     public func noteTarget(_ path: String, line: Int) throws(ServerError) -> (path: String, line: Int) {
         guard live.index.notes.contains(where: { $0.path == path }) else { throw .badRequest("no note '\(path)'") }

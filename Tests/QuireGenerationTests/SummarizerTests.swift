@@ -22,4 +22,17 @@ import Testing
         #expect(Summarizer.summarize(Array(sentences.prefix(1)), statistics: statistics, count: 3).count == 1)
         #expect(Summarizer.summarize([], statistics: statistics).isEmpty)
     }
+
+    /// An aside (`Remark: …`) is never the summary, however like the rest it is.
+    @Test func asidesAreLeftOut() {
+        let sentences = [
+            Self.sentence("Remark: the enzyme's active site binds the enzyme's substrate in every enzyme reaction.", 1),
+            Self.sentence("Enzymes are proteins that speed up chemical reactions in cells.", 2),
+            Self.sentence("Each enzyme binds its substrate at the active site and speeds the reaction.", 3),
+            Self.sentence("A bird sang from the old oak tree near the river bank.", 4),
+        ]
+        let summary = Summarizer.summarize(sentences, statistics: TermStatistics(texts: ["bird oak river"]), count: 1)
+        #expect(summary.count == 1 && summary.first?.line != 1, "\(summary.map(\.text))")
+        #expect(Summarizer.isAside("**Note**: x") && Summarizer.isAside("Example — y") && !Summarizer.isAside("Notation: z") && !Summarizer.isAside("Remarkably, x"))
+    }
 }

@@ -93,6 +93,21 @@ import QuireVault
         #expect(try await paths("deck:Chemistry what").isEmpty)
     }
 
+    /// A hit read on the page: the note rendered in two parts, cut at the hit's line (front
+    /// matter counted, as search cites it); a note the index does not hold is refused.
+    @Test func aHitsNoteIsReadOnThePage() async throws {
+        let dir = try TempDir.make()
+        defer { dir.remove() }
+        let desk = try StudyDesk(vault: try Self.vault(dir), cached: false, pinnedNow: at(26))
+        let note = try await desk.note("Biology/cells.md", line: 7)
+        #expect(Self.string(note, "title") != nil && Self.string(note, "path") == "Biology/cells.md")
+        let before = try #require(Self.string(note, "before")), from = try #require(Self.string(note, "from"))
+        #expect(before.contains("The mitochondrion") && !before.contains("The nucleus") && !before.contains("deck:"), "\(before)")
+        #expect(from.hasPrefix("<p>What holds DNA?") && from.contains("The ribosome"), "\(from)")
+        await #expect(throws: ServerError.self) { try await desk.note("../Biology/cells.md", line: 1) }
+        await #expect(throws: ServerError.self) { try await desk.note("Nowhere.md", line: 1) }
+    }
+
     @Test func twoPagesNeverAnswerOneCardTwice() async throws {
         let dir = try TempDir.make()
         defer { dir.remove() }

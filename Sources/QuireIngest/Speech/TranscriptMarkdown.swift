@@ -39,9 +39,11 @@ public enum TranscriptMarkdown {
         }
         body += "\n## Transcript\n"
         let parts = sections(transcript.words)
-        for part in parts {
+        for (k, part) in parts.enumerated() {
             let first = transcript.words[part.lowerBound], last = transcript.words[part.upperBound - 1]
-            let start = Int(first.start), end = max(start, Int(last.end.rounded(.up)))
+            // A section ends where the next begins (its anchor's second), the last at its last word.
+            let next = k + 1 < parts.count ? Int(transcript.words[parts[k + 1].lowerBound].start) : nil
+            let start = Int(first.start), end = max(start, next ?? Int(last.end.rounded(.up)))
             body += "\n" + TimeAnchor.line(start) + "\n\n### " + TimeAnchor.clock(start) + "–" + TimeAnchor.clock(end) + "\n\n"
                 + text(of: transcript.words[part], engine: engine) + "\n"
         }

@@ -355,7 +355,8 @@ extension PageAssets {
           const snippet = el("p", {});
           for (const [run, marked] of h.snippet) snippet.append(marked ? el("mark", {}, run) : document.createTextNode(run));
           return el("li", {},
-            el("div", {}, el("strong", {}, h.title || h.path), " ", el("button", { onclick: () => openNote(h.path, h.line), title: "Open in the editor" }, "Edit")),
+            el("div", {}, el("strong", {}, h.title || h.path), " ", el("button", { onclick: () => readNote(h.path, h.line, text), title: "Read the note here" }, "Read"),
+              " ", el("button", { onclick: () => openNote(h.path, h.line), title: "Open in the editor on the computer running quire serve" }, "Edit")),
             el("div", { class: "place" }, h.path + ":" + h.line + (h.heading_path.length ? " · " + h.heading_path.join(" › ") : "") + (h.card ? " · card " + h.card : "")),
             snippet);
         });
@@ -363,6 +364,20 @@ extension PageAssets {
           el("p", { class: "muted" }, data.hits.length + " hit" + (data.hits.length === 1 ? "" : "s") + (data.semantic ? ", by words and meaning" : ", by words")),
           items.length ? el("ul", { class: "hits" }, ...items) : el("p", {}, "No match."),
           el("div", { class: "actions" }, el("button", { onclick: showOverview }, el("kbd", {}, "q"), " Today")));
+      }
+
+      // A note read where a hit points: rendered here (a phone cannot open the computer's editor).
+      async function readNote(path, line, text) {
+        let data;
+        try { data = await api("GET", "/api/note?path=" + encodeURIComponent(path) + "&line=" + line); } catch (e) { toast(e.message); return; }
+        view = "note";
+        const hit = el("div", { class: "hit", id: "hit" });
+        main.replaceChildren(el("h1", {}, data.title),
+          el("div", { class: "place" }, data.path + ":" + data.line),
+          el("div", { class: "card note" }, side(data.before), hit, side(data.from)),
+          el("div", { class: "actions" }, el("button", { onclick: () => search(text) }, "Back to the hits"),
+            el("button", { onclick: () => openNote(path, line) }, "Edit"), el("button", { onclick: showOverview }, el("kbd", {}, "q"), " Today")));
+        hit.scrollIntoView({ block: "start" });
       }
 
       // ---- keys: the terminal's ----
@@ -387,7 +402,7 @@ extension PageAssets {
           return;
         }
         if (k === "q" || k === "Escape") { showOverview(); return; }
-        if (view === "search") return;
+        if (view === "search" || view === "note") return;
         if (k === "u") { undo(); return; }
         if (view === "done" && k === "r") { retry(); return; }
         if (view !== "review") return;

@@ -54,6 +54,7 @@ extension PageAssets {
     .card img, .card video { max-width: 100%; height: auto; }
     .card audio { width: 100%; max-width: 24rem; }
     .card img.missing { display: none; }
+    .card.note .hit { border-top: 2px solid var(--cloze); margin: .6em 0; }
     .card blockquote.embed { margin: .5em 0; padding: .2em .8em; border-left: 3px solid var(--cloze); }
     .card .embed.missing { font-style: italic; opacity: .7; }
     .card .embed.missing::before { content: "missing: "; }

@@ -37,6 +37,23 @@ import QuireModel
         #expect(result.body.contains("\n<!-- time 1:59 -->\n\n### 1:59–3:00\n\nWord108 "), "\(result.body)")
     }
 
+    /// A section ends where the next one's anchor begins: no "0:00–1:07" before "1:06".
+    @Test func aSectionEndsWhereTheNextBegins() {
+        // Words every 0.6 s; the section's last word ends 0.5 s into the second the next one starts.
+        var words = Self.words(230, from: 0)
+        for k in words.indices {
+            words[k].start = Double(k) * 0.6
+            words[k].end = Double(k) * 0.6 + 0.55
+        }
+        let body = TranscriptMarkdown.convert(Transcript(words: words, duration: 200), engine: .fasterWhisper(model: "m"), recording: "R").body
+        let headings = body.split(separator: "\n").filter { $0.hasPrefix("### ") }
+        let anchors = body.split(separator: "\n").filter { $0.hasPrefix("<!-- time ") }
+        for (k, heading) in headings.enumerated().dropLast() {
+            let end = heading.split(separator: "–").last.map(String.init) ?? ""
+            #expect(anchors[k + 1] == "<!-- time \(end) -->", "\(headings) \(anchors)")
+        }
+    }
+
     @Test func roughEnginesAreLabelledAndUncertainWordsMarked() {
         var words = Self.words(20)
         words[0].text = "Q:"
