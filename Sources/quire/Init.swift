@@ -1,5 +1,7 @@
 import QuireTerminal
 import ArgumentParser
+import QuireIndex
+import QuireParsing
 import QuireSync
 import QuireSystem
 import QuireVault
@@ -33,6 +35,7 @@ extension Quire {
             do {
                 let vault = try Vault.initialize(dir)
                 Output.line("Initialized Quire vault in \(vault.root)/\(Vault.folderName)/")
+                for line in Self.obsidianNotice(vault) { Output.line(line) }
                 // In a git work tree, notes are merged by Quire's driver from the start.
                 if GitRepository(containing: vault.root) != nil {
                     for line in try GitSetup.register(vault: vault, executable: Quire.executablePath) { Output.line(line) }
@@ -41,5 +44,19 @@ extension Quire {
                 throw CLIError("\(error)")
             }
         }
-    }
+    
+        /// What an Obsidian vault's user must know at the start: which notes make cards, and that
+        /// `==highlights==` become cloze cards, with how to keep them text.
+        static func obsidianNotice(_ vault: Vault) -> [String] {
+            guard vault.io.stamp(vault.root + "/.obsidian")?.isDirectory == true else { return [] }
+            if case .obsidianSR = vault.cardSyntax().syntax {
+                return ["An Obsidian vault with the spaced-repetition plugin: cards are read as the plugin reads them (card_syntax: obsidian-sr),",
+                        "in notes tagged #flashcards; ==highlights== there are cloze cards, as the plugin makes them",
+                        "(the plugin's convertHighlightsToClozes setting, turned off, keeps them text). quire check --verbose lists every card."]
+            }
+            return ["An Obsidian vault: in Quire's card syntax a paragraph holding ==highlights== is a cloze card, one card a highlight,",
+                    "in every note. To keep highlights as text and make cards only in notes tagged #flashcards, as Obsidian's",
+                    "spaced-repetition plugin does, set card_syntax: obsidian-sr in .quire/config.yaml. quire check --verbose lists every card."]
+        }
+}
 }

@@ -60,6 +60,25 @@ import Testing
         #expect(show.stdout.contains("Code/answer.md:8-12  (the card's back ends at line 12)"))
     }
 
+    /// `init` in an Obsidian vault says that highlights become cloze cards and how to keep them
+    /// text; a plain folder hears nothing of it.
+    @Test func initInAnObsidianVaultSaysWhatHighlightsBecome() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        let base = q.vault.deletingLastPathComponent()
+        let obsidian = base.appendingPathComponent("obsidian"), withPlugin = base.appendingPathComponent("plugin")
+        try FileManager.default.createDirectory(at: obsidian.appendingPathComponent(".obsidian"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: withPlugin.appendingPathComponent(".obsidian/plugins/obsidian-spaced-repetition"),
+                                                withIntermediateDirectories: true)
+        let plain = try q.run(["init", obsidian.path])
+        #expect(plain.status == 0 && plain.stdout.contains("==highlights== is a cloze card") && plain.stdout.contains("set card_syntax: obsidian-sr"),
+                "\(plain)")
+        let plugin = try q.run(["init", withPlugin.path])
+        #expect(plugin.stdout.contains("(card_syntax: obsidian-sr)") && plugin.stdout.contains("convertHighlightsToClozes"), "\(plugin)")
+        let fresh = try q.run(["init", base.appendingPathComponent("plain").path])
+        #expect(fresh.status == 0 && !fresh.stdout.contains("highlights"), "\(fresh)")
+    }
+
     @Test func initCreatesTheVaultFolder() throws {
         let q = try QuireRunner()
         defer { q.cleanUp() }
