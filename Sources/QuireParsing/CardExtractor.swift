@@ -26,6 +26,11 @@ struct CardExtractor: MarkdownWalker {
     private var headings: [(level: Int, text: String)] = []
     /// `headings` texts, kept ready because every card copies it.
     var headingPath: [String] = []
+    /// Each heading's line and the heading path from it on, in file order.
+    private var headingLines: [(line: Int, path: [String])] = []
+    /// A generated card's source in this note (`<!-- generated from line N … -->` on the line
+    /// before it): the card's first line and the heading path at line N, which the card shows.
+    private var generatedSource: (cardLine: Int, path: [String])?
     var frames: [Frame] = []
     /// Reused paragraph buffers.
     private var scratch = ParagraphText()
@@ -99,6 +104,7 @@ struct CardExtractor: MarkdownWalker {
             while let last = headings.last, last.level >= node.headingLevel { headings.removeLast() }
             headings.append((node.headingLevel, text))
             headingPath = headings.map(\.text)
+            headingLines.append((node.range.start.line, headingPath))
             if node.headingLevel == 1, scan.firstTitle == nil, !text.isEmpty { scan.firstTitle = text }
             if !syntaxMarkers(node).isDisjoint(with: [.colon, .doubled]) {
                 warnOfCardSyntax(in: index, of: document, what: "a heading is never a card")
@@ -109,6 +115,9 @@ struct CardExtractor: MarkdownWalker {
             return .skipChildren
         case .codeBlock:
             fencedCard(node, at: index, in: document)
+            return .skipChildren
+        case .htmlBlock:
+            noteGeneratedSource(node)
             return .skipChildren
         case .table:
             // Only `Q:`, `A:` and `{{cN::` are looked for in cells.
@@ -203,6 +212,19 @@ struct CardExtractor: MarkdownWalker {
         }
         absorb(node, into: open.card)
         return true
+    }
+
+    /// Notes the source of the generated card after a `<!-- generated from line N … -->` comment
+    /// under `## Cards` (where `quire generate --place cards` writes): the card shows the heading
+    /// path of line N, the section it came from, not "Cards".
+    private mutating func noteGeneratedSource(_ node: MarkdownNode) {
+        let prefix = "<!-- generated from line "
+        // Only under `## Cards`: a card written into its own section is under its heading already
+        // (and the comment's line, counted before the cards above it were written, may be stale).
+        guard headingPath.last == "Cards", let literal = node.literal, literal.hasPrefix(prefix),
+              let n = Int(literal.dropFirst(prefix.count).prefix { $0.isNumber }), n < node.range.start.line else { return }
+        let path = headingLines.last { $0.line <= n }?.path ?? []
+        generatedSource = (node.range.end.line + 1, path)
     }
 
     /// Whether an HTML block is only an Obsidian spaced-repetition scheduling comment.
@@ -407,7 +429,8 @@ struct CardExtractor: MarkdownWalker {
     func makeCard(kind: CardKind, variant: CardVariant, front: String, back: String, lines: ClosedRange<Int>,
                   column: Int, identityText: String, explicitID: CardID?) -> Card {
         Card(id: explicitID ?? .unassigned, kind: kind, variant: variant, front: front, back: back, lines: lines,
-             column: column, headingPath: headingPath, identityText: identityText, hasExplicitID: explicitID != nil)
+             column: column, headingPath: generatedSource.flatMap { $0.cardLine == lines.lowerBound ? $0.path : nil } ?? headingPath,
+             identityText: identityText, hasExplicitID: explicitID != nil)
     }
 
     mutating func emit(_ card: Card) {

@@ -72,6 +72,16 @@ import QuireModel
         #expect(cards(text).map(\.headingPath) == [["A", "B"], ["C"], ["C", "D"]])
     }
 
+    /// A generated card under `## Cards` shows the section of the line it was generated from;
+    /// a card without the comment, or one naming another note, keeps its own section.
+    @Test func generatedCardsShowTheirSourcesSection() {
+        let text = "# Cells\n\n## Mitochondria\n\nThe mitochondrion makes ATP.\n\n## Ribosomes\n\nRibosomes make proteins.\n\n## Cards\n\n"
+            + "<!-- generated from line 5 (definition, is-a) -->\nWhat makes ATP? :: the mitochondrion\n\n"
+            + "<!-- generated from line 9 (qa, x) -->\nWhat makes proteins? :: ribosomes\n\n"
+            + "<!-- generated from other.md line 3 (qa, x) -->\nOther? :: yes\n\nHand written? :: yes\n"
+        #expect(cards(text).map(\.headingPath) == [["Cells", "Mitochondria"], ["Cells", "Ribosomes"], ["Cells", "Cards"], ["Cells", "Cards"]])
+    }
+
     @Test func answerAbsorbsFollowingList() throws {
         let text = """
             Q: Name the phases of mitosis.

@@ -54,7 +54,7 @@ public struct IndexCache: Sendable {
     public static let formatVersion: UInt32 = 5
     /// Bumped whenever ``NoteParser`` would read any file differently: a cache holds parse
     /// results, so a parser change must invalidate every cache.
-    public static let parserVersion: UInt32 = 9
+    public static let parserVersion: UInt32 = 10
     static let magic: [UInt8] = Array("QUIREIX\0".utf8)
     /// Files modified within this long before the cache was written may have changed again within
     /// the same modification-time tick: their digest is checked (git's "racily clean" entries).
