@@ -50,13 +50,13 @@ extension StudyDesk {
         return .array(runs)
     }
 
-    /// A note of the index to read at a hit: its title, and its body as the page's HTML in two
+    /// A note of the index to read at a hit (its line breaks shown, as Obsidian shows them): its title, and its body as the page's HTML in two
     /// parts, before the hit's line and from it (the page scrolls to the second).
     public func note(_ path: String, line: Int) throws(ServerError) -> JSONValue {
         guard let note = live.index.notes.first(where: { $0.path == path }) else { throw .badRequest("no note '\(path)'") }
         guard let view = NoteView(path: path, line: line, in: vault) else { throw .badRequest("the note '\(path)' cannot be read") }
         return .object([("path", .string(path)), ("title", .string(note.title)), ("line", .int(max(1, line))),
-                        ("before", .string(cards.html(view.before, notePath: path))), ("from", .string(cards.html(view.from, notePath: path)))])
+                        ("before", .string(cards.html(view.before, notePath: path, side: true))), ("from", .string(cards.html(view.from, notePath: path, side: true)))])
     }
 
     /// The full path and line of a note of the index, for the editor (never a path the page made up).

@@ -266,6 +266,9 @@ import QuireTestSupport
         // Search found the word, marked; curation kept the note: its cycle moved on, the log says so.
         #expect((seen["search hits"] as? Int ?? 0) >= 1)
         #expect((seen["search marks"] as? [String] ?? []).contains { $0.lowercased() == "mitochondria" })
+        // A hit read on the page: the note's text, scrolled to the hit.
+        #expect((seen["read text"] as? String ?? "").lowercased().contains("mitochondria"), "\(seen["read text"] ?? "none")")
+        #expect(seen["read hit shown"] as? Bool == true)
         #expect((seen["curation heading"] as? String ?? "").hasPrefix("Weekly review of"))
         let curated = try #require(seen["curated note"] as? String)
         #expect(String(decoding: try q.read(curated), as: UTF8.self).contains("cycle: weekly"))

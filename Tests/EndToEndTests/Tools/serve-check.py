@@ -238,6 +238,15 @@ def browser(url, vault, shots):
         seen["search hits"] = len(driver.find_elements(By.CSS_SELECTOR, ".hits li"))
         seen["search marks"] = [m.text for m in driver.find_elements(By.CSS_SELECTOR, ".hits mark")]
         shot("search-desktop-light")
+        # Read: the hit's note rendered on the page, scrolled to the hit; back to the hits.
+        driver.find_element(By.CSS_SELECTOR, ".hits li button[title='Read the note here']").click()
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".card.note #hit"))
+        seen["read text"] = driver.find_element(By.CSS_SELECTOR, ".card.note").text
+        seen["read hit shown"] = driver.execute_script(
+            "const r = document.getElementById('hit').getBoundingClientRect(); return r.top >= 0 && r.top < window.innerHeight;")
+        shot("read-desktop-light")
+        driver.find_element(By.XPATH, "//button[text()='Back to the hits']").click()
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".hits li"))
         # Curation: the oldest weekly review; k keeps the note, then finish.
         driver.find_element(By.ID, "main").click()
         body().send_keys("q")
