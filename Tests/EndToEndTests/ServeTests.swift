@@ -94,7 +94,7 @@ import QuireTestSupport
             print(x)
             ```
 
-            Which colour is this square? ![a red square](dot.png) :: red
+            Which colour is this square? ![a red square](dot.png) :: red, as here: ![[dot.png|4]]
 
             Which word is said? [listen](word.wav) :: hello
 
@@ -241,6 +241,8 @@ import QuireTestSupport
         #expect((seen["math"] as? Int ?? 0) >= 1)
         #expect((seen["code"] as? Int ?? 0) >= 1)
         #expect(seen["image width"] as? Int == 4)
+        // Obsidian's embed by bare name: the image from the vault, its width as written.
+        #expect(seen["embed width"] as? String == "4", "\(seen["embed width"] ?? "none")")
         #expect((seen["audio"] as? Double ?? -1) > 0.4)
         // The typed answer: compared on the page, logged with the grade.
         #expect((seen["typed comparison"] as? String ?? "").hasPrefix("✗"), "\(seen["typed comparison"] ?? "none")")

@@ -212,6 +212,8 @@ def browser(url, vault, shots):
                 seen["code"] = len(article.find_elements(By.CSS_SELECTOR, "code.hljs, code .hljs-keyword"))
             for img in article.find_elements(By.TAG_NAME, "img"):
                 seen["image width"] = driver.execute_script("return arguments[0].naturalWidth", img)
+                if img.get_attribute("alt") == "dot.png" and driver.execute_script("return arguments[0].naturalWidth", img) == 4:
+                    seen["embed width"] = img.get_attribute("width")
             for audio in article.find_elements(By.TAG_NAME, "audio"):
                 seen["audio"] = driver.execute_script(
                     "const a = arguments[0]; return new Promise(r => { a.preload = 'auto'; a.load();"
