@@ -46,7 +46,8 @@ public struct PDFImport {
                 progress.reading(last, info.pages)
                 first = last + 1
             }
-            let layout = PDFLayout(pages: pages)
+            // Ligatures the text layer lost (`ve` for `five`) put back where a word list is installed.
+            let layout = LigatureRepair.installed().map { $0.repaired(PDFLayout(pages: pages)) } ?? PDFLayout(pages: pages)
             let read = recognize(try pagesForOCR(file, layout: layout, mode: ocr), of: file, progress: progress)
             let result = PDFMarkdown.convert(layout, ocr: read)
             let name = String(file.split(separator: "/").last ?? Substring(file))
