@@ -41,7 +41,7 @@ package struct PlainReview {
             say("")
             let progress = controller.session.progress
             say("Card \(progress.position) of \(progress.total) · \(ReviewContext.stateWord(card.schedule, section: entry.section)) · \(note.path):\(card.lines.lowerBound) · \(note.deck)")
-            say("Q: " + render(card.front))
+            say("Q: " + render(card.front, note: note.path))
             var revealed = false
             while true {
                 guard let line = readLine() else { break session }
@@ -123,15 +123,17 @@ package struct PlainReview {
     private func reveal(_ card: Card, _ entry: StudySession.Entry, at now: Timestamp) {
         // A cloze's revealed text in brackets.
         say("A: " + (card.kind == .cloze ? indented(MarkdownRenderer.ansi(revealing: card.back, hiddenIn: card.front, color: false, width: 78, lineBreaks: true))
-            : render(card.back)))
+            : render(card.back, note: controller.card(entry)?.1.path)))
         let buttons = controller.preview(entry, at: now).enumerated().map { i, p in
             "\(i + 1) \(p.rating.name) \(p.state.due.map { ReviewContext.span(from: now, to: $0) } ?? "-")"
         }
         say("   " + buttons.joined(separator: " · "))
     }
 
-    private func render(_ markdown: String) -> String {
-        indented(MarkdownRenderer.plain(markdown, width: 78, lineBreaks: true))
+    /// A side as plain text, the notes it embeds (`![[Glossary#Bias]]`) quoted in place.
+    private func render(_ markdown: String, note: String?) -> String {
+        let expanded = note.map { NoteEmbed.expanded(markdown, fromNote: $0, in: controller.writer.vault) } ?? markdown
+        return indented(MarkdownRenderer.plain(expanded, width: 78, lineBreaks: true))
     }
 
     /// Rendered lines after the first indented under `Q: ` / `A: `.

@@ -45,6 +45,16 @@ import Testing
         #expect(!one.stdout.contains("What is ATP?") && one.stdout.contains("What is DNA?"), "\(one)")
     }
 
+    /// The plain review quotes a note embed in place, found as Obsidian finds the note.
+    @Test func thePlainReviewQuotesANoteEmbed() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        try q.write("Ref/Glossary.md", Data("# Glossary\n\n## Bias\n\nError from wrong assumptions.\n\n## Variance\n\nSpread.\n".utf8))
+        try q.write("Course/ML/a.md", Data("What is bias? :: ![[Glossary#Bias]]\n".utf8))
+        let r = try q.run(["review", "--plain", "path:Course/ML/a.md", "--now", QuireRunner.now], stdin: "\nq\n")
+        #expect(r.stdout.contains("A: │ Error from wrong assumptions.") && !r.stdout.contains("Spread"), "\(r)")
+    }
+
     /// `check --verbose` and `show` say where each card's back ends (FORMAT.md §3.1).
     @Test func verboseCheckAndShowGiveEachCardsLines() throws {
         let q = try QuireRunner()
