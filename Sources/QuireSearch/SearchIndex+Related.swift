@@ -45,22 +45,10 @@ extension SearchIndex {
         var seen: Set<String> = []
         return Array(hits.filter { hit in
             guard hit.card == nil, !seen.contains(hit.path) else { return false }
-            let words = NoteChunker.wordCount(Self.withoutComments((try? text(ofChunk: hit.chunk)) ?? hit.snippet))
+            let words = NoteChunker.wordCount(ExtractiveAnswer.withoutTags(((try? text(ofChunk: hit.chunk)) ?? hit.snippet)[...]))
             guard words >= Self.relatedWords else { return false }
             seen.insert(hit.path)
             return true
         }.prefix(limit))
-    }
-
-    /// `text` without its HTML comments, on one line or several (an unclosed one runs to the end).
-    static func withoutComments(_ text: String) -> String {
-        var out = ""
-        var rest = text[...]
-        while let open = rest.firstRange(of: "<!--") {
-            out += rest[..<open.lowerBound]
-            guard let close = rest[open.upperBound...].firstRange(of: "-->") else { return out }
-            rest = rest[close.upperBound...]
-        }
-        return out + rest
     }
 }
