@@ -1,3 +1,4 @@
+import Foundation
 import QuireMarkdown
 import QuireModel
 import QuireVault
@@ -21,40 +22,22 @@ public enum NoteEmbed {
         return section(heading, of: body).map(cut)
     }
 
-    /// The section under the heading named `heading` (compared without case or `#`s), its heading
-    /// line left out; nil when there is none. Headings inside fenced code are not headings.
+    /// The section under the heading named `heading` (compared without case), its heading left
+    /// out, to the next heading of its level or higher; nil when there is none. The headings are
+    /// cmark's: none in code, setext ones too.
     static func section(_ heading: String, of body: String) -> String? {
+        let document = MarkdownDocument(parsing: body, options: .indexing)
+        let headings = document.children(of: 0).filter { document.nodes[$0].kind == .heading }
         let wanted = heading.lowercased()
-        var level: Int?
-        var lines: [Substring] = []
-        var fence: Substring?
-        for line in body.split(separator: "\n", omittingEmptySubsequences: false) {
-            let trimmed = line.drop { $0 == " " }
-            if let open = fence {
-                if trimmed.hasPrefix(open) { fence = nil }
-            } else if trimmed.hasPrefix("```") || trimmed.hasPrefix("~~~") {
-                fence = trimmed.prefix { $0 == trimmed.first }
-            } else if let (depth, text) = atxHeading(line) {
-                if let open = level {
-                    if depth <= open { break }
-                } else if text.lowercased() == wanted {
-                    level = depth
-                    continue
-                }
-            }
-            if level != nil { lines.append(line) }
-        }
-        guard level != nil else { return nil }
-        return lines.joined(separator: "\n")
-    }
-
-    /// An ATX heading's level and text (`## Text ##` → 2, `Text`).
-    static func atxHeading(_ line: Substring) -> (Int, String)? {
-        let hashes = line.prefix { $0 == "#" }.count
-        guard (1...6).contains(hashes), line.count == hashes || line.dropFirst(hashes).first == " " else { return nil }
-        var text = line.dropFirst(hashes).trimmingSpaces()
-        while text.hasSuffix("#") { text.removeLast() }
-        return (hashes, text.trimmingSpaces())
+        guard let k = headings.firstIndex(where: { document.plainText(of: $0).trimmingSpaces().lowercased() == wanted }) else { return nil }
+        let level = document.nodes[headings[k]].headingLevel
+        let lines = body.split(separator: "\n", omittingEmptySubsequences: false)
+        // Lines are 1-based: the section runs from the line after the heading to the line before
+        // the next heading of its level or higher.
+        let start = min(document.nodes[headings[k]].range.end.line, lines.count)
+        let next = headings[(k + 1)...].first { document.nodes[$0].headingLevel <= level }
+        let end = next.map { max(start, document.nodes[$0].range.start.line - 1) } ?? lines.count
+        return lines[start..<end].joined(separator: "\n")
     }
 
     /// `markdown` cut to ``maximumBytes`` at a line's end.
@@ -67,22 +50,22 @@ public enum NoteEmbed {
 
     /// `markdown` with each note embed `![[Note]]` or `![[Note#Heading]]` standing alone on its
     /// line replaced by what it embeds, as a quote (for a screen that draws Markdown); embeds in
-    /// fenced code, of files, or of notes not found stay as written. At most 8 are expanded, and
-    /// what they embed is not expanded again.
+    /// code (cmark's code blocks), of files, or of notes not found stay as written. At most 8 are
+    /// expanded, and what they embed is not expanded again.
     public static func expanded(_ markdown: String, fromNote note: String, in vault: Vault) -> String {
         guard markdown.contains("![[") else { return markdown }
+        let document = MarkdownDocument(parsing: markdown, options: .indexing)
+        var code = IndexSet()
+        for node in document.nodes where node.kind == .codeBlock || node.kind == .htmlBlock {
+            code.insert(integersIn: node.range.start.line...max(node.range.start.line, node.range.end.line))
+        }
         var out: [String] = []
-        var fence: Substring?
         var expanded = 0
-        for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
+        for (k, line) in markdown.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let trimmed = line.trimmingSpaces()
-            if let open = fence {
-                if trimmed.hasPrefix(open) { fence = nil }
-            } else if trimmed.hasPrefix("```") || trimmed.hasPrefix("~~~") {
-                fence = trimmed.prefix { $0 == trimmed.first }
-            } else if expanded < 8, trimmed.hasPrefix("![["), trimmed.hasSuffix("]]"), trimmed.count < 500,
-                      let link = MarkdownWikilink(embed: trimmed.dropFirst(3).dropLast(2)),
-                      let text = Self.markdown(of: link, fromNote: note, in: vault) {
+            if expanded < 8, !code.contains(k + 1), trimmed.hasPrefix("![["), trimmed.hasSuffix("]]"), trimmed.count < 500,
+               let link = MarkdownWikilink(embed: trimmed.dropFirst(3).dropLast(2)),
+               let text = Self.markdown(of: link, fromNote: note, in: vault) {
                 expanded += 1
                 out += text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? ">" : "> " + $0 }
                 continue

@@ -32,15 +32,19 @@ struct CardHTML: Sendable {
     /// Markdown of the note at `notePath` as HTML for the page; a card's side (`side`) with its
     /// line breaks.
     func html(_ markdown: String, notePath: String, side: Bool = false) -> String {
-        let (protected, spans) = MathSpans.protect(markdown)
         // A card's sides show their line breaks, as Anki and Obsidian show them; wikilinks show
         // their labels, embeds what they embed.
-        let notes = embeddedNotes(protected, notePath: notePath)
+        let notes = embeddedNotes(markdown, notePath: notePath)
         let renderer = MarkdownHTMLRenderer(highlights: .mark, lineBreaks: side, wikilinkURL: { _ in "" },
                                             embedHTML: { [vault] link in Self.embed(link, notePath: notePath, notes: notes, vault: vault) })
-        let rendered = (try? renderer.render(protected)) ?? "<p>" + HTMLText.escaped(protected) + "</p>"
-        let math = MathSpans.restore(rendered, spans, Self.mathElement)
-        return linkingMedia(math, notePath: notePath)
+        return linkingMedia(Self.rendered(markdown, by: renderer), notePath: notePath)
+    }
+
+    /// `markdown` rendered, its math kept byte for byte for KaTeX (as TeX where the renderer fails).
+    static func rendered(_ markdown: String, by renderer: MarkdownHTMLRenderer) -> String {
+        let (protected, spans) = MathSpans.protect(markdown)
+        let html = (try? renderer.render(protected)) ?? "<p>" + HTMLText.escaped(protected) + "</p>"
+        return MathSpans.restore(html, spans, mathElement)
     }
 
     /// A math span as the page's element: KaTeX renders each element's text (PageScript); shown
@@ -53,7 +57,7 @@ struct CardHTML: Sendable {
     /// of (``linkingMedia(_:notePath:)`` points them at the vault's files), a note's section as
     /// `notes` holds it, or the target marked missing.
     static func embed(_ link: MarkdownWikilink, notePath: String, notes: [String: String], vault: Vault) -> String? {
-        let target = link.note + (link.heading.map { "#" + $0 } ?? "")
+        let target = Self.target(of: link)
         if let html = notes[target] { return "<blockquote class=\"embed\">" + html + "</blockquote>" }
         let ext = link.note.split(separator: ".").last.map { $0.lowercased() } ?? ""
         guard link.note.contains("."), Vault.openableExtensions.contains(ext), vault.attachmentPath(link.note, fromNote: notePath) != nil else {
@@ -67,6 +71,9 @@ struct CardHTML: Sendable {
         return "<img src=\"" + HTMLText.escaped(link.note) + "\" alt=\"" + HTMLText.escaped(link.note) + "\"" + width + " />"
     }
 
+    /// What an embed names, `Note` or `Note#Heading`: the key of ``embeddedNotes(_:notePath:)``.
+    static func target(of link: MarkdownWikilink) -> String { link.note + (link.heading.map { "#" + $0 } ?? "") }
+
     /// The notes and sections `markdown` embeds (`![[Note]]`, `![[Note#Heading]]`), each rendered
     /// once, by target; an embed inside them stays as written (no embed repeats itself).
     func embeddedNotes(_ markdown: String, notePath: String) -> [String: String] {
@@ -78,14 +85,10 @@ struct CardHTML: Sendable {
             guard let close = rest.prefix(500).firstRange(of: "]]") else { continue }
             let content = rest[..<close.lowerBound]
             rest = rest[close.upperBound...]
-            let target = String(content.prefix { $0 != "|" }).trimmingSpaces()
-            let parts = target.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).map { String($0).trimmingSpaces() }
-            let link = MarkdownWikilink(note: parts[0], heading: parts.count > 1 && !parts[1].isEmpty ? parts[1] : nil, label: target)
-            let key = link.note + (link.heading.map { "#" + $0 } ?? "")
+            guard let link = MarkdownWikilink(embed: content) else { continue }
+            let key = Self.target(of: link)
             guard out[key] == nil, let section = NoteEmbed.markdown(of: link, fromNote: notePath, in: vault) else { continue }
-            let (protected, spans) = MathSpans.protect(section)
-            let rendered = (try? plain.render(protected)) ?? "<p>" + HTMLText.escaped(protected) + "</p>"
-            out[key] = MathSpans.restore(rendered, spans, Self.mathElement)
+            out[key] = Self.rendered(section, by: plain)
         }
         return out
     }

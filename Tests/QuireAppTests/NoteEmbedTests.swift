@@ -16,6 +16,8 @@ import QuireVault
             #expect(whole?.hasPrefix("# Glossary\n") == true && whole?.contains("Spread.") == true && whole?.contains("tags") == false)
             #expect(NoteEmbed.markdown(of: MarkdownWikilink(note: "Glossary", heading: "Nothing", label: ""), fromNote: "a.md", in: vault) == nil)
             #expect(NoteEmbed.markdown(of: MarkdownWikilink(note: "Nowhere", label: ""), fromNote: "a.md", in: vault) == nil)
+            // A setext heading is a heading too (cmark's reading).
+            #expect(NoteEmbed.section("Terms", of: "Terms\n-----\n\nWords.\n\n# Next\n") == "\nWords.\n")
             // A screen's Markdown: the embed alone on its line becomes a quote; in code it stays.
             let expanded = NoteEmbed.expanded("Back:\n![[Glossary#Variance]]\n```\n![[Glossary#Variance]]\n```", fromNote: "a.md", in: vault)
             #expect(expanded == "Back:\n>\n> Spread.\n>\n```\n![[Glossary#Variance]]\n```", "\(expanded)")
