@@ -40,7 +40,7 @@ extension ReviewContext {
         } else if words.count == 1, let loc = index.location(of: words[0]), !words[0].contains(":") {
             selected = [loc]
         } else {
-            selected = index.cards(matching: try LoadedVault.query(NotePathWords.mapped(words, vault: loaded.vault, workingDirectory: WorkingDirectory.path())), now: now, dayEnd: try loaded.dayEnd(at: now))
+            selected = index.cards(matching: try LoadedVault.query(words, in: loaded.vault), now: now, dayEnd: try loaded.dayEnd(at: now))
         }
         var byNote: [Int: [ReviewWriter.Request]] = [:]
         for loc in selected {

@@ -96,7 +96,7 @@ extension Quire {
         static func notes(_ target: [String], in loaded: LoadedVault, now: Timestamp) throws -> [Note] {
             let relative = target.joined(separator: " ")
             if let note = try? Self.note(relative, in: loaded) { return [note] }
-            let query = try LoadedVault.query(NotePathWords.mapped(target, vault: loaded.vault, workingDirectory: WorkingDirectory.path()))
+            let query = try LoadedVault.query(target, in: loaded.vault)
             let dayEnd = try loaded.dayEnd(at: now)
             let notes = loaded.index.notes.filter { query.matches(note: $0, now: now, dayEnd: dayEnd) }
             if notes.isEmpty { throw CLIError("no note is '\(TerminalText.visible(relative))', and no note matches it as a query") }

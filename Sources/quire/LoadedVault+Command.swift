@@ -39,6 +39,12 @@ extension LoadedVault {
         do { return try readSettings(of: vault) } catch { throw CLIError(error.description) }
     }
 
+    /// Parses a query from command-line words, the note paths among them (`ML/*.md` as the shell
+    /// expands it, `ML/`) taken as `path:` terms of `vault` (``NotePathWords``).
+    static func query(_ words: [String], in vault: Vault) throws -> Query {
+        try query(NotePathWords.mapped(words, vault: vault, workingDirectory: WorkingDirectory.path()))
+    }
+
     /// Parses a query from command-line words.
     static func query(_ words: [String]) throws -> Query {
         // `--` only separates options from the query; it is not a query word. `all` alone is

@@ -34,7 +34,7 @@ struct VaultOptions: ParsableArguments {
     /// The vault, with a progress bar for a long index build (``ProgressBar/indexing()``).
     func open() throws -> Vault {
         do throws(VaultError) {
-            var opened = if let vault { try Vault(root: vault) } else { try Vault.discover(from: WorkingDirectory.path()) }
+            var opened = try located()
             opened.progress = ProgressBar.indexing()
             // An import a killed process left half done is finished before anything is read.
             opened.finishInterruptedWrites()
@@ -49,13 +49,14 @@ extension VaultOptions {
     /// The query `words` say, note paths among them (`ML/*.md` as the shell expands it, `ML/`)
     /// taken as `path:` terms (``NotePathWords``).
     func query(_ words: [String]) throws -> Query {
-        let root: Vault
-        do throws(VaultError) {
-            root = if let vault { try Vault(root: vault) } else { try Vault.discover(from: WorkingDirectory.path()) }
-        } catch {
-            throw CLIError(error.description)
-        }
-        return try LoadedVault.query(NotePathWords.mapped(words, vault: root, workingDirectory: WorkingDirectory.path()))
+        let vault: Vault
+        do throws(VaultError) { vault = try located() } catch { throw CLIError(error.description) }
+        return try LoadedVault.query(words, in: vault)
+    }
+
+    /// The vault `--vault` names, else the one found from the working directory.
+    func located() throws(VaultError) -> Vault {
+        if let vault { try Vault(root: vault) } else { try Vault.discover(from: WorkingDirectory.path()) }
     }
 }
 
