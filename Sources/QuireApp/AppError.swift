@@ -26,12 +26,14 @@ public enum AppError: Error, Sendable, CustomStringConvertible {
     case scratch(String)
     /// An export could not be made; nothing was written.
     case exportFailed(String)
+    /// The local language model cannot be installed or started.
+    case languageModel(String)
 
     public var description: String {
         switch self {
         case .settings(let message), .device(let message), .curation(let message), .search(let message), .quiz(let message),
              .retention(let message), .importRefused(let message), .scratch(let message),
-             .exportFailed(let message): message
+             .exportFailed(let message), .languageModel(let message): message
         case .notInitialized(let root):
             "\(root) is not a Quire vault (no .quire/ here or above): run 'quire init' first; it also keeps this device's own files out of git"
         case .noSuchCard(let id): "no card '\(id)' in the vault (IDs are listed by 'quire list'; a prefix must be unique)"

@@ -8,6 +8,8 @@ public struct ChatModel: Sendable {
     public var model: String
     /// Seconds a reply may take.
     public var timeoutSeconds: Int
+    /// The most tokens a reply may have (a small model can repeat itself without end).
+    public var maxTokens = 700
 
     /// The endpoint `url` (a base such as `http://127.0.0.1:8080` gets `/v1/chat/completions`).
     public init(url: String, model: String, allowRemote: Bool, timeoutSeconds: Int = 300) throws(HTTPClient.Failure) {
@@ -30,6 +32,7 @@ public struct ChatModel: Sendable {
         let body = JSONValue.object([
             ("model", .string(model)),
             ("temperature", .int(0)),
+            ("max_tokens", .int(maxTokens)),
             ("messages", .array([
                 .object([("role", .string("system")), ("content", .string(system))]),
                 .object([("role", .string("user")), ("content", .string(user))]),
@@ -49,14 +52,30 @@ public struct ChatModel: Sendable {
         return content
     }
 
-    /// Asks the model; returns its reply's text. An HTTP status other than 200, a reply that is not
-    /// a chat completion, or one later than ``timeoutSeconds`` is a failure.
-    public func complete(system: String, user: String) throws(HTTPClient.Failure) -> String {
+    /// The token counts a chat-completion reply gives (`usage`), when it gives them.
+    public static func usage(ofReply bytes: [UInt8]) -> (prompt: Int, reply: Int)? {
+        guard let reply = try? JSONValue(parsing: bytes), case .object(let fields) = reply,
+              case .object(let usage)? = fields.first(where: { $0.0 == "usage" })?.1,
+              case .int(let prompt)? = usage.first(where: { $0.0 == "prompt_tokens" })?.1,
+              case .int(let completion)? = usage.first(where: { $0.0 == "completion_tokens" })?.1
+        else { return nil }
+        return (prompt, completion)
+    }
+
+    /// Asks the model; returns its reply's text and the tokens it read and wrote (when the server
+    /// says).
+    public func exchange(system: String, user: String) throws(HTTPClient.Failure) -> (text: String, tokens: (prompt: Int, reply: Int)?) {
         let (status, body) = try HTTPClient.post(endpoint, body: request(system: system, user: user), timeoutSeconds: timeoutSeconds)
         guard status == 200 else {
             throw HTTPClient.Failure(description: "the language model answered HTTP \(status): "
                                      + String(String(decoding: body.prefix(200), as: UTF8.self).unicodeScalars.filter { $0.value >= 0x20 }))
         }
-        return try Self.content(ofReply: body)
+        return (try Self.content(ofReply: body), Self.usage(ofReply: body))
+    }
+
+    /// Asks the model; returns its reply's text. An HTTP status other than 200, a reply that is not
+    /// a chat completion, or one later than ``timeoutSeconds`` is a failure.
+    public func complete(system: String, user: String) throws(HTTPClient.Failure) -> String {
+        try exchange(system: system, user: user).text
     }
 }

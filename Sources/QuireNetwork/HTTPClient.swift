@@ -61,6 +61,17 @@ public enum HTTPClient {
     /// send, the reply to its last byte — must end within `timeoutSeconds`, and a reply larger than
     /// 16 MB is refused. Blocks the calling thread, which must not be one of NIO's event loops.
     public static func post(_ endpoint: Endpoint, body: [UInt8], timeoutSeconds: Int = 300) throws(Failure) -> (status: Int, body: [UInt8]) {
+        try exchange(endpoint, method: .POST, body: body, timeoutSeconds: timeoutSeconds)
+    }
+
+    /// GETs `endpoint` (a server's readiness: `/v1/models`), with ``post(_:body:timeoutSeconds:)``'s
+    /// bounds.
+    public static func get(_ endpoint: Endpoint, timeoutSeconds: Int = 30) throws(Failure) -> (status: Int, body: [UInt8]) {
+        try exchange(endpoint, method: .GET, body: nil, timeoutSeconds: timeoutSeconds)
+    }
+
+    /// One request and its whole reply.
+    static func exchange(_ endpoint: Endpoint, method: HTTPMethod, body: [UInt8]?, timeoutSeconds: Int) throws(Failure) -> (status: Int, body: [UInt8]) {
         let group = MultiThreadedEventLoopGroup.singleton
         let reply = group.next().makePromise(of: Reply.self)
         let host = endpoint.host == "localhost" ? "127.0.0.1" : endpoint.host
@@ -81,14 +92,14 @@ public enum HTTPClient {
             reply.fail(Failure(description: "no answer from \(endpoint.host) within \(timeoutSeconds) s"))
             channel.close(promise: nil)
         }
-        var head = HTTPRequestHead(version: .http1_1, method: .POST, uri: endpoint.path)
+        var head = HTTPRequestHead(version: .http1_1, method: method, uri: endpoint.path)
         head.headers.add(name: "Host", value: (endpoint.host.contains(":") ? "[\(endpoint.host)]" : endpoint.host) + ":\(endpoint.port)")
-        head.headers.add(name: "Content-Type", value: "application/json")
         head.headers.add(name: "Accept", value: "application/json")
-        head.headers.add(name: "Content-Length", value: String(body.count))
+        if let body { head.headers.add(name: "Content-Type", value: "application/json") }
+        head.headers.add(name: "Content-Length", value: String(body?.count ?? 0))
         head.headers.add(name: "Connection", value: "close")
         channel.write(HTTPClientRequestPart.head(head), promise: nil)
-        channel.write(HTTPClientRequestPart.body(.byteBuffer(ByteBuffer(bytes: body))), promise: nil)
+        if let body { channel.write(HTTPClientRequestPart.body(.byteBuffer(ByteBuffer(bytes: body))), promise: nil) }
         channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
         defer {
             deadline.cancel()

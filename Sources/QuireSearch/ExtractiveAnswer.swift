@@ -191,39 +191,86 @@ public enum ExtractiveAnswer {
         text.split(whereSeparator: \.isNewline).map { withoutTags($0) }.filter { !$0.isEmpty }.joined(separator: " ")
     }
 
-    /// A language model's `reply` checked against the `chunks` it was given (numbered from 1):
-    /// each sentence must end citing one of them (`[2]`, `[1][3]` or `[1, 3]`) and be supported by
-    /// the first it cites — by meaning with the model, else by its words — or it is dropped.
+    /// A language model's `reply` checked against the `chunks` it was given (numbered from 1).
+    /// Each sentence must be supported by a chunk: most of its words are the chunk's (and, with the
+    /// model, its meaning is near the chunk's). It cites the first chunk it names that supports
+    /// it; a sentence citing none (small models forget) cites the chunk that supports it best; a
+    /// clause the chunk does not support (", which is …", "; …") is cut off with what follows it;
+    /// a sentence no chunk supports, or that cites only chunks that do not exist, is dropped.
     public static func checked(_ reply: String, chunks: [(hit: SearchHit, text: String)], encoder: SentenceEncoder?) -> Answer {
         var answer = Answer(sentences: [], sources: [])
         var sourceNumber: [Int: Int] = [:]
         let chunkVectors = encoder.map { e in e.embed(chunks.map(\.text)) }
+        let chunkTerms = chunks.map { Set(terms($0.text)) }
         for line in reply.split(whereSeparator: \.isNewline) {
             for raw in SentenceSplitter.sentences(line) {
                 let (text, cited) = citations(raw)
-                guard !text.isEmpty else { continue }
-                guard let first = cited.first(where: { (1...chunks.count).contains($0) }) else {
-                    if NoteChunker.wordCount(text) > 0 { answer.dropped.append(raw) }
-                    continue
+                guard NoteChunker.wordCount(text) > 0, text != "NOT FOUND" else { continue }
+                let named = cited.filter { (1...chunks.count).contains($0) }.map { $0 - 1 }
+                // A citation of chunks that were not given is the model making things up.
+                if !cited.isEmpty, named.isEmpty { answer.dropped.append(raw); continue }
+                let candidates = named + chunks.indices.filter { !named.contains($0) }
+                var found: (chunk: Int, text: String)?
+                for k in candidates {
+                    guard let kept = supportedPart(of: text, in: chunkTerms[k]) else { continue }
+                    if let encoder, let vectors = chunkVectors, SentenceEncoder.cosine(encoder.embed(kept), vectors[k]) < 0.3 { continue }
+                    found = (k, kept)
+                    break
                 }
-                let supported: Bool
-                if let encoder, let vectors = chunkVectors {
-                    let v = encoder.embed(text)
-                    supported = SentenceEncoder.cosine(v, vectors[first - 1]) >= 0.3
-                } else {
-                    supported = coverage(of: text, in: chunks[first - 1].text) >= 0.5
-                }
-                guard supported else { answer.dropped.append(raw); continue }
+                guard let found else { answer.dropped.append(raw); continue }
                 let number: Int
-                if let n = sourceNumber[first - 1] { number = n } else {
-                    answer.sources.append(chunks[first - 1].hit)
+                if let n = sourceNumber[found.chunk] { number = n } else {
+                    answer.sources.append(chunks[found.chunk].hit)
                     number = answer.sources.count
-                    sourceNumber[first - 1] = number
+                    sourceNumber[found.chunk] = number
                 }
-                answer.sentences.append(Answer.Sentence(text: text, source: number))
+                answer.sentences.append(Answer.Sentence(text: found.text, source: number))
             }
         }
         return answer
+    }
+
+    /// The share of a sentence's words a chunk must hold for it to support the sentence.
+    static let supportedShare = 0.6
+
+    /// The part of `sentence` that a chunk with `terms` supports: the whole sentence, or its
+    /// clauses up to the first one the chunk does not support (then ending with a full stop);
+    /// nil when its first clause is not supported.
+    static func supportedPart(of sentence: String, in available: Set<String>) -> String? {
+        func supported(_ text: String) -> Bool {
+            let words = terms(text)
+            guard !words.isEmpty else { return true }
+            return Double(words.filter { available.contains($0) }.count) >= supportedShare * Double(words.count)
+        }
+        let clauses = clauses(of: sentence)
+        var kept = ""
+        for clause in clauses {
+            guard supported(clause) else { break }
+            kept += clause
+        }
+        if kept.count == sentence.count { return sentence }
+        guard !terms(kept).isEmpty, supported(kept) else { return nil }
+        var cut = kept.trimmingSpaces()
+        while let last = cut.last, ",;:–—-".contains(last) { cut.removeLast(); cut = cut.trimmingSpaces() }
+        return cut + "."
+    }
+
+    /// A sentence's clauses, each with what leads into it: cut before ", which", ", while",
+    /// ", but", ", and", ", so", ", as", "; " and " – ", so that joining them gives the sentence back.
+    static func clauses(of sentence: String) -> [String] {
+        let separators = [", which ", ", while ", ", but ", ", and ", ", so ", ", as ", ", making ", ", allowing ", "; ", " – ", " — "]
+        var out: [String] = []
+        var start = sentence.startIndex, index = sentence.startIndex
+        while index < sentence.endIndex {
+            if index > start, sentence[index] == "," || sentence[index] == ";" || sentence[index] == " ",
+               separators.contains(where: { sentence[index...].hasPrefix($0) }) {
+                out.append(String(sentence[start..<index]))
+                start = index
+            }
+            index = sentence.index(after: index)
+        }
+        out.append(String(sentence[start...]))
+        return out
     }
 
     /// A sentence without its trailing citations, and the numbers they cite.

@@ -15,6 +15,9 @@ public struct LocalLanguageModel: Sendable {
         chat = try ChatModel(url: url, model: model, allowRemote: allowRemote)
     }
 
+    /// The model behind `chat`.
+    public init(chat: ChatModel) { self.chat = chat }
+
     /// The instructions the model gets.
     static let instructions = """
         Answer the question using only the numbered passages from the user's notes. End every sentence \

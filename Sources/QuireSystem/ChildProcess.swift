@@ -159,7 +159,7 @@ package struct ChildProcess: Sendable {
     }
 
     /// This process's environment with `environment` added, as `NAME=value` entries sorted by name.
-    private static func environmentEntries(adding environment: [String: String]) -> [String] {
+    static func environmentEntries(adding environment: [String: String]) -> [String] {
         var variables: [String: String] = [:]
         var e = environ
         while let entry = e.pointee {

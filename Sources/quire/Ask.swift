@@ -15,13 +15,15 @@ extension Quire {
             commandName: "ask",
             abstract: "Answer a question from the notes, citing the note and line of every sentence.",
             discussion: """
-                The notes' chunks that best match the question (by words and, with the model installed, \
-                by meaning) are read, and the sentences that answer it best are quoted, each followed by \
-                the number of its source. When nothing relevant is found, it says so. With a language \
-                model served on this machine (--llm URL or QUIRE_LLM_URL: an OpenAI-compatible server \
-                such as llama.cpp's or Ollama's), the answer is phrased by it from those chunks, and \
-                every sentence that cites none of them, or one that does not support it, is dropped. \
-                An endpoint on another machine is refused unless --allow-remote is given.
+                The notes' chunks that best match the question (by words and, with the search model \
+                installed, by meaning) are read, and the sentences that answer it best are quoted, each \
+                followed by the number of its source. When nothing relevant is found, it says so. With a \
+                language model (the one `quire model install llm` installs, started on this machine for \
+                the question; or --llm URL / QUIRE_LLM_URL: an OpenAI-compatible server such as \
+                llama.cpp's or Ollama's), the answer is phrased by it from those chunks, and every \
+                sentence that cites none of them, or one that does not support it, is dropped; when none \
+                is left, the notes are quoted. An endpoint on another machine is refused unless \
+                --allow-remote is given; --no-llm quotes the notes.
 
                 Example: quire ask "what does the mitochondrion produce?"
                 """)
@@ -29,10 +31,7 @@ extension Quire {
         @OptionGroup var options: VaultOptions
         @OptionGroup var listing: ListingOptions
         @Option(help: "How many chunks to read for the answer.") var chunks = 6
-        @Option(help: ArgumentHelp("A local language model's endpoint (default: $QUIRE_LLM_URL).", valueName: "URL")) var llm: String?
-        @Option(help: ArgumentHelp("The model name sent to it (default: $QUIRE_LLM_MODEL, else \"local\").", valueName: "NAME"))
-        var llmModel: String?
-        @Flag(help: "Allow a language-model endpoint that is not on this machine (your notes are sent to it).") var allowRemote = false
+        @OptionGroup var model: LanguageModelOptions
         @Argument(help: "The question, and query filters.") var words: [String] = []
 
         func validate() throws {
@@ -41,16 +40,10 @@ extension Quire {
         }
 
         func run() throws {
-            let environment = ProcessInfo.processInfo.environment
-            let url = llm ?? environment["QUIRE_LLM_URL"].flatMap { $0.isEmpty ? nil : $0 }
-            // Checked before any work: a refused endpoint is an error, not a silent fallback.
-            var languageModel: LocalLanguageModel?
-            if let url {
-                do {
-                    languageModel = try LocalLanguageModel(url: url, model: llmModel ?? environment["QUIRE_LLM_MODEL"] ?? "local",
-                                                           allowRemote: allowRemote)
-                } catch { throw CLIError(error.description) }
-            }
+            // A refused endpoint is an error before any work, not a silent fallback.
+            let session = try model.open()
+            defer { session?.close() }
+            let languageModel = session.map { LocalLanguageModel(chat: $0.chat) }
             let loaded = try LoadedVault(options)
             let context = try SearchContext(loaded)
             let asked: AskedQuestion

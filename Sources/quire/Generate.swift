@@ -42,13 +42,8 @@ extension Quire {
         @Flag(help: "Print the proposals as JSON.") var json = false
         @Flag(help: "With --write or --to: ask about each card first (y keep, n drop, e edit in $EDITOR, a keep the rest, q stop).")
         var pick = false
-        @Option(help: ArgumentHelp("A local language model's endpoint, asked first (default: $QUIRE_LLM_URL); its cards are checked "
-                                   + "against the note and the rules' filters, and the rules' cards fill in.", valueName: "URL"))
-        var llm: String?
-        @Option(help: ArgumentHelp("The model name sent to it (default: $QUIRE_LLM_MODEL, else \"local\").", valueName: "NAME"))
-        var llmModel: String?
-        @Option(help: ArgumentHelp("Seconds the model may take per note.", valueName: "SECONDS")) var llmTimeout = 120
-        @Flag(help: "Allow an endpoint that is not on this machine (the notes are sent there).") var allowRemote = false
+        @OptionGroup var model: LanguageModelOptions
+        @Option(help: ArgumentHelp("Seconds the language model may take per note.", valueName: "SECONDS")) var llmTimeout = 120
         @Argument(help: "A note's path in the vault, or a query (deck:Biology, tag:x …).") var target: [String]
 
         func validate() throws {
@@ -65,7 +60,9 @@ extension Quire {
 
         func run() throws {
             // A refused endpoint is an error before any work, not a silent fallback.
-            let model = try languageModel()
+            let session = try model.open(timeoutSeconds: llmTimeout)
+            defer { session?.close() }
+            let model = session?.chat
             let loaded = try LoadedVault(options)
             let notes = try Self.notes(target, in: loaded, now: options.now)
             let chosen = Set(formats.split(separator: ",").compactMap { CardProposal.Format(rawValue: $0.trimmingSpaces()) })
@@ -155,17 +152,6 @@ extension Quire {
                 out.append((note, kept))
             }
             return out
-        }
-
-        /// The language model asked first, when one is named (`--llm`, `$QUIRE_LLM_URL`): refused
-        /// before any work when it is not on this machine and `--allow-remote` was not given.
-        func languageModel() throws -> ChatModel? {
-            let environment = ProcessInfo.processInfo.environment
-            guard let url = llm ?? environment["QUIRE_LLM_URL"].flatMap({ $0.isEmpty ? nil : $0 }) else { return nil }
-            do {
-                return try ChatModel(url: url, model: llmModel ?? environment["QUIRE_LLM_MODEL"] ?? "local", allowRemote: allowRemote,
-                                     timeoutSeconds: llmTimeout)
-            } catch { throw CLIError(error.description) }
         }
 
         /// The note `target` names: its path in the vault (or from the vault's folder, or `./…`).
