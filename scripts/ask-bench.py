@@ -34,6 +34,8 @@ def score(quire, vault, rows, llm):
             right += bool(ok)
         if not ok:
             print(f"  wrong: {question} -> {text[:160]!r} {cited}")
+        elif answer.get("phrased_by_model"):
+            print(f"  phrased: {question} -> {text!r}")
     label = "with the language model" if llm else "without it"
     print(f"{label}: {right}/{answerable} right, {declined}/{unanswerable} declined, {phrased} phrased by the model; "
           f"median {statistics.median(seconds):.2f} s, worst {max(seconds):.2f} s a question")

@@ -58,14 +58,17 @@ extension VaultSearch {
         }
         var phrased = false
         var notes: [String] = []
+        // The model's answer stands only when it keeps what the quote says, and it may answer
+        // what the quote cannot (other words for the same thing), about the question only.
         if let model, answer.found || !retrieved.isEmpty {
             do {
                 let checked = ExtractiveAnswer.checked(try model.ask(question, chunks: retrieved), chunks: retrieved, encoder: encoder)
-                if checked.found {
-                    answer = checked
+                if let standing = ExtractiveAnswer.standing(checked, for: answer, question: question) {
+                    answer = standing
                     phrased = true
-                } else if !checked.dropped.isEmpty {
-                    notes.append("note: the language model's answer cited nothing it was given; quoting the notes instead")
+                } else {
+                    notes.append("note: the language model's answer \(checked.found ? "left out what the notes say" : "held nothing the notes support"); "
+                                 + "quoting the notes instead")
                 }
             } catch {
                 notes.append("warning: \(error.description); quoting the notes instead")

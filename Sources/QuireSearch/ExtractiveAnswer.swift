@@ -202,6 +202,7 @@ public enum ExtractiveAnswer {
         var sourceNumber: [Int: Int] = [:]
         let chunkVectors = encoder.map { e in e.embed(chunks.map(\.text)) }
         let chunkTerms = chunks.map { Set(terms($0.text)) }
+        let compact = chunks.map { String($0.text.filter { !$0.isWhitespace }) }
         for line in reply.split(whereSeparator: \.isNewline) {
             for raw in SentenceSplitter.sentences(line) {
                 let (text, cited) = citations(raw)
@@ -212,12 +213,20 @@ public enum ExtractiveAnswer {
                 let candidates = named + chunks.indices.filter { !named.contains($0) }
                 var found: (chunk: Int, text: String)?
                 for k in candidates {
-                    guard let kept = supportedPart(of: text, in: chunkTerms[k]) else { continue }
+                    guard let kept = supportedPart(of: text, in: chunkTerms[k], compact: compact[k]) else { continue }
                     if let encoder, let vectors = chunkVectors, SentenceEncoder.cosine(encoder.embed(kept), vectors[k]) < 0.3 { continue }
                     found = (k, kept)
                     break
                 }
                 guard let found else { answer.dropped.append(raw); continue }
+                // A small model repeats itself: a sentence saying nothing new is left out, and an
+                // answer ends after a few sentences.
+                let said = Set(terms(found.text))
+                if answer.sentences.count >= longestPhrasing
+                    || answer.sentences.contains(where: { said.isSubset(of: Set(terms($0.text))) }) {
+                    answer.dropped.append(raw)
+                    continue
+                }
                 let number: Int
                 if let n = sourceNumber[found.chunk] { number = n } else {
                     answer.sources.append(chunks[found.chunk].hit)
@@ -230,14 +239,53 @@ public enum ExtractiveAnswer {
         return answer
     }
 
+    /// A model's checked answer held against the quoted one: its sentences that share no word
+    /// with the question are dropped (a small model adds asides), and it stands only when what is
+    /// left keeps at least ``keptShare`` of the words of the quote's best sentence — a phrasing
+    /// that lost the fact the notes state is worse than the quote. When nothing was quoted (the
+    /// question's words are not the notes'), its sentences about the question stand alone, each
+    /// supported by the chunk it cites. Nil when it does not stand.
+    public static func standing(_ phrased: Answer, for quoted: Answer, question: String) -> Answer? {
+        let asked = Set(terms(question))
+        var kept = phrased
+        kept.sentences = phrased.sentences.filter { !Set(terms($0.text)).isDisjoint(with: asked) }
+        kept.dropped += phrased.sentences.filter { Set(terms($0.text)).isDisjoint(with: asked) }.map(\.text)
+        guard kept.found else { return nil }
+        if let best = quoted.sentences.first {
+            let said = Set(kept.sentences.flatMap { terms($0.text) })
+            let fact = terms(best.text)
+            guard !fact.isEmpty, Double(fact.filter { said.contains($0) }.count) >= keptShare * Double(fact.count) else { return nil }
+        }
+        // Sources renumbered: those no kept sentence cites are left out.
+        let cited = Array(Set(kept.sentences.map(\.source))).sorted()
+        let renumber = Dictionary(uniqueKeysWithValues: cited.enumerated().map { ($1, $0 + 1) })
+        kept.sources = cited.map { kept.sources[$0 - 1] }
+        kept.sentences = kept.sentences.map { Answer.Sentence(text: $0.text, source: renumber[$0.source] ?? $0.source) }
+        return kept
+    }
+
+    /// The share of the quote's best sentence a model's answer must keep.
+    static let keptShare = 0.5
+
+    /// The most sentences a model's answer keeps.
+    static let longestPhrasing = 4
+
     /// The share of a sentence's words a chunk must hold for it to support the sentence.
     static let supportedShare = 0.6
 
-    /// The part of `sentence` that a chunk with `terms` supports: the whole sentence, or its
+    /// The part of `sentence` that a chunk with `terms` (and `source`, its text without spaces) supports: the whole sentence, or its
     /// clauses up to the first one the chunk does not support (then ending with a full stop);
     /// nil when its first clause is not supported.
-    static func supportedPart(of sentence: String, in available: Set<String>) -> String? {
+    static func supportedPart(of sentence: String, in available: Set<String>, compact source: String) -> String? {
         func supported(_ text: String) -> Bool {
+            // A formula or a number is the chunk's, character for character (spaces aside): a
+            // model that writes one of its own is making it up.
+            for token in text.split(separator: " ") where token.contains(where: { $0.isNumber || "=+/^√∑∫<>≤≥∈×·|".contains($0) }) {
+                var bare = Substring(token)
+                while let first = bare.first, ".,;:()[]".contains(first) { bare.removeFirst() }
+                while let last = bare.last, ".,;:()[]".contains(last) { bare.removeLast() }
+                if !bare.isEmpty, !source.contains(bare) { return false }
+            }
             let words = terms(text)
             guard !words.isEmpty else { return true }
             return Double(words.filter { available.contains($0) }.count) >= supportedShare * Double(words.count)
