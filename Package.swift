@@ -203,7 +203,7 @@ let package = Package(
         .testTarget(name: "QuireSyncTests", dependencies: ["QuireVault", "QuireSync", "QuireTestSupport"]),
         .testTarget(name: "QuireCurationTests", dependencies: ["QuireCuration", "QuireTestSupport"]),
         .testTarget(name: "QuireEmbeddingTests", dependencies: ["QuireEmbedding", "QuireSystem", "QuireTestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "QuireQuizTests", dependencies: ["QuireQuiz", "QuireModel"]),
+        .testTarget(name: "QuireQuizTests", dependencies: ["QuireQuiz", "QuireModel", "QuireEmbedding", "QuireTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "QuireServerTests", dependencies: ["QuireVault", "QuireServer", "QuireModel", "QuireParsing", "QuireSupport", "QuireSystem", "QuireWatch", "QuireTestSupport"]),
         .testTarget(name: "QuireAppTests", dependencies: ["QuireVault", "QuireApp", "QuireModel", "QuireIndex", "QuireStudy", "QuireSystem", "QuireTestSupport",
                                                      "QuireReview", "QuireScheduling", "QuireCuration", "QuireGeneration", "QuireInterchange", "QuireSupport"]),

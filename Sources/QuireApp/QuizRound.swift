@@ -31,18 +31,26 @@ public struct QuizRound {
 
     /// How rare a word is in the vault (explain mode weighs key terms by it).
     public let rarity: (String) -> Double
+    /// How near two texts are in meaning (the cosine of their embeddings), with the search model
+    /// installed: explanations and typed answers are judged by meaning then.
+    public let meaning: ((String, String) -> Double)?
 
     public init(questions: [QuizQuestion], mode: QuizQuestion.Mode, timed: Int?, clock: StudyClock,
-         rarity: @escaping (String) -> Double = { _ in 1 }) {
+                rarity: @escaping (String) -> Double = { _ in 1 }, meaning: ((String, String) -> Double)? = nil) {
         self.rarity = rarity
+        self.meaning = meaning
         self.questions = questions
         self.mode = mode
         self.timed = timed
         self.clock = clock
     }
 
-    /// An explanation covering this share of the key terms counts as right.
-    public static let explainedEnough = 0.5
+    /// An explanation covering this share of the key terms counts as right (without the search
+    /// model; with it, ``MeaningGrade`` judges).
+    public static let explainedEnough = MeaningGrade.coveredEnough
+    /// A typed answer not in the card's words is right when its meaning is at least this near
+    /// (higher than an explanation's: a short answer's embedding is near many wrong ones).
+    public static let typedSameMeaning = 0.85
 
     /// Judges the answer `line` to `question`, answered at `answered` after `milliseconds`: the
     /// result is recorded (score, results, ``onAnswer``) and the lines saying how it went returned.
@@ -128,6 +136,12 @@ public struct QuizRound {
             return Result(right: right, perItem: per, milliseconds: 0, points: 0, given: line)
         case .typed:
             let verdict = TypedAnswer(typed: line, expected: item.answer)
+            // Not the answer's words, but its meaning: right, said so.
+            if !verdict.isRight, verdict.verdict != .typo, let meaning, !line.isEmpty,
+               meaning(line, AnswerText.plainText(item.answer)) >= Self.typedSameMeaning, !MeaningGrade.contradicts(line, item.answer) {
+                said.append("Right by meaning; the card says: " + item.answer)
+                return Result(right: true, perItem: [true], milliseconds: 0, points: 0, given: line, detail: .string("meaning"))
+            }
             let matched = verdict.diff.contains { if case .same(let w) = $0 { !AnswerText.normalized(w).isEmpty } else { false } }
             if verdict.verdict != .correct {
                 said.append((verdict.verdict == .typo ? "Almost (a typo): " : "Expected: ") + item.answer)
@@ -145,11 +159,18 @@ public struct QuizRound {
                           detail: .string(verdict.verdict.rawValue))
         case .explain:
             let e = Explanation(explanation: line, answer: item.answer, passage: item.passage, rarity: rarity)
-            let right = e.coverage >= Self.explainedEnough
-            said.append(String(format: "Covered %.0f%% of the key terms", e.coverage * 100) + (e.missing.isEmpty ? "." : "; missing: " + e.missing.prefix(8).joined(separator: ", ")))
+            let plain = AnswerText.plainText(item.answer)
+            let grade = MeaningGrade(given: line, expected: plain, coverage: e.coverage, similarity: line.isEmpty ? 0 : meaning?(line, plain))
+            let right = grade.right
+            said.append(String(format: "Covered %.0f%% of the key terms", e.coverage * 100)
+                        + (grade.similarity.map { String(format: ", %.0f%% near its meaning", max(0, $0) * 100) } ?? "")
+                        + (e.missing.isEmpty ? "." : "; missing: " + e.missing.prefix(8).joined(separator: ", ")))
+            if grade.contradicts { said.append("It says the opposite of the card.") }
             if !right { said.append("The answer: \(item.answer)") }
-            return Result(right: right, perItem: [right], milliseconds: 0, points: 0, given: line,
-                          detail: .object([("coverage", .double((e.coverage * 1000).rounded() / 1000)), ("missing", .array(e.missing.map(JSONValue.string)))]))
+            var detail: [(String, JSONValue)] = [("coverage", .double((e.coverage * 1000).rounded() / 1000)), ("missing", .array(e.missing.map(JSONValue.string)))]
+            if let similarity = grade.similarity { detail.append(("meaning", .double((similarity * 1000).rounded() / 1000))) }
+            detail.append(("contradicts", .bool(grade.contradicts)))
+            return Result(right: right, perItem: [right], milliseconds: 0, points: 0, given: line, detail: .object(detail))
         }
     }
 

@@ -80,7 +80,16 @@ extension StudyContext {
             throw .quiz("no \(request.mode.rawValue) question can be built from these cards: "
                         + (skipped.first.map { $0.1.description } ?? "no card has an answer"))
         }
-        let round = QuizRound(questions: questions, mode: request.mode, timed: request.timed, clock: clock, rarity: rarity)
+        // Explanations and typed answers judged by meaning, with the search model installed.
+        var meaning: ((String, String) -> Double)?
+        if request.mode == .explain || request.mode == .typed,
+           let encoder = (try? EmbeddingModel.loadInstalled(environment: ProcessInfo.processInfo.environment)) ?? nil {
+            meaning = { a, b in
+                let v = encoder.embed([a, b])
+                return Double(SentenceEncoder.cosine(v[0], v[1]))
+            }
+        }
+        let round = QuizRound(questions: questions, mode: request.mode, timed: request.timed, clock: clock, rarity: rarity, meaning: meaning)
         return PreparedQuiz(round: round, seed: seed, skipped: skipped, paths: cards.paths)
     }
 }
