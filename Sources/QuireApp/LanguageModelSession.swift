@@ -1,3 +1,4 @@
+import QuireGeneration
 import QuireNetwork
 import QuireSystem
 
@@ -18,6 +19,10 @@ public final class LanguageModelSession: @unchecked Sendable {
         self.server = server
         self.origin = origin
     }
+
+    /// How cards are asked of it: the installed model is small (a sentence at a time), a server
+    /// the user names is taken to be able to read a whole note.
+    public var cardStyle: ModelCards.Style { server == nil ? .note : .sentence }
 
     /// Stops the server this session started, if any.
     public func close() { server?.stop() }

@@ -31,14 +31,14 @@ extension LoadedVault {
     /// default), by `model` when given, else by the rules; with `meaning`, near-duplicates of the
     /// vault's cards or of one another are left out.
     public func proposeCards(for notes: [Note], formats: Set<CardProposal.Format>, maximum: Int?, model: (any LanguageModel)?,
-                             meaning: MeaningFilter?) -> ProposedCards {
+                             style: ModelCards.Style = .note, meaning: MeaningFilter?) -> ProposedCards {
         // The vault's word rarity and its cards' texts (never proposed again).
         let (statistics, files) = termStatistics(keeping: Set(notes.map(\.path)))
         let read = notes.compactMap { note in files[note.path].map { (note: note, bytes: $0) } }
         let existing = CardGenerator.existingTexts(of: index.notes)
         var proposed = ProposedCards(results: [])
         if let model {
-            let fromModel = ModelCards.propose(notes: read, model: model, statistics: statistics, existing: existing,
+            let fromModel = ModelCards.propose(notes: read, model: model, style: style, statistics: statistics, existing: existing,
                                                options: .init(formats: formats, maximum: maximum))
             for (note, result) in zip(read, fromModel) {
                 if let problem = result.problem { proposed.problems.append((note.note.path, problem)) }

@@ -29,14 +29,17 @@ public struct ChatModel: Sendable {
 
     /// The request's JSON body: the two messages, temperature 0 (the same notes, the same reply).
     public func request(system: String, user: String) -> [UInt8] {
+        request(messages: [("system", system), ("user", user)])
+    }
+
+    /// The request's JSON body for a conversation (`system`, `user` and `assistant` turns: worked
+    /// examples for a small model), temperature 0.
+    public func request(messages: [(role: String, content: String)]) -> [UInt8] {
         let body = JSONValue.object([
             ("model", .string(model)),
             ("temperature", .int(0)),
             ("max_tokens", .int(maxTokens)),
-            ("messages", .array([
-                .object([("role", .string("system")), ("content", .string(system))]),
-                .object([("role", .string("user")), ("content", .string(user))]),
-            ])),
+            ("messages", .array(messages.map { .object([("role", .string($0.role)), ("content", .string($0.content))]) })),
         ])
         return Array(body.serialized().utf8)
     }
@@ -65,7 +68,12 @@ public struct ChatModel: Sendable {
     /// Asks the model; returns its reply's text and the tokens it read and wrote (when the server
     /// says).
     public func exchange(system: String, user: String) throws(HTTPClient.Failure) -> (text: String, tokens: (prompt: Int, reply: Int)?) {
-        let (status, body) = try HTTPClient.post(endpoint, body: request(system: system, user: user), timeoutSeconds: timeoutSeconds)
+        try exchange(messages: [("system", system), ("user", user)])
+    }
+
+    /// Asks the model in a conversation; returns its reply's text and the tokens it read and wrote.
+    public func exchange(messages: [(role: String, content: String)]) throws(HTTPClient.Failure) -> (text: String, tokens: (prompt: Int, reply: Int)?) {
+        let (status, body) = try HTTPClient.post(endpoint, body: request(messages: messages), timeoutSeconds: timeoutSeconds)
         guard status == 200 else {
             throw HTTPClient.Failure(description: "the language model answered HTTP \(status): "
                                      + String(String(decoding: body.prefix(200), as: UTF8.self).unicodeScalars.filter { $0.value >= 0x20 }))

@@ -68,7 +68,7 @@ extension Quire {
             let chosen = Set(formats.split(separator: ",").compactMap { CardProposal.Format(rawValue: $0.trimmingSpaces()) })
             // Near-duplicates by meaning, with the search model installed.
             let meaning = MeaningFilter.isAvailable ? (try? SearchContext(loaded)).flatMap { MeaningFilter($0.search) } : nil
-            let proposed = loaded.proposeCards(for: notes, formats: chosen, maximum: max, model: model, meaning: meaning)
+            let proposed = loaded.proposeCards(for: notes, formats: chosen, maximum: max, model: model, style: session?.cardStyle ?? .note, meaning: meaning)
             for (path, problem) in proposed.problems { Output.error("quire: warning: \(TerminalText.visible(path)): \(problem)") }
             if !proposed.duplicates.isEmpty {
                 Output.error("quire: note: \(Plural.counted(proposed.duplicates.count, "card")) left out as saying what another card says (by meaning): "

@@ -53,6 +53,10 @@ package struct ExternalTool: Sendable, CustomStringConvertible {
     package static let searchModel = ExternalTool(description: "the search model's wheel in .build/models",
                                                   isAvailable: (try? TestModel.wheel()) != nil)
 
+    /// The language model's wheel and its server, which install-deps.sh puts into `.build/`.
+    package static let languageModel = ExternalTool(description: "the language model's wheel and llama-cpp-python in .build",
+                                                    isAvailable: (try? TestLanguageModel.wheel()) != nil && (try? TestLanguageModel.runtime()) != nil)
+
     /// Whether a missing tool fails the test rather than skipping it (`make test`).
     package static let required = ProcessInfo.processInfo.environment["QUIRE_REQUIRE_TOOLS"] == "1"
 

@@ -7,7 +7,7 @@ import QuireEmbedding
 /// folder.
 package enum TestModel {
     /// The repository's root.
-    static let root: String = {
+    package static let root: String = {
         var url = URL(fileURLWithPath: #filePath)
         for _ in 0..<3 { url.deleteLastPathComponent() }
         return url.path
