@@ -207,6 +207,9 @@ public enum ExtractiveAnswer {
             for raw in SentenceSplitter.sentences(line) {
                 let (text, cited) = citations(raw)
                 guard NoteChunker.wordCount(text) > 0, text != "NOT FOUND" else { continue }
+                // An answer asks nothing back, and a sentence ending in ":" without what it
+                // introduces says nothing.
+                if text.hasSuffix("?") || text.hasSuffix(":") { answer.dropped.append(raw); continue }
                 let named = cited.filter { (1...chunks.count).contains($0) }.map { $0 - 1 }
                 // A citation of chunks that were not given is the model making things up.
                 if !cited.isEmpty, named.isEmpty { answer.dropped.append(raw); continue }
@@ -267,6 +270,31 @@ public enum ExtractiveAnswer {
     /// The share of the quote's best sentence a model's answer must keep.
     static let keptShare = 0.5
 
+    /// Characters that make a token part of a formula.
+    static let formulaCharacters: Set<Character> = Set("=+/^√∑∫<>≤≥⩽⩾≈∈×·|∩∪()")
+
+    /// The formulas and numbers of a sentence, spaces taken out: runs of tokens holding a digit
+    /// or a formula character (with the one-letter tokens between them), trimmed of punctuation.
+    static func formulas(in text: String) -> [String] {
+        var out: [String] = [], run = ""
+        func end() {
+            var bare = Substring(run)
+            while let first = bare.first, ".,;:".contains(first) { bare.removeFirst() }
+            while let last = bare.last, ".,;:".contains(last) { bare.removeLast() }
+            if bare.contains(where: { $0.isNumber || formulaCharacters.contains($0) }) { out.append(String(bare)) }
+            run = ""
+        }
+        for token in text.split(separator: " ") {
+            if token.contains(where: { $0.isNumber || formulaCharacters.contains($0) }) || (token.count == 1 && !run.isEmpty) {
+                run += token
+            } else {
+                end()
+            }
+        }
+        end()
+        return out
+    }
+
     /// The most sentences a model's answer keeps.
     static let longestPhrasing = 4
 
@@ -278,13 +306,13 @@ public enum ExtractiveAnswer {
     /// nil when its first clause is not supported.
     static func supportedPart(of sentence: String, in available: Set<String>, compact source: String) -> String? {
         func supported(_ text: String) -> Bool {
-            // A formula or a number is the chunk's, character for character (spaces aside): a
-            // model that writes one of its own is making it up.
-            for token in text.split(separator: " ") where token.contains(where: { $0.isNumber || "=+/^√∑∫<>≤≥∈×·|".contains($0) }) {
-                var bare = Substring(token)
-                while let first = bare.first, ".,;:()[]".contains(first) { bare.removeFirst() }
-                while let last = bare.last, ".,;:()[]".contains(last) { bare.removeLast() }
-                if !bare.isEmpty, !source.contains(bare) { return false }
+            // A formula or a number is the chunk's, character for character (spaces aside), and an
+            // equation a whole one of the chunk's (not "P(A∩B)=P(A)" of "P(A∩B)=P(A)P(B)"): a
+            // model that writes one of its own, or cuts one short, is making it up.
+            for formula in formulas(in: text) {
+                guard let found = source.range(of: formula) else { return false }
+                if formula.contains(where: { "=<>≤≥⩽⩾≈".contains($0) }), let next = source[found.upperBound...].first,
+                   next.isLetter || next.isNumber || formulaCharacters.contains(next) { return false }
             }
             let words = terms(text)
             guard !words.isEmpty else { return true }

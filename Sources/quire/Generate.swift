@@ -25,6 +25,13 @@ extension Quire {
                 ## Cards heading, made at the end when there is none); --to FILE writes them all into one note \
                 instead. Every answer is text of the note; a card the vault already has is not proposed again.
 
+                A language model is asked first only when named: --llm URL (or QUIRE_LLM_URL), a server of \
+                your own that reads a whole note and answers in JSON; or --llm installed, the small model \
+                `quire model install llm` installs, asked a sentence at a time. Its cards are held to the \
+                note like the rules' and ranked with them. The installed model is not asked by default: on \
+                the judged real notes 3 of the 15 cards of its that passed the checks were good, against \
+                about 85 % of the rules' (docs/BENCHMARKS.md).
+
                 Example: quire generate Biology/Enzymes.md --write
                 """)
 
@@ -60,7 +67,7 @@ extension Quire {
 
         func run() throws {
             // A refused endpoint is an error before any work, not a silent fallback.
-            let session = try model.open(timeoutSeconds: llmTimeout)
+            let session = try model.open(timeoutSeconds: llmTimeout, installedByDefault: false)
             defer { session?.close() }
             let model = session?.chat
             let loaded = try LoadedVault(options)

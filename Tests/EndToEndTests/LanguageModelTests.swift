@@ -81,7 +81,7 @@ import QuireTestSupport
         try q.write("notes.md", Data("# Notes\n\nThe mitochondrion is the organelle that produces most of the cell's supply of ATP.\n".utf8))
         let process = Process()
         process.executableURL = QuireRunner.executable
-        process.arguments = ["generate", "notes.md"]
+        process.arguments = ["generate", "notes.md", "--llm", "installed"]
         process.currentDirectoryURL = q.vault
         process.environment = ProcessInfo.processInfo.environment.merging(
             ["XDG_DATA_HOME": q.vault.deletingLastPathComponent().appendingPathComponent("data").path]) { $1 }
@@ -117,7 +117,9 @@ import QuireTestSupport
             from a ruler or ruling class.
 
             """.utf8))
-        let generated = try q.run(["generate", "econ.md", "--json"])
+        // Not asked unless named.
+        #expect(!(try q.run(["generate", "econ.md", "--json"]).stdout.contains("\"model.")))
+        let generated = try q.run(["generate", "econ.md", "--json", "--llm", "installed"])
         #expect(generated.status == 0, "\(generated)")
         let proposals = try JSONSerialization.jsonObject(with: Data(generated.stdout.utf8)) as? [[String: Any]] ?? []
         let cards = proposals.flatMap { $0["cards"] as? [[String: Any]] ?? [] }

