@@ -116,7 +116,8 @@ let package = Package(
         // The application layer the front ends share (the terminal's commands; a web page next):
         // a vault loaded for an action, what studying needs.
         .target(name: "QuireApp", dependencies: ["QuireVault", "QuireSupport", "QuireModel", "QuireScheduling", "QuireMarkdown", "QuireSystem", "QuireIndex", "QuireReview", "QuireStudy",
-                                                 "QuireCuration", "QuireQuiz", "QuireSearch", "QuireEmbedding", "QuireGeneration", "QuireInterchange", "QuireIngest", "QuireParsing", "QuireSync", "QuireWatch", "QuireYAML"]),
+                                                 "QuireCuration", "QuireQuiz", "QuireSearch", "QuireEmbedding", "QuireGeneration", "QuireInterchange", "QuireIngest", "QuireParsing", "QuireSync", "QuireWatch", "QuireYAML",
+                                                 "QuireArchive", "QuireNetwork"]),
         // The web review page (quire serve): an HTTP front end over QuireApp, on Hummingbird.
         .target(
             name: "QuireServer",
