@@ -80,7 +80,7 @@ fetch_test_language_model() {
     local root runtime
     root="$(dirname "$0")/.."
     runtime="$root/.build/llm-runtime"
-    if [ ! -f "$runtime/llama_cpp/server/__main__.py" ]; then
+    if ! PYTHONPATH="$runtime" PYTHONNOUSERSITE=1 python3 -c "import llama_cpp.server.app" >/dev/null 2>&1; then
         echo "Building the test language model's server: llama-cpp-python (a few minutes)"
         rm -rf "$runtime.new"
         python3 -m pip install --quiet --no-deps --target "$runtime.new" -r "$(dirname "$0")/llm-runtime-requirements.txt" \

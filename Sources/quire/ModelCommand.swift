@@ -139,6 +139,7 @@ extension Quire {
                 guard LanguageModelFiles.isRuntime(absolute) else {
                     throw CLIError("\(TerminalText.visible(runtime)): holds no llama-cpp-python server (llama_cpp/server/)")
                 }
+                if let problem = LanguageModelFiles.runtimeProblem(absolute) { throw CLIError(TerminalText.visible(problem)) }
                 runtimeFolder = absolute
             }
             do {
