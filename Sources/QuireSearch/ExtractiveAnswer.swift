@@ -20,6 +20,12 @@ public struct Answer: Sendable {
 
     /// Whether anything relevant was found.
     public var found: Bool { !sentences.isEmpty }
+
+    public init(sentences: [Sentence], sources: [SearchHit], dropped: [String] = []) {
+        self.sentences = sentences
+        self.sources = sources
+        self.dropped = dropped
+    }
 }
 
 /// Builds answers from retrieved chunks, extractively: the chunks' sentences scored against the

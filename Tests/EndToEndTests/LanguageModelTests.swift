@@ -130,4 +130,33 @@ import QuireTestSupport
         }
         #expect(Self.servers(q).isEmpty)
     }
+
+    /// explain asks the model from the card's own text; whatever it keeps cites that text, and
+    /// --no-llm asks nothing.
+    @Test(.requires(.languageModel)) func explainIsCheckedAgainstTheCardsText() throws {
+        let q = try Self.installed()
+        defer { q.cleanUp() }
+        try q.write("econ.md", Data("""
+            # Economics
+
+            Scarcity means that human wants for goods, services and resources exceed what is available. \
+            Resources such as labor, tools and land exist in limited supply.
+
+            Scarcity :: human wants for goods, services and resources exceed what is available
+
+            """.utf8))
+        let listed = try q.run(["list", "--json", "path:econ.md"])
+        let ids = (try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+        let id = try #require(ids.first, "\(listed)")
+        let explained = try q.run(["explain", id, "--json"])
+        #expect(explained.status == 0, "\(explained)")
+        let json = try JSONSerialization.jsonObject(with: Data(explained.stdout.utf8)) as? [String: Any] ?? [:]
+        #expect(json["phrased_by_model"] is Bool, "\(explained)")
+        for sentence in json["explanation"] as? [[String: Any]] ?? [] {
+            #expect((sentence["source"] as? [String: Any])?["path"] as? String == "econ.md", "\(explained)")
+        }
+        #expect(Self.servers(q).isEmpty)
+        let without = try q.run(["explain", id, "--json", "--no-llm"])
+        #expect(without.stdout.contains("\"phrased_by_model\": false") && without.stdout.contains("\"explanation\": []"), "\(without)")
+    }
 }
