@@ -73,8 +73,12 @@ extension Quire {
             }
             Output.line()
             for (k, hit) in answer.sources.enumerated() { Output.line("[\(k + 1)] " + Self.citation(hit)) }
+            if asked.phrasedByModel {
+                Output.line("(Phrased by the language model from these passages, each sentence checked against them; --no-llm quotes them.)")
+            }
             if !answer.dropped.isEmpty {
-                Output.error("quire: note: \(Plural.counted(answer.dropped.count, "sentence")) of the model's answer left out: no retrieved note supports \(answer.dropped.count == 1 ? "it" : "them")")
+                Output.error("quire: note: \(Plural.counted(answer.dropped.count, "sentence")) of the model's answer left out "
+                             + "(not supported by the notes, off the question, or repeated)")
             }
         }
 
