@@ -13,7 +13,11 @@ import Testing
         #expect(try HTTPClient.Endpoint("http://[::1]:9/x").host == "::1")
         #expect(try HTTPClient.Endpoint("http://[::1]:9/x").isLoopback)
         #expect(try HTTPClient.Endpoint("http://127.5.6.7").port == 80)
-        for remote in ["http://10.0.0.1:8080", "http://127.0.0.1.evil.example:80", "http://localhost.example", "http://128.0.0.1"] {
+        // Loopback in other spellings (decimal, octal, hexadecimal, IPv4-mapped IPv6) is refused
+        // too: only the plain forms count, so nothing a resolver reads differently gets through.
+        for remote in ["http://10.0.0.1:8080", "http://127.0.0.1.evil.example:80", "http://localhost.example", "http://128.0.0.1",
+                       "http://2130706433:8080", "http://0177.0.0.1", "http://0x7f.0.0.1", "http://[::ffff:127.0.0.1]:8080",
+                       "http://017700000001", "http://127.1"] {
             #expect(!(try HTTPClient.Endpoint(remote).isLoopback), "\(remote)")
         }
         for bad in ["https://127.0.0.1", "ftp://x", "http://:80", "http://127.0.0.1:0", "http://127.0.0.1:99999", "http://[::1"] {
