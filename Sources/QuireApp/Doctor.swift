@@ -80,6 +80,18 @@ public enum Doctor {
             found.append(Finding(.note, "installation", "embedding model", "not installed: search ranks by words only",
                                  fix: "quire model install"))
         }
+        if let folder = LanguageModelFiles.folder(environment: environment), let manifest = LanguageModelFiles.installed(in: folder, io: io) {
+            if LanguageModelFiles.isRuntime(manifest.runtime, io: io) {
+                found.append(Finding(.ok, "installation", "language model", "\(manifest.name) in \(folder)"))
+            } else {
+                found.append(Finding(.warning, "installation", "language model",
+                                     "its server (llama-cpp-python) is missing from \(manifest.runtime): ask and explain quote the notes",
+                                     fix: "quire model install llm"))
+            }
+        } else {
+            found.append(Finding(.note, "installation", "language model", "not installed: ask quotes the notes, cards come from rules",
+                                 fix: "quire model install llm"))
+        }
         return found
     }
 

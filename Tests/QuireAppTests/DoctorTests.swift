@@ -77,6 +77,13 @@ import QuireVault
             let level = levels(found)
             #expect(level["git"] == .ok && level["ffmpeg"] == .note && level["pdftotext"] == .note)
             #expect(found.first { $0.title == "git" }?.detail == dir.full("bin/git"))
+            #expect(level["language model"] == .note)
+            // Installed, but its runtime gone: a warning saying how to fix it.
+            try dir.write(".local/share/quire/models/llm/model.gguf", "GGUF")
+            try dir.write(".local/share/quire/models/llm/model.json",
+                          #"{"name": "m", "package": "p==1", "bytes": 4, "runtime": "/nonexistent"}"#)
+            let again = levels(Doctor.installation(environment: ["PATH": dir.full("bin"), "HOME": dir.path]))
+            #expect(again["language model"] == .warning)
         }
     }
 }
