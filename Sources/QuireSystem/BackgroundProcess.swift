@@ -38,16 +38,8 @@ package final class BackgroundProcess: @unchecked Sendable {
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
         posix_spawnattr_setpgroup(&attributes, 0)
 
-        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        let envp: [UnsafeMutablePointer<CChar>?] = ChildProcess.environmentEntries(adding: environment).map { strdup($0) } + [nil]
-        defer { for p in argv + envp { free(p) } }
         var pid = pid_t()
-        let spawned = argv.withUnsafeBufferPointer { args in
-            envp.withUnsafeBufferPointer { env -> Int32 in
-                guard let args = args.baseAddress, let env = env.baseAddress else { return EINVAL }
-                return posix_spawnp(&pid, program, &actions, &attributes, args, env)
-            }
-        }
+        let spawned = ChildProcess.spawn(arguments, environment: environment, pid: &pid, actions: &actions, attributes: &attributes)
         guard spawned == 0 else { throw .system(path: program, operation: "posix_spawn", code: spawned) }
         return BackgroundProcess(pid: pid)
     }
@@ -58,7 +50,7 @@ package final class BackgroundProcess: @unchecked Sendable {
             if let ended { return ended }
             var status: Int32 = 0
             guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
-            ended = Self.code(status)
+            ended = ChildProcess.exitCode(ofWaitStatus: status)
             return ended
         }
     }
@@ -72,21 +64,14 @@ package final class BackgroundProcess: @unchecked Sendable {
             let steps = max(1, Int(graceSeconds * 20))
             for _ in 0..<steps {
                 if waitpid(pid, &status, WNOHANG) == pid {
-                    ended = Self.code(status)
+                    ended = ChildProcess.exitCode(ofWaitStatus: status)
                     kill(-pid, SIGKILL)
                     return
                 }
                 usleep(50_000)
             }
             kill(-pid, SIGKILL)
-            while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-            ended = Self.code(status)
+            ended = ChildProcess.waitForExit(pid)
         }
-    }
-
-    /// A `waitpid` status as an exit code (WIFEXITED / WEXITSTATUS / WTERMSIG spelled out).
-    static func code(_ status: Int32) -> Int32 {
-        let signal = status & 0x7F
-        return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
     }
 }

@@ -41,10 +41,7 @@ package struct ChildProcess: Sendable {
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for p in argv { free(p) } }
         guard posix_spawnp(&pid, program, nil, nil, &argv, environ) == 0 else { return -1 }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-        let signal = status & 0x7F
-        return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
+        return waitForExit(pid)
     }
 
     /// Runs `arguments` like ``runAttached(_:)``, but an interrupt or termination that reaches Quire
@@ -72,10 +69,7 @@ package struct ChildProcess: Sendable {
         guard posix_spawnp(&pid, program, nil, nil, &argv, environ) == 0 else { return -1 }
         interruptedChild.store(pid, ordering: .relaxed)
         defer { interruptedChild.store(0, ordering: .relaxed) }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-        let signal = status & 0x7F
-        return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
+        return waitForExit(pid)
     }
 
     /// `path` as an argument no program can take for an option: a relative path starting with `-`
@@ -102,17 +96,8 @@ package struct ChildProcess: Sendable {
         posix_spawn_file_actions_adddup2(&actions, stdout[1], 1)
         posix_spawn_file_actions_adddup2(&actions, stderr[1], 2)
 
-        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        let envp: [UnsafeMutablePointer<CChar>?] = environmentEntries(adding: environment).map { strdup($0) } + [nil]
-        defer { for p in argv + envp { free(p) } }
-
         var pid = pid_t()
-        let spawned = argv.withUnsafeBufferPointer { args in
-            envp.withUnsafeBufferPointer { env -> Int32 in
-                guard let args = args.baseAddress, let env = env.baseAddress else { return EINVAL }
-                return posix_spawnp(&pid, program, &actions, nil, args, env)
-            }
-        }
+        let spawned = spawn(arguments, environment: environment, pid: &pid, actions: &actions, attributes: nil)
         close(stdin[0]); close(stdout[1]); close(stderr[1])
         guard spawned == 0 else {
             close(stdin[1]); close(stdout[0]); close(stderr[0])
@@ -126,12 +111,8 @@ package struct ChildProcess: Sendable {
         drain.readAll(timeoutSeconds: timeoutSeconds, outputLimit: outputLimit)
         if drain.stopped != nil { kill(pid, SIGKILL) }
         for fd in drain.open { close(fd) }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        let code = waitForExit(pid)
         if let stopped = drain.stopped { return ChildProcess(status: -2, output: [], errorOutput: Array("\(program): \(stopped)".utf8)) }
-        // WIFEXITED / WEXITSTATUS / WTERMSIG, spelled out (Swift does not import the macros).
-        let signal = status & 0x7F
-        let code = signal == 0 ? (status >> 8) & 0xFF : 128 + signal
         return ChildProcess(status: code, output: drain.output, errorOutput: drain.errors)
     }
 
@@ -156,6 +137,37 @@ package struct ChildProcess: Sendable {
             pipes.append(ends)
         }
         return .success(pipes)
+    }
+
+    /// Starts `arguments` (the program found on `PATH`) with `environment` added to this process's,
+    /// `actions` on its file descriptors and `attributes`: 0 with its identifier in `pid`, else the
+    /// error number.
+    static func spawn(_ arguments: [String], environment: [String: String], pid: inout pid_t,
+                      actions: inout posix_spawn_file_actions_t, attributes: UnsafePointer<posix_spawnattr_t>?) -> Int32 {
+        guard let program = arguments.first else { return EINVAL }
+        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = environmentEntries(adding: environment).map { strdup($0) } + [nil]
+        defer { for p in argv + envp { free(p) } }
+        return argv.withUnsafeBufferPointer { args in
+            envp.withUnsafeBufferPointer { env -> Int32 in
+                guard let args = args.baseAddress, let env = env.baseAddress else { return EINVAL }
+                return posix_spawnp(&pid, program, &actions, attributes, args, env)
+            }
+        }
+    }
+
+    /// Waits for `pid` to end (through interruptions); its exit code.
+    static func waitForExit(_ pid: pid_t) -> Int32 {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        return exitCode(ofWaitStatus: status)
+    }
+
+    /// A `waitpid` status as an exit code: the program's own, or 128 plus the signal that ended it
+    /// (WIFEXITED / WEXITSTATUS / WTERMSIG spelled out: Swift does not import the macros).
+    static func exitCode(ofWaitStatus status: Int32) -> Int32 {
+        let signal = status & 0x7F
+        return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
     }
 
     /// This process's environment with `environment` added, as `NAME=value` entries sorted by name.

@@ -163,7 +163,7 @@ extension Quire {
                 Output.line("Installed \(LanguageModelFiles.name) (\("\(bytes / 1_000_000) MB")) in \(TerminalText.visible(folder)): it reads "
                             + "\(Int(speed.prompt)) and writes \(Int(speed.reply)) tokens a second here. `ask` and `explain` use it from now "
                             + "on (--no-llm to do without); `generate --llm installed` asks it for cards.")
-            } catch let error as AppError { throw CLIError(error.description) }
+            } catch { throw CLIError(error.description) }
         }
     }
 
