@@ -11,13 +11,10 @@ public final class LanguageModelSession: @unchecked Sendable {
     public let chat: ChatModel
     /// The server started for this command, when the installed model is used.
     public let server: LanguageModelServer?
-    /// What answers, as the user reads it: the installed model's name, or the URL.
-    public let origin: String
 
-    init(chat: ChatModel, server: LanguageModelServer?, origin: String) {
+    init(chat: ChatModel, server: LanguageModelServer?) {
         self.chat = chat
         self.server = server
-        self.origin = origin
     }
 
     /// How cards are asked of it: the installed model is small (a sentence at a time), a server
@@ -47,15 +44,15 @@ public final class LanguageModelSession: @unchecked Sendable {
         case .endpoint(let url, let model, let allowRemote):
             do {
                 return LanguageModelSession(chat: try ChatModel(url: url, model: model, allowRemote: allowRemote, timeoutSeconds: timeoutSeconds),
-                                            server: nil, origin: url)
+                                            server: nil)
             } catch { throw .languageModel(error.description) }
         case .installed:
             guard let folder = LanguageModelFiles.folder(environment: environment),
-                  let manifest = LanguageModelFiles.installed(in: folder) else { return nil }
+                  LanguageModelFiles.installed(in: folder) != nil else { return nil }
             let server = try LanguageModelServer.start(folder: folder)
             do {
                 return LanguageModelSession(chat: try ChatModel(url: server.url, model: server.model, allowRemote: false, timeoutSeconds: timeoutSeconds),
-                                            server: server, origin: manifest.name)
+                                            server: server)
             } catch {
                 server.stop()
                 throw .languageModel(error.description)

@@ -160,7 +160,7 @@ public struct QuizRound {
         case .explain:
             let e = Explanation(explanation: line, answer: item.answer, passage: item.passage, rarity: rarity)
             let plain = AnswerText.plainText(item.answer)
-            let grade = MeaningGrade(given: line, expected: plain, coverage: e.coverage, similarity: line.isEmpty ? 0 : meaning?(line, plain))
+            let grade = MeaningGrade(given: line, expected: plain, coverage: e.coverage, similarity: meaning.map { line.isEmpty ? 0 : $0(line, plain) })
             let right = grade.right
             said.append(String(format: "Covered %.0f%% of the key terms", e.coverage * 100)
                         + (grade.similarity.map { String(format: ", %.0f%% near its meaning", max(0, $0) * 100) } ?? "")
