@@ -5,6 +5,9 @@ set -euo pipefail
 packages=(libcmark-gfm-dev libcmark-gfm-extensions-dev libyaml-dev libsqlite3-dev libzstd-dev libqrencode-dev libopenblas-dev pkg-config python3 git)
 # `quire import pdf` puts back the ligatures a PDF's text layer lost (`ve` for `five`) with Debian's word list.
 packages+=(wamerican)
+# Helper programs given an untrusted file (poppler, tesseract, ffmpeg …) run under limits set by
+# util-linux's prlimit and setpriv (essential on Debian; listed for smaller images).
+packages+=(util-linux)
 # `quire serve`'s page renders math with KaTeX and colours code with highlight.js, served from the machine.
 packages+=(libjs-katex libjs-highlight.js)
 [ "${QUIRE_BENCH_DEPS:-0}" = 1 ] && packages+=(ripgrep time gcc)

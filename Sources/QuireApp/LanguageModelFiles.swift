@@ -1,5 +1,6 @@
 import Foundation
 import QuireArchive
+import QuireIngest
 import QuireSupport
 import QuireSystem
 
@@ -99,8 +100,8 @@ public enum LanguageModelFiles {
 
     /// Why the server in `folder` cannot run (python3 cannot import it and what it needs), or nil.
     public static func runtimeProblem(_ folder: String) -> String? {
-        let run = ChildProcess.run(["python3", "-c", "import llama_cpp.server.app"],
-                                   environment: ["PYTHONPATH": folder, "PYTHONNOUSERSITE": "1"], timeoutSeconds: 60, outputLimit: 1 << 20)
+        let run = ChildProcess.run(["python3", "-c", "import llama_cpp.server.app"], limits: HelperBudget.python(seconds: 60, outputBytes: 1 << 20),
+                                   environment: ["PYTHONPATH": folder, "PYTHONNOUSERSITE": "1"])
         guard run.status != 0 else { return nil }
         let last = run.errorText.split(separator: "\n").last.map(String.init) ?? "status \(run.status)"
         return "python3 cannot load llama.cpp's server from \(folder): \(last)"

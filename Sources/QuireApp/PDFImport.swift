@@ -111,7 +111,8 @@ public struct PDFImport {
             switch results.take(k) {
             case .success(let text)?: out[page] = text
             case .failure(let error)?:
-                if !said { progress.warning("\(file): \(error.description); such pages are left without text") }
+                let reason = error.description.hasPrefix(file + ": ") ? error.description : "\(file): \(error.description)"
+                if !said { progress.warning("\(reason); such pages are left without text") }
                 said = true
             case nil: break
             }

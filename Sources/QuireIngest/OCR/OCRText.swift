@@ -115,8 +115,9 @@ public struct OCRText: Sendable, Equatable {
     public static func recognize(_ path: String) throws(Failure) -> OCRText {
         // One thread per run (pages are read side by side instead): tesseract's OpenMP threads
         // cost five times the time on one page here (10.7 s against 2.2 s, docs/BENCHMARKS.md).
+        let pixels = try ImageSize.checked(path)
         let run = ChildProcess.run(["tesseract", ChildProcess.fileArgument(path), "stdout", "-l", "eng", "--psm", "3", "tsv"],
-                                   environment: ["OMP_THREAD_LIMIT": "1"], timeoutSeconds: 300, outputLimit: 32 << 20)
+                                   limits: HelperBudget.image(pixels: pixels, seconds: 300, outputBytes: 32 << 20), environment: ["OMP_THREAD_LIMIT": "1"])
         if run.status == -1 { throw Failure(description: missing) }
         guard run.status == 0 else {
             throw Failure(description: "\(path): tesseract could not read it (\(PDFExtractor.lastLine(run.errorOutput) ?? "status \(run.status)"))")

@@ -16,8 +16,12 @@ public enum PDFExtractor {
         public var title: String?
     }
 
-    /// Seconds one tool may run, and the output it may write (a page's XML is kilobytes).
-    static let timeout = 120, outputLimit = 64 << 20
+    /// The output one run of pdftohtml may write (a page's XML is kilobytes).
+    static let outputLimit = 64 << 20
+    /// The most pages a PDF may declare (checked before any page is read): a long textbook has
+    /// 1,500.
+    public static let maximumPages = 10_000
+
     /// Pages converted per run of `pdftohtml`.
     public static let pagesPerRun = 20
 
@@ -26,7 +30,8 @@ public enum PDFExtractor {
 
     /// The file's page count and title; an encrypted, damaged or non-PDF file is a failure.
     public static func info(_ path: String) throws(Failure) -> Info {
-        let run = ChildProcess.run(["pdfinfo", "-enc", "UTF-8", "--", ChildProcess.fileArgument(path)], timeoutSeconds: timeout, outputLimit: 1 << 20)
+        let run = ChildProcess.run(["pdfinfo", "-enc", "UTF-8", "--", ChildProcess.fileArgument(path)],
+                                   limits: HelperBudget.pdf(fileBytes: HelperBudget.size(of: path), outputBytes: 1 << 20))
         if run.status == -1 { throw Failure(description: missing) }
         let text = String(decoding: run.output, as: UTF8.self)
         guard run.status == 0 else {
@@ -43,6 +48,9 @@ public enum PDFExtractor {
             }
         }
         guard pages > 0 else { throw Failure(description: "\(path): the PDF has no pages") }
+        guard pages <= maximumPages else {
+            throw Failure(description: "\(path): the PDF declares \(pages) pages, more than the \(maximumPages) Quire imports; split it first (for example qpdf --pages)")
+        }
         return Info(pages: pages, title: title)
     }
 
@@ -58,7 +66,8 @@ public enum PDFExtractor {
     public static func render(_ path: String, page: Int, into folder: String) throws(Failure) -> String {
         let prefix = folder + "/page"
         let run = ChildProcess.run(["pdftoppm", "-r", "300", "-gray", "-png", "-singlefile", "-f", String(page), "-l", String(page),
-                                    "--", ChildProcess.fileArgument(path), prefix], timeoutSeconds: timeout, outputLimit: 1 << 20)
+                                    "--", ChildProcess.fileArgument(path), prefix],
+                                   limits: HelperBudget.pdf(fileBytes: HelperBudget.size(of: path), outputBytes: 1 << 20))
         if run.status == -1 { throw Failure(description: missing) }
         guard run.status == 0 else {
             throw Failure(description: "\(path): page \(page) could not be rendered (\(lastLine(run.errorOutput) ?? "pdftoppm failed"))")
@@ -70,7 +79,7 @@ public enum PDFExtractor {
     public static func layout(_ path: String, pages: ClosedRange<Int>) throws(Failure) -> PDFLayout {
         let run = ChildProcess.run(["pdftohtml", "-xml", "-i", "-q", "-stdout", "-enc", "UTF-8", "-nodrm",
                                     "-f", String(pages.lowerBound), "-l", String(pages.upperBound), "--", ChildProcess.fileArgument(path)],
-                                   timeoutSeconds: timeout, outputLimit: outputLimit)
+                                   limits: HelperBudget.pdf(fileBytes: HelperBudget.size(of: path), outputBytes: outputLimit))
         if run.status == -1 { throw Failure(description: missing) }
         guard run.status == 0 else {
             let reason = Self.lastLine(run.errorOutput) ?? "pdftohtml failed"

@@ -90,16 +90,24 @@ public enum PDFInk {
         return Double(edges) / Double(width * height)
     }
 
-    /// Whether a page with text needs OCR as well: few characters in its text layer, and ink
-    /// where no text line is (`image`: the page rendered, nil when it could not be).
+    /// A page without text is read by OCR when at least this share of its pixels are edges: any
+    /// drawn text is (a scanned page of the OCR fixtures, 0.03 and more); a blank page, a ruled
+    /// line or a coloured box are not. A PDF declaring thousands of empty pages costs a small
+    /// rendering each, not an OCR each.
+    public static let blankFloor = 0.0005
+
+    /// Whether a page needs OCR: a page without text that shows ink, or one with a short text
+    /// layer and ink where no text line is (`image`: the page rendered, nil when it could not be
+    /// — then only a page without text is read, as it used to be).
     public static func needsOCR(_ page: PDFLayout.Page, image: GrayImage?) -> Bool {
-        guard let image, isChecked(page) else { return false }
-        return uncoveredEdges(image, page: page) >= uncoveredFloor
+        guard let image else { return page.lines.isEmpty }
+        guard isChecked(page) else { return false }
+        return uncoveredEdges(image, page: page) >= (page.lines.isEmpty ? blankFloor : uncoveredFloor)
     }
 
-    /// Whether a page with text is rendered to be checked: its text layer is short.
+    /// Whether a page is rendered to be checked: its text layer is short or empty.
     public static func isChecked(_ page: PDFLayout.Page) -> Bool {
-        !page.lines.isEmpty && page.lines.reduce(0, { $0 + $1.text.count }) < fullPage
+        page.lines.reduce(0, { $0 + $1.text.count }) < fullPage
     }
 }
 
@@ -153,6 +161,14 @@ extension PDFExtractor {
     /// rendered is missing from the result.
     public static func grayImages(_ path: String, pages: [Int], dpi: Int = PDFInk.dpi, into folder: String) -> [Int: PDFInk.GrayImage] {
         var out: [Int: PDFInk.GrayImage] = [:]
+        grayImages(path, pages: pages, dpi: dpi, into: folder) { out[$0] = $1 }
+        return out
+    }
+
+    /// Pages `pages` rendered as ``grayImages(_:pages:dpi:into:)`` renders them, each handed to
+    /// `take` (its number and image) as its run is done and then dropped.
+    public static func grayImages(_ path: String, pages: [Int], dpi: Int = PDFInk.dpi, into folder: String,
+                                  take: (Int, PDFInk.GrayImage) -> Void) {
         var runs: [ClosedRange<Int>] = []
         for page in pages.sorted() {
             if let last = runs.last, last.upperBound + 1 == page { runs[runs.count - 1] = last.lowerBound...page } else { runs.append(page...page) }
@@ -166,17 +182,17 @@ extension PDFExtractor {
                 defer { try? io.removeItem(atPath: own) }
                 // About `dpi` for a letter page or a slide, and never more pixels than that however large the page.
                 let result = ChildProcess.run(["pdftoppm", "-scale-to", String(dpi * 11), "-gray", "-f", String(first), "-l", String(last),
-                                               "--", ChildProcess.fileArgument(path), own + "/p"], timeoutSeconds: timeout, outputLimit: 1 << 20)
+                                               "--", ChildProcess.fileArgument(path), own + "/p"],
+                                              limits: HelperBudget.pdf(fileBytes: HelperBudget.size(of: path), outputBytes: 1 << 20))
                 guard result.status == 0 else { continue }
                 // pdftoppm names each page p-N.pgm, N padded with zeros.
                 for name in (try? io.contentsOfDirectory(atPath: own)) ?? [] where name.hasPrefix("p-") && name.hasSuffix(".pgm") {
                     guard let number = Int(name.dropFirst(2).dropLast(4)), (first...last).contains(number),
                           let data = io.contents(atPath: own + "/" + name), let image = PDFInk.GrayImage(pgm: Array(data)) else { continue }
-                    out[number] = image
+                    take(number, image)
                 }
             }
         }
-        return out
     }
 
     /// Which pages to read by OCR: `never` none, `always` all, `auto` the pages without text and
@@ -186,9 +202,15 @@ extension PDFExtractor {
         case .never: return []
         case .always: return layout.pages.map(\.number)
         case .auto:
-            let checked = layout.pages.filter(PDFInk.isChecked)
-            let images = grayImages(path, pages: checked.map(\.number), into: folder)
-            return layout.pages.filter { $0.lines.isEmpty || PDFInk.needsOCR($0, image: images[$0.number]) }.map(\.number)
+            // Each run of pages judged as it is rendered: no more than a run's images held at once.
+            let checked = Dictionary(layout.pages.filter(PDFInk.isChecked).map { ($0.number, $0) }) { a, _ in a }
+            var read: Set<Int> = []
+            var rendered: Set<Int> = []
+            grayImages(path, pages: checked.keys.sorted(), into: folder) { number, image in
+                rendered.insert(number)
+                if let page = checked[number], PDFInk.needsOCR(page, image: image) { read.insert(number) }
+            }
+            return layout.pages.filter { read.contains($0.number) || !rendered.contains($0.number) && PDFInk.needsOCR($0, image: nil) }.map(\.number)
         }
     }
 

@@ -44,7 +44,7 @@ public enum SpeechRecognizer {
         let out = folder + "/audio.raw"
         let run = ChildProcess.run(ffmpeg(input: file) + ["-vn", "-sn", "-dn", "-ac", "1", "-ar", String(sampleRate), "-t", String(maximumSeconds + 1),
                                                           "-c:a", "pcm_s16le", "-f", "s16le", "-y", out],
-                                   timeoutSeconds: 1800, outputLimit: 1 << 20)
+                                   limits: HelperBudget.decoding(fileBytes: HelperBudget.size(of: file), outputBytes: 1 << 20))
         if run.status == -1 { throw Failure(description: noFFmpeg) }
         guard run.status == 0 else { throw Failure(description: "\(file): no sound could be read from it (\(reason(run)))") }
         guard let size = FileIO().stamp(out)?.size, size > 0 else {
@@ -59,7 +59,7 @@ public enum SpeechRecognizer {
     public static func opus(_ file: String, to out: String) throws(Failure) {
         let run = ChildProcess.run(ffmpeg(input: file) + ["-vn", "-sn", "-dn", "-ac", "1", "-t", String(maximumSeconds),
                                                           "-c:a", "libopus", "-b:a", "32k", "-f", "ogg", "-y", out],
-                                   timeoutSeconds: 3600, outputLimit: 1 << 20)
+                                   limits: HelperBudget.decoding(fileBytes: HelperBudget.size(of: file), outputBytes: 1 << 20))
         if run.status == -1 { throw Failure(description: noFFmpeg) }
         guard run.status == 0 else { throw Failure(description: "\(file): its sound could not be kept (\(reason(run)))") }
     }
@@ -105,7 +105,7 @@ public enum SpeechRecognizer {
                     return false
                 }
                 let run = ChildProcess.run(["pocketsphinx_continuous", "-infile", path, "-time", "yes", "-logfn", "/dev/null"],
-                                           timeoutSeconds: max(120, Int((end - start) * 4)), outputLimit: 16 << 20)
+                                           limits: HelperBudget.recognizing(seconds: end - start))
                 _ = FileIO().removeFile(path)
                 if run.status == -1 {
                     results[k] = .failure(Failure(description: noPocketsphinx))
@@ -237,7 +237,7 @@ public enum SpeechRecognizer {
 
     /// Whether `python3` can import faster-whisper.
     public static func hasFasterWhisper() -> Bool {
-        ChildProcess.run(["python3", "-P", "-c", "import faster_whisper"], timeoutSeconds: 60, outputLimit: 1 << 16).status == 0
+        ChildProcess.run(["python3", "-P", "-c", "import faster_whisper"], limits: HelperBudget.python(seconds: 60, outputBytes: 1 << 16)).status == 0
     }
 
     static func fasterWhisper(_ audio: Audio, model: String) throws(Failure) -> Transcript {
@@ -246,7 +246,7 @@ public enum SpeechRecognizer {
             throw Failure(description: "\(model): not a faster-whisper model folder (it needs model.bin and config.json)")
         }
         let run = ChildProcess.run(["python3", "-P", "-c", whisperRunner, model, audio.path, String(System.coreCount)],
-                                   timeoutSeconds: max(600, Int(audio.seconds * 4)), outputLimit: 64 << 20)
+                                   limits: HelperBudget.python(seconds: max(600, Int(audio.seconds * 4)), outputBytes: 64 << 20))
         if run.status == -1 { throw Failure(description: "python3 is not installed (Debian: apt-get install python3)") }
         guard run.status == 0 else {
             let errors = String(decoding: run.errorOutput.suffix(8192), as: UTF8.self)

@@ -146,6 +146,19 @@ import Testing
         #expect(!PDFInk.needsOCR(full, image: drawn))
     }
 
+    /// A page without text is read by OCR when it shows ink; a blank one (a PDF of thousands of
+    /// empty pages) costs its small rendering only; one that could not be rendered is read.
+    @Test func aPageWithoutTextIsReadOnlyWhenItShowsInk() {
+        let empty = PDFLayout.Page(number: 1, height: 100, width: 100, lines: [])
+        let blank = PDFInk.GrayImage(width: 100, height: 100, pixels: [UInt8](repeating: 255, count: 10_000))
+        #expect(!PDFInk.needsOCR(empty, image: blank))
+        #expect(PDFInk.needsOCR(empty, image: Self.image(width: 100, height: 100, strokes: (40..<60, 45..<55))))
+        #expect(PDFInk.needsOCR(empty, image: nil))
+        // A page with text that could not be rendered is taken as its text layer says.
+        let title = PDFLayout.Line(top: 10, left: 10, width: 80, height: 10, size: 10, bold: true, text: "Title")
+        #expect(!PDFInk.needsOCR(PDFLayout.Page(number: 1, height: 100, width: 100, lines: [title]), image: nil))
+    }
+
     /// An OCR reading merged into a page with text: the lines the text layer lacks go in, in
     /// their place; those it has are not doubled; a bullet read as `e` is a bullet.
     @Test func ocrLinesGoWhereTheTextLayerHasNone() {

@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+import QuireTestSupport
+
+/// Files crafted to make the helper programs of `quire import` spend without bound: each ends
+/// at a stated limit with a message naming the file and the limit, in bounded time, and writes
+/// nothing it should not (docs/SECURITY.md, "Helper programs").
+@Suite(.requires(.poppler)) struct HostileIngestTests {
+    /// Writes a PDF of the given objects (as PDF source), the first the catalogue.
+    static let writePDF = """
+        import sys, zlib
+        def pdf(objs):
+            out = b"%PDF-1.4\\n"; offs = []
+            for i, o in enumerate(objs, 1):
+                offs.append(len(out)); out += b"%d 0 obj\\n" % i + o + b"\\nendobj\\n"
+            x = len(out)
+            out += b"xref\\n0 %d\\n0000000000 65535 f \\n" % (len(objs) + 1) + b"".join(b"%010d 00000 n \\n" % o for o in offs)
+            out += b"trailer\\n<< /Size %d /Root 1 0 R >>\\nstartxref\\n%d\\n%%%%EOF\\n" % (len(objs) + 1, x)
+            return out
+        def pages(n, page):
+            kids = b" ".join(b"%d 0 R" % (3 + i) for i in range(n))
+            return [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [%s] /Count %d >>" % (kids, n)] + [page] * n
+        kind, path = sys.argv[1], sys.argv[2]
+        if kind == "bomb":
+            # 128 MB of text drawing, deflated to about 400 KB.
+            body = b"BT /F1 12 Tf 72 700 Td (aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa) Tj ET\\n" * 2000000
+            z = zlib.compress(body, 9)
+            objs = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                    b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
+                    b"<< /Length %d /Filter /FlateDecode >>\\nstream\\n" % len(z) + z + b"\\nendstream",
+                    b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
+        elif kind == "blank":
+            objs = pages(int(sys.argv[3]), b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>")
+        elif kind == "huge-page":
+            LINES = b"200 w 0 0 m 7200 7200 l 0 7200 m 7200 0 l S"
+            # A page of 100 by 100 inches with lines drawn on it: 900 million pixels at 300 dpi.
+            objs = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                    b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 7200 7200] /Contents 4 0 R >>",
+                    b"<< /Length %d >>\\nstream\\n%s\\nendstream" % (len(LINES), LINES)]
+        open(path, "wb").write(pdf(objs))
+        """
+
+    static func make(_ kind: String, _ path: String, _ more: [String] = []) throws {
+        _ = try QuireRunner.execute(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", writePDF, kind, path] + more)
+    }
+
+    @Test func aCompressionBombEndsAtItsMemoryLimit() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        let pdf = q.vault.deletingLastPathComponent().appendingPathComponent("bomb.pdf").path
+        try Self.make("bomb", pdf)
+        let before = try FileManager.default.subpathsOfDirectory(atPath: q.vault.path).sorted()
+        let start = Date()
+        let run = try q.run(["import", "pdf", pdf])
+        #expect(run.status == 1, "\(run)")
+        #expect(run.stderr.contains("bomb.pdf: pages 1–1 could not be read (pdftohtml: stopped at its limit of ")
+                && run.stderr.contains(" MB of memory)"), "\(run)")
+        #expect(Date().timeIntervalSince(start) < 60)
+        #expect(try FileManager.default.subpathsOfDirectory(atPath: q.vault.path).sorted() == before)
+    }
+
+    @Test func blankPagesAreRenderedSmallNotReadByOCR() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        let pdf = q.vault.deletingLastPathComponent().appendingPathComponent("blank.pdf").path
+        try Self.make("blank", pdf, ["200"])
+        let run = try q.run(["import", "pdf", pdf, "--to", "Inbox"])
+        #expect(run.status == 0 && !run.stdout.contains("read by OCR"), "\(run)")
+        #expect(run.stderr.contains("200 pages without text: 1, 2, 3"), "\(run)")
+    }
+
+    @Test func tooManyPagesAreRefusedBeforeAnyWork() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        let pdf = q.vault.deletingLastPathComponent().appendingPathComponent("long.pdf").path
+        try Self.make("blank", pdf, ["10001"])
+        let start = Date()
+        let run = try q.run(["import", "pdf", pdf])
+        #expect(run.status == 1 && run.stderr.contains("long.pdf: the PDF declares 10001 pages, more than the 10000 Quire imports"), "\(run)")
+        #expect(Date().timeIntervalSince(start) < 30)
+    }
+
+    @Test(.requires(.tesseract)) func aGiantPageIsLeftWithoutTextAtItsLimit() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        let pdf = q.vault.deletingLastPathComponent().appendingPathComponent("huge.pdf").path
+        try Self.make("huge-page", pdf)
+        let run = try q.run(["import", "pdf", pdf, "--to", "Inbox"])
+        #expect(run.status == 0 && run.stderr.contains("huge.pdf: page 1 could not be rendered (pdftoppm: stopped at its limit of 192 MB of memory); such pages are left without text"), "\(run)")
+        #expect(!run.stderr.contains("huge.pdf: /"), "\(run)")
+    }
+
+    /// A PNG whose header declares 100,000 × 100,000 pixels (and holds a few bytes): refused from
+    /// its header, before ImageMagick or tesseract decode anything.
+    @Test(.requires(.tesseract)) func anImageDeclaringBillionsOfPixelsIsRefusedFromItsHeader() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        let png = q.vault.deletingLastPathComponent().appendingPathComponent("vast.png")
+        var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8)
+        for value in [100_000, 100_000] { bytes += [24, 16, 8, 0].map { UInt8((value >> $0) & 0xFF) } }
+        bytes += [8, 0, 0, 0, 0, 0, 0, 0, 0] + [0, 0, 0, 0] + Array("IEND".utf8) + [0xAE, 0x42, 0x60, 0x82]
+        try Data(bytes).write(to: png)
+        let before = try FileManager.default.subpathsOfDirectory(atPath: q.vault.path).sorted()
+        let run = try q.run(["import", "image", png.path])
+        #expect(run.status == 1, "\(run)")
+        #expect(run.stderr.contains("vast.png: the image declares 100000 × 100000 pixels, more than the 100 million pixels Quire reads"), "\(run)")
+        #expect(try FileManager.default.subpathsOfDirectory(atPath: q.vault.path).sorted() == before)
+    }
+}
