@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks that Quire's work grows linearly with hostile input (docs/SECURITY.md, "Work is bounded").
 
-    scripts/scaling-probe.py [--quire PATH] [--family note|side|log|csv|anki] [NAME...]
+    scripts/scaling-probe.py [--quire PATH] [--family note|side|log|csv|anki|pdf|image|audio] [NAME...]
 
 Each shape is a way a shared vault can be crafted against Quire: a note with a hundred thousand
 unclosed cloze openers, a card answer of sixty thousand links, a review log of a million undos, an
@@ -15,17 +15,23 @@ Families: `note` (a note's body, front matter or the plugin's syntax, read by `q
 `side` (a card's answer through show, review, the exports, search and ask), `log` (review logs
 through the commands that read them), `csv` (`quire import csv`), `anki` (`quire import anki` of a
 real deck, Tests/EndToEndTests/Fixtures/RealDecks/japanese-literature.apkg, one note's field made
-hostile).
+hostile), `pdf`, `image` and `audio` (`quire import pdf|image|audio` of crafted files: blank pages,
+pages of text, pages of drawn lines read by OCR, a compression bomb; an image of many pixels; a
+recording of many seconds). For these three the peak memory of the largest process (Quire or a
+helper program it ran) is measured too, and flagged over 150 MB + 16 bytes per byte of input.
 """
 import argparse
 import os
+import random
 import sqlite3
+import struct
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
 import zipfile
+import zlib
 
 NOTE = {
     'unclosed-cloze': lambda k: 'x ' + '{{c1::' * k + '\n',
@@ -153,6 +159,81 @@ DECK = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'Tests', '
                     'japanese-literature.apkg')
 
 
+def pdf_file(objs):
+    """A PDF of the given objects (PDF source), the first the catalogue."""
+    out = b'%PDF-1.4\n'
+    offsets = []
+    for i, o in enumerate(objs, 1):
+        offsets.append(len(out))
+        out += b'%d 0 obj\n' % i + o + b'\nendobj\n'
+    x = len(out)
+    out += b'xref\n0 %d\n0000000000 65535 f \n' % (len(objs) + 1) + b''.join(b'%010d 00000 n \n' % o for o in offsets)
+    return out + b'trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n' % (len(objs) + 1, x)
+
+
+def pdf_pages(contents):
+    """A PDF of one letter page for each content stream (bytes), with Helvetica as /F1."""
+    n = len(contents)
+    objs = [b'<< /Type /Catalog /Pages 2 0 R >>',
+            b'<< /Type /Pages /Kids [%s] /Count %d >>' % (b' '.join(b'%d 0 R' % (4 + 2 * i) for i in range(n)), n),
+            b'<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>']
+    for i, c in enumerate(contents):
+        objs.append(b'<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents %d 0 R /Resources << /Font << /F1 3 0 R >> >> >>'
+                    % (5 + 2 * i))
+        objs.append(b'<< /Length %d >>\nstream\n' % len(c) + c + b'\nendstream')
+    return pdf_file(objs)
+
+
+def text_page(i):
+    return b'BT /F1 11 Tf 72 700 Td (Page %d says that osmosis moves water across a membrane.) Tj ET' % i
+
+
+def lines_page(i):
+    return b'4 w ' + b' '.join(b'72 %d m 540 %d l' % (100 + 20 * j + i % 7, 100 + 20 * j + i % 7) for j in range(30)) + b' S'
+
+
+def bomb(k):
+    body = zlib.compress(b'BT /F1 12 Tf 72 700 Td (aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa) Tj ET\n' * k, 9)
+    return pdf_file([b'<< /Type /Catalog /Pages 2 0 R >>', b'<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+                     b'<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+                     b'<< /Length %d /Filter /FlateDecode >>\nstream\n' % len(body) + body + b'\nendstream',
+                     b'<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>'])
+
+
+PDFS = {
+    'blank-pages': (lambda k: pdf_pages([b''] * k), 16),
+    'text-pages': (lambda k: pdf_pages([text_page(i) for i in range(k)]), 16),
+    'drawn-pages': (lambda k: pdf_pages([lines_page(i) for i in range(k)]), 1),
+    'many-ops': (lambda k: pdf_pages([b'\n'.join(text_page(i) for i in range(k))]), 1000),
+    'bomb': (bomb, 16000),
+}
+
+
+def png(pixels):
+    """A grey PNG of about `pixels` pixels (square), with dark bars drawn on it."""
+    side = max(8, int(pixels ** 0.5))
+    rows = b''.join(b'\x00' + bytes(0 if (y // 8) % 5 == 0 and x % 9 else 255 for x in range(side)) for y in range(side))
+    chunk = lambda kind, data: struct.pack('>I', len(data)) + kind + data + struct.pack('>I', zlib.crc32(kind + data) & 0xFFFFFFFF)
+    return (b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', side, side, 8, 0, 0, 0, 0))
+            + chunk(b'IDAT', zlib.compress(rows, 6)) + chunk(b'IEND', b''))
+
+
+def wav(seconds):
+    """A WAV of `seconds` of quiet noise at 16 kHz."""
+    rng = random.Random(7)
+    samples = b''.join(struct.pack('<h', rng.randint(-300, 300)) for _ in range(16000 * seconds))
+    return (b'RIFF' + struct.pack('<I', 36 + len(samples)) + b'WAVEfmt ' + struct.pack('<IHHIIHH', 16, 1, 1, 16000, 32000, 2, 16)
+            + b'data' + struct.pack('<I', len(samples)) + samples)
+
+
+# Runs a command and prints the peak resident memory of the largest process it waited for (itself
+# or a helper it ran), in kilobytes, as the last line of its standard error.
+PEAK = 'import resource, subprocess, sys\n' \
+       'r = subprocess.run(sys.argv[1:], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)\n' \
+       'sys.stderr.buffer.write(r.stderr[-2000:])\n' \
+       'sys.stderr.write("\\npeak %d\\n" % resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n'
+
+
 def hostile_package(d, field):
     """The real deck with its first note's last field replaced by `field`, as d/x.apkg."""
     source = zipfile.ZipFile(DECK)
@@ -197,6 +278,41 @@ class Probe:
         finally:
             shutil.rmtree(d, ignore_errors=True)
 
+    def peak(self, build, command):
+        """Seconds, peak kilobytes and input bytes of `command` on the vault `build` makes (which returns the input's size)."""
+        d = self.vault()
+        try:
+            size = build(d)
+            start = time.perf_counter()
+            r = subprocess.run([sys.executable, '-c', PEAK, self.quire] + command(d, None), cwd=d, capture_output=True, timeout=900)
+            seconds = time.perf_counter() - start
+            return seconds, int(r.stderr.decode(errors='replace').rsplit('peak ', 1)[-1].strip() or 0), size
+        finally:
+            shutil.rmtree(d, ignore_errors=True)
+
+    def measure_memory(self, name, build, command, start, cap):
+        """As measure, with the peak memory of each run, flagged over 150 MB + 16 bytes per input byte."""
+        k = start
+        try:
+            while True:
+                small = self.peak(lambda d: build(d, k), command)
+                if small[0] > 0.5 or k * 4 > cap:
+                    break
+                k *= 4
+            large = self.peak(lambda d: build(d, 4 * k), command)
+        except subprocess.TimeoutExpired:
+            print(f'{name:34} TIMEOUT at size {4 * k}', flush=True)
+            self.flagged.append(name)
+            return
+        ratio = large[0] / max(small[0], 1e-3)
+        slow = ratio > 7 and large[0] > 0.5
+        heavy = [run for run in (small, large) if run[1] * 1024 > 150 * 2 ** 20 + 16 * run[2]]
+        if slow or heavy:
+            self.flagged.append(name)
+        print(f'{name:34} size {k:>9} ({small[2] / 1024:9.0f} KB): {small[0]:7.3f} s {small[1] / 1024:6.0f} MB, '
+              f'x4: {large[0]:7.3f} s {large[1] / 1024:6.0f} MB, ratio {ratio:5.1f}'
+              f'{"  <- superlinear" if slow else ""}{"  <- memory" if heavy else ""}', flush=True)
+
     def measure(self, name, build, command, cap=64_000_000):
         k = 1000
         try:
@@ -231,7 +347,7 @@ def first_card(probe, d):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     parser.add_argument('--quire', default='.build/release/quire')
-    parser.add_argument('--family', choices=['note', 'side', 'log', 'csv', 'anki'])
+    parser.add_argument('--family', choices=['note', 'side', 'log', 'csv', 'anki', 'pdf', 'image', 'audio'])
     parser.add_argument('names', nargs='*')
     options = parser.parse_args()
     probe = Probe(os.path.abspath(options.quire))
@@ -297,6 +413,23 @@ def main():
             if wanted(name):
                 probe.measure(f'anki {name}', lambda d, k, s=shape: hostile_package(d, s(k)),
                               lambda d, card: ['import', 'anki', 'x.apkg'], cap=16_000_000)
+
+    def written(d, name, data):
+        with open(os.path.join(d, name), 'wb') as f:
+            f.write(data)
+        return len(data)
+
+    if family('pdf'):
+        for name, (shape, start) in PDFS.items():
+            if wanted(name):
+                probe.measure_memory(f'pdf {name}', lambda d, k, s=shape: written(d, 'in.pdf', s(k)),
+                                     lambda d, card: ['import', 'pdf', 'in.pdf'], start, cap=64_000_000)
+    if family('image') and wanted('pixels'):
+        probe.measure_memory('image pixels', lambda d, k: written(d, 'in.png', png(k)),
+                             lambda d, card: ['import', 'image', 'in.png'], 250_000, cap=64_000_000)
+    if family('audio') and wanted('seconds'):
+        probe.measure_memory('audio seconds', lambda d, k: written(d, 'in.wav', wav(k)),
+                             lambda d, card: ['import', 'audio', 'in.wav'], 4, cap=4096)
 
     if probe.flagged:
         print('superlinear: ' + ', '.join(probe.flagged))
