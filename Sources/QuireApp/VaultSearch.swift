@@ -35,6 +35,8 @@ public struct VaultSearch {
         case noCacheForVectors
         /// Chunks still without a vector (more than a search computes inline).
         case vectorsMissing(missing: Int, chunks: Int)
+        /// The index file could not be used (damaged, not SQLite, not Quire's schema) and was made anew.
+        case indexRebuilt(String)
     }
 
     /// What is being done, for a progress bar: indexing words, then computing vectors.
@@ -56,8 +58,16 @@ public struct VaultSearch {
                 try vault.io.makeDirectories(folder)
                 path = try vault.internalPath(Self.indexFile)
             }
-            index = try SearchIndex.openOrRebuild(path: path, io: vault.io)
-            try index.refresh(from: loaded.index, vault: vault) { progress(.words, $0, $1) }
+            var opened = try SearchIndex.openOrRebuild(path: path, io: vault.io) { notice(.indexRebuilt($0)) }
+            do { try opened.refresh(from: loaded.index, vault: vault) { progress(.words, $0, $1) } } catch {
+                // Damage found while reading it (a page cut short): made anew once, from the notes.
+                guard isCached else { throw error }
+                SearchIndex.remove(path, io: vault.io)
+                notice(.indexRebuilt(error.description))
+                opened = try SearchIndex(path: path)
+                try opened.refresh(from: loaded.index, vault: vault) { progress(.words, $0, $1) }
+            }
+            index = opened
         } catch { throw .search("\(error)") }
         guard semantic else {
             encoder = nil

@@ -2,7 +2,9 @@ internal import CSQLite
 
 /// A SQLite database file Quire owns and keeps (a rebuildable cache, like the search index under
 /// `.quire/cache/`), opened read-write through the system's SQLite library: statements and queries
-/// with bound values, transactions. Not for untrusted databases (``SQLiteDatabase`` is).
+/// with bound values, transactions. Defensive: a file planted in a vault runs no trigger, view or
+/// schema function (its owner checks the schema is its own); a package's databases are read with
+/// ``SQLiteDatabase`` instead.
 public final class SQLiteConnection {
     private var db: OpaquePointer?
     /// The name in errors.
@@ -21,6 +23,11 @@ public final class SQLiteConnection {
         db = handle
         // Another quire may write the index meanwhile: wait for it a little rather than fail.
         sqlite3_busy_timeout(handle, 5000)
+        // The file lives in a vault someone else may have made: none of its triggers or views
+        // runs, no function from its schema, its schema tables cannot be written, and a damaged
+        // page is an error rather than a crash.
+        guard quire_sqlite_harden(handle) == SQLITE_OK else { throw .invalidDatabase(name: name, reason: "cannot set defensive mode") }
+        for pragma in ["PRAGMA trusted_schema = OFF", "PRAGMA cell_size_check = ON"] { try execute(pragma) }
     }
 
     deinit { if let db { sqlite3_close_v2(db) } }

@@ -98,6 +98,9 @@ public enum EmbeddingModel {
             }
         }
         let encoder = try encoder(contents, names: names)
+        // Weights that are NaN or infinite load, and rank nothing: refused before anything is written.
+        let weights = try Safetensors(bytes: contents["model.safetensors"] ?? [], path: names["model.safetensors"] ?? "model.safetensors")
+        if let problem = weights.nonFiniteValue() { throw problem }
         do {
             try io.makeDirectories(folder)
             for file in ["vocab.txt", "config.json", "model.safetensors"] {

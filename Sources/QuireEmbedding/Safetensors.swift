@@ -58,6 +58,27 @@ public struct Safetensors: Sendable {
     /// The names of the tensors in the file.
     public var names: [String] { entries.keys.sorted() }
 
+    /// A failure for the first 32-bit float that is not a finite number (NaN or an infinity) in
+    /// any F32 tensor, or nil: such weights make every vector NaN, and every search rank nothing.
+    public func nonFiniteValue() -> EmbeddingError? {
+        for name in names {
+            guard let entry = entries[name], entry.dtype == "F32" else { continue }
+            let start = dataStart + entry.range.lowerBound, count = entry.range.count / 4
+            let found: Int? = bytes.withUnsafeBytes { raw in
+                for i in 0..<count {
+                    // The exponent's bits all set: NaN or an infinity.
+                    let bits = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: start + 4 * i, as: UInt32.self))
+                    if bits & 0x7F80_0000 == 0x7F80_0000 { return i }
+                }
+                return nil
+            }
+            if let found {
+                return .malformed(path: path, location: "byte \(start + 4 * found)", reason: "tensor \(name) holds a value that is not a finite number")
+            }
+        }
+        return nil
+    }
+
     /// The 32-bit float tensor `name`, which must have `shape`.
     public func tensor(_ name: String, shape: [Int]) throws(EmbeddingError) -> Tensor {
         guard let entry = entries[name] else { throw .malformed(path: path, location: "byte 8", reason: "no tensor \(name)") }

@@ -80,7 +80,7 @@ public final class SearchIndex {
 
     /// Opens (creating) the index at `path`.
     public init(path: String) throws(SearchError) {
-        do {
+        do throws(ArchiveError) {
             db = try SQLiteConnection(path: path, name: "search index")
             try db.execute("PRAGMA journal_mode = WAL")
             // Read through a memory map (a search reads every vector: no copy per page).
@@ -88,6 +88,11 @@ public final class SearchIndex {
             try db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
             var found: String?
             try db.query("SELECT value FROM meta WHERE key = 'version'") { found = $0.text(0) }
+            // An index of this version must have exactly this version's schema: a file planted in
+            // the vault (a trigger, a view, a table of its own) is not used but made anew.
+            if found == Self.version, path != ":memory:", try Self.schema(of: db) != Self.expectedSchema {
+                throw ArchiveError.invalidDatabase(name: "search index", reason: "its tables are not the ones Quire makes")
+            }
             if found != Self.version {
                 for table in ["notes", "chunks", "grams", "vectors", "info"] { try db.execute("DROP TABLE IF EXISTS \(table)") }
                 try db.execute("CREATE TABLE notes (path TEXT PRIMARY KEY, digest INTEGER NOT NULL)")
@@ -111,15 +116,37 @@ public final class SearchIndex {
         } catch { throw .index(error.description) }
     }
 
-    /// Opens the index at `path`; one that cannot be read (damaged, or not SQLite) is removed and
-    /// made anew — it is a cache, rebuilt from the notes.
-    public static func openOrRebuild(path: String, io: FileIO = FileIO()) throws(SearchError) -> SearchIndex {
+    /// Opens the index at `path`; one that cannot be read (damaged, not SQLite, or not Quire's
+    /// schema) is removed and made anew — it is a cache, rebuilt from the notes — and `rebuilt`
+    /// hears why.
+    public static func openOrRebuild(path: String, io: FileIO = FileIO(), rebuilt: (String) -> Void = { _ in }) throws(SearchError) -> SearchIndex {
         do { return try SearchIndex(path: path) } catch {
             guard path != ":memory:" else { throw error }
-            for suffix in ["", "-wal", "-shm", "-journal"] { _ = io.removeFile(path + suffix) }
+            remove(path, io: io)
+            rebuilt(error.description)
             return try SearchIndex(path: path)
         }
     }
+
+    /// Removes the index file at `path` and SQLite's files beside it.
+    public static func remove(_ path: String, io: FileIO = FileIO()) {
+        for suffix in ["", "-wal", "-shm", "-journal"] { _ = io.removeFile(path + suffix) }
+    }
+
+    /// The schema's objects (type, name, table, statement), sorted by name.
+    static func schema(of db: SQLiteConnection) throws(ArchiveError) -> [String] {
+        var out: [String] = []
+        try db.query("SELECT type, name, tbl_name, coalesce(sql, '') FROM sqlite_master ORDER BY name") { row in
+            out.append([0, 1, 2, 3].map { row.text($0) ?? "" }.joined(separator: "\u{1F}"))
+        }
+        return out
+    }
+
+    /// The schema this version makes, read from an index made in memory.
+    static let expectedSchema: [String]? = {
+        guard let fresh = try? SearchIndex(path: ":memory:") else { return nil }
+        return try? schema(of: fresh.db)
+    }()
 
     /// The digest the note at `path` was indexed from, or nil when it is not in the index.
     public func digest(of path: String) throws(SearchError) -> UInt64? {

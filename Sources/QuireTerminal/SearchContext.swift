@@ -50,6 +50,8 @@ package struct SearchContext {
         case .noCacheForVectors:
             Output.error("quire: note: ranking by words only: this folder has no .quire folder to keep the notes' vectors in "
                          + "between commands (`quire init` makes one, then `quire index` computes them).")
+        case .indexRebuilt(let reason):
+            Output.error("quire: note: \(TerminalText.visible(reason)); the search index was made anew from the notes.")
         case .vectorsMissing(let missing, let chunks):
             Output.error("quire: note: \(missing) of \(chunks) chunks have no vector yet, so meaning ranks only the others; "
                          + "`quire index` computes them (about \(Self.duration(chunks: missing))).")

@@ -53,5 +53,31 @@ import Testing
         // A shape that does not match its byte range.
         let lying = try Safetensors(bytes: header(#"{"a":{"dtype":"F32","shape":[3],"data_offsets":[0,8]}}"#, data: 8), path: "m")
         #expect(throws: EmbeddingError.self) { try lying.tensor("a", shape: [3]) }
+        // Weights that are not finite numbers are found, located.
+        #expect(ok.nonFiniteValue() == nil)
+        var poisoned = header(#"{"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}}"#, data: 8)
+        poisoned.replaceSubrange((poisoned.count - 4)..., with: [0x00, 0x00, 0xC0, 0x7F])   // a NaN, little-endian
+        let nan = try Safetensors(bytes: poisoned, path: "m")
+        #expect(nan.nonFiniteValue() == .malformed(path: "m", location: "byte \(poisoned.count - 4)", reason: "tensor a holds a value that is not a finite number"))
+    }
+
+    /// The real model with one weight made NaN: refused at install, nothing written.
+    @Test func nanWeightsAreRefusedAtInstall() throws {
+        _ = try TestModel.encoder()
+        let installed = try TestModel.dataHome.get() + "/quire/models/" + EmbeddingModel.name
+        try withTempDir { dir in
+            try dir.makeFolder("nan")
+            for file in ["vocab.txt", "config.json"] {
+                try dir.write("nan/" + file, bytes: Array(try Data(contentsOf: URL(fileURLWithPath: installed + "/" + file))))
+            }
+            var weights = Array(try Data(contentsOf: URL(fileURLWithPath: installed + "/model.safetensors")))
+            // A float of the data section (after the 8-byte length and the header), near its end.
+            let start = 8 + weights.prefix(8).enumerated().reduce(0) { $0 | Int($1.element) << (8 * $1.offset) }
+            let k = start + (weights.count - 4_000 - start) / 4 * 4
+            weights.replaceSubrange(k..<(k + 4), with: [0x00, 0x00, 0x80, 0x7F])   // +infinity
+            try dir.write("nan/model.safetensors", bytes: weights)
+            #expect(throws: EmbeddingError.self) { try EmbeddingModel.install(from: dir.full("nan"), into: dir.full("target")) }
+            #expect(!FileManager.default.fileExists(atPath: dir.full("target")))
+        }
     }
 }

@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+import QuireTestSupport
+
+/// `.quire/cache/search.sqlite` comes with a vault someone shared: damaged, cut short, not SQLite,
+/// or a real database of its own with triggers and views. It is never trusted: made anew from the
+/// notes with a note saying why, no SQL of its runs, and the search answers.
+@Suite struct HostileSearchIndexTests {
+    static let index = ".quire/cache/search.sqlite"
+
+    /// A vault with two notes, indexed once; `plant` then replaces the index file's bytes.
+    func searchAfter(_ plant: (QuireRunner, URL) throws -> Void) throws -> (QuireRunner.Result, QuireRunner) {
+        let q = try QuireRunner()
+        try q.write("Biology/Cells.md", Data("# Cells\n\nMitochondria produce most of the cell's ATP.\n\nQ: What makes ATP?\nA: Mitochondria.\n".utf8))
+        try q.write("Chemistry/Salts.md", Data("# Salts\n\nAn ionic compound is held together by ionic bonds.\n".utf8))
+        #expect(try q.run(["search", "ionic"]).status == 0)
+        let file = q.vault.appendingPathComponent(Self.index)
+        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file.path + suffix) }
+        try plant(q, file)
+        return (try q.run(["search", "mitochondria"]), q)
+    }
+
+    /// The objects of the index's schema, as SQLite lists them.
+    func schema(_ q: QuireRunner) throws -> String {
+        try runPython("import sqlite3, sys\nc = sqlite3.connect(sys.argv[1])\nprint(sorted(r[0] + ' ' + r[1] for r in c.execute('SELECT type, name FROM sqlite_master')))",
+                      [q.vault.appendingPathComponent(Self.index).path])
+    }
+
+    @Test func bytesThatAreNotSQLiteAreReplaced() throws {
+        let (run, q) = try searchAfter { _, file in try Data((0..<50_000).map { UInt8(truncatingIfNeeded: $0 &* 7919) }).write(to: file) }
+        defer { q.cleanUp() }
+        #expect(run.status == 0 && run.stdout.contains("Biology/Cells.md"), "\(run)")
+        #expect(run.stderr.contains("the search index was made anew from the notes"), "\(run)")
+    }
+
+    @Test func anIndexCutShortIsReplaced() throws {
+        let (run, q) = try searchAfter { _, file in
+            let bytes = try Data(contentsOf: file)
+            try bytes.prefix(bytes.count / 2).write(to: file)
+        }
+        defer { q.cleanUp() }
+        #expect(run.status == 0 && run.stdout.contains("Biology/Cells.md"), "\(run)")
+        // And the next search uses the index made anew, without a note.
+        let again = try q.run(["search", "ionic"])
+        #expect(again.status == 0 && again.stdout.contains("Chemistry/Salts.md") && !again.stderr.contains("made anew"), "\(again)")
+    }
+
+    /// Quire's own index with a trigger and a view added (the version Quire writes, so it would
+    /// otherwise be used): the trigger would write a table of its own on every indexed note.
+    @Test func anIndexWithTriggersOrViewsIsNotUsed() throws {
+        let (run, q) = try searchAfter { _, file in
+            _ = try runPython("""
+                import sqlite3, sys
+                c = sqlite3.connect(sys.argv[1])
+                c.execute("CREATE TABLE pwned (x TEXT)")
+                c.execute("CREATE TRIGGER t AFTER INSERT ON notes BEGIN INSERT INTO pwned VALUES (new.path); END")
+                c.execute("CREATE TRIGGER d AFTER DELETE ON notes BEGIN INSERT INTO pwned VALUES (old.path); END")
+                c.execute("CREATE VIEW v AS SELECT * FROM notes")
+                c.execute("DELETE FROM notes WHERE path = 'Chemistry/Salts.md'")
+                c.commit()
+                """, [file.path])
+        }
+        defer { q.cleanUp() }
+        #expect(run.status == 0 && run.stdout.contains("Biology/Cells.md"), "\(run)")
+        #expect(run.stderr.contains("its tables are not the ones Quire makes; the search index was made anew from the notes."), "\(run)")
+        let objects = try schema(q)
+        #expect(!objects.contains("pwned") && !objects.contains("trigger") && !objects.contains("view"), "\(objects)")
+        #expect(try q.run(["search", "ionic"]).stdout.contains("Chemistry/Salts.md"))
+    }
+
+    /// A database of someone else's making, claiming Quire's version in a `meta` table.
+    @Test func aForeignDatabaseClaimingTheVersionIsNotUsed() throws {
+        let (run, q) = try searchAfter { _, file in
+            try FileManager.default.removeItem(at: file)
+            _ = try runPython("""
+                import sqlite3, sys
+                c = sqlite3.connect(sys.argv[1])
+                c.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+                c.execute("INSERT INTO meta VALUES ('version', '7'), ('model', 'all-MiniLM-L6-v2/i8')")
+                c.execute("CREATE VIEW notes AS WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT n AS path, n AS digest FROM r")
+                c.commit()
+                """, [file.path])
+        }
+        defer { q.cleanUp() }
+        #expect(run.status == 0 && run.stdout.contains("Biology/Cells.md"), "\(run)")
+        #expect(run.stderr.contains("made anew"), "\(run)")
+        #expect(!(try schema(q)).contains("view"))
+    }
+}
