@@ -170,7 +170,7 @@ let package = Package(
             name: "QuireFuzz",
             dependencies: [
                 "QuireVault", "QuireSupport", "QuireModel", "QuireMarkdown", "QuireSystem", "QuireParsing", "QuireIndex",
-                "QuireReview", "QuireInterchange", "QuireArchive",
+                "QuireReview", "QuireInterchange", "QuireArchive", "QuireIngest", "QuireEmbedding", "QuireGeneration",
             ],
             path: "Fuzz/QuireFuzz"
         ),

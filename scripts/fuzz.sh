@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(frontmatter frontmatter-diff note obsidian log config query render csv html anki json)
+[ ${#targets[@]} -eq 0 ] && targets=(frontmatter frontmatter-diff note obsidian log config query render csv html anki json pdfxml ocrtsv transcript safetensors llmreply)
 
 # The C target of the cmark-gfm shim gets the same instrumentation as the Swift code (-Xcc).
 flags=(-Xswiftc -sanitize=fuzzer,address -Xswiftc -DQUIRE_FUZZER -Xswiftc -use-ld=lld

@@ -16,6 +16,9 @@ import QuireSystem
 import QuireIndex
 import QuireInterchange
 import QuireArchive
+import QuireEmbedding
+import QuireGeneration
+import QuireIngest
 import QuireParsing
 import QuireReview
 import QuireSupport
@@ -59,6 +62,24 @@ enum FuzzTarget: String, CaseIterable {
     /// JSON text as Anki's collections hold it (note types, decks, media maps) and the Obsidian
     /// plugin's settings: read, and what was read written and read again to the same value.
     case json
+    /// poppler's XML (`pdftohtml -xml`) laid out and converted into a note, as `quire import pdf` does.
+    case pdfxml
+    /// tesseract's TSV read, then merged into a page with a text line, as OCR of a PDF's page is.
+    case ocrtsv
+    /// A speech engine's words (the first byte picks pocketsphinx's or faster-whisper's runner's
+    /// lines) read and written as a note.
+    case transcript
+    /// A safetensors file's header read, every tensor's range checked and its values scanned.
+    case safetensors
+    /// A language model's reply to a request for cards, held against a fixed note's sentences.
+    case llmreply
+
+    /// The sentences of a short note, for the replies of ``llmreply``.
+    static let sentences: [SourceSentence] = {
+        let bytes = Array("# Cells\n\nThe mitochondrion is the organelle that produces most of the cell's ATP. Its inner membrane is folded into **cristae**.\n".utf8)
+        guard let note = NoteParser.parse(bytes, path: "cells.md").note else { return [] }
+        return NoteProse.sentences(of: note, bytes: bytes)
+    }()
 
     /// Runs the target on one input.
     func run(_ bytes: [UInt8]) {
@@ -120,6 +141,24 @@ enum FuzzTarget: String, CaseIterable {
                     fatalError("JSON read, written and read again differs")
                 }
             }
+        case .pdfxml:
+            _ = PDFMarkdown.convert(PDFLayout(xml: bytes))
+        case .ocrtsv:
+            let read = OCRText(tsv: bytes)
+            let line = PDFLayout.Line(top: 10, left: 10, width: 300, height: 12, size: 12, bold: false, text: "A line the text layer has")
+            _ = PDFMarkdown.convert(PDFLayout(pages: [PDFLayout.Page(number: 1, height: 792, width: 612, lines: [line])]), ocr: [1: read])
+        case .transcript:
+            let rest = Array(bytes.dropFirst())
+            let transcript = bytes.first.map { $0 & 1 == 0 } ?? true
+                ? Transcript(pocketsphinx: rest, offset: 12, duration: 60) : Transcript(whisper: rest, duration: 60)
+            _ = TranscriptMarkdown.convert(transcript, engine: .pocketsphinx, recording: "fuzz.wav")
+        case .safetensors:
+            if let file = try? Safetensors(bytes: bytes, path: "fuzz.safetensors") {
+                for name in file.names { _ = try? file.tensor(name, shape: [1]) }
+                _ = file.nonFiniteValue()
+            }
+        case .llmreply:
+            _ = ModelCards.parse(String(decoding: bytes, as: UTF8.self), sentences: Self.sentences)
         case .html:
             let converted = HTMLToMarkdown.convert(String(decoding: bytes, as: UTF8.self)) { "assets/" + $0 }
             if converted.markdown.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\n" && $0 != "\t") || (0x7F...0x9F).contains($0.value) }) {

@@ -6,7 +6,8 @@ import QuireTestSupport
 /// QuireFuzz on every test run: each parser takes every seed without crashing. scripts/fuzz.sh
 /// runs the same targets under libFuzzer and AddressSanitizer.
 @Suite(.tags(.slow)) struct FuzzCorpusTests {
-    static let targets = ["frontmatter", "frontmatter-diff", "note", "obsidian", "log", "config", "query", "render", "csv", "html", "anki", "json"]
+    static let targets = ["frontmatter", "frontmatter-diff", "note", "obsidian", "log", "config", "query", "render", "csv", "html", "anki", "json",
+                          "pdfxml", "ocrtsv", "transcript", "safetensors", "llmreply"]
 
     @Test(arguments: targets)
     func seedsPassEveryParser(_ target: String) throws {
