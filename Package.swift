@@ -123,7 +123,8 @@ let package = Package(
             name: "QuireServer",
             dependencies: ["QuireVault", "QuireSupport", "QuireModel", "QuireScheduling", "QuireMarkdown", "QuireSystem", "QuireIndex",
                            "QuireReview", "QuireWatch", "QuireStudy", "QuireCuration", "QuireSearch", "QuireGeneration", "QuireApp", "QuireReport", "CQREncode",
-                           .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
+                           .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdCore", package: "hummingbird"),
+                           .product(name: "Logging", package: "swift-log"),
                            .product(name: "HTTPTypes", package: "swift-http-types")]
         ),
         // Packages from other programs: zip archives, zstd, SQLite databases (C libraries wrapped).

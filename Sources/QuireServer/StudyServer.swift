@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import QuireModel
@@ -88,7 +89,13 @@ public struct StudyServer: Sendable {
         logger.logLevel = .critical
         let host = settings.host
         let token = settings.token
-        let app = Application(router: router, configuration: .init(address: .hostname(host, port: settings.port), serverName: nil),
+        // Bounded clients: headers of 16 KB a field and 32 KB in all, 100 fields; a connection idle
+        // (or sending its request's head slowly) for 30 s closed; 64 connections at once.
+        let http = HTTP1Channel.Configuration(idleTimeout: .seconds(30), httpDecoderConfiguration: .init(
+            maxHeaderFieldSize: 16 << 10, maxHeaderListSize: 32 << 10, maxHeaderFieldCount: 100))
+        let app = Application(router: router, server: .http1(configuration: http),
+                              configuration: .init(address: .hostname(host, port: settings.port), serverName: nil,
+                                                   availableConnectionsDelegate: MaximumAvailableConnections(64)),
                               onServerRunning: { channel in
                                   // With port 0 the system chose one: the gate learns it before answering.
                                   let port = channel.localAddress?.port ?? settings.port
@@ -157,6 +164,11 @@ struct GateMiddleware<Context: RequestContext>: RouterMiddleware {
         if request.method != .get && request.method != .head {
             // The page's own header: a page of another site cannot send it without asking first.
             guard request.headers[HTTPField.Name.quirePage] == "1" else { return Self.refusal(.forbidden, "Changes come from the page only.") }
+            // Fetch metadata: a browser says where a request comes from; only the page itself
+            // (or the user, typing) may change anything.
+            if let site = request.headers[HTTPField.Name.secFetchSite], !["same-origin", "none"].contains(site.lowercased()) {
+                return Self.refusal(.forbidden, "Requests from other sites are refused.")
+            }
         }
         let response = try await next(request, context)
         return Self.secured(response, path: request.uri.path)
@@ -196,4 +208,6 @@ extension HTTPField.Name {
     /// The header the page sends with every change (`X-Quire-Page: 1`).
     static var quirePage: Self { .init("X-Quire-Page") ?? .xContentTypeOptions }
     static var referrerPolicy: Self { .init("Referrer-Policy") ?? .xContentTypeOptions }
+    /// `Sec-Fetch-Site`: the browser's word on where a request comes from.
+    static var secFetchSite: Self { .init("Sec-Fetch-Site") ?? .origin }
 }

@@ -163,7 +163,10 @@ import QuireTestSupport
         }
         // Other sites' requests.
         for name in ["foreign origin", "null origin", "no page header"] { #expect(status(name) == 403, "\(name)") }
-        #expect(status("own origin") == 200)
+        #expect(status("own origin") == 200 && status("same-origin fetch") == 200)
+        for name in ["cross-site fetch", "same-site fetch"] { #expect(status(name) == 403, "\(name)") }
+        // Headers past their limits: an error status or the connection closed, never an answer.
+        for name in ["huge header", "many headers"] { #expect(status(name) == 0 || status(name) >= 400, "\(name): \(status(name))") }
         // Files: the image only; every way out of the vault, into its hidden folders, through
         // links or special files is "not found".
         #expect(status("image") == 200 && seen["image type"] as? String == "image/png")

@@ -75,6 +75,19 @@ def attacks(url, vault):
     status("null origin", "POST", "/api/sessions", dict(page, Origin="null"), body="{}")
     status("no page header", "POST", "/api/sessions", dict(cookie, **{"Content-Type": "text/plain"}), body="{}")
     status("own origin", "POST", "/api/sessions", dict(page, Origin=f"http://{host}:{port}"), body="{}")
+    # Fetch metadata: a browser's cross-site or same-site (another port) request changes nothing.
+    status("cross-site fetch", "POST", "/api/sessions", dict(page, **{"Sec-Fetch-Site": "cross-site"}), body="{}")
+    status("same-site fetch", "POST", "/api/sessions", dict(page, **{"Sec-Fetch-Site": "same-site"}), body="{}")
+    status("same-origin fetch", "POST", "/api/sessions", dict(page, **{"Sec-Fetch-Site": "same-origin"}), body="{}")
+    # Headers past their limits: refused, the server still answering.
+    try:
+        status("huge header", "GET", "/api/overview", dict(cookie, **{"X-Big": "a" * 40000}))
+    except Exception:
+        out["huge header"] = 0
+    try:
+        status("many headers", "GET", "/api/overview", dict(cookie, **{f"X-H{i}": "a" for i in range(300)}))
+    except Exception:
+        out["many headers"] = 0
     # Files: traversal in every spelling, hidden folders, links, special files.
     for name, path in [
         ("image", "/file/Web/dot.png"),
