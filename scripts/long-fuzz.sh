@@ -28,7 +28,7 @@ while [ $# -gt 0 ]; do
         *) targets+=("$1"); shift ;;
     esac
 done
-[ ${#targets[@]} -eq 0 ] && targets=(json query csv config anki log frontmatter frontmatter-diff obsidian html note render)
+[ ${#targets[@]} -eq 0 ] && targets=(json query csv config anki log frontmatter frontmatter-diff obsidian html note render pdfxml ocrtsv transcript safetensors llmreply)
 dir=.build/fuzz-long
 ledger=Fuzz/ledger.tsv
 mkdir -p "$dir/findings" "$dir/corpus"

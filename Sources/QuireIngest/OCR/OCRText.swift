@@ -48,14 +48,17 @@ public struct OCRText: Sendable, Equatable {
         var lastParagraph: (Int, Int)?, lastLine: Int?
         for row in String(decoding: bytes, as: UTF8.self).split(separator: "\n").dropFirst() {
             let f = row.split(separator: "\t", omittingEmptySubsequences: false)
-            let box = f.count >= 10 ? f[6..<10].map { Double($0).flatMap { $0.isFinite && $0 >= 0 ? $0 : nil } ?? 0 } : [0, 0, 0, 0]
+            // Boxes within an image's possible size, confidences within tesseract's 0–100: nothing
+            // read from the rows makes a figure that overflows later (fuzzing found both).
+            let box = f.count >= 10 ? f[6..<10].map { Double($0).flatMap { $0.isFinite && $0 >= 0 ? min($0, 1e6) : nil } ?? 0 } : [0, 0, 0, 0]
             if f.count >= 10, f[0] == "1" {
                 imageWidth = box[2]
                 imageHeight = box[3]
                 continue
             }
             guard f.count >= 12, f[0] == "5", let block = Int(f[2]), let paragraph = Int(f[3]), let line = Int(f[4]),
-                  let confidence = Double(f[10]), confidence >= 0 else { continue }
+                  let read = Double(f[10]), read.isFinite, read >= 0 else { continue }
+            let confidence = min(100, read)
             let text = String(f[11...].joined(separator: "\t")).filter { !$0.isWhitespace || $0 == " " }
             guard !text.isEmpty else { continue }
             if lastParagraph.map({ $0 != (block, paragraph) }) ?? true {

@@ -66,7 +66,8 @@ public enum PDFInk {
     /// third of its height, for accents and descenders). `page` in the layout's units; the image
     /// covers the whole page. Linear in the pixels and the lines' area.
     public static func uncoveredEdges(_ image: GrayImage, page: PDFLayout.Page) -> Double {
-        guard page.width > 0, page.height > 0, image.width > 1, image.height > 1 else { return 0 }
+        // A page under a point wide (a hostile MediaBox) would scale its lines past any pixel.
+        guard page.width >= 1, page.height >= 1, image.width > 1, image.height > 1 else { return 0 }
         let width = image.width, height = image.height
         let sx = Double(width) / page.width, sy = Double(height) / page.height
         var cover = RectangleCover(width: width, height: height)

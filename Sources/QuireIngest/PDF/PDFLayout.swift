@@ -93,13 +93,14 @@ public struct PDFLayout: Sendable, Equatable {
                 if let page = current { finish(page) }
                 let attributes = Self.attributes(tag)
                 current = Page(number: Int(attributes["number"] ?? "") ?? pages.count + 1,
-                               height: Double(attributes["height"] ?? "") ?? 0, width: Double(attributes["width"] ?? "") ?? 0, lines: [])
+                               height: max(0, Self.finite(attributes["height"])), width: max(0, Self.finite(attributes["width"])), lines: [])
             } else if tag.hasPrefix("/page") {
                 if let page = current { finish(page) }
                 current = nil
             } else if tag.hasPrefix("fontspec") {
                 let attributes = Self.attributes(tag)
-                if let id = attributes["id"], let size = Double(attributes["size"] ?? "") {
+                if let id = attributes["id"], attributes["size"].flatMap(Double.init) != nil {
+                    let size = max(0, Self.finite(attributes["size"]))
                     let family = (attributes["family"] ?? "").lowercased()
                     // A bullet font (not TeX's math symbols, whose braces open formulas).
                     let symbol = family.contains("dingbat") || family.contains("wingding") || (family.contains("symbol") && !family.contains("math"))
@@ -130,10 +131,11 @@ public struct PDFLayout: Sendable, Equatable {
         self.pages = pages
     }
 
-    /// A number attribute, 0 when missing, malformed or not finite.
+    /// A number attribute, 0 when missing, malformed or not finite; within ±1,000,000 (a page is
+    /// at most 200 inches, 14,400 points: no figure read here can overflow what is computed from it).
     static func finite(_ text: String?) -> Double {
         guard let value = text.flatMap(Double.init), value.isFinite else { return 0 }
-        return value
+        return min(1e6, max(-1e6, value))
     }
 
     /// The page's fragments joined into the lines a reader sees: a fragment goes on the line

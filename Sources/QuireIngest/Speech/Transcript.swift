@@ -46,7 +46,7 @@ public struct Transcript: Sendable, Equatable {
         for line in String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline) {
             let f = line.split(separator: " ", omittingEmptySubsequences: true)
             guard f.count == 4, let start = Double(f[1]), let end = Double(f[2]), let p = Double(f[3]),
-                  start.isFinite, end.isFinite, start >= 0, end >= start else { continue }
+                  start.isFinite, end.isFinite, start >= 0, end >= start, end + offset <= Self.latest else { continue }
             var text = f[0]
             if text.hasSuffix(")"), let open = text.lastIndex(of: "("), text[text.index(after: open)...].dropLast().allSatisfy(\.isNumber) {
                 text = text[..<open]
@@ -63,13 +63,17 @@ public struct Transcript: Sendable, Equatable {
         for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
             let f = line.split(separator: "\t", maxSplits: 3, omittingEmptySubsequences: false)
             guard f.count == 4, let start = Double(f[0]), let end = Double(f[1]), let p = Double(f[2]),
-                  start.isFinite, end.isFinite, start >= 0, end >= start else { continue }
+                  start.isFinite, end.isFinite, start >= 0, end >= start, end <= Self.latest else { continue }
             let text = Self.clean(f[3])
             guard !text.isEmpty else { continue }
             words.append(Word(text, start: start, end: end, probability: min(1, max(0, p))))
         }
         self.init(words: words, duration: duration)
     }
+
+    /// The latest time a word may end at, in seconds: past the longest recording read (a time
+    /// beyond it is no word's, and would overflow the clock's figures; fuzzing found one).
+    static let latest = Double(SpeechRecognizer.maximumSeconds) + 60
 
     /// A word without control characters or surrounding blanks, at most ``longestWord`` characters.
     static func clean(_ text: Substring) -> String {

@@ -146,6 +146,20 @@ import Testing
         #expect(!PDFInk.needsOCR(full, image: drawn))
     }
 
+    /// Figures in poppler's XML past any real page (a hostile PDF's) are held within bounds: a
+    /// page's size, a line's place, a font's size; nothing computed from them overflows.
+    @Test func numbersPastAnyPageAreBounded() {
+        let xml = #"<pdf2xml><fontspec id="0" size="1e308" family="x"/><page number="1" height="1e-300" width="inf">"#
+            + #"<text top="1e300" left="-1e300" width="nan" height="1e400" font="0">far away</text></page></pdf2xml>"#
+        let layout = PDFLayout(xml: Array(xml.utf8))
+        let page = layout.pages.first
+        #expect(page?.width == 0 && page.map { $0.height < 1 } == true)
+        let line = PDFLayout.Line(top: 1e6, left: -1e6, width: 1e6, height: 1e6, size: 1, bold: false, text: "x")
+        let tiny = PDFLayout.Page(number: 1, height: 1e-300, width: 1e-300, lines: [line])
+        #expect(PDFInk.uncoveredEdges(Self.image(width: 10, height: 10, strokes: (0..<5, 0..<5)), page: tiny) == 0)
+        _ = PDFMarkdown.convert(layout)
+    }
+
     /// A page without text is read by OCR when it shows ink; a blank one (a PDF of thousands of
     /// empty pages) costs its small rendering only; one that could not be rendered is read.
     @Test func aPageWithoutTextIsReadOnlyWhenItShowsInk() {
