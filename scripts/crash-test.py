@@ -142,6 +142,16 @@ def setup_sync(quire, vault):
     run(quire, vault, ["grade", CARD, "again", "--at", NOW])
 
 
+def setup_image(quire, vault):
+    # A slide of the real deck as a photo-sized PNG (150 dpi), outside the vault.
+    subprocess.run(["pdftoppm", "-r", "150", "-png", "-singlefile", "-f", "12", "-l", "12", PDF,
+                    os.path.join(os.path.dirname(vault), "slide")], check=True, capture_output=True)
+
+
+def image_args(vault):
+    return ["import", "image", os.path.join(os.path.dirname(vault), "slide.png"), "--to", "Imported", "--now", NOW]
+
+
 def csv_args(vault):
     return ["import", "csv", os.path.join(os.path.dirname(vault), "cards.csv"), "--now", NOW]
 
@@ -168,12 +178,14 @@ COMMANDS = [
     ("config-set", setup_none, ["config", "set", "new_per_day", "17"], None),
     ("new", setup_none, ["new", "Crash note", "A first paragraph.", "A second one.", "--now", NOW], None),
     ("category-add", setup_none, ["category", "add", "Crash", "--color", "#3b82f6"], None),
+    ("import-image", setup_image, image_args, None),
+    ("optimize-write", setup_none, ["optimize", "--write"], None),
 ]
 
 # Imports that make a new note each time (no duplicate check, as a PDF's or a recording's):
 # importing again after a kill that finished one gives a second note, so "again" is checked only
 # after a kill that left none.
-MAKES_NEW = {"import-pdf"}
+MAKES_NEW = {"import-pdf", "import-image"}
 
 
 def reference_copy(work, vault):
