@@ -1,0 +1,284 @@
+#!/usr/bin/env python3
+"""Everything at once on one vault: nothing a review logs and nothing an editor writes is lost.
+
+    scripts/concurrency-trial.py [--seconds N] [--quire PATH] [--seed S] [--keep]
+
+A copy of SampleVault/ is made a git repository with a remote (a bare repository beside it) and a
+second clone, "the other device". For N seconds (default 600), at the same time:
+
+  - `quire serve` grades through its page's API: a session is started and each card graded with a
+    random answer, as the page does;
+  - `quire review --plain` grades one card at a time, as in a terminal;
+  - an editor rewrites a random note every half second — half the time by a temporary file renamed
+    over it (vim, VS Code), half in place (nano) — adding a line with a unique marker, after checking
+    the note did not change since it read it, as an editor does before it saves;
+  - `quire watch` keeps the index current;
+  - `quire sync` runs every five seconds, and the other device grades a card and syncs every ten.
+
+Then everything stops, both devices sync until they agree, and the trial checks:
+
+  1. `quire replay --check` passes: every answer in the log is in the notes' scheduling keys;
+  2. every marker the editor wrote is in the notes (no outside edit was lost);
+  3. the log holds every answer the page, the terminal and the other device reported as taken
+     (at least that many grade lines: a grade can be logged and its reply lost to a closing
+     connection, never the other way round);
+  4. `quire check` reports no error and no temporary file is left;
+  5. the two devices hold the same notes.
+
+Prints the counts and exits 1 on a broken check, keeping the folder. Figures go in docs/RELIABILITY.md.
+"""
+import argparse
+import http.client
+import json
+import os
+import random
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+ENV = dict(os.environ, NO_COLOR="1", GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.org",
+           GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.org")
+
+
+def run(quire, vault, args, stdin=None, timeout=120):
+    return subprocess.run([quire, "-C", vault] + args, input=stdin, capture_output=True, text=True, env=ENV, timeout=timeout)
+
+
+def git(cwd, *args):
+    subprocess.run(["git", "-C", cwd] + list(args), check=True, capture_output=True, env=ENV)
+
+
+def notes(vault):
+    out = {}
+    for base, dirs, files in os.walk(vault):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        for f in files:
+            if f.endswith(".md"):
+                path = os.path.join(base, f)
+                out[os.path.relpath(path, vault)] = open(path, "rb").read()
+    return out
+
+
+def grade_lines(vault):
+    n = 0
+    folder = os.path.join(vault, ".quire", "log")
+    for name in os.listdir(folder) if os.path.isdir(folder) else []:
+        with open(os.path.join(folder, name), "rb") as f:
+            n += sum(1 for line in f if b" grade " in line)
+    return n
+
+
+class Trial:
+    def __init__(self, quire, work, seed):
+        self.quire = quire
+        self.work = work
+        self.vault = os.path.join(work, "vault")
+        self.other = os.path.join(work, "other")
+        self.rng = random.Random(seed)
+        self.stop = threading.Event()
+        self.lock = threading.Lock()
+        self.counts = {"page grades": 0, "terminal grades": 0, "other device grades": 0, "editor saves": 0,
+                       "editor saves skipped (note changed)": 0, "syncs": 0, "syncs refused": 0, "page errors": 0}
+        self.markers = []
+        self.failures = []
+
+    def count(self, name, n=1):
+        with self.lock:
+            self.counts[name] += n
+
+    def setup(self):
+        shutil.copytree(os.path.join(ROOT, "SampleVault"), self.vault, symlinks=True)
+        remote = os.path.join(self.work, "remote.git")
+        git(self.vault, "init", "-q", "-b", "main")
+        git(self.vault, "add", "-A")
+        git(self.vault, "commit", "-q", "-m", "start")
+        subprocess.run(["git", "init", "-q", "--bare", "-b", "main", remote], check=True)
+        git(self.vault, "remote", "add", "origin", remote)
+        git(self.vault, "push", "-q", "-u", "origin", "main")
+        run(self.quire, self.vault, ["git", "setup"])
+        subprocess.run(["git", "clone", "-q", remote, self.other], check=True, env=ENV)
+        run(self.quire, self.other, ["git", "setup"])
+
+    # The page.
+    def page(self, url):
+        m = re.match(r"http://([^:/]+):(\d+)/\?token=(\w+)", url)
+        host, port, token = m.group(1), int(m.group(2)), m.group(3)
+        headers = {"Cookie": f"quire_{port}={token}", "X-Quire-Page": "1", "Content-Type": "application/json",
+                   "Host": f"{host}:{port}"}
+
+        def post(path, body):
+            c = http.client.HTTPConnection(host, port, timeout=30)
+            c.request("POST", path, body=json.dumps(body), headers=headers)
+            r = c.getresponse()
+            data = r.read()
+            c.close()
+            return r.status, (json.loads(data) if data[:1] == b"{" else {})
+
+        while not self.stop.is_set():
+            try:
+                status, state = post("/api/sessions", {})
+                session = state.get("session")
+                while session and not self.stop.is_set() and state.get("card"):
+                    card = state["card"]["id"]
+                    status, state = post(f"/api/sessions/{session}/grade", {"card": card, "rating": self.rng.choice(["again", "hard", "good", "easy"])})
+                    # Taken: the page says the answer and the next due time ("Good: learning, due …").
+                    if status == 200 and re.match(r"(Again|Hard|Good|Easy)\b", state.get("message") or ""):
+                        self.count("page grades")
+                    elif status != 200:
+                        self.count("page errors")
+                        break
+                    time.sleep(0.2)
+            except (OSError, http.client.HTTPException, ValueError) as error:
+                self.count("page errors")
+                self.page_error = repr(error)
+            time.sleep(0.5)
+
+    def terminal(self):
+        while not self.stop.is_set():
+            r = run(self.quire, self.vault, ["review", "--plain"], stdin=" \n" + self.rng.choice("1234") + "\nq\n")
+            taken = re.search(r"Session done: \d+ cards?, (\d+) answers?", r.stdout)
+            if taken:
+                self.count("terminal grades", int(taken.group(1)))
+            time.sleep(0.3)
+
+    def editor(self):
+        k = 0
+        while not self.stop.is_set():
+            time.sleep(0.5)
+            paths = sorted(notes(self.vault))
+            path = os.path.join(self.vault, self.rng.choice(paths))
+            try:
+                before = open(path, "rb").read()
+            except OSError:
+                continue
+            k += 1
+            marker = f"Edited outside Quire, marker {k:05d}."
+            text = before + (b"" if before.endswith(b"\n") else b"\n") + b"\n" + marker.encode() + b"\n"
+            time.sleep(0.05)   # the user typing
+            # As an editor does before it saves: the file must be as it read it.
+            if open(path, "rb").read() != before:
+                self.count("editor saves skipped (note changed)")
+                continue
+            if self.rng.random() < 0.5:
+                temp = path + f".edit{k}~"
+                with open(temp, "wb") as f:
+                    f.write(text)
+                    f.flush()
+                    os.fsync(f.fileno())
+                os.rename(temp, path)
+            else:
+                with open(path, "r+b") as f:
+                    f.write(text)
+                    f.truncate()
+            with self.lock:
+                self.markers.append((os.path.relpath(path, self.vault), marker))
+            self.count("editor saves")
+
+    def syncing(self):
+        while not self.stop.is_set():
+            time.sleep(5)
+            r = run(self.quire, self.vault, ["sync"], timeout=300)
+            self.count("syncs" if r.returncode == 0 else "syncs refused")
+
+    def other_device(self):
+        while not self.stop.is_set():
+            time.sleep(10)
+            r = run(self.quire, self.other, ["review", "--plain"], stdin=" \n3\nq\n")
+            taken = re.search(r"Session done: \d+ cards?, (\d+) answers?", r.stdout)
+            if taken:
+                self.count("other device grades", int(taken.group(1)))
+            run(self.quire, self.other, ["sync"], timeout=300)
+
+    def go(self, seconds):
+        self.setup()
+        before = grade_lines(self.vault)
+        serve = subprocess.Popen([self.quire, "-C", self.vault, "serve", "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                 text=True, env=ENV, start_new_session=True)
+        url = None
+        while url is None:
+            line = serve.stdout.readline()
+            if not line:
+                raise AssertionError("quire serve printed no address")
+            found = re.search(r"http://127\.0\.0\.1:\d+/\?token=\w+", line)
+            url = found.group(0) if found else None
+        watch = subprocess.Popen([self.quire, "-C", self.vault, "watch"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                 env=ENV, start_new_session=True)
+        threads = [threading.Thread(target=t, daemon=True) for t in
+                   (lambda: self.page(url), self.terminal, self.editor, self.syncing, self.other_device)]
+        for t in threads:
+            t.start()
+        time.sleep(seconds)
+        self.stop.set()
+        for t in threads:
+            t.join(timeout=600)
+        for p in (serve, watch):
+            os.killpg(p.pid, signal.SIGINT)
+            p.wait(timeout=60)
+
+        # Both devices sync until they agree.
+        for _ in range(4):
+            run(self.quire, self.vault, ["sync"], timeout=300)
+            run(self.quire, self.other, ["sync"], timeout=300)
+        return before
+
+    def check(self, before):
+        replay = run(self.quire, self.vault, ["replay", "--check"])
+        if replay.returncode != 0:
+            self.failures.append("replay --check: " + (replay.stdout + replay.stderr)[-1500:])
+        final = notes(self.vault)
+        lost = [(p, m) for p, m in self.markers if m.encode() not in final.get(p, b"")]
+        # A note renamed or moved keeps its marker elsewhere: look in every note before calling it lost.
+        everything = b"".join(final.values())
+        lost = [(p, m) for p, m in lost if m.encode() not in everything]
+        if lost:
+            self.failures.append(f"{len(lost)} editor markers lost, first: {lost[:3]}")
+        logged = grade_lines(self.vault) - before
+        reported = self.counts["page grades"] + self.counts["terminal grades"] + self.counts["other device grades"]
+        if logged < reported:
+            self.failures.append(f"{logged} grades logged, {reported} reported taken")
+        self.counts["grade lines logged"] = logged
+        check = run(self.quire, self.vault, ["check"])
+        if check.returncode != 0:
+            self.failures.append("check: " + (check.stdout + check.stderr)[-1500:])
+        left = [os.path.join(b, f) for b, d, fs in os.walk(self.vault) for f in fs if f.endswith(".tmp") and ".quire-" in f]
+        if left:
+            self.failures.append(f"temporary files left: {left[:3]}")
+        if notes(self.other) != final:
+            differ = sorted(set(notes(self.other).items()) ^ set(final.items()))
+            self.failures.append(f"the devices differ in {len(differ)} notes: {[p for p, _ in differ[:4]]}")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--seconds", type=int, default=600)
+    ap.add_argument("--quire", default=os.path.join(ROOT, ".build", "release", "quire"))
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--keep", action="store_true")
+    args = ap.parse_args()
+    work = tempfile.mkdtemp(prefix="quire-concurrency-")
+    trial = Trial(os.path.abspath(args.quire), work, args.seed)
+    before = trial.go(args.seconds)
+    trial.check(before)
+    for name, n in trial.counts.items():
+        print(f"{name}: {n}")
+    if getattr(trial, "page_error", None):
+        print(f"last page error: {trial.page_error}")
+    if trial.failures:
+        for f in trial.failures:
+            print("BROKEN: " + f)
+        print(f"kept: {work}")
+        return 1
+    print(f"{args.seconds} s, nothing lost")
+    if not args.keep:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
