@@ -180,6 +180,7 @@ COMMANDS = [
     ("category-add", setup_none, ["category", "add", "Crash", "--color", "#3b82f6"], None),
     ("import-image", setup_image, image_args, None),
     ("optimize-write", setup_none, ["optimize", "--write"], None),
+    ("search-index", setup_cold, ["index"], None),
 ]
 
 # Imports that make a new note each time (no duplicate check, as a PDF's or a recording's):
@@ -264,6 +265,12 @@ def trial(quire, sample, name, setup, args, stdin, delay, keep):
                     raise AssertionError("importing again after the kill: the notes differ from an unkilled import's")
             if logged(vault, "grade") != events_after:
                 raise AssertionError(f"importing again: {logged(vault, 'grade')} answers logged, not {events_after}")
+        if name == "search-index":
+            # The search index killed while written: the next search answers (from the index as it
+            # was left, or made anew from the notes), and finds what an unkilled index finds.
+            found = run(quire, vault, ["search", "mitochondria"])
+            if found.returncode != 0 or "Biology/Cells/mitochondria.md" not in found.stdout:
+                raise AssertionError(f"search after a killed index: exit {found.returncode}: {(found.stdout + found.stderr)[-800:]}")
         if name == "sync":
             # As a user would, a moment later: a lock younger than two seconds may be a git
             # command's that is starting, and is waited for.
