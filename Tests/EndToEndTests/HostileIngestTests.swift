@@ -90,6 +90,52 @@ import QuireTestSupport
         #expect(!run.stderr.contains("huge.pdf: /"), "\(run)")
     }
 
+    /// A helper program dies with Quire: `quire import image` killed with SIGKILL while ImageMagick
+    /// or tesseract reads a large noisy image (seconds of work) leaves neither behind.
+    @Test(.requires(.tesseract, .imageMagick)) func aHelperDiesWithQuire() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        let png = q.vault.deletingLastPathComponent().appendingPathComponent("noise.png").path
+        _ = try QuireRunner.execute(URL(fileURLWithPath: "/usr/bin/env"), ["convert", "-size", "5000x5000", "xc:", "+noise", "Random",
+                                                                           "-colorspace", "Gray", png])
+        let quire = Process()
+        quire.executableURL = QuireRunner.executable
+        quire.arguments = ["-C", q.vault.path, "import", "image", png]
+        quire.standardOutput = FileHandle.nullDevice
+        quire.standardError = FileHandle.nullDevice
+        try quire.run()
+        // Its children, as /proc lists them: wait for a helper to be running.
+        func children() -> [Int32] {
+            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+            return tasks.compactMap(Int32.init).filter { pid in
+                guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                      let close = stat.lastIndex(of: ")") else { return false }
+                let fields = stat[stat.index(after: close)...].split(separator: " ")
+                return fields.count > 1 && Int32(fields[1]) == quire.processIdentifier
+            }
+        }
+        var helpers: [Int32] = []
+        let start = Date()
+        while helpers.isEmpty, Date().timeIntervalSince(start) < 60, quire.isRunning {
+            helpers = children()
+            if helpers.isEmpty { usleep(20_000) }
+        }
+        #expect(!helpers.isEmpty, "no helper started")
+        // Running, past its start (the launcher has become the program).
+        usleep(500_000)
+        func running(_ pid: Int32) -> Bool {
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return false }
+            return stat[stat.index(after: close)...].split(separator: " ").first != "Z"
+        }
+        helpers = helpers.filter(running)
+        #expect(!helpers.isEmpty, "the helper ended before quire was killed")
+        kill(quire.processIdentifier, SIGKILL)
+        // A helper on this image runs for seconds; the kernel ends it at once when its parent dies.
+        usleep(300_000)
+        for pid in helpers { #expect(!running(pid), "helper \(pid) outlived quire") }
+        quire.waitUntilExit()
+    }
+
     /// A PNG whose header declares 100,000 × 100,000 pixels (and holds a few bytes): refused from
     /// its header, before ImageMagick or tesseract decode anything.
     @Test(.requires(.tesseract)) func anImageDeclaringBillionsOfPixelsIsRefusedFromItsHeader() throws {
