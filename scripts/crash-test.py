@@ -269,8 +269,13 @@ def trial(quire, sample, name, setup, args, stdin, delay, keep):
             # The search index killed while written: the next search answers (from the index as it
             # was left, or made anew from the notes), and finds what an unkilled index finds.
             found = run(quire, vault, ["search", "mitochondria"])
-            if found.returncode != 0 or "Biology/Cells/mitochondria.md" not in found.stdout:
-                raise AssertionError(f"search after a killed index: exit {found.returncode}: {(found.stdout + found.stderr)[-800:]}")
+            fresh = os.path.join(work, "fresh")
+            shutil.copytree(vault, fresh, symlinks=True)
+            shutil.rmtree(os.path.join(fresh, ".quire", "cache"), ignore_errors=True)
+            expected = run(quire, fresh, ["search", "mitochondria"])
+            shutil.rmtree(fresh)
+            if found.returncode != 0 or found.stdout != expected.stdout or not expected.stdout:
+                raise AssertionError(f"search after a killed index: exit {found.returncode}: {found.stdout[-600:]} — not {expected.stdout[-600:]}")
         if name == "sync":
             # As a user would, a moment later: a lock younger than two seconds may be a git
             # command's that is starting, and is waited for.
