@@ -55,6 +55,13 @@ public enum HelperBudget {
                             fileBytes: 64 * megabyte)
     }
 
+    /// Why `path` is not handed to a helper program: not there, or not a regular file (a FIFO would
+    /// hold the program until its clock ran out, a device feed it without end); nil when it may be.
+    package static func refusal(_ path: String) -> String? {
+        guard let stamp = FileIO().stamp(path) else { return "\(path): no such file" }
+        return stamp.isRegularFile ? nil : "\(path): not a regular file (a FIFO, a device or a folder); not read"
+    }
+
     /// The size of the file at `path` in bytes (0 when it cannot be read: the smallest budget).
     static func size(of path: String) -> Int {
         FileIO().stamp(path).map { Int($0.size) } ?? 0

@@ -69,6 +69,26 @@ import QuireTestSupport
         #expect(run.stderr.contains("200 pages without text: 1, 2, 3"), "\(run)")
     }
 
+    /// A FIFO, a folder or a device named as the file to import is refused at once: a helper
+    /// program would wait on a FIFO until its clock ran out (pdfinfo did, 120 s).
+    @Test func onlyRegularFilesReachAHelper() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        let fifo = q.vault.deletingLastPathComponent().appendingPathComponent("pipe.pdf").path
+        #expect(mkfifo(fifo, 0o644) == 0)
+        let start = Date()
+        let folder = q.vault.deletingLastPathComponent().appendingPathComponent("folder.pdf").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for (kind, path) in [("pdf", fifo), ("pdf", "/dev/zero"), ("pdf", folder), ("audio", fifo)] {
+            let run = try q.run(["import", kind, path])
+            #expect(run.status == 1 && run.stderr.contains("\(path): not a regular file (a FIFO, a device or a folder); not read"), "\(run)")
+        }
+        #expect(Date().timeIntervalSince(start) < 30)
+        // An image is read by Quire first, which refuses it the same way, naming it once.
+        let image = try q.run(["import", "image", fifo])
+        #expect(image.status == 1 && image.stderr.contains("quire: error: \(fifo): is a FIFO, not a regular file; not read; nothing written"), "\(image)")
+    }
+
     @Test func tooManyPagesAreRefusedBeforeAnyWork() throws {
         let q = try QuireRunner()
         defer { q.cleanUp() }

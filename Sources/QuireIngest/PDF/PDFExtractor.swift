@@ -30,6 +30,7 @@ public enum PDFExtractor {
 
     /// The file's page count and title; an encrypted, damaged or non-PDF file is a failure.
     public static func info(_ path: String) throws(Failure) -> Info {
+        if let refusal = HelperBudget.refusal(path) { throw Failure(description: refusal) }
         let run = ChildProcess.run(["pdfinfo", "-enc", "UTF-8", "--", ChildProcess.fileArgument(path)],
                                    limits: HelperBudget.pdf(fileBytes: HelperBudget.size(of: path), outputBytes: 1 << 20))
         if run.status == -1 { throw Failure(description: missing) }

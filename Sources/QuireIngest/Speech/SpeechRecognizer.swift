@@ -41,6 +41,7 @@ public enum SpeechRecognizer {
 
     /// Decodes the sound of `file` into `folder/audio.raw`.
     public static func decode(_ file: String, into folder: String) throws(Failure) -> Audio {
+        if let refusal = HelperBudget.refusal(file) { throw Failure(description: refusal) }
         let out = folder + "/audio.raw"
         let run = ChildProcess.run(ffmpeg(input: file) + ["-vn", "-sn", "-dn", "-ac", "1", "-ar", String(sampleRate), "-t", String(maximumSeconds + 1),
                                                           "-c:a", "pcm_s16le", "-f", "s16le", "-y", out],
