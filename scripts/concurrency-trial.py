@@ -41,37 +41,14 @@ import tempfile
 import threading
 import time
 
+from vault_trials import GIT_ENV, git, logged, notes
+
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
-ENV = dict(os.environ, NO_COLOR="1", GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.org",
-           GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.org")
+ENV = dict(GIT_ENV, NO_COLOR="1")
 
 
 def run(quire, vault, args, stdin=None, timeout=120):
     return subprocess.run([quire, "-C", vault] + args, input=stdin, capture_output=True, text=True, env=ENV, timeout=timeout)
-
-
-def git(cwd, *args):
-    subprocess.run(["git", "-C", cwd] + list(args), check=True, capture_output=True, env=ENV)
-
-
-def notes(vault):
-    out = {}
-    for base, dirs, files in os.walk(vault):
-        dirs[:] = [d for d in dirs if not d.startswith(".")]
-        for f in files:
-            if f.endswith(".md"):
-                path = os.path.join(base, f)
-                out[os.path.relpath(path, vault)] = open(path, "rb").read()
-    return out
-
-
-def grade_lines(vault):
-    n = 0
-    folder = os.path.join(vault, ".quire", "log")
-    for name in os.listdir(folder) if os.path.isdir(folder) else []:
-        with open(os.path.join(folder, name), "rb") as f:
-            n += sum(1 for line in f if b" grade " in line)
-    return n
 
 
 class Trial:
@@ -197,7 +174,7 @@ class Trial:
 
     def go(self, seconds):
         self.setup()
-        before = grade_lines(self.vault)
+        before = logged(self.vault, "grade")
         serve = subprocess.Popen([self.quire, "-C", self.vault, "serve", "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                  text=True, env=ENV, start_new_session=True)
         url = None
@@ -238,11 +215,11 @@ class Trial:
         lost = [(p, m) for p, m in lost if m.encode() not in everything]
         if lost:
             self.failures.append(f"{len(lost)} editor markers lost, first: {lost[:3]}")
-        logged = grade_lines(self.vault) - before
+        answers = logged(self.vault, "grade") - before
         reported = self.counts["page grades"] + self.counts["terminal grades"] + self.counts["other device grades"]
-        if logged < reported:
-            self.failures.append(f"{logged} grades logged, {reported} reported taken")
-        self.counts["grade lines logged"] = logged
+        if answers < reported:
+            self.failures.append(f"{answers} grades logged, {reported} reported taken")
+        self.counts["grade lines logged"] = answers
         check = run(self.quire, self.vault, ["check"])
         if check.returncode != 0:
             self.failures.append("check: " + (check.stdout + check.stderr)[-1500:])

@@ -41,6 +41,8 @@ import sys
 import tempfile
 import time
 
+from vault_trials import git, logged, notes
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NOW = "2026-11-22T12:00:00Z"
 CARD = "atbk8qp31xm2"            # Biology/Cells/cell-membrane.md
@@ -53,31 +55,6 @@ def run(quire, vault, args, check=True, stdin=None):
     if check and p.returncode not in (0, 1):
         raise AssertionError(f"{args}: exit {p.returncode}: {p.stderr[-2000:]}")
     return p
-
-
-def notes(vault):
-    out = {}
-    for base, dirs, files in os.walk(vault):
-        dirs[:] = [d for d in dirs if not d.startswith(".")]
-        for f in files:
-            if f.endswith(".md"):
-                path = os.path.join(base, f)
-                out[os.path.relpath(path, vault)] = open(path, "rb").read()
-    # The settings file, which `config set` and `category add` rewrite, is held to the same rule.
-    config = os.path.join(vault, ".quire", "config.yaml")
-    if os.path.exists(config):
-        out[".quire/config.yaml"] = open(config, "rb").read()
-    return out
-
-
-def logged(vault, action):
-    """The log lines of an action (`grade`, `set`) in every log file of the vault."""
-    n = 0
-    folder = os.path.join(vault, ".quire", "log")
-    for name in os.listdir(folder) if os.path.isdir(folder) else []:
-        with open(os.path.join(folder, name), "rb") as f:
-            n += sum(1 for line in f if f" {action} ".encode() in line)
-    return n
 
 
 def temporaries(vault):
@@ -113,12 +90,6 @@ def setup_csv(quire, vault):
     # 300 cards in three decks, outside the vault.
     rows = ["Question,Answer,Deck"] + [f"Crash question {n}?,Answer {n},Crash/Deck{n % 3}" for n in range(300)]
     open(os.path.join(os.path.dirname(vault), "cards.csv"), "w").write("\n".join(rows) + "\n")
-
-
-def git(cwd, *args):
-    subprocess.run(["git", "-C", cwd] + list(args), check=True, capture_output=True,
-                   env=dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.org",
-                            GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.org"))
 
 
 def setup_sync(quire, vault):
@@ -206,11 +177,11 @@ def trial(quire, sample, name, setup, args, stdin, delay, keep):
     shutil.copytree(sample, vault, symlinks=True)
     try:
         setup(quire, vault)
-        before = notes(vault)
+        before = notes(vault, settings=True)
         # What the command writes when it is not killed, from a copy.
         reference = reference_copy(work, vault)
         run(quire, reference, args(reference) if callable(args) else args, stdin=stdin)
-        after = notes(reference)
+        after = notes(reference, settings=True)
         events_before, events_after = logged(vault, "grade"), logged(reference, "grade")
         shutil.rmtree(reference)
         args = args(vault) if callable(args) else args
@@ -241,7 +212,7 @@ def trial(quire, sample, name, setup, args, stdin, delay, keep):
         # Git, killed amid a sync's pull, leaves files it was writing missing, empty or cut short
         # (it writes the work tree in place): for a sync, what counts is that the next one puts
         # everything right, checked below.
-        now = notes(vault)
+        now = notes(vault, settings=True)
         for path, data in now.items():
             if data != before.get(path) and data != after.get(path) and name != "sync":
                 raise AssertionError(f"{path}: neither the old nor the new bytes")
@@ -252,7 +223,7 @@ def trial(quire, sample, name, setup, args, stdin, delay, keep):
             # All or none: the next command — one that only reads — finishes a killed import or
             # takes it out; its answers are logged once, and importing again changes nothing more.
             run(quire, vault, ["list", "--count"])
-            now = notes(vault)
+            now = notes(vault, settings=True)
             if now != before and now != after:
                 raise AssertionError(f"import half done: {len(now) - len(before)} of {len(after) - len(before)} new notes")
             if logged(vault, "grade") not in (events_before, events_after):
@@ -261,7 +232,7 @@ def trial(quire, sample, name, setup, args, stdin, delay, keep):
                 pass
             else:
                 run(quire, vault, args)
-                if notes(vault) != after:
+                if notes(vault, settings=True) != after:
                     raise AssertionError("importing again after the kill: the notes differ from an unkilled import's")
             if logged(vault, "grade") != events_after:
                 raise AssertionError(f"importing again: {logged(vault, 'grade')} answers logged, not {events_after}")
@@ -292,7 +263,7 @@ def trial(quire, sample, name, setup, args, stdin, delay, keep):
                 again = run(quire, vault, ["sync"])
             if again.returncode != 0:
                 raise AssertionError(f"sync after the kill: exit {again.returncode}: {again.stderr[-1500:]}")
-            if notes(vault) != after:
+            if notes(vault, settings=True) != after:
                 raise AssertionError("sync after the kill: the notes differ from an unkilled sync's")
         # Quire's own folder is not scanned: its leftovers are removed by the next cache write.
         left = [t for t in temporaries(vault) if "/.quire/" not in t]

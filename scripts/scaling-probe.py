@@ -290,20 +290,29 @@ class Probe:
         finally:
             shutil.rmtree(d, ignore_errors=True)
 
-    def measure_memory(self, name, build, command, start, cap):
-        """As measure, with the peak memory of each run, flagged over 150 MB + 16 bytes per input byte."""
+    def grown(self, name, build, command, measure, start, cap, enough):
+        """`measure` (a run's figures, its seconds first) at the size where a run takes over `enough`
+        seconds (grown fourfold from `start`, at most `cap`) and at four times it: the size and both
+        runs' figures, or None after a timeout (flagged)."""
         k = start
         try:
             while True:
-                small = self.peak(lambda d: build(d, k), command)
-                if small[0] > 0.5 or k * 4 > cap:
+                small = measure(lambda d: build(d, k), command)
+                if small[0] > enough or k * 4 > cap:
                     break
                 k *= 4
-            large = self.peak(lambda d: build(d, 4 * k), command)
+            return k, small, measure(lambda d: build(d, 4 * k), command)
         except subprocess.TimeoutExpired:
             print(f'{name:34} TIMEOUT at size {4 * k}', flush=True)
             self.flagged.append(name)
+            return None
+
+    def measure_memory(self, name, build, command, start, cap):
+        """As measure, with the peak memory of each run, flagged over 150 MB + 16 bytes per input byte."""
+        grown = self.grown(name, build, command, self.peak, start, cap, enough=0.5)
+        if grown is None:
             return
+        k, small, large = grown
         ratio = large[0] / max(small[0], 1e-3)
         slow = ratio > 7 and large[0] > 0.5
         heavy = [run for run in (small, large) if run[1] * 1024 > 150 * 2 ** 20 + 16 * run[2]]
@@ -314,18 +323,10 @@ class Probe:
               f'{"  <- superlinear" if slow else ""}{"  <- memory" if heavy else ""}', flush=True)
 
     def measure(self, name, build, command, cap=64_000_000):
-        k = 1000
-        try:
-            while True:
-                small = self.timed(lambda d: build(d, k), command)
-                if small > 0.2 or k * 4 > cap:
-                    break
-                k *= 4
-            large = self.timed(lambda d: build(d, 4 * k), command)
-        except subprocess.TimeoutExpired:
-            print(f'{name:34} TIMEOUT at size {4 * k}', flush=True)
-            self.flagged.append(name)
+        grown = self.grown(name, build, command, lambda b, c: (self.timed(b, c),), 1000, cap, enough=0.2)
+        if grown is None:
             return
+        k, (small,), (large,) = grown
         ratio = large / max(small, 1e-3)
         flag = ratio > 7 and large > 0.5
         if flag:

@@ -42,9 +42,7 @@ public struct ImageImport {
         for file in files {
             let bytes: [UInt8]
             do { bytes = try FileIO().read(file).bytes } catch {
-                // The file system's errors name the path already.
-                let reason = error.description.hasPrefix(file + ": ") ? error.description : "\(file): \(error.description)"
-                throw .importRefused("\(reason); nothing written")
+                throw .importRefused(ImportedFiles.located(error.description, file: file) + "; nothing written")
             }
             let name = ImportedFiles.safeName(String(file.split(separator: "/").last ?? Substring(file)))
             let asset = ImportedFiles.assetPath(for: name, in: vault, avoiding: assets)

@@ -10,6 +10,12 @@ import QuireVault
 /// for notes and media that take nothing already there, cards proposed for a new note, the files
 /// moved into place all or none.
 public enum ImportedFiles {
+    /// `reason` said of `file`: as it is when it names the file already (the file system's and the
+    /// helper programs' messages do), else after the file's name.
+    static func located(_ reason: String, file: String) -> String {
+        reason.hasPrefix(file + ": ") ? reason : "\(file): \(reason)"
+    }
+
     /// Imports write Quire's card syntax: a vault reading another is refused.
     public static func requireQuireSyntax(_ vault: Vault) throws(AppError) {
         guard case .quire = vault.cardSyntax().syntax else {

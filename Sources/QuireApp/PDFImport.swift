@@ -111,8 +111,7 @@ public struct PDFImport {
             switch results.take(k) {
             case .success(let text)?: out[page] = text
             case .failure(let error)?:
-                let reason = error.description.hasPrefix(file + ": ") ? error.description : "\(file): \(error.description)"
-                if !said { progress.warning("\(reason); such pages are left without text") }
+                if !said { progress.warning(ImportedFiles.located(error.description, file: file) + "; such pages are left without text") }
                 said = true
             case nil: break
             }

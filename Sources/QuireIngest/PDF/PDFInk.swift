@@ -157,17 +157,9 @@ struct RectangleCover {
 
 extension PDFExtractor {
     /// Pages `pages` rendered as small greyscale images (the longer side 11 × `dpi` pixels: `dpi`
-    /// dots an inch on a letter page, for ``PDFInk``) into
-    /// `folder`, one run of `pdftoppm` for each run of consecutive pages; a page that cannot be
-    /// rendered is missing from the result.
-    public static func grayImages(_ path: String, pages: [Int], dpi: Int = PDFInk.dpi, into folder: String) -> [Int: PDFInk.GrayImage] {
-        var out: [Int: PDFInk.GrayImage] = [:]
-        grayImages(path, pages: pages, dpi: dpi, into: folder) { out[$0] = $1 }
-        return out
-    }
-
-    /// Pages `pages` rendered as ``grayImages(_:pages:dpi:into:)`` renders them, each handed to
-    /// `take` (its number and image) as its run is done and then dropped.
+    /// dots an inch on a letter page, for ``PDFInk``) into `folder`, one run of `pdftoppm` for each
+    /// run of consecutive pages; each image handed to `take` (its page's number and the image) as
+    /// its run is done, then dropped. A page that cannot be rendered is not handed over.
     public static func grayImages(_ path: String, pages: [Int], dpi: Int = PDFInk.dpi, into folder: String,
                                   take: (Int, PDFInk.GrayImage) -> Void) {
         var runs: [ClosedRange<Int>] = []
