@@ -29,7 +29,6 @@ Prints the counts and exits 1 on a broken check, keeping the folder. Figures go 
 """
 import argparse
 import http.client
-import json
 import os
 import random
 import re
@@ -41,7 +40,7 @@ import tempfile
 import threading
 import time
 
-from vault_trials import GIT_ENV, git, logged, notes
+from vault_trials import GIT_ENV, Page, git, logged, notes
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 ENV = dict(GIT_ENV, NO_COLOR="1")
@@ -83,20 +82,8 @@ class Trial:
         run(self.quire, self.other, ["git", "setup"])
 
     # The page.
-    def page(self, url):
-        m = re.match(r"http://([^:/]+):(\d+)/\?token=(\w+)", url)
-        host, port, token = m.group(1), int(m.group(2)), m.group(3)
-        headers = {"Cookie": f"quire_{port}={token}", "X-Quire-Page": "1", "Content-Type": "application/json",
-                   "Host": f"{host}:{port}"}
-
-        def post(path, body):
-            c = http.client.HTTPConnection(host, port, timeout=30)
-            c.request("POST", path, body=json.dumps(body), headers=headers)
-            r = c.getresponse()
-            data = r.read()
-            c.close()
-            return r.status, (json.loads(data) if data[:1] == b"{" else {})
-
+    def page(self, serve):
+        post = serve.post
         while not self.stop.is_set():
             try:
                 status, state = post("/api/sessions", {})
@@ -175,28 +162,20 @@ class Trial:
     def go(self, seconds):
         self.setup()
         before = logged(self.vault, "grade")
-        serve = subprocess.Popen([self.quire, "-C", self.vault, "serve", "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                 text=True, env=ENV, start_new_session=True)
-        url = None
-        while url is None:
-            line = serve.stdout.readline()
-            if not line:
-                raise AssertionError("quire serve printed no address")
-            found = re.search(r"http://127\.0\.0\.1:\d+/\?token=\w+", line)
-            url = found.group(0) if found else None
+        serve = Page(self.quire, self.vault, ENV)
         watch = subprocess.Popen([self.quire, "-C", self.vault, "watch"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                  env=ENV, start_new_session=True)
         threads = [threading.Thread(target=t, daemon=True) for t in
-                   (lambda: self.page(url), self.terminal, self.editor, self.syncing, self.other_device)]
+                   (lambda: self.page(serve), self.terminal, self.editor, self.syncing, self.other_device)]
         for t in threads:
             t.start()
         time.sleep(seconds)
         self.stop.set()
         for t in threads:
             t.join(timeout=600)
-        for p in (serve, watch):
-            os.killpg(p.pid, signal.SIGINT)
-            p.wait(timeout=60)
+        serve.stop()
+        os.killpg(watch.pid, signal.SIGINT)
+        watch.wait(timeout=60)
 
         # Both devices sync until they agree.
         for _ in range(4):

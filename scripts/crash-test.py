@@ -41,17 +41,19 @@ import sys
 import tempfile
 import time
 
-from vault_trials import git, logged, notes
+import select
+
+from vault_trials import Page, git, logged, notes
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NOW = "2026-11-22T12:00:00Z"
 CARD = "atbk8qp31xm2"            # Biology/Cells/cell-membrane.md
 NOTE = "Biology/Cells/cell-membrane.md"
+ENV = dict(os.environ, NO_COLOR="1", QUIRE_LOCK_TIMEOUT="10")
 
 
 def run(quire, vault, args, check=True, stdin=None):
-    p = subprocess.run([quire, "-C", vault] + args, capture_output=True, text=True, input=stdin,
-                       env=dict(os.environ, NO_COLOR="1", QUIRE_LOCK_TIMEOUT="10"))
+    p = subprocess.run([quire, "-C", vault] + args, capture_output=True, text=True, input=stdin, env=ENV)
     if check and p.returncode not in (0, 1):
         raise AssertionError(f"{args}: exit {p.returncode}: {p.stderr[-2000:]}")
     return p
@@ -130,6 +132,13 @@ def csv_args(vault):
 # A real slide deck (87 pages; its pages without text read by OCR when tesseract is installed).
 PDF = os.path.join(ROOT, "Tests", "EndToEndTests", "Fixtures", "RealMaterial", "05-tidyverse.pdf")
 
+# A real recording (7.7 s of read speech, public domain: LJ Speech).
+SPEECH = os.path.join(ROOT, "Tests", "EndToEndTests", "Fixtures", "RealMaterial", "speech", "LJ050-0131.flac")
+
+# A grade through `quire serve`'s page: a session is started and its first card graded Good; the
+# server is killed after a random delay from the moment the grade's request is sent.
+PAGE = "page"
+
 # A real deck with its history: 1,639 notes, 3,470 answers.
 ANKI = os.path.join(ROOT, "Tests", "EndToEndTests", "Fixtures", "RealDecks", "french-words.apkg")
 
@@ -152,12 +161,14 @@ COMMANDS = [
     ("import-image", setup_image, image_args, None),
     ("optimize-write", setup_none, ["optimize", "--write"], None),
     ("search-index", setup_cold, ["index"], None),
+    ("import-audio", setup_none, ["import", "audio", SPEECH, "--to", "Imported", "--now", NOW], None),
+    ("page-grade", setup_none, PAGE, None),
 ]
 
 # Imports that make a new note each time (no duplicate check, as a PDF's or a recording's):
 # importing again after a kill that finished one gives a second note, so "again" is checked only
 # after a kill that left none.
-MAKES_NEW = {"import-pdf", "import-image"}
+MAKES_NEW = {"import-pdf", "import-image", "import-audio"}
 
 
 def reference_copy(work, vault):
@@ -171,6 +182,82 @@ def reference_copy(work, vault):
     return reference
 
 
+
+def command_trial(quire, work, vault, args, stdin, delay):
+    """Runs the command unkilled on a copy, then on the vault killed after `delay`: whether it was
+    killed mid-run, the notes an unkilled run writes, and the grades logged before and after it."""
+    reference = reference_copy(work, vault)
+    run(quire, reference, args(reference) if callable(args) else args, stdin=stdin)
+    after = notes(reference, settings=True)
+    events_before, events_after = logged(vault, "grade"), logged(reference, "grade")
+    shutil.rmtree(reference)
+    args = args(vault) if callable(args) else args
+    # A group of its own: the kill takes the command's children (git) with it, as a crash of
+    # the machine or the terminal's would.
+    p = subprocess.Popen([quire, "-C", vault] + args, stdout=subprocess.DEVNULL, stdin=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, env=ENV, start_new_session=True)
+    if stdin:
+        try:
+            p.stdin.write(stdin.encode())
+            p.stdin.flush()
+        except BrokenPipeError:
+            pass
+    try:
+        p.stdin.close()
+    except BrokenPipeError:
+        pass
+    time.sleep(delay)
+    killed = p.poll() is None
+    if killed:
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    p.wait()
+    return killed, after, events_before, events_after
+
+
+def grade_lines(vault):
+    """The vault's logged grades: (time, card, rating) each."""
+    out = []
+    folder = os.path.join(vault, ".quire", "log")
+    for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
+        for line in open(os.path.join(folder, name), encoding="utf-8", errors="replace"):
+            fields = line.split()
+            if len(fields) >= 4 and fields[1] == "grade":
+                out.append((fields[0], fields[2], fields[3]))
+    return out
+
+
+def page_trial(quire, work, vault, delay):
+    """A grade through the page, the server killed `delay` after the request is sent: whether the
+    reply had not come yet, and what the grade writes when it is not killed — the notes a
+    `quire grade` of the same card at the logged time writes, or the old ones when nothing was
+    logged (the log is written first)."""
+    pristine = reference_copy(work, vault)
+    page = Page(quire, vault, ENV)
+    try:
+        _, state = page.post("/api/sessions", {})
+        if not state.get("card"):
+            raise AssertionError(f"the page's session has no card: {state}")
+        sock = page.send(f"/api/sessions/{state['session']}/grade", {"card": state["card"]["id"], "rating": "good"})
+        time.sleep(delay)
+        killed = not select.select([sock], [], [], 0)[0]
+    finally:
+        page.stop(signal.SIGKILL)
+    sock.close()
+    old, now = grade_lines(pristine), grade_lines(vault)
+    new = [line for line in now if line not in old]
+    if any(line not in now for line in old) or len(new) > 1:
+        raise AssertionError(f"the log after a page grade: {len(new)} new grades, or the old ones changed")
+    for at, card, rating in new:
+        run(quire, pristine, ["grade", card, rating, "--at", at])
+    after = notes(pristine, settings=True)
+    shutil.rmtree(pristine)
+    return killed, after, len(old), len(old) + len(new)
+
+
+
 def trial(quire, sample, name, setup, args, stdin, delay, keep):
     work = tempfile.mkdtemp(prefix="quire-crash-")
     vault = os.path.join(work, "vault")
@@ -178,36 +265,11 @@ def trial(quire, sample, name, setup, args, stdin, delay, keep):
     try:
         setup(quire, vault)
         before = notes(vault, settings=True)
-        # What the command writes when it is not killed, from a copy.
-        reference = reference_copy(work, vault)
-        run(quire, reference, args(reference) if callable(args) else args, stdin=stdin)
-        after = notes(reference, settings=True)
-        events_before, events_after = logged(vault, "grade"), logged(reference, "grade")
-        shutil.rmtree(reference)
-        args = args(vault) if callable(args) else args
-
-        # A group of its own: the kill takes the command's children (git) with it, as a crash of
-        # the machine or the terminal's would.
-        p = subprocess.Popen([quire, "-C", vault] + args, stdout=subprocess.DEVNULL, stdin=subprocess.PIPE,
-                             stderr=subprocess.DEVNULL, env=dict(os.environ, NO_COLOR="1"), start_new_session=True)
-        if stdin:
-            try:
-                p.stdin.write(stdin.encode())
-                p.stdin.flush()
-            except BrokenPipeError:
-                pass
-        try:
-            p.stdin.close()
-        except BrokenPipeError:
-            pass
-        time.sleep(delay)
-        killed = p.poll() is None
-        if killed:
-            try:
-                os.killpg(p.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-        p.wait()
+        if args == PAGE:
+            killed, after, events_before, events_after = page_trial(quire, work, vault, delay)
+        else:
+            killed, after, events_before, events_after = command_trial(quire, work, vault, args, stdin, delay)
+            args = args(vault) if callable(args) else args
 
         # Git, killed amid a sync's pull, leaves files it was writing missing, empty or cut short
         # (it writes the work tree in place): for a sync, what counts is that the next one puts
@@ -321,9 +383,17 @@ def main():
         vault = os.path.join(work, "vault")
         shutil.copytree(sample, vault, symlinks=True)
         setup(args.quire, vault)
-        start = time.monotonic()
-        run(args.quire, vault, cmd(vault) if callable(cmd) else cmd, stdin=stdin)
-        durations[name] = time.monotonic() - start
+        if cmd == PAGE:
+            page = Page(args.quire, vault, ENV)
+            _, state = page.post("/api/sessions", {})
+            start = time.monotonic()
+            page.post(f"/api/sessions/{state['session']}/grade", {"card": state["card"]["id"], "rating": "good"})
+            durations[name] = time.monotonic() - start
+            page.stop()
+        else:
+            start = time.monotonic()
+            run(args.quire, vault, cmd(vault) if callable(cmd) else cmd, stdin=stdin)
+            durations[name] = time.monotonic() - start
         shutil.rmtree(work)
     counts = {name: [0, 0] for name, _, _, _ in commands}
     for i in range(args.trials):

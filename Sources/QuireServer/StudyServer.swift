@@ -44,6 +44,8 @@ public struct StudyServer: Sendable {
         public var typeEveryAnswer = false
         /// Where Debian installs KaTeX and highlight.js.
         public var systemAssets: String = "/usr/share"
+        /// How long a request may take to arrive whole (``RequestDeadline``), in seconds.
+        public var requestSeconds: Int64 = 30
 
         public init(vault: Vault, host: String = "127.0.0.1", port: Int = 8427, cached: Bool = true, pinnedNow: Timestamp? = nil,
                     token: String = StudyServer.makeToken(),
@@ -90,8 +92,11 @@ public struct StudyServer: Sendable {
         let host = settings.host
         let token = settings.token
         // Bounded clients: headers of 16 KB a field and 32 KB in all, 100 fields; a connection idle
-        // (or sending its request's head slowly) for 30 s closed; 64 connections at once.
-        let http = HTTP1Channel.Configuration(idleTimeout: .seconds(30), httpDecoderConfiguration: .init(
+        // for 30 s closed, and one whose request is not whole within 30 s (sent a byte at a time);
+        // 64 connections at once.
+        let seconds = settings.requestSeconds
+        let http = HTTP1Channel.Configuration(additionalChannelHandlers: [RequestDeadline(seconds: seconds)],
+                                              idleTimeout: .seconds(30), httpDecoderConfiguration: .init(
             maxHeaderFieldSize: 16 << 10, maxHeaderListSize: 32 << 10, maxHeaderFieldCount: 100))
         let app = Application(router: router, server: .http1(configuration: http),
                               configuration: .init(address: .hostname(host, port: settings.port), serverName: nil,
