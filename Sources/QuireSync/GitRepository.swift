@@ -7,19 +7,26 @@ import QuireSystem
 package struct GitRepository: Sendable {
     /// The top folder of the work tree.
     package let root: String
+    /// What each git command may spend: an hour of processor and clock time (a first push of a
+    /// large vault over a slow link), 256 MB of output, files of 16 GB, 1,024 open files. No
+    /// address-space limit: git maps its pack files, and its memory follows the repository's
+    /// size, which the user chose.
+    package var limits = Self.standardLimits
+    package static let standardLimits = ChildProcess.Limits(memoryBytes: nil, cpuSeconds: 3600, wallSeconds: 3600, outputBytes: 256 << 20,
+                                                            fileBytes: 16 << 30, openFiles: 1024)
 
     /// The work tree holding `directory`, or nil when it is in none (or git is not installed).
     package init?(containing directory: String) {
-        let found = ChildProcess.run(["git", "-C", directory, "rev-parse", "--show-toplevel"])
+        let found = ChildProcess.run(["git", "-C", directory, "rev-parse", "--show-toplevel"], limits: Self.standardLimits)
         guard found.status == 0, !found.text.isEmpty else { return nil }
         root = found.text
     }
 
-    /// Runs `git ARGUMENTS` in the work tree.
+    /// Runs `git ARGUMENTS` in the work tree, under ``limits``.
     /// Git speaks English here, so that its answers can be read (a refused push); names come
     /// with `-z` where they are read.
     package func run(_ arguments: [String], input: [UInt8] = []) -> ChildProcess {
-        ChildProcess.run(["git", "-C", root] + arguments, input: input, environment: ["LC_ALL": "C"])
+        ChildProcess.run(["git", "-C", root] + arguments, limits: limits, input: input, environment: ["LC_ALL": "C"])
     }
 
     /// The commits whose changes are being brought into `HEAD` while git merges, rebases or

@@ -41,6 +41,25 @@ import QuireVault
         return dir.full(".git/index.lock")
     }
 
+    /// Git runs under limits of its own: a hook that spins (a repository's hooks are its
+    /// owner's, but a git that never ends is no sync) is stopped at the processor-time limit,
+    /// and says so.
+    @Test func gitRunsUnderLimits() throws {
+        let dir = try TempDir.make()
+        defer { dir.remove() }
+        var (_, repository) = try Self.repository(dir)
+        #expect(repository.limits == GitRepository.standardLimits)
+        try dir.write(".git/hooks/pre-commit", "#!/bin/sh\nwhile :; do :; done\n")
+        #expect(chmod(dir.full(".git/hooks/pre-commit"), 0o755) == 0)
+        try dir.write("more.md", "What holds DNA? :: The nucleus\n")
+        repository.limits.cpuSeconds = 1
+        repository.limits.wallSeconds = 20
+        #expect(repository.run(["add", "-A"]).status == 0)
+        let start = Date()
+        let commit = repository.run(["commit", "-q", "-m", "more"])
+        #expect(commit.status != 0 && Date().timeIntervalSince(start) < 15, "\(commit.status) \(commit.errorText)")
+    }
+
     @Test func aLockLeftByAKilledGitIsRemovedAndTheSyncGoesOn() throws {
         try withTempDir { dir in
             let (vault, repository) = try Self.repository(dir)
