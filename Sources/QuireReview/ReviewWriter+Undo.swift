@@ -33,7 +33,10 @@ extension ReviewWriter {
     ///   - locate: finds the note holding a card when it is no longer in the note the log names.
     ///   - undoing: which events may be taken back (grades by default; the review screen's `u`
     ///     also takes back a bury, a suspension or a StudyFlow move).
-    public func undoLast(at now: Timestamp, card only: CardID? = nil, locate: (CardID) -> String? = { _ in nil },
+    ///   - event: only the event with this `id=` (a session takes back its own action, not one
+    ///     another session of this device recorded on the same card since: the card's state is
+    ///     then rebuilt from the log without it, the other's answer kept).
+    public func undoLast(at now: Timestamp, card only: CardID? = nil, event id: String? = nil, locate: (CardID) -> String? = { _ in nil },
                          undoing: (ReviewAction) -> Bool = ReviewAction.isGrade) throws(ReviewError) -> UndoOutcome {
         let lock: FileLock.Token
         do { lock = try vault.lockForWriting() } catch { throw .io(error) }
@@ -42,7 +45,7 @@ extension ReviewWriter {
         let own = ownEvents()
         let history = ReviewHistory(all)
         guard let target = own.last(where: { event in
-            guard undoing(event.action), only.map({ event.card == $0 }) ?? true else { return false }
+            guard undoing(event.action), only.map({ event.card == $0 }) ?? true, id.map({ event.field("id") == $0 }) ?? true else { return false }
             return history.events[event.card]?.contains { ReviewHistory.same($0, event) } ?? false
         }) else { throw .nothingToUndo }
         let card = target.card

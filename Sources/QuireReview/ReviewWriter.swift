@@ -133,9 +133,10 @@ public struct ReviewWriter: Sendable {
     }
 
     /// ``record(_:inNote:at:dryRun:known:)`` with the path checked and, unless a dry run, the lock held.
-    private func record(_ requests: [Request], path: String, full: String, at now: Timestamp,
+    private func record(_ requests: [Request], path: String, full: String, at asked: Timestamp,
                         dryRun: Bool, known: Note?) throws(ReviewError) -> Outcome {
         let (bytes, note, frontMatter) = try read(full, path: path, known: known)
+        let now = Self.time(asked, after: requests, in: note)
         let settings = config.settings(for: note.deck)
         let recording = try applied(requests, to: note, settings: settings, path: path, at: now, dryRun: dryRun)
         let (states, order, changes, events, leeches) = (recording.states, recording.order, recording.changes, recording.events,
@@ -181,6 +182,28 @@ public struct ReviewWriter: Sendable {
         let after = Self.note(note, after: states, bodyShift: editor.frontMatter.bodyStartLine - frontMatter.bodyStartLine, bytes: edited)
         return Outcome(path: path, note: note, noteAfter: after, events: events,
                        changes: changes.map { ($0.0, $0.1, $0.2) }, wrote: true, leeches: leeches)
+    }
+
+    /// How far a live answer's time may move to come after the card's last review.
+    static let reorderWindow: Int64 = 3_600_000
+
+    /// The time to record `requests` at: `asked`, or the second after one of their cards' last
+    /// review when `asked` is not past it (read under the lock, the note holds every answer
+    /// applied so far; `last:` is written to the second, so the second after it is the first
+    /// time surely after that review's). Two grades of one card at once read the clock before
+    /// the lock: the one applied second may hold the earlier time, and the log, which `replay`
+    /// orders by time, would then say another order than the note's. Moving it past the other
+    /// makes the order applied and the order logged one. A time given by hand
+    /// (``Request/followsLastReview``) is kept (and refused when before the last review); a last
+    /// review more than an hour ahead (another device's clock far off, a hand edit) moves nothing.
+    static func time(_ asked: Timestamp, after requests: [Request], in note: Note) -> Timestamp {
+        var now = asked
+        for request in requests where !request.followsLastReview {
+            guard let last = note.cards.first(where: { $0.id == request.card })?.schedule?.lastReview else { continue }
+            let after = last.milliseconds / 1000 * 1000 + 1000
+            if now.milliseconds < after, after - asked.milliseconds <= reorderWindow { now = Timestamp(milliseconds: after) }
+        }
+        return now
     }
 
     /// The note's bytes, and the note with its front matter: `known` when the bytes are still

@@ -17,7 +17,7 @@ public struct ReviewController: Sendable {
     /// Cards that became leeches in this session, in order (see ``ReviewWriter/Outcome/leeches``).
     public private(set) var leeches: [CardID] = []
     /// What this session did, in order, for undo: answers and the other actions of its keys.
-    private var done: [(entry: StudySession.Entry, action: ReviewAction)] = []
+    private var done: [(entry: StudySession.Entry, action: ReviewAction, id: String?)] = []
 
     /// Whether answers are written (the log and the notes); false when cramming: the session runs
     /// as usual, and the cards' schedules are left alone.
@@ -75,7 +75,7 @@ public struct ReviewController: Sendable {
             // session; nothing is written.
             let state = preview(entry, at: now).first { $0.rating == rating }?.state
             session.answer(entry, rating: rating, state: state, at: now, milliseconds: milliseconds)
-            done.append((entry, .grade(rating)))
+            done.append((entry, .grade(rating), nil))
             return state
         }
         let outcome = try writer.grade(entry.card, rating, inNote: entry.path, at: now,
@@ -83,7 +83,7 @@ public struct ReviewController: Sendable {
         notes[entry.path] = outcome.noteAfter
         let state = outcome.changes.last?.after
         session.answer(entry, rating: rating, state: state, at: now, milliseconds: milliseconds)
-        done.append((entry, .grade(rating)))
+        done.append((entry, .grade(rating), Self.eventID(outcome, entry.card)))
         if outcome.leeches.contains(entry.card) {
             leeches.append(entry.card)
             // A suspended leech does not come back in this session.
@@ -101,9 +101,9 @@ public struct ReviewController: Sendable {
             done.removeLast()
             return session.undo().map { ($0, last.action) }
         }
-        // This session's card: another session of this device (a second page, a second terminal)
-        // may have answered since; its answer stands.
-        let outcome = try writer.undoLast(at: now, card: last.entry.card, locate: { [notes] card in
+        // This session's own event: another session of this device (a second page, a second
+        // terminal) may have answered the card since; its answer stands.
+        let outcome = try writer.undoLast(at: now, card: last.entry.card, event: last.id, locate: { [notes] card in
             notes.values.first { $0.cards.contains { $0.id == card } }?.path
         }, undoing: Self.undoable)
         reload(outcome.path)
@@ -119,7 +119,13 @@ public struct ReviewController: Sendable {
             return (entry, last.action)
         }
         session.restore(last.entry)
-        return last
+        return (last.entry, last.action)
+    }
+
+    /// The `id=` of the event `outcome` recorded on `card` (the request's own, not a leech's
+    /// suspension that may follow it).
+    static func eventID(_ outcome: ReviewWriter.Outcome, _ card: CardID) -> String? {
+        outcome.events.first { $0.card == card }?.field("id")
     }
 
     /// The events the session's undo takes back: what its keys record.
@@ -137,7 +143,7 @@ public struct ReviewController: Sendable {
         let outcome = try writer.record([.init(card: entry.card, action: action)], inNote: entry.path, at: now,
                                         known: notes[entry.path])
         notes[entry.path] = outcome.noteAfter
-        if Self.undoable(action) { done.append((entry, action)) }
+        if Self.undoable(action) { done.append((entry, action, Self.eventID(outcome, entry.card))) }
         switch action {
         case .bury, .suspend, .deactivate, .reset: session.remove(entry.card)
         case .promote, .demote:

@@ -58,4 +58,27 @@ import Testing
         let replay = try q.run(["replay", "--check"])
         #expect(replay.status == 0, "\(replay)")
     }
+
+    /// Two live grades of one card at once (no `--at`: each reads the clock before it waits for
+    /// the lock), 30 rounds: the log's time order is the order they were applied, so the note
+    /// agrees with the log after every round (before, `replay --check` failed in 27 of 60 rounds
+    /// of the adversarial trial).
+    @Test func twoGradesOfOneCardAtOnceAreLoggedInTheOrderApplied() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        var disagreements: [String] = []
+        for round in 0..<30 {
+            let started = try [start(q, ["grade", cards[0], "again"]), start(q, ["grade", cards[0], "easy"])]
+            for (process, _) in started { process.waitUntilExit() }
+            let replay = try q.run(["replay", "--check"])
+            if replay.status != 0 {
+                disagreements.append("round \(round): \(replay.stdout.prefix(300))")
+                _ = try q.run(["replay"])
+            }
+        }
+        #expect(disagreements.isEmpty, "\(disagreements.count) of 30 rounds: \(disagreements.prefix(2))")
+        let text = String(decoding: try q.read(note), as: UTF8.self)
+        let line = text.split(separator: "\n").first { $0.contains(cards[0] + ":") }
+        #expect(line?.contains("reps: 60,") == true, "\(line ?? "no line")")
+    }
 }

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+import QuireIndex
 import QuireModel
+import QuireReview
 import QuireSupport
 import QuireSystem
 import QuireWatch
@@ -140,6 +142,36 @@ import QuireVault
         let log = try dir.text(".quire/log/desktest.log")
         #expect(log.contains(" undo \(cardA) ") && !log.contains(" undo \(cardB) "))
         #expect(try dir.text("Spanish/words.md").contains("quire:\n  \(cardB):"))
+    }
+
+    /// The page answers a card, then the terminal (another session of the same device) answers
+    /// it too: the page's undo takes back the page's answer only (before, this device's last
+    /// answer on the card, the terminal's, went in 29 of 30 rounds of the adversarial trial).
+    /// The card's state is then the terminal's answer alone, as `replay` gives it.
+    @Test func undoLeavesTheTerminalsLaterAnswerOnTheSameCard() async throws {
+        let dir = try TempDir.make()
+        defer { dir.remove() }
+        let vault = try Self.vault(dir)
+        let desk = try StudyDesk(vault: vault, cached: false, pinnedNow: at(26))
+        let page = try await desk.start(deck: "Biology")
+        let id = try #require(Self.string(page, "session"))
+        let card = try #require(Self.string(page, "card", "id"))
+        _ = try await desk.grade(id, card: card, rating: "good")
+        let terminal = ReviewWriter(vault: vault, config: try vault.config().config, device: "desktest")
+        _ = try terminal.grade(try #require(CardID(card)), .easy, inNote: "Biology/cells.md", at: Timestamp(milliseconds: at(26).milliseconds + 60_000))
+        _ = try await desk.undo(id)
+        let log = try dir.text(".quire/log/desktest.log")
+        let lines = log.split(separator: "\n")
+        let pageGrade = try #require(lines.first { $0.contains(" grade \(card) good ") })
+        let terminalGrade = try #require(lines.first { $0.contains(" grade \(card) easy ") })
+        let undo = try #require(lines.first { $0.contains(" undo \(card) ") })
+        func field(_ line: Substring, _ name: String) -> String? {
+            line.split(separator: " ").first { $0.hasPrefix(name + "=") }.map { String($0.dropFirst(name.count + 1)) }
+        }
+        #expect(field(undo, "of-id") == field(pageGrade, "id") && field(undo, "of-id") != field(terminalGrade, "id"))
+        // The note holds what the terminal's answer alone gives: replay finds nothing to change.
+        let replay = ReviewReplay(vault: vault, index: vault.index(concurrency: 1), config: try vault.config().config)
+        #expect(replay.differences.isEmpty && replay.replayedCards == 1, "\(replay.differences.map(\.summary))")
     }
 
     @Test func explainAndRetryTheFailed() async throws {
