@@ -54,12 +54,12 @@ class Page:
             line = self.process.stdout.readline()
             if not line:
                 raise AssertionError("quire serve printed no address")
-            found = re.search(r"http://(127\.0\.0\.1):(\d+)/\?token=(\w+)", line)
+            found = re.search(r"http://(127\.0\.0\.1):(\d+)/#token=(\w+)", line)
             if found:
                 url = found.group(0)
                 self.host, self.port, token = found.group(1), int(found.group(2)), found.group(3)
         self.url = url
-        self.headers = {"Cookie": f"quire_{self.port}={token}", "X-Quire-Page": "1",
+        self.headers = {"X-Quire-Token": token, "X-Quire-Page": "1",
                         "Content-Type": "application/json", "Host": f"{self.host}:{self.port}"}
 
     def post(self, path, body):

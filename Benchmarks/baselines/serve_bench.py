@@ -8,7 +8,7 @@ fills the index cache first, as a user's vault has one. Each run, interleaved:
 Each run is on a day of its own (`--now`), with the vault's default daily limits.
 - terminal: `quire review --plain` started, until it prints the first card (`Q:`);
 - page: `quire serve --port 0` started, until the first card's JSON is back (the address read from
-  its output, the token exchanged for the cookie, the overview asked, a session started) — what
+  its output, the page's shell loaded, the overview asked with the token, a session started) — what
   opening the page costs; then three searches;
 - grade round trip: POST …/grade from a client on loopback until the next card's JSON is back,
   against `quire grade ID good` (a process per grade: what a script without the server pays).
@@ -39,16 +39,16 @@ class Page:
         self.p = subprocess.Popen([quire, "serve", "--port", "0", "--now", now], cwd=vault, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         url = None
         for line in self.p.stdout:
-            if "?token=" in line:
+            if "#token=" in line:
                 url = line.strip()
                 break
         parts = urllib.parse.urlsplit(url)
         self.port = parts.port
         self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
-        self.conn.request("GET", "/?" + parts.query, headers={"Host": f"127.0.0.1:{self.port}"})
+        self.conn.request("GET", "/", headers={"Host": f"127.0.0.1:{self.port}"})
         r = self.conn.getresponse()
         r.read()
-        self.cookie = r.getheader("Set-Cookie").split(";")[0]
+        self.token = urllib.parse.parse_qs(parts.fragment)["token"][0]
         t = time.perf_counter()
         self.get("/api/overview")
         self.overview = time.perf_counter() - t
@@ -56,7 +56,7 @@ class Page:
         self.first_card = time.perf_counter() - self.start
 
     def get(self, path):
-        self.conn.request("GET", path, headers={"Host": f"127.0.0.1:{self.port}", "Cookie": self.cookie})
+        self.conn.request("GET", path, headers={"Host": f"127.0.0.1:{self.port}", "X-Quire-Token": self.token})
         r = self.conn.getresponse()
         payload = json.loads(r.read())
         if r.status != 200:
@@ -66,7 +66,7 @@ class Page:
     def post(self, path, body):
         data = json.dumps(body).encode()
         self.conn.request("POST", path, body=data, headers={
-            "Host": f"127.0.0.1:{self.port}", "Cookie": self.cookie, "X-Quire-Page": "1", "Content-Type": "application/json"})
+            "Host": f"127.0.0.1:{self.port}", "X-Quire-Token": self.token, "X-Quire-Page": "1", "Content-Type": "application/json"})
         r = self.conn.getresponse()
         payload = json.loads(r.read())
         if r.status != 200:

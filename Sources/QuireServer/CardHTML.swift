@@ -10,8 +10,13 @@ import QuireVault
 /// marked on the back, and the vault's images, sounds and videos linked through ``VaultFiles``.
 struct CardHTML: Sendable {
     let vault: Vault
+    /// The run's link key, which the page's file addresses carry (``RequestGate``).
+    let linkKey: String
 
-    init(vault: Vault) { self.vault = vault }
+    init(vault: Vault, linkKey: String = "") {
+        self.vault = vault
+        self.linkKey = linkKey
+    }
 
     /// The front and the back of `card`, a card of `note`.
     func faces(of card: Card, in note: Note) -> (front: String, back: String) {
@@ -147,6 +152,6 @@ struct CardHTML: Sendable {
     func fileURL(_ target: String, notePath: String) -> String? {
         guard let full = vault.attachmentPath(target, fromNote: notePath),
               full.hasPrefix(vault.root + "/") else { return nil }
-        return VaultFiles.prefix + VaultFiles.encode(String(full.dropFirst(vault.root.count + 1)))
+        return VaultFiles.prefix + VaultFiles.encode(String(full.dropFirst(vault.root.count + 1))) + "?k=" + linkKey
     }
 }

@@ -3,9 +3,13 @@ import Foundation
 /// Who may talk to the server: the checks every request passes before it reaches a route.
 ///
 /// - **Token**: a random token made for each run; the address `quire serve` prints carries it
-///   (`/?token=…`), and the server answers that with a cookie (HttpOnly, SameSite=Strict) that
-///   every later request must bring. Another user of the machine, or a page on another site,
-///   has neither.
+///   in its fragment (`/#token=…`), which a browser never sends anywhere. The page keeps it in
+///   its own origin's storage and sends it in a header (`X-Quire-Token`) with every API request.
+///   No cookie: browsers share cookies between the ports of one host, so any other program on
+///   another port of this machine would receive one.
+/// - **Link key**: a second random key for what the browser loads by address, where no header
+///   can be added — a note's images and sounds (`/file/…?k=…`), the statistics report and the
+///   stream of changes. It opens those and nothing of the API.
 /// - **Host**: only `localhost`, `127.0.0.1`, `[::1]` — or, listening beyond this machine, an
 ///   address in numbers — with the server's port. A name a DNS rebinding attack controls, that
 ///   resolves to 127.0.0.1, is refused.
@@ -14,14 +18,21 @@ import Foundation
 ///   page may send without asking (and the server never allows it).
 struct RequestGate: Sendable {
     let token: String
+    /// The run's link key (random, like the token).
+    let linkKey: String
     /// The port listened on, once known (0 before: every host is refused).
     let port: Port
     /// Whether the server listens beyond this machine (`--listen`): addresses in numbers are then
     /// accepted as hosts.
     let listensBeyondLoopback: Bool
+    /// The address listened on, when one in numbers (`--listen 127.0.0.2`): a host too.
+    let listenAddress: String?
 
-    init(token: String, port: Int, listensBeyondLoopback: Bool) {
+    init(token: String, linkKey: String = RequestGate.makeToken(), port: Int, listensBeyondLoopback: Bool, listenAddress: String? = nil) {
         self.token = token
+        self.linkKey = linkKey
+        let bracketed = listenAddress.map { $0.contains(":") && !$0.hasPrefix("[") ? "[\($0)]" : $0 }
+        self.listenAddress = bracketed.flatMap { Self.isNumericAddress($0) ? $0.lowercased() : nil }
         self.port = Port(port)
         self.listensBeyondLoopback = listensBeyondLoopback
     }
@@ -35,9 +46,6 @@ struct RequestGate: Sendable {
         func set(_ port: Int) { lock.withLock { value = port } }
     }
 
-    /// The cookie holding the token (named after the port: cookies are shared between ports).
-    var cookieName: String { "quire_\(port.current)" }
-
     /// Whether the `Host` header names this server.
     func allowsHost(_ host: String?) -> Bool {
         guard let host, !host.isEmpty else { return false }
@@ -46,6 +54,7 @@ struct RequestGate: Sendable {
         guard port != 0, hostPort == port || (hostPort == nil && port == 80) else { return false }
         switch name.lowercased() {
         case "localhost", "127.0.0.1", "[::1]": return true
+        case listenAddress: return true
         default: return listensBeyondLoopback && Self.isNumericAddress(name)
         }
     }
@@ -57,28 +66,47 @@ struct RequestGate: Sendable {
     }
 
     /// Whether `given` is the token (compared in time independent of where they differ).
-    func isToken(_ given: String?) -> Bool {
+    func isToken(_ given: String?) -> Bool { Self.same(given, token) }
+
+    /// Whether `given` is the link key.
+    func isLinkKey(_ given: String?) -> Bool { Self.same(given, linkKey) }
+
+    /// What a request to `path` needs besides its host and origin.
+    enum Need: Equatable {
+        /// Nothing: the page's own files, the same for everyone (no vault text).
+        case nothing
+        /// The token or the link key: what the browser loads by address.
+        case linkKey
+        /// The token, in its header: the API.
+        case token
+    }
+
+    /// What a request to `path` needs.
+    static func need(_ path: String) -> Need {
+        if ["/", "/app.js", "/app.css"].contains(path) || path.hasPrefix("/katex/") || path.hasPrefix("/hljs/") { return .nothing }
+        if path.hasPrefix(VaultFiles.prefix) || path == "/report" || path == "/api/events" { return .linkKey }
+        return .token
+    }
+
+    /// Whether a request to `path` with the `X-Quire-Token` header `header` and the query's `k`
+    /// may go on.
+    func admits(_ path: String, header: String?, key: String?) -> Bool {
+        switch Self.need(path) {
+        case .nothing: true
+        case .linkKey: isToken(header) || isLinkKey(key)
+        case .token: isToken(header)
+        }
+    }
+
+    /// `given` equals `secret`, compared in time independent of where they differ.
+    static func same(_ given: String?, _ secret: String) -> Bool {
         guard let given else { return false }
-        let a = Array(given.utf8), b = Array(token.utf8)
+        let a = Array(given.utf8), b = Array(secret.utf8)
         guard a.count == b.count else { return false }
         var difference: UInt8 = 0
         for i in 0..<a.count { difference |= a[i] ^ b[i] }
         return difference == 0
     }
-
-    /// The token from a `Cookie` header.
-    func token(fromCookies header: String?) -> String? {
-        guard let header else { return nil }
-        for part in header.split(separator: ";") {
-            let pair = part.trimmingCharacters(in: .whitespaces)
-            guard let eq = pair.firstIndex(of: "="), pair[..<eq] == cookieName else { continue }
-            return String(pair[pair.index(after: eq)...])
-        }
-        return nil
-    }
-
-    /// The `Set-Cookie` value that hands the token to the browser.
-    var cookie: String { "\(cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict" }
 
     /// `name:port` split (`[::1]:8427` keeps its brackets); nil port when none or not a number.
     static func split(_ host: String) -> (name: String, port: Int?) {

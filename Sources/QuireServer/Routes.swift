@@ -9,6 +9,8 @@ struct Routes: Sendable {
     let desk: StudyDesk
     let feed: LiveFeed
     let settings: StudyServer.Settings
+    /// The run's link key (``RequestGate``): the page learns it from `/api/links`.
+    let linkKey: String
 
     /// Request bodies larger than this are refused (the page sends a few words).
     static let maximumBody = 64 << 10
@@ -53,6 +55,11 @@ struct Routes: Sendable {
     /// undo, the other keys, edit.
     private func addStudy(to router: Router<BasicRequestContext>) {
         router.get("/api/overview") { [desk] _, _ in await Self.answer { () throws(ServerError) in try await desk.overview() } }
+        // What the page loads by address: the link key, the report's and the changes' addresses.
+        router.get("/api/links") { [linkKey] _, _ in
+            Self.json(.object([("key", .string(linkKey)), ("report", .string("/report?k=" + linkKey)),
+                               ("events", .string("/api/events?k=" + linkKey))]))
+        }
         router.post("/api/sessions") { [desk] request, _ in
             let body = await Self.body(request)
             return await Self.answer { () throws(ServerError) in try await desk.start(deck: body?["deck"], learnNew: body?["learn"] == "new") }

@@ -70,8 +70,10 @@ public actor StudyDesk {
     /// Watching is the caller's: it starts its watcher before this, and hands each batch of
     /// changes to ``takeIn(_:)``.
     ///
-    /// - Parameter pinnedNow: a fixed clock (for tests), moving a second per reading.
-    public init(vault: Vault, cached: Bool, pinnedNow: Timestamp?) throws(ServerError) {
+    /// - Parameters:
+    ///   - pinnedNow: a fixed clock (for tests), moving a second per reading.
+    ///   - linkKey: the run's link key, which the cards' file addresses carry (``RequestGate``).
+    public init(vault: Vault, cached: Bool, pinnedNow: Timestamp?, linkKey: String = "") throws(ServerError) {
         guard vault.isInitialized else { throw .app(.notInitialized(root: vault.root)) }
         self.vault = vault
         self.cached = cached
@@ -81,7 +83,7 @@ public actor StudyDesk {
             throw .watch(error.description)
         }
         clock = StudyClock(fixed: pinnedNow)
-        cards = CardHTML(vault: vault)
+        cards = CardHTML(vault: vault, linkKey: linkKey)
     }
 
     // MARK: - The overview

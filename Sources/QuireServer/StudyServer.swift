@@ -76,17 +76,19 @@ public struct StudyServer: Sendable {
         // The watcher starts before the index is built, so no change made meanwhile is missed.
         let watcher = InotifyWatcher(root: settings.vault.root, sys: settings.vault.io.sys)
         do { try watcher.start() } catch { throw ServerError.watch(error.description) }
-        let desk = try StudyDesk(vault: settings.vault, cached: settings.cached, pinnedNow: settings.pinnedNow)
+        let linkKey = RequestGate.makeToken()
+        let desk = try StudyDesk(vault: settings.vault, cached: settings.cached, pinnedNow: settings.pinnedNow, linkKey: linkKey)
         await desk.typeEveryAnswer(settings.typeEveryAnswer)
         let feed = LiveFeed()
         let watching = WatchLoop(watcher: watcher, desk: desk, feed: feed)
         watching.start()
         defer { watching.stop(); feed.finish() }
 
-        let gate = RequestGate(token: settings.token, port: settings.port, listensBeyondLoopback: !Self.isLoopback(settings.host))
+        let gate = RequestGate(token: settings.token, linkKey: linkKey, port: settings.port, listensBeyondLoopback: !Self.isLoopback(settings.host),
+                               listenAddress: settings.host)
         let router = Router()
         router.add(middleware: GateMiddleware(gate: gate))
-        Routes(desk: desk, feed: feed, settings: settings).add(to: router)
+        Routes(desk: desk, feed: feed, settings: settings, linkKey: linkKey).add(to: router)
         var logger = Logger(label: "quire-serve")
         logger.logLevel = .critical
         let host = settings.host
@@ -106,7 +108,7 @@ public struct StudyServer: Sendable {
                                   let port = channel.localAddress?.port ?? settings.port
                                   gate.port.set(port)
                                   let shown = host.contains(":") ? "[\(host)]" : (host == "0.0.0.0" ? "127.0.0.1" : host)
-                                  ready(port, "http://\(shown):\(port)/?token=\(token)")
+                                  ready(port, "http://\(shown):\(port)/#token=\(token)")
                               }, logger: logger)
         try await app.run()
     }
@@ -155,15 +157,13 @@ struct GateMiddleware<Context: RequestContext>: RouterMiddleware {
         guard gate.allowsOrigin(request.headers[.origin], host: host) else {
             return Self.refusal(.forbidden, "Requests from other sites are refused.")
         }
-        if request.uri.path == "/", let given = request.uri.queryParameters["token"] {
-            guard gate.isToken(String(given)) else { return Self.refusal(.forbidden, "This address's token is not this server's (it changes each run).") }
-            // The token goes into a cookie, out of the address bar (and of the history).
-            var response = Response(status: .seeOther)
-            response.headers[.location] = "/"
-            response.headers[.setCookie] = gate.cookie
-            return Self.secured(response, path: "/")
+        let path = request.uri.path
+        if path == "/", request.uri.queryParameters["token"] != nil {
+            // The old form of the address: the token in the query, which the browser keeps in its
+            // history. It is no longer taken.
+            return Self.refusal(.forbidden, "Open the address 'quire serve' printed (…/#token=…): it carries this run's token.")
         }
-        guard gate.isToken(gate.token(fromCookies: request.headers[.cookie])) else {
+        guard gate.admits(path, header: request.headers[HTTPField.Name.quireToken], key: request.uri.queryParameters["k"].map(String.init)) else {
             return Self.refusal(.forbidden, "Open the address 'quire serve' printed: it carries this run's token.")
         }
         if request.method != .get && request.method != .head {
@@ -212,6 +212,8 @@ struct GateMiddleware<Context: RequestContext>: RouterMiddleware {
 extension HTTPField.Name {
     /// The header the page sends with every change (`X-Quire-Page: 1`).
     static var quirePage: Self { .init("X-Quire-Page") ?? .xContentTypeOptions }
+    /// The header the page sends the run's token in (`X-Quire-Token`).
+    static var quireToken: Self { .init("X-Quire-Token") ?? .xContentTypeOptions }
     static var referrerPolicy: Self { .init("Referrer-Policy") ?? .xContentTypeOptions }
     /// `Sec-Fetch-Site`: the browser's word on where a request comes from.
     static var secFetchSite: Self { .init("Sec-Fetch-Site") ?? .origin }

@@ -57,7 +57,7 @@ extension Quire {
                 do {
                     try await server.run { port, url in
                         Self.announce(url: url, port: port, listen: listen, root: vault.root)
-                        if open { Self.openBrowser(url) }
+                        if open, !ChildProcess.openInBrowser(url) { Output.line("The browser could not be opened: open the address above.") }
                     }
                 } catch {
                     failure.set("\(error)")
@@ -82,7 +82,7 @@ extension Quire {
             var urls = [url]
             let token = url.split(separator: "=").last.map(String.init) ?? ""
             if listen == "0.0.0.0" || listen == "::" {
-                urls += NetworkAddresses.local().map { "http://\($0):\(port)/?token=\(token)" }
+                urls += NetworkAddresses.local().map { "http://\($0):\(port)/#token=\(token)" }
             }
             Output.line("Serving \(root)")
             for u in urls { Output.line("  \(u)") }
@@ -93,21 +93,6 @@ extension Quire {
             }
             Output.line("The address carries this run's token; keep it to yourself. Ctrl-C stops.")
             Output.flush()
-        }
-
-        /// Opens the page through a file only this user can read that forwards to the address,
-        /// so the token never stands on a command line other users could list.
-        static func openBrowser(_ url: String) {
-            let dir = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"] ?? NSTemporaryDirectory()
-            let file = dir + "/quire-serve-\(UUID().uuidString).html"
-            let page = "<!doctype html><meta charset=utf-8><meta http-equiv=refresh content=\"0;url=\(url)\"><title>Quire</title>"
-            guard FileManager.default.createFile(atPath: file, contents: Data(page.utf8), attributes: [.posixPermissions: 0o600]) else { return }
-            Thread.detachNewThread {
-                _ = ChildProcess.run(["xdg-open", file], timeoutSeconds: 30)
-                // The browser has read it by the time it asks for the page; leave it a minute.
-                Thread.sleep(forTimeInterval: 60)
-                try? FileManager.default.removeItem(atPath: file)
-            }
         }
 
         /// The server's error, set on its task and read once it ends.

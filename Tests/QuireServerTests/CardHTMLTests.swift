@@ -12,7 +12,7 @@ import QuireVault
         try dir.write("deck/note.md", note)
         let vault = try Vault(root: dir.path)
         let parsed = try #require(NoteParser.parse(Array(note.utf8), path: "deck/note.md").note)
-        let html = CardHTML(vault: vault)
+        let html = CardHTML(vault: vault, linkKey: "k1")
         return parsed.cards.map { html.faces(of: $0, in: parsed) }
     }
 
@@ -42,8 +42,8 @@ import QuireVault
                 What is this? ![cell](img/cell%20one.png) :: [hear it](hello.mp3) ![remote](https://tracker.example/p.png) ![up](../../secret.png)
 
                 """)
-            #expect(f[0].front.contains(#"<img src="/file/deck/img/cell%20one.png""#))
-            #expect(f[0].back.contains(#"<audio controls preload="none" src="/file/deck/hello.mp3"></audio>"#))
+            #expect(f[0].front.contains(#"<img src="/file/deck/img/cell%20one.png?k=k1""#))
+            #expect(f[0].back.contains(#"<audio controls preload="none" src="/file/deck/hello.mp3?k=k1"></audio>"#))
             #expect(!f[0].back.contains(" src=\"https:"), "a remote image keeps no source the page would load")
             #expect(f[0].back.contains(#"<img class="missing" data-src="https://tracker.example/p.png""#))
             #expect(!f[0].back.contains("/file/secret.png") && !f[0].back.contains(" src=\"../../secret.png"))
@@ -70,8 +70,8 @@ import QuireVault
                 What is missing? :: ![[nowhere.png]] and `![[code.png]]`
 
                 """)
-            #expect(f[0].back.contains(#"<img src="/file/assets/slide-04.png" alt="slide-04.png" width="300" />"#), "\(f[0].back)")
-            #expect(f[0].back.contains(#"<img src="/file/assets/slide-04.png" alt="rel" />"#), "\(f[0].back)")
+            #expect(f[0].back.contains(#"<img src="/file/assets/slide-04.png?k=k1" alt="slide-04.png" width="300" />"#), "\(f[0].back)")
+            #expect(f[0].back.contains(#"<img src="/file/assets/slide-04.png?k=k1" alt="rel" />"#), "\(f[0].back)")
             #expect(f[1].back.contains(#"<blockquote class="embed"><p>Error from <strong>wrong assumptions</strong>.</p>"#), "\(f[1].back)")
             #expect(!f[1].back.contains("Spread") && !f[1].back.contains("tags"), "\(f[1].back)")
             #expect(f[1].back.contains(#"<span class="wikilink">#property</span>"#) && f[1].back.contains(#"<span class="wikilink">variance</span>"#),

@@ -6,7 +6,7 @@ import XCTest
 /// zbar's `zbarimg` (Debian's zbar-tools, which scripts/install-deps.sh installs), since a code
 /// that merely looks right to the encoder's own reading proves nothing.
 final class QRCodeTests: XCTestCase {
-    static let url = "http://192.168.1.20:8427/?token=9f3a1c2e7b4d5a6f8091a2b3c4d5"
+    static let url = "http://192.168.1.20:8427/#token=9f3a1c2e7b4d5a6f8091a2b3c4d5"
     static let levels: [QRCode.ErrorCorrection] = [.low, .medium, .quartile, .high]
 
     func testDecodesAURL() throws {

@@ -53,8 +53,22 @@ extension PageAssets {
         clearTimeout(toast.timer);
         toast.timer = setTimeout(() => toastBox.classList.remove("shown"), 3500);
       }
+      // ---- the run's token ----
+      // It comes in the address's fragment (never sent anywhere, not even to this server), is
+      // kept in this origin's storage (no other port's page can read it) and goes in a header with
+      // every request: a cookie would go to every port of this host. The fragment then leaves
+      // the address bar and the history.
+      let token = null;
+      const given = /^#(?:.*&)?token=([0-9a-f]{32})(?:&|$)/.exec(location.hash);
+      if (given) {
+        token = given[1];
+        try { localStorage.setItem("quire-token", token); } catch (e) { /* this page only */ }
+        history.replaceState(null, "", location.pathname + location.search);
+      } else {
+        try { token = localStorage.getItem("quire-token"); } catch (e) { token = null; }
+      }
       async function api(method, path, body) {
-        const options = { method, headers: {} };
+        const options = { method, headers: { "X-Quire-Token": token || "" } };
         if (method !== "GET") {
           options.headers["Content-Type"] = "application/json";
           options.headers["X-Quire-Page"] = "1";
@@ -62,7 +76,8 @@ extension PageAssets {
         }
         const response = await fetch(path, options);
         let data = null;
-        try { data = await response.json(); } catch (e) { data = { error: "the server answered " + response.status }; }
+        const text = await response.text();
+        try { data = JSON.parse(text); } catch (e) { data = { error: text.trim() || "the server answered " + response.status }; }
         if (!response.ok) {
           const error = new Error(data && data.error ? data.error : "the server answered " + response.status);
           error.status = response.status;
@@ -422,8 +437,11 @@ extension PageAssets {
       });
 
       // ---- notes changed on disk ----
-      function listen() {
-        const events = new EventSource("/api/events");
+      async function listen() {
+        let links = null;
+        try { links = await api("GET", "/api/links"); } catch (e) { return; }
+        document.getElementById("report-link").href = links.report;
+        const events = new EventSource(links.events);
         events.addEventListener("changed", async message => {
           let paths = [];
           try { paths = JSON.parse(message.data).paths; } catch (e) { return; }

@@ -4,6 +4,7 @@ Debian's chromium through chromium-driver (selenium). Prints one JSON object of 
 Swift test asserts on it and on the vault's files.
 
     serve-check.py attacks URL VAULT
+    serve-check.py fetch URL PATH
     serve-check.py browser URL VAULT SHOTS_DIR
 """
 import http.client
@@ -16,7 +17,7 @@ import urllib.parse
 
 def split(url):
     parts = urllib.parse.urlsplit(url)
-    token = urllib.parse.parse_qs(parts.query)["token"][0]
+    token = urllib.parse.parse_qs(parts.fragment)["token"][0]
     return parts.hostname, parts.port, token
 
 
@@ -40,8 +41,8 @@ def request(host, port, method, path, headers=None, body=None, host_header=None)
 
 def attacks(url, vault):
     host, port, token = split(url)
-    cookie = {"Cookie": f"quire_{port}={token}"}
-    page = dict(cookie, **{"X-Quire-Page": "1", "Content-Type": "application/json"})
+    auth = {"X-Quire-Token": token}
+    page = dict(auth, **{"X-Quire-Page": "1", "Content-Type": "application/json"})
     out = {}
 
     def status(name, *args, **kwargs):
@@ -49,31 +50,38 @@ def attacks(url, vault):
         out[name] = r["status"]
         return r
 
-    # The token.
+    # The token: in its header only. No cookie is set or taken (a browser sends a host's cookies
+    # to every port of it: the credential would reach any program on this machine).
     status("no token", "GET", "/api/overview")
-    status("wrong token", "GET", "/api/overview", {"Cookie": f"quire_{port}={'0' * len(token)}"})
-    status("token of another port", "GET", "/api/overview", {"Cookie": f"quire_{port + 1}={token}"})
-    status("wrong token in address", "GET", "/?token=" + "f" * len(token))
-    login = status("token in address", "GET", "/?token=" + token)
-    out["cookie set"] = login["headers"].get("set-cookie", "")
-    ok = status("with the cookie", "GET", "/api/overview", cookie)
+    status("wrong token", "GET", "/api/overview", {"X-Quire-Token": "0" * len(token)})
+    status("token in a cookie", "GET", "/api/overview", {"Cookie": f"quire_{port}={token}"})
+    status("token in the query", "GET", "/api/overview?token=" + token)
+    status("old address form", "GET", "/?token=" + token)
+    shell = status("page without token", "GET", "/")
+    out["cookie set"] = shell["headers"].get("set-cookie", "")
+    ok = status("with the token", "GET", "/api/overview", auth)
     out["policy"] = ok["headers"].get("content-security-policy", "")
     out["nosniff"] = ok["headers"].get("x-content-type-options", "")
-    status("page with the cookie", "GET", "/", cookie)
-    report = status("report", "GET", "/report", cookie)
+    out["overview start"] = ok["body"][:1]
+    links = json.loads(request(host, port, "GET", "/api/links", auth)["body"])
+    key = links["key"]
+    status("links without token", "GET", "/api/links", {"Cookie": f"quire_{port}={token}"})
+    report = status("report", "GET", links["report"])
     out["report policy"] = report["headers"].get("content-security-policy", "")
     out["report start"] = report["body"][:15]
+    status("report without key", "GET", "/report")
+    status("link key for the API", "GET", "/api/overview?k=" + key, {"X-Quire-Token": key})
     # Host: DNS rebinding names, other ports, none.
-    status("foreign host", "GET", "/api/overview", cookie, host_header=f"attacker.example:{port}")
-    status("rebinding name", "GET", "/api/overview", cookie, host_header=f"127.0.0.1.nip.io:{port}")
-    status("other port", "GET", "/api/overview", cookie, host_header=f"127.0.0.1:{port + 1}")
-    status("empty host", "GET", "/api/overview", cookie, host_header="")
-    status("localhost", "GET", "/api/overview", cookie, host_header=f"localhost:{port}")
-    # Origin: another site's page posting with the user's cookie (a browser would not send a
-    # SameSite=Strict cookie; here it is sent, to check the Origin check alone).
+    status("foreign host", "GET", "/api/overview", auth, host_header=f"attacker.example:{port}")
+    status("rebinding name", "GET", "/api/overview", auth, host_header=f"127.0.0.1.nip.io:{port}")
+    status("other port", "GET", "/api/overview", auth, host_header=f"127.0.0.1:{port + 1}")
+    status("empty host", "GET", "/api/overview", auth, host_header="")
+    status("localhost", "GET", "/api/overview", auth, host_header=f"localhost:{port}")
+    # Origin: another site's page posting with the user's token (a browser's page of another site
+    # cannot know it; here it is sent, to check the Origin check alone).
     status("foreign origin", "POST", "/api/sessions", dict(page, Origin="http://attacker.example"), body="{}")
     status("null origin", "POST", "/api/sessions", dict(page, Origin="null"), body="{}")
-    status("no page header", "POST", "/api/sessions", dict(cookie, **{"Content-Type": "text/plain"}), body="{}")
+    status("no page header", "POST", "/api/sessions", dict(auth, **{"Content-Type": "text/plain"}), body="{}")
     status("own origin", "POST", "/api/sessions", dict(page, Origin=f"http://{host}:{port}"), body="{}")
     # Fetch metadata: a browser's cross-site or same-site (another port) request changes nothing.
     status("cross-site fetch", "POST", "/api/sessions", dict(page, **{"Sec-Fetch-Site": "cross-site"}), body="{}")
@@ -81,11 +89,11 @@ def attacks(url, vault):
     status("same-origin fetch", "POST", "/api/sessions", dict(page, **{"Sec-Fetch-Site": "same-origin"}), body="{}")
     # Headers past their limits: refused, the server still answering.
     try:
-        status("huge header", "GET", "/api/overview", dict(cookie, **{"X-Big": "a" * 40000}))
+        status("huge header", "GET", "/api/overview", dict(auth, **{"X-Big": "a" * 40000}))
     except Exception:
         out["huge header"] = 0
     try:
-        status("many headers", "GET", "/api/overview", dict(cookie, **{f"X-H{i}": "a" for i in range(300)}))
+        status("many headers", "GET", "/api/overview", dict(auth, **{f"X-H{i}": "a" for i in range(300)}))
     except Exception:
         out["many headers"] = 0
     # Files: traversal in every spelling, hidden folders, links, special files.
@@ -109,11 +117,39 @@ def attacks(url, vault):
         ("katex outside", "/katex/../../../etc/passwd"),
         ("katex font traversal", "/katex/fonts/KaTeX_..%2f..%2f..%2fetc%2fpasswd"),
     ]:
-        r = status(name, "GET", path, cookie)
+        r = status(name, "GET", path + "?k=" + key)
         if name == "image":
             out["image type"] = r["headers"].get("content-type", "")
             out["image policy"] = r["headers"].get("content-security-policy", "")
+    status("image without key", "GET", "/file/Web/dot.png")
     return out
+
+
+def other_port_headers(driver):
+    """The headers the browser sends to a plain server on another port of 127.0.0.1."""
+    import http.server
+    import threading
+    got = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            got.append(dict(self.headers.items()))
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.end_headers()
+            self.wfile.write(b"<!doctype html><title>other</title><p>another program")
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        driver.get(f"http://127.0.0.1:{server.server_address[1]}/")
+        time.sleep(0.3)
+    finally:
+        server.shutdown()
+    return got
 
 
 def browser(url, vault, shots):
@@ -196,7 +232,7 @@ def browser(url, vault, shots):
         seen["edit followed"] = True
         # A second tab on the same vault studies too; the first answers, the second never repeats it.
         driver.switch_to.new_window("tab")
-        driver.get(url.split("?")[0])
+        driver.get(url.split("#")[0])
         wait.until(lambda d: d.find_elements(By.ID, "study"))
         driver.find_element(By.ID, "study").click()
         other = wait_card()
@@ -300,13 +336,22 @@ def browser(url, vault, shots):
         shot("overview-phone-dark")
         seen["phone overview overflow"] = driver.execute_script("return document.documentElement.scrollWidth > window.innerWidth")
         seen["console"] = [e["message"] for e in driver.get_log("browser") if e["level"] in ("SEVERE", "WARNING")]
+        # Another program on another port of this machine, visited by the same browser: it
+        # receives nothing of the page's credential (a cookie went to every port of the host).
+        seen["other port headers"] = other_port_headers(driver)
+        seen["cookies"] = [c["name"] for c in driver.get_cookies()]
+        seen["history"] = driver.execute_script("return location.href")
     finally:
         driver.quit()
     return seen
 
 
 if __name__ == "__main__":
-    if sys.argv[1] == "attacks":
+    if sys.argv[1] == "fetch":
+        # serve-check.py fetch URL PATH: PATH with the URL's token, at the URL's host.
+        h, p, t = split(sys.argv[2])
+        print(json.dumps({"status": request(h, p, "GET", sys.argv[3], {"X-Quire-Token": t})["status"]}))
+    elif sys.argv[1] == "attacks":
         print(json.dumps(attacks(sys.argv[2], sys.argv[3])))
     else:
         print(json.dumps(browser(sys.argv[2], sys.argv[3], sys.argv[4])))
