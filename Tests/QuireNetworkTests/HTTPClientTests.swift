@@ -25,8 +25,9 @@ import Testing
         }
     }
 
-    /// Serves one connection on loopback with `reply`'s bytes after `delay` seconds; its port.
-    static func server(_ reply: String, delay: Double = 0) throws -> (Process, UInt16) {
+    /// Serves one connection on loopback with `reply`'s bytes after `delay` seconds (a byte every
+    /// `drip` seconds when given); its port.
+    static func server(_ reply: String, delay: Double = 0, drip: Double = 0) throws -> (Process, UInt16) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", """
@@ -36,8 +37,12 @@ import Testing
             c, _ = s.accept(); c.settimeout(5)
             data = b""
             while b"\\r\\n\\r\\n" not in data: data += c.recv(65536)
-            time.sleep(float(sys.argv[2])); c.sendall(sys.argv[1].encode()); c.close()
-            """, reply, String(delay)]
+            time.sleep(float(sys.argv[2]))
+            if float(sys.argv[3]) > 0:
+                for b in sys.argv[1].encode(): c.sendall(bytes([b])); time.sleep(float(sys.argv[3]))
+            else: c.sendall(sys.argv[1].encode())
+            c.close()
+            """, reply, String(delay), String(drip)]
         let out = Pipe()
         process.standardOutput = out
         try process.run()
@@ -49,8 +54,8 @@ import Testing
         return (process, port)
     }
 
-    static func post(_ reply: String, delay: Double = 0, timeout: Int = 10) throws -> (status: Int, body: [UInt8]) {
-        let (process, port) = try server(reply, delay: delay)
+    static func post(_ reply: String, delay: Double = 0, drip: Double = 0, timeout: Int = 10) throws -> (status: Int, body: [UInt8]) {
+        let (process, port) = try server(reply, delay: delay, drip: drip)
         defer { process.terminate() }
         return try HTTPClient.post(try HTTPClient.Endpoint("http://127.0.0.1:\(port)/v1"), body: Array("{}".utf8), timeoutSeconds: timeout)
     }
@@ -64,6 +69,30 @@ import Testing
         #expect(throws: HTTPClient.Failure.self) { try Self.post("garbage") }
         #expect(throws: HTTPClient.Failure.self) { try Self.post("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nff\r\nshort") }
         #expect(throws: HTTPClient.Failure.self) { try Self.post("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nshort") }
+        // Numbers from the network past any size: an error, never an overflow (the adversarial
+        // trial's chunk of 7fffffffffffffff bytes stopped the old client with signal 4).
+        for hostile in ["HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n7fffffffffffffff\r\nabc",
+                        "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nffffffffffffffffff\r\nabc",
+                        "HTTP/1.1 200 OK\r\nContent-Length: 9223372036854775807\r\n\r\nabc",
+                        "HTTP/1.1 200 OK\r\nContent-Length: 99999999999999999999999\r\n\r\nabc",
+                        "HTTP/1.1 99999999999999999999 OK\r\n\r\n"] {
+            #expect(throws: HTTPClient.Failure.self, "\(hostile)") { try Self.post(hostile) }
+        }
+    }
+
+    /// The timeout bounds the whole exchange, not each read: a reply dripped a byte at a time
+    /// (each byte in time for a per-read timeout) ends at the deadline (it took 170 s for a
+    /// 5-second timeout before).
+    @Test func aDrippedReplyEndsAtTheDeadline() throws {
+        let started = Date()
+        let body = String(repeating: "x", count: 40)
+        do {
+            _ = try Self.post("HTTP/1.1 200 OK\r\nContent-Length: 40\r\n\r\n" + body, drip: 0.2, timeout: 2)
+            Issue.record("a reply dripped over 16 s came within 2 s")
+        } catch {
+            #expect("\(error)".contains("within 2 s"), "\(error)")
+        }
+        #expect(Date().timeIntervalSince(started) < 5)
     }
 
     @Test func aServerThatNeverAnswersTimesOut() throws {
