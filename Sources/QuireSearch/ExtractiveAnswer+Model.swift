@@ -16,6 +16,7 @@ extension ExtractiveAnswer {
         let chunkVectors = encoder.map { e in e.embed(chunks.map(\.text)) }
         let chunkTerms = chunks.map { Set(terms($0.text)) }
         let compact = chunks.map { String($0.text.filter { !$0.isWhitespace }) }
+        let chunkSentences = chunks.map { SentenceSplitter.sentences($0.text).map { (words: plainWords($0), terms: Set(terms($0))) } }
         for line in reply.split(whereSeparator: \.isNewline) {
             for raw in SentenceSplitter.sentences(line) {
                 let (text, cited) = citations(raw)
@@ -29,7 +30,8 @@ extension ExtractiveAnswer {
                 let candidates = named + chunks.indices.filter { !named.contains($0) }
                 var found: (chunk: Int, text: String)?
                 for k in candidates {
-                    guard let kept = supportedPart(of: text, in: chunkTerms[k], compact: compact[k]) else { continue }
+                    guard let kept = supportedPart(of: text, in: chunkTerms[k], compact: compact[k]),
+                          agrees(kept, with: chunkSentences[k]) else { continue }
                     if let encoder, let vectors = chunkVectors, SentenceEncoder.cosine(encoder.embed(kept), vectors[k]) < 0.3 { continue }
                     found = (k, kept)
                     break
@@ -142,6 +144,33 @@ extension ExtractiveAnswer {
         var cut = kept.trimmingSpaces()
         while let last = cut.last, ",;:–—-".contains(last) { cut.removeLast(); cut = cut.trimmingSpaces() }
         return cut + "."
+    }
+
+    /// Words that deny what a sentence says.
+    static let negations: Set<String> = ["no", "not", "never", "none", "nothing", "neither", "nor", "cannot", "without", "nobody", "nowhere"]
+    /// Words that make a claim absolute: a model that writes one where the notes do not ("all of
+    /// the cell's ATP" for "most of") says more than they do.
+    static let absolutes: Set<String> = ["all", "every", "always", "never", "none", "only", "entirely", "completely", "solely", "exclusively"]
+
+    /// A text's words, lower-cased, with their apostrophes (`don't`).
+    static func plainWords(_ text: String) -> [String] {
+        text.lowercased().split { !($0.isLetter || $0 == "'" || $0 == "’") }.map { String($0).replacingOccurrences(of: "’", with: "'") }
+    }
+
+    /// Whether a word denies (`not`, `never`, `isn't`).
+    static func denies(_ word: String) -> Bool { negations.contains(word) || word.hasSuffix("n't") }
+
+    /// Whether `sentence` says what the chunk's sentence nearest to it says, not its opposite nor
+    /// more: the two deny alike (a "no" or "not" the notes do not write turns their fact around,
+    /// and one they write cannot be left out), and every absolute word of the sentence ("all",
+    /// "only", "always") is the chunk's. Shared words are no support for the opposite claim.
+    static func agrees(_ sentence: String, with chunk: [(words: [String], terms: Set<String>)]) -> Bool {
+        let words = plainWords(sentence)
+        let own = Set(terms(sentence))
+        guard let nearest = chunk.max(by: { $0.terms.intersection(own).count < $1.terms.intersection(own).count }) else { return false }
+        if words.contains(where: denies) != nearest.words.contains(where: denies) { return false }
+        let chunkWords = Set(chunk.flatMap(\.words))
+        return words.allSatisfy { !absolutes.contains($0) || chunkWords.contains($0) }
     }
 
     /// A sentence's clauses, each with what leads into it: cut before ", which", ", while",
