@@ -3,6 +3,7 @@ import QuireInterchange
 import QuireModel
 import QuireParsing
 import QuireReview
+import QuireSupport
 import QuireSystem
 import QuireVault
 
@@ -55,7 +56,11 @@ public enum ImportedFiles {
     public static func plainNoteProblem(_ plan: NoteCreation) -> String? {
         let (parsed, found) = NoteParser.parse(plan.bytes, path: plan.path)
         guard parsed == nil || parsed?.cards.isEmpty == false || found.contains(where: { $0.severity >= .warning }) else { return nil }
-        return found.map(\.message).joined(separator: "; ")
+        // Always a reason: the cards it would hold when nothing else was found.
+        if found.isEmpty, let cards = parsed?.cards, let first = cards.first {
+            return "it would hold \(Plural.counted(cards.count, "card")), the first at line \(first.lines.lowerBound): \(first.front.prefix(60))"
+        }
+        return found.map { ($0.line.map { "line \($0): " } ?? "") + $0.message }.joined(separator: "; ")
     }
 
     /// The path in assets/ for a file named `name` (made safe by ``safeName(_:)``): its own

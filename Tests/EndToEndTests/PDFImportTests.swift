@@ -77,6 +77,30 @@ import QuireTestSupport
         #expect(try q.run(["check"]).status == 0)
     }
 
+    /// Text that Quire's own syntax would read as a card — a `==highlight==` (a cloze), `::`,
+    /// `Q:` — is escaped into plain text, so the PDF imports and reads back as written (a PDF
+    /// holding `==word==` was refused, with an empty reason).
+    @Test func cardMarkersInThePDFsTextStayText() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        let pdf = q.vault.deletingLastPathComponent().appendingPathComponent("markers.pdf").path
+        _ = try QuireRunner.execute(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", """
+            import sys
+            from fpdf import FPDF
+            pdf = FPDF(); pdf.add_page(); pdf.set_font("Helvetica", size=11)
+            for line in ["In Obsidian, ==word== marks a highlight.", "A comparison: a === b, and x == y here.",
+                         "term :: definition is a card in Quire.", "Q: is this a question?"]:
+                pdf.cell(0, 8, line, new_x="LMARGIN", new_y="NEXT")
+            pdf.output(sys.argv[1])
+            """, pdf])
+        let imported = try q.run(["import", "pdf", pdf, "--to", "Inbox"])
+        #expect(imported.status == 0, "\(imported)")
+        let note = String(decoding: try q.read("Inbox/markers.md"), as: UTF8.self)
+        #expect(note.contains("=\\=word=\\=") && !note.contains("==word=="), "\(note)")
+        #expect(try q.run(["list", "path:Inbox/markers.md", "--count"]).stdout.hasPrefix("0"))
+        #expect(try q.run(["check"]).status == 0)
+    }
+
     @Test func badFilesWriteNothingAndTheRestIsImported() throws {
         let q = try QuireRunner()
         defer { q.cleanUp() }

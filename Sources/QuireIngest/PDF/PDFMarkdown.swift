@@ -448,6 +448,17 @@ public enum PDFMarkdown {
     public static func safe(_ text: String) -> String {
         var s = HTMLToMarkdown.escaped(text)
         s = s.replacing("::", with: ":\\:")
+        // `==` would open a highlight, which is a cloze: every `=` after another is escaped
+        // (`=\=word=\=` reads as `==word==`).
+        if s.contains("==") {
+            var out = "", previous: Character?
+            for c in s {
+                if c == "=", previous == "=" { out += "\\" }
+                out.append(c)
+                previous = c
+            }
+            s = out
+        }
         for prefix in ["Q:", "A:", "q:", "a:"] where s.hasPrefix(prefix) { s = String(s.prefix(1)) + "\\:" + s.dropFirst(2) }
         return s
     }
