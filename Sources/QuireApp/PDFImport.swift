@@ -92,7 +92,7 @@ public struct PDFImport {
                 let own = scratch.path + "/\(k)"
                 do {
                     try FileManager.default.createDirectory(atPath: own, withIntermediateDirectories: false)
-                    results[k] = .success(try OCRText.recognize(try PDFExtractor.render(file, page: pages[k], into: own)))
+                    results[k] = .success(try OCRText.recognize(try PDFExtractor.render(file, page: pages[k], into: own), scratch: own))
                 } catch let error as OCRText.Failure {
                     results[k] = .failure(error)
                     // Without tesseract no page can be read: no other is started.

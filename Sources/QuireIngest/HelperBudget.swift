@@ -66,4 +66,11 @@ public enum HelperBudget {
     static func size(of path: String) -> Int {
         FileIO().stamp(path).map { Int($0.size) } ?? 0
     }
+
+    /// The environment that sends a helper's own temporary files (ImageMagick's pixel caches,
+    /// `magick-*`, hundreds of MB for a large image) into `folder`, which the caller removes,
+    /// killed helper or not; nothing when there is no folder.
+    public static func temporaryFiles(in folder: String?) -> [String: String] {
+        folder.map { ["MAGICK_TMPDIR": $0, "TMPDIR": $0] } ?? [:]
+    }
 }

@@ -173,4 +173,53 @@ import QuireTestSupport
         #expect(run.stderr.contains("vast.png: the image declares 100000 × 100000 pixels, more than the 100 million pixels Quire reads"), "\(run)")
         #expect(try FileManager.default.subpathsOfDirectory(atPath: q.vault.path).sorted() == before)
     }
+
+    /// An image of many frames (an animated GIF, a multi-page TIFF) is refused from its header,
+    /// before ImageMagick decodes every frame (a 500-frame GIF left 539 MB of its temporary
+    /// files).
+    @Test(.requires(.tesseract, .imageMagick)) func anImageOfManyFramesIsRefusedBeforeAnyWork() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        let gif = q.vault.deletingLastPathComponent().appendingPathComponent("frames.gif")
+        let made = try QuireRunner.execute(URL(fileURLWithPath: "/usr/bin/env"), ["convert", "-size", "64x64", "xc:white", "xc:black", "xc:gray",
+                                                                                  "-loop", "0", gif.path])
+        #expect(made.status == 0, "\(made)")
+        let before = try FileManager.default.subpathsOfDirectory(atPath: q.vault.path).sorted()
+        let run = try q.run(["import", "image", gif.path])
+        #expect(run.status == 1 && run.stderr.contains("frames.gif: the image holds 3 frames or pages"), "\(run)")
+        #expect(try FileManager.default.subpathsOfDirectory(atPath: q.vault.path).sorted() == before)
+    }
+
+    /// ImageMagick's and tesseract's own temporary files go into the import's scratch folder,
+    /// which is removed (a killed ImageMagick left its `magick-*` files in $TMPDIR); a scratch
+    /// folder that a killed run left behind is removed by the next run; nothing is left.
+    @Test(.requires(.tesseract, .imageMagick)) func helpersTemporaryFilesLiveInAFolderQuireRemoves() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        let base = q.vault.deletingLastPathComponent()
+        let tmp = base.appendingPathComponent("tmp")
+        let bin = base.appendingPathComponent("bin")
+        for folder in [tmp, bin] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        // A `convert` that notes where ImageMagick was told to keep its temporary files.
+        let real = try QuireRunner.execute(URL(fileURLWithPath: "/usr/bin/env"), ["sh", "-c", "command -v convert"]).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        try "#!/bin/sh\necho \"$MAGICK_TMPDIR\" >> \"\(base.path)/magick-dirs\"\nexec \(real) \"$@\"\n"
+            .write(to: bin.appendingPathComponent("convert"), atomically: true, encoding: .utf8)
+        #expect(chmod(bin.appendingPathComponent("convert").path, 0o755) == 0)
+        // A run killed earlier left its folder (its process, 4,194,304, is past any running one).
+        let left = tmp.appendingPathComponent("quire-image-4194304-killed")
+        try FileManager.default.createDirectory(at: left, withIntermediateDirectories: true)
+        try Data(count: 1000).write(to: left.appendingPathComponent("magick-leftover"))
+        let png = base.appendingPathComponent("slide.png")
+        let made = try QuireRunner.execute(URL(fileURLWithPath: "/usr/bin/env"), ["convert", "-size", "400x120", "xc:white", "-pointsize", "28",
+                                                                                  "-annotate", "+20+70", "Mitochondria make ATP", png.path])
+        #expect(made.status == 0, "\(made)")
+        let path = bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let run = try q.run(["import", "image", png.path], environment: ["TMPDIR": tmp.path, "PATH": path])
+        #expect(run.status == 0, "\(run)")
+        let dirs = (try? String(contentsOf: base.appendingPathComponent("magick-dirs"), encoding: .utf8)) ?? ""
+        let named = dirs.split(separator: "\n").map(String.init)
+        #expect(!named.isEmpty && named.allSatisfy { $0.hasPrefix(tmp.path + "/quire-image-") }, "\(dirs)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.path) == [], "left in TMPDIR")
+    }
 }

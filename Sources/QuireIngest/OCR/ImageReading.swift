@@ -49,7 +49,7 @@ public struct ImageReading: Sendable {
         // columns) more than its words: its own reading counts for less.
         // Its size checked before any program decodes it.
         let pixels = try ImageSize.checked(image)
-        let tilted = (skew(of: image, pixels: pixels).map { abs($0) >= 1 } ?? false)
+        let tilted = (skew(of: image, pixels: pixels, scratch: folder).map { abs($0) >= 1 } ?? false)
         var firstFailure: OCRText.Failure?
         for (k, variant) in variants.enumerated() {
             var path = image
@@ -57,7 +57,8 @@ public struct ImageReading: Sendable {
                 guard problem == nil else { continue }
                 let out = folder + "/variant-\(k).png"
                 let run = ChildProcess.run(["convert", ChildProcess.fileArgument(image)] + operations + [out],
-                                           limits: HelperBudget.image(pixels: pixels, seconds: 120, outputBytes: 1 << 20))
+                                           limits: HelperBudget.image(pixels: pixels, seconds: 120, outputBytes: 1 << 20),
+                                           environment: HelperBudget.temporaryFiles(in: folder))
                 if run.status == -1 { problem = noImageMagick; continue }
                 guard run.status == 0 else {
                     problem = "ImageMagick could not prepare it (\(PDFExtractor.lastLine(run.errorOutput) ?? "status \(run.status)")); read as it is"
@@ -66,7 +67,7 @@ public struct ImageReading: Sendable {
                 path = out
             }
             do {
-                let text = try OCRText.recognize(path)
+                let text = try OCRText.recognize(path, scratch: folder)
                 let score = score(text) * (variant.operations == nil && tilted ? 0.8 : 1)
                 if best.map({ score > $0.score }) ?? true { best = (text, variant.name, score) }
             } catch {
@@ -75,32 +76,34 @@ public struct ImageReading: Sendable {
             }
         }
         guard let best else { throw firstFailure ?? OCRText.Failure(description: "\(image): tesseract could not read it") }
-        let coverage = problem == nil ? measuredCoverage(of: best.text, image: image, pixels: pixels) : nil
+        let coverage = problem == nil ? measuredCoverage(of: best.text, image: image, pixels: pixels, scratch: folder) : nil
         return ImageReading(text: best.text, variant: best.variant, coverage: coverage, problem: problem)
     }
 
     /// How far the image's text is turned, in degrees, as ImageMagick's deskew finds it; nil when
     /// it cannot say.
-    static func skew(of image: String, pixels: Int) -> Double? {
+    static func skew(of image: String, pixels: Int, scratch: String? = nil) -> Double? {
         let run = ChildProcess.run(["convert", ChildProcess.fileArgument(image), "-deskew", "40%", "-format", "%[deskew:angle]", "info:"],
-                                   limits: HelperBudget.image(pixels: pixels, seconds: 120, outputBytes: 1 << 10))
+                                   limits: HelperBudget.image(pixels: pixels, seconds: 120, outputBytes: 1 << 10),
+                                   environment: HelperBudget.temporaryFiles(in: scratch))
         guard run.status == 0 else { return nil }
         return Double(String(decoding: run.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)).flatMap { $0.isFinite ? $0 : nil }
     }
 
     /// The image small and grey (the longer side at most 1,000 pixels) as ImageMagick makes it; nil
     /// when it cannot.
-    static func small(_ image: String, pixels: Int) -> PDFInk.GrayImage? {
+    static func small(_ image: String, pixels: Int, scratch: String? = nil) -> PDFInk.GrayImage? {
         let run = ChildProcess.run(["convert", ChildProcess.fileArgument(image), "-colorspace", "Gray", "-resize", "1000x1000>", "-depth", "8", "pgm:-"],
-                                   limits: HelperBudget.image(pixels: pixels, seconds: 120, outputBytes: 8 << 20))
+                                   limits: HelperBudget.image(pixels: pixels, seconds: 120, outputBytes: 8 << 20),
+                                   environment: HelperBudget.temporaryFiles(in: scratch))
         guard run.status == 0 else { return nil }
         return PDFInk.GrayImage(pgm: run.output)
     }
 
     /// The share of the image's text-like cells covered by the reading's confident words. `read`'s
     /// word boxes are in the pixels of the image it read (its own size, ``OCRText/imageWidth``).
-    static func measuredCoverage(of read: OCRText, image: String, pixels: Int) -> Double? {
-        guard let small = small(image, pixels: pixels), read.imageWidth > 0, read.imageHeight > 0 else { return nil }
+    static func measuredCoverage(of read: OCRText, image: String, pixels: Int, scratch: String? = nil) -> Double? {
+        guard let small = small(image, pixels: pixels, scratch: scratch), read.imageWidth > 0, read.imageHeight > 0 else { return nil }
         let boxes = read.words.filter { $0.confidence >= OCRText.uncertain && $0.text.contains(where: { $0.isLetter || $0.isNumber }) }
             .map { word in
                 (left: word.left / read.imageWidth, top: word.top / read.imageHeight,

@@ -75,10 +75,16 @@ public struct ImageSize: Sendable, Equatable {
         return ImageSize(width: widest, height: 1, frames: frames.count)
     }
 
-    /// `of(path)` checked against ``HelperBudget/maximumPixels``: its pixels, or a failure naming
-    /// the file and the limit.
+    /// `of(path)` checked against ``HelperBudget/maximumPixels`` and to be a single frame: its
+    /// pixels, or a failure naming the file and the limit.
     public static func checked(_ path: String) throws(OCRText.Failure) -> Int {
         let size = try of(path)
+        // Frames and pages are counted before any work: ImageMagick would decode every one (a
+        // 500-frame GIF left 539 MB of its temporary files), and one image is one reading.
+        guard size.frames == 1 else {
+            throw OCRText.Failure(description: "\(path): the image holds \(size.frames) frames or pages; Quire reads one image at a time: "
+                                  + "split it first (for example `convert FILE page-%d.png`) and import the pages; nothing read")
+        }
         guard size.pixels <= HelperBudget.maximumPixels else {
             let said = size.frames > 1 ? "\(size.frames) frames of up to \(size.width * size.height) pixels" : "\(size.width) × \(size.height) pixels"
             throw OCRText.Failure(description: "\(path): the image declares \(said), more than the \(HelperBudget.maximumPixels / 1_000_000) million pixels Quire reads; nothing read")

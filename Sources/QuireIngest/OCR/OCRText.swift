@@ -115,12 +115,14 @@ public struct OCRText: Sendable, Equatable {
 
     /// Reads the image at `path` (PNG, JPEG, TIFF…) with tesseract, in English, under a time and an
     /// output limit.
-    public static func recognize(_ path: String) throws(Failure) -> OCRText {
+    /// `scratch`: a folder of the caller's for the program's own temporary files.
+    public static func recognize(_ path: String, scratch: String? = nil) throws(Failure) -> OCRText {
         // One thread per run (pages are read side by side instead): tesseract's OpenMP threads
         // cost five times the time on one page here (10.7 s against 2.2 s, docs/BENCHMARKS.md).
         let pixels = try ImageSize.checked(path)
         let run = ChildProcess.run(["tesseract", ChildProcess.fileArgument(path), "stdout", "-l", "eng", "--psm", "3", "tsv"],
-                                   limits: HelperBudget.image(pixels: pixels, seconds: 300, outputBytes: 32 << 20), environment: ["OMP_THREAD_LIMIT": "1"])
+                                   limits: HelperBudget.image(pixels: pixels, seconds: 300, outputBytes: 32 << 20),
+                                   environment: ["OMP_THREAD_LIMIT": "1"].merging(HelperBudget.temporaryFiles(in: scratch)) { a, _ in a })
         if run.status == -1 { throw Failure(description: missing) }
         guard run.status == 0 else {
             throw Failure(description: "\(path): tesseract could not read it (\(PDFExtractor.lastLine(run.errorOutput) ?? "status \(run.status)"))")
