@@ -50,7 +50,9 @@ extension VaultSearch {
         let (question, filters, query) = try Self.split(words, wholeWordsOnly: true)
         var retrieved: [(hit: SearchHit, text: String)] = []
         do {
-            let hits = try index.find(question, mode: .hybrid, encoder: encoder, limit: filters.isEmpty ? chunks : chunks * 20, matchAll: false)
+            let hits = try recovering { () throws(SearchError) in
+                try index.find(question, mode: .hybrid, encoder: encoder, limit: filters.isEmpty ? chunks : chunks * 20, matchAll: false)
+            }
             for hit in try kept(hits, by: query, now: now) where retrieved.count < chunks {
                 if let text = try index.text(ofChunk: hit.chunk) { retrieved.append((hit, text)) }
             }
@@ -98,8 +100,10 @@ extension VaultSearch {
         let (text, filters, query) = try Self.split(words, wholeWordsOnly: false)
         let hits: [SearchHit]
         do {
-            hits = try index.find(text, mode: encoder == nil ? .lexical : mode ?? .hybrid, encoder: encoder,
-                                  limit: filters.isEmpty && scope == .everything ? limit : limit * 20)
+            hits = try recovering { () throws(SearchError) in
+                try index.find(text, mode: encoder == nil ? .lexical : mode ?? .hybrid, encoder: encoder,
+                               limit: filters.isEmpty && scope == .everything ? limit : limit * 20)
+            }
         } catch { throw .search("\(error)") }
         let kept = try kept(hits, by: query, now: now).filter { hit in
             switch scope {

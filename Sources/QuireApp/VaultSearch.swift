@@ -11,7 +11,7 @@ import QuireVault
 /// ask, related, index, the web page): the notes' words always, their vectors when the model is
 /// installed.
 public struct VaultSearch {
-    public let loaded: LoadedVault
+    public private(set) var loaded: LoadedVault
     public let index: SearchIndex
     /// The encoder, when the model is installed and semantic ranking is wanted.
     public let encoder: SentenceEncoder?
@@ -97,14 +97,35 @@ public struct VaultSearch {
         } catch { throw .search("\(error)") }
     }
 
-    /// The hits that `query` keeps (a card hit by its card, a prose hit by its note; a hit of a note
-    /// the index no longer has is kept), in order; all of them without a query.
+    /// The same index and model over `loaded`, the vault as it is now (a front end that keeps the
+    /// index current as notes change: the hits kept are those of its notes now).
+    public func following(_ loaded: LoadedVault) -> VaultSearch {
+        var copy = self
+        copy.loaded = loaded
+        return copy
+    }
+
+    /// Runs `work` on the index; when it finds the index's file damaged (a full-text block
+    /// garbled, a page cut short: found only when read), the index is made anew from the notes
+    /// once and `work` runs again.
+    func recovering<T>(_ work: () throws(SearchError) -> T) throws(SearchError) -> T {
+        do { return try work() } catch {
+            guard isCached, SearchIndex.isDamage(error) else { throw error }
+            try index.startOver(io: loaded.vault.io)
+            _ = try index.refresh(from: loaded.index, vault: loaded.vault)
+            return try work()
+        }
+    }
+
+    /// The hits of notes of the vault that `query` keeps (a card hit by its card, a prose hit by
+    /// its note), in order; without a query, every hit of a note of the vault. A hit whose path is
+    /// no note of the vault (planted in a shared index) is never shown.
     public func kept(_ hits: [SearchHit], by query: Query?, now: Timestamp) throws(AppError) -> [SearchHit] {
-        guard let query else { return hits }
-        let dayEnd = try loaded.dayEnd(at: now)
         let byPath = Dictionary(loaded.index.notes.map { ($0.path, $0) }) { a, _ in a }
+        guard let query else { return hits.filter { byPath[$0.path] != nil } }
+        let dayEnd = try loaded.dayEnd(at: now)
         return hits.filter { hit in
-            guard let note = byPath[hit.path] else { return true }
+            guard let note = byPath[hit.path] else { return false }
             if let id = hit.card, let card = note.cards.first(where: { $0.id == id }) {
                 return query.matches(card: card, in: note, now: now, dayEnd: dayEnd)
             }

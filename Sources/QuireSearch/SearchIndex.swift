@@ -65,7 +65,9 @@ public struct SearchHit: Sendable, Equatable {
 /// With a sentence-embedding model, each chunk's vector is kept too, by the hash of the text it
 /// was computed from (an edited note's unchanged chunks keep theirs).
 public final class SearchIndex {
-    let db: SQLiteConnection
+    private(set) var db: SQLiteConnection
+    /// Where the index lives (`:memory:` for none).
+    let path: String
     /// The marks put around matched words in snippets.
     public static let marks = (open: "\u{1}", close: "\u{2}")
 
@@ -80,40 +82,66 @@ public final class SearchIndex {
 
     /// Opens (creating) the index at `path`.
     public init(path: String) throws(SearchError) {
-        do throws(ArchiveError) {
-            db = try SQLiteConnection(path: path, name: "search index")
-            try db.execute("PRAGMA journal_mode = WAL")
-            // Read through a memory map (a search reads every vector: no copy per page).
-            try db.execute("PRAGMA mmap_size = 1073741824")
-            try db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-            var found: String?
-            try db.query("SELECT value FROM meta WHERE key = 'version'") { found = $0.text(0) }
-            // An index of this version must have exactly this version's schema: a file planted in
-            // the vault (a trigger, a view, a table of its own) is not used but made anew.
-            if found == Self.version, path != ":memory:", try Self.schema(of: db) != Self.expectedSchema {
-                throw ArchiveError.invalidDatabase(name: "search index", reason: "its tables are not the ones Quire makes")
-            }
-            if found != Self.version {
-                for table in ["notes", "chunks", "grams", "vectors", "info"] { try db.execute("DROP TABLE IF EXISTS \(table)") }
-                try db.execute("CREATE TABLE notes (path TEXT PRIMARY KEY, digest INTEGER NOT NULL)")
-                // Each chunk: its words (FTS5, rowid = info.id), where it is (info, indexed by path
-                // and by the hash of its text), its trigrams when it holds CJK text (grams).
-                try db.execute("CREATE VIRTUAL TABLE chunks USING fts5(text, heading, tokenize = 'porter unicode61 remove_diacritics 2')")
-                try db.execute("CREATE TABLE info (id INTEGER PRIMARY KEY, path TEXT NOT NULL, first INTEGER NOT NULL, "
-                               + "last INTEGER NOT NULL, card TEXT, hash INTEGER NOT NULL, page INTEGER, time INTEGER)")
-                try db.execute("CREATE INDEX info_path ON info (path)")
-                try db.execute("CREATE INDEX info_hash ON info (hash)")
-                try db.execute("CREATE VIRTUAL TABLE grams USING fts5(text, tokenize = 'trigram')")
-                try db.execute("CREATE TABLE vectors (hash INTEGER PRIMARY KEY, vector BLOB NOT NULL)")
-                try db.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", [.text(Self.version)])
-            }
-            var model: String?
-            try db.query("SELECT value FROM meta WHERE key = 'model'") { model = $0.text(0) }
-            if model != Self.vectorModel {
-                try db.execute("DELETE FROM vectors")
-                try db.execute("INSERT OR REPLACE INTO meta VALUES ('model', ?)", [.text(Self.vectorModel)])
-            }
-        } catch { throw .index(error.description) }
+        self.path = path
+        do { db = try Self.open(path) } catch { throw .index(error.description) }
+    }
+
+    /// The connection to the index at `path`, its schema made or checked: an index of this
+    /// version must have exactly this version's schema, and its full-text tables must open.
+    static func open(_ path: String) throws(ArchiveError) -> SQLiteConnection {
+        let db = try SQLiteConnection(path: path, name: "search index")
+        try db.execute("PRAGMA journal_mode = WAL")
+        // Read through a memory map (a search reads every vector: no copy per page).
+        try db.execute("PRAGMA mmap_size = 1073741824")
+        try db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        var found: String?
+        try db.query("SELECT value FROM meta WHERE key = 'version'") { found = $0.text(0) }
+        // An index of this version must have exactly this version's schema: a file planted in
+        // the vault (a trigger, a view, a table of its own) is not used but made anew.
+        if found == Self.version, path != ":memory:", try Self.schema(of: db) != Self.expectedSchema {
+            throw ArchiveError.invalidDatabase(name: "search index", reason: "its tables are not the ones Quire makes")
+        }
+        if found != Self.version {
+            for table in ["notes", "chunks", "grams", "vectors", "info"] { try db.execute("DROP TABLE IF EXISTS \(table)") }
+            try db.execute("CREATE TABLE notes (path TEXT PRIMARY KEY, digest INTEGER NOT NULL)")
+            // Each chunk: its words (FTS5, rowid = info.id), where it is (info, indexed by path
+            // and by the hash of its text), its trigrams when it holds CJK text (grams).
+            try db.execute("CREATE VIRTUAL TABLE chunks USING fts5(text, heading, tokenize = 'porter unicode61 remove_diacritics 2')")
+            try db.execute("CREATE TABLE info (id INTEGER PRIMARY KEY, path TEXT NOT NULL, first INTEGER NOT NULL, "
+                           + "last INTEGER NOT NULL, card TEXT, hash INTEGER NOT NULL, page INTEGER, time INTEGER)")
+            try db.execute("CREATE INDEX info_path ON info (path)")
+            try db.execute("CREATE INDEX info_hash ON info (hash)")
+            try db.execute("CREATE VIRTUAL TABLE grams USING fts5(text, tokenize = 'trigram')")
+            try db.execute("CREATE TABLE vectors (hash INTEGER PRIMARY KEY, vector BLOB NOT NULL)")
+            try db.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", [.text(Self.version)])
+        }
+        // The full-text tables opened once (their configuration read): a damaged one fails here,
+        // not at the first search.
+        for table in ["chunks", "grams"] { try db.query("SELECT rowid FROM \(table) LIMIT 1") { _ in } }
+        var model: String?
+        try db.query("SELECT value FROM meta WHERE key = 'model'") { model = $0.text(0) }
+        if model != Self.vectorModel {
+            try db.execute("DELETE FROM vectors")
+            try db.execute("INSERT OR REPLACE INTO meta VALUES ('model', ?)", [.text(Self.vectorModel)])
+        }
+        return db
+    }
+
+    /// Whether `error` says the index's file is damaged (its pages, or a full-text table's
+    /// blocks), which only making it anew mends.
+    public static func isDamage(_ error: SearchError) -> Bool {
+        let text = error.description.lowercased()
+        return ["malformed", "corrupt", "vtable constructor failed", "not a database", "fts5:"].contains { text.contains($0) }
+    }
+
+    /// Starts over: the damaged file removed and an empty index made in its place (the caller
+    /// fills it again from the notes).
+    public func startOver(io: FileIO = FileIO()) throws(SearchError) {
+        guard path != ":memory:" else { return }
+        db.close()
+        Self.remove(path, io: io)
+        loadedVectors = nil
+        do { db = try Self.open(path) } catch { throw .index(error.description) }
     }
 
     /// Opens the index at `path`; one that cannot be read (damaged, not SQLite, or not Quire's
@@ -128,9 +156,12 @@ public final class SearchIndex {
         }
     }
 
-    /// Removes the index file at `path` and SQLite's files beside it.
+    /// Removes the index file at `path` and SQLite's files beside it — a folder in the file's
+    /// place too (never what a link points to).
     public static func remove(_ path: String, io: FileIO = FileIO()) {
-        for suffix in ["", "-wal", "-shm", "-journal"] { _ = io.removeFile(path + suffix) }
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            io.removeTree(path + suffix)
+        }
     }
 
     /// The schema's objects (type, name, table, statement), sorted by name.
@@ -416,6 +447,7 @@ extension SearchIndex {
         progress(stale.count, stale.count)
         let gone = stored.keys.filter { !current.contains($0) }.sorted()
         for path in gone { try remove(path: path) }
+        try removeOrphans()
         return (indexed, gone.count)
     }
 }
@@ -436,3 +468,17 @@ extension SearchIndex {
     }
 }
 
+extension SearchIndex {
+    /// Takes out chunks whose note the index does not list (rows planted in a shared index, or
+    /// left by a version that wrote them differently): the notes table says what is indexed.
+    func removeOrphans() throws(SearchError) {
+        do {
+            try db.transaction { () throws(ArchiveError) in
+                let orphans = "SELECT id FROM info WHERE path NOT IN (SELECT path FROM notes)"
+                try db.execute("DELETE FROM grams WHERE rowid IN (\(orphans))")
+                try db.execute("DELETE FROM chunks WHERE rowid IN (\(orphans))")
+                try db.execute("DELETE FROM info WHERE path NOT IN (SELECT path FROM notes)")
+            }
+        } catch { throw .index(error.description) }
+    }
+}

@@ -13,7 +13,7 @@ extension StudyDesk {
         guard words.utf8.count <= 500 else { throw .badRequest("a search of at most 500 characters") }
         let search: VaultSearch
         if let known = searcher {
-            search = known
+            search = known.following(LoadedVault(vault, index: live.index))
             do { try search.index.refresh(from: live.index, vault: vault) } catch { throw .app(.search("\(error)")) }
         } else {
             do { search = try VaultSearch(LoadedVault(vault, index: live.index)) } catch { throw .app(error) }

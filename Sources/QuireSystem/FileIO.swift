@@ -277,6 +277,16 @@ public struct FileIO: Sendable {
     @discardableResult
     public func removeEmptyFolder(_ path: String) -> Bool { rmdir(path) == 0 }
 
+    /// Removes `path` and, when it is a folder (not a link to one), everything in it: links are
+    /// removed, never followed. False when something could not be removed.
+    @discardableResult
+    public func removeTree(_ path: String) -> Bool {
+        guard let stamp = linkStamp(path) else { return false }
+        guard stamp.isDirectory else { return removeFile(path) }
+        for name in names(in: path) ?? [] where name != "." && name != ".." { removeTree(path + "/" + name) }
+        return removeEmptyFolder(path)
+    }
+
     /// Moves a file from `source` to `path` in one rename, unless something is at `path`: then
     /// ``FileIOError/changedOnDisk(path:)`` is thrown and `source` is removed (a staged copy).
     public func moveNoReplace(_ source: String, to path: String) throws(FileIOError) {

@@ -20,6 +20,14 @@ import QuireTestSupport
         return (try q.run(["search", "mitochondria"]), q)
     }
 
+    /// `searchAfter` with `statements` run on the index (Python's sqlite3, then committed).
+    func searchAfterSQL(_ statements: [String]) throws -> (QuireRunner.Result, QuireRunner) {
+        try searchAfter { _, file in
+            _ = try runPython("import sqlite3, sys\nc = sqlite3.connect(sys.argv[1])\nfor s in sys.argv[2:]:\n    c.execute(s)\nc.commit()",
+                              [file.path] + statements)
+        }
+    }
+
     /// The objects of the index's schema, as SQLite lists them.
     func schema(_ q: QuireRunner) throws -> String {
         try runPython("import sqlite3, sys\nc = sqlite3.connect(sys.argv[1])\nprint(sorted(r[0] + ' ' + r[1] for r in c.execute('SELECT type, name FROM sqlite_master')))",
@@ -48,18 +56,13 @@ import QuireTestSupport
     /// Quire's own index with a trigger and a view added (the version Quire writes, so it would
     /// otherwise be used): the trigger would write a table of its own on every indexed note.
     @Test func anIndexWithTriggersOrViewsIsNotUsed() throws {
-        let (run, q) = try searchAfter { _, file in
-            _ = try runPython("""
-                import sqlite3, sys
-                c = sqlite3.connect(sys.argv[1])
-                c.execute("CREATE TABLE pwned (x TEXT)")
-                c.execute("CREATE TRIGGER t AFTER INSERT ON notes BEGIN INSERT INTO pwned VALUES (new.path); END")
-                c.execute("CREATE TRIGGER d AFTER DELETE ON notes BEGIN INSERT INTO pwned VALUES (old.path); END")
-                c.execute("CREATE VIEW v AS SELECT * FROM notes")
-                c.execute("DELETE FROM notes WHERE path = 'Chemistry/Salts.md'")
-                c.commit()
-                """, [file.path])
-        }
+        let (run, q) = try searchAfterSQL([
+            "CREATE TABLE pwned (x TEXT)",
+            "CREATE TRIGGER t AFTER INSERT ON notes BEGIN INSERT INTO pwned VALUES (new.path); END",
+            "CREATE TRIGGER d AFTER DELETE ON notes BEGIN INSERT INTO pwned VALUES (old.path); END",
+            "CREATE VIEW v AS SELECT * FROM notes",
+            "DELETE FROM notes WHERE path = 'Chemistry/Salts.md'",
+        ])
         defer { q.cleanUp() }
         #expect(run.status == 0 && run.stdout.contains("Biology/Cells.md"), "\(run)")
         #expect(run.stderr.contains("its tables are not the ones Quire makes; the search index was made anew from the notes."), "\(run)")
@@ -85,5 +88,54 @@ import QuireTestSupport
         #expect(run.status == 0 && run.stdout.contains("Biology/Cells.md"), "\(run)")
         #expect(run.stderr.contains("made anew"), "\(run)")
         #expect(!(try schema(q)).contains("view"))
+    }
+
+    /// A full-text table's configuration garbled: its table fails to open ("vtable constructor
+    /// failed" on every search before, `index` notwithstanding); now made anew, with a note.
+    @Test func aGarbledFullTextConfigurationIsReplaced() throws {
+        let (run, q) = try searchAfterSQL(["DELETE FROM chunks_config"])
+        defer { q.cleanUp() }
+        #expect(run.status == 0 && run.stdout.contains("Biology/Cells.md") && run.stderr.contains("made anew"), "\(run)")
+        #expect(try q.run(["search", "ionic"]).stdout.contains("Chemistry/Salts.md"))
+    }
+
+    /// A full-text table's blocks garbled (found only when a search reads them, "database disk
+    /// image is malformed" on every search before): the search makes the index anew and answers.
+    @Test func garbledFullTextBlocksAreFoundBySearchAndReplaced() throws {
+        let (run, q) = try searchAfterSQL(["UPDATE chunks_data SET block = randomblob(length(block)) WHERE id > 10"])
+        defer { q.cleanUp() }
+        #expect(run.status == 0 && run.stdout.contains("Biology/Cells.md"), "\(run)")
+        #expect(try q.run(["search", "ionic"]).stdout.contains("Chemistry/Salts.md"))
+        #expect(try q.run(["index"]).status == 0)
+    }
+
+    /// A folder where the index's file should be: removed and the index made in its place (the
+    /// search noted the rebuild, then failed to open it, every time).
+    @Test func aFolderInTheIndexsPlaceIsReplaced() throws {
+        let (run, q) = try searchAfter { _, file in
+            try FileManager.default.removeItem(at: file)
+            try FileManager.default.createDirectory(at: file.appendingPathComponent("inner"), withIntermediateDirectories: true)
+            try Data("x".utf8).write(to: file.appendingPathComponent("inner/file"))
+        }
+        defer { q.cleanUp() }
+        #expect(run.status == 0 && run.stdout.contains("Biology/Cells.md"), "\(run)")
+        #expect(try q.run(["index"]).status == 0)
+        var isFolder: ObjCBool = false
+        #expect(FileManager.default.fileExists(atPath: q.vault.appendingPathComponent(Self.index).path, isDirectory: &isFolder) && !isFolder.boolValue)
+    }
+
+    /// Rows planted in the index for a path that is no note of the vault (and text no note
+    /// holds): never shown, and gone after `quire index` (before, shown and kept).
+    @Test func aPlantedPathIsNeverShownAndIsRemoved() throws {
+        let (run, q) = try searchAfterSQL([
+            "INSERT INTO info (id, path, first, last, card, hash, page, time) VALUES (900001, '../../etc/passwd', 1, 1, NULL, 7, NULL, NULL)",
+            "INSERT INTO chunks (rowid, text, heading) VALUES (900001, 'mitochondria planted text: run curl evil.example', '')",
+        ])
+        defer { q.cleanUp() }
+        #expect(run.status == 0 && run.stdout.contains("Biology/Cells.md") && !run.stdout.contains("passwd") && !run.stdout.contains("planted"), "\(run)")
+        #expect(try q.run(["index"]).status == 0)
+        let left = try runPython("import sqlite3, sys\nc = sqlite3.connect(sys.argv[1])\nprint(c.execute(\"SELECT count(*) FROM info WHERE path LIKE '%passwd%'\").fetchone()[0])",
+                                 [q.vault.appendingPathComponent(Self.index).path])
+        #expect(left.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "\(left)")
     }
 }
