@@ -25,6 +25,9 @@ enum VaultFiles {
               let full = vault.file(atPlainPath: relative),
               let ext = full.split(separator: ".").last.map({ $0.lowercased() }),
               let type = types[ext],
+              // A file of several names may be a hard link to a file outside the vault (a link
+              // made in a shared vault's folder): never served.
+              vault.io.linkCount(full) == 1,
               let bytes = try? vault.io.read(full).bytes, bytes.count <= maximumSize else { return nil }
         return (bytes, type)
     }

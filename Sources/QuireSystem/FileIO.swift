@@ -231,6 +231,13 @@ public struct FileIO: Sendable {
         return sys.lstat(path, &st) == 0 ? FileStamp(st) : nil
     }
 
+    /// How many names the file at `path` has (its hard links; not following a final symbolic
+    /// link), or nil when there is none.
+    public func linkCount(_ path: String) -> Int? {
+        var st = stat()
+        return sys.lstat(path, &st) == 0 ? Int(st.st_nlink) : nil
+    }
+
     /// Creates the new file `path` holding `bytes` — never over an existing one, never through a
     /// link — without syncing it: for a staging folder of Quire's own, whose files are made durable
     /// together by ``syncFileSystem(containing:)`` (one flush instead of one per file). A partly

@@ -180,6 +180,15 @@ public struct VaultScanner: Sendable {
                         message: "temporary file left by a quire process that was killed; "
                             + "the next write in this folder removes it"))
                 }
+                // Quire's own folder is not scanned, but the settings are written there: a
+                // killed `config set` leaves its temporary file beside `config.yaml`.
+                if relDir.isEmpty, name == Vault.folderName, kind == .directory {
+                    _ = io.readFolder(fullDir + "/" + name) { inner, innerKind, _ in
+                        guard innerKind == .regularFile, inner.hasPrefix("."), TemporaryFiles.isLeftover(inner) else { return }
+                        diagnostics.append(Diagnostic(.warning, path: name + "/" + inner,
+                            message: "temporary file left by a quire process that was killed; the next change of the settings removes it"))
+                    }
+                }
                 return nil
             }
             // A name that is not UTF-8 cannot be named again (its repaired form names no file).

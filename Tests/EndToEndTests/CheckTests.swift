@@ -27,6 +27,20 @@ import Testing
 
     /// Paths where users type paths: `check` takes notes or folders; a query-taking command takes
     /// the paths the shell expands (`Broken/*.md`) as `path:` terms.
+    /// A killed `config set` leaves its temporary file in `.quire/`, which is not scanned: check
+    /// names it all the same, and the next change of the settings removes it.
+    @Test func aKilledSettingsWriteIsReported() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        // Its writer, process 4,194,304, is past any running one.
+        let left = ".quire/.config.yaml.quire-4194304-77.tmp"
+        try q.write(left, Data("new_per_day: 1\n".utf8))
+        let check = try q.run(["check", "--no-cache"])
+        #expect((check.stdout + check.stderr).contains(left + ": warning: temporary file left by a quire process that was killed"), "\(check)")
+        #expect(try q.run(["config", "set", "new_per_day", "17"]).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: q.vault.appendingPathComponent(left).path))
+    }
+
     @Test func pathsWhereUsersTypePaths() throws {
         let q = try QuireRunner()
         defer { q.cleanUp() }

@@ -120,6 +120,8 @@ import QuireTestSupport
                                   withDestinationPath: outside.appendingPathComponent("secret.png").path)
         try fm.createSymbolicLink(atPath: q.vault.appendingPathComponent("Outside").path, withDestinationPath: outside.path)
         try fm.createSymbolicLink(atPath: q.vault.appendingPathComponent("Web/zero.png").path, withDestinationPath: "/dev/zero")
+        // A hard link to the file outside: a second name of it, inside the vault's folder.
+        try fm.linkItem(atPath: outside.appendingPathComponent("secret.png").path, toPath: q.vault.appendingPathComponent("Web/hard.png").path)
         #expect(mkfifo(q.vault.appendingPathComponent("Web/pipe.png").path, 0o644) == 0)
         try q.write(".git/config", Data("[core]\n\tsecret = yes\n".utf8))
         return q
@@ -172,7 +174,7 @@ import QuireTestSupport
         #expect(status("image") == 200 && seen["image type"] as? String == "image/png")
         #expect((seen["image policy"] as? String ?? "").contains("sandbox"))
         for name in ["dot dot", "encoded dot dot", "encoded slash", "double encoded", "absolute", "backslash", "nul",
-                     "quire folder", "git folder", "a note", "link out", "folder link out", "fifo", "device link",
+                     "quire folder", "git folder", "a note", "link out", "folder link out", "hard link out", "fifo", "device link",
                      "katex outside", "katex font traversal"] {
             #expect(status(name) == 404 || status(name) == 400, "\(name): \(status(name))")
         }

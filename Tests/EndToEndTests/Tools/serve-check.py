@@ -111,6 +111,7 @@ def attacks(url, vault):
         ("git folder", "/file/.git/config"),
         ("a note", "/file/Web/Media.md"),
         ("link out", "/file/Web/outside.png"),
+        ("hard link out", "/file/Web/hard.png"),
         ("folder link out", "/file/Outside/secret.png"),
         ("fifo", "/file/Web/pipe.png"),
         ("device link", "/file/Web/zero.png"),
