@@ -46,6 +46,8 @@ public struct StudyServer: Sendable {
         public var systemAssets: String = "/usr/share"
         /// How long a request may take to arrive whole (``RequestDeadline``), in seconds.
         public var requestSeconds: Int64 = 30
+        /// Connections one address may hold at once (``ConnectionLimiter``).
+        public var connectionsPerClient = 24
 
         public init(vault: Vault, host: String = "127.0.0.1", port: Int = 8427, cached: Bool = true, pinnedNow: Timestamp? = nil,
                     token: String = StudyServer.makeToken(),
@@ -95,9 +97,10 @@ public struct StudyServer: Sendable {
         let token = settings.token
         // Bounded clients: headers of 16 KB a field and 32 KB in all, 100 fields; a connection idle
         // for 30 s closed, and one whose request is not whole within 30 s (sent a byte at a time);
-        // 64 connections at once.
+        // 64 connections at once, 24 from one address (ConnectionLimiter).
         let seconds = settings.requestSeconds
-        let http = HTTP1Channel.Configuration(additionalChannelHandlers: [RequestDeadline(seconds: seconds)],
+        let limiter = ConnectionLimiter(perClient: settings.connectionsPerClient)
+        let http = HTTP1Channel.Configuration(additionalChannelHandlers: [ConnectionLimiter.Handler(limiter: limiter), RequestDeadline(seconds: seconds)],
                                               idleTimeout: .seconds(30), httpDecoderConfiguration: .init(
             maxHeaderFieldSize: 16 << 10, maxHeaderListSize: 32 << 10, maxHeaderFieldCount: 100))
         let app = Application(router: router, server: .http1(configuration: http),
