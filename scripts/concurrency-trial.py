@@ -8,7 +8,8 @@ second clone, "the other device". For N seconds (default 600), at the same time:
 
   - `quire serve` grades through its page's API: a session is started and each card graded with a
     random answer, as the page does;
-  - `quire review --plain` grades one card at a time, as in a terminal;
+  - `quire review --plain` grades one card at a time, as in a terminal, and the full-screen
+    `quire review` in a pseudo-terminal takes Space, a grade, Space, a grade and q, as typed;
   - an editor rewrites a random note every half second — half the time by a temporary file renamed
     over it (vim, VS Code), half in place (nano) — adding a line with a unique marker, after checking
     the note did not change since it read it, as an editor does before it saves;
@@ -59,7 +60,8 @@ class Trial:
         self.rng = random.Random(seed)
         self.stop = threading.Event()
         self.lock = threading.Lock()
-        self.counts = {"page grades": 0, "terminal grades": 0, "other device grades": 0, "editor saves": 0,
+        self.counts = {"page grades": 0, "terminal grades": 0, "full-screen sessions": 0, "full-screen hangs": 0,
+                       "other device grades": 0, "editor saves": 0,
                        "editor saves skipped (note changed)": 0, "syncs": 0, "syncs refused": 0, "page errors": 0}
         self.markers = []
         self.failures = []
@@ -110,6 +112,54 @@ class Trial:
             if taken:
                 self.count("terminal grades", int(taken.group(1)))
             time.sleep(0.3)
+
+    def screen(self):
+        """The full-screen review in a terminal (a pseudo-terminal): Space, a grade, q, as a user
+        types them. Its grades are not counted as reported (it prints them on its screen only);
+        one that does not end within 30 s of its q is a hang."""
+        import pty
+        while not self.stop.is_set():
+            pid, fd = pty.fork()
+            if pid == 0:
+                os.execvpe(self.quire, [self.quire, "-C", self.vault, "review"], dict(ENV, TERM="xterm-256color", COLUMNS="100", LINES="30"))
+            keys = [b" ", self.rng.choice(b"1234").to_bytes(1, "big"), b" ", self.rng.choice(b"1234").to_bytes(1, "big"), b"q"]
+            ended = False
+            deadline = time.monotonic() + 60
+            for key in keys:
+                self.drain(fd, 0.5)
+                try:
+                    os.write(fd, key)
+                except OSError:
+                    break
+            while time.monotonic() < deadline:
+                self.drain(fd, 0.2)
+                done, _ = os.waitpid(pid, os.WNOHANG)
+                if done:
+                    ended = True
+                    break
+            if not ended:
+                self.count("full-screen hangs")
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+            else:
+                self.count("full-screen sessions")
+            os.close(fd)
+            time.sleep(0.3)
+
+    @staticmethod
+    def drain(fd, seconds):
+        """Reads what the screen drew for `seconds` (a terminal that is not read blocks its program)."""
+        import select
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            ready, _, _ = select.select([fd], [], [], max(0, end - time.monotonic()))
+            if not ready:
+                break
+            try:
+                if not os.read(fd, 65536):
+                    break
+            except OSError:
+                break
 
     def editor(self):
         k = 0
@@ -166,7 +216,7 @@ class Trial:
         watch = subprocess.Popen([self.quire, "-C", self.vault, "watch"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                  env=ENV, start_new_session=True)
         threads = [threading.Thread(target=t, daemon=True) for t in
-                   (lambda: self.page(serve), self.terminal, self.editor, self.syncing, self.other_device)]
+                   (lambda: self.page(serve), self.terminal, self.screen, self.editor, self.syncing, self.other_device)]
         for t in threads:
             t.start()
         time.sleep(seconds)
@@ -194,6 +244,8 @@ class Trial:
         lost = [(p, m) for p, m in lost if m.encode() not in everything]
         if lost:
             self.failures.append(f"{len(lost)} editor markers lost, first: {lost[:3]}")
+        if self.counts["full-screen hangs"]:
+            self.failures.append(f"{self.counts['full-screen hangs']} full-screen reviews did not end after q")
         answers = logged(self.vault, "grade") - before
         reported = self.counts["page grades"] + self.counts["terminal grades"] + self.counts["other device grades"]
         if answers < reported:

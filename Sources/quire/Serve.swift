@@ -27,6 +27,9 @@ extension Quire {
 
         @OptionGroup var options: VaultOptions
         @Option(help: "The port (0: any free one).") var port = 8427
+        @Option(help: ArgumentHelp("How long a request may take to arrive whole, in seconds: a connection whose request is slower is closed.",
+                                   valueName: "SECONDS"))
+        var requestTimeout: Int64 = 30
         @Option(help: ArgumentHelp("The address to listen on: 127.0.0.1 (this computer only, the default), or 0.0.0.0 or one of its addresses to serve the network.",
                                    valueName: "ADDRESS"))
         var listen = "127.0.0.1"
@@ -36,6 +39,7 @@ extension Quire {
         func validate() throws {
             if port < 0 || port > 65_535 { throw ValidationError("--port takes 0 to 65535") }
             if listen.isEmpty { throw ValidationError("--listen needs an address") }
+            if !(1...3600).contains(requestTimeout) { throw ValidationError("--request-timeout takes 1 to 3600 seconds") }
         }
 
         func run() throws {
@@ -49,6 +53,7 @@ extension Quire {
                 })
             var configured = settings
             configured.typeEveryAnswer = type
+            configured.requestSeconds = requestTimeout
             let server = StudyServer(configured)
             let listen = self.listen, open = self.open
             let failure = Failure()
