@@ -9,7 +9,8 @@ second clone, "the other device". For N seconds (default 600), at the same time:
   - `quire serve` grades through its page's API: a session is started and each card graded with a
     random answer, as the page does;
   - `quire review --plain` grades one card at a time, as in a terminal, and the full-screen
-    `quire review` in a pseudo-terminal takes Space, a grade, Space, a grade and q, as typed;
+    `quire review` in a pseudo-terminal takes Space (start), Space, a grade, Space, a grade and q,
+    as typed;
   - an editor rewrites a random note every half second — half the time by a temporary file renamed
     over it (vim, VS Code), half in place (nano) — adding a line with a unique marker, after checking
     the note did not change since it read it, as an editor does before it saves;
@@ -122,7 +123,8 @@ class Trial:
             pid, fd = pty.fork()
             if pid == 0:
                 os.execvpe(self.quire, [self.quire, "-C", self.vault, "review"], dict(ENV, TERM="xterm-256color", COLUMNS="100", LINES="30"))
-            keys = [b" ", self.rng.choice(b"1234").to_bytes(1, "big"), b" ", self.rng.choice(b"1234").to_bytes(1, "big"), b"q"]
+            # Space starts the session from its overview, Space shows an answer, a digit grades it.
+            keys = [b" ", b" ", self.rng.choice(b"1234").to_bytes(1, "big"), b" ", self.rng.choice(b"1234").to_bytes(1, "big"), b"q"]
             ended = False
             deadline = time.monotonic() + 60
             for key in keys:
