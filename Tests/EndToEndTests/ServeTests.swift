@@ -235,6 +235,8 @@ import QuireTestSupport
         // program on another port of this machine, visited by the same browser, gets nothing of it.
         #expect(seen["address after login"] as? String == base)
         #expect((seen["cookies"] as? [String]) == [])
+        // A token another site put in the address replaces nothing: the page goes on with its own.
+        #expect((seen["after a foreign token"] as? String ?? "").contains("Study today's plan"), "\(seen["after a foreign token"] ?? "")")
         let otherPort = seen["other port headers"] as? [[String: String]] ?? []
         #expect(!otherPort.isEmpty && !otherPort.contains { $0.values.contains { $0.contains(token) } || $0.keys.contains { $0.lowercased() == "cookie" } },
                 "\(otherPort)")

@@ -57,24 +57,34 @@ extension PageAssets {
       // It comes in the address's fragment (never sent anywhere, not even to this server), is
       // kept in this origin's storage (no other port's page can read it) and goes in a header with
       // every request: a cookie would go to every port of this host. The fragment then leaves
-      // the address bar and the history.
+      // the address bar and the history. A token from the address replaces the kept one only once
+      // the server takes it: another site may send the browser here with a token of its own.
       let token = null;
+      try { token = localStorage.getItem("quire-token"); } catch (e) { token = null; }
       const given = /^#(?:.*&)?token=([0-9a-f]{32})(?:&|$)/.exec(location.hash);
-      if (given) {
-        token = given[1];
-        try { localStorage.setItem("quire-token", token); } catch (e) { /* this page only */ }
-        history.replaceState(null, "", location.pathname + location.search);
-      } else {
-        try { token = localStorage.getItem("quire-token"); } catch (e) { token = null; }
-      }
-      async function api(method, path, body) {
-        const options = { method, headers: { "X-Quire-Token": token || "" } };
+      let offered = given ? given[1] : null;
+      if (given) history.replaceState(null, "", location.pathname + location.search);
+      async function send(method, path, body, credential) {
+        const options = { method, headers: { "X-Quire-Token": credential || "" } };
         if (method !== "GET") {
           options.headers["Content-Type"] = "application/json";
           options.headers["X-Quire-Page"] = "1";
           options.body = JSON.stringify(body || {});
         }
-        const response = await fetch(path, options);
+        return fetch(path, options);
+      }
+      async function api(method, path, body) {
+        let response = await send(method, path, body, offered || token);
+        if (offered) {
+          const tried = offered;
+          offered = null;
+          if (response.status !== 403) {
+            token = tried;
+            try { localStorage.setItem("quire-token", token); } catch (e) { /* this page only */ }
+          } else if (token && token !== tried) {
+            response = await send(method, path, body, token);
+          }
+        }
         let data = null;
         const text = await response.text();
         try { data = JSON.parse(text); } catch (e) { data = { error: text.trim() || "the server answered " + response.status }; }

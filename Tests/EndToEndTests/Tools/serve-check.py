@@ -339,6 +339,11 @@ def browser(url, vault, shots):
         seen["console"] = [e["message"] for e in driver.get_log("browser") if e["level"] in ("SEVERE", "WARNING")]
         # Another program on another port of this machine, visited by the same browser: it
         # receives nothing of the page's credential (a cookie went to every port of the host).
+        # Another site sends the browser to the page with a token of its own: the page's own
+        # token is kept, and the page still works.
+        driver.get(url.split("#")[0] + "#token=" + "0" * 32)
+        wait.until(lambda d: d.find_elements(By.ID, "study"))
+        seen["after a foreign token"] = driver.find_element(By.ID, "main").text
         seen["other port headers"] = other_port_headers(driver)
         seen["cookies"] = [c["name"] for c in driver.get_cookies()]
         seen["history"] = driver.execute_script("return location.href")
