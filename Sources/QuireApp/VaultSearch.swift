@@ -58,13 +58,12 @@ public struct VaultSearch {
                 try vault.io.makeDirectories(folder)
                 path = try vault.internalPath(Self.indexFile)
             }
-            var opened = try SearchIndex.openOrRebuild(path: path, io: vault.io) { notice(.indexRebuilt($0)) }
+            let opened = try SearchIndex.openOrRebuild(path: path, io: vault.io) { notice(.indexRebuilt($0)) }
             do { try opened.refresh(from: loaded.index, vault: vault) { progress(.words, $0, $1) } } catch {
                 // Damage found while reading it (a page cut short): made anew once, from the notes.
                 guard isCached else { throw error }
-                SearchIndex.remove(path, io: vault.io)
                 notice(.indexRebuilt(error.description))
-                opened = try SearchIndex(path: path)
+                try opened.startOver(io: vault.io)
                 try opened.refresh(from: loaded.index, vault: vault) { progress(.words, $0, $1) }
             }
             index = opened

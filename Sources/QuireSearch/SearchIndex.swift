@@ -471,8 +471,13 @@ extension SearchIndex {
 extension SearchIndex {
     /// Takes out chunks whose note the index does not list (rows planted in a shared index, or
     /// left by a version that wrote them differently): the notes table says what is indexed.
+    /// Reads first (one pass over the paths' index, no write lock taken on every refresh): in
+    /// an index Quire alone wrote there is nothing to take out.
     func removeOrphans() throws(SearchError) {
         do {
+            var any = false
+            try db.query("SELECT 1 FROM (SELECT DISTINCT path FROM info) WHERE path NOT IN (SELECT path FROM notes) LIMIT 1") { _ in any = true }
+            guard any else { return }
             try db.transaction { () throws(ArchiveError) in
                 let orphans = "SELECT id FROM info WHERE path NOT IN (SELECT path FROM notes)"
                 try db.execute("DELETE FROM grams WHERE rowid IN (\(orphans))")

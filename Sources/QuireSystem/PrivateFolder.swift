@@ -24,7 +24,7 @@ package enum PrivateFolder {
             var info = stat()
             let full = base + name
             guard lstat(full, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR, info.st_uid == getuid() else { continue }
-            if kill(pid, 0) == -1, errno == ESRCH { io.removeTree(full) }
+            if TemporaryFiles.isGone(pid) { io.removeTree(full) }
         }
     }
 }

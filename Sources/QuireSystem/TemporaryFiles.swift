@@ -28,7 +28,13 @@ public enum TemporaryFiles {
     /// Whether the process that wrote a temporary file is gone (no process has its ID).
     public static func isLeftover(_ name: String) -> Bool {
         guard let pid = writer(ofName: name) else { return false }
-        return kill(pid, 0) != 0 && errno == ESRCH
+        return isGone(pid)
+    }
+
+    /// Whether no process has the ID `pid` (the one that wrote a temporary file, or made a
+    /// private folder, ended).
+    package static func isGone(_ pid: Int32) -> Bool {
+        kill(pid, 0) != 0 && errno == ESRCH
     }
 
     /// Removes the temporary files in `dir` whose writer is gone; best effort.
