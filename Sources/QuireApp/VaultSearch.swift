@@ -43,8 +43,9 @@ public struct VaultSearch {
     public enum Phase: Sendable { case words, vectors }
 
     /// Opens and refreshes the index. `semantic`: load the model if installed; `embedAll`: compute
-    /// every missing vector (else at most ``inlineEmbedding``).
-    public init(_ loaded: LoadedVault, semantic: Bool = true, embedAll: Bool = false,
+    /// every missing vector (else at most ``inlineEmbedding``); `verify`: read the whole index
+    /// once (``SearchIndex/damage()``) and make it anew when any of it is garbled.
+    public init(_ loaded: LoadedVault, semantic: Bool = true, embedAll: Bool = false, verify: Bool = false,
                 progress: (Phase, _ done: Int, _ total: Int) -> Void = { _, _, _ in },
                 notice: (Notice) -> Void = { _ in }) throws(AppError) {
         self.loaded = loaded
@@ -63,6 +64,11 @@ public struct VaultSearch {
                 // Damage found while reading it (a page cut short): made anew once, from the notes.
                 guard isCached else { throw error }
                 notice(.indexRebuilt(error.description))
+                try opened.startOver(io: vault.io)
+                try opened.refresh(from: loaded.index, vault: vault) { progress(.words, $0, $1) }
+            }
+            if verify, isCached, let damage = opened.damage() {
+                notice(.indexRebuilt(damage))
                 try opened.startOver(io: vault.io)
                 try opened.refresh(from: loaded.index, vault: vault) { progress(.words, $0, $1) }
             }

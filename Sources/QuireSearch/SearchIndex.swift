@@ -487,3 +487,20 @@ extension SearchIndex {
         } catch { throw .index(error.description) }
     }
 }
+
+extension SearchIndex {
+    /// Reads every page and every full-text block of the index and compares the blocks with the
+    /// text they index: nil when whole, else what is wrong. A garbled block may read as a valid,
+    /// empty one (a search then misses silently); only this full pass finds it, so `quire index`
+    /// runs it, not every search.
+    public func damage() -> String? {
+        guard path != ":memory:" else { return nil }
+        do {
+            var pages: [String] = []
+            try db.query("PRAGMA quick_check") { pages.append($0.text(0) ?? "") }
+            if pages != ["ok"] { return "its pages are damaged (\(pages.prefix(3).joined(separator: "; ")))" }
+            for table in ["chunks", "grams"] { try db.execute("INSERT INTO \(table)(\(table)) VALUES('integrity-check')") }
+            return nil
+        } catch { return error.description }
+    }
+}

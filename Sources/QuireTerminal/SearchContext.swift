@@ -21,11 +21,12 @@ package struct SearchContext {
     package static let indexFile = VaultSearch.indexFile
 
     /// Opens and refreshes the index. `semantic`: load the model if installed; `embedAll`: compute
-    /// every missing vector (else at most ``VaultSearch/inlineEmbedding``, saying so when more are missing).
-    package init(_ loaded: LoadedVault, semantic: Bool = true, embedAll: Bool = false) throws {
+    /// every missing vector (else at most ``VaultSearch/inlineEmbedding``, saying so when more are
+    /// missing); `verify`: read the whole index and make it anew when any of it is garbled.
+    package init(_ loaded: LoadedVault, semantic: Bool = true, embedAll: Bool = false, verify: Bool = false) throws {
         var words: ProgressBar?, vectors: ProgressBar?
         do {
-            search = try VaultSearch(loaded, semantic: semantic, embedAll: embedAll, progress: { phase, done, total in
+            search = try VaultSearch(loaded, semantic: semantic, embedAll: embedAll, verify: verify, progress: { phase, done, total in
                 switch phase {
                 case .words:
                     if words == nil { words = ProgressBar("Indexing for search", total: total) }

@@ -13,7 +13,8 @@ extension Quire {
             discussion: """
                 Searches do this themselves for a few changed notes; run it after installing the model or \
                 adding many notes, or leave `quire watch` running. Vectors are computed on every core with \
-                a progress bar; Ctrl-C keeps those already computed.
+                a progress bar; Ctrl-C keeps those already computed. The whole index is read once and made \
+                anew from the notes if any of it is damaged.
 
                 Example: quire index
                 """)
@@ -23,7 +24,7 @@ extension Quire {
 
         func run() throws {
             let loaded = try LoadedVault(options)
-            let context = try SearchContext(loaded, semantic: !lexical, embedAll: true)
+            let context = try SearchContext(loaded, semantic: !lexical, embedAll: true, verify: true)
             let (chunks, embedded) = try { () throws(SearchError) in try context.index.counts() }()
             var line = "Search index: \(Plural.counted(loaded.index.notes.count, "note")), \(Plural.counted(chunks, "chunk"))"
             if context.encoder != nil { line += ", \(embedded) with vectors" }

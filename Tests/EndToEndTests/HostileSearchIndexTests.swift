@@ -101,12 +101,27 @@ import QuireTestSupport
 
     /// A full-text table's blocks garbled (found only when a search reads them, "database disk
     /// image is malformed" on every search before): the search makes the index anew and answers.
+    /// The bytes are fixed: random ones now and then read as a valid empty block (next test).
     @Test func garbledFullTextBlocksAreFoundBySearchAndReplaced() throws {
-        let (run, q) = try searchAfterSQL(["UPDATE chunks_data SET block = randomblob(length(block)) WHERE id > 10"])
+        let (run, q) = try searchAfterSQL(["UPDATE chunks_data SET block = CAST(replace(hex(zeroblob(length(block))), '0', 'F') AS BLOB) WHERE id > 10"])
         defer { q.cleanUp() }
         #expect(run.status == 0 && run.stdout.contains("Biology/Cells.md"), "\(run)")
         #expect(try q.run(["search", "ionic"]).stdout.contains("Chemistry/Salts.md"))
         #expect(try q.run(["index"]).status == 0)
+    }
+
+    /// Blocks zeroed read as valid empty ones: a search misses without an error (SQLite keeps no
+    /// checksum to tell). `quire index` reads the whole index, finds them, and makes it anew.
+    @Test func blocksThatReadAsEmptyAreFoundByIndex() throws {
+        let (_, q) = try searchAfterSQL(["UPDATE chunks_data SET block = zeroblob(length(block)) WHERE id > 10"])
+        defer { q.cleanUp() }
+        let index = try q.run(["index"])
+        #expect(index.status == 0 && index.stderr.contains("the search index was made anew from the notes"), "\(index)")
+        let run = try q.run(["search", "mitochondria"])
+        #expect(run.status == 0 && run.stdout.contains("Biology/Cells.md"), "\(run)")
+        // A whole index is left as it is.
+        let again = try q.run(["index"])
+        #expect(again.status == 0 && !again.stderr.contains("made anew"), "\(again)")
     }
 
     /// A folder where the index's file should be: removed and the index made in its place (the
