@@ -88,6 +88,15 @@ extension VaultSearch {
 /// What a search keeps of the hits, besides the query words.
 public enum SearchScope: Sendable {
     case everything, cards, notes
+
+    /// Whether the scope keeps `hit`: a card's, or a passage of a note's text.
+    public func keeps(_ hit: SearchHit) -> Bool {
+        switch self {
+        case .everything: true
+        case .cards: hit.card != nil
+        case .notes: hit.card == nil
+        }
+    }
 }
 
 extension VaultSearch {
@@ -105,13 +114,7 @@ extension VaultSearch {
                                limit: filters.isEmpty && scope == .everything ? limit : limit * 20)
             }
         } catch { throw .search("\(error)") }
-        let kept = try kept(hits, by: query, now: now).filter { hit in
-            switch scope {
-            case .everything: true
-            case .cards: hit.card != nil
-            case .notes: hit.card == nil
-            }
-        }
+        let kept = try kept(hits, by: query, now: now).filter(scope.keeps)
         return (text, Array(kept.prefix(limit)))
     }
 }

@@ -91,8 +91,9 @@ public final class SearchIndex {
     static func open(_ path: String) throws(ArchiveError) -> SQLiteConnection {
         let db = try SQLiteConnection(path: path, name: "search index")
         try db.execute("PRAGMA journal_mode = WAL")
-        // Read through a memory map (a search reads every vector: no copy per page).
-        try db.execute("PRAGMA mmap_size = 1073741824")
+        // No memory map: with `cell_size_check` (SQLiteConnection: every page's cells checked
+        // when it is loaded) a mapped page is checked again at every visit, no cache between;
+        // a word matching 25,000 chunks took 80 ms instead of 21 ms.
         try db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
         var found: String?
         try db.query("SELECT value FROM meta WHERE key = 'version'") { found = $0.text(0) }
@@ -186,6 +187,17 @@ public final class SearchIndex {
             throw .index(error.description)
         }
         return found
+    }
+
+    /// Every note in the index with the digest it was indexed from.
+    public func digests() throws(SearchError) -> [String: UInt64] {
+        var stored: [String: UInt64] = [:]
+        do {
+            try db.query("SELECT path, digest FROM notes") { row in
+                if let p = row.text(0) { stored[p] = UInt64(bitPattern: row.int(1)) }
+            }
+        } catch { throw .index(error.description) }
+        return stored
     }
 
     /// Every note path in the index.
@@ -417,12 +429,7 @@ extension SearchIndex {
     @discardableResult
     public func refresh(from index: VaultIndex, vault: Vault, progress: (Int, Int) -> Void = { _, _ in }) throws(SearchError)
         -> (indexed: Int, removed: Int) {
-        var stored: [String: UInt64] = [:]
-        do {
-            try db.query("SELECT path, digest FROM notes") { row in
-                if let p = row.text(0) { stored[p] = UInt64(bitPattern: row.int(1)) }
-            }
-        } catch { throw .index(error.description) }
+        let stored = try digests()
         let current = Set(index.notes.map(\.path))
         let stale = index.notes.filter { stored[$0.path] != $0.contentDigest }
         var indexed = 0

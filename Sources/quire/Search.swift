@@ -9,6 +9,7 @@ import QuireSearch
 import QuireEmbedding
 import QuireSupport
 import QuireSystem
+import QuireVault
 
 extension Quire {
     /// `quire search WORDS [QUERY-FILTERS] [--cards|--notes] [--json]`.
@@ -47,31 +48,42 @@ extension Quire {
         }
 
         func run() throws {
+            let scope: SearchScope = cards ? .cards : notes ? .notes : .everything
+            // The search index alone answers when no note changed since it was brought up to
+            // date; else the vault is loaded and the index refreshed (the same hits either way).
+            let vault = try options.open()
+            if !options.noCache,
+               let (text, hits) = QuickSearch.search(words, in: vault, mode: mode, scope: scope, limit: limit, clock: Clock.now(),
+                                                     notice: SearchContext.say) {
+                return try answer(hits, text: text, vault: vault)
+            }
             let loaded = try LoadedVault(options)
-            let vault = loaded.vault
             let context = try SearchContext(loaded, semantic: mode != .lexical)
-            let found = try context.search.search(words, mode: mode, scope: cards ? .cards : notes ? .notes : .everything, limit: limit,
-                                                  now: options.now)
-            let text = found.text, kept = found.hits
+            let found = try context.search.search(words, mode: mode, scope: scope, limit: limit, now: options.now)
+            try answer(found.hits, text: found.text, vault: loaded.vault)
+            try loaded.finish()
+        }
+
+        /// Opens hit `--open` in the editor, or lists the hits (as JSON with `--json`).
+        private func answer(_ kept: [SearchHit], text: String, vault: Vault) throws {
+            defer { Output.flush() }
             if let open {
-                let hits = Array(kept)
-                guard open <= hits.count else { throw CLIError("no hit \(open): \(Plural.counted(hits.count, "hit")) for \(TerminalText.visible(text))") }
-                let hit = hits[open - 1]
+                guard open <= kept.count else { throw CLIError("no hit \(open): \(Plural.counted(kept.count, "hit")) for \(TerminalText.visible(text))") }
+                let hit = kept[open - 1]
                 let (editor, words) = EditorCommand.command
                 let file: String
                 do { file = try vault.notePath(hit.path) } catch { throw CLIError(error.description) }
                 let status = ChildProcess.runAttached(words + ["+\(hit.lines.lowerBound)", file])
                 if status != 0 { throw CLIError("the editor (\(editor)) exited with status \(status)") }
-                return try loaded.finish()
+                return
             }
             if listing.json {
                 Output.line(JSONValue.array(kept.map { hit in
                     .object(SearchContext.fields(of: hit) + [("snippet", .string(Self.plain(hit.snippet))), ("score", .double(hit.score))])
                 }).serialized(pretty: true))
-                return try loaded.finish()
+                return
             }
             Self.show(kept, text: text)
-            try loaded.finish()
         }
 
         /// The hits as the terminal lists them: place, headings, card, the snippet marked.

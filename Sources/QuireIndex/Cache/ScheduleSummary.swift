@@ -13,18 +13,21 @@ public struct ScheduleSummary: Sendable {
         public var archived: Bool
         /// The scheduling states of the note's cards that have one.
         public var schedules: [SchedulingState]
+        /// The digest of the file's bytes (``Note/contentDigest``).
+        public var digest: UInt64
 
         /// A cached entry's part, or nil when its file holds no note.
         init?(_ entry: IndexCache.Entry, tables: NameTables) {
             guard entry.noteRange != nil, let deck = try? tables.deck(entry.deck) else { return nil }
-            self.init(path: entry.path, deck: deck, archived: entry.archived, schedules: entry.schedules)
+            self.init(path: entry.path, deck: deck, archived: entry.archived, schedules: entry.schedules, digest: entry.digest)
         }
 
-        init(path: String, deck: DeckPath, archived: Bool, schedules: [SchedulingState]) {
+        init(path: String, deck: DeckPath, archived: Bool, schedules: [SchedulingState], digest: UInt64) {
             self.path = path
             self.deck = deck
             self.archived = archived
             self.schedules = schedules
+            self.digest = digest
         }
     }
 
@@ -128,7 +131,7 @@ public struct ScheduleSummary: Sendable {
                 diagnostics += record.diagnostics
                 guard let note = record.note else { continue }
                 notes.append(NoteSchedules(path: note.path, deck: note.deck, archived: note.archived,
-                                           schedules: note.cards.compactMap(\.schedule)))
+                                           schedules: note.cards.compactMap(\.schedule), digest: note.contentDigest))
             case .read(.unreadable(let d))?:
                 diagnostics.append(d)
             case nil:
