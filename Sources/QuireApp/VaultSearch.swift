@@ -93,7 +93,7 @@ public struct VaultSearch {
             let (chunks, embedded) = try index.counts()
             let missing = chunks - embedded
             if embedAll || missing <= Self.inlineEmbedding {
-                try index.embedMissing(with: encoder) { progress(.vectors, $0, $1) }
+                try index.embedMissing(with: encoder, sweep: embedAll) { progress(.vectors, $0, $1) }
             } else if !isCached {
                 notice(.noCacheForVectors)
             } else {

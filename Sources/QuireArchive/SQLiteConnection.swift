@@ -64,6 +64,20 @@ public final class SQLiteConnection {
         }
     }
 
+    /// Runs `body` in a read transaction: every query in it sees the database as it was at the
+    /// first (in WAL mode, other connections' writes meanwhile are not seen).
+    public func reading<T>(_ body: () throws(ArchiveError) -> T) throws(ArchiveError) -> T {
+        try execute("BEGIN DEFERRED")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
     /// Closes the file.
     public func close() {
         if let db { sqlite3_close_v2(db) }

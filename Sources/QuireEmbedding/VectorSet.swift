@@ -48,26 +48,38 @@ public struct VectorSet: Sendable {
 
     /// The cosine of every vector with `query` (a unit vector), in order.
     public func scores(_ query: [Float]) -> [Float] {
-        guard count > 0, query.count == dimension else { return [] }
+        guard count > 0 else { return [] }
+        return codes.withUnsafeBufferPointer { c in
+            scales.withUnsafeBufferPointer { s in
+                guard let cb = c.baseAddress, let sb = s.baseAddress else { return [] }
+                return Self.scores(query, codes: cb, scales: sb, count: count, dimension: dimension)
+            }
+        }
+    }
+
+    /// The cosine with `query` (a unit vector) of each of `count` vectors stored in place as
+    /// ``VectorCoding`` stores them, the bytes row by row (`codes`) and the scales apart: in
+    /// memory or in a mapped file alike. Empty when `query` is not `dimension` long.
+    public static func scores(_ query: [Float], codes: UnsafePointer<Int8>, scales: UnsafePointer<Float>, count: Int,
+                              dimension d: Int) -> [Float] {
+        guard count > 0, query.count == d else { return [] }
         var out = [Float](repeating: 0, count: count)
-        let d = dimension, wide = dimension / 16 * 16
-        codes.withUnsafeBufferPointer { c in
-            query.withUnsafeBufferPointer { q in
-                guard let cb = c.baseAddress, let qb = q.baseAddress else { return }
-                for row in 0..<count {
-                    let r = cb + row * d
-                    var acc = SIMD16<Float>(repeating: 0)
-                    var i = 0
-                    while i < wide {
-                        let bytes = UnsafeRawPointer(r + i).loadUnaligned(as: SIMD16<Int8>.self)
-                        let values = UnsafeRawPointer(qb + i).loadUnaligned(as: SIMD16<Float>.self)
-                        acc += SIMD16<Float>(SIMD16<Int32>(truncatingIfNeeded: bytes)) * values
-                        i += 16
-                    }
-                    var sum = acc.sum()
-                    while i < d { sum += Float(r[i]) * qb[i]; i += 1 }
-                    out[row] = sum * scales[row]
+        let wide = d / 16 * 16
+        query.withUnsafeBufferPointer { q in
+            guard let qb = q.baseAddress else { return }
+            for row in 0..<count {
+                let r = codes + row * d
+                var acc = SIMD16<Float>(repeating: 0)
+                var i = 0
+                while i < wide {
+                    let bytes = UnsafeRawPointer(r + i).loadUnaligned(as: SIMD16<Int8>.self)
+                    let values = UnsafeRawPointer(qb + i).loadUnaligned(as: SIMD16<Float>.self)
+                    acc += SIMD16<Float>(SIMD16<Int32>(truncatingIfNeeded: bytes)) * values
+                    i += 16
                 }
+                var sum = acc.sum()
+                while i < d { sum += Float(r[i]) * qb[i]; i += 1 }
+                out[row] = sum * scales[row]
             }
         }
         return out
@@ -75,7 +87,11 @@ public struct VectorSet: Sendable {
 
     /// The `limit` vectors nearest `query`: (index, cosine), best first.
     public func nearest(_ query: [Float], limit: Int) -> [(index: Int, score: Float)] {
-        let all = scores(query)
+        Self.best(scores(query), limit: limit)
+    }
+
+    /// The `limit` best of `all` scores: (index, score), best first, ties by index.
+    public static func best(_ all: [Float], limit: Int) -> [(index: Int, score: Float)] {
         guard limit > 0 else { return [] }
         // A bounded selection: keep the best `limit`, sorted once at the end.
         var best: [(index: Int, score: Float)] = []

@@ -1,14 +1,17 @@
 import QuireArchive
 import QuireEmbedding
 import QuireModel
+import QuireSystem
 
 extension SearchIndex {
     /// Computes the vectors of the chunks that have none (new or edited text) with `encoder`, and
-    /// drops those no chunk has any more. `progress` hears (done, total).
+    /// drops those no chunk has any more (`sweep`: even when none was computed). `progress` hears
+    /// (done, total).
     ///
     /// - Returns: how many vectors were computed.
     @discardableResult
-    public func embedMissing(with encoder: SentenceEncoder, progress: (Int, Int) -> Void = { _, _ in }) throws(SearchError) -> Int {
+    public func embedMissing(with encoder: SentenceEncoder, sweep: Bool = false,
+                             progress: (Int, Int) -> Void = { _, _ in }) throws(SearchError) -> Int {
         var missing: [(hash: Int64, text: String)] = []
         var seen: Set<Int64> = []
         do {
@@ -30,68 +33,110 @@ extension SearchIndex {
                     for (item, vector) in zip(part, vectors) {
                         try db.execute("INSERT OR REPLACE INTO vectors VALUES (?, ?)", [.int(item.hash), .blob(vector)])
                     }
+                    try countChange()
                 }
             } catch { throw .index(error.description) }
             done += part.count
         }
         progress(missing.count, missing.count)
-        do { try db.execute("DELETE FROM vectors WHERE hash NOT IN (SELECT hash FROM info)") } catch { throw .index(error.description) }
-        if !missing.isEmpty { loadedVectors = nil }
+        // Vectors no chunk has any more, taken out when new ones were computed (their chunks'
+        // text changed) or when asked (`quire index`).
+        if !missing.isEmpty || sweep {
+            do {
+                try db.transaction { () throws(ArchiveError) in
+                    var gone = 0
+                    try db.query("DELETE FROM vectors WHERE hash NOT IN (SELECT hash FROM info) RETURNING hash") { _ in gone += 1 }
+                    if gone > 0 { try countChange() }
+                }
+            } catch { throw .index(error.description) }
+            loadedVectors = nil
+        }
         return missing.count
     }
 
     /// The number of chunks and of those with a vector (loading the vectors, which a semantic
     /// search needs anyway).
     public func counts() throws(SearchError) -> (chunks: Int, embedded: Int) {
-        var chunks = 0
-        do { try db.query("SELECT count(*) FROM info") { chunks = Int($0.int(0)) } } catch { throw .index(error.description) }
-        return (chunks, try vectors().embeddedChunks)
+        let loaded = try vectors()
+        return (loaded.chunkCount, loaded.embeddedChunks)
     }
 
-    /// The stored vectors in memory, and the chunks that have each (loaded once, until the index
-    /// changes): the vectors read in one pass in their table's order, the chunks in another, joined
-    /// here by hash — two sequential reads instead of a lookup per chunk.
-    struct LoadedVectors {
-        var set = VectorSet()
-        var byHash: [Int64: Int] = [:]
-        /// The chunks of vector `v`: `ids[offsets[v]..<offsets[v + 1]]`.
-        var offsets: [Int] = []
-        var ids: [Int64] = []
-        var embeddedChunks: Int { ids.count }
-
-        func chunks(of v: Int) -> ArraySlice<Int64> { ids[offsets[v]..<offsets[v + 1]] }
-    }
-
-    func vectors() throws(SearchError) -> LoadedVectors {
+    /// The vectors and the chunks that have each, as of the index now: the vector file when it
+    /// stands for this state of the index (mapped, nothing read), else made from the tables — in
+    /// one read transaction, so the rows and the state they are stamped with agree — and written
+    /// for the next command (``VectorFile``). Kept until the index changes.
+    func vectors() throws(SearchError) -> VectorFile {
         if let loadedVectors { return loadedVectors }
-        var loaded = LoadedVectors()
+        let file = path == ":memory:" ? nil : path + Self.vectorFileSuffix
         do {
-            var count = 0
-            try db.query("SELECT count(*) FROM vectors") { count = Int($0.int(0)) }
-            loaded.set.reserve(count)
-            loaded.byHash.reserveCapacity(count)
-            try db.query("SELECT hash, vector FROM vectors") { row in
-                if row.withBytes(1, { loaded.set.append(encoded: $0) }) { loaded.byHash[row.int(0)] = loaded.set.count - 1 }
+            if let file, let mapped = VectorFile.mapped(file), mapped.stamp == (try changeStamp()) {
+                loadedVectors = mapped
+                return mapped
             }
-            var pairs: [(vector: Int32, id: Int64)] = []
-            try db.query("SELECT id, hash FROM info") { row in
-                if let v = loaded.byHash[row.int(1)] { pairs.append((Int32(v), row.int(0))) }
+            let bytes = try db.reading { () throws(ArchiveError) in try vectorFileBytes() }
+            if let file, Self.write(bytes, to: file), let mapped = VectorFile.mapped(file) {
+                loadedVectors = mapped
+            } else {
+                loadedVectors = VectorFile.inMemory(bytes)
             }
-            // Counting sort by vector: each vector's chunks side by side.
-            var offsets = [Int](repeating: 0, count: loaded.set.count + 1)
-            for p in pairs { offsets[Int(p.vector) + 1] += 1 }
-            for v in 0..<loaded.set.count { offsets[v + 1] += offsets[v] }
-            var next = offsets
-            var ids = [Int64](repeating: 0, count: pairs.count)
-            for p in pairs {
-                ids[next[Int(p.vector)]] = p.id
-                next[Int(p.vector)] += 1
-            }
-            loaded.offsets = offsets
-            loaded.ids = ids
         } catch { throw .index(error.description) }
-        loadedVectors = loaded
-        return loaded
+        guard let loadedVectors else { throw .index("the vectors read from the index do not make a vector file") }
+        return loadedVectors
+    }
+
+    /// Writes the vector file (replacing the old one whole); false when it cannot be written
+    /// (the search then keeps the vectors in memory).
+    private static func write(_ bytes: [UInt8], to path: String) -> Bool {
+        do {
+            let temp = try FileIO().overwriting(path)
+            try temp.write(bytes)
+            try temp.commit()
+            return true
+        } catch { return false }
+    }
+
+    /// The vector file's bytes for the index as it is: the vectors in one pass in hash order, the
+    /// chunks in another, joined here by hash (two sequential reads, no lookup per chunk).
+    private func vectorFileBytes() throws(ArchiveError) -> [UInt8] {
+        let stamp = try changeStamp()
+        let d = SentenceEncoder.dimension, size = VectorCoding.size(d)
+        var count = 0
+        try db.query("SELECT count(*) FROM vectors") { count = Int($0.int(0)) }
+        var hashes: [Int64] = [], scales: [Float] = [], codes: [Int8] = []
+        hashes.reserveCapacity(count)
+        scales.reserveCapacity(count)
+        codes.reserveCapacity(count * d)
+        try db.query("SELECT hash, vector FROM vectors ORDER BY hash") { row in
+            row.withBytes(1) { raw in
+                guard raw.count == size else { return }
+                let scale = Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(as: UInt32.self)))
+                guard scale.isFinite else { return }
+                hashes.append(row.int(0))
+                scales.append(scale)
+                codes.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[4...]).bindMemory(to: Int8.self))
+            }
+        }
+        var byHash: [Int64: Int32] = [:]
+        byHash.reserveCapacity(hashes.count)
+        for (v, hash) in hashes.enumerated() { byHash[hash] = Int32(v) }
+        var pairs: [(vector: Int32, id: Int64)] = []
+        var chunks = 0
+        try db.query("SELECT id, hash FROM info") { row in
+            chunks += 1
+            if let v = byHash[row.int(1)] { pairs.append((v, row.int(0))) }
+        }
+        // Counting sort by vector: each vector's chunks side by side.
+        var offsets = [UInt32](repeating: 0, count: hashes.count + 1)
+        for p in pairs { offsets[Int(p.vector) + 1] += 1 }
+        for v in 0..<hashes.count { offsets[v + 1] += offsets[v] }
+        var next = offsets
+        var ids = [Int64](repeating: 0, count: pairs.count)
+        for p in pairs {
+            ids[Int(next[Int(p.vector)])] = p.id
+            next[Int(p.vector)] += 1
+        }
+        return VectorFile.encode(hashes: hashes, scales: scales, codes: codes, offsets: offsets, ids: ids, chunkCount: chunks,
+                                 dimension: d, stamp: stamp)
     }
 
     /// The chunks nearest `vector` (a unit vector) by cosine, best first, at most `limit`;
@@ -103,7 +148,7 @@ extension SearchIndex {
         var asked = limit
         while hits.count < limit {
             hits = []
-            let near = loaded.set.nearest(vector, limit: asked)
+            let near = loaded.nearest(vector, limit: asked)
             found: for (index, score) in near {
                 for id in loaded.chunks(of: index) {
                     guard var hit = try chunk(id), !excluding.contains(hit.path) else { continue }
@@ -112,7 +157,7 @@ extension SearchIndex {
                     if hits.count == limit { break found }
                 }
             }
-            if near.count < asked || asked >= loaded.set.count { break }
+            if near.count < asked || asked >= loaded.count { break }
             asked *= 4
         }
         return hits
@@ -154,8 +199,8 @@ extension SearchIndex {
         var hash: Int64?
         do { try db.query("SELECT hash FROM info WHERE id = ?", [.int(id)]) { hash = $0.int(0) } } catch { throw .index(error.description) }
         let loaded = try vectors()
-        guard let hash, let v = loaded.byHash[hash] else { return nil }
-        return loaded.set.vector(at: v)
+        guard let hash, let v = loaded.index(ofHash: hash) else { return nil }
+        return loaded.vector(at: v)
     }
 
     /// Reciprocal-rank fusion: each list's hits scored 1/(k + rank) (rank from 1), summed over the
@@ -229,6 +274,7 @@ extension SearchIndex {
             try db.query("SELECT DISTINCT hash FROM info WHERE hash NOT IN (SELECT hash FROM vectors)") { hashes.append($0.int(0)) }
             try db.transaction { () throws(ArchiveError) in
                 for hash in hashes { try db.execute("INSERT INTO vectors VALUES (?, ?)", [.int(hash), .blob(VectorCoding.encode(make(hash)))]) }
+                try countChange()
             }
         } catch { throw .index(error.description) }
         loadedVectors = nil

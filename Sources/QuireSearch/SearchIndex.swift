@@ -78,7 +78,9 @@ public final class SearchIndex {
     static let vectorModel = "all-MiniLM-L6-v2/i8"
 
     /// The chunks' vectors, loaded at the first semantic search (rows and vectors in step).
-    var loadedVectors: LoadedVectors?
+    var loadedVectors: VectorFile?
+    /// The vector file's name: the index's with this added (``VectorFile``).
+    static let vectorFileSuffix = "-vectors"
 
     /// Opens (creating) the index at `path`.
     public init(path: String) throws(SearchError) {
@@ -121,9 +123,21 @@ public final class SearchIndex {
         for table in ["chunks", "grams"] { try db.query("SELECT rowid FROM \(table) LIMIT 1") { _ in } }
         var model: String?
         try db.query("SELECT value FROM meta WHERE key = 'model'") { model = $0.text(0) }
+        // What a vector file is stamped with (``VectorFile/Stamp``): this file's instance, made
+        // once, and the count of its changes. Written only when missing (an open takes no lock).
+        var stamped = 0
+        try db.query("SELECT count(*) FROM meta WHERE key IN ('instance', 'changes')") { stamped = Int($0.int(0)) }
+        if stamped != 2 {
+            let instance = UInt64.random(in: 1...UInt64.max)
+            try db.execute("INSERT OR IGNORE INTO meta VALUES ('instance', ?)", [.text(String(instance))])
+            try db.execute("INSERT OR IGNORE INTO meta VALUES ('changes', '0')")
+        }
         if model != Self.vectorModel {
-            try db.execute("DELETE FROM vectors")
-            try db.execute("INSERT OR REPLACE INTO meta VALUES ('model', ?)", [.text(Self.vectorModel)])
+            try db.transaction { () throws(ArchiveError) in
+                try db.execute("DELETE FROM vectors")
+                try db.execute("INSERT OR REPLACE INTO meta VALUES ('model', ?)", [.text(Self.vectorModel)])
+                try countChange(db)
+            }
         }
         return db
     }
@@ -160,7 +174,7 @@ public final class SearchIndex {
     /// Removes the index file at `path` and SQLite's files beside it — a folder in the file's
     /// place too (never what a link points to).
     public static func remove(_ path: String, io: FileIO = FileIO()) {
-        for suffix in ["", "-wal", "-shm", "-journal"] {
+        for suffix in ["", "-wal", "-shm", "-journal", vectorFileSuffix] {
             io.removeTree(path + suffix)
         }
     }
@@ -240,6 +254,7 @@ public final class SearchIndex {
             }
         }
         try db.execute("INSERT OR REPLACE INTO notes VALUES (?, ?)", [.text(path), .int(Int64(bitPattern: digest))])
+        try countChange()
     }
 
     /// Takes the note at `path` out of the index.
@@ -253,6 +268,25 @@ public final class SearchIndex {
         try db.execute("DELETE FROM chunks WHERE rowid IN (SELECT id FROM info WHERE path = ?)", [.text(path)])
         try db.execute("DELETE FROM info WHERE path = ?", [.text(path)])
         try db.execute("DELETE FROM notes WHERE path = ?", [.text(path)])
+        try countChange()
+    }
+
+    /// Counts a change to the chunks or the vectors, inside the writer's transaction: a vector
+    /// file stamped before it no longer stands for the index.
+    func countChange() throws(ArchiveError) { try Self.countChange(db) }
+
+    static func countChange(_ db: SQLiteConnection) throws(ArchiveError) {
+        try db.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'changes'")
+    }
+
+    /// The state a vector file must be stamped with to stand for the index now.
+    func changeStamp() throws(ArchiveError) -> VectorFile.Stamp {
+        var stamp = VectorFile.Stamp(instance: 0, changes: -1)
+        try db.query("SELECT key, value FROM meta WHERE key IN ('instance', 'changes')") { row in
+            let value = row.text(1) ?? ""
+            if row.text(0) == "instance" { stamp.instance = UInt64(value) ?? 0 } else { stamp.changes = Int64(value) ?? -1 }
+        }
+        return stamp
     }
 
     /// Words too common to help (``search(_:limit:matchAll:)``): left out of a query unless they
@@ -490,6 +524,7 @@ extension SearchIndex {
                 try db.execute("DELETE FROM grams WHERE rowid IN (\(orphans))")
                 try db.execute("DELETE FROM chunks WHERE rowid IN (\(orphans))")
                 try db.execute("DELETE FROM info WHERE path NOT IN (SELECT path FROM notes)")
+                try countChange()
             }
         } catch { throw .index(error.description) }
     }
