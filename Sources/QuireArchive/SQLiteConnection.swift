@@ -53,21 +53,17 @@ public final class SQLiteConnection {
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
     public func transaction<T>(_ body: () throws(ArchiveError) -> T) throws(ArchiveError) -> T {
-        try execute("BEGIN IMMEDIATE")
-        do {
-            let result = try body()
-            try execute("COMMIT")
-            return result
-        } catch {
-            try? execute("ROLLBACK")
-            throw error
-        }
+        try inTransaction("BEGIN IMMEDIATE", body)
     }
 
     /// Runs `body` in a read transaction: every query in it sees the database as it was at the
     /// first (in WAL mode, other connections' writes meanwhile are not seen).
     public func reading<T>(_ body: () throws(ArchiveError) -> T) throws(ArchiveError) -> T {
-        try execute("BEGIN DEFERRED")
+        try inTransaction("BEGIN DEFERRED", body)
+    }
+
+    private func inTransaction<T>(_ begin: String, _ body: () throws(ArchiveError) -> T) throws(ArchiveError) -> T {
+        try execute(begin)
         do {
             let result = try body()
             try execute("COMMIT")

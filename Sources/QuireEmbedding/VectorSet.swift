@@ -1,3 +1,5 @@
+import QuireSupport
+
 /// Unit vectors held as stored (``VectorCoding``: a byte a value and a scale each), searched by
 /// cosine — a dot product, the vectors being of unit length — with every vector read once: brute
 /// force, exact over the stored values, linear in their number. A quarter of the memory 32-bit
@@ -66,23 +68,38 @@ public struct VectorSet: Sendable {
         var out = [Float](repeating: 0, count: count)
         let wide = d / 16 * 16
         query.withUnsafeBufferPointer { q in
-            guard let qb = q.baseAddress else { return }
-            for row in 0..<count {
-                let r = codes + row * d
-                var acc = SIMD16<Float>(repeating: 0)
-                var i = 0
-                while i < wide {
-                    let bytes = UnsafeRawPointer(r + i).loadUnaligned(as: SIMD16<Int8>.self)
-                    let values = UnsafeRawPointer(qb + i).loadUnaligned(as: SIMD16<Float>.self)
-                    acc += SIMD16<Float>(SIMD16<Int32>(truncatingIfNeeded: bytes)) * values
-                    i += 16
+            out.withUnsafeMutableBufferPointer { o in
+                guard let qb = q.baseAddress, let ob = o.baseAddress else { return }
+                let places = Places(codes: codes, scales: scales, query: qb, out: ob)
+                // Many vectors (a big vault's, read from a mapped file) are scored on every core.
+                let concurrency = count >= 65_536 ? nil : 1
+                _ = inParallelChunks(of: count, chunk: 16_384, concurrency: concurrency) { rows in
+                    for row in rows {
+                        let r = places.codes + row * d
+                        var acc = SIMD16<Float>(repeating: 0)
+                        var i = 0
+                        while i < wide {
+                            let bytes = UnsafeRawPointer(r + i).loadUnaligned(as: SIMD16<Int8>.self)
+                            let values = UnsafeRawPointer(places.query + i).loadUnaligned(as: SIMD16<Float>.self)
+                            acc += SIMD16<Float>(SIMD16<Int32>(truncatingIfNeeded: bytes)) * values
+                            i += 16
+                        }
+                        var sum = acc.sum()
+                        while i < d { sum += Float(r[i]) * places.query[i]; i += 1 }
+                        places.out[row] = sum * places.scales[row]
+                    }
+                    return true
                 }
-                var sum = acc.sum()
-                while i < d { sum += Float(r[i]) * qb[i]; i += 1 }
-                out[row] = sum * scales[row]
             }
         }
         return out
+    }
+
+    /// Where ``scores(_:codes:scales:count:dimension:)`` reads and writes, handed to its workers
+    /// (each writes rows of its own; the caller's buffers outlive them).
+    private struct Places: @unchecked Sendable {
+        let codes: UnsafePointer<Int8>, scales: UnsafePointer<Float>, query: UnsafePointer<Float>
+        let out: UnsafeMutablePointer<Float>
     }
 
     /// The `limit` vectors nearest `query`: (index, cosine), best first.
