@@ -109,15 +109,7 @@ public final class SentenceEncoder: @unchecked Sendable {
                         guard let sbase = sp.baseAddress else { return }
                         BLAS.sgemm(BLAS.noTrans, BLAS.trans, Int32(n), Int32(n), Int32(headSize), scale,
                                     base + h * headSize, Int32(3 * d), base + d + h * headSize, Int32(3 * d), 0, sbase, Int32(n))
-                        for r in 0..<n {
-                            let row = sbase + r * n
-                            var top = -Float.infinity
-                            for c in 0..<n { top = max(top, row[c]) }
-                            var sum: Float = 0
-                            for c in 0..<n { row[c] = expf(row[c] - top); sum += row[c] }
-                            let inv = 1 / sum
-                            for c in 0..<n { row[c] *= inv }
-                        }
+                        VectorMath.softmax(sbase, rows: n, width: n)
                     }
                     context.withUnsafeMutableBufferPointer { cp in
                         guard let cbase = cp.baseAddress else { return }
@@ -130,15 +122,14 @@ public final class SentenceEncoder: @unchecked Sendable {
                 }
             }
             Self.linear(context, rows: n, inputs: d, block.output, block.outputBias, outputs: d, into: &projected)
-            for i in 0..<(n * d) { x[i] += projected[i] }
+            Self.add(projected, into: &x)
             Self.layerNorm(&x, rows: n, block.attentionNorm)
             Self.linear(x, rows: n, inputs: d, block.up, block.upBias, outputs: Self.inner, into: &hidden)
-            for i in 0..<hidden.count {
-                let v = hidden[i]
-                hidden[i] = 0.5 * v * (1 + erff(v * 0.70710678118654752))
+            hidden.withUnsafeMutableBufferPointer { h in
+                if let base = h.baseAddress { VectorMath.gelu(base, count: h.count) }
             }
             Self.linear(hidden, rows: n, inputs: Self.inner, block.down, block.downBias, outputs: d, into: &projected)
-            for i in 0..<(n * d) { x[i] += projected[i] }
+            Self.add(projected, into: &x)
             Self.layerNorm(&x, rows: n, block.outputNorm)
         }
         var mean = [Float](repeating: 0, count: d)
@@ -154,12 +145,25 @@ public final class SentenceEncoder: @unchecked Sendable {
     static func linear(_ input: [Float], rows: Int, inputs: Int, _ weight: [Float], _ bias: [Float], outputs: Int, into out: inout [Float]) {
         out.withUnsafeMutableBufferPointer { op in
             guard let o = op.baseAddress else { return }
-            for r in 0..<rows { for j in 0..<outputs { o[r * outputs + j] = bias[j] } }
+            bias.withUnsafeBufferPointer { b in
+                guard let bb = b.baseAddress else { return }
+                for r in 0..<rows { (o + r * outputs).update(from: bb, count: outputs) }
+            }
             input.withUnsafeBufferPointer { ip in
                 weight.withUnsafeBufferPointer { wp in
                     BLAS.sgemm(BLAS.noTrans, BLAS.trans, Int32(rows), Int32(outputs), Int32(inputs), 1,
                                 ip.baseAddress, Int32(inputs), wp.baseAddress, Int32(inputs), 1, o, Int32(outputs))
                 }
+            }
+        }
+    }
+
+    /// `x += add`, element by element (the residual connections).
+    static func add(_ add: [Float], into x: inout [Float]) {
+        add.withUnsafeBufferPointer { a in
+            x.withUnsafeMutableBufferPointer { t in
+                guard let ab = a.baseAddress, let tb = t.baseAddress else { return }
+                VectorMath.add(ab, into: tb, count: min(a.count, t.count))
             }
         }
     }
