@@ -73,53 +73,64 @@ public final class SentenceEncoder: @unchecked Sendable {
     public func embed(_ text: String) -> [Float] { embed(ids: tokenizer.ids(text, maximumLength: Self.maximumTokens)) }
 
     /// The embeddings of `texts`, in order, computed on every core (`threads`: how many at once).
+    /// Texts go through the encoder a few at a time (``embed(batch:)``), so each weight matrix is
+    /// prepared once for several texts' rows.
     public func embed(_ texts: [String], threads: Int = ProcessInfo.processInfo.activeProcessorCount) -> [[Float]] {
-        guard texts.count > 1, threads > 1 else { return texts.map { embed($0) } }
-        let slots = ResultSlots<[Float]>(count: texts.count)
-        inParallelChunks(of: texts.count, chunk: 1, concurrency: threads) { range in
-            for i in range { slots[i] = embed(texts[i]) }
+        let ids = texts.map { tokenizer.ids($0, maximumLength: Self.maximumTokens) }
+        var batches: [Range<Int>] = []
+        var start = 0, rows = 0
+        for (i, sequence) in ids.enumerated() {
+            if i > start, rows + sequence.count > Self.batchRows || i - start == Self.batchTexts {
+                batches.append(start..<i)
+                start = i
+                rows = 0
+            }
+            rows += sequence.count
+        }
+        if start < ids.count { batches.append(start..<ids.count) }
+        let parts = batches
+        let slots = ResultSlots<[[Float]]>(count: parts.count)
+        inParallelChunks(of: parts.count, chunk: 1, concurrency: max(1, threads)) { range in
+            for b in range { slots[b] = embed(batch: Array(ids[parts[b]])) }
             return true
         }
-        return (0..<texts.count).map { slots.take($0) ?? embed(texts[$0]) }
+        return batches.indices.flatMap { b in slots.take(b) ?? embed(batch: Array(ids[batches[b]])) }
     }
 
+    /// At most this many texts, and tokens in all (past one text), go through the encoder together.
+    static let batchTexts = 8, batchRows = 1_024
+
     /// The unit-length embedding of a token sequence (`[CLS] … [SEP]`, at most 512 tokens).
-    public func embed(ids: [Int32]) -> [Float] {
-        let d = Self.dimension, n = min(ids.count, Self.positions)
+    public func embed(ids: [Int32]) -> [Float] { embed(batch: [ids]).first ?? [] }
+
+    /// The unit-length embeddings of token sequences, computed together: their rows stacked for
+    /// the layers that treat rows one by one (projections, feed-forward, layer norms), attention
+    /// within each sequence. The same vectors as one at a time, to rounding.
+    func embed(batch: [[Int32]]) -> [[Float]] {
+        let d = Self.dimension
+        let lengths = batch.map { min($0.count, Self.positions) }
+        var firsts: [Int] = []
+        var n = 0
+        for length in lengths { firsts.append(n); n += length }
+        guard n > 0 else { return batch.map { _ in [Float](repeating: 0, count: d) } }
         var x = [Float](repeating: 0, count: n * d)
-        for (i, id) in ids.prefix(n).enumerated() {
-            let w = Int(id) * d, p = i * d
-            for j in 0..<d { x[p + j] = wordEmbeddings[w + j] + positionEmbeddings[p + j] + typeEmbeddings[j] }
+        for (s, ids) in batch.enumerated() {
+            for (i, id) in ids.prefix(lengths[s]).enumerated() {
+                let w = Int(id) * d, p = i * d, row = (firsts[s] + i) * d
+                for j in 0..<d { x[row + j] = wordEmbeddings[w + j] + positionEmbeddings[p + j] + typeEmbeddings[j] }
+            }
         }
         Self.layerNorm(&x, rows: n, embeddingNorm)
+        let longest = lengths.max() ?? 0
         var qkv = [Float](repeating: 0, count: n * 3 * d)
         var context = [Float](repeating: 0, count: n * d)
-        var scores = [Float](repeating: 0, count: n * n)
+        var scores = [Float](repeating: 0, count: longest * longest)
         var projected = [Float](repeating: 0, count: n * d)
         var hidden = [Float](repeating: 0, count: n * Self.inner)
-        let headSize = d / Self.heads
-        let scale = 1 / Float(headSize).squareRoot()
         for block in blocks {
             Self.linear(x, rows: n, inputs: d, block.qkv, block.qkvBias, outputs: 3 * d, into: &qkv)
-            qkv.withUnsafeBufferPointer { qkvp in
-                guard let base = qkvp.baseAddress else { return }
-                for h in 0..<Self.heads {
-                    // scores = Q_h · K_h^T / √32, softmax by row, then context_h = scores · V_h.
-                    scores.withUnsafeMutableBufferPointer { sp in
-                        guard let sbase = sp.baseAddress else { return }
-                        BLAS.sgemm(BLAS.noTrans, BLAS.trans, Int32(n), Int32(n), Int32(headSize), scale,
-                                    base + h * headSize, Int32(3 * d), base + d + h * headSize, Int32(3 * d), 0, sbase, Int32(n))
-                        VectorMath.softmax(sbase, rows: n, width: n)
-                    }
-                    context.withUnsafeMutableBufferPointer { cp in
-                        guard let cbase = cp.baseAddress else { return }
-                        scores.withUnsafeBufferPointer { sp in
-                            BLAS.sgemm(BLAS.noTrans, BLAS.noTrans, Int32(n), Int32(headSize), Int32(n), 1,
-                                        sp.baseAddress, Int32(n), base + 2 * d + h * headSize, Int32(3 * d), 0,
-                                        cbase + h * headSize, Int32(d))
-                        }
-                    }
-                }
+            for (s, length) in lengths.enumerated() where length > 0 {
+                Self.attention(qkv, first: firsts[s], rows: length, scores: &scores, into: &context)
             }
             Self.linear(context, rows: n, inputs: d, block.output, block.outputBias, outputs: d, into: &projected)
             Self.add(projected, into: &x)
@@ -132,13 +143,42 @@ public final class SentenceEncoder: @unchecked Sendable {
             Self.add(projected, into: &x)
             Self.layerNorm(&x, rows: n, block.outputNorm)
         }
-        var mean = [Float](repeating: 0, count: d)
-        for r in 0..<n { for j in 0..<d { mean[j] += x[r * d + j] } }
-        var norm: Float = 0
-        for j in 0..<d { mean[j] /= Float(n); norm += mean[j] * mean[j] }
-        let inv = 1 / max(norm.squareRoot(), 1e-12)
-        for j in 0..<d { mean[j] *= inv }
-        return mean
+        return lengths.indices.map { s in
+            var mean = [Float](repeating: 0, count: d)
+            let length = lengths[s]
+            guard length > 0 else { return mean }
+            for r in firsts[s]..<(firsts[s] + length) { for j in 0..<d { mean[j] += x[r * d + j] } }
+            var norm: Float = 0
+            for j in 0..<d { mean[j] /= Float(length); norm += mean[j] * mean[j] }
+            let inv = 1 / max(norm.squareRoot(), 1e-12)
+            for j in 0..<d { mean[j] *= inv }
+            return mean
+        }
+    }
+
+    /// Self-attention of one sequence, its `rows` rows from row `first` of `qkv` (queries, keys
+    /// and values side by side): for each head, scores = Q·Kᵀ/√32, softmax by row, then the
+    /// context = scores · V, written to the same rows of `context`.
+    static func attention(_ qkv: [Float], first: Int, rows n: Int, scores: inout [Float], into context: inout [Float]) {
+        let d = dimension, headSize = d / heads
+        let scale = 1 / Float(headSize).squareRoot()
+        qkv.withUnsafeBufferPointer { qkvp in
+            guard let all = qkvp.baseAddress else { return }
+            let base = all + first * 3 * d
+            scores.withUnsafeMutableBufferPointer { sp in
+                context.withUnsafeMutableBufferPointer { cp in
+                    guard let sbase = sp.baseAddress, let cbase = cp.baseAddress else { return }
+                    for h in 0..<heads {
+                        BLAS.sgemm(BLAS.noTrans, BLAS.trans, Int32(n), Int32(n), Int32(headSize), scale,
+                                   base + h * headSize, Int32(3 * d), base + d + h * headSize, Int32(3 * d), 0, sbase, Int32(n))
+                        VectorMath.softmax(sbase, rows: n, width: n)
+                        BLAS.sgemm(BLAS.noTrans, BLAS.noTrans, Int32(n), Int32(headSize), Int32(n), 1,
+                                   sbase, Int32(n), base + 2 * d + h * headSize, Int32(3 * d), 0,
+                                   cbase + first * d + h * headSize, Int32(d))
+                    }
+                }
+            }
+        }
     }
 
     /// out = input · weight^T + bias (weight stored [outputs, inputs], as PyTorch's Linear keeps it).

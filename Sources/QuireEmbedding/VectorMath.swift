@@ -75,17 +75,23 @@ enum VectorMath {
 
     /// Softmax in place over each of `rows` rows of `width` values.
     static func softmax(_ values: UnsafeMutablePointer<Float>, rows: Int, width: Int) {
+        let whole = width / Self.width * Self.width
         for r in 0..<rows {
             let row = values + r * width
-            var top = -Float.infinity
-            for c in 0..<width { top = max(top, row[c]) }
+            var tops = Lanes(repeating: -Float.infinity)
+            var c = 0
+            while c < whole {
+                tops = tops.replacing(with: load(row + c), where: load(row + c) .> tops)
+                c += Self.width
+            }
+            var top = tops.max()
+            while c < width { top = max(top, row[c]); c += 1 }
             let shift = Lanes(repeating: top)
             var sums = Lanes(repeating: 0)
-            var c = 0
-            while c + Self.width <= width {
-                let raw = UnsafeMutableRawPointer(row + c)
-                let e = exp(raw.loadUnaligned(as: Lanes.self) - shift)
-                raw.storeBytes(of: e, as: Lanes.self)
+            c = 0
+            while c < whole {
+                let e = exp(load(row + c) - shift)
+                store(e, row + c)
                 sums += e
                 c += Self.width
             }
@@ -97,9 +103,21 @@ enum VectorMath {
                 c += 1
             }
             let inverse = 1 / sum
-            for k in 0..<width { row[k] *= inverse }
+            let scale = Lanes(repeating: inverse)
+            c = 0
+            while c < whole { store(load(row + c) * scale, row + c); c += Self.width }
+            while c < width { row[c] *= inverse; c += 1 }
         }
     }
+
+    @inline(__always)
+    static func load(_ p: UnsafePointer<Float>) -> Lanes { UnsafeRawPointer(p).loadUnaligned(as: Lanes.self) }
+
+    @inline(__always)
+    static func load(_ p: UnsafeMutablePointer<Float>) -> Lanes { UnsafeRawPointer(p).loadUnaligned(as: Lanes.self) }
+
+    @inline(__always)
+    static func store(_ v: Lanes, _ p: UnsafeMutablePointer<Float>) { UnsafeMutableRawPointer(p).storeBytes(of: v, as: Lanes.self) }
 
     /// `into[i] += add[i]` for `count` values.
     static func add(_ add: UnsafePointer<Float>, into: UnsafeMutablePointer<Float>, count: Int) {

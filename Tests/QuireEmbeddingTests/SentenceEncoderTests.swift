@@ -62,4 +62,21 @@ import QuireSupport
         // Deterministic.
         #expect(encoder.embed("A cat sits on the mat.") == cat)
     }
+
+    /// Texts embedded together (their rows stacked, several batches on every core) give each its
+    /// own vector: the reference's, in order, whatever their lengths (the 600-token text and the
+    /// empty one among them).
+    @Test func textsEmbeddedTogetherKeepTheirOwnVectors() throws {
+        let encoder = try TestModel.encoder()
+        let refs = try Self.references()
+        let texts = refs.map(\.text) + refs.map(\.text).reversed()
+        let together = encoder.embed(texts, threads: 2)
+        #expect(together.count == texts.count)
+        for (text, vector) in zip(texts, together) {
+            let ref = try #require(refs.first { $0.text == text })
+            let cosine = zip(vector, ref.vector).reduce(0) { $0 + $1.0 * $1.1 }
+                / (ref.vector.reduce(0) { $0 + $1 * $1 }.squareRoot())
+            #expect(cosine >= 0.99999, "\(text.prefix(60)): cosine \(cosine)")
+        }
+    }
 }
