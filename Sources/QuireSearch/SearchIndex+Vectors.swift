@@ -73,31 +73,21 @@ extension SearchIndex {
                 loadedVectors = mapped
                 return mapped
             }
-            let bytes = try db.reading { () throws(ArchiveError) in try vectorFileBytes() }
-            if let file, Self.write(bytes, to: file), let mapped = VectorFile.mapped(file) {
-                loadedVectors = mapped
-            } else {
-                loadedVectors = VectorFile.inMemory(bytes)
+            // Built apart, so that the rows read are freed before the file is mapped.
+            func made() throws(ArchiveError) -> VectorFile? {
+                let parts = try db.reading { () throws(ArchiveError) in try vectorFileParts() }
+                if let file, parts.write(to: file) { return nil }
+                return VectorFile.inMemory(parts.bytes)
             }
+            loadedVectors = try made() ?? file.flatMap { VectorFile.mapped($0) }
         } catch { throw .index(error.description) }
         guard let loadedVectors else { throw .index("the vectors read from the index do not make a vector file") }
         return loadedVectors
     }
 
-    /// Writes the vector file (replacing the old one whole); false when it cannot be written
-    /// (the search then keeps the vectors in memory).
-    private static func write(_ bytes: [UInt8], to path: String) -> Bool {
-        do {
-            let temp = try FileIO().overwriting(path)
-            try temp.write(bytes)
-            try temp.commit()
-            return true
-        } catch { return false }
-    }
-
-    /// The vector file's bytes for the index as it is: the vectors in one pass in hash order, the
+    /// The vector file's parts for the index as it is: the vectors in one pass in hash order, the
     /// chunks in another, joined here by hash (two sequential reads, no lookup per chunk).
-    private func vectorFileBytes() throws(ArchiveError) -> [UInt8] {
+    private func vectorFileParts() throws(ArchiveError) -> VectorFile.Parts {
         let stamp = try changeStamp()
         let d = SentenceEncoder.dimension, size = VectorCoding.size(d)
         var count = 0
@@ -135,8 +125,8 @@ extension SearchIndex {
             ids[Int(next[Int(p.vector)])] = p.id
             next[Int(p.vector)] += 1
         }
-        return VectorFile.encode(hashes: hashes, scales: scales, codes: codes, offsets: offsets, ids: ids, chunkCount: chunks,
-                                 dimension: d, stamp: stamp)
+        return VectorFile.Parts(hashes: hashes, scales: scales, codes: codes, offsets: offsets, ids: ids, chunkCount: chunks,
+                                dimension: d, stamp: stamp)
     }
 
     /// The chunks nearest `vector` (a unit vector) by cosine, best first, at most `limit`;

@@ -45,28 +45,49 @@ final class VectorFile: @unchecked Sendable {
     private let hashes: UnsafePointer<Int64>, ids: UnsafePointer<Int64>, offsets: UnsafePointer<UInt32>
     private let scales: UnsafePointer<Float>, codes: UnsafePointer<Int8>
 
-    /// The file's bytes. `hashes` ascending; `scales` and `codes` one per hash; `offsets` and
-    /// `ids` as the layout says.
-    static func encode(hashes: [Int64], scales: [Float], codes: [Int8], offsets: [UInt32], ids: [Int64], chunkCount: Int,
-                       dimension: Int, stamp: Stamp) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(headerSize + hashes.count * (16 + dimension) + ids.count * 8 + 4)
-        func put<T>(_ value: T) { withUnsafeBytes(of: value) { out.append(contentsOf: $0) } }
-        func putAll<T>(_ values: [T]) { values.withUnsafeBytes { out.append(contentsOf: $0) } }
-        out.append(contentsOf: magic)
-        put(version)
-        put(UInt32(dimension))
-        put(UInt64(hashes.count))
-        put(UInt64(ids.count))
-        put(UInt64(chunkCount))
-        put(stamp.instance)
-        put(stamp.changes)
-        putAll(hashes)
-        putAll(ids)
-        putAll(offsets)
-        putAll(scales)
-        putAll(codes)
-        return out
+    /// What a file is made of, as read from the index's tables. `hashes` ascending; `scales` and
+    /// `codes` one per hash; `offsets` and `ids` as the layout says.
+    struct Parts {
+        var hashes: [Int64] = [], scales: [Float] = [], codes: [Int8] = []
+        var offsets: [UInt32] = [], ids: [Int64] = []
+        var chunkCount = 0
+        var dimension = SentenceEncoder.dimension
+        var stamp = Stamp(instance: 0, changes: -1)
+
+        /// The header's bytes.
+        var header: [UInt8] {
+            var out = VectorFile.magic
+            func put<T>(_ value: T) { withUnsafeBytes(of: value) { out.append(contentsOf: $0) } }
+            put(VectorFile.version)
+            put(UInt32(dimension))
+            put(UInt64(hashes.count))
+            put(UInt64(ids.count))
+            put(UInt64(chunkCount))
+            put(stamp.instance)
+            put(stamp.changes)
+            return out
+        }
+
+        /// Hands the file's bytes to `write` piece by piece, in order (no copy of the arrays),
+        /// until it returns false; whether every piece was taken.
+        func pieces(_ write: (UnsafeRawBufferPointer) -> Bool) -> Bool {
+            header.withUnsafeBytes(write) && hashes.withUnsafeBytes(write) && ids.withUnsafeBytes(write)
+                && offsets.withUnsafeBytes(write) && scales.withUnsafeBytes(write) && codes.withUnsafeBytes(write)
+        }
+
+        /// The file's bytes in one array.
+        var bytes: [UInt8] {
+            var out: [UInt8] = []
+            _ = pieces { out.append(contentsOf: $0); return true }
+            return out
+        }
+
+        /// Writes the file at `path`, replacing the old one whole; false when it cannot.
+        func write(to path: String, io: FileIO = FileIO()) -> Bool {
+            guard let temp = try? io.overwriting(path),
+                  pieces({ (try? temp.write($0)) != nil }) else { return false }
+            return (try? temp.commit()) != nil
+        }
     }
 
     /// The file at `path` mapped and checked; nil when missing, unreadable or not one.

@@ -350,6 +350,11 @@ public struct FileIO: Sendable {
             if let code = io.writeAll(fd, bytes) { throw .system(path: path, operation: "write", code: code) }
         }
 
+        /// Appends bytes in place (a large array's, without a copy).
+        public func write(_ bytes: UnsafeRawBufferPointer) throws(FileIOError) {
+            if let code = io.writeAll(fd, bytes) { throw .system(path: path, operation: "write", code: code) }
+        }
+
         /// Closes the file and renames it over the destination.
         public func commit() throws(FileIOError) {
             let result = io.sys.close(fd)
@@ -433,11 +438,14 @@ public struct FileIO: Sendable {
     /// Writes every byte, retrying short writes and interrupted calls; returns the `errno` of a
     /// failure (EIO when the system wrote nothing), or nil.
     fileprivate func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Int32? {
+        bytes.withUnsafeBytes { writeAll(fd, $0) }
+    }
+
+    /// Writes every byte of `bytes` to `fd`; the errno of a failure, else nil.
+    fileprivate func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
         var written = 0
         while written < bytes.count {
-            let n = bytes.withUnsafeBytes { buf in
-                sys.write(fd, buf.baseAddress.map { $0 + written }, buf.count - written)
-            }
+            let n = sys.write(fd, bytes.baseAddress.map { $0 + written }, bytes.count - written)
             if n < 0 {
                 if currentErrno == EINTR { continue }
                 return currentErrno
