@@ -1,3 +1,4 @@
+import Foundation
 import QuireArchive
 import QuireEmbedding
 import QuireModel
@@ -5,12 +6,12 @@ import QuireSystem
 
 extension SearchIndex {
     /// Computes the vectors of the chunks that have none (new or edited text) with `encoder`, and
-    /// drops those no chunk has any more (`sweep`: even when none was computed). `progress` hears
-    /// (done, total).
+    /// drops those no chunk has any more (`sweep`: even when none was computed), on `threads`
+    /// cores (default: all). `progress` hears (done, total).
     ///
     /// - Returns: how many vectors were computed.
     @discardableResult
-    public func embedMissing(with encoder: SentenceEncoder, sweep: Bool = false,
+    public func embedMissing(with encoder: SentenceEncoder, sweep: Bool = false, threads: Int? = nil,
                              progress: (Int, Int) -> Void = { _, _ in }) throws(SearchError) -> Int {
         var missing: [(hash: Int64, text: String)] = []
         var seen: Set<Int64> = []
@@ -27,7 +28,8 @@ extension SearchIndex {
         while done < missing.count {
             progress(done, missing.count)
             let part = missing[done..<min(done + batch, missing.count)]
-            let vectors = encoder.embed(part.map(\.text)).map(VectorCoding.encode)
+            let vectors = encoder.embed(part.map(\.text), threads: threads ?? ProcessInfo.processInfo.activeProcessorCount)
+                .map(VectorCoding.encode)
             do {
                 try db.transaction { () throws(ArchiveError) in
                     for (item, vector) in zip(part, vectors) {
