@@ -92,11 +92,12 @@ public struct VaultSearch {
         do {
             let (chunks, embedded) = try index.counts()
             let missing = chunks - embedded
-            if embedAll || missing <= Self.inlineEmbedding {
+            // Nothing missing: nothing to look for (at a million chunks, looking is a second).
+            if embedAll || (1...Self.inlineEmbedding).contains(missing) {
                 try index.embedMissing(with: encoder, sweep: embedAll) { progress(.vectors, $0, $1) }
-            } else if !isCached {
+            } else if missing > 0, !isCached {
                 notice(.noCacheForVectors)
-            } else {
+            } else if missing > 0 {
                 notice(.vectorsMissing(missing: missing, chunks: chunks))
             }
         } catch { throw .search("\(error)") }

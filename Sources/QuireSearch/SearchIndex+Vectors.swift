@@ -56,11 +56,27 @@ extension SearchIndex {
         return missing.count
     }
 
-    /// The number of chunks and of those with a vector (loading the vectors, which a semantic
-    /// search needs anyway).
+    /// The number of chunks and of those with a vector: from the vector file when it stands for
+    /// the index, else counted in the tables (the file is made by the first semantic search, once
+    /// the missing vectors are computed — not twice).
     public func counts() throws(SearchError) -> (chunks: Int, embedded: Int) {
-        let loaded = try vectors()
-        return (loaded.chunkCount, loaded.embeddedChunks)
+        if let current = try currentVectors() { return (current.chunkCount, current.embeddedChunks) }
+        var chunks = 0, embedded = 0
+        do {
+            try db.query("SELECT count(*) FROM info") { chunks = Int($0.int(0)) }
+            try db.query("SELECT count(*) FROM info WHERE hash IN (SELECT hash FROM vectors)") { embedded = Int($0.int(0)) }
+        } catch { throw .index(error.description) }
+        return (chunks, embedded)
+    }
+
+    /// The vectors kept, or the vector file when it stands for the index now (mapped); nil when
+    /// neither does.
+    func currentVectors() throws(SearchError) -> VectorFile? {
+        if let loadedVectors { return loadedVectors }
+        guard path != ":memory:", let mapped = VectorFile.mapped(path + Self.vectorFileSuffix) else { return nil }
+        do { guard mapped.stamp == (try changeStamp()) else { return nil } } catch { throw .index(error.description) }
+        loadedVectors = mapped
+        return mapped
     }
 
     /// The vectors and the chunks that have each, as of the index now: the vector file when it
@@ -68,13 +84,9 @@ extension SearchIndex {
     /// one read transaction, so the rows and the state they are stamped with agree — and written
     /// for the next command (``VectorFile``). Kept until the index changes.
     func vectors() throws(SearchError) -> VectorFile {
-        if let loadedVectors { return loadedVectors }
+        if let current = try currentVectors() { return current }
         let file = path == ":memory:" ? nil : path + Self.vectorFileSuffix
         do {
-            if let file, let mapped = VectorFile.mapped(file), mapped.stamp == (try changeStamp()) {
-                loadedVectors = mapped
-                return mapped
-            }
             // Built apart, so that the rows read are freed before the file is mapped.
             func made() throws(ArchiveError) -> VectorFile? {
                 let parts = try db.reading { () throws(ArchiveError) in try vectorFileParts() }
