@@ -14,12 +14,18 @@ extension SearchIndex {
     public func embedMissing(with encoder: SentenceEncoder, sweep: Bool = false, threads: Int? = nil,
                              progress: (Int, Int) -> Void = { _, _ in }) throws(SearchError) -> Int {
         var missing: [(hash: Int64, text: String)] = []
-        var seen: Set<Int64> = []
         do {
-            try db.query("SELECT i.hash, c.heading, c.text FROM info i JOIN chunks c ON c.rowid = i.id "
-                         + "WHERE i.hash NOT IN (SELECT hash FROM vectors)") { row in
-                let hash = row.int(0)
-                if seen.insert(hash).inserted { missing.append((hash, Self.embeddedText(row.text(1) ?? "", row.text(2) ?? ""))) }
+            // The chunks without a vector first, then their text one by one: joined in one query,
+            // SQLite read every chunk's text to find none missing (10 s at 1.4 million chunks).
+            var seen: Set<Int64> = []
+            var rows: [(id: Int64, hash: Int64)] = []
+            try db.query("SELECT id, hash FROM info WHERE hash NOT IN (SELECT hash FROM vectors)") { row in
+                if seen.insert(row.int(1)).inserted { rows.append((row.int(0), row.int(1))) }
+            }
+            for (id, hash) in rows {
+                try db.query("SELECT heading, text FROM chunks WHERE rowid = ?", [.int(id)]) { row in
+                    missing.append((hash, Self.embeddedText(row.text(0) ?? "", row.text(1) ?? "")))
+                }
             }
         } catch { throw .index(error.description) }
         var done = 0
@@ -64,7 +70,9 @@ extension SearchIndex {
         var chunks = 0, embedded = 0
         do {
             try db.query("SELECT count(*) FROM info") { chunks = Int($0.int(0)) }
-            try db.query("SELECT count(*) FROM info WHERE hash IN (SELECT hash FROM vectors)") { embedded = Int($0.int(0)) }
+            var missing = 0
+            try db.query("SELECT count(*) FROM info WHERE hash NOT IN (SELECT hash FROM vectors)") { missing = Int($0.int(0)) }
+            embedded = chunks - missing
         } catch { throw .index(error.description) }
         return (chunks, embedded)
     }
