@@ -29,7 +29,8 @@ extension Quire {
             let writer = context.writer
             do {
                 outcome = try writer.undoLast(at: now) { card in
-                    guard let loaded = try? context.index(), let loc = loaded.index.location(exactly: card) else { return nil }
+                    let loaded = context.index()
+                    guard let loc = loaded.index.location(exactly: card) else { return nil }
                     return loaded.index.notes[loc.note].path
                 }
             } catch {
