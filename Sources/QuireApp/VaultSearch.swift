@@ -60,18 +60,19 @@ public struct VaultSearch {
                 path = try vault.internalPath(Self.indexFile)
             }
             let opened = try SearchIndex.openOrRebuild(path: path, io: vault.io) { notice(.indexRebuilt($0)) }
-            do { try opened.refresh(from: loaded.index, vault: vault) { progress(.words, $0, $1) } } catch {
-                // Damage found while reading it (a page cut short): made anew once, from the notes.
+            func refresh() throws(SearchError) { try opened.refresh(from: loaded.index, vault: vault) { progress(.words, $0, $1) } }
+            /// Damage found while reading it: the index made anew once, from the notes.
+            func startOver(_ why: String) throws(SearchError) {
+                notice(.indexRebuilt(why))
+                try opened.startOver(io: vault.io)
+                try refresh()
+            }
+            do { try refresh() } catch {
+                // A page cut short, found by the refresh.
                 guard isCached else { throw error }
-                notice(.indexRebuilt(error.description))
-                try opened.startOver(io: vault.io)
-                try opened.refresh(from: loaded.index, vault: vault) { progress(.words, $0, $1) }
+                try startOver(error.description)
             }
-            if verify, isCached, let damage = opened.damage() {
-                notice(.indexRebuilt(damage))
-                try opened.startOver(io: vault.io)
-                try opened.refresh(from: loaded.index, vault: vault) { progress(.words, $0, $1) }
-            }
+            if verify, isCached, let damage = opened.damage() { try startOver(damage) }
             index = opened
         } catch { throw .search("\(error)") }
         guard semantic else {

@@ -114,9 +114,6 @@ enum VectorMath {
     static func load(_ p: UnsafePointer<Float>) -> Lanes { UnsafeRawPointer(p).loadUnaligned(as: Lanes.self) }
 
     @inline(__always)
-    static func load(_ p: UnsafeMutablePointer<Float>) -> Lanes { UnsafeRawPointer(p).loadUnaligned(as: Lanes.self) }
-
-    @inline(__always)
     static func store(_ v: Lanes, _ p: UnsafeMutablePointer<Float>) { UnsafeMutableRawPointer(p).storeBytes(of: v, as: Lanes.self) }
 
     /// `into[i] += add[i]` for `count` values.

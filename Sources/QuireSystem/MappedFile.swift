@@ -14,19 +14,15 @@ package final class MappedFile: @unchecked Sendable {
 
     /// Maps `path`; a missing file is ``FileIOError/isNotFound``, an empty one maps to no bytes.
     package init(path: String, io: FileIO = FileIO()) throws(FileIOError) {
-        let fd = io.sys.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0)
-        guard fd >= 0 else { throw .system(path: path, operation: "open", code: currentErrno) }
-        defer { _ = io.sys.close(fd) }
-        var st = stat()
-        guard io.sys.fstat(fd, &st) == 0 else { throw .system(path: path, operation: "stat", code: currentErrno) }
-        if let kind = FileIOError.kind(ofMode: UInt32(st.st_mode)) { throw .notRegularFile(path: path, kind: kind) }
+        // Opened as every file Quire reads at offsets is; the mapping outlives the descriptor.
+        let file = try ReadOnlyFile(path: path, io: io)
         self.path = path
-        let size = Int(st.st_size)
+        let size = Int(file.stamp.size)
         guard size > 0 else {
             bytes = UnsafeRawBufferPointer(start: nil, count: 0)
             return
         }
-        guard let base = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), base != MAP_FAILED else {
+        guard let base = mmap(nil, size, PROT_READ, MAP_PRIVATE, file.fd, 0), base != MAP_FAILED else {
             throw .system(path: path, operation: "mmap", code: currentErrno)
         }
         bytes = UnsafeRawBufferPointer(start: base, count: size)

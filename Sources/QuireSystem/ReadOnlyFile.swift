@@ -11,7 +11,8 @@ package final class ReadOnlyFile: @unchecked Sendable {
     package let path: String
     /// The file's stamp when it was opened.
     package let stamp: FileStamp
-    private let fd: Int32
+    /// The open file (closed with this object).
+    package let fd: Int32
     private let io: FileIO
 
     /// Opens `path`; a missing file is ``FileIOError/isNotFound``.
