@@ -8,9 +8,9 @@ public struct VectorSet: Sendable {
     /// The vectors' length.
     public let dimension: Int
     /// Row-major, `count` × `dimension` signed bytes.
-    var codes: [Int8] = []
+    package private(set) var codes: [Int8] = []
     /// Each vector's scale (value = byte × scale).
-    var scales: [Float] = []
+    package private(set) var scales: [Float] = []
 
     /// An empty set of vectors of length `dimension`.
     public init(dimension: Int = SentenceEncoder.dimension) { self.dimension = dimension }

@@ -111,22 +111,16 @@ extension SearchIndex {
     /// chunks in another, joined here by hash (two sequential reads, no lookup per chunk).
     private func vectorFileParts() throws(ArchiveError) -> VectorFile.Parts {
         let stamp = try changeStamp()
-        let d = SentenceEncoder.dimension, size = VectorCoding.size(d)
+        let d = SentenceEncoder.dimension
         var count = 0
         try db.query("SELECT count(*) FROM vectors") { count = Int($0.int(0)) }
-        var hashes: [Int64] = [], scales: [Float] = [], codes: [Int8] = []
+        // Decoded as VectorSet decodes a stored vector (a row that is not one is left out).
+        var set = VectorSet(dimension: d)
+        var hashes: [Int64] = []
+        set.reserve(count)
         hashes.reserveCapacity(count)
-        scales.reserveCapacity(count)
-        codes.reserveCapacity(count * d)
         try db.query("SELECT hash, vector FROM vectors ORDER BY hash") { row in
-            row.withBytes(1) { raw in
-                guard raw.count == size else { return }
-                let scale = Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(as: UInt32.self)))
-                guard scale.isFinite else { return }
-                hashes.append(row.int(0))
-                scales.append(scale)
-                codes.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[4...]).bindMemory(to: Int8.self))
-            }
+            if row.withBytes(1, { set.append(encoded: $0) }) { hashes.append(row.int(0)) }
         }
         var byHash: [Int64: Int32] = [:]
         byHash.reserveCapacity(hashes.count)
@@ -147,7 +141,7 @@ extension SearchIndex {
             ids[Int(next[Int(p.vector)])] = p.id
             next[Int(p.vector)] += 1
         }
-        return VectorFile.Parts(hashes: hashes, scales: scales, codes: codes, offsets: offsets, ids: ids, chunkCount: chunks,
+        return VectorFile.Parts(hashes: hashes, scales: set.scales, codes: set.codes, offsets: offsets, ids: ids, chunkCount: chunks,
                                 dimension: d, stamp: stamp)
     }
 
