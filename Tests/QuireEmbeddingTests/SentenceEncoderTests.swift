@@ -38,7 +38,8 @@ import QuireSupport
     }
 
     @Test func vectorsWithinCosine099999OfSentenceTransformers() throws {
-        let encoder = try TestModel.encoder()
+        let encoder = try TestModel.floatEncoder()
+        #expect(encoder.precision == .float32)
         var worst: Float = 1
         for ref in try Self.references() {
             #expect(ref.vector.count == SentenceEncoder.dimension)
@@ -67,7 +68,7 @@ import QuireSupport
     /// own vector: the reference's, in order, whatever their lengths (the 600-token text and the
     /// empty one among them).
     @Test func textsEmbeddedTogetherKeepTheirOwnVectors() throws {
-        let encoder = try TestModel.encoder()
+        let encoder = try TestModel.floatEncoder()
         let refs = try Self.references()
         let texts = refs.map(\.text) + refs.map(\.text).reversed()
         let together = encoder.embed(texts, threads: 2)
@@ -78,5 +79,38 @@ import QuireSupport
                 / (ref.vector.reduce(0) { $0 + $1 * $1 }.squareRoot())
             #expect(cosine >= 0.99999, "\(text.prefix(60)): cosine \(cosine)")
         }
+    }
+
+    /// The 8-bit products keep every reference text within cosine 0.99 of sentence-transformers'
+    /// vector, alone and together (batches mixing the 600-token text with short ones), and rank
+    /// as the float encoder does on a pair of near and far meanings.
+    @Test(.enabled(if: SentenceEncoder.Precision.int8Available)) func int8VectorsStayWithinCosine099() throws {
+        let encoder = try TestModel.encoder()
+        #expect(encoder.precision == .int8)
+        let refs = try Self.references()
+        let texts = refs.map(\.text) + refs.map(\.text).reversed()
+        let together = encoder.embed(texts, threads: 2)
+        var worst: Float = 1
+        for (text, vector) in zip(texts, together) {
+            let ref = try #require(refs.first { $0.text == text })
+            let alone = encoder.embed(text)
+            #expect(SentenceEncoder.cosine(alone, vector) >= 0.9999, "\(text.prefix(60)): alone and together differ")
+            let cosine = SentenceEncoder.cosine(vector, ref.vector) / (ref.vector.reduce(0) { $0 + $1 * $1 }.squareRoot())
+            worst = min(worst, cosine)
+            #expect(cosine >= 0.99, "\(text.prefix(60)): cosine \(cosine)")
+            #expect(abs(SentenceEncoder.cosine(vector, vector).squareRoot() - 1) < 1e-4)
+        }
+        #expect(worst < 0.99999, "the 8-bit products are in use (not the float ones)")
+    }
+
+    /// Asked for 8-bit products where the processor has none, or for float ones, the encoder says
+    /// which it uses.
+    @Test func precisionIsTheOneAskedWhereItRuns() throws {
+        #expect(try TestModel.floatEncoder().precision == .float32)
+        #expect(try TestModel.encoder().precision == SentenceEncoder.Precision.fastest)
+        #expect(EmbeddingModel.precision(environment: [EmbeddingModel.precisionVariable: "float32"]) == .float32)
+        #expect(EmbeddingModel.precision(environment: [EmbeddingModel.precisionVariable: "int8"]) == .int8)
+        #expect(EmbeddingModel.precision(environment: [EmbeddingModel.precisionVariable: "fp64"]) == .fastest)
+        #expect(EmbeddingModel.precision(environment: [:]) == .fastest)
     }
 }

@@ -24,8 +24,12 @@ import QuireModel
         }
     }
 
-    /// The corpus indexed and embedded once.
-    nonisolated(unsafe) static let index: Result<SearchIndex, TestFailure> = {
+    /// The corpus indexed and embedded once by the single-precision encoder (the reference's
+    /// arithmetic), and once by the encoder users get (8-bit products where the processor has them).
+    nonisolated(unsafe) static let floatIndex = makeIndex(TestModel.loadedFloat)
+    nonisolated(unsafe) static let fastIndex = makeIndex(TestModel.loaded)
+
+    static func makeIndex(_ encoder: Result<SentenceEncoder, TestFailure>) -> Result<SearchIndex, TestFailure> {
         do {
             let index = try SearchIndex(path: ":memory:")
             let corpus = folder.appendingPathComponent("corpus")
@@ -34,14 +38,15 @@ import QuireModel
                 guard let note = parse(String(decoding: bytes, as: UTF8.self), path: name).note else { throw TestFailure("\(name) did not parse") }
                 try index.update(path: name, digest: note.contentDigest, chunks: NoteChunker.chunks(of: note, bytes: bytes))
             }
-            try index.embedMissing(with: try TestModel.encoder())
+            try index.embedMissing(with: try encoder.get())
             return .success(index)
         } catch let error as TestFailure { return .failure(error) } catch { return .failure(TestFailure("\(error)")) }
-    }()
+    }
 
     /// Recall@3 and MRR@10 of `mode` over the question set.
-    static func measure(_ mode: SearchMode, matchAll: Bool = false) throws -> (recall: Double, mrr: Double) {
-        let index = try index.get(), encoder = try TestModel.encoder()
+    static func measure(_ mode: SearchMode, matchAll: Bool = false, precision: SentenceEncoder.Precision = .float32) throws -> (recall: Double, mrr: Double) {
+        let index = try (precision == .float32 ? floatIndex : fastIndex).get()
+        let encoder = try precision == .float32 ? TestModel.floatEncoder() : TestModel.encoder()
         let questions = try questions()
         var found = 0, reciprocal = 0.0
         for q in questions {
@@ -78,6 +83,17 @@ import QuireModel
             let floor = try #require(floors[mode.rawValue], "no floor for \(mode)")
             #expect(recall >= floor.recall - 1e-9, "\(mode): recall@3 \(recall) < \(floor.recall)")
             #expect(mrr >= floor.mrr - 1e-9, "\(mode): MRR \(mrr) < \(floor.mrr)")
+        }
+        // The encoder users get where it is not the float one: its own floors (docs/BENCHMARKS.md).
+        if SentenceEncoder.Precision.fastest == .int8 {
+            for mode in [SearchMode.semantic, .hybrid] {
+                let name = "\(mode.rawValue) int8"
+                let (recall, mrr) = try Self.measure(mode, precision: .int8)
+                report += "\(name)\t\(String(format: "%.3f", recall))\t\(String(format: "%.3f", mrr))\n"
+                let floor = try #require(floors[name], "no floor for \(name)")
+                #expect(recall >= floor.recall - 1e-9, "\(name): recall@3 \(recall) < \(floor.recall)")
+                #expect(mrr >= floor.mrr - 1e-9, "\(name): MRR \(mrr) < \(floor.mrr)")
+            }
         }
         let (andRecall, andMRR) = try Self.measure(.lexical, matchAll: true)
         report += "lexical, all words\t\(String(format: "%.3f", andRecall))\t\(String(format: "%.3f", andMRR))\n"

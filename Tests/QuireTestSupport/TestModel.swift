@@ -41,6 +41,17 @@ package enum TestModel {
         } catch let error as TestFailure { return .failure(error) } catch { return .failure(TestFailure("\(error)")) }
     }()
 
-    /// The encoder (loading it, or failing the test with the reason).
+    /// The installed model's encoder in single precision (the reference's arithmetic), loaded once per process.
+    package static let loadedFloat: Result<SentenceEncoder, TestFailure> = {
+        do {
+            let home = try dataHome.get()
+            return .success(try EmbeddingModel.load(from: home + "/quire/models/" + EmbeddingModel.name, precision: .float32))
+        } catch let error as TestFailure { return .failure(error) } catch { return .failure(TestFailure("\(error)")) }
+    }()
+
+    /// The encoder users get: the fastest this processor runs (loading it, or failing the test with the reason).
     package static func encoder() throws -> SentenceEncoder { try loaded.get() }
+
+    /// The encoder in single precision, for comparisons with sentence-transformers' own vectors.
+    package static func floatEncoder() throws -> SentenceEncoder { try loadedFloat.get() }
 }
