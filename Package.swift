@@ -61,7 +61,7 @@ let package = Package(
         ),
         // The sentence encoder's 8-bit matrix products (AVX-512 VNNI), wrapped by QuireEmbedding's
         // Int8Linear; optimised in debug builds too, as QuireEmbedding is.
-        .target(name: "CInt8Kernels", cSettings: [.unsafeFlags(["-O2"])]),
+        .target(name: "CEncoderKernels", cSettings: [.unsafeFlags(["-O2"])]),
         // The C library's allocator settings (glibc's mallopt); part of libc, nothing to install.
         .systemLibrary(name: "CMalloc"),
         // System calls glibc's headers declare only with _GNU_SOURCE (renameat2), through syscall(2).
@@ -105,7 +105,7 @@ let package = Package(
         // Optimised in debug builds too: its loops run a neural network, 50 times slower unoptimised.
         .target(
             name: "QuireEmbedding",
-            dependencies: ["QuireSupport", "QuireSystem", "QuireArchive", "CInt8Kernels"],
+            dependencies: ["QuireSupport", "QuireSystem", "QuireArchive", "CEncoderKernels"],
             swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]
         ),
         // Search: notes cut into chunks (by heading and size, cards apart) for the full-text index.

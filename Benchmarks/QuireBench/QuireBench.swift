@@ -51,6 +51,13 @@ enum QuireBench {
                 statsReviews = Int(args.popFirst() ?? "") ?? 1_000_000
             case "--suite": suite = true
             case "--search": search = true
+            case "--encoder":
+                // The encoder alone: single precision against 8 bits on one core, then (with
+                // --first-index) a whole `quire index` with vectors from nothing on every core.
+                let first = args.first == "--first-index"
+                if first { args.removeFirst() }
+                try SearchBench.encoder(files: sizes.first ?? 10_000, vaultsDir: vaultsDir, firstIndex: first)
+                return
             case "--edits": edits = Int(args.popFirst() ?? "") ?? edits
             case "--sizes":
                 print("Card \(MemoryLayout<Card>.stride) B, SchedulingState \(MemoryLayout<SchedulingState>.stride) B, Note \(MemoryLayout<Note>.stride) B")
@@ -73,7 +80,7 @@ enum QuireBench {
                 try phases(dir: args.popFirst() ?? "")
                 return
             default:
-                print("usage: QuireBench [--files N,N] [--vaults DIR] [--runs N] [--edits N] [--suite | --search] | --grading | [--files N] --stats REVIEWS | --anki CARDS,REVIEWS | --index-loop DIR N | --parse-loop DIR N | --phases DIR")
+                print("usage: QuireBench [--files N,N] [--vaults DIR] [--runs N] [--edits N] [--suite | --search] | [--files N] --encoder [--first-index] | --grading | [--files N] --stats REVIEWS | --anki CARDS,REVIEWS | --index-loop DIR N | --parse-loop DIR N | --phases DIR")
                 exit(2)
             }
         }
@@ -299,6 +306,7 @@ extension String {
     init(format1 v: Double) { self = Self.fixed(v, 1) }
     init(format2 v: Double) { self = Self.fixed(v, 2) }
     init(format3 v: Double) { self = Self.fixed(v, 3) }
+    init(format4 v: Double) { self = Self.fixed(v, 4) }
     static func fixed(_ v: Double, _ digits: Int) -> String {
         var scale = 1.0
         for _ in 0..<digits { scale *= 10 }

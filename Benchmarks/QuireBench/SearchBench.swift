@@ -21,6 +21,51 @@ enum SearchBench {
     static func flush() { fflush(nil) }
     static func run(sizes: [Int], vaultsDir: String, runs: Int) throws {
         let quire = try SuiteBench.quireBinary()
+        let model = try installModel(vaultsDir: vaultsDir)
+        let encoder = try EmbeddingModel.load(from: model)
+        print("Quire search benchmark — \(System.describe())")
+        print("release build; median of \(runs) runs; warm page cache; peak RSS of the process\n")
+        for n in sizes {
+            let work = try searchVault(files: n, vaultsDir: vaultsDir, quire: quire)
+            try measure(vault: work, files: n, quire: quire, encoder: encoder, runs: runs)
+        }
+        try throughput(model: model, vault: vaultsDir + "/search-n\(sizes.first ?? 10_000)")
+    }
+
+    /// The bench's copy of the generated vault of `files` files, initialised (made the first time).
+    static func searchVault(files n: Int, vaultsDir: String, quire: String) throws -> String {
+        let source = vaultsDir + "/n\(n)"
+        try QuireBench.ensureVault(source, files: n)
+        let work = vaultsDir + "/search-n\(n)"
+        if FileIO().stamp(work + "/.quire") == nil { try QuireBench.initializedCopy(of: source, at: work, quire: quire) }
+        return work
+    }
+
+    /// The encoder on one core in both precisions; with `firstIndex`, a whole `quire index` (words
+    /// and vectors) of the vault from nothing, on every core, with the fastest precision.
+    static func encoder(files: Int, vaultsDir: String, firstIndex: Bool) throws {
+        let quire = try SuiteBench.quireBinary()
+        let model = try installModel(vaultsDir: vaultsDir)
+        print("Quire encoder benchmark — \(System.describe())\n")
+        let work = try searchVault(files: files, vaultsDir: vaultsDir, quire: quire)
+        let db = work + "/.quire/cache/search.sqlite"
+        if FileIO().stamp(db) == nil { _ = try Child.run([quire, "-C", work, "index", "--lexical"]) }
+        try throughput(model: model, vault: work)
+        guard firstIndex else { return }
+        for suffix in ["", "-wal", "-shm", "-vectors"] { unlink(db + suffix) }
+        let lexical = try Child.run([quire, "-C", work, "index", "--lexical"]).timing
+        print("\n\(files) files: quire index --lexical from nothing: \(ms(lexical.seconds)), \(lexical.peakKB / 1024) MB")
+        for suffix in ["", "-wal", "-shm", "-vectors"] { unlink(db + suffix) }
+        let whole = try Child.run([quire, "-C", work, "index"]).timing
+        let (chunks, vectors) = try SearchIndex(path: db).counts()
+        print("\(files) files: quire index (words and vectors, \(SentenceEncoder.Precision.fastest.rawValue)) from nothing: "
+              + "\(ms(whole.seconds)), \(whole.peakKB / 1024) MB; \(chunks) chunks, \(vectors) vectors, "
+              + "\(String(format1: Double(vectors) / whole.seconds)) chunks/s")
+        flush()
+    }
+
+    /// The model installed in the bench's own data folder (XDG_DATA_HOME set to it for the children).
+    static func installModel(vaultsDir: String) throws -> String {
         let data = vaultsDir + "/data"
         let model = data + "/quire/models/" + EmbeddingModel.name
         if !EmbeddingModel.isInstalled(in: model) {
@@ -33,17 +78,7 @@ enum SearchBench {
         var cwd = [CChar](repeating: 0, count: 4096)
         let here = getcwd(&cwd, cwd.count).map { String(cString: $0) } ?? "."
         setenv("XDG_DATA_HOME", data.hasPrefix("/") ? data : here + "/" + data, 1)
-        let encoder = try EmbeddingModel.load(from: model)
-        print("Quire search benchmark — \(System.describe())")
-        print("release build; median of \(runs) runs; warm page cache; peak RSS of the process\n")
-        for n in sizes {
-            let source = vaultsDir + "/n\(n)"
-            try QuireBench.ensureVault(source, files: n)
-            let work = vaultsDir + "/search-n\(n)"
-            if FileIO().stamp(work + "/.quire") == nil { try QuireBench.initializedCopy(of: source, at: work, quire: quire) }
-            try measure(vault: work, files: n, quire: quire, encoder: encoder, runs: runs)
-        }
-        try throughput(encoder: encoder, vault: vaultsDir + "/search-n\(sizes.first ?? 10_000)")
+        return model
     }
 
     /// The names in a folder.
@@ -175,19 +210,38 @@ enum SearchBench {
         return times.sorted()[times.count / 2]
     }
 
-    /// The encoder on one core: chunks of a vault a second, against PyTorch on the same texts.
-    static func throughput(encoder: SentenceEncoder, vault: String) throws {
+    /// The encoder on one core: chunks of a vault a second in single precision (the baseline) and
+    /// in 8 bits where the processor runs them, how near their vectors are, and PyTorch on the
+    /// same texts.
+    static func throughput(model: String, vault: String, count: Int = 400) throws {
         let index = try SearchIndex(path: vault + "/.quire/cache/search.sqlite")
         var texts: [String] = []
-        for id in Int64(1)...Int64(400) where texts.count < 100 {
+        for id in Int64(1)...Int64(count * 4) where texts.count < count {
             if let text = try index.text(ofChunk: id), NoteChunker.wordCount(text) >= 20 { texts.append(text) }
         }
-        let tokens = texts.reduce(0) { $0 + encoder.tokenizer.ids($1).count }
-        let start = DispatchTime.now().uptimeNanoseconds
-        _ = encoder.embed(texts, threads: 1)
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        let float = try EmbeddingModel.load(from: model, precision: .float32)
+        let tokens = texts.reduce(0) { $0 + float.tokenizer.ids($1).count }
         print("Encoder throughput, one core, \(texts.count) chunks of the vault (\(tokens / texts.count) tokens on average)")
-        print("  Quire (Swift + OpenBLAS): \(String(format1: Double(texts.count) / seconds)) chunks/s, \(Int(Double(tokens) / seconds)) tokens/s")
+        func rate(_ encoder: SentenceEncoder) -> (seconds: Double, vectors: [[Float]]) {
+            _ = encoder.embed(Array(texts.prefix(8)), threads: 1)
+            let start = DispatchTime.now().uptimeNanoseconds
+            let vectors = encoder.embed(texts, threads: 1)
+            return (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9, vectors)
+        }
+        let (floatSeconds, floatVectors) = rate(float)
+        print("  baseline: \(float.arithmetic): \(String(format1: Double(texts.count) / floatSeconds)) chunks/s, "
+              + "\(Int(Double(tokens) / floatSeconds)) tokens/s")
+        var seconds = floatSeconds
+        if SentenceEncoder.Precision.int8Available {
+            let int8 = try EmbeddingModel.load(from: model, precision: .int8)
+            let (int8Seconds, int8Vectors) = rate(int8)
+            let cosines = zip(floatVectors, int8Vectors).map { SentenceEncoder.cosine($0, $1) }.sorted()
+            print("  \(int8.arithmetic): \(String(format1: Double(texts.count) / int8Seconds)) chunks/s, "
+                  + "\(Int(Double(tokens) / int8Seconds)) tokens/s — " + String(format2: floatSeconds / int8Seconds) + "× single precision")
+            print("  cosine to the single-precision vectors: mean \(String(format4: Double(cosines.reduce(0, +)) / Double(cosines.count))), "
+                  + "lowest \(String(format4: Double(cosines.first ?? 0)))")
+            seconds = int8Seconds
+        }
         if let python = getenv("QUIRE_TORCH_PYTHON").map({ String(cString: $0) }) {
             let file = "/tmp/quire-bench-texts.txt"
             _ = try? FileIO().createNew(file, with: [])
@@ -205,7 +259,7 @@ enum SearchBench {
                 """
             let r = try Child.run([python, "-c", script, file])
             if let rate = r.output.split(whereSeparator: \.isWhitespace).first.flatMap({ Double($0) }) {
-                print("  PyTorch (sentence-transformers, 1 thread, batch 1): \(String(format1: rate)) chunks/s — Quire ÷ PyTorch: "
+                print("  PyTorch (sentence-transformers, 1 thread, batch 1): \(String(format1: rate)) chunks/s — Quire's fastest ÷ PyTorch: "
                       + String(format2: (Double(texts.count) / seconds) / rate) + "×")
             }
         } else {

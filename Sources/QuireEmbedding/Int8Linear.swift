@@ -1,4 +1,4 @@
-internal import CInt8Kernels
+internal import CEncoderKernels
 
 /// A linear layer's weights quantised to 8 bits, for the encoder's fast products (AVX-512 VNNI):
 /// each output's weights scaled to -127…127 once, each input row scaled to 0…255 when it is

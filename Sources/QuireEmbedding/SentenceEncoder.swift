@@ -46,6 +46,11 @@ public final class SentenceEncoder: @unchecked Sendable {
     /// How this encoder computes its linear layers.
     public let precision: Precision
 
+    /// How the products are computed, for people: "8-bit products (AVX-512 VNNI); OpenBLAS (SkylakeX)".
+    public var arithmetic: String {
+        (precision == .int8 ? "8-bit products (AVX-512 VNNI)" : "single precision") + "; OpenBLAS (\(BLAS.kernels ?? "kernels unknown"))"
+    }
+
     /// Builds the encoder from a model's tensors and vocabulary; `precision` ``Precision/int8``
     /// where the processor cannot run it gives ``Precision/float32``.
     public init(tensors: Safetensors, tokenizer: WordPieceTokenizer, precision: Precision = .fastest) throws(EmbeddingError) {
@@ -253,17 +258,8 @@ public final class SentenceEncoder: @unchecked Sendable {
 
     /// Layer normalisation of each row (ε = 1e-12, BERT's).
     static func layerNorm(_ x: inout [Float], rows: Int, _ norm: (weight: [Float], bias: [Float])) {
-        let d = norm.weight.count
-        for r in 0..<rows {
-            let p = r * d
-            var mean: Float = 0
-            for j in 0..<d { mean += x[p + j] }
-            mean /= Float(d)
-            var variance: Float = 0
-            for j in 0..<d { let c = x[p + j] - mean; variance += c * c }
-            variance /= Float(d)
-            let inv = 1 / (variance + 1e-12).squareRoot()
-            for j in 0..<d { x[p + j] = (x[p + j] - mean) * inv * norm.weight[j] + norm.bias[j] }
+        x.withUnsafeMutableBufferPointer { p in
+            if let base = p.baseAddress { VectorMath.layerNorm(base, rows: min(rows, p.count / max(norm.weight.count, 1)), weight: norm.weight, bias: norm.bias) }
         }
     }
 }

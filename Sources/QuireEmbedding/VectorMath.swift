@@ -1,9 +1,15 @@
-/// The encoder's elementwise functions, four values at a time (an SSE register: wider SIMD types
-/// compiled to loops over the values here, slower than libm): GELU through a rational
+internal import CEncoderKernels
+
+/// The encoder's elementwise functions: sixteen values at a time in C where the processor has
+/// AVX-512 (CEncoderKernels), else four at a time here (an SSE register: wider SIMD types compiled
+/// to loops over the values, slower than libm). Both compute GELU through a rational
 /// approximation of erf (Eigen's, largest error 4.2 × 10⁻⁷ against the exact erf) and exp through
 /// Cephes' range reduction and polynomial (relative error under 10⁻⁷ on softmax's inputs). libm's
 /// `erff` and `expf`, called once a value, were a quarter of the encoder's time.
 enum VectorMath {
+    /// Whether the sixteen-lane functions run here (AVX-512 F, BW, DQ and VL).
+    static let wide = quire_wide_available() != 0
+
     typealias Lanes = SIMD4<Float>
     static let width = 4
 
@@ -56,8 +62,10 @@ enum VectorMath {
         v.replacing(with: high, where: v .> high).replacing(with: low, where: v .< low)
     }
 
-    /// GELU in place, `x · (1 + erf(x / √2)) / 2`, over `count` values.
-    static func gelu(_ values: UnsafeMutablePointer<Float>, count: Int) {
+    /// GELU in place, `x · (1 + erf(x / √2)) / 2`, over `count` values (`wide`: sixteen at a
+    /// time where the processor can).
+    static func gelu(_ values: UnsafeMutablePointer<Float>, count: Int, wide: Bool = wide) {
+        if wide { return quire_wide_gelu(values, count) }
         var i = 0
         while i + width <= count {
             let raw = UnsafeMutableRawPointer(values + i)
@@ -74,7 +82,8 @@ enum VectorMath {
     }
 
     /// Softmax in place over each of `rows` rows of `width` values.
-    static func softmax(_ values: UnsafeMutablePointer<Float>, rows: Int, width: Int) {
+    static func softmax(_ values: UnsafeMutablePointer<Float>, rows: Int, width: Int, wide: Bool = wide) {
+        if wide { return quire_wide_softmax(values, Int32(rows), Int32(width)) }
         let whole = width / Self.width * Self.width
         for r in 0..<rows {
             let row = values + r * width
@@ -107,6 +116,24 @@ enum VectorMath {
             c = 0
             while c < whole { store(load(row + c) * scale, row + c); c += Self.width }
             while c < width { row[c] *= inverse; c += 1 }
+        }
+    }
+
+    /// Layer normalisation in place of each of `rows` rows of `weight.count` values (ε = 1e-12, BERT's).
+    static func layerNorm(_ x: UnsafeMutablePointer<Float>, rows: Int, weight: [Float], bias: [Float], wide: Bool = wide) {
+        let d = weight.count
+        guard bias.count == d else { return }
+        if wide { return quire_wide_layer_norm(x, Int32(rows), Int32(d), weight, bias) }
+        for r in 0..<rows {
+            let p = r * d
+            var mean: Float = 0
+            for j in 0..<d { mean += x[p + j] }
+            mean /= Float(d)
+            var variance: Float = 0
+            for j in 0..<d { let c = x[p + j] - mean; variance += c * c }
+            variance /= Float(d)
+            let inv = 1 / (variance + 1e-12).squareRoot()
+            for j in 0..<d { x[p + j] = (x[p + j] - mean) * inv * weight[j] + bias[j] }
         }
     }
 

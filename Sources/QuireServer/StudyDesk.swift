@@ -30,6 +30,9 @@ public actor StudyDesk {
     var curations: [String: CurationSession] = [:]
     /// The search index, once a page searched.
     var searcher: VaultSearch?
+    /// Keeps the vault's search index current as notes change, when the vault has one: words at
+    /// once, missing vectors by a thread at the lowest priority (as `quire watch` does).
+    let follower: SearchFollower?
     /// The index's generation: one more for each batch of changes taken in.
     private var generation = 0
     /// The last study context built, and what it was built from (``studyContext()``), with
@@ -84,6 +87,7 @@ public actor StudyDesk {
         }
         clock = StudyClock(fixed: pinnedNow)
         cards = CardHTML(vault: vault, linkKey: linkKey)
+        follower = SearchFollower(vault: vault, index: live.index)
     }
 
     // MARK: - The overview
@@ -357,6 +361,8 @@ public actor StudyDesk {
     /// returns the changed notes' paths, for the pages to hear.
     public func takeIn(_ batch: [FileChange]) -> [String] {
         let events = live.apply(batch)
+        // A failure leaves the search index for the next search to bring up to date.
+        _ = follower?.follow(events, index: live.index)
         generation += 1
         let now = clock.peek()
         for key in sessions.keys {

@@ -10,7 +10,11 @@ public final class SharedLibrary: @unchecked Sendable {
 
     /// The first of `names` (file names the dynamic loader looks up, such as `libopenblas.so.0`)
     /// that opens; nil when none does.
-    public init?(_ names: [String]) {
+    ///
+    /// - Parameter presets: environment variables set before the library is opened, each only
+    ///   where the user's environment does not already set it (libraries read some at load).
+    public init?(_ names: [String], presets: [String: String] = [:]) {
+        for (variable, value) in presets.sorted(by: { $0.key < $1.key }) { setenv(variable, value, 0) }
         for name in names {
             if let handle = dlopen(name, RTLD_NOW | RTLD_LOCAL) {
                 self.handle = handle

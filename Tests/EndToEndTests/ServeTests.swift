@@ -30,6 +30,8 @@ import QuireTestSupport
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: editor.path)
             var environment = ProcessInfo.processInfo.environment
             environment["VISUAL"] = editor.path
+            // The test's own data folder, as QuireRunner gives every command: the user's model never changes a result.
+            environment["XDG_DATA_HOME"] = runner.vault.deletingLastPathComponent().appendingPathComponent("data").path
             p.environment = environment
             let out = Pipe()
             p.standardOutput = out
@@ -296,6 +298,49 @@ import QuireTestSupport
 
     /// Listening on another loopback address: the address printed answers (it was refused as a
     /// host the server did not know, 421).
+    /// The chunks of a vault's search index, and how many have no vector (read by Python's sqlite3).
+    static func searchCounts(_ q: QuireRunner) throws -> (chunks: Int, missing: Int, magma: Int) {
+        let script = """
+            import sqlite3, sys
+            db = sqlite3.connect("file:" + sys.argv[1] + "?mode=ro", uri=True)
+            chunks = db.execute("SELECT count(*) FROM info").fetchone()[0]
+            missing = db.execute("SELECT count(*) FROM info WHERE hash NOT IN (SELECT hash FROM vectors)").fetchone()[0]
+            magma = db.execute("SELECT count(*) FROM chunks WHERE chunks MATCH 'magma'").fetchone()[0]
+            print(chunks, missing, magma)
+            """
+        let path = q.vault.appendingPathComponent(".quire/cache/search.sqlite").path
+        let r = try QuireRunner.execute(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, path])
+        let n = r.stdout.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        guard n.count == 3 else { throw Failure("search index counts: \(r)") }
+        return (n[0], n[1], n[2])
+    }
+
+    /// `quire serve` keeps a vault's search index current as `quire watch` does: the vectors a
+    /// words-only index lacks computed in the background, a note written while it serves indexed
+    /// with its words and then its vectors, the page answering meanwhile.
+    @Test(.requires(.searchModel)) func theSearchIndexFollowsTheVaultWhileServing() throws {
+        let q = try QuireRunner()
+        defer { q.cleanUp() }
+        #expect(try q.run(["model", "install", "--from", try SemanticSearchTests.wheel()]).status == 0)
+        let words = try q.run(["index", "--lexical"])
+        #expect(words.status == 0, "\(words)")
+        let before = try Self.searchCounts(q)
+        #expect(before.chunks > 0 && before.missing == before.chunks, "\(before)")
+        let server = try Server(q)
+        defer { server.stop() }
+        func waitFor(_ what: String, _ done: ((chunks: Int, missing: Int, magma: Int)) -> Bool) throws {
+            for _ in 0..<600 {
+                if done(try Self.searchCounts(q)) { return }
+                Thread.sleep(forTimeInterval: 0.2)
+            }
+            Issue.record("\(what): \(try Self.searchCounts(q)); the server said: \(server.output)")
+        }
+        try waitFor("every chunk given a vector") { $0.missing == 0 }
+        try q.write("Geology/lava.md", Data("# Lava\n\nMagma that reaches the surface is called lava.\n".utf8))
+        try waitFor("the new note's words and vectors") { $0.magma > 0 && $0.missing == 0 && $0.chunks > before.chunks }
+        #expect(server.process.isRunning)
+    }
+
     @Test func anotherLoopbackAddressAnswersAtThePrintedAddress() throws {
         let q = try Self.vault()
         defer { q.cleanUp() }

@@ -19,21 +19,41 @@ import Testing
         #expect(worstExp < 3e-7, "\(worstExp)")
     }
 
-    @Test func geluAndSoftmaxInPlace() {
-        // 37 values: two blocks of sixteen and a tail.
-        var values = (0..<37).map { Float($0 - 18) / 4 }
+    /// Both paths where the processor runs both: the sixteen-lane C and the four-lane Swift.
+    static let paths: [Bool] = VectorMath.wide ? [false, true] : [false]
+
+    @Test(arguments: paths) func geluSoftmaxAndLayerNormInPlace(wide: Bool) {
+        // GELU over the erf's whole range, in blocks of sixteen and a tail (values past ±4 too).
+        var values = (0..<2_003).map { Float($0 - 1_001) / 200 }
         let exact = values.map { 0.5 * $0 * (1 + erff($0 * 0.70710678118654752)) }
-        values.withUnsafeMutableBufferPointer { VectorMath.gelu($0.baseAddress!, count: $0.count) }
+        values.withUnsafeMutableBufferPointer { VectorMath.gelu($0.baseAddress!, count: $0.count, wide: wide) }
         #expect(zip(values, exact).allSatisfy { abs($0 - $1) < 1e-5 })
-        var rows = (0..<(3 * 21)).map { Float(($0 * 7) % 23) - 11 }
-        let expected = (0..<3).flatMap { r -> [Float] in
-            let row = rows[(r * 21)..<((r + 1) * 21)]
-            let top = row.max() ?? 0
-            let e = row.map { expf($0 - top) }
-            let sum = e.reduce(0, +)
-            return e.map { $0 / sum }
+        // Softmax over rows of several widths (a tail under sixteen, exactly sixteen, one over),
+        // exp down to where it underflows.
+        for width in [1, 7, 16, 21, 33, 97] {
+            var rows = (0..<(3 * width)).map { Float(($0 * 7) % 23) * Float(width % 5 + 1) - 40 }
+            let expected = (0..<3).flatMap { r -> [Float] in
+                let row = rows[(r * width)..<((r + 1) * width)]
+                let top = row.max() ?? 0
+                let e = row.map { expf($0 - top) }
+                let sum = e.reduce(0, +)
+                return e.map { $0 / sum }
+            }
+            rows.withUnsafeMutableBufferPointer { VectorMath.softmax($0.baseAddress!, rows: 3, width: width, wide: wide) }
+            #expect(zip(rows, expected).allSatisfy { abs($0 - $1) < 1e-6 }, "width \(width)")
         }
-        rows.withUnsafeMutableBufferPointer { VectorMath.softmax($0.baseAddress!, rows: 3, width: 21) }
-        #expect(zip(rows, expected).allSatisfy { abs($0 - $1) < 1e-6 })
+        // Layer norm of rows of 384 and of 37 (a tail), in double precision for the reference.
+        for width in [384, 37] {
+            let weight = (0..<width).map { Float($0 % 11) / 5 - 1 }, bias = (0..<width).map { Float($0 % 3) / 10 }
+            var rows = (0..<(2 * width)).map { Float(($0 * 13) % 31) / 3 - 4 }
+            let expected = (0..<2).flatMap { r -> [Double] in
+                let row = rows[(r * width)..<((r + 1) * width)].map(Double.init)
+                let mean = row.reduce(0, +) / Double(width)
+                let variance = row.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(width)
+                return row.enumerated().map { ($1 - mean) / (variance + 1e-12).squareRoot() * Double(weight[$0]) + Double(bias[$0]) }
+            }
+            rows.withUnsafeMutableBufferPointer { VectorMath.layerNorm($0.baseAddress!, rows: 2, weight: weight, bias: bias, wide: wide) }
+            #expect(zip(rows, expected).allSatisfy { abs(Double($0) - $1) < 1e-5 }, "width \(width)")
+        }
     }
 }
