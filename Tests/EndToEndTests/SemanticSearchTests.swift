@@ -34,6 +34,9 @@ import QuireTestSupport
         #expect(installed.status == 0 && installed.stdout.contains("Installed all-MiniLM-L6-v2"), "\(installed)")
         #expect(try q.run(["model", "status"]).stdout.contains(": installed in $VAULT/../data/quire/models/all-MiniLM-L6-v2")
                 || (try q.run(["model", "status"]).stdout.contains("installed in")))
+        // It says how it computes: 8-bit products or single precision, and OpenBLAS's kernels.
+        let arithmetic = try q.run(["model", "status"], environment: ["QUIRE_ENCODER_PRECISION": "float32"]).stdout
+        #expect(arithmetic.contains("; computed with single precision; OpenBLAS ("), "\(arithmetic)")
 
         // A note that shares no word with the query, found by meaning.
         try q.write("Notes/cardiology.md", Data("# Cardiology\n\nA myocardial infarction happens when blood flow to the heart muscle is blocked.\n".utf8))
