@@ -23,18 +23,18 @@ enum BLAS {
     static let presets: [String: String] = quire_vector_kernels().map { ["OPENBLAS_CORETYPE": String(cString: $0)] } ?? [:]
 
     /// The routines, or nil when no OpenBLAS could be opened.
-    static let routines: (sgemm: SGEMM, setThreads: SetThreads?)? = {
+    static let routines: (sgemm: SGEMM, setThreads: SetThreads?, coreName: CoreName?)? = {
         guard let library = SharedLibrary(names, presets: presets), let sgemm = library.symbol("cblas_sgemm") else { return nil }
         let setThreads = library.symbol("openblas_set_num_threads").map { unsafeBitCast($0, to: SetThreads.self) }
-        return (unsafeBitCast(sgemm, to: SGEMM.self), setThreads)
+        let coreName = library.symbol("openblas_get_corename").map { unsafeBitCast($0, to: CoreName.self) }
+        return (unsafeBitCast(sgemm, to: SGEMM.self), setThreads, coreName)
     }()
 
-    /// The name of the kernels OpenBLAS uses (`openblas_get_corename`), or nil.
-    static var kernels: String? {
-        guard routines != nil, let library = SharedLibrary(names), let symbol = library.symbol("openblas_get_corename") else { return nil }
-        typealias CoreName = @convention(c) () -> UnsafePointer<CChar>?
-        return unsafeBitCast(symbol, to: CoreName.self)().map { String(cString: $0) }
-    }
+    /// `openblas_get_corename`.
+    typealias CoreName = @convention(c) () -> UnsafePointer<CChar>?
+
+    /// The name of the kernels OpenBLAS uses, or nil.
+    static var kernels: String? { routines?.coreName?().map { String(cString: $0) } }
 
     /// `cblas_sgemm` (``routines`` must be there: the encoder checks when it is made).
     @inline(__always)

@@ -90,6 +90,11 @@ public final class SentenceEncoder: @unchecked Sendable {
                 }
             }
         }
+        // All layers quantised or none: a layer without its 8-bit weights in an int8 encoder would
+        // get no scratch room for its rows.
+        if !blocks.allSatisfy({ $0.quantized != nil }) {
+            for l in blocks.indices { blocks[l].quantized = nil }
+        }
         self.precision = blocks.allSatisfy { $0.quantized != nil } ? precision : .float32
         self.blocks = blocks
         self.tokenizer = tokenizer
