@@ -6,14 +6,18 @@ import QuireSearch
 import QuireSupport
 import QuireVault
 
-/// A search answered from the two caches alone, without loading the vault's index: when the index
-/// cache shows no note changed (each folder and file still has its stamp, as `quire due --prompt`
-/// checks) and the search index holds exactly those notes at those digests, the search index is
-/// current and is queried as it is. Anything else — a note changed, a file with an error, a query
-/// filter that needs the notes, vectors still missing, an index that cannot be opened — answers
-/// nil, and the caller searches through ``VaultSearch`` (which brings the index up to date).
-/// Both ways give the same hits.
+/// A search answered from the two caches alone, without loading the vault's index: the index
+/// cache's check (each folder and file still with its stamp, as `quire due --prompt` checks; a
+/// few changed notes parsed again) gives every note's digest, and the search index is brought up
+/// to date for the notes whose digest it does not hold — at most ``maximumChanged`` of them, read
+/// and cut into chunks, their missing vectors computed — and queried. Anything else (more
+/// changes, a file with an error, a query filter that needs the notes, vectors still missing
+/// elsewhere, an index that cannot be opened) answers nil, and the caller searches through
+/// ``VaultSearch``, which loads the vault. Both ways give the same hits.
 public enum QuickSearch {
+    /// How many notes this way brings up to date before it leaves the work to ``VaultSearch``.
+    public static let maximumChanged = 64
+
     /// The hits for `words` as ``VaultSearch/search(_:mode:scope:limit:now:)`` finds them, or nil
     /// when this way cannot answer. `clock`: the wall-clock time, which tells a file modified in
     /// the same tick as the cache was written (read again, as the cache's own checks do).
@@ -23,19 +27,20 @@ public enum QuickSearch {
         guard let (text, filters, _) = try? VaultSearch.split(words, wholeWordsOnly: false), filters.isEmpty,
               vault.io.linkStamp(vault.root + "/" + Vault.folderName)?.isDirectory == true,
               let cache = vault.cache,
-              let summary = ScheduleSummary.load(root: vault.root, cache: cache, maximumParsed: 0, updateCache: false, now: clock),
+              let summary = ScheduleSummary.load(root: vault.root, cache: cache, maximumParsed: maximumChanged, now: clock),
               !summary.diagnostics.contains(where: { $0.severity == .error }),
               let path = try? vault.internalPath(VaultSearch.indexFile), vault.io.linkStamp(path)?.isRegularFile == true,
-              let index = try? SearchIndex(path: path), let stored = try? index.digests(), stored.count == summary.notes.count,
-              summary.notes.allSatisfy({ stored[$0.path] == $0.digest })
+              let index = try? SearchIndex(path: path), (try? refresh(index, to: summary, cache: cache, in: vault)) == true
         else { return nil }
         var encoder: SentenceEncoder?
         if mode != .lexical {
             // A model that fails to load: the full way says so.
             do { encoder = try EmbeddingModel.loadInstalled(environment: ProcessInfo.processInfo.environment) } catch { return nil }
-            if encoder != nil {
-                // Vectors still to compute: the full way computes a few or says how many wait.
-                guard let (chunks, embedded) = try? index.counts(), chunks == embedded else { return nil }
+            if let encoder {
+                // The vectors of the notes just brought up to date are computed here, as the full
+                // way computes a few; more missing: the full way says how many wait.
+                guard let missing = try? index.missingVectors(), missing <= VaultSearch.inlineEmbedding,
+                      missing == 0 || (try? index.embedMissing(with: encoder)) != nil else { return nil }
             } else {
                 notice(.wordsOnly(hintShown: VaultSearch.hintShown(vault: vault, cache: true)))
             }
@@ -46,5 +51,28 @@ public enum QuickSearch {
         let paths = Set(summary.notes.map(\.path))
         let kept = hits.filter { paths.contains($0.path) && scope.keeps($0) }
         return (text, Array(kept.prefix(limit)))
+    }
+
+    /// Brings `index` up to date with the notes `summary` lists: false (nothing written) when more
+    /// than ``maximumChanged`` notes differ, or a changed note's file no longer has the digest the
+    /// summary has (it is being written: the full way reads the vault).
+    static func refresh(_ index: SearchIndex, to summary: ScheduleSummary, cache: IndexCache, in vault: Vault) throws(SearchError) -> Bool {
+        let stored = try index.digests()
+        let changed = summary.notes.filter { stored[$0.path] != $0.digest }
+        var gone = Set(stored.keys)
+        for note in summary.notes { gone.remove(note.path) }
+        guard changed.count + gone.count <= maximumChanged else { return false }
+        guard !changed.isEmpty || !gone.isEmpty else { return true }
+        // Parsed by the summary when they changed since the index cache was written; else (the
+        // cache written by a command that left the search index behind) read now.
+        let parsed = Dictionary(summary.changedNotes.map { ($0.path, $0) }) { first, _ in first }
+        var notes: [Note] = []
+        for entry in changed {
+            guard let note = parsed[entry.path] ?? cache.readNote(root: vault.root, path: entry.path),
+                  note.contentDigest == entry.digest else { return false }
+            notes.append(note)
+        }
+        try index.refresh(notes: notes, removing: gone.sorted(), vault: vault)
+        return true
     }
 }

@@ -14,13 +14,20 @@ extension SearchIndex {
     public func embedMissing(with encoder: SentenceEncoder, sweep: Bool = false, threads: Int? = nil,
                              progress: (Int, Int) -> Void = { _, _ in }) throws(SearchError) -> Int {
         var missing: [(hash: Int64, text: String)] = []
+        let view = try currentVectors()
         do {
-            // The chunks without a vector first, then their text one by one: joined in one query,
-            // SQLite read every chunk's text to find none missing (10 s at 1.4 million chunks).
             var seen: Set<Int64> = []
             var rows: [(id: Int64, hash: Int64)] = []
-            try db.query("SELECT id, hash FROM info WHERE hash NOT IN (SELECT hash FROM vectors)") { row in
-                if seen.insert(row.int(1)).inserted { rows.append((row.int(0), row.int(1))) }
+            // Behind a complete vector file, only chunks written since can lack a vector: no
+            // look at every chunk (a second at a million).
+            if let view, view.file.chunkCount == view.file.embeddedChunks {
+                rows = view.missing.filter { seen.insert($0.hash).inserted }
+            } else {
+                // The chunks without a vector first, then their text one by one: joined in one query,
+                // SQLite read every chunk's text to find none missing (10 s at 1.4 million chunks).
+                try db.query("SELECT id, hash FROM info WHERE hash NOT IN (SELECT hash FROM vectors)") { row in
+                    if seen.insert(row.int(1)).inserted { rows.append((row.int(0), row.int(1))) }
+                }
             }
             for (id, hash) in rows {
                 try db.query("SELECT heading, text FROM chunks WHERE rowid = ?", [.int(id)]) { row in
@@ -44,12 +51,13 @@ extension SearchIndex {
                     try countChange()
                 }
             } catch { throw .index(error.description) }
+            loadedVectors = nil
             done += part.count
         }
         progress(missing.count, missing.count)
-        // Vectors no chunk has any more, taken out when new ones were computed (their chunks'
-        // text changed) or when asked (`quire index`).
-        if !missing.isEmpty || sweep {
+        // Vectors no chunk has any more: an edit takes out its old text's (``write``); the rest
+        // (rows of another version, planted ones) when asked (`quire index`).
+        if sweep {
             do {
                 try db.transaction { () throws(ArchiveError) in
                     var gone = 0
@@ -63,73 +71,124 @@ extension SearchIndex {
     }
 
     /// The number of chunks and of those with a vector: from the vector file when it stands for
-    /// the index, else counted in the tables (the file is made by the first semantic search, once
-    /// the missing vectors are computed — not twice).
+    /// the index as it is, else counted in the tables.
     public func counts() throws(SearchError) -> (chunks: Int, embedded: Int) {
-        if let current = try currentVectors() { return (current.chunkCount, current.embeddedChunks) }
-        var chunks = 0, embedded = 0
-        do {
-            try db.query("SELECT count(*) FROM info") { chunks = Int($0.int(0)) }
-            var missing = 0
-            try db.query("SELECT count(*) FROM info WHERE hash NOT IN (SELECT hash FROM vectors)") { missing = Int($0.int(0)) }
-            embedded = chunks - missing
-        } catch { throw .index(error.description) }
-        return (chunks, embedded)
+        if let current = try currentVectors(), !current.behind { return (current.file.chunkCount, current.file.embeddedChunks) }
+        var chunks = 0
+        do { try db.query("SELECT count(*) FROM info") { chunks = Int($0.int(0)) } } catch { throw .index(error.description) }
+        return (chunks, chunks - (try missingVectors()))
     }
 
-    /// The vectors kept, or the vector file when it stands for the index now (mapped); nil when
-    /// neither does.
-    func currentVectors() throws(SearchError) -> VectorFile? {
+    /// How many chunks have no vector: from the vector file and the rows written since it was
+    /// made when it is on disk, else counted in the tables.
+    public func missingVectors() throws(SearchError) -> Int {
+        if let current = try currentVectors() {
+            if !current.behind { return current.file.chunkCount - current.file.embeddedChunks }
+            return current.missing.count
+        }
+        var missing = 0
+        do {
+            try db.query("SELECT count(*) FROM info WHERE hash NOT IN (SELECT hash FROM vectors)") { missing = Int($0.int(0)) }
+        } catch { throw .index(error.description) }
+        return missing
+    }
+
+    /// How many rows written after a vector file (or taken out since) it stays in use for; beyond,
+    /// it is made again: a thirty-second of its vectors, within ``minimumRowsBehind`` and 16,384
+    /// (reading that many rows and their vectors takes about as long as the scan of a million).
+    func rowsBehindLimit(_ file: VectorFile) -> Int { max(minimumRowsBehind, min(16_384, file.count / 32)) }
+
+    /// The vectors kept, or the vector file of this index on disk (mapped) with what was written
+    /// since; nil when there is none, or it is too far behind (or was made with chunks still
+    /// lacking a vector, which may have one now).
+    func currentVectors() throws(SearchError) -> VectorView? {
         if let loadedVectors { return loadedVectors }
         guard path != ":memory:", let mapped = VectorFile.mapped(path + Self.vectorFileSuffix) else { return nil }
-        do { guard mapped.stamp == (try changeStamp()) else { return nil } } catch { throw .index(error.description) }
-        loadedVectors = mapped
-        return mapped
-    }
-
-    /// The vectors and the chunks that have each, as of the index now: the vector file when it
-    /// stands for this state of the index (mapped, nothing read), else made from the tables — in
-    /// one read transaction, so the rows and the state they are stamped with agree — and written
-    /// for the next command (``VectorFile``). Kept until the index changes.
-    func vectors() throws(SearchError) -> VectorFile {
-        if let current = try currentVectors() { return current }
-        let file = path == ":memory:" ? nil : path + Self.vectorFileSuffix
         do {
-            // Built apart, so that the rows read are freed before the file is mapped.
-            func made() throws(ArchiveError) -> VectorFile? {
-                let parts = try db.reading { () throws(ArchiveError) in try vectorFileParts() }
-                if let file, parts.write(to: file) { return nil }
-                return VectorFile.inMemory(parts.bytes)
+            // In one read transaction: the rows read and the state they are compared with agree.
+            let view = try db.reading { () throws(ArchiveError) -> VectorView? in
+                let stamp = try changeStamp()
+                guard mapped.stamp.instance == stamp.instance, mapped.stamp.changes <= stamp.changes else { return nil }
+                if mapped.stamp.changes == stamp.changes { return VectorView(file: mapped, since: [], behind: false) }
+                guard mapped.chunkCount == mapped.embeddedChunks else { return nil }
+                let limit = rowsBehindLimit(mapped)
+                let gone = try deletedChunks() - mapped.deletedChunks
+                guard gone >= 0, gone <= limit else { return nil }
+                var rows: [VectorView.Row] = []
+                try db.query("SELECT i.id, i.hash, v.vector FROM info i LEFT JOIN vectors v ON v.hash = i.hash WHERE i.id > ? "
+                             + "ORDER BY i.id LIMIT ?", [.int(mapped.lastChunk), .int(Int64(limit) + 1)]) { row in
+                    rows.append(VectorView.Row(id: row.int(0), hash: row.int(1), vector: row.isNull(2) ? nil : row.bytes(2)))
+                }
+                guard rows.count + Int(gone) <= limit else { return nil }
+                return VectorView(file: mapped, since: rows, behind: true)
             }
-            loadedVectors = try made() ?? file.flatMap { VectorFile.mapped($0) }
+            loadedVectors = view
+            return view
         } catch { throw .index(error.description) }
-        guard let loadedVectors else { throw .index("the vectors read from the index do not make a vector file") }
-        return loadedVectors
     }
 
-    /// The vector file's parts for the index as it is: the vectors in one pass in hash order, the
-    /// chunks in another, joined here by hash (two sequential reads, no lookup per chunk).
-    private func vectorFileParts() throws(ArchiveError) -> VectorFile.Parts {
-        let stamp = try changeStamp()
-        let d = SentenceEncoder.dimension
-        var count = 0
-        try db.query("SELECT count(*) FROM vectors") { count = Int($0.int(0)) }
-        // Decoded as VectorSet decodes a stored vector (a row that is not one is left out).
-        var set = VectorSet(dimension: d)
-        var hashes: [Int64] = []
-        set.reserve(count)
-        hashes.reserveCapacity(count)
-        try db.query("SELECT hash, vector FROM vectors ORDER BY hash") { row in
-            if row.withBytes(1, { set.append(encoded: $0) }) { hashes.append(row.int(0)) }
+    /// The index's count of chunk rows taken out.
+    func deletedChunks() throws(ArchiveError) -> Int64 {
+        var deleted: Int64 = 0
+        try db.query("SELECT value FROM meta WHERE key = 'deleted'") { deleted = Int64($0.text(0) ?? "") ?? 0 }
+        return deleted
+    }
+
+    /// The vectors and the chunks that have each, as of the index now: the vector file with what
+    /// was written since (``currentVectors()``), else a file made from the tables — in one read
+    /// transaction, so the rows and the state they are stamped with agree — and written for the
+    /// next command. Kept until the index changes.
+    func vectors() throws(SearchError) -> VectorView {
+        if let current = try currentVectors() { return current }
+        let made: VectorFile?
+        do { made = path == ":memory:" ? try inMemoryVectorFile() : try writtenVectorFile(path + Self.vectorFileSuffix) } catch {
+            throw .index(error.description)
         }
-        var byHash: [Int64: Int32] = [:]
-        byHash.reserveCapacity(hashes.count)
-        for (v, hash) in hashes.enumerated() { byHash[hash] = Int32(v) }
+        guard let made else { throw .index("the vectors read from the index do not make a vector file") }
+        let view = VectorView(file: made, since: [], behind: false)
+        loadedVectors = view
+        return view
+    }
+
+    /// The vector file written at `file` from the tables and mapped; where it cannot be written
+    /// (a read-only vault), made in memory.
+    private func writtenVectorFile(_ file: String, io: FileIO = FileIO()) throws(ArchiveError) -> VectorFile? {
+        if let temp = try? io.overwriting(file),
+           try db.reading({ () throws(ArchiveError) in try writeVectorFile { (try? temp.write($0)) != nil } }),
+           (try? temp.commit()) != nil, let mapped = VectorFile.mapped(file) {
+            return mapped
+        }
+        return try inMemoryVectorFile()
+    }
+
+    /// The vector file made from the tables in memory.
+    private func inMemoryVectorFile() throws(ArchiveError) -> VectorFile? {
+        var bytes: [UInt8] = []
+        guard try db.reading({ () throws(ArchiveError) in try writeVectorFile { bytes.append(contentsOf: $0); return true } }) else { return nil }
+        return VectorFile.inMemory(bytes)
+    }
+
+    /// Writes the vector file for the index as it is to `sink`, piece by piece: the vectors'
+    /// hashes in one pass, the chunks in another (each found by binary search among the hashes),
+    /// then the vectors streamed in hash order — nothing held but the hashes and the chunk rows.
+    /// False when `sink` refused a piece.
+    private func writeVectorFile(_ sink: @escaping (UnsafeRawBufferPointer) -> Bool) throws(ArchiveError) -> Bool {
+        let d = SentenceEncoder.dimension, size = Int64(VectorCoding.size(d))
+        var head = VectorFile.Head(dimension: d, stamp: try changeStamp(), deletedChunks: try deletedChunks())
+        try db.query("SELECT coalesce(max(id), 0) FROM info") { head.lastChunk = $0.int(0) }
+        // A row that is not a vector's size is left out (its chunks count as having none).
+        var hashes: [Int64] = []
+        try db.query("SELECT hash FROM vectors WHERE length(vector) = ? ORDER BY hash", [.int(size)]) { hashes.append($0.int(0)) }
         var pairs: [(vector: Int32, id: Int64)] = []
-        var chunks = 0
         try db.query("SELECT id, hash FROM info") { row in
-            chunks += 1
-            if let v = byHash[row.int(1)] { pairs.append((v, row.int(0))) }
+            head.chunkCount += 1
+            let hash = row.int(1)
+            var low = 0, high = hashes.count
+            while low < high {
+                let mid = (low + high) / 2
+                if hashes[mid] < hash { low = mid + 1 } else { high = mid }
+            }
+            if low < hashes.count, hashes[low] == hash { pairs.append((Int32(low), row.int(0))) }
         }
         // Counting sort by vector: each vector's chunks side by side.
         var offsets = [UInt32](repeating: 0, count: hashes.count + 1)
@@ -141,8 +200,21 @@ extension SearchIndex {
             ids[Int(next[Int(p.vector)])] = p.id
             next[Int(p.vector)] += 1
         }
-        return VectorFile.Parts(hashes: hashes, scales: set.scales, codes: set.codes, offsets: offsets, ids: ids, chunkCount: chunks,
-                                dimension: d, stamp: stamp)
+        pairs = []
+        head.hashes = hashes
+        head.offsets = offsets
+        head.ids = ids
+        var writer = VectorFile.Writer(head, sink: sink)
+        var v = 0, inStep = true
+        try db.query("SELECT hash, vector FROM vectors WHERE length(vector) = ? ORDER BY hash", [.int(size)]) { row in
+            guard v < hashes.count, row.int(0) == hashes[v] else {
+                inStep = false
+                return
+            }
+            row.withBytes(1) { writer.add(encoded: $0) }
+            v += 1
+        }
+        return inStep && v == hashes.count && writer.finish()
     }
 
     /// The chunks nearest `vector` (a unit vector) by cosine, best first, at most `limit`;

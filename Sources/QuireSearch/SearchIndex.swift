@@ -72,13 +72,19 @@ public final class SearchIndex {
     public static let marks = (open: "\u{1}", close: "\u{2}")
 
     /// The schema's and the chunker's version: an index written by another is rebuilt (6: no chunk
-    /// longer than ``NoteChunker/hardMaximumWords``; 7: sentences cut by ``SentenceSplitter``).
-    static let version = "7"
+    /// longer than ``NoteChunker/hardMaximumWords``; 7: sentences cut by ``SentenceSplitter``; 8:
+    /// chunk rows numbered without reuse, so a vector file knows the chunks written after it).
+    static let version = "8"
+    /// Versions whose chunks are cut as this one cuts them: their vectors (by the hash of the
+    /// text) are kept when the rest is rebuilt.
+    static let sameChunking: Set<String> = ["7"]
     /// The vectors' model: vectors made by another are dropped.
     static let vectorModel = "all-MiniLM-L6-v2/i8"
 
     /// The chunks' vectors, loaded at the first semantic search (rows and vectors in step).
-    var loadedVectors: VectorFile?
+    var loadedVectors: VectorView?
+    /// The fewest rows behind a vector file may be and still be used (``rowsBehindLimit(_:)``).
+    var minimumRowsBehind = 2048
     /// The vector file's name: the index's with this added (``VectorFile``).
     static let vectorFileSuffix = "-vectors"
 
@@ -105,18 +111,27 @@ public final class SearchIndex {
             throw ArchiveError.invalidDatabase(name: "search index", reason: "its tables are not the ones Quire makes")
         }
         if found != Self.version {
-            for table in ["notes", "chunks", "grams", "vectors", "info"] { try db.execute("DROP TABLE IF EXISTS \(table)") }
+            let kept = found.map(Self.sameChunking.contains) == true ? ["vectors"] : []
+            for table in ["notes", "chunks", "grams", "vectors", "info"] where !kept.contains(table) {
+                try db.execute("DROP TABLE IF EXISTS \(table)")
+            }
             try db.execute("CREATE TABLE notes (path TEXT PRIMARY KEY, digest INTEGER NOT NULL)")
             // Each chunk: its words (FTS5, rowid = info.id), where it is (info, indexed by path
             // and by the hash of its text), its trigrams when it holds CJK text (grams).
             try db.execute("CREATE VIRTUAL TABLE chunks USING fts5(text, heading, tokenize = 'porter unicode61 remove_diacritics 2')")
-            try db.execute("CREATE TABLE info (id INTEGER PRIMARY KEY, path TEXT NOT NULL, first INTEGER NOT NULL, "
+            // AUTOINCREMENT: a row number is never given twice, so the rows after a vector file's
+            // last are exactly the chunks written since it was made (``VectorView``).
+            try db.execute("CREATE TABLE info (id INTEGER PRIMARY KEY AUTOINCREMENT, path TEXT NOT NULL, first INTEGER NOT NULL, "
                            + "last INTEGER NOT NULL, card TEXT, hash INTEGER NOT NULL, page INTEGER, time INTEGER)")
             try db.execute("CREATE INDEX info_path ON info (path)")
             try db.execute("CREATE INDEX info_hash ON info (hash)")
             try db.execute("CREATE VIRTUAL TABLE grams USING fts5(text, tokenize = 'trigram')")
-            try db.execute("CREATE TABLE vectors (hash INTEGER PRIMARY KEY, vector BLOB NOT NULL)")
+            try db.execute("CREATE TABLE IF NOT EXISTS vectors (hash INTEGER PRIMARY KEY, vector BLOB NOT NULL)")
             try db.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", [.text(Self.version)])
+            // What was kept of an older version must be what Quire made too.
+            if !kept.isEmpty, path != ":memory:", try Self.schema(of: db) != Self.expectedSchema {
+                throw ArchiveError.invalidDatabase(name: "search index", reason: "its tables are not the ones Quire makes")
+            }
         }
         // The full-text tables opened once (their configuration read): a damaged one fails here,
         // not at the first search.
@@ -125,17 +140,28 @@ public final class SearchIndex {
         try db.query("SELECT value FROM meta WHERE key = 'model'") { model = $0.text(0) }
         // What a vector file is stamped with (``VectorFile/Stamp``): this file's instance, made
         // once, and the count of its changes. Written only when missing (an open takes no lock).
+        // `deleted` counts the chunk rows taken out, so that a vector file knows how many of its
+        // chunks may be gone.
         var stamped = 0
-        try db.query("SELECT count(*) FROM meta WHERE key IN ('instance', 'changes')") { stamped = Int($0.int(0)) }
-        if stamped != 2 {
+        try db.query("SELECT count(*) FROM meta WHERE key IN ('instance', 'changes', 'deleted')") { stamped = Int($0.int(0)) }
+        if stamped != 3 {
             let instance = UInt64.random(in: 1...UInt64.max)
             try db.execute("INSERT OR IGNORE INTO meta VALUES ('instance', ?)", [.text(String(instance))])
             try db.execute("INSERT OR IGNORE INTO meta VALUES ('changes', '0')")
+            try db.execute("INSERT OR IGNORE INTO meta VALUES ('deleted', '0')")
+        }
+        // Row numbers near the end of their range (a planted file): every insert would fail.
+        var sequence: Int64 = 0
+        try db.query("SELECT seq FROM sqlite_sequence WHERE name = 'info'") { sequence = $0.int(0) }
+        if sequence > Int64(1) << 62 {
+            throw ArchiveError.invalidDatabase(name: "search index", reason: "its chunk numbers are used up")
         }
         if model != Self.vectorModel {
             try db.transaction { () throws(ArchiveError) in
                 try db.execute("DELETE FROM vectors")
                 try db.execute("INSERT OR REPLACE INTO meta VALUES ('model', ?)", [.text(Self.vectorModel)])
+                // Another instance: no vector file made before stands for these vectors.
+                try db.execute("INSERT OR REPLACE INTO meta VALUES ('instance', ?)", [.text(String(UInt64.random(in: 1...UInt64.max)))])
                 try countChange(db)
             }
         }
@@ -237,7 +263,7 @@ public final class SearchIndex {
     /// Writes a note's chunks, inside the caller's transaction; `replacing`: take out what the
     /// index had for the note first.
     func write(path: String, digest: UInt64, chunks: [Chunk], replacing: Bool) throws(ArchiveError) {
-        if replacing { try delete(path) }
+        let replaced = replacing ? try delete(path) : []
         for chunk in chunks {
             let card: SQLiteValue = if case .card(let id) = chunk.kind { .text(id.rawValue) } else { .null }
             let heading = chunk.headingPath.joined(separator: " › ")
@@ -254,21 +280,44 @@ public final class SearchIndex {
             }
         }
         try db.execute("INSERT OR REPLACE INTO notes VALUES (?, ?)", [.text(path), .int(Int64(bitPattern: digest))])
+        try dropVectors(replaced)
         try countChange()
     }
 
     /// Takes the note at `path` out of the index.
     public func remove(path: String) throws(SearchError) {
-        do { try db.transaction { () throws(ArchiveError) in try delete(path) } } catch { throw .index(error.description) }
+        do { try db.transaction { () throws(ArchiveError) in try dropVectors(try delete(path)) } } catch { throw .index(error.description) }
         loadedVectors = nil
     }
 
-    private func delete(_ path: String) throws(ArchiveError) {
+    /// Takes the note's rows out; the hashes of the chunks it had.
+    private func delete(_ path: String) throws(ArchiveError) -> Set<Int64> {
+        var hashes: Set<Int64> = [], count: Int64 = 0
+        try db.query("SELECT hash FROM info WHERE path = ?", [.text(path)]) { row in
+            hashes.insert(row.int(0))
+            count += 1
+        }
         try db.execute("DELETE FROM grams WHERE rowid IN (SELECT id FROM info WHERE path = ?)", [.text(path)])
         try db.execute("DELETE FROM chunks WHERE rowid IN (SELECT id FROM info WHERE path = ?)", [.text(path)])
         try db.execute("DELETE FROM info WHERE path = ?", [.text(path)])
         try db.execute("DELETE FROM notes WHERE path = ?", [.text(path)])
+        try countDeleted(count)
         try countChange()
+        return hashes
+    }
+
+    /// Takes out the vectors of `hashes` that no chunk has any more (an edited or removed note's
+    /// old text): a lookup each, where a sweep of every vector would take seconds at a million.
+    private func dropVectors(_ hashes: Set<Int64>) throws(ArchiveError) {
+        for hash in hashes {
+            try db.execute("DELETE FROM vectors WHERE hash = ?1 AND NOT EXISTS (SELECT 1 FROM info WHERE hash = ?1)", [.int(hash)])
+        }
+    }
+
+    /// Adds `count` to the chunk rows taken out, inside the writer's transaction.
+    func countDeleted(_ count: Int64) throws(ArchiveError) {
+        guard count > 0 else { return }
+        try db.execute("UPDATE meta SET value = CAST(value AS INTEGER) + ? WHERE key = 'deleted'", [.int(count)])
     }
 
     /// Counts a change to the chunks or the vectors, inside the writer's transaction: a vector
@@ -451,82 +500,6 @@ extension SearchIndex {
     static func chunks(of note: Note, in vault: Vault) -> [Chunk]? {
         guard let full = try? vault.notePath(note.path), let bytes = try? vault.io.read(full).bytes else { return nil }
         return NoteChunker.chunks(of: note, bytes: bytes)
-    }
-}
-
-extension SearchIndex {
-    /// Brings the index up to date with the vault's notes: a note whose bytes changed since it was
-    /// indexed (its digest differs) is cut into chunks again and replaced, a note gone is taken
-    /// out. `progress` hears (done, total) of the notes to index.
-    ///
-    /// - Returns: how many notes were indexed and removed.
-    @discardableResult
-    public func refresh(from index: VaultIndex, vault: Vault, progress: (Int, Int) -> Void = { _, _ in }) throws(SearchError)
-        -> (indexed: Int, removed: Int) {
-        let stored = try digests()
-        let current = Set(index.notes.map(\.path))
-        let stale = index.notes.filter { stored[$0.path] != $0.contentDigest }
-        var indexed = 0
-        // Many notes to a transaction (one commit each would cost more than the notes).
-        let batch = 256
-        var start = 0
-        while start < stale.count {
-            progress(start, stale.count)
-            let part = stale[start..<min(start + batch, stale.count)]
-            do {
-                try db.transaction { () throws(ArchiveError) in
-                    for note in part {
-                        guard let chunks = Self.chunks(of: note, in: vault) else { continue }
-                        try write(path: note.path, digest: note.contentDigest, chunks: chunks, replacing: stored[note.path] != nil)
-                        indexed += 1
-                    }
-                }
-            } catch { throw .index(error.description) }
-            start += part.count
-        }
-        if indexed > 0 { loadedVectors = nil }
-        progress(stale.count, stale.count)
-        let gone = stored.keys.filter { !current.contains($0) }.sorted()
-        for path in gone { try remove(path: path) }
-        try removeOrphans()
-        return (indexed, gone.count)
-    }
-}
-
-extension SearchIndex {
-    /// Brings the notes at `paths` up to date (a watcher's changes): each read again and replaced
-    /// when its digest changed, taken out when the vault has it no more.
-    public func refresh(paths: [String], from index: VaultIndex, vault: Vault) throws(SearchError) {
-        let wanted = Set(paths)
-        var found: Set<String> = []
-        for note in index.notes where wanted.contains(note.path) {
-            found.insert(note.path)
-            guard try digest(of: note.path) != note.contentDigest else { continue }
-            guard let chunks = Self.chunks(of: note, in: vault) else { continue }
-            try update(path: note.path, digest: note.contentDigest, chunks: chunks)
-        }
-        for path in wanted.subtracting(found).sorted() { try remove(path: path) }
-    }
-}
-
-extension SearchIndex {
-    /// Takes out chunks whose note the index does not list (rows planted in a shared index, or
-    /// left by a version that wrote them differently): the notes table says what is indexed.
-    /// Reads first (one pass over the paths' index, no write lock taken on every refresh): in
-    /// an index Quire alone wrote there is nothing to take out.
-    func removeOrphans() throws(SearchError) {
-        do {
-            var any = false
-            try db.query("SELECT 1 FROM (SELECT DISTINCT path FROM info) WHERE path NOT IN (SELECT path FROM notes) LIMIT 1") { _ in any = true }
-            guard any else { return }
-            try db.transaction { () throws(ArchiveError) in
-                let orphans = "SELECT id FROM info WHERE path NOT IN (SELECT path FROM notes)"
-                try db.execute("DELETE FROM grams WHERE rowid IN (\(orphans))")
-                try db.execute("DELETE FROM chunks WHERE rowid IN (\(orphans))")
-                try db.execute("DELETE FROM info WHERE path NOT IN (SELECT path FROM notes)")
-                try countChange()
-            }
-        } catch { throw .index(error.description) }
     }
 }
 

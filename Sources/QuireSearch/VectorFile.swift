@@ -2,28 +2,31 @@ import QuireEmbedding
 import QuireSystem
 
 /// The search index's vectors laid out to be searched in place (`search.sqlite-vectors`, beside
-/// the index; FORMAT.md §1): a cache of its `vectors` and `info` tables, made by the first
-/// semantic search that finds it missing or stale and memory-mapped by the next ones, so that no
-/// command reads every vector out of SQLite while the index is unchanged.
+/// the index; FORMAT.md §1): a cache of its `vectors` and `info` tables, made by a semantic search
+/// that finds it missing or too far behind and memory-mapped by the next ones, so that no command
+/// reads every vector out of SQLite.
 ///
 /// Layout, in the machine's byte order (a file from a machine of the other order fails its
 /// check and is made again), each array aligned to its element:
 ///
 /// ```
 /// header   "QUIREVEC", version u32, dimension u32, vectors u64, chunks with a vector u64,
-///          chunks u64, index instance u64, index changes u64            (56 bytes)
+///          chunks u64, index instance u64, index changes u64, last chunk row i64,
+///          chunk rows taken out i64                                        (72 bytes)
 /// hashes   Int64 × vectors, ascending (a chunk's vector is found by binary search)
 /// ids      Int64 × chunks with a vector, each vector's chunks side by side
 /// offsets  UInt32 × (vectors + 1): vector v's chunks are ids[offsets[v] ..< offsets[v + 1]]
-/// scales   Float × vectors
 /// codes    Int8 × vectors × dimension (``VectorCoding``'s bytes)
+/// (zeros to a multiple of 4)
+/// scales   Float × vectors
 /// ```
 ///
-/// It stands for the index whose `meta` names the same instance (made with the index file) and
-/// the same count of changes (every write to the chunks or the vectors adds one): a file written
-/// before any later write is never used. The file comes with the vault like the index, so it is
-/// checked whole before use (sizes, order, offsets, scales); chunk ids are looked up in the index,
-/// whose rows alone are shown.
+/// It stands for the index whose `meta` names the same instance (made with the index file): as
+/// it was at the count of changes it is stamped with (every write to the chunks or the vectors
+/// adds one), and later too with the chunks written since (rows after its last, never reused)
+/// read from the tables (``VectorView``). The file comes with the vault like the index, so it is
+/// checked whole before use (sizes, order, offsets, scales); chunk ids are looked up in the
+/// index, whose rows alone are shown.
 final class VectorFile: @unchecked Sendable {
     // Sendable: read-only after init; the bytes are owned by `owner` (a mapping or a heap copy).
 
@@ -34,25 +37,31 @@ final class VectorFile: @unchecked Sendable {
     }
 
     static let magic = Array("QUIREVEC".utf8)
-    static let version: UInt32 = 1
-    static let headerSize = 56
+    static let version: UInt32 = 2
+    static let headerSize = 72
 
     let stamp: Stamp
     /// How many vectors, how many chunks have one, and how many chunks the index had.
     let count: Int, embeddedChunks: Int, chunkCount: Int
+    /// The index's last chunk row when the file was made, and its count of rows taken out then.
+    let lastChunk: Int64, deletedChunks: Int64
     let dimension: Int
     private let owner: AnyObject
     private let hashes: UnsafePointer<Int64>, ids: UnsafePointer<Int64>, offsets: UnsafePointer<UInt32>
     private let scales: UnsafePointer<Float>, codes: UnsafePointer<Int8>
+    /// Where the codes start in the file's bytes.
+    private let codesOffset: Int
+    /// How many vectors a scan scores before it gives back the pages it read (``nearest(_:limit:)``).
+    static let scanWindow = 262_144
 
-    /// What a file is made of, as read from the index's tables. `hashes` ascending; `scales` and
-    /// `codes` one per hash; `offsets` and `ids` as the layout says.
-    struct Parts {
-        var hashes: [Int64] = [], scales: [Float] = [], codes: [Int8] = []
-        var offsets: [UInt32] = [], ids: [Int64] = []
+    /// What a file holds before its codes, as read from the index's tables. `hashes` ascending;
+    /// `offsets` and `ids` as the layout says.
+    struct Head {
+        var hashes: [Int64] = [], offsets: [UInt32] = [], ids: [Int64] = []
         var chunkCount = 0
         var dimension = SentenceEncoder.dimension
         var stamp = Stamp(instance: 0, changes: -1)
+        var lastChunk: Int64 = 0, deletedChunks: Int64 = 0
 
         /// The header's bytes.
         var header: [UInt8] {
@@ -65,28 +74,58 @@ final class VectorFile: @unchecked Sendable {
             put(UInt64(chunkCount))
             put(stamp.instance)
             put(stamp.changes)
+            put(lastChunk)
+            put(deletedChunks)
             return out
         }
+    }
 
-        /// Hands the file's bytes to `write` piece by piece, in order (no copy of the arrays),
-        /// until it returns false; whether every piece was taken.
-        func pieces(_ write: (UnsafeRawBufferPointer) -> Bool) -> Bool {
-            header.withUnsafeBytes(write) && hashes.withUnsafeBytes(write) && ids.withUnsafeBytes(write)
-                && offsets.withUnsafeBytes(write) && scales.withUnsafeBytes(write) && codes.withUnsafeBytes(write)
+    /// Writes a file piece by piece to `sink` (which answers false when it cannot take one): the
+    /// head at once, then each vector's stored bytes in hash order as they are read, the scales
+    /// kept to the end — so that a file of a million vectors is written without holding them.
+    struct Writer {
+        private let sink: (UnsafeRawBufferPointer) -> Bool
+        private let count: Int, dimension: Int
+        private var pending: [Int8] = [], scales: [Float] = []
+        private var ok: Bool
+
+        init(_ head: Head, sink: @escaping (UnsafeRawBufferPointer) -> Bool) {
+            self.sink = sink
+            count = head.hashes.count
+            dimension = head.dimension
+            ok = head.header.withUnsafeBytes(sink) && head.hashes.withUnsafeBytes(sink) && head.ids.withUnsafeBytes(sink)
+                && head.offsets.withUnsafeBytes(sink)
+            scales.reserveCapacity(count)
+            pending.reserveCapacity(Self.flushSize + dimension)
         }
 
-        /// The file's bytes in one array.
-        var bytes: [UInt8] {
-            var out: [UInt8] = []
-            _ = pieces { out.append(contentsOf: $0); return true }
-            return out
+        static let flushSize = 1 << 22
+
+        /// The next vector, stored as ``VectorCoding`` stores it; bytes that are not one (a scale
+        /// that is not a number) are kept as a vector of zeros, which matches nothing.
+        mutating func add(encoded raw: UnsafeRawBufferPointer) {
+            let scale = raw.count == VectorCoding.size(dimension)
+                ? Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(as: UInt32.self))) : .nan
+            if scale.isFinite {
+                scales.append(scale)
+                pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[4...]).bindMemory(to: Int8.self))
+            } else {
+                scales.append(0)
+                pending.append(contentsOf: repeatElement(0, count: dimension))
+            }
+            if pending.count >= Self.flushSize { flush() }
         }
 
-        /// Writes the file at `path`, replacing the old one whole; false when it cannot.
-        func write(to path: String, io: FileIO = FileIO()) -> Bool {
-            guard let temp = try? io.overwriting(path),
-                  pieces({ (try? temp.write($0)) != nil }) else { return false }
-            return (try? temp.commit()) != nil
+        private mutating func flush() {
+            ok = ok && pending.withUnsafeBytes(sink)
+            pending.removeAll(keepingCapacity: true)
+        }
+
+        /// Writes the rest; whether the whole file was taken, with one vector for each hash.
+        mutating func finish() -> Bool {
+            flush()
+            let padding = [UInt8](repeating: 0, count: (4 - count * dimension % 4) % 4)
+            return ok && scales.count == count && padding.withUnsafeBytes(sink) && scales.withUnsafeBytes(sink)
         }
     }
 
@@ -117,19 +156,22 @@ final class VectorFile: @unchecked Sendable {
               embedded64 <= UInt64(UInt32.max), chunks64 >= embedded64, chunks64 <= UInt64(Int32.max) else { return nil }
         let count = Int(count64), embedded = Int(embedded64)
         let hashesAt = Self.headerSize, idsAt = hashesAt + 8 * count, offsetsAt = idsAt + 8 * embedded
-        let scalesAt = offsetsAt + 4 * (count + 1), codesAt = scalesAt + 4 * count
-        guard codesAt + count * dimension == raw.count else { return nil }
+        let codesAt = offsetsAt + 4 * (count + 1), scalesAt = (codesAt + count * dimension + 3) / 4 * 4
+        guard scalesAt + 4 * count == raw.count else { return nil }
         hashes = (base + hashesAt).assumingMemoryBound(to: Int64.self)
         ids = (base + idsAt).assumingMemoryBound(to: Int64.self)
         offsets = (base + offsetsAt).assumingMemoryBound(to: UInt32.self)
         scales = (base + scalesAt).assumingMemoryBound(to: Float.self)
         codes = (base + codesAt).assumingMemoryBound(to: Int8.self)
+        codesOffset = codesAt
         guard offsets[0] == 0, offsets[count] == UInt32(embedded) else { return nil }
         for v in 0..<count {
             guard offsets[v] <= offsets[v + 1], scales[v].isFinite, v == 0 || hashes[v - 1] < hashes[v] else { return nil }
         }
         stamp = Stamp(instance: raw.loadUnaligned(fromByteOffset: 40, as: UInt64.self),
                       changes: raw.loadUnaligned(fromByteOffset: 48, as: Int64.self))
+        lastChunk = raw.loadUnaligned(fromByteOffset: 56, as: Int64.self)
+        deletedChunks = raw.loadUnaligned(fromByteOffset: 64, as: Int64.self)
         self.count = count
         embeddedChunks = embedded
         chunkCount = Int(chunks64)
@@ -157,9 +199,21 @@ final class VectorFile: @unchecked Sendable {
         (0..<dimension).map { Float(codes[v * dimension + $0]) * scales[v] }
     }
 
-    /// The `limit` vectors nearest `query` (a unit vector): (vector, cosine), best first.
+    /// The `limit` vectors nearest `query` (a unit vector): (vector, cosine), best first. A
+    /// mapped file is scored a window at a time, each window's pages given back once scored: the
+    /// codes of 1.4 million vectors are 530 MB, which would otherwise all count in the process's
+    /// memory (they stay in the page cache for the next command).
     func nearest(_ query: [Float], limit: Int) -> [(index: Int, score: Float)] {
-        VectorSet.best(VectorSet.scores(query, codes: codes, scales: scales, count: count, dimension: dimension), limit: limit)
+        var all: [Float] = []
+        all.reserveCapacity(count)
+        var start = 0
+        while start < count {
+            let n = min(Self.scanWindow, count - start)
+            all += VectorSet.scores(query, codes: codes + start * dimension, scales: scales + start, count: n, dimension: dimension)
+            (owner as? MappedFile)?.release(codesOffset + start * dimension ..< codesOffset + (start + n) * dimension)
+            start += n
+        }
+        return VectorSet.best(all, limit: limit)
     }
 }
 

@@ -28,6 +28,20 @@ package final class MappedFile: @unchecked Sendable {
         bytes = UnsafeRawBufferPointer(start: base, count: size)
     }
 
+    /// Gives back the pages of `range` (byte offsets) this process holds, whole pages only: they
+    /// stay in the system's page cache and are read again on the next access, but no longer
+    /// count in the process's memory (a scan of a mapped file larger than the memory wanted).
+    package func release(_ range: Range<Int>) {
+        guard let base = bytes.baseAddress else { return }
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let clamped = range.clamped(to: 0..<bytes.count)
+        // Whole pages within the range: rounded inward, so a neighbour's bytes stay put.
+        let first = (clamped.lowerBound + page - 1) / page * page
+        let end = clamped.upperBound == bytes.count ? clamped.upperBound : clamped.upperBound / page * page
+        guard end > first else { return }
+        _ = madvise(UnsafeMutableRawPointer(mutating: base + first), end - first, MADV_DONTNEED)
+    }
+
     deinit {
         if let base = bytes.baseAddress { munmap(UnsafeMutableRawPointer(mutating: base), bytes.count) }
     }

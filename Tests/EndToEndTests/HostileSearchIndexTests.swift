@@ -79,7 +79,7 @@ import QuireTestSupport
                 import sqlite3, sys
                 c = sqlite3.connect(sys.argv[1])
                 c.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-                c.execute("INSERT INTO meta VALUES ('version', '7'), ('model', 'all-MiniLM-L6-v2/i8')")
+                c.execute("INSERT INTO meta VALUES ('version', '8'), ('model', 'all-MiniLM-L6-v2/i8')")
                 c.execute("CREATE VIEW notes AS WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT n AS path, n AS digest FROM r")
                 c.commit()
                 """, [file.path])
@@ -88,6 +88,42 @@ import QuireTestSupport
         #expect(run.status == 0 && run.stdout.contains("Biology/Cells.md"), "\(run)")
         #expect(run.stderr.contains("made anew"), "\(run)")
         #expect(!(try schema(q)).contains("view"))
+    }
+
+    /// An index of the previous version keeps its vectors (the chunks are cut the same way) —
+    /// unless what it keeps is not a table Quire makes; one whose chunk numbers are used up
+    /// (every insert would fail) is made anew.
+    @Test func whatAnOlderIndexKeepsIsChecked() throws {
+        for planted in ["CREATE VIEW vectors AS WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT n AS hash, n AS vector FROM r",
+                        "CREATE TABLE vectors (hash INTEGER PRIMARY KEY, vector BLOB NOT NULL, extra)"] {
+            let (run, q) = try searchAfter { _, file in
+                try FileManager.default.removeItem(at: file)
+                _ = try runPython("""
+                    import sqlite3, sys
+                    c = sqlite3.connect(sys.argv[1])
+                    c.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+                    c.execute("INSERT INTO meta VALUES ('version', '7'), ('model', 'all-MiniLM-L6-v2/i8')")
+                    c.execute(sys.argv[2])
+                    c.commit()
+                    """, [file.path, planted])
+            }
+            defer { q.cleanUp() }
+            #expect(run.status == 0 && run.stdout.contains("Biology/Cells.md"), "\(run)")
+            #expect(run.stderr.contains("made anew"), "\(run)")
+            let tables = try schema(q)
+            #expect(!tables.contains("view") && !tables.contains("extra"))
+        }
+        let (run, q) = try searchAfter { _, file in
+            _ = try runPython("""
+                import sqlite3, sys
+                c = sqlite3.connect(sys.argv[1])
+                c.execute("UPDATE sqlite_sequence SET seq = 9223372036854775000 WHERE name = 'info'")
+                c.commit()
+                """, [file.path])
+        }
+        defer { q.cleanUp() }
+        #expect(run.status == 0 && run.stdout.contains("Biology/Cells.md"), "\(run)")
+        #expect(run.stderr.contains("used up"), "\(run)")
     }
 
     /// A full-text table's configuration garbled: its table fails to open ("vtable constructor

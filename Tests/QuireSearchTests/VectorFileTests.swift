@@ -46,7 +46,7 @@ import QuireModel
             #expect(written.count == 24 && written.embeddedChunks == 24 && written.chunkCount == 24)
             // Another command: the file stands for the index as it is, so it is used as it is.
             let second = try SearchIndex(path: dir.full("s.sqlite"))
-            #expect(try second.vectors().stamp == written.stamp)
+            #expect(try second.vectors().file.stamp == written.stamp)
             #expect(try second.nearest(query, limit: 5).map(\.chunk) == hits.map(\.chunk))
             #expect(try second.counts() == (chunks: 24, embedded: 24))
             // The same order as the vectors kept in memory give.
@@ -65,22 +65,82 @@ import QuireModel
         }
     }
 
-    @Test func aChangeToTheIndexMakesTheFileStale() throws {
+    /// Another command adds a note and its vectors: the file on disk is not made again but used
+    /// with the rows written since; a note taken out is no longer found through the file.
+    @Test func theFileIsUsedWithTheRowsWrittenSince() throws {
         try withTempDir { dir in
             let index = try Self.index(dir)
             _ = try index.nearest(Self.vector(1), limit: 3)
             let before = try #require(VectorFile.mapped(Self.file(dir))).stamp
-            // Another command adds a note (and its vectors): the old file no longer stands for it.
+            let query = Self.vector(4242)
             let other = try SearchIndex(path: dir.full("s.sqlite"))
             try Self.add(other, 99, words: "volcano")
-            try other.fillVectors(Self.vector)
+            // The new note's chunks get the query's own vector: the nearest there are.
+            try other.fillVectors { _ in query }
             let reopened = try SearchIndex(path: dir.full("s.sqlite"))
             let now = try reopened.vectors()
-            #expect(now.stamp != before && now.count == 26 && now.chunkCount == 26)
-            #expect(try #require(VectorFile.mapped(Self.file(dir))).stamp == now.stamp)
-            // Removing a note counts too.
-            try reopened.remove(path: "n99.md")
-            #expect(try SearchIndex(path: dir.full("s.sqlite")).counts() == (chunks: 24, embedded: 24))
+            #expect(now.behind && now.count == 26 && now.missing.isEmpty)
+            #expect(try #require(VectorFile.mapped(Self.file(dir))).stamp == before, "not made again")
+            let nearest = try reopened.nearest(query, limit: 2)
+            #expect(nearest.map(\.path) == ["n99.md", "n99.md"])
+            #expect(try reopened.counts() == (chunks: 26, embedded: 26) && reopened.missingVectors() == 0)
+            // A chunk written since without a vector is missing, and computed from the rows since.
+            try Self.add(reopened, 100, words: "lava")
+            #expect(try SearchIndex(path: dir.full("s.sqlite")).missingVectors() == 2)
+            // Taken out: the file still lists note 3's chunks, which are skipped.
+            var hash: Int64 = 0
+            try reopened.db.query("SELECT hash FROM info WHERE path = 'n3.md' LIMIT 1") { hash = $0.int(0) }
+            try reopened.remove(path: "n3.md")
+            let after = try SearchIndex(path: dir.full("s.sqlite"))
+            #expect(try after.nearest(Self.vector(hash), limit: 5).allSatisfy { $0.path != "n3.md" })
+            #expect(try after.counts() == (chunks: 26, embedded: 24))
+            var kept = 0
+            try after.db.query("SELECT count(*) FROM vectors WHERE hash = ?", [.int(hash)]) { kept = Int($0.int(0)) }
+            #expect(kept == 0, "the vector of a text no chunk has is taken out with the note")
+        }
+    }
+
+    /// An index of version 7 (chunks cut the same way, rows numbered with reuse): made anew but
+    /// for its vectors, which the same texts find again by their hash.
+    @Test func anIndexOfTheVersionBeforeKeepsItsVectors() throws {
+        try withTempDir { dir in
+            let index = try Self.index(dir)
+            try index.db.execute("UPDATE meta SET value = '7' WHERE key = 'version'")
+            let reopened = try SearchIndex(path: dir.full("s.sqlite"))
+            #expect(try reopened.digests().isEmpty)
+            for n in 0..<12 { try Self.add(reopened, n) }
+            #expect(try reopened.missingVectors() == 0)
+            try reopened.db.execute("UPDATE meta SET value = '6' WHERE key = 'version'")
+            #expect(try SearchIndex(path: dir.full("s.sqlite")).counts() == (chunks: 0, embedded: 0))
+            var vectors = -1
+            try SearchIndex(path: dir.full("s.sqlite")).db.query("SELECT count(*) FROM vectors") { vectors = Int($0.int(0)) }
+            #expect(vectors == 0, "an older chunker's vectors are dropped")
+        }
+    }
+
+    /// Too many rows written since (or taken out): the file is made again for the index as it is.
+    @Test func aFileFarBehindIsMadeAgain() throws {
+        try withTempDir { dir in
+            let index = try Self.index(dir)
+            _ = try index.nearest(Self.vector(1), limit: 3)
+            let before = try #require(VectorFile.mapped(Self.file(dir))).stamp
+            for n in 20..<22 { try Self.add(index, n, words: "more") }
+            try index.fillVectors(Self.vector)
+            let reopened = try SearchIndex(path: dir.full("s.sqlite"))
+            reopened.minimumRowsBehind = 3
+            #expect(try reopened.counts() == (chunks: 28, embedded: 28))
+            let now = try reopened.vectors()
+            #expect(!now.behind && now.count == 28)
+            let made = try #require(VectorFile.mapped(Self.file(dir)))
+            #expect(made.stamp != before && made.count == 28 && made.chunkCount == 28)
+            // A file made while chunks lacked a vector is not used once the index changed.
+            reopened.minimumRowsBehind = 0
+            try Self.add(reopened, 30)
+            _ = try reopened.nearest(Self.vector(1), limit: 3)
+            #expect(try #require(VectorFile.mapped(Self.file(dir))).embeddedChunks == 28)
+            try reopened.fillVectors(Self.vector)
+            let filled = try SearchIndex(path: dir.full("s.sqlite"))
+            #expect(try !filled.vectors().behind && filled.counts() == (chunks: 30, embedded: 30))
         }
     }
 
@@ -99,7 +159,7 @@ import QuireModel
                 withUnsafeBytes(of: value) { bytes.replaceSubrange(offset..<(offset + $0.count), with: $0) }
             }
             let count = 24, embedded = 24, header = VectorFile.headerSize
-            let offsetsAt = header + 8 * count + 8 * embedded, scalesAt = offsetsAt + 4 * (count + 1)
+            let offsetsAt = header + 8 * count + 8 * embedded, scalesAt = offsetsAt + 4 * (count + 1) + count * SentenceEncoder.dimension
             let forged: [(String, Data)] = [
                 ("cut short", good.prefix(good.count - 1)),
                 ("longer", good + Data([0])),

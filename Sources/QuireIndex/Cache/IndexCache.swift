@@ -447,3 +447,12 @@ extension IndexCache {
         }
     }
 }
+
+extension IndexCache {
+    /// The note in the file at `path` (relative to `root`), read and parsed now as a full build
+    /// parses it; nil when the file cannot be read or holds no note.
+    public func readNote(root: String, path: String) -> Note? {
+        guard let (bytes, _) = try? io.read(root + "/" + path) else { return nil }
+        return NoteParser.parse(bytes, path: path, syntax: syntax).note
+    }
+}

@@ -39,6 +39,9 @@ public struct ScheduleSummary: Sendable {
     public var scannedVault = false
     /// How many notes were parsed because they changed.
     public var parsedNotes = 0
+    /// The notes parsed because they changed (a caller that keeps something per note up to date
+    /// needs them whole), in the order the vault was scanned.
+    public var changedNotes: [Note] = []
     /// The cache the summary was read from, freed with it (a caller that keeps the summary until
     /// exit saves freeing every entry).
     var source: IndexCache.Snapshot?
@@ -159,7 +162,7 @@ public struct ScheduleSummary: Sendable {
             try? cache.write(updating: snapshot, items, folders: scanned.folders, scanDiagnostics: scanned.diagnostics)
         }
         return ScheduleSummary(notes: notes, diagnostics: diagnostics, scannedVault: true, parsedNotes: parsedNotes.count,
-                               source: snapshot)
+                               changedNotes: parsedNotes, source: snapshot)
     }
 
     /// Each scanned file, on every core: the cached entry of an unchanged note, or the file read

@@ -1,0 +1,90 @@
+import QuireArchive
+import QuireEmbedding
+import QuireIndex
+import QuireModel
+import QuireSystem
+import QuireVault
+
+extension SearchIndex {
+    /// Brings the index up to date with the vault's notes: a note whose bytes changed since it was
+    /// indexed (its digest differs) is cut into chunks again and replaced, a note gone is taken
+    /// out. `progress` hears (done, total) of the notes to index.
+    ///
+    /// - Returns: how many notes were indexed and removed.
+    @discardableResult
+    public func refresh(from index: VaultIndex, vault: Vault, progress: (Int, Int) -> Void = { _, _ in }) throws(SearchError)
+        -> (indexed: Int, removed: Int) {
+        let stored = try digests()
+        let current = Set(index.notes.map(\.path))
+        let stale = index.notes.filter { stored[$0.path] != $0.contentDigest }
+        var indexed = 0
+        // Many notes to a transaction (one commit each would cost more than the notes).
+        let batch = 256
+        var start = 0
+        while start < stale.count {
+            progress(start, stale.count)
+            let part = stale[start..<min(start + batch, stale.count)]
+            do {
+                try db.transaction { () throws(ArchiveError) in
+                    for note in part {
+                        guard let chunks = Self.chunks(of: note, in: vault) else { continue }
+                        try write(path: note.path, digest: note.contentDigest, chunks: chunks, replacing: stored[note.path] != nil)
+                        indexed += 1
+                    }
+                }
+            } catch { throw .index(error.description) }
+            start += part.count
+        }
+        if indexed > 0 { loadedVectors = nil }
+        progress(stale.count, stale.count)
+        let gone = stored.keys.filter { !current.contains($0) }.sorted()
+        for path in gone { try remove(path: path) }
+        try removeOrphans()
+        return (indexed, gone.count)
+    }
+}
+
+extension SearchIndex {
+    /// Brings the notes at `paths` up to date (a watcher's changes): each read again and replaced
+    /// when its digest changed, taken out when the vault has it no more.
+    public func refresh(paths: [String], from index: VaultIndex, vault: Vault) throws(SearchError) {
+        let wanted = Set(paths)
+        let notes = index.notes.filter { wanted.contains($0.path) }
+        try refresh(notes: notes, removing: Array(wanted.subtracting(notes.map(\.path))), vault: vault)
+    }
+
+    /// Brings `notes` up to date — each read again and replaced when its digest is not the one
+    /// indexed — and takes out the notes at `gone`.
+    public func refresh(notes: [Note], removing gone: [String], vault: Vault) throws(SearchError) {
+        for note in notes {
+            guard try digest(of: note.path) != note.contentDigest, let chunks = Self.chunks(of: note, in: vault) else { continue }
+            try update(path: note.path, digest: note.contentDigest, chunks: chunks)
+        }
+        for path in gone.sorted() { try remove(path: path) }
+    }
+}
+
+extension SearchIndex {
+    /// Takes out chunks whose note the index does not list (rows planted in a shared index, or
+    /// left by a version that wrote them differently): the notes table says what is indexed.
+    /// Reads first (one pass over the paths' index, no write lock taken on every refresh): in
+    /// an index Quire alone wrote there is nothing to take out.
+    func removeOrphans() throws(SearchError) {
+        do {
+            var any = false
+            try db.query("SELECT 1 FROM (SELECT DISTINCT path FROM info) WHERE path NOT IN (SELECT path FROM notes) LIMIT 1") { _ in any = true }
+            guard any else { return }
+            try db.transaction { () throws(ArchiveError) in
+                let orphans = "SELECT id FROM info WHERE path NOT IN (SELECT path FROM notes)"
+                var count: Int64 = 0
+                try db.query("SELECT count(*) FROM (\(orphans))") { count = $0.int(0) }
+                try db.execute("DELETE FROM grams WHERE rowid IN (\(orphans))")
+                try db.execute("DELETE FROM chunks WHERE rowid IN (\(orphans))")
+                try db.execute("DELETE FROM info WHERE path NOT IN (SELECT path FROM notes)")
+                try countDeleted(count)
+                try countChange()
+            }
+            loadedVectors = nil
+        } catch { throw .index(error.description) }
+    }
+}
