@@ -198,6 +198,21 @@ enum SearchBench {
         let (cliHybrid, hybridPeak) = try cli(question, runs: runs)
         row("quire search QUESTION, hybrid (whole command)", cliHybrid, peakKB: hybridPeak,
             ratio: String(format2: cliHybrid / rgMedian) + "× rg, " + String(format2: cliHybrid / load) + "× list --count")
+        // A note edited on disk before each command, as between two searches of a study session:
+        // the note read again, its new paragraph's vector computed, the rest used as it is.
+        var edited = 0
+        func editNote() {
+            edited += 1
+            let file = notes[(edited * 7_919) % max(notes.count, 1)].fullPath
+            guard let handle = fopen(file, "a") else { return }
+            fputs("\nEdited paragraph \(edited): enzymes lower the energy a reaction in the cell needs to start.\n", handle)
+            fclose(handle)
+        }
+        for (label, args) in [("lexical", ["search", "enzymes", "--mode", "lexical"]), ("hybrid", question)] {
+            let (t, peak) = try cli(args, runs: runs, before: editNote)
+            row("quire search, \(label), a note edited before each command", t, peakKB: peak,
+                ratio: String(format2: t / rgMedian) + "× rg, " + String(format2: t / load) + "× list --count")
+        }
         print("")
     }
 

@@ -253,7 +253,30 @@ WIDE_TARGET void quire_wide_layer_norm(float *values, int rows, int width, const
         }
     }
 }
+
+WIDE_TARGET void quire_wide_scores(const int8_t *codes, const float *scales, const float *query, long count, int dim, float *out) {
+    for (long r = 0; r < count; r++) {
+        const int8_t *row = codes + r * dim;
+        __m512 a0 = _mm512_setzero_ps(), a1 = _mm512_setzero_ps();
+        int i = 0;
+        for (; i + 32 <= dim; i += 32) {
+            __m512i x0 = _mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i *)(row + i)));
+            __m512i x1 = _mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i *)(row + i + 16)));
+            a0 = _mm512_fmadd_ps(_mm512_cvtepi32_ps(x0), _mm512_loadu_ps(query + i), a0);
+            a1 = _mm512_fmadd_ps(_mm512_cvtepi32_ps(x1), _mm512_loadu_ps(query + i + 16), a1);
+        }
+        for (; i < dim; i += 16) {
+            __mmask16 m = lanes(dim - i);
+            __m512i x = _mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(m, row + i));
+            a0 = _mm512_fmadd_ps(_mm512_cvtepi32_ps(x), _mm512_maskz_loadu_ps(m, query + i), a0);
+        }
+        out[r] = _mm512_reduce_add_ps(_mm512_add_ps(a0, a1)) * scales[r];
+    }
+}
 #else
+void quire_wide_scores(const int8_t *codes, const float *scales, const float *query, long count, int dim, float *out) {
+    (void)codes; (void)scales; (void)query; (void)count; (void)dim; (void)out;
+}
 void quire_wide_gelu(float *values, long count) { (void)values; (void)count; }
 void quire_wide_softmax(float *values, int rows, int width) { (void)values; (void)rows; (void)width; }
 void quire_wide_layer_norm(float *values, int rows, int width, const float *weight, const float *bias) {

@@ -48,8 +48,11 @@ public enum QuickSearch {
         let asked = scope == .everything ? limit : limit * 20
         guard let hits = try? index.find(text, mode: encoder == nil ? .lexical : mode ?? .hybrid, encoder: encoder, limit: asked)
         else { return nil }
-        let paths = Set(summary.notes.map(\.path))
-        let kept = hits.filter { paths.contains($0.path) && scope.keeps($0) }
+        // The index lists exactly the vault's notes now (brought to `summary`): a hit of a path
+        // it does not list (a row planted in a shared index) is never shown.
+        var listed: [String: Bool] = [:]
+        for path in Set(hits.map(\.path)) { listed[path] = (try? index.digest(of: path)) != nil }
+        let kept = hits.filter { listed[$0.path] == true && scope.keeps($0) }
         return (text, Array(kept.prefix(limit)))
     }
 
@@ -57,12 +60,18 @@ public enum QuickSearch {
     /// than ``maximumChanged`` notes differ, or a changed note's file no longer has the digest the
     /// summary has (it is being written: the full way reads the vault).
     static func refresh(_ index: SearchIndex, to summary: ScheduleSummary, cache: IndexCache, in vault: Vault) throws(SearchError) -> Bool {
-        let stored = try index.digests()
+        let token = Self.token(summary)
+        if try index.isSynced(token) { return true }
+        let (stored, changes) = try index.digestsAndChanges()
         let changed = summary.notes.filter { stored[$0.path] != $0.digest }
         var gone = Set(stored.keys)
         for note in summary.notes { gone.remove(note.path) }
         guard changed.count + gone.count <= maximumChanged else { return false }
-        guard !changed.isEmpty || !gone.isEmpty else { return true }
+        guard !changed.isEmpty || !gone.isEmpty else {
+            // Current: said in the index, so that the next search reads no digest.
+            try? index.markSynced(token, asOf: changes)
+            return true
+        }
         // Parsed by the summary when they changed since the index cache was written; else (the
         // cache written by a command that left the search index behind) read now.
         let parsed = Dictionary(summary.changedNotes.map { ($0.path, $0) }) { first, _ in first }
@@ -74,5 +83,17 @@ public enum QuickSearch {
         }
         try index.refresh(notes: notes, removing: gone.sorted(), vault: vault)
         return true
+    }
+
+    /// A digest of the notes `summary` lists, their paths and digests in its order.
+    static func token(_ summary: ScheduleSummary) -> UInt64 {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(summary.notes.count * 48)
+        for note in summary.notes {
+            bytes.append(contentsOf: note.path.utf8)
+            bytes.append(0)
+            withUnsafeBytes(of: note.digest.littleEndian) { bytes.append(contentsOf: $0) }
+        }
+        return Checksum64.of(bytes)
     }
 }

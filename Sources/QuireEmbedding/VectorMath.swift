@@ -155,3 +155,31 @@ enum VectorMath {
         while i < count { into[i] += add[i]; i += 1 }
     }
 }
+
+extension VectorMath {
+    /// out[r] = scales[r] · Σ codes[r·d + i] · query[i] for `rows` stored vectors (``VectorCoding``'s
+    /// bytes): in C sixteen at a time where `wide`, else here.
+    static func scores(codes: UnsafePointer<Int8>, scales: UnsafePointer<Float>, query: UnsafePointer<Float>, rows: Range<Int>,
+                       dimension d: Int, out: UnsafeMutablePointer<Float>, wide: Bool = wide) {
+        if wide {
+            return quire_wide_scores(codes + rows.lowerBound * d, scales + rows.lowerBound, query, rows.count, Int32(d),
+                                     out + rows.lowerBound)
+        }
+        let lanes = d / 16 * 16
+        for row in rows {
+            let r = codes + row * d
+            var acc = SIMD16<Float>(repeating: 0)
+            var i = 0
+            while i < lanes {
+                let bytes = UnsafeRawPointer(r + i).loadUnaligned(as: SIMD16<Int8>.self)
+                let values = UnsafeRawPointer(query + i).loadUnaligned(as: SIMD16<Float>.self)
+                acc += SIMD16<Float>(SIMD16<Int32>(truncatingIfNeeded: bytes)) * values
+                i += 16
+            }
+            var sum = acc.sum()
+            while i < d { sum += Float(r[i]) * query[i]; i += 1 }
+            out[row] = sum * scales[row]
+        }
+    }
+}
+

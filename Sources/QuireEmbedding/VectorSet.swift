@@ -66,7 +66,6 @@ public struct VectorSet: Sendable {
                               dimension d: Int) -> [Float] {
         guard count > 0, query.count == d else { return [] }
         var out = [Float](repeating: 0, count: count)
-        let wide = d / 16 * 16
         query.withUnsafeBufferPointer { q in
             out.withUnsafeMutableBufferPointer { o in
                 guard let qb = q.baseAddress, let ob = o.baseAddress else { return }
@@ -74,20 +73,8 @@ public struct VectorSet: Sendable {
                 // Many vectors (a big vault's, read from a mapped file) are scored on every core.
                 let concurrency = count >= 65_536 ? nil : 1
                 _ = inParallelChunks(of: count, chunk: 16_384, concurrency: concurrency) { rows in
-                    for row in rows {
-                        let r = places.codes + row * d
-                        var acc = SIMD16<Float>(repeating: 0)
-                        var i = 0
-                        while i < wide {
-                            let bytes = UnsafeRawPointer(r + i).loadUnaligned(as: SIMD16<Int8>.self)
-                            let values = UnsafeRawPointer(places.query + i).loadUnaligned(as: SIMD16<Float>.self)
-                            acc += SIMD16<Float>(SIMD16<Int32>(truncatingIfNeeded: bytes)) * values
-                            i += 16
-                        }
-                        var sum = acc.sum()
-                        while i < d { sum += Float(r[i]) * places.query[i]; i += 1 }
-                        places.out[row] = sum * places.scales[row]
-                    }
+                    VectorMath.scores(codes: places.codes, scales: places.scales, query: places.query, rows: rows, dimension: d,
+                                      out: places.out)
                     return true
                 }
             }

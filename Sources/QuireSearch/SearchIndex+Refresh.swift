@@ -88,3 +88,43 @@ extension SearchIndex {
         } catch { throw .index(error.description) }
     }
 }
+
+extension SearchIndex {
+    /// Whether the index was found holding exactly the notes `token` stands for (a caller's
+    /// digest of their paths and digests) and nothing was written to it since: then it is current
+    /// without reading every note's digest (100,000 rows).
+    public func isSynced(_ token: UInt64) throws(SearchError) -> Bool {
+        do {
+            return try db.reading { () throws(ArchiveError) in
+                var synced: String?
+                try db.query("SELECT value FROM meta WHERE key = 'synced'") { synced = $0.text(0) }
+                return synced == "\(token) \(try changeStamp().changes)"
+            }
+        } catch { throw .index(error.description) }
+    }
+
+    /// Every note in the index with the digest it was indexed from, and the count of changes
+    /// they are as of (read together).
+    public func digestsAndChanges() throws(SearchError) -> (digests: [String: UInt64], changes: Int64) {
+        do {
+            return try db.reading { () throws(ArchiveError) in
+                var stored: [String: UInt64] = [:]
+                try db.query("SELECT path, digest FROM notes") { row in
+                    if let p = row.text(0) { stored[p] = UInt64(bitPattern: row.int(1)) }
+                }
+                return (stored, try changeStamp().changes)
+            }
+        } catch { throw .index(error.description) }
+    }
+
+    /// Records that the index holds exactly the notes `token` stands for, as found at `changes`
+    /// (``digestsAndChanges()``): written only when no write came in between.
+    public func markSynced(_ token: UInt64, asOf changes: Int64) throws(SearchError) {
+        do {
+            try db.transaction { () throws(ArchiveError) in
+                guard try changeStamp().changes == changes else { return }
+                try db.execute("INSERT OR REPLACE INTO meta VALUES ('synced', ?)", [.text("\(token) \(changes)")])
+            }
+        } catch { throw .index(error.description) }
+    }
+}

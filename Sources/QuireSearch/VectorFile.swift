@@ -203,12 +203,12 @@ final class VectorFile: @unchecked Sendable {
     /// mapped file is scored a window at a time, each window's pages given back once scored: the
     /// codes of 1.4 million vectors are 530 MB, which would otherwise all count in the process's
     /// memory (they stay in the page cache for the next command).
-    func nearest(_ query: [Float], limit: Int) -> [(index: Int, score: Float)] {
+    func nearest(_ query: [Float], limit: Int, window: Int = scanWindow) -> [(index: Int, score: Float)] {
         var all: [Float] = []
         all.reserveCapacity(count)
         var start = 0
         while start < count {
-            let n = min(Self.scanWindow, count - start)
+            let n = min(max(window, 1), count - start)
             all += VectorSet.scores(query, codes: codes + start * dimension, scales: scales + start, count: n, dimension: dimension)
             (owner as? MappedFile)?.release(codesOffset + start * dimension ..< codesOffset + (start + n) * dimension)
             start += n

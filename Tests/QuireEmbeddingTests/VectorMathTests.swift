@@ -56,4 +56,28 @@ import Testing
             #expect(zip(rows, expected).allSatisfy { abs(Double($0) - $1) < 1e-5 }, "width \(width)")
         }
     }
+
+    /// A search's cosines over stored bytes: each row's sum in doubles, for dimensions with and
+    /// without a tail past the last sixteen.
+    @Test(arguments: paths) func scoresOfStoredVectors(wide: Bool) {
+        for d in [384, 40, 7] {
+            let rows = 37
+            let codes = (0..<(rows * d)).map { Int8(truncatingIfNeeded: ($0 * 7_919) % 255 - 127) }
+            let scales = (0..<rows).map { Float($0 + 1) / 1_000 }
+            let query = (0..<d).map { Float(($0 * 31) % 17) / 17 - 0.5 }
+            var out = [Float](repeating: .nan, count: rows)
+            codes.withUnsafeBufferPointer { c in
+                out.withUnsafeMutableBufferPointer { o in
+                    VectorMath.scores(codes: c.baseAddress!, scales: scales, query: query, rows: 3..<rows, dimension: d,
+                                      out: o.baseAddress!, wide: wide)
+                }
+            }
+            let untouched = out[0..<3].allSatisfy { $0.isNaN }
+            #expect(untouched, "rows outside the range are left alone")
+            for r in 3..<rows {
+                let exact = (0..<d).reduce(0.0) { $0 + Double(codes[r * d + $1]) * Double(query[$1]) } * Double(scales[r])
+                #expect(abs(Double(out[r]) - exact) <= 1e-5 * max(1, abs(exact)), "d \(d) row \(r)")
+            }
+        }
+    }
 }

@@ -57,6 +57,9 @@ import QuireModel
             let expected = set.nearest(query, limit: 3).map { hashes[$0.index] }
             let found = try second.vectors().nearest(query, limit: 3).map { v in hashes[v.index] }
             #expect(found == expected)
+            // Scanned a few vectors at a time, each window's pages given back: the same.
+            let windowed = try second.vectors().file.nearest(query, limit: 3, window: 5).map { v in hashes[v.index] }
+            #expect(windowed == expected)
             let chunk = try #require(hits.first?.chunk)
             let stored = try #require(try second.vector(ofChunk: chunk))
             var hash: Int64 = 0

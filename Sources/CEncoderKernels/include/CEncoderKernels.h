@@ -44,5 +44,8 @@ void quire_wide_softmax(float *values, int rows, int width);
 /* Each of `rows` rows of `width` values normalised (mean 0, variance 1, ε = 1e-12), then
    scaled by `weight` and shifted by `bias`, in place. */
 void quire_wide_layer_norm(float *values, int rows, int width, const float *weight, const float *bias);
+/* out[r] = scales[r] · Σ codes[r][i] · query[i] for `count` stored vectors of `dim` signed bytes
+   (a search's cosines over VectorCoding's vectors). */
+void quire_wide_scores(const int8_t *codes, const float *scales, const float *query, long count, int dim, float *out);
 
 #endif
