@@ -24,8 +24,13 @@ public enum QuickSearch {
     public static func search(_ words: [String], in vault: Vault, mode: SearchMode?, scope: SearchScope = .everything,
                               limit: Int, clock: Timestamp,
                               notice: (VaultSearch.Notice) -> Void = { _ in }) -> (text: String, hits: [SearchHit])? {
-        guard let (text, filters, _) = try? VaultSearch.split(words, wholeWordsOnly: false), filters.isEmpty,
-              vault.io.linkStamp(vault.root + "/" + Vault.folderName)?.isDirectory == true,
+        guard let (text, filters, _) = try? VaultSearch.split(words, wholeWordsOnly: false), filters.isEmpty else { return nil }
+        // The model loads on another thread while the caches are checked (a tenth of a second each).
+        let environment = ProcessInfo.processInfo.environment
+        let model = mode == .lexical ? nil : BackgroundValue { () -> Result<SentenceEncoder?, EmbeddingError> in
+            Result { () throws(EmbeddingError) in try EmbeddingModel.loadInstalled(environment: environment) }
+        }
+        guard vault.io.linkStamp(vault.root + "/" + Vault.folderName)?.isDirectory == true,
               let cache = vault.cache,
               let summary = ScheduleSummary.load(root: vault.root, cache: cache, maximumParsed: maximumChanged, now: clock),
               !summary.diagnostics.contains(where: { $0.severity == .error }),
@@ -33,9 +38,10 @@ public enum QuickSearch {
               let index = try? SearchIndex(path: path), (try? refresh(index, to: summary, cache: cache, in: vault)) == true
         else { return nil }
         var encoder: SentenceEncoder?
-        if mode != .lexical {
+        if let model {
             // A model that fails to load: the full way says so.
-            do { encoder = try EmbeddingModel.loadInstalled(environment: ProcessInfo.processInfo.environment) } catch { return nil }
+            guard case .success(let loaded) = model.value else { return nil }
+            encoder = loaded
             if let encoder {
                 // The vectors of the notes just brought up to date are computed here, as the full
                 // way computes a few; more missing: the full way says how many wait.

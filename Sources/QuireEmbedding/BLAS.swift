@@ -16,11 +16,17 @@ enum BLAS {
     /// The library's names, most specific first (Debian's runtime package names the first).
     static let names = ["libopenblas.so.0", "libopenblas.so", "libblas.so.3"]
 
-    /// The kernels OpenBLAS is asked to use when the user's environment names none
-    /// (`OPENBLAS_CORETYPE`): the widest this processor runs. OpenBLAS picks its kernels by the
+    /// What OpenBLAS is told when the user's environment does not say: the kernels to use
+    /// (`OPENBLAS_CORETYPE`), the widest this processor runs — OpenBLAS picks its kernels by the
     /// processor's model, and one newer than its release gets its oldest, SSE3 ones (Debian's
-    /// 0.3.21 on a 2023 Xeon: a fifth of the speed).
-    static let presets: [String: String] = quire_vector_kernels().map { ["OPENBLAS_CORETYPE": String(cString: $0)] } ?? [:]
+    /// 0.3.21 on a 2023 Xeon: a fifth of the speed); and one thread (`OPENBLAS_NUM_THREADS`):
+    /// the encoder runs its own threads and asks OpenBLAS for one, but a library opened with more
+    /// starts a pool whose threads spin on `sched_yield` (a quarter of a search's processor time).
+    static let presets: [String: String] = {
+        var out = ["OPENBLAS_NUM_THREADS": "1"]
+        if let kernels = quire_vector_kernels() { out["OPENBLAS_CORETYPE"] = String(cString: kernels) }
+        return out
+    }()
 
     /// The routines, or nil when no OpenBLAS could be opened.
     static let routines: (sgemm: SGEMM, setThreads: SetThreads?, coreName: CoreName?)? = {
