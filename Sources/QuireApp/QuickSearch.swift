@@ -32,10 +32,21 @@ public enum QuickSearch {
         }
         guard vault.io.linkStamp(vault.root + "/" + Vault.folderName)?.isDirectory == true,
               let cache = vault.cache,
-              let summary = ScheduleSummary.load(root: vault.root, cache: cache, maximumParsed: maximumChanged, now: clock),
-              !summary.diagnostics.contains(where: { $0.severity == .error }),
-              let path = try? vault.internalPath(VaultSearch.indexFile), vault.io.linkStamp(path)?.isRegularFile == true,
-              let index = try? SearchIndex(path: path), (try? refresh(index, to: summary, cache: cache, in: vault)) == true
+              let path = try? vault.internalPath(VaultSearch.indexFile), vault.io.linkStamp(path)?.isRegularFile == true
+        else { return nil }
+        let asked = scope == .everything ? limit : limit * 20
+        // A search by words is run on another thread while the notes are checked (each about half
+        // the time), through its own connection: its hits are used when the index turns out to
+        // have been found holding exactly these notes, as of the state they were read from.
+        let early = mode != .lexical ? nil : BackgroundValue { () -> (token: UInt64?, hits: [SearchHit])? in
+            try? SearchIndex(path: path).searchMarked(text, limit: asked)
+        }
+        guard let summary = ScheduleSummary.load(root: vault.root, cache: cache, maximumParsed: maximumChanged, now: clock),
+              !summary.diagnostics.contains(where: { $0.severity == .error }) else { return nil }
+        if let found = early?.value, let token = found.token, token == Self.token(summary) {
+            return (text, Array(found.hits.filter(scope.keeps).prefix(limit)))
+        }
+        guard let index = try? SearchIndex(path: path), (try? refresh(index, to: summary, cache: cache, in: vault)) == true
         else { return nil }
         var encoder: SentenceEncoder?
         if let model {
@@ -51,7 +62,6 @@ public enum QuickSearch {
                 notice(.wordsOnly(hintShown: VaultSearch.hintShown(vault: vault, cache: true)))
             }
         }
-        let asked = scope == .everything ? limit : limit * 20
         guard let hits = try? index.find(text, mode: encoder == nil ? .lexical : mode ?? .hybrid, encoder: encoder, limit: asked)
         else { return nil }
         // The index lists exactly the vault's notes now (brought to `summary`): a hit of a path

@@ -128,3 +128,45 @@ extension SearchIndex {
         } catch { throw .index(error.description) }
     }
 }
+
+extension SearchIndex {
+    /// ``search(_:limit:matchAll:)`` — only hits of notes the index lists — together with the
+    /// token the index was marked synced with
+    /// (``markSynced(_:asOf:)``) when the mark still holds — read in one transaction, so that the
+    /// hits are those of the notes the token stands for. A caller that checks the notes meanwhile
+    /// (on another thread) uses the hits when its token is the same.
+    public func searchMarked(_ words: String, limit: Int) throws(SearchError) -> (token: UInt64?, hits: [SearchHit]) {
+        var failure: SearchError?
+        let found: (token: UInt64?, hits: [SearchHit])
+        do {
+            found = try db.reading { () throws(ArchiveError) in
+                var synced: String?
+                try db.query("SELECT value FROM meta WHERE key = 'synced'") { synced = $0.text(0) }
+                let parts = (synced ?? "").split(separator: " ")
+                let changes = try changeStamp().changes
+                let token = parts.count == 2 && parts[1] == "\(changes)" ? UInt64(parts[0]) : nil
+                // Only hits of notes the index lists (a row planted in a shared index is not one).
+                var listed: [String: Bool] = [:]
+                func isListed(_ path: String) throws(ArchiveError) -> Bool {
+                    if let known = listed[path] { return known }
+                    var found = false
+                    try db.query("SELECT 1 FROM notes WHERE path = ?", [.text(path)]) { _ in found = true }
+                    listed[path] = found
+                    return found
+                }
+                let hits: [SearchHit]
+                do throws(SearchError) { hits = try search(words, limit: limit) } catch {
+                    failure = error
+                    return (nil, [])
+                }
+                var kept: [SearchHit] = []
+                for hit in hits {
+                    if try isListed(hit.path) { kept.append(hit) }
+                }
+                return (token, kept)
+            }
+        } catch { throw .index(error.description) }
+        if let failure { throw failure }
+        return found
+    }
+}

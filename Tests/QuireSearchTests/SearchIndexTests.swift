@@ -86,6 +86,31 @@ import QuireModel
         }
     }
 
+    /// The mark that the index holds exactly some notes: kept until the next write, read with the
+    /// hits in one transaction, and the hits only of notes the index lists.
+    @Test func aSyncedMarkHoldsUntilTheNextWrite() throws {
+        try withTempDir { dir in
+            let index = try index(dir, Self.notes)
+            #expect(try index.isSynced(42) == false && index.searchMarked("mitochondria", limit: 5).token == nil)
+            let (stored, changes) = try index.digestsAndChanges()
+            #expect(stored.count == 4)
+            try index.markSynced(42, asOf: changes - 1)
+            #expect(try index.isSynced(42) == false, "a write came between: not marked")
+            try index.markSynced(42, asOf: changes)
+            #expect(try index.isSynced(42) && !index.isSynced(43))
+            let marked = try index.searchMarked("mitochondria", limit: 5)
+            #expect(marked.token == 42 && marked.hits.map(\.path) == ["Biology/cells.md"])
+            // A row planted without a write Quire counts: never a hit.
+            try index.db.execute("INSERT INTO info (path, first, last, card, hash) VALUES ('Elsewhere/planted.md', 1, 1, NULL, 1)")
+            try index.db.execute("INSERT INTO chunks (rowid, text, heading) VALUES (last_insert_rowid(), 'mitochondria quokka', '')")
+            #expect(try index.search("quokka").map(\.path) == ["Elsewhere/planted.md"])
+            #expect(try index.searchMarked("quokka", limit: 5).hits.isEmpty)
+            #expect(try index.searchMarked("mitochondria", limit: 5).hits.map(\.path) == ["Biology/cells.md"])
+            try index.remove(path: "Notes/runs.md")
+            #expect(try index.isSynced(42) == false && index.searchMarked("mitochondria", limit: 5).token == nil)
+        }
+    }
+
     @Test func notesAreReplacedAndRemoved() throws {
         try withTempDir { dir in
             let index = try index(dir, Self.notes)
