@@ -13,34 +13,37 @@ extension SearchIndex {
     @discardableResult
     public func embedMissing(with encoder: SentenceEncoder, sweep: Bool = false, threads: Int? = nil,
                              progress: (Int, Int) -> Void = { _, _ in }) throws(SearchError) -> Int {
-        var missing: [(hash: Int64, text: String)] = []
         let view = try currentVectors()
+        var rows: [(id: Int64, hash: Int64)] = []
         do {
             var seen: Set<Int64> = []
-            var rows: [(id: Int64, hash: Int64)] = []
             // Behind a complete vector file, only chunks written since can lack a vector: no
-            // look at every chunk (a second at a million).
-            if let view, view.file.chunkCount == view.file.embeddedChunks {
+            // look at every chunk (a second at a million) — unless asked to sweep (`quire index`
+            // takes nothing on trust).
+            if !sweep, let view, view.file.chunkCount == view.file.embeddedChunks {
                 rows = view.missing.filter { seen.insert($0.hash).inserted }
             } else {
-                // The chunks without a vector first, then their text one by one: joined in one query,
-                // SQLite read every chunk's text to find none missing (10 s at 1.4 million chunks).
+                // The chunks without a vector first, then their text batch by batch: joined in one
+                // query, SQLite read every chunk's text to find none missing (10 s at 1.4 million
+                // chunks), and every text held at once was half a gigabyte.
                 try db.query("SELECT id, hash FROM info WHERE hash NOT IN (SELECT hash FROM vectors)") { row in
                     if seen.insert(row.int(1)).inserted { rows.append((row.int(0), row.int(1))) }
-                }
-            }
-            for (id, hash) in rows {
-                try db.query("SELECT heading, text FROM chunks WHERE rowid = ?", [.int(id)]) { row in
-                    missing.append((hash, Self.embeddedText(row.text(0) ?? "", row.text(1) ?? "")))
                 }
             }
         } catch { throw .index(error.description) }
         var done = 0
         // In batches, each its own transaction: an interrupted run keeps what it computed.
         let batch = 64
-        while done < missing.count {
-            progress(done, missing.count)
-            let part = missing[done..<min(done + batch, missing.count)]
+        while done < rows.count {
+            progress(done, rows.count)
+            var part: [(hash: Int64, text: String)] = []
+            do {
+                for (id, hash) in rows[done..<min(done + batch, rows.count)] {
+                    try db.query("SELECT heading, text FROM chunks WHERE rowid = ?", [.int(id)]) { row in
+                        part.append((hash, Self.embeddedText(row.text(0) ?? "", row.text(1) ?? "")))
+                    }
+                }
+            } catch { throw .index(error.description) }
             let vectors = encoder.embed(part.map(\.text), threads: threads ?? ProcessInfo.processInfo.activeProcessorCount)
                 .map(VectorCoding.encode)
             do {
@@ -52,9 +55,9 @@ extension SearchIndex {
                 }
             } catch { throw .index(error.description) }
             loadedVectors = nil
-            done += part.count
+            done += min(batch, rows.count - done)
         }
-        progress(missing.count, missing.count)
+        progress(rows.count, rows.count)
         // Vectors no chunk has any more: an edit takes out its old text's (``write``); the rest
         // (rows of another version, planted ones) when asked (`quire index`).
         if sweep {
@@ -67,7 +70,7 @@ extension SearchIndex {
             } catch { throw .index(error.description) }
             loadedVectors = nil
         }
-        return missing.count
+        return rows.count
     }
 
     /// The number of chunks and of those with a vector: from the vector file when it stands for
@@ -102,14 +105,18 @@ extension SearchIndex {
     /// since; nil when there is none, or it is too far behind (or was made with chunks still
     /// lacking a vector, which may have one now).
     func currentVectors() throws(SearchError) -> VectorView? {
-        if let loadedVectors { return loadedVectors }
+        // Kept while no other connection (a watcher's, another command's) wrote since.
+        if let loadedVectors {
+            do { if try changeStamp() == loadedVectors.stamp { return loadedVectors } } catch { throw .index(error.description) }
+            self.loadedVectors = nil
+        }
         guard path != ":memory:", let mapped = VectorFile.mapped(path + Self.vectorFileSuffix) else { return nil }
         do {
             // In one read transaction: the rows read and the state they are compared with agree.
             let view = try db.reading { () throws(ArchiveError) -> VectorView? in
                 let stamp = try changeStamp()
                 guard mapped.stamp.instance == stamp.instance, mapped.stamp.changes <= stamp.changes else { return nil }
-                if mapped.stamp.changes == stamp.changes { return VectorView(file: mapped, since: [], behind: false) }
+                if mapped.stamp.changes == stamp.changes { return VectorView(file: mapped, since: [], behind: false, stamp: stamp) }
                 guard mapped.chunkCount == mapped.embeddedChunks else { return nil }
                 let limit = rowsBehindLimit(mapped)
                 let gone = try deletedChunks() - mapped.deletedChunks
@@ -120,7 +127,7 @@ extension SearchIndex {
                     rows.append(VectorView.Row(id: row.int(0), hash: row.int(1), vector: row.isNull(2) ? nil : row.bytes(2)))
                 }
                 guard rows.count + Int(gone) <= limit else { return nil }
-                return VectorView(file: mapped, since: rows, behind: true)
+                return VectorView(file: mapped, since: rows, behind: true, stamp: stamp)
             }
             loadedVectors = view
             return view
@@ -145,7 +152,7 @@ extension SearchIndex {
             throw .index(error.description)
         }
         guard let made else { throw .index("the vectors read from the index do not make a vector file") }
-        let view = VectorView(file: made, since: [], behind: false)
+        let view = VectorView(file: made, since: [], behind: false, stamp: made.stamp)
         loadedVectors = view
         return view
     }

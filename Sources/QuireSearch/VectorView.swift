@@ -19,6 +19,8 @@ final class VectorView: @unchecked Sendable {
     let missing: [(id: Int64, hash: Int64)]
     /// Whether the index changed since the file was made (else the file alone stands for it).
     let behind: Bool
+    /// The state of the index the view stands for.
+    let stamp: VectorFile.Stamp
 
     /// One chunk written since the file was made: its row, its text's hash, and its stored vector
     /// (nil when it has none yet).
@@ -28,10 +30,11 @@ final class VectorView: @unchecked Sendable {
         var vector: [UInt8]?
     }
 
-    /// The file with the rows written since it was made.
-    init(file: VectorFile, since rows: [Row], behind: Bool) {
+    /// The file with the rows written since it was made, standing for the index at `stamp`.
+    init(file: VectorFile, since rows: [Row], behind: Bool, stamp: VectorFile.Stamp) {
         self.file = file
         self.behind = behind
+        self.stamp = stamp
         var added = VectorSet(dimension: file.dimension)
         var addedChunks: [[Int64]] = [], byHash: [Int64: Int] = [:]
         var more: [Int: [Int64]] = [:], missing: [(id: Int64, hash: Int64)] = []

@@ -121,6 +121,23 @@ import QuireModel
         }
     }
 
+    /// A connection that keeps its vectors (a watcher's) sees what another wrote since: the
+    /// chunks it added and their vectors.
+    @Test func anotherConnectionsWritesAreSeen() throws {
+        try withTempDir { dir in
+            let kept = try Self.index(dir)
+            _ = try kept.nearest(Self.vector(1), limit: 3)
+            #expect(try kept.missingVectors() == 0)
+            let other = try SearchIndex(path: dir.full("s.sqlite"))
+            try Self.add(other, 77, words: "geyser")
+            #expect(try kept.missingVectors() == 2)
+            let query = Self.vector(777)
+            try other.fillVectors { _ in query }
+            #expect(try kept.missingVectors() == 0)
+            #expect(try kept.nearest(query, limit: 1).map(\.path) == ["n77.md"])
+        }
+    }
+
     /// Too many rows written since (or taken out): the file is made again for the index as it is.
     @Test func aFileFarBehindIsMadeAgain() throws {
         try withTempDir { dir in
