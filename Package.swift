@@ -209,7 +209,7 @@ let package = Package(
         .testTarget(name: "QuireCurationTests", dependencies: ["QuireCuration", "QuireTestSupport"]),
         .testTarget(name: "QuireEmbeddingTests", dependencies: ["QuireEmbedding", "QuireSystem", "QuireTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "QuireQuizTests", dependencies: ["QuireQuiz", "QuireModel", "QuireEmbedding", "QuireTestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "QuireServerTests", dependencies: ["QuireVault", "QuireServer", "QuireModel", "QuireParsing", "QuireReview", "QuireIndex", "QuireSupport", "QuireSystem", "QuireWatch", "QuireTestSupport"]),
+        .testTarget(name: "QuireServerTests", dependencies: ["QuireVault", "QuireServer", "QuireModel", "QuireParsing", "QuireReview", "QuireIndex", "QuireScheduling", "QuireSupport", "QuireSystem", "QuireWatch", "QuireTestSupport"]),
         .testTarget(name: "QuireAppTests", dependencies: ["QuireVault", "QuireApp", "QuireModel", "QuireIndex", "QuireStudy", "QuireSystem", "QuireTestSupport",
                                                      "QuireReview", "QuireScheduling", "QuireCuration", "QuireGeneration", "QuireInterchange", "QuireSupport"]),
         .testTarget(name: "QuireGenerationTests", dependencies: ["QuireGeneration", "QuireParsing", "QuireModel", "QuireTestSupport"], exclude: ["Fixtures"]),

@@ -14,6 +14,8 @@ packages+=(libjs-katex libjs-highlight.js)
 # The review screen's end-to-end tests drive it through a real terminal in tmux.
 # `quire report`'s test renders the page in a real headless browser, with a font to draw text.
 [ "${QUIRE_TEST_DEPS:-0}" = 1 ] && packages+=(tmux chromium fonts-dejavu-core)
+# The offline study pack's schedulers (JavaScript) are run against the Swift ones in node.
+[ "${QUIRE_TEST_DEPS:-0}" = 1 ] && packages+=(nodejs)
 # `quire serve`'s tests drive the page in chromium through chromium-driver (selenium), and read
 # the QR code it prints with zbar.
 [ "${QUIRE_TEST_DEPS:-0}" = 1 ] && packages+=(chromium-driver zbar-tools)

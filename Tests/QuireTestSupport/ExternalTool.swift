@@ -30,6 +30,7 @@ package struct ExternalTool: Sendable, CustomStringConvertible {
     }
 
     package static let tmux = ExternalTool(program: "tmux", names: ["tmux"])
+    package static let node = ExternalTool(program: "node", names: ["node", "nodejs"])
     package static let chromium = ExternalTool(program: "chromium", names: ["chromium", "chromium-browser"])
         package static let zbar = ExternalTool(program: "zbar's zbarimg", names: ["zbarimg"])
     package static let tesseract = ExternalTool(program: "tesseract", names: ["tesseract"])
