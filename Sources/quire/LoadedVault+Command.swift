@@ -13,7 +13,12 @@ extension LoadedVault {
     /// The vault of `options` indexed. Files with errors are reported on standard error and
     /// skipped; ``finish()`` turns that into exit status 1 once the command has done its work.
     init(_ options: VaultOptions, reportErrors: Bool = true) throws {
-        self.init(try options.open(), cached: !options.noCache)
+        self.init(opened: try options.open(), options, reportErrors: reportErrors)
+    }
+
+    /// The vault `options` opened already (a command that tried a quicker way first).
+    init(opened vault: Vault, _ options: VaultOptions, reportErrors: Bool = true) {
+        self.init(vault, cached: !options.noCache)
         if reportErrors { Output.diagnostics(errors, root: vault.root, toStandardError: true, color: false) }
     }
 

@@ -57,7 +57,7 @@ extension Quire {
                                                      notice: SearchContext.say) {
                 return try answer(hits, text: text, vault: vault)
             }
-            let loaded = try LoadedVault(options)
+            let loaded = LoadedVault(opened: vault, options)
             let context = try SearchContext(loaded, semantic: mode != .lexical)
             let found = try context.search.search(words, mode: mode, scope: scope, limit: limit, now: options.now)
             try answer(found.hits, text: found.text, vault: loaded.vault)
