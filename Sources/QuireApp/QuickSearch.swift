@@ -25,51 +25,92 @@ public enum QuickSearch {
                               limit: Int, clock: Timestamp,
                               notice: (VaultSearch.Notice) -> Void = { _ in }) -> (text: String, hits: [SearchHit])? {
         guard let (text, filters, _) = try? VaultSearch.split(words, wholeWordsOnly: false), filters.isEmpty else { return nil }
+        let asked = scope == .everything ? limit : limit * 20
+        guard let ready = prepared(vault, semantic: mode != .lexical, clock: clock, early: text, limit: asked, notice: notice)
+        else { return nil }
+        if case .hits(let hits) = ready { return (text, Array(hits.filter(scope.keeps).prefix(limit))) }
+        guard case .index(let index, let encoder, _) = ready,
+              let hits = try? index.find(text, mode: encoder == nil ? .lexical : mode ?? .hybrid, encoder: encoder, limit: asked)
+        else { return nil }
+        return (text, Array(listed(hits, in: index).filter(scope.keeps).prefix(limit)))
+    }
+
+    /// `quire ask` as ``VaultSearch/ask(_:chunks:model:now:)`` answers it, or nil when this way
+    /// cannot: the cards among the passages read from their notes' files, not from the vault's
+    /// index.
+    public static func ask(_ words: [String], in vault: Vault, chunks: Int, model: LocalLanguageModel?, clock: Timestamp,
+                           notice: (VaultSearch.Notice) -> Void = { _ in }) -> AskedQuestion? {
+        guard let (question, filters, _) = try? VaultSearch.split(words, wholeWordsOnly: true), filters.isEmpty,
+              case .index(let index, let encoder, let cache)? = prepared(vault, semantic: true, clock: clock, notice: notice),
+              let hits = try? index.find(question, mode: .hybrid, encoder: encoder, limit: chunks, matchAll: false)
+        else { return nil }
+        var retrieved: [(hit: SearchHit, text: String)] = []
+        for hit in listed(hits, in: index) where retrieved.count < chunks {
+            do { if let text = try index.text(ofChunk: hit.chunk) { retrieved.append((hit, text)) } } catch { return nil }
+        }
+        // A card's sides from its note, read once per note.
+        let paths = Dictionary(retrieved.compactMap { item in item.hit.card.map { ($0, item.hit.path) } }) { first, _ in first }
+        var cards: [String: [Card]] = [:]
+        return VaultSearch.answer(question, retrieved: retrieved, encoder: encoder, model: model) { id in
+            guard let path = paths[id] else { return nil }
+            if cards[path] == nil { cards[path] = cache.readNote(root: vault.root, path: path)?.cards ?? [] }
+            return cards[path]?.first { $0.id == id }
+        }
+    }
+
+    /// What ``prepared(_:semantic:clock:early:limit:notice:)`` readies.
+    enum Ready {
+        /// The search by words done on another thread while the notes were checked: its hits.
+        case hits([SearchHit])
+        /// The index brought up to date, the model (when installed and wanted) and the cache.
+        case index(SearchIndex, SentenceEncoder?, IndexCache)
+    }
+
+    /// The index brought up to date with the vault's notes (see the type), with the model loaded
+    /// on another thread meanwhile when `semantic`; nil when this way cannot answer. With `early`
+    /// text and not `semantic`, the search by words runs on another thread while the notes are
+    /// checked (each about half the time), through its own connection: its hits are used when the
+    /// index turns out to have been found holding exactly these notes, as of the state they were
+    /// read from.
+    static func prepared(_ vault: Vault, semantic: Bool, clock: Timestamp, early text: String? = nil, limit: Int = 0,
+                         notice: (VaultSearch.Notice) -> Void) -> Ready? {
         // The model loads on another thread while the caches are checked (a tenth of a second each).
         let environment = ProcessInfo.processInfo.environment
-        let model = mode == .lexical ? nil : BackgroundValue { () -> Result<SentenceEncoder?, EmbeddingError> in
+        let model = !semantic ? nil : BackgroundValue { () -> Result<SentenceEncoder?, EmbeddingError> in
             Result { () throws(EmbeddingError) in try EmbeddingModel.loadInstalled(environment: environment) }
         }
         guard vault.io.linkStamp(vault.root + "/" + Vault.folderName)?.isDirectory == true,
               let cache = vault.cache,
               let path = try? vault.internalPath(VaultSearch.indexFile), vault.io.linkStamp(path)?.isRegularFile == true
         else { return nil }
-        let asked = scope == .everything ? limit : limit * 20
-        // A search by words is run on another thread while the notes are checked (each about half
-        // the time), through its own connection: its hits are used when the index turns out to
-        // have been found holding exactly these notes, as of the state they were read from.
-        let early = mode != .lexical ? nil : BackgroundValue { () -> (token: UInt64?, hits: [SearchHit])? in
-            try? SearchIndex(path: path).searchMarked(text, limit: asked)
+        let early = semantic ? nil : text.map { text in
+            BackgroundValue { () -> (token: UInt64?, hits: [SearchHit])? in try? SearchIndex(path: path).searchMarked(text, limit: limit) }
         }
         guard let summary = ScheduleSummary.load(root: vault.root, cache: cache, maximumParsed: maximumChanged, now: clock),
               !summary.diagnostics.contains(where: { $0.severity == .error }) else { return nil }
-        if let found = early?.value, let token = found.token, token == Self.token(summary) {
-            return (text, Array(found.hits.filter(scope.keeps).prefix(limit)))
-        }
+        if let found = early?.value, let token = found.token, token == Self.token(summary) { return .hits(found.hits) }
         guard let index = try? SearchIndex(path: path), (try? refresh(index, to: summary, cache: cache, in: vault)) == true
         else { return nil }
-        var encoder: SentenceEncoder?
-        if let model {
-            // A model that fails to load: the full way says so.
-            guard case .success(let loaded) = model.value else { return nil }
-            encoder = loaded
-            if let encoder {
-                // The vectors of the notes just brought up to date are computed here, as the full
-                // way computes a few; more missing: the full way says how many wait.
-                guard let missing = try? index.missingVectors(), missing <= VaultSearch.inlineEmbedding,
-                      missing == 0 || (try? index.embedMissing(with: encoder)) != nil else { return nil }
-            } else {
-                notice(.wordsOnly(hintShown: VaultSearch.hintShown(vault: vault, cache: true)))
-            }
+        guard let model else { return .index(index, nil, cache) }
+        // A model that fails to load: the full way says so.
+        guard case .success(let encoder) = model.value else { return nil }
+        if let encoder {
+            // The vectors of the notes just brought up to date are computed here, as the full
+            // way computes a few; more missing: the full way says how many wait.
+            guard let missing = try? index.missingVectors(), missing <= VaultSearch.inlineEmbedding,
+                  missing == 0 || (try? index.embedMissing(with: encoder)) != nil else { return nil }
+        } else {
+            notice(.wordsOnly(hintShown: VaultSearch.hintShown(vault: vault, cache: true)))
         }
-        guard let hits = try? index.find(text, mode: encoder == nil ? .lexical : mode ?? .hybrid, encoder: encoder, limit: asked)
-        else { return nil }
-        // The index lists exactly the vault's notes now (brought to `summary`): a hit of a path
-        // it does not list (a row planted in a shared index) is never shown.
+        return .index(index, encoder, cache)
+    }
+
+    /// The hits of notes the index lists. It lists exactly the vault's notes now (brought to the
+    /// summary): a hit of a path it does not list (a row planted in a shared index) is never shown.
+    static func listed(_ hits: [SearchHit], in index: SearchIndex) -> [SearchHit] {
         var listed: [String: Bool] = [:]
         for path in Set(hits.map(\.path)) { listed[path] = (try? index.digest(of: path)) != nil }
-        let kept = hits.filter { listed[$0.path] == true && scope.keeps($0) }
-        return (text, Array(kept.prefix(limit)))
+        return hits.filter { listed[$0.path] == true }
     }
 
     /// Brings `index` up to date with the notes `summary` lists: false (nothing written) when more

@@ -1,3 +1,4 @@
+import QuireEmbedding
 import QuireIndex
 import QuireModel
 import QuireSearch
@@ -58,8 +59,17 @@ extension VaultSearch {
             }
         } catch let error as AppError { throw error } catch { throw .search("\(error)") }
         let cards = loaded.index
+        return Self.answer(question, retrieved: retrieved, encoder: encoder, model: model) { id in
+            cards.location(exactly: id).map { cards.card(at: $0) }
+        }
+    }
+
+    /// The answer to `question` from the passages `retrieved`: quoted from them, or the model's
+    /// when it keeps what the quote says. `card` gives the card a passage holds, by its ID.
+    static func answer(_ question: String, retrieved: [(hit: SearchHit, text: String)], encoder: SentenceEncoder?,
+                       model: LocalLanguageModel?, card: (CardID) -> Card?) -> AskedQuestion {
         var answer = ExtractiveAnswer.answer(question, chunks: retrieved, encoder: encoder) { id in
-            cards.location(exactly: id).map { cards.card(at: $0) }.map { .init(front: $0.front, back: $0.back, isCloze: $0.kind == .cloze) }
+            card(id).map { .init(front: $0.front, back: $0.back, isCloze: $0.kind == .cloze) }
         }
         var phrased = false
         var notes: [String] = []

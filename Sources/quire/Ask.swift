@@ -44,19 +44,29 @@ extension Quire {
             let session = try model.open()
             defer { session?.close() }
             let languageModel = session.map { LocalLanguageModel(chat: $0.chat) }
-            let loaded = try LoadedVault(options)
+            // The caches alone answer when few notes changed; else the vault is loaded (the same
+            // answer either way).
+            let vault = try options.open()
+            if !options.noCache,
+               let asked = QuickSearch.ask(words, in: vault, chunks: chunks, model: languageModel, clock: Clock.now(),
+                                           notice: SearchContext.say) {
+                return answer(asked)
+            }
+            let loaded = LoadedVault(opened: vault, options)
             let context = try SearchContext(loaded)
             let asked: AskedQuestion
             do { asked = try context.search.ask(words, chunks: chunks, model: languageModel, now: options.now) } catch {
                 throw CLIError(error.description)
             }
-            for note in asked.modelNotes { Output.error("quire: " + note) }
-            if listing.json {
-                Output.line(asked.json.serialized(pretty: true))
-                return try loaded.finish()
-            }
-            Self.show(asked)
+            answer(asked)
             try loaded.finish()
+        }
+
+        /// Prints the answer (as JSON with `--json`) and the notes about the model.
+        private func answer(_ asked: AskedQuestion) {
+            for note in asked.modelNotes { Output.error("quire: " + note) }
+            if listing.json { return Output.line(asked.json.serialized(pretty: true)) }
+            Self.show(asked)
         }
 
         /// The answer as the terminal shows it: each sentence with its source's number, then the
