@@ -558,6 +558,7 @@ import QuireTestSupport
     /// The curation screen: keep, archive, previous and next, undo, skip; the summary after it closes.
     @Test func curationOnTheScreen() throws {
         let pane = try Pane(environment: ["NO_COLOR": "1"], arguments: ["curate", "weekly", "2026-W49", "--now", "2026-11-22T12:00:00Z"], before: { q in
+            try Self.pinModificationTimes(q)
             for d in ["01", "02", "03"] {
                 try q.write("Insights/2026-12-\(d).md", Data("---\ntitle: Insight \(d)\ncategory: Mindset\ncreated: 2026-12-\(d)\n---\n# Heading \(d)\n\nA thought of the \(d)th.\n".utf8))
             }
@@ -582,10 +583,23 @@ import QuireTestSupport
         #expect(String(decoding: try pane.q.read("Insights/2026-12-03.md"), as: UTF8.self).contains("cycle: weekly"))
     }
 
+    /// The sample vault's notes without a creation day are dated by their modification time: the
+    /// copy's, today's, which falls in the week a test reviews one week a year. Pinned to a day
+    /// before it.
+    static func pinModificationTimes(_ q: QuireRunner) throws {
+        let day = Date(timeIntervalSince1970: 1_761_998_400) // 2025-11-01T12:00:00Z
+        let files = FileManager.default.enumerator(at: q.vault, includingPropertiesForKeys: nil)
+        while let file = files?.nextObject() as? URL {
+            guard file.pathExtension == "md" else { continue }
+            try FileManager.default.setAttributes([.modificationDate: day], ofItemAtPath: file.path)
+        }
+    }
+
     /// A curation session killed outright (`kill -9`: no chance to write its end) goes on where it
     /// stopped: the decisions made are in the notes, and the next session takes the rest.
     @Test func curationResumesAfterKill9() throws {
         let pane = try Pane(environment: ["NO_COLOR": "1"], arguments: ["curate", "weekly", "2026-W49", "--now", "2026-11-22T12:00:00Z"], before: { q in
+            try Self.pinModificationTimes(q)
             for d in ["01", "02", "03"] {
                 try q.write("Insights/2026-12-\(d).md", Data("---\ntitle: Insight \(d)\ncategory: Mindset\ncreated: 2026-12-\(d)\n---\nA thought.\n".utf8))
             }
