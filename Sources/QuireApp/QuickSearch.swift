@@ -32,7 +32,8 @@ public enum QuickSearch {
         guard case .index(let index, let encoder, _) = ready,
               let hits = try? index.find(text, mode: encoder == nil ? .lexical : mode ?? .hybrid, encoder: encoder, limit: asked)
         else { return nil }
-        return (text, Array(listed(hits, in: index).filter(scope.keeps).prefix(limit)))
+        guard let kept = try? index.listed(hits) else { return nil }
+        return (text, Array(kept.filter(scope.keeps).prefix(limit)))
     }
 
     /// `quire ask` as ``VaultSearch/ask(_:chunks:model:now:)`` answers it, or nil when this way
@@ -42,10 +43,11 @@ public enum QuickSearch {
                            notice: (VaultSearch.Notice) -> Void = { _ in }) -> AskedQuestion? {
         guard let (question, filters, _) = try? VaultSearch.split(words, wholeWordsOnly: true), filters.isEmpty,
               case .index(let index, let encoder, let cache)? = prepared(vault, semantic: true, clock: clock, notice: notice),
-              let hits = try? index.find(question, mode: .hybrid, encoder: encoder, limit: chunks, matchAll: false)
+              let hits = try? index.find(question, mode: .hybrid, encoder: encoder, limit: chunks, matchAll: false),
+              let kept = try? index.listed(hits)
         else { return nil }
         var retrieved: [(hit: SearchHit, text: String)] = []
-        for hit in listed(hits, in: index) where retrieved.count < chunks {
+        for hit in kept where retrieved.count < chunks {
             do { if let text = try index.text(ofChunk: hit.chunk) { retrieved.append((hit, text)) } } catch { return nil }
         }
         // A card's sides from its note, read once per note.
@@ -103,14 +105,6 @@ public enum QuickSearch {
             notice(.wordsOnly(hintShown: VaultSearch.hintShown(vault: vault, cache: true)))
         }
         return .index(index, encoder, cache)
-    }
-
-    /// The hits of notes the index lists. It lists exactly the vault's notes now (brought to the
-    /// summary): a hit of a path it does not list (a row planted in a shared index) is never shown.
-    static func listed(_ hits: [SearchHit], in index: SearchIndex) -> [SearchHit] {
-        var listed: [String: Bool] = [:]
-        for path in Set(hits.map(\.path)) { listed[path] = (try? index.digest(of: path)) != nil }
-        return hits.filter { listed[$0.path] == true }
     }
 
     /// Brings `index` up to date with the notes `summary` lists: false (nothing written) when more

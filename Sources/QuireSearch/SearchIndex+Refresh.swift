@@ -94,13 +94,16 @@ extension SearchIndex {
     /// digest of their paths and digests) and nothing was written to it since: then it is current
     /// without reading every note's digest (100,000 rows).
     public func isSynced(_ token: UInt64) throws(SearchError) -> Bool {
-        do {
-            return try db.reading { () throws(ArchiveError) in
-                var synced: String?
-                try db.query("SELECT value FROM meta WHERE key = 'synced'") { synced = $0.text(0) }
-                return synced == "\(token) \(try changeStamp().changes)"
-            }
-        } catch { throw .index(error.description) }
+        do { return try db.reading { () throws(ArchiveError) in try syncedToken() == token } } catch { throw .index(error.description) }
+    }
+
+    /// The token the index was marked synced with, when no write came since (inside the caller's
+    /// transaction).
+    func syncedToken() throws(ArchiveError) -> UInt64? {
+        var synced: String?
+        try db.query("SELECT value FROM meta WHERE key = 'synced'") { synced = $0.text(0) }
+        let parts = (synced ?? "").split(separator: " "), changes = try changeStamp().changes
+        return parts.count == 2 && parts[1] == "\(changes)" ? UInt64(parts[0]) : nil
     }
 
     /// Every note in the index with the digest it was indexed from, and the count of changes
@@ -127,6 +130,27 @@ extension SearchIndex {
             }
         } catch { throw .index(error.description) }
     }
+
+    /// The hits of notes the index lists: a hit of a path it does not list (a row planted in a
+    /// shared index) is never shown.
+    public func listed(_ hits: [SearchHit]) throws(SearchError) -> [SearchHit] {
+        do { return try listedHits(hits) } catch { throw .index(error.description) }
+    }
+
+    /// ``listed(_:)`` inside the caller's transaction.
+    func listedHits(_ hits: [SearchHit]) throws(ArchiveError) -> [SearchHit] {
+        var listed: [String: Bool] = [:]
+        var kept: [SearchHit] = []
+        for hit in hits {
+            if listed[hit.path] == nil {
+                var found = false
+                try db.query("SELECT 1 FROM notes WHERE path = ?", [.text(hit.path)]) { _ in found = true }
+                listed[hit.path] = found
+            }
+            if listed[hit.path] == true { kept.append(hit) }
+        }
+        return kept
+    }
 }
 
 extension SearchIndex {
@@ -140,30 +164,12 @@ extension SearchIndex {
         let found: (token: UInt64?, hits: [SearchHit])
         do {
             found = try db.reading { () throws(ArchiveError) in
-                var synced: String?
-                try db.query("SELECT value FROM meta WHERE key = 'synced'") { synced = $0.text(0) }
-                let parts = (synced ?? "").split(separator: " ")
-                let changes = try changeStamp().changes
-                let token = parts.count == 2 && parts[1] == "\(changes)" ? UInt64(parts[0]) : nil
-                // Only hits of notes the index lists (a row planted in a shared index is not one).
-                var listed: [String: Bool] = [:]
-                func isListed(_ path: String) throws(ArchiveError) -> Bool {
-                    if let known = listed[path] { return known }
-                    var found = false
-                    try db.query("SELECT 1 FROM notes WHERE path = ?", [.text(path)]) { _ in found = true }
-                    listed[path] = found
-                    return found
-                }
                 let hits: [SearchHit]
                 do throws(SearchError) { hits = try search(words, limit: limit) } catch {
                     failure = error
                     return (nil, [])
                 }
-                var kept: [SearchHit] = []
-                for hit in hits {
-                    if try isListed(hit.path) { kept.append(hit) }
-                }
-                return (token, kept)
+                return (try syncedToken(), try listedHits(hits))
             }
         } catch { throw .index(error.description) }
         if let failure { throw failure }

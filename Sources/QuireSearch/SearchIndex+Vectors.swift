@@ -13,14 +13,14 @@ extension SearchIndex {
     @discardableResult
     public func embedMissing(with encoder: SentenceEncoder, sweep: Bool = false, threads: Int? = nil,
                              progress: (Int, Int) -> Void = { _, _ in }) throws(SearchError) -> Int {
-        let view = try currentVectors()
+        let view = sweep ? nil : try currentVectors()
         var rows: [(id: Int64, hash: Int64)] = []
         do {
             var seen: Set<Int64> = []
             // Behind a complete vector file, only chunks written since can lack a vector: no
             // look at every chunk (a second at a million) — unless asked to sweep (`quire index`
             // takes nothing on trust).
-            if !sweep, let view, view.file.chunkCount == view.file.embeddedChunks {
+            if let view, view.file.chunkCount == view.file.embeddedChunks {
                 rows = view.missing.filter { seen.insert($0.hash).inserted }
             } else {
                 // The chunks without a vector first, then their text batch by batch: joined in one
@@ -187,15 +187,11 @@ extension SearchIndex {
         var hashes: [Int64] = []
         try db.query("SELECT hash FROM vectors WHERE length(vector) = ? ORDER BY hash", [.int(size)]) { hashes.append($0.int(0)) }
         var pairs: [(vector: Int32, id: Int64)] = []
-        try db.query("SELECT id, hash FROM info") { row in
-            head.chunkCount += 1
-            let hash = row.int(1)
-            var low = 0, high = hashes.count
-            while low < high {
-                let mid = (low + high) / 2
-                if hashes[mid] < hash { low = mid + 1 } else { high = mid }
+        try hashes.withUnsafeBufferPointer { sorted throws(ArchiveError) in
+            try db.query("SELECT id, hash FROM info") { row in
+                head.chunkCount += 1
+                if let v = VectorFile.position(of: row.int(1), in: sorted) { pairs.append((Int32(v), row.int(0))) }
             }
-            if low < hashes.count, hashes[low] == hash { pairs.append((Int32(low), row.int(0))) }
         }
         // Counting sort by vector: each vector's chunks side by side.
         var offsets = [UInt32](repeating: 0, count: hashes.count + 1)

@@ -230,15 +230,7 @@ public final class SearchIndex {
     }
 
     /// Every note in the index with the digest it was indexed from.
-    public func digests() throws(SearchError) -> [String: UInt64] {
-        var stored: [String: UInt64] = [:]
-        do {
-            try db.query("SELECT path, digest FROM notes") { row in
-                if let p = row.text(0) { stored[p] = UInt64(bitPattern: row.int(1)) }
-            }
-        } catch { throw .index(error.description) }
-        return stored
-    }
+    public func digests() throws(SearchError) -> [String: UInt64] { try digestsAndChanges().digests }
 
     /// Every note path in the index.
     public func paths() throws(SearchError) -> [String] {

@@ -185,13 +185,16 @@ final class VectorFile: @unchecked Sendable {
     }
 
     /// The vector computed from the text with `hash`, if there is one.
-    func index(ofHash hash: Int64) -> Int? {
-        var low = 0, high = count
+    func index(ofHash hash: Int64) -> Int? { Self.position(of: hash, in: UnsafeBufferPointer(start: hashes, count: count)) }
+
+    /// Where `hash` is in `sorted` (ascending), by binary search; nil when it is not there.
+    static func position(of hash: Int64, in sorted: UnsafeBufferPointer<Int64>) -> Int? {
+        var low = 0, high = sorted.count
         while low < high {
             let mid = (low + high) / 2
-            if hashes[mid] < hash { low = mid + 1 } else { high = mid }
+            if sorted[mid] < hash { low = mid + 1 } else { high = mid }
         }
-        return low < count && hashes[low] == hash ? low : nil
+        return low < sorted.count && sorted[low] == hash ? low : nil
     }
 
     /// Vector `v`'s values.

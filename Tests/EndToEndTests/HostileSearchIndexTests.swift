@@ -20,6 +20,22 @@ import QuireTestSupport
         return (try q.run(["search", "mitochondria"]), q)
     }
 
+    /// `searchAfter` with the index replaced by a database of someone else's making: a `meta`
+    /// table claiming `version` (and Quire's model), and `statement` run.
+    func searchAfterPlanting(version: String, _ statement: String) throws -> (QuireRunner.Result, QuireRunner) {
+        try searchAfter { _, file in
+            try FileManager.default.removeItem(at: file)
+            _ = try runPython("""
+                import sqlite3, sys
+                c = sqlite3.connect(sys.argv[1])
+                c.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+                c.execute("INSERT INTO meta VALUES ('version', ?), ('model', 'all-MiniLM-L6-v2/i8')", (sys.argv[2],))
+                c.execute(sys.argv[3])
+                c.commit()
+                """, [file.path, version, statement])
+        }
+    }
+
     /// `searchAfter` with `statements` run on the index (Python's sqlite3, then committed).
     func searchAfterSQL(_ statements: [String]) throws -> (QuireRunner.Result, QuireRunner) {
         try searchAfter { _, file in
@@ -73,17 +89,8 @@ import QuireTestSupport
 
     /// A database of someone else's making, claiming Quire's version in a `meta` table.
     @Test func aForeignDatabaseClaimingTheVersionIsNotUsed() throws {
-        let (run, q) = try searchAfter { _, file in
-            try FileManager.default.removeItem(at: file)
-            _ = try runPython("""
-                import sqlite3, sys
-                c = sqlite3.connect(sys.argv[1])
-                c.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-                c.execute("INSERT INTO meta VALUES ('version', '8'), ('model', 'all-MiniLM-L6-v2/i8')")
-                c.execute("CREATE VIEW notes AS WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT n AS path, n AS digest FROM r")
-                c.commit()
-                """, [file.path])
-        }
+        let (run, q) = try searchAfterPlanting(
+            version: "8", "CREATE VIEW notes AS WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT n AS path, n AS digest FROM r")
         defer { q.cleanUp() }
         #expect(run.status == 0 && run.stdout.contains("Biology/Cells.md"), "\(run)")
         #expect(run.stderr.contains("made anew"), "\(run)")
@@ -96,17 +103,7 @@ import QuireTestSupport
     @Test func whatAnOlderIndexKeepsIsChecked() throws {
         for planted in ["CREATE VIEW vectors AS WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT n AS hash, n AS vector FROM r",
                         "CREATE TABLE vectors (hash INTEGER PRIMARY KEY, vector BLOB NOT NULL, extra)"] {
-            let (run, q) = try searchAfter { _, file in
-                try FileManager.default.removeItem(at: file)
-                _ = try runPython("""
-                    import sqlite3, sys
-                    c = sqlite3.connect(sys.argv[1])
-                    c.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-                    c.execute("INSERT INTO meta VALUES ('version', '7'), ('model', 'all-MiniLM-L6-v2/i8')")
-                    c.execute(sys.argv[2])
-                    c.commit()
-                    """, [file.path, planted])
-            }
+            let (run, q) = try searchAfterPlanting(version: "7", planted)
             defer { q.cleanUp() }
             #expect(run.status == 0 && run.stdout.contains("Biology/Cells.md"), "\(run)")
             #expect(run.stderr.contains("made anew"), "\(run)")
